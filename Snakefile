@@ -1,0 +1,26 @@
+# paramid: robot parameter identification as a cached Snakemake DAG.
+# Stages follow the hip paper's protocol (§4.1): simulate (or ingest) records -> signals
+# (filter, differentiate, trim) -> RLS bounds -> per-method fits -> tables.
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/simulate.smk"
+include: "workflow/rules/signals.smk"
+include: "workflow/rules/rls.smk"
+include: "workflow/rules/fit.smk"
+include: "workflow/rules/tables.smk"
+
+
+rule all:
+    input:
+        all_targets(),

@@ -1,0 +1,35 @@
+"""Rule signals: filter, differentiate and trim one record; add the regressor columns (Eq 6)."""
+
+import pandas as pd
+
+from paramid import io, model, signals
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "signals")
+    raw, _ = io.read_parquet(smk.input[0])
+    s = cfg["signals"]
+    out = signals.process(
+        raw["time"].to_numpy(),
+        raw["angle"].to_numpy(),
+        raw["torque"].to_numpy(),
+        cutoff_hz=s["cutoff_hz"],
+        order=s["filter_order"],
+        trim_s=s["trim_s"],
+    )
+    H = model.regressor(cfg["regressor"], out.q, out.qd, out.qdd, cfg["gravity"])
+    frame = pd.DataFrame(
+        {"time": out.time, "q": out.q, "qd": out.qd, "qdd": out.qdd, "torque": out.torque}
+    )
+    units = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
+    for key, column in zip(cfg["regressor"], H.T, strict=True):
+        frame[f"H_{key}"] = column
+        units[f"H_{key}"] = model.COLUMNS[key].column_unit
+    condition = model.condition_number(H)
+    meta = io.provenance(cfg, smk.input, stage="signals", condition_number=condition)
+    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
+    log.info("%d samples kept; cond(H) = %.1f", len(frame), condition)
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,191 @@
+"""File I/O for the workflow: Parquet with provenance metadata, JSON, and atomic writes.
+
+Every Parquet file written here carries, under the schema metadata key ``paramid``, a JSON
+object with the units of its columns, the config subset that produced it and its hash, the
+SHA-256 of each input file, and the versions of paramid and its numeric stack.  Nothing in
+it depends on the clock, so reruns write byte-identical files (timing columns aside, which
+are listed under ``nondeterministic_columns``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+METADATA_KEY = b"paramid"
+_VERSIONED = ("paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake")
+
+
+def package_versions() -> dict[str, str]:
+    """Installed versions of paramid and the packages its numbers depend on."""
+    versions = {}
+    for name in _VERSIONED:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def canonical_json(obj: Any) -> str:
+    """JSON with sorted keys and no whitespace variation: the basis of config hashes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_jsonable)
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"not JSON-serialisable: {type(obj).__name__}")
+
+
+def config_hash(config_subset: Any) -> str:
+    """SHA-256 of the canonical JSON of a config subset."""
+    return hashlib.sha256(canonical_json(config_subset).encode()).hexdigest()
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def provenance(
+    config_subset: Any, inputs: Iterable[str | os.PathLike] = (), **extra: Any
+) -> dict[str, Any]:
+    """The provenance block stored with every output."""
+    return {
+        "config": config_subset,
+        "config_hash": config_hash(config_subset),
+        "inputs": {str(p): file_sha256(p) for p in inputs},
+        "versions": package_versions(),
+        **extra,
+    }
+
+
+def _atomic_target(path: str | os.PathLike) -> tuple[Path, Path]:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    return target, Path(tmp)
+
+
+def write_parquet(
+    frame: pd.DataFrame,
+    path: str | os.PathLike,
+    *,
+    units: Mapping[str, str],
+    meta: Mapping[str, Any],
+    nondeterministic_columns: Iterable[str] = (),
+) -> None:
+    """Write ``frame`` atomically with the ``paramid`` metadata block (units + ``meta``)."""
+    missing = [c for c in frame.columns if c not in units]
+    if missing:
+        raise ValueError(f"{path}: no unit declared for column(s) {missing}")
+    block = {
+        "units": {c: units[c] for c in frame.columns},
+        "nondeterministic_columns": sorted(nondeterministic_columns),
+        **meta,
+    }
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    schema_meta = dict(table.schema.metadata or {})
+    schema_meta[METADATA_KEY] = canonical_json(block).encode()
+    table = table.replace_schema_metadata(schema_meta)
+    target, tmp = _atomic_target(path)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read a Parquet file written by :func:`write_parquet`: the frame and its metadata block."""
+    table = pq.read_table(path)
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    meta = json.loads(raw) if raw else {}
+    return table.to_pandas(), meta
+
+
+def data_hash(path: str | os.PathLike) -> str:
+    """SHA-256 of a Parquet file's data, leaving out columns marked nondeterministic (timings)."""
+    frame, meta = read_parquet(path)
+    frame = frame.drop(columns=meta.get("nondeterministic_columns", []))
+    digest = hashlib.sha256(canonical_json(list(frame.columns)).encode())
+    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def write_json(obj: Any, path: str | os.PathLike) -> None:
+    """Write JSON atomically, keys sorted, indented for people."""
+    target, tmp = _atomic_target(path)
+    try:
+        tmp.write_text(json.dumps(obj, sort_keys=True, indent=2, default=_jsonable) + "\n")
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    """Read a JSON file."""
+    return json.loads(Path(path).read_text())
+
+
+def write_text(text: str, path: str | os.PathLike) -> None:
+    """Write a text file atomically."""
+    target, tmp = _atomic_target(path)
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
+    """Write a CSV atomically with full float precision."""
+    write_text(frame.to_csv(index=False, float_format="%.10g"), path)
+
+
+def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
+    """A logger that writes to a rule's ``log:`` file (overwritten on each run)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    logger = logging.getLogger(name)
+    logger.handlers.clear()
+    handler = logging.FileHandler(path, mode="w")
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return logger
+
+
+def read_regression(
+    path: str | os.PathLike, regressor: Iterable[str]
+) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+    """Regressor H (columns ``H_<key>`` in regressor order), measured torque and the frame."""
+    frame, _ = read_parquet(path)
+    columns = [f"H_{key}" for key in regressor]
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing regressor column(s) {missing}")
+    return frame[columns].to_numpy(dtype=np.float64), frame["torque"].to_numpy(np.float64), frame

@@ -1,0 +1,100 @@
+"""Recursive least squares and the RLS-derived search box (hip paper §3.1–§3.2).
+
+Eq 7–9 track X̂(k); after a burn-in the componentwise extrema are widened by a margin of
+their span to give [L, U]; mechanical sign constraints take precedence.  Eq 10 gives the
+non-smooth friction severity index γ and Eq 12 the AGWO exponent μ(γ).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+
+
+def rls_trajectory(H: Array, y: Array, forgetting: float, p0: float) -> Array:
+    """X̂(k) for k = 1 … K by Eq 7–9 with X̂(0) = 0 and P(0) = p0·I.
+
+    P is updated as λ⁻¹ (I − K H) P (Eq 9) and re-symmetrised each step against round-off.
+    """
+    if not 0 < forgetting <= 1:
+        raise ValueError(f"forgetting factor must lie in (0, 1], got {forgetting}")
+    n_samples, d = H.shape
+    x = np.zeros(d)
+    P = p0 * np.eye(d)
+    identity = np.eye(d)
+    out = np.empty((n_samples, d))
+    for k in range(n_samples):
+        h = H[k]
+        Ph = P @ h
+        gain = Ph / (forgetting + h @ Ph)  # Eq 7
+        x = x + gain * (y[k] - h @ x)  # Eq 8
+        P = (identity - np.outer(gain, h)) @ P / forgetting  # Eq 9
+        P = 0.5 * (P + P.T)
+        out[k] = x
+    return out
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The RLS box [L, U] and how it was formed."""
+
+    lower: Array
+    upper: Array
+    rls_min: Array
+    rls_max: Array
+    notes: list[str] = field(default_factory=list)
+
+
+def rls_bounds(
+    trajectory: Array,
+    burn_in: int,
+    margin: float,
+    names: Sequence[str],
+    mechanical: Mapping[str, Mapping[str, float]] | None = None,
+) -> Bounds:
+    """Widen the post-burn-in extrema by ``margin`` × span on each side (§3.1, Alg 1 step 3).
+
+    ``mechanical`` maps a parameter name to ``{"min": v}`` and/or ``{"max": v}``; a mechanical
+    limit stricter than the RLS limit replaces it.  Should the mechanical limit exclude the
+    whole RLS range, the box collapses onto the mechanical limit and a note says so.
+    """
+    if not 0 <= burn_in < trajectory.shape[0]:
+        raise ValueError(
+            f"burn-in of {burn_in} samples leaves nothing of a {trajectory.shape[0]}-sample RLS run"
+        )
+    if margin < 0:
+        raise ValueError(f"bound margin must be non-negative, got {margin}")
+    kept = trajectory[burn_in:]
+    lo, hi = kept.min(axis=0), kept.max(axis=0)
+    span = hi - lo
+    lower, upper = lo - margin * span, hi + margin * span
+    notes: list[str] = []
+    for name, limits in (mechanical or {}).items():
+        if name not in names:
+            continue  # a constraint on a column this study does not use
+        i = list(names).index(name)
+        if "min" in limits and limits["min"] > lower[i]:
+            lower[i] = limits["min"]
+            notes.append(f"{name}: mechanical min {limits['min']} replaces RLS lower bound")
+        if "max" in limits and limits["max"] < upper[i]:
+            upper[i] = limits["max"]
+            notes.append(f"{name}: mechanical max {limits['max']} replaces RLS upper bound")
+        if lower[i] > upper[i]:
+            notes.append(f"{name}: RLS range lies outside the mechanical limits; box collapsed")
+            upper[i] = lower[i] = limits["min"] if "min" in limits else limits["max"]
+    return Bounds(lower, upper, lo, hi, notes)
+
+
+def nfsi_gamma(sign_column: Array, fc_rls_mean: float, torque: Array, eps: float) -> float:
+    """Non-smooth friction severity index γ = max|H_f f̂c| / (max|T_m| + ε_T) (Eq 10)."""
+    return float(np.max(np.abs(sign_column * fc_rls_mean)) / (np.max(np.abs(torque)) + eps))
+
+
+def agwo_exponent(gamma: float, mu_base: float, kappa: float) -> float:
+    """μ(γ) = μ_base + κ exp(γ) (Eq 12)."""
+    return float(mu_base + kappa * np.exp(gamma))
