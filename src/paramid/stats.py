@@ -1,0 +1,592 @@
+"""Repeated-run statistics: summaries, two-group comparisons, Holm adjustment.
+
+Pure functions over numpy arrays.  Every hypothesis test is delegated to :mod:`scipy.stats`;
+every random draw (the bootstrap) comes from a named stream of :mod:`paramid.seeding`.
+
+Sign conventions, used throughout: a comparison of ``a`` against ``b`` reports
+``median(a) - median(b)``, and every effect size is positive when ``a`` tends to be larger.
+For error metrics such as validation RMSE a negative value therefore means "``a`` is better".
+
+Degenerate inputs never raise and never produce a made-up p-value: when a test is undefined
+(fewer than two runs in a group, zero variance in both groups, all paired differences zero,
+...) its statistic and p-value are NaN and :attr:`Comparison.note` says why.  Non-finite
+values (NaN, inf) are rejected with :class:`ValueError` instead of being dropped silently:
+a failed run must be handled explicitly by the caller.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from scipy import special
+from scipy import stats as sps
+
+from paramid.seeding import Key, generator
+
+__all__ = [
+    "Summary",
+    "Comparison",
+    "TABLE_COLUMNS",
+    "summarise",
+    "compare",
+    "hedges_g",
+    "cliffs_delta",
+    "bootstrap_median_diff",
+    "holm",
+    "comparison_table",
+    "outlier_fraction",
+]
+
+DEFAULT_SEED_KEYS: tuple[Key, ...] = ("stats", "compare")
+
+#: Columns of :func:`comparison_table`, in order.
+TABLE_COLUMNS: tuple[str, ...] = (
+    "a",
+    "b",
+    "n_a",
+    "n_b",
+    "median_a",
+    "median_b",
+    "median_diff",
+    "median_diff_pct",
+    "welch_t",
+    "welch_p",
+    "mwu_u",
+    "mwu_p",
+    "holm_p_welch",
+    "holm_p_mwu",
+    "hedges_g",
+    "cliffs_delta",
+    "boot_ci_low",
+    "boot_ci_high",
+    "note",
+)
+
+# Upper bound on the number of resampled values held in memory at once by the bootstrap.
+_BOOT_CHUNK_ELEMENTS = 4_000_000
+
+_NAN = float("nan")
+
+
+def _as_sample(values: ArrayLike, name: str = "values") -> NDArray[np.float64]:
+    """1-D float64 copy of ``values``; raises on non-finite entries or wrong dimension."""
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.count_nonzero(~np.isfinite(arr)))
+        raise ValueError(f"{name} contains {bad} non-finite value(s); drop or handle them first")
+    return arr
+
+
+def _is_constant(x: NDArray[np.float64]) -> bool:
+    """True when all values are bit-identical (exact test, not ``var == 0``).
+
+    ``np.var`` of thirty copies of 0.1152 is about 1e-33, not 0, which makes scipy return
+    t ~ 1e15 and p = 0 for two deterministic methods; comparing the range avoids that.
+    """
+    return x.size > 0 and bool(np.ptp(x) == 0.0)
+
+
+# --------------------------------------------------------------------------------------
+# Summary
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Descriptive statistics of one set of runs (Table 3 style).
+
+    ``sd`` uses ``ddof=1`` (NaN for n < 2).  ``q1``/``q3`` are the 25th/75th percentiles with
+    numpy's default ``method="linear"`` (type 7 of Hyndman & Fan 1996, R's default), so the
+    IQR is ``q3 - q1``.  All fields are NaN for an empty sample.
+    """
+
+    n: int
+    mean: float
+    sd: float
+    median: float
+    q1: float
+    q3: float
+    min: float
+    max: float
+
+    @property
+    def iqr(self) -> float:
+        """Interquartile range ``q3 - q1``."""
+        return self.q3 - self.q1
+
+
+def summarise(values: ArrayLike) -> Summary:
+    """Summarise a sample: n, mean, SD (ddof=1), median, linear-interpolated Q1/Q3, min, max.
+
+    Raises :class:`ValueError` if ``values`` contains NaN or inf.
+    """
+    x = _as_sample(values)
+    n = int(x.size)
+    if n == 0:
+        return Summary(0, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN)
+    q1, med, q3 = np.percentile(x, [25.0, 50.0, 75.0])
+    sd = float(np.std(x, ddof=1)) if n >= 2 else _NAN
+    return Summary(
+        n=n,
+        mean=float(np.mean(x)),
+        sd=sd,
+        median=float(med),
+        q1=float(q1),
+        q3=float(q3),
+        min=float(np.min(x)),
+        max=float(np.max(x)),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Effect sizes
+# --------------------------------------------------------------------------------------
+
+
+def _hedges_correction(df: float) -> float:
+    """Exact small-sample correction J(df) = Γ(df/2) / (sqrt(df/2) Γ((df-1)/2)).
+
+    Hedges (1981), J. Educ. Stat. 6(2):107-128, eq. 6e; Hedges & Olkin (1985), p. 80.
+    It is well approximated by 1 - 3/(4 df - 1); for two groups df = n1 + n2 - 2, which
+    gives the familiar 1 - 3/(4(n1 + n2) - 9).  Computed through log-gamma for stability.
+    """
+    if df <= 1:
+        return _NAN
+    return float(
+        np.exp(special.gammaln(df / 2.0) - special.gammaln((df - 1.0) / 2.0)) / np.sqrt(df / 2.0)
+    )
+
+
+def hedges_g(a: ArrayLike, b: ArrayLike, *, paired: bool = False) -> float:
+    """Bias-corrected standardised mean difference (Hedges g), positive when mean(a) > mean(b).
+
+    Independent groups: ``g = J(n_a + n_b - 2) * (mean(a) - mean(b)) / s_p`` with the pooled
+    SD ``s_p = sqrt(((n_a-1) s_a^2 + (n_b-1) s_b^2) / (n_a + n_b - 2))`` (Hedges 1981;
+    Hedges & Olkin 1985, eqs. 5.3-5.4), ``J`` the exact gamma-function correction
+    (:func:`_hedges_correction`).
+
+    Paired samples: ``g_z = J(n - 1) * mean(d) / sd(d)`` with ``d = a - b`` (the
+    standardiser of the paired t-test; Lakens 2013, Front. Psychol. 4:863, eq. 7).
+
+    NaN when undefined: fewer than two runs in a group (pairs), or a zero standardiser.
+    """
+    x = _as_sample(a, "a")
+    y = _as_sample(b, "b")
+    if paired:
+        if x.size != y.size:
+            raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
+        d = x - y
+        if d.size < 2 or _is_constant(d):
+            return _NAN
+        return float(_hedges_correction(d.size - 1.0) * np.mean(d) / np.std(d, ddof=1))
+    n_a, n_b = x.size, y.size
+    if n_a < 2 or n_b < 2 or (_is_constant(x) and _is_constant(y)):
+        return _NAN
+    df = n_a + n_b - 2.0
+    pooled = np.sqrt(((n_a - 1) * np.var(x, ddof=1) + (n_b - 1) * np.var(y, ddof=1)) / df)
+    return float(_hedges_correction(df) * (np.mean(x) - np.mean(y)) / pooled)
+
+
+def cliffs_delta(a: ArrayLike, b: ArrayLike) -> float:
+    """Cliff's δ = P(A > B) - P(A < B) over all n_a·n_b cross pairs (Cliff 1993, Psychol. Bull.
+    114(3):494-509), in [-1, 1], positive when ``a`` tends to be larger; ties count zero.
+
+    Equals ``2 U_a / (n_a n_b) - 1`` with U_a the Mann-Whitney statistic of ``a``.  Computed in
+    O((n_a + n_b) log n_b) with sorted search; NaN if either sample is empty.
+    """
+    x = _as_sample(a, "a")
+    y = _as_sample(b, "b")
+    if x.size == 0 or y.size == 0:
+        return _NAN
+    ys = np.sort(y)
+    below = np.searchsorted(ys, x, side="left")  # number of b strictly less than each a
+    not_above = np.searchsorted(ys, x, side="right")  # number of b <= each a
+    greater = int(below.sum())
+    less = int((y.size - not_above).sum())
+    return (greater - less) / float(x.size * y.size)
+
+
+# --------------------------------------------------------------------------------------
+# Bootstrap
+# --------------------------------------------------------------------------------------
+
+
+def _check_n_boot(n_boot: int) -> int:
+    """Validate the replicate count (a non-negative integer) and return it as ``int``."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
+        raise ValueError(f"n_boot must be a non-negative integer, got {n_boot!r}")
+    return int(n_boot)
+
+
+def _resampled_medians(
+    x: NDArray[np.float64], n_boot: int, rng: np.random.Generator
+) -> NDArray[np.float64]:
+    """Medians of ``n_boot`` resamples of ``x`` with replacement, in memory-bounded chunks.
+
+    Generators fill integer arrays element by element in C order, so drawing in chunks gives
+    the same indices as one ``(n_boot, n)`` draw.
+    """
+    out = np.empty(n_boot)
+    step = max(1, _BOOT_CHUNK_ELEMENTS // max(1, x.size))
+    for start in range(0, n_boot, step):
+        stop = min(n_boot, start + step)
+        idx = rng.integers(0, x.size, size=(stop - start, x.size))
+        out[start:stop] = np.median(x[idx], axis=1)
+    return out
+
+
+def bootstrap_median_diff(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    paired: bool = False,
+    n_boot: int = 10_000,
+    seed_keys: Sequence[Key] = DEFAULT_SEED_KEYS,
+    name_a: str = "a",
+    name_b: str = "b",
+) -> NDArray[np.float64]:
+    """Bootstrap replicates of ``median(a) - median(b)`` (vectorised, no per-replicate loop).
+
+    Independent groups are resampled independently, ``a`` from stream
+    ``(*seed_keys, name_a, name_b, "a")`` and ``b`` from ``(*seed_keys, name_a, name_b, "b")``.
+    Paired samples resample whole pairs (the same indices for both) from stream
+    ``(*seed_keys, name_a, name_b, "pairs")``.  Returns an empty array when ``n_boot == 0``.
+    """
+    x = _as_sample(a, "a")
+    y = _as_sample(b, "b")
+    n_boot = _check_n_boot(n_boot)
+    if x.size == 0 or y.size == 0:
+        raise ValueError("bootstrap needs non-empty samples")
+    keys = (*seed_keys, name_a, name_b)
+    if paired:
+        if x.size != y.size:
+            raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
+        rng = generator(*keys, "pairs")
+        out = np.empty(n_boot)
+        step = max(1, _BOOT_CHUNK_ELEMENTS // (2 * x.size))
+        for start in range(0, n_boot, step):
+            stop = min(n_boot, start + step)
+            idx = rng.integers(0, x.size, size=(stop - start, x.size))
+            out[start:stop] = np.median(x[idx], axis=1) - np.median(y[idx], axis=1)
+        return out
+    med_a = _resampled_medians(x, n_boot, generator(*keys, "a"))
+    med_b = _resampled_medians(y, n_boot, generator(*keys, "b"))
+    return med_a - med_b
+
+
+# --------------------------------------------------------------------------------------
+# Two-group comparison
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of :func:`compare` for ``a`` against ``b`` (differences are ``a - b``).
+
+    Fields:
+        name_a, name_b: labels of the two groups.
+        paired: whether the paired tests were used.
+        n_a, n_b: sample sizes.
+        median_a, median_b: sample medians (NaN for an empty group).
+        median_diff: ``median_a - median_b``.
+        median_diff_pct: ``100 * median_diff / |median_b|`` (NaN if ``median_b == 0``).
+        t_test: ``"welch"`` (scipy ``ttest_ind(equal_var=False)``) or ``"paired-t"``
+            (scipy ``ttest_rel``).
+        t_stat, t_p: its statistic and two-sided p-value.
+        rank_test: ``"mann-whitney"`` (scipy ``mannwhitneyu``, two-sided, default
+            ``method="auto"``, U reported for ``a``) or ``"wilcoxon"`` (scipy ``wilcoxon``
+            signed-rank on ``a - b``, two-sided, ``zero_method="wilcox"``).
+        rank_stat, rank_p: its statistic and p-value.
+        hedges_g: bias-corrected standardised mean difference (see :func:`hedges_g`).
+        cliffs_delta: Cliff's δ of ``a`` vs ``b`` as independent samples (also when paired).
+        boot_ci_low, boot_ci_high: percentile bootstrap interval of ``median_diff``.
+        confidence: nominal coverage of that interval (0.95 by default).
+        n_boot: number of bootstrap replicates.
+        note: semicolon-separated reasons for every NaN / caveat; ``""`` when none.
+    """
+
+    name_a: str
+    name_b: str
+    paired: bool
+    n_a: int
+    n_b: int
+    median_a: float
+    median_b: float
+    median_diff: float
+    median_diff_pct: float
+    t_test: str
+    t_stat: float
+    t_p: float
+    rank_test: str
+    rank_stat: float
+    rank_p: float
+    hedges_g: float
+    cliffs_delta: float
+    boot_ci_low: float
+    boot_ci_high: float
+    confidence: float
+    n_boot: int
+    note: str
+
+
+def _independent_tests(
+    x: NDArray[np.float64], y: NDArray[np.float64], notes: list[str]
+) -> tuple[float, float, float, float]:
+    """Welch t and Mann-Whitney U (statistics and p-values) or NaNs with reasons."""
+    if x.size < 2 or y.size < 2:
+        notes.append(f"n < 2 (n_a={x.size}, n_b={y.size}): tests undefined")
+        return _NAN, _NAN, _NAN, _NAN
+    if _is_constant(x) and _is_constant(y):
+        notes.append(
+            "zero variance in both groups (deterministic?): tests undefined, difference is exact"
+        )
+        return _NAN, _NAN, _NAN, _NAN
+    if _is_constant(x) or _is_constant(y):
+        which = "a" if _is_constant(x) else "b"
+        notes.append(f"zero variance in {which}: Welch t reduces to a one-sample t-test")
+    with warnings.catch_warnings():
+        # scipy flags the ~1e-33 "variance" of a constant group; the note above covers it.
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        welch = sps.ttest_ind(x, y, equal_var=False)
+    mwu = sps.mannwhitneyu(x, y, alternative="two-sided")
+    return float(welch.statistic), float(welch.pvalue), float(mwu.statistic), float(mwu.pvalue)
+
+
+def _paired_tests(
+    x: NDArray[np.float64], y: NDArray[np.float64], notes: list[str]
+) -> tuple[float, float, float, float]:
+    """Paired t and Wilcoxon signed-rank (statistics and p-values) or NaNs with reasons."""
+    d = x - y
+    if d.size < 2:
+        notes.append(f"n < 2 pairs (n={d.size}): tests undefined")
+        return _NAN, _NAN, _NAN, _NAN
+    if not np.any(d != 0.0):
+        notes.append("all paired differences are zero: tests undefined")
+        return _NAN, _NAN, _NAN, _NAN
+    t_stat = t_p = _NAN
+    if _is_constant(d):
+        notes.append("paired differences have zero variance: paired t undefined")
+    else:
+        rel = sps.ttest_rel(x, y)
+        t_stat, t_p = float(rel.statistic), float(rel.pvalue)
+    n_zero = int(np.count_nonzero(d == 0.0))
+    if n_zero:
+        notes.append(f"{n_zero} zero paired difference(s) dropped by Wilcoxon (zero_method=wilcox)")
+    wil = sps.wilcoxon(x, y, zero_method="wilcox", alternative="two-sided")
+    return t_stat, t_p, float(wil.statistic), float(wil.pvalue)
+
+
+def compare(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    paired: bool = False,
+    name_a: str = "a",
+    name_b: str = "b",
+    n_boot: int = 10_000,
+    seed_keys: Sequence[Key] = DEFAULT_SEED_KEYS,
+    confidence: float = 0.95,
+) -> Comparison:
+    """Compare the runs of method ``a`` against method ``b`` (differences are ``a - b``).
+
+    Reports both medians, their difference and the relative difference in % of ``|median_b|``
+    (so "AGWO vs GWO" with medians 0.1516 and 0.1562 gives -2.9 %), a parametric test (Welch t,
+    or paired t when ``paired``), a rank test (two-sided Mann-Whitney U, or Wilcoxon
+    signed-rank when ``paired``), Hedges g, Cliff's δ and a percentile bootstrap interval of
+    the median difference.
+
+    The bootstrap draws ``n_boot`` replicates from the named streams described in
+    :func:`bootstrap_median_diff` (``seed_keys`` plus both names), so the interval is
+    reproducible and independent across pairs of methods.  It is NaN when a group has fewer
+    than two runs, or when ``n_boot == 0``.
+
+    Degenerate inputs give NaN statistics plus a reason in ``note``; they never raise:
+    fewer than two runs, zero variance in both groups (two deterministic methods compared via
+    repeated identical values: there is nothing to test, the difference is exact), all paired
+    differences zero.  Non-finite values and unequal paired lengths raise :class:`ValueError`.
+    """
+    x = _as_sample(a, "a")
+    y = _as_sample(b, "b")
+    if paired and x.size != y.size:
+        raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    n_boot = _check_n_boot(n_boot)
+    notes: list[str] = []
+
+    median_a = float(np.median(x)) if x.size else _NAN
+    median_b = float(np.median(y)) if y.size else _NAN
+    median_diff = median_a - median_b
+    if y.size and median_b == 0.0:
+        notes.append("median_b is zero: relative difference undefined")
+        median_diff_pct = _NAN
+    else:
+        median_diff_pct = 100.0 * median_diff / abs(median_b)
+
+    if paired:
+        t_stat, t_p, rank_stat, rank_p = _paired_tests(x, y, notes)
+    else:
+        t_stat, t_p, rank_stat, rank_p = _independent_tests(x, y, notes)
+
+    g = hedges_g(x, y, paired=paired)
+    delta = cliffs_delta(x, y)
+
+    ci_low = ci_high = _NAN
+    if x.size >= 2 and y.size >= 2 and n_boot > 0:
+        boot = bootstrap_median_diff(
+            x, y, paired=paired, n_boot=n_boot, seed_keys=seed_keys, name_a=name_a, name_b=name_b
+        )
+        alpha = 1.0 - confidence
+        ci_low, ci_high = (float(v) for v in np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0]))
+    elif n_boot > 0:
+        notes.append("bootstrap CI needs n >= 2 in each group")
+
+    return Comparison(
+        name_a=name_a,
+        name_b=name_b,
+        paired=paired,
+        n_a=int(x.size),
+        n_b=int(y.size),
+        median_a=median_a,
+        median_b=median_b,
+        median_diff=median_diff,
+        median_diff_pct=median_diff_pct,
+        t_test="paired-t" if paired else "welch",
+        t_stat=t_stat,
+        t_p=t_p,
+        rank_test="wilcoxon" if paired else "mann-whitney",
+        rank_stat=rank_stat,
+        rank_p=rank_p,
+        hedges_g=g,
+        cliffs_delta=delta,
+        boot_ci_low=ci_low,
+        boot_ci_high=ci_high,
+        confidence=float(confidence),
+        n_boot=int(n_boot),
+        note="; ".join(notes),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Multiplicity
+# --------------------------------------------------------------------------------------
+
+
+def holm(pvalues: ArrayLike) -> NDArray[np.float64]:
+    """Holm-Bonferroni step-down adjusted p-values (Holm 1979, Scand. J. Stat. 6:65-70).
+
+    With the m finite p-values sorted ascending, p_(1) <= ... <= p_(m), the adjusted value
+    of p_(i) is ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (the running maximum makes it
+    monotone in the raw order).  NaNs stay NaN and are not counted in the family size m.
+    Returns an array of the input's shape; raises on values outside [0, 1] or infinities.
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    flat = p.ravel()
+    finite = ~np.isnan(flat)
+    if np.any(np.isinf(flat)) or np.any((flat[finite] < 0.0) | (flat[finite] > 1.0)):
+        raise ValueError("p-values must lie in [0, 1] (NaN allowed)")
+    out = np.full(flat.shape, np.nan)
+    idx = np.flatnonzero(finite)
+    m = idx.size
+    if m:
+        order = np.argsort(flat[idx], kind="stable")
+        ranked = flat[idx][order]
+        stepped = np.minimum(1.0, (m - np.arange(m)) * ranked)
+        adjusted = np.maximum.accumulate(stepped)
+        out[idx[order]] = adjusted
+    return out.reshape(p.shape)
+
+
+# --------------------------------------------------------------------------------------
+# Tables and simple fractions
+# --------------------------------------------------------------------------------------
+
+
+def comparison_table(
+    groups: dict[str, ArrayLike],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    paired: bool = False,
+    n_boot: int = 10_000,
+    seed_keys: Sequence[Key] = DEFAULT_SEED_KEYS,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """One :func:`compare` row per ``(a, b)`` pair, with Holm adjustment over the rows.
+
+    Columns are :data:`TABLE_COLUMNS`.  ``holm_p_welch`` / ``holm_p_mwu`` adjust the
+    ``welch_p`` / ``mwu_p`` columns separately, each over the family of rows with a finite
+    p-value.  With ``paired=True`` the ``welch_*`` columns hold the paired t-test and the
+    ``mwu_*`` columns the Wilcoxon signed-rank test (the ``note`` of every row says so).
+    Each row's bootstrap uses the stream ``(*seed_keys, a, b, ...)``.
+    """
+    missing = sorted({name for pair in pairs for name in pair} - set(groups))
+    if missing:
+        raise KeyError(f"pairs name unknown groups: {missing}")
+    rows = []
+    for name_a, name_b in pairs:
+        c = compare(
+            groups[name_a],
+            groups[name_b],
+            paired=paired,
+            name_a=name_a,
+            name_b=name_b,
+            n_boot=n_boot,
+            seed_keys=seed_keys,
+            confidence=confidence,
+        )
+        note = c.note
+        if paired:
+            tag = "paired: welch_* = paired t, mwu_* = Wilcoxon signed-rank"
+            note = f"{tag}; {note}" if note else tag
+        rows.append(
+            {
+                "a": name_a,
+                "b": name_b,
+                "n_a": c.n_a,
+                "n_b": c.n_b,
+                "median_a": c.median_a,
+                "median_b": c.median_b,
+                "median_diff": c.median_diff,
+                "median_diff_pct": c.median_diff_pct,
+                "welch_t": c.t_stat,
+                "welch_p": c.t_p,
+                "mwu_u": c.rank_stat,
+                "mwu_p": c.rank_p,
+                "hedges_g": c.hedges_g,
+                "cliffs_delta": c.cliffs_delta,
+                "boot_ci_low": c.boot_ci_low,
+                "boot_ci_high": c.boot_ci_high,
+                "note": note,
+            }
+        )
+    table = pd.DataFrame(rows, columns=[c for c in TABLE_COLUMNS if not c.startswith("holm_")])
+    table["holm_p_welch"] = holm(table["welch_p"].to_numpy(dtype=np.float64))
+    table["holm_p_mwu"] = holm(table["mwu_p"].to_numpy(dtype=np.float64))
+    table = table[list(TABLE_COLUMNS)]
+    int_cols = ["n_a", "n_b"]
+    table[int_cols] = table[int_cols].astype(np.int64)
+    return table
+
+
+def outlier_fraction(values: ArrayLike, reference: float, factor: float = 2.0) -> float:
+    """Fraction of runs whose value strictly exceeds ``factor * reference``.
+
+    E.g. the share of standard-PSO runs whose validation RMSE exceeds 2x the BCLS RMSE:
+    ``outlier_fraction(pso_rmse, bcls_rmse)``.  NaN for an empty sample; raises on
+    non-finite values, reference or factor.
+    """
+    x = _as_sample(values)
+    if not (np.isfinite(reference) and np.isfinite(factor)):
+        raise ValueError("reference and factor must be finite")
+    if x.size == 0:
+        return _NAN
+    return float(np.count_nonzero(x > factor * reference)) / x.size
