@@ -14,6 +14,14 @@ validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/common.smk"
+
+
+wildcard_constraints:
+    study="|".join(STUDIES),
+    record="|".join(RECORDS),
+    method="[a-z_]+",
+
+
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/signals.smk"
 include: "workflow/rules/rls.smk"

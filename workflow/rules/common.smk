@@ -1,14 +1,8 @@
-# Helpers shared by the rule files: study lookup, config subsets (rule params, so that a
+# Helpers shared by the stage files: study lookup, config subsets (passed as params, so that a
 # change reruns exactly the stages that read it) and the list of final targets.
 
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
-
-
-wildcard_constraints:
-    study="|".join(STUDIES),
-    record="|".join(RECORDS),
-    method="[a-z_]+",
 
 
 def study_config(wildcards):

@@ -12,5 +12,7 @@ rule fit:
         cfg=fit_params,
     log:
         "logs/{study}/fit_{method}.log",
+    conda:
+        "../../envs/paramid.yaml"
     script:
         "../../scripts/fit.py"

@@ -11,5 +11,7 @@ rule rls_bounds:
         cfg=rls_params,
     log:
         "logs/{study}/rls_bounds.log",
+    conda:
+        "../../envs/paramid.yaml"
     script:
         "../../scripts/rls_bounds.py"

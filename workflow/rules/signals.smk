@@ -10,5 +10,7 @@ rule signals:
         cfg=signals_params,
     log:
         "logs/{study}/signals_{record}.log",
+    conda:
+        "../../envs/paramid.yaml"
     script:
         "../../scripts/signals.py"

@@ -8,5 +8,7 @@ rule simulate:
         cfg=simulate_params,
     log:
         "logs/{study}/simulate_{record}.log",
+    conda:
+        "../../envs/paramid.yaml"
     script:
         "../../scripts/simulate.py"

@@ -19,5 +19,7 @@ rule tables:
         cfg=tables_params,
     log:
         "logs/{study}/tables.log",
+    conda:
+        "../../envs/paramid.yaml"
     script:
         "../../scripts/tables.py"

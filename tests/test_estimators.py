@@ -1,0 +1,79 @@
+"""LS and BCLS (Eq 17) against independent peers; rank and conditioning of the hip records."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import lsq_linear
+
+from paramid import estimators
+
+
+def _problem(seed: int = 3, n: int = 200, d: int = 5):
+    rng = np.random.default_rng(seed)
+    H = rng.normal(size=(n, d))
+    x = rng.normal(size=d)
+    return H, H @ x + 0.2 * rng.normal(size=n), x
+
+
+def test_ls_equals_numpy_lstsq():
+    H, y, _ = _problem()
+    np.testing.assert_allclose(
+        estimators.ls(H, y), np.linalg.lstsq(H, y, rcond=None)[0], rtol=1e-12
+    )
+
+
+def _brute_force_bcls(H, y, lower, upper):
+    """Enumerate every active set (free / at lower / at upper): an independent BCLS solver."""
+    best, best_cost = None, np.inf
+    d = H.shape[1]
+    for state in itertools.product((0, 1, 2), repeat=d):
+        x = np.where(np.array(state) == 1, lower, upper).astype(float)
+        free = np.array(state) == 0
+        if free.any():
+            x[free] = np.linalg.lstsq(H[:, free], y - H[:, ~free] @ x[~free], rcond=None)[0]
+        if np.all(x >= lower - 1e-12) and np.all(x <= upper + 1e-12):
+            cost = np.sum((y - H @ x) ** 2)
+            if cost < best_cost:
+                best, best_cost = x, cost
+    return best
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bcls_equals_brute_force_and_lsq_linear_trf(seed):
+    H, y, x = _problem(seed)
+    lower, upper = x - 0.3, x + np.array([0.3, -0.1, 0.3, -0.2, 0.3])  # some bounds bind
+    lower, upper = np.minimum(lower, upper - 0.05), np.maximum(upper, lower + 0.05)
+    got = estimators.bcls(H, y, lower, upper)
+    np.testing.assert_allclose(got, _brute_force_bcls(H, y, lower, upper), atol=1e-9)
+    trf = lsq_linear(H, y, bounds=(lower, upper), method="trf", tol=1e-14).x
+    np.testing.assert_allclose(got, trf, atol=1e-6)
+
+
+def test_bcls_equals_ls_when_bounds_inactive():
+    H, y, _ = _problem()
+    x_ls = estimators.ls(H, y)
+    np.testing.assert_allclose(estimators.bcls(H, y, x_ls - 1, x_ls + 1), x_ls, atol=1e-12)
+
+
+def test_bcls_with_degenerate_box_fixes_that_parameter():
+    H, y, _ = _problem()
+    lower, upper = np.full(5, -5.0), np.full(5, 5.0)
+    lower[2] = upper[2] = 0.25
+    got = estimators.bcls(H, y, lower, upper)
+    assert got[2] == 0.25
+    np.testing.assert_allclose(got, _brute_force_bcls(H, y, lower, upper), atol=1e-9)
+
+
+def test_rank_deficient_regressor_is_rejected():
+    H, y, _ = _problem()
+    H[:, 4] = 2 * H[:, 1]
+    with pytest.raises(ValueError, match="rank 4 < 5"):
+        estimators.ls(H, y)
+
+
+def test_rmse_is_eq21():
+    H, y, x = _problem()
+    assert estimators.rmse(H, y, x) == pytest.approx(np.sqrt(np.mean((y - H @ x) ** 2)), rel=1e-14)

@@ -1,0 +1,60 @@
+"""Parquet with provenance metadata, atomic writes, and data hashes that ignore timings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid import io
+
+
+def test_parquet_round_trip_carries_units_and_provenance(tmp_path):
+    src = tmp_path / "in.txt"
+    src.write_text("input")
+    frame = pd.DataFrame({"time": [0.0, 0.01], "angle": [1.0, 2.0]})
+    meta = io.provenance({"cutoff_hz": 15.0}, [src])
+    io.write_parquet(frame, tmp_path / "a.parquet", units={"time": "s", "angle": "rad"}, meta=meta)
+    back, got = io.read_parquet(tmp_path / "a.parquet")
+    pd.testing.assert_frame_equal(back, frame)
+    assert got["units"] == {"time": "s", "angle": "rad"}
+    assert got["config_hash"] == io.config_hash({"cutoff_hz": 15.0})
+    assert got["inputs"][str(src)] == io.file_sha256(src)
+    assert set(got["versions"]) >= {"paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake"}
+
+
+def test_rewrite_is_byte_identical(tmp_path):
+    frame = pd.DataFrame({"x": np.linspace(0, 1, 7)})
+    for name in ("a", "b"):
+        io.write_parquet(frame, tmp_path / f"{name}.parquet", units={"x": "1"}, meta={"k": 1})
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+
+
+def test_missing_unit_is_an_error_and_nothing_is_written(tmp_path):
+    with pytest.raises(ValueError, match=r"no unit declared for column\(s\) \['angle'\]"):
+        io.write_parquet(
+            pd.DataFrame({"time": [0.0], "angle": [1.0]}),
+            tmp_path / "a.parquet",
+            units={"time": "s"},
+            meta={},
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_data_hash_ignores_nondeterministic_columns_only(tmp_path):
+    units = {"v": "N m", "time_ms": "ms"}
+
+    def write(name, v, t):
+        frame = pd.DataFrame({"v": [v], "time_ms": [t]})
+        io.write_parquet(
+            frame, tmp_path / name, units=units, meta={}, nondeterministic_columns=["time_ms"]
+        )
+        return io.data_hash(tmp_path / name)
+
+    assert write("a.parquet", 1.0, 0.3) == write("b.parquet", 1.0, 9.9)
+    assert write("c.parquet", 1.0, 0.3) != write("d.parquet", 1.0 + 1e-15, 0.3)
+
+
+def test_config_hash_is_order_independent():
+    assert io.config_hash({"a": 1, "b": [1, 2]}) == io.config_hash({"b": [1, 2], "a": 1})
+    assert io.config_hash({"a": 1}) != io.config_hash({"a": 2})

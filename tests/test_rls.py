@@ -1,0 +1,80 @@
+"""RLS (Eq 7-9), the RLS box (§3.1), gamma (Eq 10) and mu (Eq 12)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from paramid import model, rls, twin
+
+NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
+KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
+
+
+def _exact_sign_data(hip: dict) -> tuple[np.ndarray, np.ndarray]:
+    s = twin.TwinSettings.from_config({**hip["twin"], "gravity": 9.81}, NAMES)
+    s = dataclasses.replace(
+        s,
+        coulomb_smoothing_velocity=0.0,
+        torque_noise_relative=0.0,
+        encoder_noise_rad=0.0,
+        ripple_rms_rad=0.0,
+    )
+    spec = hip["records"]["calibration"]
+    rec = twin.simulate(twin.Trajectory.from_config(spec["trajectory"]), 5.0, s, 0, "calibration")
+    H = model.regressor(KEYS, rec.angle_true, rec.velocity_true, rec.acceleration_true, 9.81)
+    return H, rec.torque
+
+
+def test_rls_converges_to_x_true_on_noise_free_exact_sign_data(hip):
+    H, y = _exact_sign_data(hip)
+    traj = rls.rls_trajectory(H, y, forgetting=0.98, p0=1e4)
+    np.testing.assert_allclose(traj[-1], list(hip["twin"]["x_true"].values()), atol=1e-6)
+    # after the 1.0 s burn-in the estimate no longer moves on exact data
+    assert np.ptp(traj[100:], axis=0).max() < 1e-4
+
+
+def test_rls_without_forgetting_equals_batch_least_squares():
+    rng = np.random.default_rng(7)
+    H = rng.normal(size=(300, 5))
+    y = H @ np.array([1.0, -2.0, 0.5, 3.0, -1.0]) + 0.1 * rng.normal(size=300)
+    traj = rls.rls_trajectory(H, y, forgetting=1.0, p0=1e10)
+    # with P(0) = p0 I the recursion solves (H'H + I/p0) x = H'y exactly
+    ridge = np.linalg.solve(H.T @ H + np.eye(5) / 1e10, H.T @ y)
+    np.testing.assert_allclose(traj[-1], ridge, rtol=1e-7)
+    np.testing.assert_allclose(traj[-1], np.linalg.lstsq(H, y, rcond=None)[0], rtol=1e-6)
+
+
+def test_bounds_widen_extrema_by_margin_of_span():
+    traj = np.array([[100.0, 100.0], [1.0, -1.0], [3.0, 2.0], [2.0, 0.0]])
+    box = rls.rls_bounds(traj, burn_in=1, margin=0.10, names=["a", "b"])
+    np.testing.assert_allclose(box.lower, [1.0 - 0.2, -1.0 - 0.3])
+    np.testing.assert_allclose(box.upper, [3.0 + 0.2, 2.0 + 0.3])
+    assert box.notes == []
+
+
+def test_mechanical_constraints_take_precedence():
+    traj = np.array([[0.0, 0.0], [-0.5, 1.0], [0.5, 2.0]])
+    box = rls.rls_bounds(traj, 1, 0.10, ["fc", "fv"], {"fc": {"min": 0.0}, "fv": {"max": 1.5}})
+    np.testing.assert_allclose(box.lower, [0.0, 0.9])
+    np.testing.assert_allclose(box.upper, [0.6, 1.5])
+    assert len(box.notes) == 2
+    collapsed = rls.rls_bounds(
+        np.array([[0.0], [-2.0], [-1.0]]), 1, 0.1, ["fc"], {"fc": {"min": 0}}
+    )
+    assert collapsed.lower[0] == collapsed.upper[0] == 0.0
+    assert any("collapsed" in n for n in collapsed.notes)
+
+
+def test_burn_in_longer_than_record_is_rejected():
+    with pytest.raises(ValueError, match="burn-in"):
+        rls.rls_bounds(np.zeros((10, 2)), 10, 0.1, ["a", "b"])
+
+
+def test_gamma_and_mu_formulas():
+    sign = np.array([1.0, -1.0, 0.0, 1.0])
+    torque = np.array([2.0, -10.0, 3.0, 4.0])
+    assert rls.nfsi_gamma(sign, 0.75, torque, eps=0.0) == pytest.approx(0.075)
+    assert rls.agwo_exponent(0.0328, 0.45, 0.25) == pytest.approx(0.45 + 0.25 * np.exp(0.0328))

@@ -1,0 +1,70 @@
+"""Signal chain: unit DC gain, no phase lag, exact central differences, trimming."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paramid import signals
+
+FS = 100.0
+
+
+def test_unit_dc_gain():
+    x = np.full(500, 3.25)
+    np.testing.assert_allclose(signals.lowpass(x, 15.0, FS), x, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("frequency", [0.5, 1.0, 1.3, 3.0])
+def test_no_phase_lag_in_pass_band(frequency):
+    t = np.arange(2000) / FS
+    x = np.sin(2 * np.pi * frequency * t)
+    y = signals.lowpass(x, 15.0, FS)
+    inner = slice(200, -200)
+    # zero phase and |H|^2 = 1/(1 + (f/fc)^8) ~ 1: the output equals the input sample by sample
+    np.testing.assert_allclose(y[inner], x[inner], atol=1e-5)
+    lags = np.arange(-5, 6)
+    corr = [np.dot(np.roll(y, k)[inner], x[inner]) for k in lags]
+    assert lags[int(np.argmax(corr))] == 0
+
+
+def test_cutoff_attenuates_by_squared_butterworth_gain():
+    t = np.arange(4000) / FS
+    x = np.sin(2 * np.pi * 15.0 * t)
+    y = signals.lowpass(x, 15.0, FS)
+    inner = slice(500, -500)
+    gain = np.std(y[inner]) / np.std(x[inner])
+    assert gain == pytest.approx(0.5, abs=0.02)  # |H(fc)|^2 = 1/2 after forward-backward
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5), st.floats(1e-3, 0.1))
+def test_central_differences_exact_for_low_order_polynomials(a, b, c, d, h):
+    t = np.arange(50) * h
+    q = a + b * t + c * t**2 + d * t**3
+    qd, qdd = signals.central_derivatives(q, h)
+    exact_qd = b + 2 * c * t + 3 * d * t**2 + d * h**2  # central difference of t^3 adds d h^2
+    np.testing.assert_allclose(qd[1:-1], exact_qd[1:-1], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(qdd[1:-1], (2 * c + 6 * d * t)[1:-1], rtol=1e-5, atol=1e-4)
+    assert np.isnan(qd[0]) and np.isnan(qdd[-1])
+
+
+def test_process_trims_to_table2_counts():
+    for n, kept in ((500, 460), (700, 660)):
+        t = np.arange(n) / FS
+        out = signals.process(t, np.sin(t), np.cos(t), cutoff_hz=15.0, order=4, trim_s=0.2)
+        assert out.q.size == kept
+        assert out.time[0] == pytest.approx(0.2)
+        assert np.all(np.isfinite(out.qdd))
+
+
+def test_bad_cutoff_and_short_record_are_rejected():
+    t = np.arange(100) / FS
+    with pytest.raises(ValueError, match="Nyquist"):
+        signals.lowpass(np.sin(t), 60.0, FS)
+    with pytest.raises(ValueError, match="too short"):
+        signals.process(t[:30], t[:30], t[:30], cutoff_hz=15, order=4, trim_s=0.2)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        signals.sample_rate(np.array([0.0, 0.01, 0.01, 0.02]))

@@ -1,0 +1,176 @@
+"""End-to-end: the hip DAG in a temporary copy of the workflow.
+
+Checks the caching contract of the spine issue: a fresh build makes every output, a rerun
+does nothing, a cutoff change reruns signals and everything downstream, a margin change
+does not rerun simulate or signals, and --cores 1 and --cores 2 give identical data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid import io
+
+pytestmark = pytest.mark.slow
+WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
+
+
+def copy_workflow(repo_root: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in WORKFLOW_FILES:
+        src = repo_root / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def planned_jobs(workdir: Path, target: str = "all") -> dict[str, int]:
+    """Rules that a dry run would execute, with their job counts (from 'Job stats')."""
+    out = snakemake(workdir, "-n", "--cores", "1", target)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout + out.stderr
+    if "Nothing to be done" in text:
+        return {}
+    stats = text.split("Job stats:", 1)[1]
+    return {
+        m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", stats, re.M) if m[1] != "total"
+    }
+
+
+def edit_config(workdir: Path, old: str, new: str) -> None:
+    path = workdir / "config.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def data_hashes(workdir: Path) -> dict[str, str]:
+    hashes = {
+        str(p.relative_to(workdir)): io.data_hash(p) for p in workdir.glob("results/**/*.parquet")
+    }
+    for p in workdir.glob("results/**/*.json"):
+        hashes[str(p.relative_to(workdir))] = io.canonical_json(json.loads(p.read_text()))
+    return hashes
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, repo_root) -> Path:
+    workdir = copy_workflow(repo_root, tmp_path_factory.mktemp("dag") / "wf")
+    out = snakemake(workdir, "--cores", "2", "all")
+    assert out.returncode == 0, out.stderr[-3000:]
+    return workdir
+
+
+def test_fresh_build_makes_every_contract_output(built):
+    base = built / "results/hip"
+    for rel in [
+        "records/calibration.parquet",
+        "records/validation.parquet",
+        "signals/calibration.parquet",
+        "signals/validation.parquet",
+        "rls/trajectory.parquet",
+        "rls/summary.json",
+        "fits/ls.parquet",
+        "fits/bcls.parquet",
+        "tables/table3.csv",
+        "tables/table3.md",
+        "tables/table4.csv",
+        "tables/table4.md",
+    ]:
+        assert (base / rel).is_file(), rel
+    summary = json.loads((base / "rls/summary.json").read_text())
+    assert summary["params"] == ["Mxt", "Myt", "Jt", "fc", "fv"]
+    assert set(summary) >= {"lower", "upper", "gamma", "mu", "params"}
+    fit = pd.read_parquet(base / "fits/bcls.parquet")
+    assert list(fit.columns) == [
+        "run",
+        "seed",
+        "Mxt",
+        "Myt",
+        "Jt",
+        "fc",
+        "fv",
+        "train_rmse",
+        "val_rmse",
+        "time_ms",
+        "n_evals",
+    ]
+    assert len(pd.read_parquet(base / "signals/calibration.parquet")) == 460
+    assert len(pd.read_parquet(base / "signals/validation.parquet")) == 660
+
+
+def test_default_twin_reproduces_the_papers_least_squares(built):
+    t3 = pd.read_csv(built / "results/hip/tables/table3.csv").set_index("method")
+    t4 = pd.read_csv(built / "results/hip/tables/table4.csv").set_index("method")
+    bcls = t3.loc["BCLS"]
+    assert bcls.train_mean == pytest.approx(0.1419, rel=0.06)
+    assert bcls.val_mean == pytest.approx(0.1152, rel=0.06)
+    assert t3.loc["LS", "val_mean"] == pytest.approx(bcls.val_mean, rel=1e-9)  # bounds inactive
+    paper = {"Mxt": 1.4994, "Myt": -0.2015, "Jt": 1.0995, "fc": 0.7466, "fv": 2.5269}
+    for name, value in paper.items():
+        assert t4.loc["BCLS", name] == pytest.approx(
+            value, abs=0.01 if name in ("Mxt", "Myt", "Jt") else 0.03
+        )
+        assert t4.loc["BCLS", f"paper_{name}"] == value
+    gamma = json.loads((built / "results/hip/rls/summary.json").read_text())["gamma"]
+    assert gamma == pytest.approx(0.0328, rel=0.05)
+
+
+def test_regressor_has_full_rank_on_both_records(built):
+    for record in ("calibration", "validation"):
+        frame, meta = io.read_parquet(built / f"results/hip/signals/{record}.parquet")
+        H = frame.filter(like="H_").to_numpy()
+        assert H.shape[1] == 5 and np.linalg.matrix_rank(H) == 5
+        assert 1 < meta["condition_number"] < 1e3, meta["condition_number"]
+
+
+def test_rerun_does_nothing(built):
+    assert planned_jobs(built) == {}
+
+
+def test_cutoff_change_reruns_signals_and_downstream(built, tmp_path):
+    work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
+    edit_config(work, "cutoff_hz: 15.0", "cutoff_hz: 10.0")
+    jobs = planned_jobs(work)
+    assert "simulate" not in jobs
+    assert jobs.get("signals") == 2 and jobs.get("rls_bounds") == 1 and jobs.get("fit") == 2
+    assert jobs.get("tables") == 1
+
+
+def test_margin_change_does_not_rerun_simulate_or_signals(built, tmp_path):
+    work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
+    edit_config(work, "margin: 0.10", "margin: 0.20")
+    jobs = planned_jobs(work)
+    assert "simulate" not in jobs and "signals" not in jobs
+    assert jobs.get("rls_bounds") == 1 and jobs.get("fit") == 1  # BCLS only: LS has no bounds
+    assert jobs.get("tables") == 1
+
+
+def test_cores_do_not_change_any_data(built, tmp_path, repo_root):
+    single = copy_workflow(repo_root, tmp_path / "one")
+    out = snakemake(single, "--cores", "1", "all")
+    assert out.returncode == 0, out.stderr[-3000:]
+    a, b = data_hashes(built), data_hashes(single)
+    assert a.keys() == b.keys() and len(a) >= 8
+    assert a == b
