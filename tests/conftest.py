@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# CI explores the same examples on every run (no flaky red builds); locally hypothesis searches.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -185,14 +185,17 @@ def hedges_g(a: ArrayLike, b: ArrayLike, *, paired: bool = False) -> float:
         if x.size != y.size:
             raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
         d = x - y
-        if d.size < 2 or _is_constant(d):
+        sd = np.std(d, ddof=1) if d.size >= 2 else 0.0
+        if _is_constant(d) or not sd > 0:
             return _NAN
-        return float(_hedges_correction(d.size - 1.0) * np.mean(d) / np.std(d, ddof=1))
+        return float(_hedges_correction(d.size - 1.0) * np.mean(d) / sd)
     n_a, n_b = x.size, y.size
     if n_a < 2 or n_b < 2 or (_is_constant(x) and _is_constant(y)):
         return _NAN
     df = n_a + n_b - 2.0
     pooled = np.sqrt(((n_a - 1) * np.var(x, ddof=1) + (n_b - 1) * np.var(y, ddof=1)) / df)
+    if not pooled > 0:  # variances below the float range
+        return _NAN
     return float(_hedges_correction(df) * (np.mean(x) - np.mean(y)) / pooled)
 
 
@@ -358,6 +361,8 @@ def _independent_tests(
         warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
         welch = sps.ttest_ind(x, y, equal_var=False)
     mwu = sps.mannwhitneyu(x, y, alternative="two-sided")
+    if np.isnan(welch.pvalue):
+        notes.append("Welch t undefined: the sample variances underflow to zero")
     return float(welch.statistic), float(welch.pvalue), float(mwu.statistic), float(mwu.pvalue)
 
 
