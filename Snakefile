@@ -1,6 +1,7 @@
 # paramid: robot parameter identification as a cached Snakemake DAG.
 # Stages follow the hip paper's protocol (§4.1): simulate (or ingest) records -> signals
-# (filter, differentiate, trim) -> RLS bounds -> per-method fits -> tables.
+# (filter, differentiate, trim) -> RLS bounds -> per-method seeded fits -> tables, statistics
+# and figures.
 
 from snakemake.utils import min_version, validate
 
@@ -27,6 +28,8 @@ include: "workflow/rules/signals.smk"
 include: "workflow/rules/rls.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/tables.smk"
+include: "workflow/rules/stats.smk"
+include: "workflow/rules/figures.smk"
 
 
 rule all:

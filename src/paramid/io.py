@@ -17,12 +17,15 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 METADATA_KEY = b"paramid"
 _VERSIONED = ("paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake")
@@ -189,3 +192,16 @@ def read_regression(
     if missing:
         raise ValueError(f"{path}: missing regressor column(s) {missing}")
     return frame[columns].to_numpy(dtype=np.float64), frame["torque"].to_numpy(np.float64), frame
+
+
+def save_figure(
+    fig: Figure, png: str | os.PathLike, pdf: str | os.PathLike, dpi: int = 200
+) -> None:
+    """Save a figure as PNG and PDF without time stamps (reruns give identical bytes)."""
+    for path, meta in ((png, {"Software": None}), (pdf, {"CreationDate": None, "Producer": None})):
+        target, tmp = _atomic_target(path)
+        try:
+            fig.savefig(tmp, format=Path(path).suffix[1:], dpi=dpi, metadata=meta)
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)

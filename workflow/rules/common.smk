@@ -3,6 +3,9 @@
 
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
+DETERMINISTIC_METHODS = ["ls", "bcls"]
+POPULATION_METHODS = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
+FIG3_SELECTED = ["bcls", "rls_gwo", "rls_agwo"]  # the three fits shown in Figure 3a-b
 
 
 def study_config(wildcards):
@@ -38,6 +41,19 @@ def fit_params(wildcards):
     return {"method": wildcards.method, "regressor": study["regressor"], "fit": study["fit"]}
 
 
+def fit_population_params(wildcards):
+    study = study_config(wildcards)
+    # only the settings block of this method's optimiser, so editing GA settings reruns GA only
+    block = {"pso": "pso", "rls_pso": "pso", "rls_ga": "ga", "rls_agwo": "agwo"}.get(wildcards.method)
+    return {
+        "study": wildcards.study,
+        "method": wildcards.method,
+        "regressor": study["regressor"],
+        "population": study["population"],
+        **({block: study[block]} if block else {}),
+    }
+
+
 def tables_params(wildcards):
     study = study_config(wildcards)
     return {
@@ -53,12 +69,29 @@ def paper_values(wildcards):
     return [path] if path else []
 
 
+def selected_fits(wildcards):
+    return expand(
+        "results/{study}/fits/{method}.parquet", study=wildcards.study, method=FIG3_SELECTED
+    )
+
+
 def study_targets(study):
     base = f"results/{study}"
-    return [
+    methods = config["studies"][study]["methods"]
+    targets = [
         f"{base}/rls/summary.json",
         *(f"{base}/tables/{name}.{ext}" for name in ("table3", "table4") for ext in ("csv", "md")),
     ]
+    population = [m for m in methods if m in POPULATION_METHODS]
+    if population and "bcls" in methods:
+        targets += [f"{base}/tables/stats.{ext}" for ext in ("csv", "md")]
+    if population:
+        targets += [f"{base}/figures/fig3c.{ext}" for ext in ("png", "pdf")]
+    if population and "bcls" in methods:
+        targets += [f"{base}/figures/fig3d.{ext}" for ext in ("png", "pdf")]
+    if set(FIG3_SELECTED) <= set(methods):
+        targets += [f"{base}/figures/{fig}.{ext}" for fig in ("fig3a", "fig3b") for ext in ("png", "pdf")]
+    return targets
 
 
 def all_targets():

@@ -1,4 +1,6 @@
-# Stage 4: fit one estimator on the calibration record, score it on both records (§4.2).
+# Stage 4: fit each estimator on the calibration record and score it on both records (§4.2).
+# Deterministic estimators (LS, BCLS) run in rule fit; the seeded population methods run all
+# their seeds in one batched job of rule fit_population.
 
 
 rule fit:
@@ -8,6 +10,8 @@ rule fit:
         bounds=lambda wc: [] if wc.method == "ls" else f"results/{wc.study}/rls/summary.json",
     output:
         "results/{study}/fits/{method}.parquet",
+    wildcard_constraints:
+        method="|".join(DETERMINISTIC_METHODS),
     params:
         cfg=fit_params,
     log:
@@ -16,3 +20,23 @@ rule fit:
         "../../envs/paramid.yaml"
     script:
         "../../scripts/fit.py"
+
+
+rule fit_population:
+    input:
+        calibration="results/{study}/signals/calibration.parquet",
+        validation="results/{study}/signals/validation.parquet",
+        bounds="results/{study}/rls/summary.json",
+    output:
+        fits="results/{study}/fits/{method}.parquet",
+        history="results/{study}/histories/{method}.parquet",
+    wildcard_constraints:
+        method="|".join(POPULATION_METHODS),
+    params:
+        cfg=fit_population_params,
+    log:
+        "logs/{study}/fit_{method}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/fit_population.py"

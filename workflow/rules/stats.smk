@@ -1,0 +1,21 @@
+# Stage 6: statistics over seeds (§4.3): AGWO vs GWO and every stochastic method vs BCLS.
+
+
+rule stats:
+    input:
+        fits=lambda wc: expand(
+            "results/{study}/fits/{method}.parquet",
+            study=wc.study,
+            method=study_config(wc)["methods"],
+        ),
+    output:
+        csv="results/{study}/tables/stats.csv",
+        md="results/{study}/tables/stats.md",
+    params:
+        cfg=lambda wc: {"study": wc.study, "methods": study_config(wc)["methods"]},
+    log:
+        "logs/{study}/stats.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/stats.py"
