@@ -1,0 +1,309 @@
+"""Tests for paramid.benchmarks.cec2022 against the organisers' reference values.
+
+``tests/data/cec2022_official_test_vectors.csv`` holds 504 points (12 functions x D in {10, 20} x
+21 points: the optimum, 8 points at distances 1e-3..10 from it, 12 uniform points in
+[-100, 100]^D) with the values returned by the organisers' ``cec22_test_func.cpp``.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import threading
+import time
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paramid.benchmarks import cec2022
+from paramid.benchmarks.cec2022 import BIASES, CEC2022
+
+VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
+CASES = [(f, d) for f in range(1, 13) for d in (10, 20)]
+CASE_IDS = [f"F{f}-D{d}" for f, d in CASES]
+REL_TOL = 1e-9
+
+
+@cache
+def _vectors() -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    rows: dict[tuple[int, int], list[tuple[list[float], float]]] = {}
+    with VECTORS.open(newline="") as fh:
+        for rec in csv.DictReader(fh):
+            f, d = int(rec["function"]), int(rec["dim"])
+            x = [float(rec[f"x{i}"]) for i in range(d)]
+            rows.setdefault((f, d), []).append((x, float(rec["f"])))
+    return {
+        key: (np.array([x for x, _ in v]), np.array([fv for _, fv in v])) for key, v in rows.items()
+    }
+
+
+def _points(dim: int, n: int, seed: int) -> np.ndarray:
+    """Uniform points in the box plus some far outside it (optimisers probe there too)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-100.0, 100.0, size=(n, dim))
+    X[: n // 4] *= 3.0
+    return X
+
+
+# -- reference values ----------------------------------------------------------------------
+
+
+def test_vector_file_complete() -> None:
+    vec = _vectors()
+    assert sorted(vec) == sorted(CASES)
+    assert sum(len(v[1]) for v in vec.values()) == 504
+
+
+@pytest.mark.parametrize(("function", "dim"), CASES, ids=CASE_IDS)
+def test_official_vectors(function: int, dim: int) -> None:
+    X, expected = _vectors()[(function, dim)]
+    got = CEC2022(function, dim)(X)
+    assert got.shape == expected.shape
+    rel = np.abs(got - expected) / np.abs(expected)
+    assert rel.max() < REL_TOL, f"max rel err {rel.max():.3e} at row {rel.argmax()}"
+
+
+@pytest.mark.parametrize(("function", "dim"), CASES, ids=CASE_IDS)
+def test_optimum(function: int, dim: int) -> None:
+    f = CEC2022(function, dim)
+    assert f.optimum_value == BIASES[function]
+    x_star = f.optimum_x
+    assert x_star.shape == (dim,)
+    np.testing.assert_array_equal(x_star, _vectors()[(function, dim)][0][0])
+    assert float(f(x_star)) == f.optimum_value
+    # no official or random point beats the optimum
+    X = np.concatenate([_vectors()[(function, dim)][0], _points(dim, 200, function)])
+    assert np.all(f(X) >= f.optimum_value)
+
+
+# -- batch handling ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("function", "dim"), CASES, ids=CASE_IDS)
+def test_batch_shapes_match_pointwise(function: int, dim: int) -> None:
+    f = CEC2022(function, dim)
+    X = _points(dim, 12, function).reshape(3, 4, dim)
+    X[0, 0] = f.optimum_x  # composition weight special case (d = 0) inside a batch
+    per_point = np.array([[float(f(X[r, n])) for n in range(4)] for r in range(3)])
+    single = f(X[1, 2])
+    assert isinstance(single, np.ndarray) and single.shape == ()
+    out3 = f(X)
+    assert out3.shape == (3, 4) and out3.dtype == np.float64
+    out2 = f(X.reshape(12, dim))
+    assert out2.shape == (12,)
+    np.testing.assert_array_equal(out3, per_point)
+    np.testing.assert_array_equal(out2, per_point.reshape(12))
+    np.testing.assert_array_equal(f(X.tolist()), per_point)  # nested lists accepted
+    np.testing.assert_array_equal(f(np.asfortranarray(X)), per_point)  # any memory layout
+    assert f(np.empty((0, dim))).shape == (0,)
+    assert f(np.empty((2, 0, dim))).shape == (2, 0)
+
+
+@pytest.mark.parametrize("function", range(1, 13))
+def test_value_independent_of_batch_size(function: int) -> None:
+    """Bitwise: a point's value does not depend on the batch (size, position, chunking)."""
+    dim = 20
+    f = CEC2022(function, dim)
+    X = _points(dim, 5000, 100 + function)  # > one internal chunk of 4096 points
+    full = f(X)
+    for n in [1, 2, 3, 5, 7, 8, 9, 13, 16, 17, 100]:
+        for start in (0, 3, 4090):
+            np.testing.assert_array_equal(f(X[start : start + n]), full[start : start + n])
+
+
+def test_input_not_modified_and_integer_input() -> None:
+    f = CEC2022(12, 20)
+    X = _points(20, 5, 0)
+    X0 = X.copy()
+    f(X)
+    np.testing.assert_array_equal(X, X0)
+    Xi = np.round(X).astype(np.int64)
+    np.testing.assert_array_equal(f(Xi), f(Xi.astype(np.float64)))
+
+
+def test_threads_agree_with_serial() -> None:
+    funcs = [CEC2022(i, 20) for i in (3, 7, 8, 11, 12)]
+    X = _points(20, 700, 7)
+    serial = [f(X) for f in funcs]
+    results: dict[int, list[np.ndarray]] = {}
+
+    def work(t: int) -> None:
+        results[t] = [f(X) for f in funcs for _ in range(3)][::3]
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for t in range(4):
+        for a, b in zip(results[t], serial, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+# -- errors and metadata -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("function", [0, 13, -1, 1.0, "1", True, None])
+def test_bad_function(function: object) -> None:
+    with pytest.raises(ValueError, match="function"):
+        CEC2022(function, 10)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dim", [2, 5, 30, 0, 10.0, "10"])
+def test_bad_dim(dim: object) -> None:
+    with pytest.raises(ValueError, match="D in|dimension"):
+        CEC2022(1, dim)  # type: ignore[arg-type]
+
+
+def test_wrong_point_length() -> None:
+    f = CEC2022(1, 10)
+    with pytest.raises(ValueError, match="last axis of length 10"):
+        f(np.zeros((4, 20)))
+    with pytest.raises(ValueError, match="last axis"):
+        f(3.0)
+    with pytest.raises(ValueError, match="last axis"):
+        f(np.zeros((10, 3)))
+
+
+def test_numpy_integer_arguments() -> None:
+    f = CEC2022(np.int64(5), np.int32(20))
+    assert (f.function, f.dim) == (5, 20)
+    assert type(f.function) is int and type(f.dim) is int
+
+
+def test_bounds_and_metadata() -> None:
+    f = CEC2022(7, 20)
+    assert f.bounds.shape == (20, 2)
+    np.testing.assert_array_equal(f.bounds[:, 0], -100.0)
+    np.testing.assert_array_equal(f.bounds[:, 1], 100.0)
+    np.testing.assert_array_equal(f.lower, -100.0)
+    np.testing.assert_array_equal(f.upper, 100.0)
+    assert not f.bounds.flags.writeable
+    assert f.optimum_value == 2000.0
+    assert "Hybrid" in f.name
+    assert repr(f) == "CEC2022(function=7, dim=20)"
+    x = f.optimum_x  # a copy: mutating it must not change the function
+    x[:] = 0.0
+    assert float(f(f.optimum_x)) == 2000.0
+    assert np.all(np.abs(f.optimum_x) <= 80.0)
+    assert [BIASES[i] for i in range(1, 13)] == [
+        300,
+        400,
+        600,
+        800,
+        900,
+        1800,
+        2000,
+        2200,
+        2300,
+        2400,
+        2600,
+        2700,
+    ]
+
+
+# -- packaged data -------------------------------------------------------------------------
+
+
+def test_packaged_data_checksums() -> None:
+    root = resources.files("paramid.benchmarks").joinpath("data", "cec2022")
+    lines = root.joinpath("SHA256SUMS").read_text().splitlines()
+    assert len(lines) == 42
+    for line in lines:
+        digest, name = line.split()
+        assert hashlib.sha256(root.joinpath(name).read_bytes()).hexdigest() == digest, name
+    assert root.joinpath("SOURCE.md").is_file()
+
+
+@pytest.mark.parametrize(("function", "dim"), CASES, ids=CASE_IDS)
+def test_data_shapes(function: int, dim: int) -> None:
+    data = cec2022.load_data(function, dim)
+    k = {9: 5, 10: 3, 11: 5, 12: 6}.get(function, 1)
+    assert data.shifts.shape == (k, dim)
+    assert data.rotations.shape == (k, dim, dim)
+    assert np.all(np.abs(data.shifts) <= 100.0)
+    assert (data.shuffle is not None) == (6 <= function <= 8)
+    if data.shuffle is not None:
+        assert sorted(data.shuffle.tolist()) == list(range(dim))
+    assert not data.shifts.flags.writeable and not data.rotations.flags.writeable
+
+
+# -- numerical kernels ---------------------------------------------------------------------
+
+
+def test_sin_cos_kernel_accuracy() -> None:
+    ar = cec2022._arena()
+    rng = np.random.default_rng(3)
+    parts = [rng.uniform(-s, s, 20000) for s in (1e-8, 1.0, 4.0, 30.0, 1e3, 9e5, 5e6)]
+    parts.append(np.arange(-5000, 5000) * (np.pi / 2))  # near zeros of sin / cos
+    x = np.concatenate(parts + [np.array([0.0, -0.0, np.inf, -np.inf, np.nan])])
+    base = ar.top
+    try:
+        with np.errstate(invalid="ignore"):
+            s = cec2022._sin(x, ar).copy()
+            c = cec2022._cos(x, ar).copy()
+            s_ref, c_ref = np.sin(x), np.cos(x)
+    finally:
+        ar.top = base
+    finite = np.isfinite(x)
+    assert np.max(np.abs(s - s_ref)[finite]) <= 4e-16
+    assert np.max(np.abs(c - c_ref)[finite]) <= 4e-16
+    assert np.all(np.isnan(s[~finite])) and np.all(np.isnan(c[~finite]))
+
+
+def _schwefel_reference(z: np.ndarray) -> np.ndarray:
+    """Straight transcription of schwefel_func (C) for rows of z (N, n), scalar branches."""
+    n = z.shape[1]
+    out = np.empty(z.shape[0])
+    for p, row in enumerate(z):
+        f = 0.0
+        for v in row + 4.209687462275036e002:
+            if v > 500:
+                m = np.fmod(v, 500.0)
+                f -= (500.0 - m) * np.sin(np.sqrt(500.0 - m))
+                f += ((v - 500.0) / 100) ** 2 / n
+            elif v < -500:
+                m = np.fmod(abs(v), 500.0)
+                f -= (-500.0 + m) * np.sin(np.sqrt(500.0 - m))
+                f += ((v + 500.0) / 100) ** 2 / n
+            else:
+                f -= v * np.sin(np.sqrt(abs(v)))
+        out[p] = f + 4.189828872724338e002 * n
+    return out
+
+
+def test_schwefel_branches() -> None:
+    rng = np.random.default_rng(5)
+    z = rng.uniform(-3000.0, 3000.0, size=(64, 10))
+    u0 = 4.209687462275036e002
+    edges = np.array([500.0, -500.0, 1000.0, -1000.0, 1500.0, 2000.0, -2500.0]) - u0
+    z[0, : edges.size] = edges
+    z[1, : edges.size] = np.nextafter(edges + u0, np.inf) - u0
+    z[2, : edges.size] = np.nextafter(edges + u0, -np.inf) - u0
+    ar = cec2022._arena()
+    base = ar.top
+    try:
+        got = cec2022._schwefel(np.ascontiguousarray(z.T), ar).copy()
+    finally:
+        ar.top = base
+    np.testing.assert_allclose(got, _schwefel_reference(z), rtol=1e-12, atol=1e-9)
+
+
+# -- performance ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("function", range(1, 13))
+def test_speed(function: int) -> None:
+    """A (30, 100, 20) batch takes a few ms here; the bound is loose for loaded CI machines."""
+    f = CEC2022(function, 20)
+    X = np.random.default_rng(1).uniform(-100, 100, (30, 100, 20))
+    f(X)
+    best = np.inf
+    for _ in range(5):
+        t0 = time.perf_counter()
+        f(X)
+        best = min(best, time.perf_counter() - t0)
+    assert best < 0.05, f"F{function}: {best * 1e3:.1f} ms"
