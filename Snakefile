@@ -3,13 +3,18 @@
 # (filter, differentiate, trim) -> RLS bounds -> per-method seeded fits -> tables, statistics
 # and figures.
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version, update_config, validate
+
+from paramid.ingest import read_yaml
 
 min_version("9.0")
 
-
-configfile: "config.yaml"
-
+# config.yaml is read by paramid (a syntax error names the file and line); values given with
+# --configfile or --config take precedence over it, as with Snakemake's configfile directive.
+_settings = read_yaml("config.yaml")
+update_config(_settings, config)
+config.clear()
+config.update(_settings)
 
 validate(config, "workflow/schemas/config.schema.yaml")
 
@@ -24,6 +29,7 @@ wildcard_constraints:
 
 
 include: "workflow/rules/simulate.smk"
+include: "workflow/rules/ingest.smk"
 include: "workflow/rules/signals.smk"
 include: "workflow/rules/rls.smk"
 include: "workflow/rules/fit.smk"

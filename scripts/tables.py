@@ -21,7 +21,7 @@ def main(smk) -> None:
     names = model.parameter_names(cfg["regressor"])
 
     t3 = tables.table3(fits, paper.get("table3"), timing)
-    t4 = tables.table4(fits, names, cfg["x_true"], paper.get("table4"))
+    t4 = tables.table4(fits, names, cfg["reference"], paper.get("table4"))
     study = cfg["study"]
     io.write_csv(t3, smk.output.table3)
     io.write_csv(t4, smk.output.table4)

@@ -45,9 +45,9 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-def planned_jobs(workdir: Path, target: str = "all") -> dict[str, int]:
+def planned_jobs(workdir: Path, target: str = "all", *extra: str) -> dict[str, int]:
     """Rules that a dry run would execute, with their job counts (from 'Job stats')."""
-    out = snakemake(workdir, "-n", "--cores", "1", target)
+    out = snakemake(workdir, "-n", "--cores", "1", target, *extra)
     assert out.returncode == 0, out.stderr
     text = out.stdout + out.stderr
     if "Nothing to be done" in text:

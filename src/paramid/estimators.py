@@ -14,6 +14,8 @@ import scipy.linalg
 from numpy.typing import NDArray
 from scipy.optimize import lsq_linear
 
+from paramid.model import collinear_columns
+
 Array = NDArray[np.float64]
 
 
@@ -27,9 +29,10 @@ def check_rank(H: Array, record: str = "record") -> None:
     """Raise if H is rank-deficient (the LS problem of Eq 4 has no unique solution)."""
     rank = np.linalg.matrix_rank(H)
     if rank < H.shape[1]:
+        involved = collinear_columns(H, [f"column {i}" for i in range(H.shape[1])])
         raise ValueError(
             f"{record}: regressor has rank {rank} < {H.shape[1]} columns; "
-            "the record does not excite every parameter"
+            f"{involved} are collinear: the record does not excite every parameter"
         )
 
 

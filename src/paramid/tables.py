@@ -83,16 +83,17 @@ def median_run(fit: pd.DataFrame) -> pd.Series:
 def table4(
     fits: Mapping[str, pd.DataFrame],
     names: Sequence[str],
-    x_true: Mapping[str, float] | None = None,
+    reference: Mapping[str, float] | None = None,
     paper: Mapping | None = None,
 ) -> pd.DataFrame:
-    """Table 4: reference parameters (when known) and each method's median-validation run.
+    """Table 4: reference parameters (the twin's truth or published values) and each method's
+    median-validation run.
 
     LS is left out, as in the paper, because it equals BCLS whenever the bounds are inactive.
     """
     rows: list[dict] = []
-    if x_true is not None:
-        rows.append({"method": "Reference", **{n: float(x_true[n]) for n in names}})
+    if reference is not None:
+        rows.append({"method": "Reference", **{n: float(reference.get(n, np.nan)) for n in names}})
     for method, fit in fits.items():
         if method == "ls":
             continue

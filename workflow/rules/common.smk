@@ -1,8 +1,57 @@
 # Helpers shared by the stage files: study lookup, config subsets (passed as params, so that a
 # change reruns exactly the stages that read it) and the list of final targets.
 
+from paramid import ingest as _ingest
+
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
+
+
+def record_kind(study, record):
+    """'twin' for a simulated record (Eq 18/19-style trajectory), 'measured' for a file."""
+    return "twin" if "trajectory" in config["studies"][study]["records"][record] else "measured"
+
+
+def study_kind(study):
+    kinds = {record_kind(study, r) for r in RECORDS}
+    if len(kinds) > 1:
+        raise _ingest.InputError(
+            f"studies.{study}.records: calibration and validation must both be simulated "
+            "(trajectory) or both measured (path)"
+        )
+    return kinds.pop()
+
+
+TWIN_STUDIES = [s for s in STUDIES if study_kind(s) == "twin"]
+MEASURED_STUDIES = [s for s in STUDIES if study_kind(s) == "measured"]
+NEVER = "(?!)"  # a wildcard pattern that matches nothing
+
+
+def validate_inputs():
+    """Check every shipped or measured input before any job runs: one clear error, nothing
+    written (measured records, and the YAML of the paper's values)."""
+    for study in STUDIES:
+        if "paper_values" in config["studies"][study]:
+            _ingest.read_yaml(config["studies"][study]["paper_values"])
+    for study in MEASURED_STUDIES:
+        cfg = config["studies"][study]
+        for record in RECORDS:
+            spec = cfg["records"][record]
+            loaded = _ingest.load_record(
+                spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
+            )
+            _ingest.check_usable(
+                loaded,
+                spec["path"],
+                study=study,
+                regressor=cfg["regressor"],
+                gravity=cfg["gravity"],
+                signals_config=cfg["signals"],
+                burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
+            )
+
+
+validate_inputs()
 DETERMINISTIC_METHODS = ["ls", "bcls"]
 POPULATION_METHODS = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
 FIG3_SELECTED = ["bcls", "rls_gwo", "rls_agwo"]  # the three fits shown in Figure 3a-b
@@ -20,6 +69,15 @@ def simulate_params(wildcards):
         "gravity": study["gravity"],
         "spec": study["records"][wildcards.record],
     }
+
+
+def ingest_params(wildcards):
+    study = study_config(wildcards)
+    return {"record": wildcards.record, "spec": study["records"][wildcards.record], "ingest": study["ingest"]}
+
+
+def measured_path(wildcards):
+    return study_config(wildcards)["records"][wildcards.record]["path"]
 
 
 def signals_params(wildcards):
@@ -60,8 +118,16 @@ def tables_params(wildcards):
         "study": wildcards.study,
         "methods": study["methods"],
         "regressor": study["regressor"],
-        "x_true": study.get("twin", {}).get("x_true"),
+        "reference": reference_values(wildcards.study),
     }
+
+
+def reference_values(study):
+    """Reference parameters: the twin's X_true, or a measured study's published values."""
+    cfg = config["studies"][study]
+    if "twin" in cfg:
+        return cfg["twin"]["x_true"]
+    return cfg.get("reference", {}).get("values")
 
 
 def paper_values(wildcards):

@@ -4,8 +4,16 @@
 rule simulate:
     output:
         "results/{study}/records/{record}.parquet",
+    wildcard_constraints:
+        study="|".join(TWIN_STUDIES) or NEVER,
     params:
         cfg=simulate_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "prepare"
     log:
         "logs/{study}/simulate_{record}.log",
     conda:

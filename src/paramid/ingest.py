@@ -1,0 +1,219 @@
+"""Measured records: parsing, validation and resampling onto a uniform grid.
+
+A measured record is a CSV or Parquet file with columns ``time``, ``angle``, ``torque`` and
+optionally ``velocity`` (names mappable per study).  Every defect is reported once, naming
+the file and the row or column, as an :class:`InputError`.  Jittered time stamps are
+linearly interpolated onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) when the
+largest deviation of an interval from the median interval stays within ``max_jitter`` of
+it; otherwise the record is rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+REQUIRED = ("time", "angle", "torque")
+OPTIONAL = ("velocity",)
+UNIT_FACTORS = {
+    "time": {"s": 1.0, "ms": 1e-3},
+    "angle": {"rad": 1.0, "deg": np.pi / 180.0},
+    "torque": {"N m": 1.0, "N mm": 1e-3},
+    "velocity": {"rad/s": 1.0, "deg/s": np.pi / 180.0},
+}
+SI_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
+
+
+class InputError(ValueError):
+    """A defect in a user's input file or config, with the place it was found."""
+
+
+@dataclass(frozen=True)
+class MeasuredRecord:
+    """A validated record in SI units on a uniform time grid."""
+
+    time: Array
+    angle: Array
+    torque: Array
+    velocity: Array | None
+    sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
+    jitter: float  # max |Δt − median Δt| / median Δt in the file
+    resampled: bool
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a CSV or Parquet file, naming the file in every error."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: file not found")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: file is empty")
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            frame = pd.read_parquet(path)
+        elif path.suffix.lower() in (".csv", ".txt"):
+            frame = pd.read_csv(path)
+        else:
+            raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError) as err:
+        raise InputError(f"{path}: cannot be read as a table: {err}") from err
+    if frame.empty:
+        raise InputError(f"{path}: file has a header but no data rows")
+    return frame
+
+
+def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) -> Array:
+    values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        row = int(bad[0])
+        raw = frame[column].iloc[row]
+        raise InputError(
+            f"{path}: column {column!r} ({field}) is not a finite number at data row {row + 1} "
+            f"(file line {row + 2}): {raw!r}" + (f"; {bad.size} such rows" if bad.size > 1 else "")
+        )
+    return values
+
+
+def load_record(
+    path: str | Path,
+    units: Mapping[str, str],
+    columns: Mapping[str, str] | None = None,
+    max_jitter: float = 0.5,
+) -> MeasuredRecord:
+    """Parse, validate, convert to SI and (if jittered) resample one measured record."""
+    path = Path(path)
+    columns = {**{f: f for f in (*REQUIRED, *OPTIONAL)}, **(columns or {})}
+    for field, unit in units.items():
+        if field not in UNIT_FACTORS:
+            raise InputError(
+                f"{path}: units names unknown field {field!r}; known: {sorted(UNIT_FACTORS)}"
+            )
+        if unit not in UNIT_FACTORS[field]:
+            raise InputError(
+                f"{path}: unknown unit {unit!r} for {field}; known: {sorted(UNIT_FACTORS[field])}"
+            )
+    frame = read_table(path)
+    missing = [columns[f] for f in REQUIRED if columns[f] not in frame.columns]
+    if missing:
+        raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
+
+    data = {}
+    for field in (*REQUIRED, *OPTIONAL):
+        if columns[field] in frame.columns:
+            factor = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])]
+            data[field] = factor * _numeric_column(frame, columns[field], field, path)
+    t = data["time"]
+    if t.size < 3:
+        raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
+    step = np.diff(t)
+    if np.any(step == 0):
+        row = int(np.flatnonzero(step == 0)[0]) + 1
+        raise InputError(
+            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
+        )
+    if np.any(step < 0):
+        row = int(np.flatnonzero(step < 0)[0]) + 1
+        raise InputError(
+            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
+            f"{t[row]!r} after {t[row - 1]!r}"
+        )
+    median = float(np.median(step))
+    jitter = float(np.max(np.abs(step - median)) / median)
+    if jitter > max_jitter:
+        row = int(np.argmax(np.abs(step - median))) + 1
+        raise InputError(
+            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
+            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
+        )
+    resampled = jitter > 1e-9
+    if resampled:
+        n = int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1
+        grid = t[0] + median * np.arange(n)
+        data = {f: (grid if f == "time" else np.interp(grid, t, v)) for f, v in data.items()}
+    return MeasuredRecord(
+        time=data["time"] - data["time"][0],
+        angle=data["angle"],
+        torque=data["torque"],
+        velocity=data.get("velocity"),
+        sample_rate_hz=1.0 / median,
+        jitter=jitter,
+        resampled=resampled,
+    )
+
+
+def check_usable(
+    record: MeasuredRecord,
+    path: str | Path,
+    *,
+    study: str,
+    regressor: list[str],
+    gravity: float,
+    signals_config: Mapping,
+    burn_in_s: float = 0.0,
+) -> None:
+    """Check that the signal chain and the regressor can use this record (before any job runs).
+
+    Raises :class:`InputError` naming the file and the config field when the cutoff is at or
+    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, or the
+    regressor is rank-deficient (listing the collinear columns).
+    """
+    from paramid import model, signals
+
+    fs = record.sample_rate_hz
+    cutoff = float(signals_config["cutoff_hz"])
+    if cutoff >= fs / 2:
+        raise InputError(
+            f"{path}: studies.{study}.signals.cutoff_hz = {cutoff:g} Hz is at or above the "
+            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
+        )
+    trim = int(round(signals_config["trim_s"] * fs))
+    burn_in = int(round(burn_in_s * fs))
+    needed = 2 * trim + burn_in + 2 * len(regressor) + 3
+    if record.time.size < needed:
+        raise InputError(
+            f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "
+            f"studies.{study}.signals.trim_s ({trim} samples at each end)"
+            + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
+            + f" need at least {needed}"
+        )
+    out = signals.process(
+        record.time,
+        record.angle,
+        record.torque,
+        cutoff_hz=cutoff,
+        order=signals_config["filter_order"],
+        trim_s=signals_config["trim_s"],
+    )
+    H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
+    collinear = model.collinear_columns(H, regressor)
+    if collinear:
+        rank = np.linalg.matrix_rank(H)
+        raise InputError(
+            f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
+            f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
+        )
+
+
+def read_yaml(path: str | Path) -> Any:
+    """Load a YAML file; a syntax error names the file, line and column."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read: {err.strerror}") from err
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"
+        raise InputError(f"{path}: malformed YAML at {where}: {err.problem}") from err

@@ -1,0 +1,157 @@
+"""Measured records: every defect gives one clear error naming the file and the row or field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid import ingest
+
+HIP_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
+SIGNALS = {"filter_order": 4, "cutoff_hz": 15.0, "trim_s": 0.2}
+
+
+def write_csv(path: Path, n: int = 600, fs: float = 100.0, **overrides) -> Path:
+    t = np.arange(n) / fs
+    frame = pd.DataFrame(
+        {
+            "time": t,
+            "angle": 0.8 + 0.5 * np.sin(np.pi * t) + 0.2 * np.cos(2 * np.pi * t),
+            "torque": 3.0 * np.sin(np.pi * t),
+        }
+    )
+    for column, value in overrides.items():
+        frame[column] = value
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_clean_record_round_trips_in_si(tmp_path):
+    path = write_csv(tmp_path / "r.csv")
+    rec = ingest.load_record(path, {"angle": "rad", "torque": "N m"})
+    assert rec.sample_rate_hz == pytest.approx(100.0)
+    assert not rec.resampled and rec.jitter < 1e-9
+    assert rec.time.size == 600 and rec.velocity is None
+
+
+def test_degrees_and_column_names(tmp_path):
+    frame = pd.DataFrame({"t": np.arange(50) / 10, "position": np.full(50, 90.0), "tau": 1.0})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    rec = ingest.load_record(
+        tmp_path / "d.csv", {"angle": "deg"}, {"time": "t", "angle": "position", "torque": "tau"}
+    )
+    np.testing.assert_allclose(rec.angle, np.pi / 2)
+
+
+def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
+    rng = np.random.default_rng(1)
+    t = np.arange(400) * 0.01 + rng.uniform(-0.002, 0.002, 400)
+    t[0] = 0.0
+    frame = pd.DataFrame({"time": t, "angle": 2.0 * t + 1.0, "torque": -t})
+    frame.to_csv(tmp_path / "j.csv", index=False)
+    rec = ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.5)
+    assert rec.resampled and 0.2 < rec.jitter < 0.8
+    np.testing.assert_allclose(np.diff(rec.time), np.median(np.diff(t)), rtol=1e-9)
+    # linear signals are interpolated exactly
+    np.testing.assert_allclose(rec.angle, 2.0 * rec.time + 1.0, atol=1e-12)
+    with pytest.raises(
+        ingest.InputError, match=r"j\.csv: time-stamp jitter .* exceeds the tolerance 0\.1"
+    ):
+        ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "pattern"),
+    [
+        (lambda f: f.drop(columns="torque"), r"missing column\(s\) \['torque'\]"),
+        (
+            lambda f: f.assign(angle=f.angle.where(f.index != 17, np.nan)),
+            r"column 'angle' .* data row 18 \(file line 19\)",
+        ),
+        (
+            lambda f: f.assign(torque=f.torque.where(f.index != 5, np.inf)),
+            r"column 'torque' .* data row 6",
+        ),
+        (
+            lambda f: f.assign(time=f.time.where(f.index != 40, 0.1)),
+            r"time is not increasing at data row 41",
+        ),
+        (
+            lambda f: f.assign(time=f.time.where(f.index != 40, f.time[39])),
+            r"duplicate time stamp .* data row 41",
+        ),
+        (
+            lambda f: f.assign(angle=f.angle.astype(str).where(f.index != 3, "abc")),
+            r"column 'angle' .* data row 4 .*'abc'",
+        ),
+        (lambda f: f.iloc[:0], r"header but no data rows"),
+    ],
+)
+def test_defects_name_file_and_row(tmp_path, mutate, pattern):
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
+    mutate(frame).to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(ingest.InputError, match=rf"bad\.csv: .*{pattern}|bad\.csv: {pattern}"):
+        ingest.load_record(tmp_path / "bad.csv", {})
+
+
+def test_empty_and_unknown_files(tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(ingest.InputError, match=r"empty\.csv: file is empty"):
+        ingest.load_record(tmp_path / "empty.csv", {})
+    with pytest.raises(ingest.InputError, match="file not found"):
+        ingest.load_record(tmp_path / "nope.csv", {})
+    (tmp_path / "x.xlsx").write_text("a")
+    with pytest.raises(ingest.InputError, match="unknown file type"):
+        ingest.load_record(tmp_path / "x.xlsx", {})
+
+
+def test_unknown_unit_names_field(tmp_path):
+    path = write_csv(tmp_path / "r.csv")
+    with pytest.raises(ingest.InputError, match=r"unknown unit 'grad' for angle"):
+        ingest.load_record(path, {"angle": "grad"})
+
+
+def test_parquet_records_are_read(tmp_path):
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
+    frame.to_parquet(tmp_path / "r.parquet")
+    rec = ingest.load_record(tmp_path / "r.parquet", {})
+    assert rec.time.size == 600
+
+
+def _check(path, **kw):
+    rec = ingest.load_record(path, {})
+    args = dict(study="mine", regressor=HIP_KEYS, gravity=9.81, signals_config=SIGNALS)
+    ingest.check_usable(rec, path, **(args | kw))
+
+
+def test_usable_record_passes(tmp_path):
+    _check(write_csv(tmp_path / "r.csv"), burn_in_s=1.0)
+
+
+def test_cutoff_at_nyquist_is_rejected(tmp_path):
+    path = write_csv(tmp_path / "r.csv", fs=25.0)
+    with pytest.raises(
+        ingest.InputError,
+        match=r"r\.csv: studies\.mine\.signals\.cutoff_hz = 15 Hz is at or above the Nyquist",
+    ):
+        _check(path)
+
+
+def test_too_short_record_is_rejected(tmp_path):
+    path = write_csv(tmp_path / "r.csv", n=100)
+    with pytest.raises(
+        ingest.InputError, match=r"r\.csv: 100 samples .* too short: .*trim_s .*burn_in_s"
+    ):
+        _check(path, burn_in_s=1.0)
+
+
+def test_constant_angle_reports_collinear_columns(tmp_path):
+    path = write_csv(tmp_path / "r.csv", angle=0.3)
+    with pytest.raises(
+        ingest.InputError,
+        match=r"rank-deficient .*\['g_sin_q', 'g_cos_q', 'qdd', 'sign_qd', 'qd'\]",
+    ):
+        _check(path)

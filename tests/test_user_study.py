@@ -1,0 +1,131 @@
+"""A user's own study: one config block, own CSV files, no rule touched; bad input stops the
+run before anything of that study is written."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_workflow import copy_workflow, planned_jobs, snakemake
+
+from paramid import twin
+
+pytestmark = pytest.mark.slow
+
+USER_BLOCK = """\
+studies:
+  mine:
+    records:
+      calibration: {path: data/mine/cal.csv, units: {angle: rad, torque: N m}}
+      validation:  {path: data/mine/val.csv, units: {angle: deg, torque: N m}}
+    regressor: [g_sin_q, g_cos_q, qdd, sign_qd, qd, offset]
+"""
+
+
+def _write_records(workdir: Path, hip: dict) -> None:
+    """Twin records stand in for a user's measurements (validation written in degrees)."""
+    names = ["Mxt", "Myt", "Jt", "fc", "fv"]
+    settings = twin.TwinSettings.from_config({**hip["twin"], "gravity": 9.81}, names)
+    settings = dataclasses.replace(settings, x_true=(1.2, 0.1, 0.9, 0.5, 1.5))
+    (workdir / "data/mine").mkdir(parents=True)
+    for record, file, scale in (
+        ("calibration", "cal.csv", 1.0),
+        ("validation", "val.csv", 180 / np.pi),
+    ):
+        spec = hip["records"][record]
+        rec = twin.simulate(
+            twin.Trajectory.from_config(spec["trajectory"]), spec["duration_s"], settings, 5, record
+        )
+        pd.DataFrame(
+            {"time": rec.time, "angle": rec.angle * scale, "torque": rec.torque + 0.3}
+        ).to_csv(workdir / "data/mine" / file, index=False)
+
+
+@pytest.fixture()
+def user_workdir(tmp_path, repo_root, hip) -> Path:
+    workdir = copy_workflow(repo_root, tmp_path / "wf")
+    _write_records(workdir, hip)
+    (workdir / "my.yaml").write_text(USER_BLOCK)
+    return workdir
+
+
+def test_user_block_adds_a_study_next_to_the_shipped_ones(user_workdir):
+    jobs = planned_jobs(user_workdir, "all", "--configfile", "my.yaml")
+    assert jobs["ingest"] == 4  # pendulum's two records and the user's two
+    out = snakemake(
+        user_workdir,
+        "--cores",
+        "2",
+        "results/mine/tables/table3.csv",
+        "results/mine/tables/table4.csv",
+        "--configfile",
+        "my.yaml",
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    t3 = pd.read_csv(user_workdir / "results/mine/tables/table3.csv").set_index("method")
+    t4 = pd.read_csv(user_workdir / "results/mine/tables/table4.csv").set_index("method")
+    assert set(t3.index) == {"LS", "BCLS", "PSO", "RLS-PSO", "RLS-GA", "RLS-GWO", "RLS-AGWO"}
+    # the twin behind the CSVs has Jt = 0.9, fc = 0.5 and a 0.3 N m offset: recovered
+    assert t4.loc["BCLS", "Jt"] == pytest.approx(0.9, abs=0.01)
+    assert t4.loc["BCLS", "tau0"] == pytest.approx(0.3, abs=0.05)
+    assert t3.loc["BCLS", "val_mean"] < 0.15
+
+
+def _fails_cleanly(workdir: Path, *patterns: str) -> str:
+    out = snakemake(workdir, "--cores", "1", "all", "--configfile", "my.yaml")
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    for pattern in patterns:
+        assert pattern in text, text[-3000:]
+    assert not (workdir / "results").exists()  # nothing of any study was written
+    return text
+
+
+def test_nan_in_user_record_stops_before_anything_is_written(user_workdir):
+    path = user_workdir / "data/mine/cal.csv"
+    frame = pd.read_csv(path)
+    frame.loc[41, "torque"] = np.nan
+    frame.to_csv(path, index=False)
+    _fails_cleanly(user_workdir, "data/mine/cal.csv", "column 'torque'", "data row 42")
+
+
+def test_constant_angle_names_collinear_columns(user_workdir):
+    path = user_workdir / "data/mine/val.csv"
+    frame = pd.read_csv(path)
+    frame["angle"] = 30.0
+    frame.to_csv(path, index=False)
+    _fails_cleanly(user_workdir, "data/mine/val.csv", "rank-deficient", "'qdd'")
+
+
+@pytest.mark.parametrize(
+    ("edit", "patterns"),
+    [
+        (USER_BLOCK + "    methods: [ls, bcls, rls_foo]\n", ["rls_foo", "methods"]),
+        (USER_BLOCK + "    population: {size: 0}\n", ["size", "population"]),
+        (USER_BLOCK + "    population: {iterations: -3}\n", ["iterations"]),
+        (
+            USER_BLOCK + "    signals: {cutoff_hz: 80.0}\n",
+            ["data/mine/cal.csv", "cutoff_hz = 80 Hz", "Nyquist"],
+        ),
+        # Snakemake itself reads --configfile files and does not name them when one is malformed
+        (USER_BLOCK + "    records: [\n", ["not valid JSON or YAML"]),
+        (USER_BLOCK.replace("angle: deg", "angle: gon"), ["gon"]),
+    ],
+)
+def test_invalid_config_fails_with_the_field_named(user_workdir, edit, patterns):
+    (user_workdir / "my.yaml").write_text(edit)
+    _fails_cleanly(user_workdir, *patterns)
+
+
+def test_malformed_shipped_config_names_file_and_line(user_workdir):
+    path = user_workdir / "config.yaml"
+    lines = path.read_text().splitlines()
+    lines[20] = "      seed: [0"
+    path.write_text("\n".join(lines) + "\n")
+    out = snakemake(user_workdir, "--cores", "1", "-n", "all")
+    assert out.returncode != 0
+    assert re.search(r"config\.yaml: malformed YAML at line \d+", out.stdout + out.stderr)

@@ -1,0 +1,19 @@
+# Stage 1 (measured studies): validate a measured record, convert to SI, resample jittered
+# time stamps onto a uniform grid, and write it in the same layout as a twin record.
+
+
+rule ingest:
+    input:
+        measured_path,
+    output:
+        "results/{study}/records/{record}.parquet",
+    wildcard_constraints:
+        study="|".join(MEASURED_STUDIES) or NEVER,
+    params:
+        cfg=ingest_params,
+    log:
+        "logs/{study}/ingest_{record}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/ingest.py"
