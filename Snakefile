@@ -36,6 +36,8 @@ include: "workflow/rules/fit.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/stats.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/audit.smk"
 
 
 rule all:

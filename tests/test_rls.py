@@ -78,3 +78,14 @@ def test_gamma_and_mu_formulas():
     torque = np.array([2.0, -10.0, 3.0, 4.0])
     assert rls.nfsi_gamma(sign, 0.75, torque, eps=0.0) == pytest.approx(0.075)
     assert rls.agwo_exponent(0.0328, 0.45, 0.25) == pytest.approx(0.45 + 0.25 * np.exp(0.0328))
+
+
+def test_batched_recursions_equal_single_ones():
+    rng = np.random.default_rng(11)
+    H = rng.normal(size=(4, 120, 3))
+    y = rng.normal(size=(4, 120))
+    batched = rls.rls_trajectory(H, y, 0.98, 1e4)
+    for s in range(4):
+        np.testing.assert_allclose(
+            batched[s], rls.rls_trajectory(H[s], y[s], 0.98, 1e4), rtol=1e-12
+        )

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from paramid.seeding import generator
+from paramid.tables import display_name
 
 Array = NDArray[np.float64]
 WIDTH_IN = 7.0
@@ -131,4 +133,87 @@ def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:
             title=f"Convergence: median and IQR over seeds (BCLS training RMSE {optimum:.4f} N m)",
         )
         ax.legend(ncols=2, loc="upper right")
+    return fig
+
+
+def sweep(
+    table: pd.DataFrame,
+    xlabel: str,
+    scale: float,
+    default: float,
+    seed0: pd.Series | None = None,
+) -> Figure:
+    """Figure 4a/4b and the §5.3 sweeps: median and IQR of validation RMSE per setting."""
+    with plt.rc_context(STYLE):
+        fig, ax = _figure(3.0)
+        for method, group in table.groupby("method", sort=False):
+            group = group.sort_values("value")
+            x = group["value"].to_numpy(float) * scale
+            label = display_name(method)
+            colour = COLOURS.get(label)
+            ax.plot(x, group["val_median"], "o-", color=colour, label=f"{label} median")
+            ax.fill_between(x, group["val_q1"], group["val_q3"], color=colour, alpha=0.2, lw=0)
+        if seed0 is not None:
+            seed0 = seed0.sort_index()
+            ax.plot(
+                seed0.index * scale,
+                seed0.to_numpy(),
+                "s--",
+                color="black",
+                ms=4,
+                label="default twin (seed 0)",
+            )
+        ax.axvline(default * scale, color="grey", ls=":", lw=1, label="paper's setting")
+        ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title="Median and IQR over runs")
+        ax.legend(loc="best")
+    return fig
+
+
+def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
+    """AGWO μ_base × κ grid (Eq 12): median validation RMSE per cell."""
+    with plt.rc_context(STYLE):
+        fig, ax = _figure(3.4)
+        image = ax.imshow(cells.to_numpy(), origin="lower", cmap="viridis", aspect="auto")
+        ax.set_xticks(range(cells.shape[1]), [f"{k:g}" for k in cells.columns])
+        ax.set_yticks(range(cells.shape[0]), [f"{m:g}" for m in cells.index])
+        for i in range(cells.shape[0]):
+            for j in range(cells.shape[1]):
+                ax.text(
+                    j,
+                    i,
+                    f"{cells.iat[i, j]:.4f}",
+                    ha="center",
+                    va="center",
+                    color="white",
+                    fontsize=7,
+                )
+        if default[0] in cells.index and default[1] in cells.columns:
+            i, j = list(cells.index).index(default[0]), list(cells.columns).index(default[1])
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=2))
+        ax.set(
+            xlabel="κ (Eq 12)",
+            ylabel="μ_base (Eq 12)",
+            title="RLS-AGWO median validation RMSE [N m]",
+        )
+        ax.grid(False)
+        fig.colorbar(image, ax=ax, label="Validation RMSE [N m]")
+    return fig
+
+
+def loto(table: pd.DataFrame) -> Figure:
+    """Leave-one-trajectory-out (§5.3): default vs swapped records, median and IQR per method."""
+    with plt.rc_context(STYLE):
+        fig, ax = _figure(3.2)
+        methods = list(dict.fromkeys(table["method"]))
+        for offset, (value, group) in zip(
+            (-0.15, 0.15), table.groupby("value", sort=True), strict=False
+        ):
+            group = group.set_index("method").loc[methods]
+            x = np.arange(len(methods)) + offset
+            err = [group["val_median"] - group["val_q1"], group["val_q3"] - group["val_median"]]
+            ax.errorbar(x, group["val_median"], yerr=err, fmt="o", capsize=3, label=value)
+        ax.set_xticks(range(len(methods)), [display_name(m) for m in methods])
+        ax.set_yscale("log")
+        ax.set(ylabel="Validation RMSE [N m]", title="Leave-one-trajectory-out: median and IQR")
+        ax.legend(loc="best")
     return fig

@@ -19,23 +19,28 @@ Array = NDArray[np.float64]
 def rls_trajectory(H: Array, y: Array, forgetting: float, p0: float) -> Array:
     """X̂(k) for k = 1 … K by Eq 7–9 with X̂(0) = 0 and P(0) = p0·I.
 
-    P is updated as λ⁻¹ (I − K H) P (Eq 9) and re-symmetrised each step against round-off.
+    H is (..., K, d) and y (..., K): leading axes (e.g. twin seeds) run as independent
+    recursions side by side.  P is updated as λ⁻¹ (I − K H) P (Eq 9) and re-symmetrised each
+    step against round-off.
     """
     if not 0 < forgetting <= 1:
         raise ValueError(f"forgetting factor must lie in (0, 1], got {forgetting}")
-    n_samples, d = H.shape
-    x = np.zeros(d)
-    P = p0 * np.eye(d)
+    H = np.asarray(H, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    *batch, n_samples, d = H.shape
+    x = np.zeros((*batch, d))
+    P = np.broadcast_to(p0 * np.eye(d), (*batch, d, d)).copy()
     identity = np.eye(d)
-    out = np.empty((n_samples, d))
+    out = np.empty((*batch, n_samples, d))
     for k in range(n_samples):
-        h = H[k]
-        Ph = P @ h
-        gain = Ph / (forgetting + h @ Ph)  # Eq 7
-        x = x + gain * (y[k] - h @ x)  # Eq 8
-        P = (identity - np.outer(gain, h)) @ P / forgetting  # Eq 9
-        P = 0.5 * (P + P.T)
-        out[k] = x
+        h = H[..., k, :]
+        Ph = np.einsum("...ij,...j->...i", P, h)
+        gain = Ph / (forgetting + np.einsum("...i,...i->...", h, Ph))[..., None]  # Eq 7
+        innovation = y[..., k] - np.einsum("...i,...i->...", h, x)
+        x = x + gain * innovation[..., None]  # Eq 8
+        P = (identity - gain[..., :, None] * h[..., None, :]) @ P / forgetting  # Eq 9
+        P = 0.5 * (P + np.swapaxes(P, -1, -2))
+        out[..., k, :] = x
     return out
 
 

@@ -135,6 +135,126 @@ def paper_values(wildcards):
     return [path] if path else []
 
 
+VALUE_SWEEPS = ["margin", "cutoff_hz", "forgetting", "population"]
+SWEEP_FIGURES = {"margin": "fig4a", "cutoff_hz": "fig4b"}
+
+
+def sweep_value(value):
+    """File-name form of a sweep value (the wildcard {value})."""
+    return f"{value:g}"
+
+
+def sweep_params(wildcards):
+    """What one sweep job reads: the study's settings and this sweep's own block, never the
+    list of values (adding a value must not rerun the other values)."""
+    study = study_config(wildcards)
+    block = {k: v for k, v in study["sweeps"][wildcards.sweep].items() if k != "values"}
+    keys = ("regressor", "gravity", "rls", "agwo", "population", "pso", "ga")
+    return {
+        "study": wildcards.study,
+        "sweep": wildcards.sweep,
+        "value": getattr(wildcards, "value", None),
+        "sweep_config": block,
+        "settings": {k: study[k] for k in keys},
+    }
+
+
+def sweep_cutoff_params(wildcards):
+    study = study_config(wildcards)
+    signals = {k: v for k, v in study["signals"].items() if k != "cutoff_hz"}
+    keys = ("regressor", "gravity", "rls", "twin", "records")
+    return {
+        "study": wildcards.study,
+        "sweep": "cutoff_hz",
+        "value": wildcards.value,
+        "sweep_config": {"twin_seeds": study["sweeps"]["cutoff_hz"]["twin_seeds"]},
+        "settings": {**{k: study[k] for k in keys}, "signals": signals},
+    }
+
+
+def sweep_points(wildcards, sweep=None):
+    sweep = sweep or wildcards.sweep
+    base = f"results/{wildcards.study}/sweeps"
+    if sweep in VALUE_SWEEPS:
+        values = study_config(wildcards)["sweeps"][sweep]["values"]
+        return [f"{base}/{sweep}/{sweep_value(v)}.parquet" for v in values]
+    return [f"{base}/{sweep}.parquet"]
+
+
+def sweep_reference_fits(wildcards):
+    """Leave-one-trajectory-out compares with the main fits (the default direction)."""
+    if wildcards.sweep != "leave_one_trajectory_out":
+        return []
+    methods = study_config(wildcards)["sweeps"][wildcards.sweep]["methods"]
+    return [f"results/{wildcards.study}/fits/{m}.parquet" for m in methods]
+
+
+def sweep_summary_params(wildcards, sweep=None):
+    study = study_config(wildcards)
+    sweep = sweep or wildcards.sweep
+    default = {
+        "margin": study["rls"]["margin"],
+        "cutoff_hz": study["signals"]["cutoff_hz"],
+        "forgetting": study["rls"]["forgetting"],
+        "population": study["population"]["size"],
+        "agwo_grid": [study["agwo"]["mu_base"], study["agwo"]["kappa"]],
+        "leave_one_trajectory_out": None,
+    }[sweep]
+    return {"study": wildcards.study, "sweep": sweep, "default": default}
+
+
+def sweep_targets(study):
+    base = f"results/{study}"
+    targets = []
+    for sweep in config["studies"][study].get("sweeps", {}):
+        figure = SWEEP_FIGURES.get(sweep, f"sweep_{sweep}")
+        targets += [f"{base}/tables/sweep_{sweep}.{ext}" for ext in ("csv", "md")]
+        targets += [f"{base}/figures/{figure}.{ext}" for ext in ("png", "pdf")]
+    return targets
+
+
+def audited(study):
+    """A study is audited when it has the paper's printed values or reference parameters."""
+    cfg = config["studies"][study]
+    return "paper_values" in cfg or "reference" in cfg
+
+
+def audit_inputs(wildcards):
+    base = f"results/{wildcards.study}"
+    cfg = study_config(wildcards)
+    inputs = {
+        "table3": f"{base}/tables/table3.csv",
+        "table4": f"{base}/tables/table4.csv",
+        "validation": f"{base}/signals/validation.parquet",
+    }
+    if "paper_values" in cfg:
+        inputs |= {
+            "paper": cfg["paper_values"],
+            "stats": f"{base}/tables/stats.csv",
+            "rls": f"{base}/rls/summary.json",
+        }
+        sweeps = cfg.get("sweeps", {})
+        if "margin" in sweeps:
+            inputs["margin"] = f"{base}/tables/sweep_margin.csv"
+        if "cutoff_hz" in sweeps:
+            inputs["cutoff"] = sweep_points(wildcards, "cutoff_hz")
+    return inputs
+
+
+def audit_params(wildcards):
+    cfg = study_config(wildcards)
+    return {
+        "study": wildcards.study,
+        "regressor": cfg["regressor"],
+        "reference": cfg.get("reference"),
+        "twin_seed": cfg["twin"]["seed"] if "twin" in cfg else None,
+    }
+
+
+def audit_targets():
+    return [f"results/{s}/audit.{ext}" for s in STUDIES if audited(s) for ext in ("csv", "md")]
+
+
 def selected_fits(wildcards):
     return expand(
         "results/{study}/fits/{method}.parquet", study=wildcards.study, method=FIG3_SELECTED
@@ -157,8 +277,8 @@ def study_targets(study):
         targets += [f"{base}/figures/fig3d.{ext}" for ext in ("png", "pdf")]
     if set(FIG3_SELECTED) <= set(methods):
         targets += [f"{base}/figures/{fig}.{ext}" for fig in ("fig3a", "fig3b") for ext in ("png", "pdf")]
-    return targets
+    return targets + sweep_targets(study)
 
 
 def all_targets():
-    return [target for study in STUDIES for target in study_targets(study)]
+    return [target for study in STUDIES for target in study_targets(study)] + audit_targets()

@@ -1,0 +1,55 @@
+"""Rules sweep_point, sweep_cutoff, sweep_single: one point of a sensitivity sweep (§4.5, §5.3)."""
+
+import numpy as np
+
+from paramid import io, signals, sweeps
+
+
+def _regression(smk, keys) -> sweeps.Regression:
+    H, y, frame = io.read_regression(smk.input.calibration, keys)
+    Hv, yv, _ = io.read_regression(smk.input.validation, keys)
+    return sweeps.Regression(H, y, Hv, yv, signals.sample_rate(frame["time"].to_numpy()))
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], f"sweep_{cfg['sweep']}")
+    settings, block, sweep, study = cfg["settings"], cfg["sweep_config"], cfg["sweep"], cfg["study"]
+    if sweep == "cutoff_hz":
+        seeds = settings["twin"]["seed"] + np.arange(block["twin_seeds"])
+        frame = sweeps.cutoff_point(
+            {**settings, "signals": {**settings["signals"], "cutoff_hz": float(cfg["value"])}},
+            float(cfg["value"]),
+            seeds.tolist(),
+        )
+    elif sweep == "agwo_grid":
+        frame = sweeps.agwo_grid(
+            _regression(smk, settings["regressor"]),
+            settings,
+            study,
+            block["mu_base"],
+            block["kappa"],
+        )
+    elif sweep == "leave_one_trajectory_out":
+        frame = sweeps.leave_one_trajectory_out(
+            _regression(smk, settings["regressor"]), settings, study, block["methods"]
+        )
+    else:
+        frame = sweeps.sweep_point(
+            sweep,
+            float(cfg["value"]),
+            _regression(smk, settings["regressor"]),
+            settings,
+            study,
+            block["methods"],
+        )
+    if cfg["value"] is not None:
+        frame.insert(0, "value", float(cfg["value"]))
+    units = {c: "1" for c in frame.columns} | {"train_rmse": "N m", "val_rmse": "N m"}
+    io.write_parquet(
+        frame, smk.output[0], units=units, meta=io.provenance(cfg, smk.input, stage="sweep")
+    )
+    log.info("%s %s: %d rows", sweep, cfg["value"], len(frame))
+
+
+main(snakemake)  # noqa: F821

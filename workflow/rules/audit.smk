@@ -1,0 +1,23 @@
+# Stage 9: the claims audit of each study (the paper's numbers, or published reference values,
+# beside ours, with a verdict and a reason). `snakemake --cores 8 audit` builds all of them.
+
+
+rule audit_study:
+    input:
+        unpack(audit_inputs),
+    output:
+        csv="results/{study}/audit.csv",
+        md="results/{study}/audit.md",
+    params:
+        cfg=audit_params,
+    log:
+        "logs/{study}/audit.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/audit.py"
+
+
+rule audit:
+    input:
+        audit_targets(),

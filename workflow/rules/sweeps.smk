@@ -1,0 +1,105 @@
+# Stage 8: sensitivity sweeps (§4.5 Figure 4, §5.3 future work). Every value of a config list is
+# one job; a summary per sweep gives a table (median, IQR, test against the default) and a figure.
+
+
+rule sweep_point:
+    input:
+        calibration="results/{study}/signals/calibration.parquet",
+        validation="results/{study}/signals/validation.parquet",
+    output:
+        "results/{study}/sweeps/{sweep}/{value}.parquet",
+    wildcard_constraints:
+        sweep="margin|forgetting|population",
+        value=r"[0-9.eE+-]+",
+    params:
+        cfg=sweep_params,
+    log:
+        "logs/{study}/sweep_{sweep}_{value}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/sweep.py"
+
+
+rule sweep_cutoff:
+    output:
+        "results/{study}/sweeps/cutoff_hz/{value}.parquet",
+    wildcard_constraints:
+        value=r"[0-9.eE+-]+",
+    params:
+        cfg=sweep_cutoff_params,
+    log:
+        "logs/{study}/sweep_cutoff_hz_{value}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/sweep.py"
+
+
+rule sweep_single:
+    input:
+        calibration="results/{study}/signals/calibration.parquet",
+        validation="results/{study}/signals/validation.parquet",
+    output:
+        "results/{study}/sweeps/{sweep}.parquet",
+    wildcard_constraints:
+        sweep="agwo_grid|leave_one_trajectory_out",
+    params:
+        cfg=sweep_params,
+    log:
+        "logs/{study}/sweep_{sweep}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/sweep.py"
+
+
+rule sweep_summary:
+    input:
+        points=sweep_points,
+        fits=sweep_reference_fits,
+    output:
+        csv="results/{study}/tables/sweep_{sweep}.csv",
+        md="results/{study}/tables/sweep_{sweep}.md",
+        png="results/{study}/figures/sweep_{sweep}.png",
+        pdf="results/{study}/figures/sweep_{sweep}.pdf",
+    wildcard_constraints:
+        sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
+    params:
+        cfg=sweep_summary_params,
+    log:
+        "logs/{study}/sweep_summary_{sweep}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/sweep_summary.py"
+
+
+use rule sweep_summary as fig4a with:
+    input:
+        points=lambda wc: sweep_points(wc, "margin"),
+        fits=[],
+    output:
+        csv="results/{study}/tables/sweep_margin.csv",
+        md="results/{study}/tables/sweep_margin.md",
+        png="results/{study}/figures/fig4a.png",
+        pdf="results/{study}/figures/fig4a.pdf",
+    params:
+        cfg=lambda wc: sweep_summary_params(wc, "margin"),
+    log:
+        "logs/{study}/fig4a.log",
+
+
+use rule sweep_summary as fig4b with:
+    input:
+        points=lambda wc: sweep_points(wc, "cutoff_hz"),
+        fits=[],
+    output:
+        csv="results/{study}/tables/sweep_cutoff_hz.csv",
+        md="results/{study}/tables/sweep_cutoff_hz.md",
+        png="results/{study}/figures/fig4b.png",
+        pdf="results/{study}/figures/fig4b.pdf",
+    params:
+        cfg=lambda wc: sweep_summary_params(wc, "cutoff_hz"),
+    log:
+        "logs/{study}/fig4b.log",
