@@ -1,0 +1,362 @@
+"""Forward kinematics, parameter Jacobians and inverse kinematics of a 6R arm from a DH table.
+
+Conventions
+    Parameters are the 24-vector of the paper's Eq 6, grouped by kind and then by joint:
+    ``[alpha_1..6, a_1..6, d_1..6, theta_1..6]`` with angles in rad and lengths in mm.
+    ``theta`` is the joint offset; the joint variable q_i is added to it.
+
+    ``"standard"`` DH (Denavit-Hartenberg 1955, the textbook "distal" form):
+    ``A_i = Rz(theta_i + q_i) Tz(d_i) Tx(a_i) Rx(alpha_i)``.
+
+    ``"modified"`` DH (Craig 1986, the paper's Eq 3): row i of the table holds
+    ``(alpha_{i-1}, a_{i-1}, d_i, theta_i)`` and
+    ``A_i = Tx(a_{i-1}) Rx(alpha_{i-1}) Tz(d_i) Rz(theta_i + q_i)``.
+
+    The end point is the tool point ``p = o_6 + R_6 t`` (``t`` in the flange frame {6}, e.g. the
+    laser tracker's SMR), all in the robot base frame {B} (paper Eq 2, 4-5).
+
+KUKA KR 210 R2700 (paper Table 1)
+    The paper says the table is MD-H (§2.1.2, Eq 3) but it is a *standard* DH table: read as
+    standard DH, q = 0 gives the KUKA home pose (A2 = -90 deg, A3 = +90 deg: upper arm
+    vertical, forearm horizontal) with the flange at (1765, 0, 1784) mm = (350 + 1200 + 215,
+    0, 675 + 1150 - 41) and its axis along +x; row 1 (alpha = -90, a = 350, d = 675) puts the
+    A2 axis 350 mm ahead of and 675 mm above the base, as in KUKA's data sheet.  Read as MD-H,
+    row 1 would tilt the A1 axis horizontal and move it 350 mm off the base origin, and q = 0
+    gives (1285, -525, 41) mm, no pose of this robot.  See docs/kr210.md.
+
+Everything is vectorised: ``params`` (..., 24) and ``q`` (..., 6) broadcast against each
+other, so one call evaluates many configurations for one parameter vector, one
+configuration for many parameter vectors (sigma points, a population), or both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+Convention = Literal["standard", "modified"]
+
+N_JOINTS = 6
+N_PARAMS = 4 * N_JOINTS
+#: Order of the parameter kinds in the 24-vector (paper Eq 6).
+KINDS: tuple[str, ...] = ("alpha", "a", "d", "theta")
+KIND_UNITS = {"alpha": "rad", "a": "mm", "d": "mm", "theta": "rad"}
+
+__all__ = [
+    "KINDS",
+    "KR210_TABLE1",
+    "N_PARAMS",
+    "DHTable",
+    "Convention",
+    "forward",
+    "geometric_jacobian",
+    "inverse_kinematics",
+    "parameter_names",
+    "parameter_units",
+    "position_jacobian",
+    "positions",
+    "rotation_error",
+    "transform",
+]
+
+
+def parameter_names() -> list[str]:
+    """``alpha1..alpha6, a1..a6, d1..d6, theta1..theta6`` in the order of Eq 6."""
+    return [f"{kind}{j}" for kind in KINDS for j in range(1, N_JOINTS + 1)]
+
+
+def parameter_units() -> dict[str, str]:
+    """Unit of each parameter: rad for alpha and theta, mm for a and d."""
+    return {f"{kind}{j}": KIND_UNITS[kind] for kind in KINDS for j in range(1, N_JOINTS + 1)}
+
+
+def is_angle() -> NDArray[np.bool_]:
+    """Boolean mask (24,) of the angular parameters (alpha and theta)."""
+    return np.array([KIND_UNITS[kind] == "rad" for kind in KINDS for _ in range(N_JOINTS)])
+
+
+@dataclass(frozen=True)
+class DHTable:
+    """A 6R DH table: ``alpha``, ``theta`` in rad, ``a``, ``d`` in mm, one entry per joint."""
+
+    alpha: tuple[float, ...]
+    a: tuple[float, ...]
+    d: tuple[float, ...]
+    theta: tuple[float, ...]
+    convention: Convention = "standard"
+
+    @classmethod
+    def from_degrees(
+        cls,
+        alpha_deg: ArrayLike,
+        a_mm: ArrayLike,
+        d_mm: ArrayLike,
+        theta_deg: ArrayLike,
+        convention: Convention = "standard",
+    ) -> DHTable:
+        """Build a table from angles in degrees (as printed in Table 1) and lengths in mm."""
+        values = [np.asarray(v, dtype=np.float64).reshape(-1) for v in (alpha_deg, a_mm, d_mm)]
+        theta = np.asarray(theta_deg, dtype=np.float64).reshape(-1)
+        for v in (*values, theta):
+            if v.shape != (N_JOINTS,):
+                raise ValueError(f"each DH column needs {N_JOINTS} entries, got {v.shape}")
+        if convention not in ("standard", "modified"):
+            raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
+        return cls(
+            alpha=tuple(np.deg2rad(values[0]).tolist()),
+            a=tuple(values[1].tolist()),
+            d=tuple(values[2].tolist()),
+            theta=tuple(np.deg2rad(theta).tolist()),
+            convention=convention,
+        )
+
+    def vector(self) -> FloatArray:
+        """The 24-vector ``[alpha, a, d, theta]`` of Eq 6."""
+        return np.concatenate([self.alpha, self.a, self.d, self.theta]).astype(np.float64)
+
+
+#: KUKA KR 210 R2700, paper Table 1, read as standard DH (see the module docstring).
+KR210_TABLE1 = DHTable.from_degrees(
+    alpha_deg=[-90, 0, 90, -90, 90, 0],
+    a_mm=[350, 1150, 41, 0, 0, 0],
+    d_mm=[675, 0, 0, 1200, 0, 215],
+    theta_deg=[0, -90, 180, 0, 0, 0],
+)
+
+
+def _split(params: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    if params.shape[-1] != N_PARAMS:
+        raise ValueError(f"params must end in {N_PARAMS}, got {params.shape}")
+    p = params.reshape(*params.shape[:-1], 4, N_JOINTS)
+    return p[..., 0, :], p[..., 1, :], p[..., 2, :], p[..., 3, :]
+
+
+def _rot_x_then(R: FloatArray, c: FloatArray, s: FloatArray) -> FloatArray:
+    """R @ Rx(angle) given cos/sin (...,)."""
+    out = np.empty_like(R)
+    out[..., :, 0] = R[..., :, 0]
+    out[..., :, 1] = R[..., :, 1] * c[..., None] + R[..., :, 2] * s[..., None]
+    out[..., :, 2] = -R[..., :, 1] * s[..., None] + R[..., :, 2] * c[..., None]
+    return out
+
+
+def _rot_z_then(R: FloatArray, c: FloatArray, s: FloatArray) -> FloatArray:
+    """R @ Rz(angle) given cos/sin (...,)."""
+    out = np.empty_like(R)
+    out[..., :, 0] = R[..., :, 0] * c[..., None] + R[..., :, 1] * s[..., None]
+    out[..., :, 1] = -R[..., :, 0] * s[..., None] + R[..., :, 1] * c[..., None]
+    out[..., :, 2] = R[..., :, 2]
+    return out
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Frames along the chain: ``R[k]``, ``o[k]`` of frame {k}, k = 0..6 (frame 0 = base).
+
+    For modified DH, ``xo[k]`` is the origin of the intermediate frame after
+    ``Tx(a_{k}) Rx(alpha_{k})`` of row k+1 (on the common normal, where alpha acts).
+    """
+
+    R: list[FloatArray]
+    o: list[FloatArray]
+
+
+def _chain(params: FloatArray, q: FloatArray, convention: Convention) -> Chain:
+    alpha, a, d, theta = _split(params)
+    shape = np.broadcast_shapes(params.shape[:-1], q.shape[:-1])
+    R = np.broadcast_to(np.eye(3), (*shape, 3, 3)).copy()
+    o = np.zeros((*shape, 3))
+    Rs, os_ = [R], [o]
+    angle = theta + q
+    ct, st = np.cos(angle), np.sin(angle)
+    ca, sa = np.cos(alpha), np.sin(alpha)
+    for i in range(N_JOINTS):
+        cti = np.broadcast_to(ct[..., i], shape)
+        sti = np.broadcast_to(st[..., i], shape)
+        cai = np.broadcast_to(ca[..., i], shape)
+        sai = np.broadcast_to(sa[..., i], shape)
+        ai = np.broadcast_to(a[..., i], shape)[..., None]
+        di = np.broadcast_to(d[..., i], shape)[..., None]
+        if convention == "standard":
+            Rz = _rot_z_then(R, cti, sti)
+            o = o + Rz[..., :, 2] * di + Rz[..., :, 0] * ai
+            R = _rot_x_then(Rz, cai, sai)
+        elif convention == "modified":
+            o = o + R[..., :, 0] * ai
+            Rx = _rot_x_then(R, cai, sai)
+            o = o + Rx[..., :, 2] * di
+            R = _rot_z_then(Rx, cti, sti)
+        else:
+            raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
+        Rs.append(R)
+        os_.append(o)
+    return Chain(R=Rs, o=os_)
+
+
+def _inputs(
+    params: ArrayLike, q: ArrayLike, tool: ArrayLike | None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    P = np.asarray(params, dtype=np.float64)
+    Q = np.asarray(q, dtype=np.float64)
+    if Q.shape[-1] != N_JOINTS:
+        raise ValueError(f"q must end in {N_JOINTS}, got {Q.shape}")
+    t = np.zeros(3) if tool is None else np.asarray(tool, dtype=np.float64)
+    if t.shape[-1] != 3:
+        raise ValueError(f"tool must end in 3, got {t.shape}")
+    return P, Q, t
+
+
+def forward(
+    params: ArrayLike,
+    q: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Flange rotation R_6 (..., 3, 3) and tool-point position p (..., 3) in the base frame.
+
+    Eq 4-5: ``0T6 = prod_i A_i`` and ``p = o_6 + R_6 t`` with ``t`` the tool point in {6}.
+    """
+    P, Q, t = _inputs(params, q, tool)
+    chain = _chain(P, Q, convention)
+    R6, o6 = chain.R[-1], chain.o[-1]
+    return R6, o6 + np.einsum("...ij,...j->...i", R6, t)
+
+
+def transform(
+    params: ArrayLike,
+    q: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+) -> FloatArray:
+    """Homogeneous pose (..., 4, 4) of the tool frame (flange axes, origin at the tool point)."""
+    R, p = forward(params, q, convention=convention, tool=tool)
+    T = np.zeros((*R.shape[:-2], 4, 4))
+    T[..., :3, :3] = R
+    T[..., :3, 3] = p
+    T[..., 3, 3] = 1.0
+    return T
+
+
+def positions(
+    params: ArrayLike,
+    q: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+) -> FloatArray:
+    """Tool-point positions P_r(e, Q) (..., 3) in mm (Eq 5), vectorised over both arguments."""
+    return forward(params, q, convention=convention, tool=tool)[1]
+
+
+def position_jacobian(
+    params: ArrayLike,
+    q: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+    with_positions: bool = False,
+) -> FloatArray | tuple[FloatArray, FloatArray]:
+    """Analytic 3 x 24 Jacobian dP_r/de (Eq 8-10) in the column order of Eq 6 (..., 3, 24).
+
+    Standard DH, with frame {i-1} before joint i and frame {i} after it:
+    ``dp/dtheta_i = z_{i-1} x (p - o_{i-1})``, ``dp/dd_i = z_{i-1}``, ``dp/da_i = x_i``,
+    ``dp/dalpha_i = x_i x (p - o_i)``.
+    Modified DH (row i holds alpha_{i-1}, a_{i-1}): ``dp/dalpha = x_{i-1} x (p - o_{i-1})``,
+    ``dp/da = x_{i-1}``, ``dp/dtheta_i = z_i x (p - o_i)``, ``dp/dd_i = z_i``.
+    Columns for alpha and theta are per rad, those for a and d per mm (dimensionless).
+    With ``with_positions`` the tool-point positions (..., 3) are returned too.
+    """
+    P, Q, t = _inputs(params, q, tool)
+    chain = _chain(P, Q, convention)
+    p = chain.o[-1] + np.einsum("...ij,...j->...i", chain.R[-1], t)
+    J = np.empty((*p.shape[:-1], 3, N_PARAMS))
+    for i in range(N_JOINTS):
+        before_R, before_o = chain.R[i], chain.o[i]
+        after_R, after_o = chain.R[i + 1], chain.o[i + 1]
+        if convention == "standard":
+            z, x = before_R[..., :, 2], after_R[..., :, 0]
+            J[..., :, 3 * N_JOINTS + i] = np.cross(z, p - before_o)
+            J[..., :, 2 * N_JOINTS + i] = z
+            J[..., :, N_JOINTS + i] = x
+            J[..., :, i] = np.cross(x, p - after_o)
+        else:
+            x, z = before_R[..., :, 0], after_R[..., :, 2]
+            J[..., :, i] = np.cross(x, p - before_o)
+            J[..., :, N_JOINTS + i] = x
+            J[..., :, 2 * N_JOINTS + i] = z
+            J[..., :, 3 * N_JOINTS + i] = np.cross(z, p - after_o)
+    return (J, p) if with_positions else J
+
+
+def geometric_jacobian(
+    params: ArrayLike,
+    q: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+) -> FloatArray:
+    """6 x 6 Jacobian of the tool point's [linear (mm/rad); angular (1)] velocity w.r.t. q."""
+    P, Q, t = _inputs(params, q, tool)
+    chain = _chain(P, Q, convention)
+    p = chain.o[-1] + np.einsum("...ij,...j->...i", chain.R[-1], t)
+    J = np.empty((*p.shape[:-1], 6, N_JOINTS))
+    for i in range(N_JOINTS):
+        k = i if convention == "standard" else i + 1
+        z, o = chain.R[k][..., :, 2], chain.o[k]
+        J[..., :3, i] = np.cross(z, p - o)
+        J[..., 3:, i] = z
+    return J
+
+
+def rotation_error(R_target: FloatArray, R: FloatArray) -> FloatArray:
+    """Rotation vector (..., 3) of ``R_target R^T`` (the rotation still to apply, in rad)."""
+    E = np.einsum("...ij,...kj->...ik", R_target, R)
+    v = 0.5 * np.stack(
+        [E[..., 2, 1] - E[..., 1, 2], E[..., 0, 2] - E[..., 2, 0], E[..., 1, 0] - E[..., 0, 1]],
+        axis=-1,
+    )
+    s = np.linalg.norm(v, axis=-1)
+    c = 0.5 * (np.trace(E, axis1=-2, axis2=-1) - 1.0)
+    angle = np.arctan2(s, c)
+    scale = np.where(s > 1e-12, angle / np.where(s > 1e-12, s, 1.0), 1.0)
+    return v * scale[..., None]
+
+
+def inverse_kinematics(
+    params: ArrayLike,
+    target: ArrayLike,
+    q0: ArrayLike,
+    *,
+    convention: Convention = "standard",
+    tool: ArrayLike | None = None,
+    tol_mm: float = 1e-9,
+    tol_rad: float = 1e-12,
+    max_iter: int = 50,
+) -> FloatArray:
+    """Joint angles (..., 6) that put the tool frame at ``target`` (..., 4, 4), by Newton.
+
+    Newton-Raphson on the 6-vector [position error (mm); rotation vector (rad)] with the
+    geometric Jacobian, from ``q0`` (a nearby solution selects the branch).  Used with the
+    nominal parameters (uncompensated path) and with identified parameters (compensated
+    path, paper §3.2.3).  Raises if any pose has not converged after ``max_iter`` steps.
+    """
+    P = np.asarray(params, dtype=np.float64)
+    T = np.asarray(target, dtype=np.float64)
+    q = np.array(np.broadcast_to(q0, (*T.shape[:-2], N_JOINTS)), dtype=np.float64)
+    for _ in range(max_iter):
+        R, p = forward(P, q, convention=convention, tool=tool)
+        err = np.concatenate([T[..., :3, 3] - p, rotation_error(T[..., :3, :3], R)], axis=-1)
+        done = (np.abs(err[..., :3]).max(axis=-1) < tol_mm) & (
+            np.abs(err[..., 3:]).max(axis=-1) < tol_rad
+        )
+        if np.all(done):
+            return q
+        J = geometric_jacobian(P, q, convention=convention, tool=tool)
+        q = q + np.linalg.solve(J, err[..., None])[..., 0]
+    raise RuntimeError(f"inverse kinematics did not converge in {max_iter} iterations")
