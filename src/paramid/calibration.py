@@ -346,12 +346,14 @@ class FilterResult:
     """Batched filter output: posterior estimates after each iteration, native units.
 
     ``path`` (runs, K, r): x̂_{k|k} of Eq 21 after iteration k = 1..K (Algorithm 2 line 14,
-    before the GSBISE compensation); ``x`` = path[:, -1]; ``C`` (runs, r, r) the final
-    posterior covariance in filter units.
+    before the GSBISE compensation); ``priors`` (runs, K, r): x̂_{k|k-1}, the state each
+    iteration started from (Eq 16; after Eq 25 with GSBISE); ``x`` = path[:, -1]; ``C``
+    (runs, r, r) the final posterior covariance in filter units.
     """
 
     path: FloatArray
     C: FloatArray
+    priors: FloatArray
 
     @property
     def x(self) -> FloatArray:
@@ -414,7 +416,9 @@ def ekf(
     S = factors[:, 1:2] * S0
     W = 1.0 / (factors[:, 2:3] * R0)  # R^-1 diagonal (runs, 3n)
     path = np.empty((runs, iterations, r))
+    priors = np.empty((runs, iterations, r))
     for k in range(iterations):
+        priors[:, k] = x
         H, h = problem.jacobian(x)
         H = H * scale  # filter units
         HW = H * W[..., None]
@@ -424,7 +428,7 @@ def ekf(
         post = x + dx * scale
         path[:, k] = post
         x = post + (post - x) if gsbise else post
-    return FilterResult(path=path, C=C)
+    return FilterResult(path=path, C=C, priors=priors)
 
 
 def linear_filter(
@@ -596,12 +600,14 @@ def ukf(
         return p.reshape(*p.shape[:-2], -1)
 
     path = np.empty((runs, iterations, r))
+    priors = np.empty((runs, iterations, r))
     for k in range(iterations):
+        priors[:, k] = x * scale
         P = P.copy()
         P[:, np.arange(r), np.arange(r)] += S
         x, P = ukf_update(x, P, z, R, hx, alpha=alpha, beta=beta, kappa=kappa)
         path[:, k] = x * scale
-    return FilterResult(path=path, C=P)
+    return FilterResult(path=path, C=P, priors=priors)
 
 
 # --------------------------------------------------------------------------------------

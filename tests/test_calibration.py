@@ -1,0 +1,465 @@
+"""KR210 calibration: twin, identifiability, EKF/GSBISE/UKF/LASSO, optimisers, Table 9 path."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from paramid import calibration as cal
+from paramid import calibration_polish as polish
+from paramid import calibration_report as report
+from paramid import calibration_twin as twin
+from paramid import kinematics as kin
+from paramid.calibration_swarms import dqpso, ipso
+from paramid.seeding import generator, seed_sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TWIN = {
+    "seed": 0,
+    "errors_sd": {"alpha_deg": 0.0125, "a_mm": 0.125, "d_mm": 0.125, "theta_deg": 0.0125},
+    "tool_mm": [60.0, 0.0, 120.0],
+    "tracker": {"position_mm": [2500.0, 1500.0, 0.0], "rpy_deg": [0.0, 0.0, -150.0]},
+    "noise": {"constant_um": 10.0, "per_metre_um": 6.0, "coverage": 2.0},
+    "joint_limits_deg": {
+        "lower": [-185.0, -50.0, -210.0, -350.0, -122.5, -350.0],
+        "upper": [185.0, 85.0, 78.0, 350.0, 122.5, 350.0],
+    },
+    "min_height_mm": 100.0,
+    "candidates": 500,
+    "selected": 100,
+    "train_fraction": 0.7,
+}
+CFG = {
+    "runs": 3,
+    "ekf": {
+        "iterations": 8,
+        "factors": {"alpha": 1e-6, "beta": 1e-6, "gamma": 1e-4},
+        "state_length_unit_mm": 1.0,
+    },
+    "tuning": {
+        "method": "pso",
+        "population": 8,
+        "iterations": 4,
+        "fitness_iterations": 1,
+        "bounds": {"alpha": [1e-7, 1e-5], "beta": [1e-7, 1e-5], "gamma": [1e-5, 1e-3]},
+        "settings": {},
+    },
+    "search_box": {"angle_deg": 0.1, "length_mm": 1.0},
+    "ipso": {"method": "ipso", "population": 30, "iterations": 30, "settings": {}},
+    "lasso": {"iterations": 10, "folds": 3, "n_lambda": 5, "lambda_ratio": 1e-4},
+    "ukf": {"iterations": 3, "alpha": 1.0, "beta": 2.0, "kappa": 0.0},
+    "lm_ga": {
+        "lm_iterations": 10,
+        "ga": {"method": "ga", "iterations": 3, "population": 10, "refine_scale": 0.25},
+    },
+    "ekf_dqpso": {
+        "ekf_iterations": 4,
+        "dqpso": {"method": "dqpso", "iterations": 3, "population": 10, "refine_scale": 0.25},
+    },
+}
+
+
+def _problem(data: twin.TwinData, free=None) -> cal.Problem:
+    t = data.truth
+    if free is None:
+        J = kin.position_jacobian(t["nominal"], _q(data.frame, "train"), tool=t["tool_mm"])
+        free = cal.identifiability(J.reshape(-1, 24)).free
+    return cal.Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free, t["convention"])
+
+
+def _q(frame, split):
+    sub = frame[frame["split"] == split].sort_values("design_order")
+    return sub[[f"q{j}" for j in range(1, 7)]].to_numpy()
+
+
+@pytest.fixture(scope="module")
+def data() -> twin.TwinData:
+    return twin.simulate("kr210", TWIN, kin.KR210_TABLE1)
+
+
+@pytest.fixture(scope="module")
+def problem(data) -> cal.Problem:
+    return _problem(data)
+
+
+def _noise_free(errors: np.ndarray) -> twin.TwinData:
+    """A noise-free twin whose true errors are ``errors`` (passed through the error draw)."""
+    cfg = copy.deepcopy(TWIN)
+    cfg["noise"] = {"constant_um": 0.0, "per_metre_um": 0.0, "coverage": 2.0}
+    base = twin.simulate("kr210", cfg, kin.KR210_TABLE1)
+    frame = base.frame.copy()
+    q = frame[[f"q{j}" for j in range(1, 7)]].to_numpy()
+    p = kin.positions(kin.KR210_TABLE1.vector() + errors, q, tool=cfg["tool_mm"])
+    frame[["x", "y", "z"]] = p
+    truth = dict(base.truth, errors=errors.tolist())
+    return twin.TwinData(frame=frame, truth=truth)
+
+
+# ------------------------------------------------------------------ twin and design
+
+
+def test_twin_is_deterministic_and_shaped(data):
+    again = twin.simulate("kr210", TWIN, kin.KR210_TABLE1)
+    assert data.frame.equals(again.frame)
+    f = data.frame
+    assert len(f) == 500 and f["selected"].sum() == 100
+    assert (f["split"] == "train").sum() == 70 and (f["split"] == "validation").sum() == 30
+    assert f["z_true"].min() >= TWIN["min_height_mm"]
+    lo, hi = (
+        np.deg2rad(TWIN["joint_limits_deg"]["lower"]),
+        np.deg2rad(TWIN["joint_limits_deg"]["upper"]),
+    )
+    q = f[[f"q{j}" for j in range(1, 7)]].to_numpy()
+    assert np.all(q >= lo) and np.all(q <= hi)
+    other = twin.simulate("kr210", dict(TWIN, seed=1), kin.KR210_TABLE1)
+    assert not np.allclose(other.truth["errors"], data.truth["errors"])
+
+
+def test_tracker_noise_model(data):
+    noise = twin.TrackerNoise()
+    np.testing.assert_allclose(noise.sigma_mm([0.0, 1000.0, 5000.0]), [0.005, 0.008, 0.020])
+    f = data.frame
+    np.testing.assert_allclose(f["sigma_mm"], noise.sigma_mm(f["tracker_distance_mm"]))
+    resid = f[["x", "y", "z"]].to_numpy() - f[["x_true", "y_true", "z_true"]].to_numpy()
+    z = resid / f["sigma_mm"].to_numpy()[:, None]
+    assert 0.9 < z.std() < 1.1  # standardised tracker errors ~ N(0, 1) (1500 values)
+    # the tracker-frame measurement maps back to the base frame with the known transform
+    T_BL = np.asarray(data.truth["T_BL"])
+    back = twin.apply(T_BL, f[["xl", "yl", "zl"]].to_numpy())
+    np.testing.assert_allclose(back, f[["x", "y", "z"]].to_numpy(), atol=1e-9)
+
+
+def test_greedy_maximin_spreads_points():
+    X = generator("test", "maximin").random((400, 6))
+    idx = twin.greedy_maximin(X, 40)
+    assert len(set(idx.tolist())) == 40
+    assert idx[0] == np.argmin(np.sum((X - X.mean(0)) ** 2, 1))
+
+    def min_gap(sel):
+        D = np.linalg.norm(X[sel, None] - X[None, sel], axis=-1)
+        return D[np.triu_indices(len(sel), 1)].min()
+
+    random_gaps = [min_gap(generator("test", "rand", i).permutation(400)[:40]) for i in range(20)]
+    assert min_gap(idx) > max(random_gaps)
+
+
+# ------------------------------------------------------------------ identifiability
+
+
+def test_identifiability_finds_the_two_null_combinations(problem, data):
+    J = kin.position_jacobian(data.truth["nominal"], problem.q_train, tool=problem.tool)
+    ident = cal.identifiability(J.reshape(-1, 24))
+    assert ident.rank == 22
+    names = kin.parameter_names()
+    N = ident.null_space
+    basis = np.zeros((2, 24))
+    basis[0, [names.index("d2"), names.index("d3")]] = [1, -1]
+    basis[1, [names.index("alpha6"), names.index("theta6")]] = [1, 1]
+    basis /= np.linalg.norm(basis, axis=1, keepdims=True)
+    # the null space (unit-norm columns) is spanned by d2 - d3 (parallel joint axes 2 and 3)
+    # and alpha6 + theta6 (with t_y = 0 both swing the SMR along y6: e_z x t = -e_x x t / 2)
+    assert N.shape == (2, 24)
+    for v in N:
+        coef = np.linalg.lstsq(basis.T, v, rcond=None)[0]
+        assert np.linalg.norm(basis.T @ coef - v) < 1e-8
+    fixed = {names[i] for i in range(24)} - {names[i] for i in ident.free}
+    assert len(fixed & {"d2", "d3"}) == 1 and len(fixed & {"alpha6", "theta6"}) == 1
+    J_free = J.reshape(-1, 24)[:, ident.free]
+    assert np.linalg.matrix_rank(J_free) == 22
+    assert ident.table()["selected"].sum() == 22
+    assert all(
+        ("d2" in c and "d3" in c) or ("alpha6" in c and "theta6" in c) for c in ident.combinations()
+    )
+
+
+def test_truth_equivalent_returns_identified_errors(problem):
+    errors = np.zeros(24)
+    errors[problem.free] = generator("test", "errs").normal(0, 1e-4, problem.dim)
+    np.testing.assert_allclose(
+        cal.truth_equivalent(problem, errors), errors[problem.free], atol=1e-12
+    )
+
+
+# ------------------------------------------------------------------ filters
+
+
+def test_metrics_eq45():
+    m = cal.metrics([3.0, 4.0])
+    assert m["mean"] == 3.5 and m["max"] == 4.0
+    assert m["rmse"] == pytest.approx(np.sqrt(12.5))
+
+
+def test_noise_bases_are_positive_and_seeded(problem):
+    a = cal.draw_noise_bases("kr210", 3, problem)
+    b = cal.draw_noise_bases("kr210", 3, problem)
+    c = cal.draw_noise_bases("kr210", 4, problem)
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert all(np.all(x > 0) for x in a)
+    assert a[0].shape == (problem.dim,) and a[2].shape == (3 * problem.q_train.shape[0],)
+    assert not np.array_equal(a[0], c[0])
+
+
+def test_batch_update_equals_explicit_eq20_22(problem):
+    """One iteration of :func:`cal.ekf` equals Eq 18, 20-22 written in the 3n-space."""
+    C0, S0, R0 = cal.draw_noise_bases("kr210", 0, problem)
+    f = np.array([2e-6, 5e-7, 3e-4])
+    res = cal.ekf(problem, C0, S0, R0, f, 1)
+    H, h = problem.jacobian(np.zeros(problem.dim))
+    Cm = np.diag(f[0] * C0 + f[1] * S0)
+    R = np.diag(f[2] * R0)
+    K = Cm @ H.T @ np.linalg.inv(H @ Cm @ H.T + R)
+    x = K @ (problem.p_train.reshape(-1) - h)
+    C = (np.eye(problem.dim) - K @ H) @ Cm
+    np.testing.assert_allclose(res.x[0], x, rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(res.C[0], C, rtol=1e-6, atol=1e-6 * np.abs(C).max())
+
+
+def test_ekf_recovers_identifiable_parameters_on_noise_free_data(problem):
+    """Exact noise settings: prior = the true error variances, S = 0, R ~ 0, no noise."""
+    sd = np.repeat([np.deg2rad(0.0125), 0.125, 0.125, np.deg2rad(0.0125)], 6)
+    errors = np.zeros(24)
+    errors[problem.free] = generator("test", "truth").normal(0, sd[problem.free])
+    data = _noise_free(errors)
+    prob = _problem(data, problem.free)
+    r, angle = prob.dim, kin.is_angle()[prob.free]
+    R0 = np.full(3 * prob.q_train.shape[0], 1e-16)  # mm^2: noise-free data
+    # S = 0 (static parameters): the first update is exact up to the linearisation error,
+    # and with data reuse later updates shrink (1/k), so a few-1e-8 error remains
+    res = cal.ekf(prob, sd[prob.free] ** 2, np.zeros(r), R0, [1.0, 1.0, 1.0], 4)
+    err = res.x[0] - errors[prob.free]
+    assert np.abs(err[angle]).max() < 2e-7  # rad (errors are ~2e-4 rad)
+    assert np.abs(err[~angle]).max() < 1e-4  # mm (errors are ~0.1 mm)
+    # a small process noise keeps the gain open: relinearised updates converge (Gauss-Newton)
+    res = cal.ekf(prob, sd[prob.free] ** 2, sd[prob.free] ** 2 * 1e-6, R0, [1.0, 1.0, 1.0], 4)
+    err = res.x[0] - errors[prob.free]
+    assert np.abs(err[angle]).max() < 1e-12
+    assert np.abs(err[~angle]).max() < 1e-9
+    assert cal.metrics(prob.distances(res.x[0], "validation"))["max"] < 1e-9
+
+
+def test_gsbise_is_a_pure_increment_extrapolation(problem):
+    C0, S0, R0 = cal.draw_noise_bases("kr210", 1, problem)
+    f = [1e-6, 1e-6, 1e-4]
+    plain = cal.ekf(problem, C0, S0, R0, f, 6)
+    gs = cal.ekf(problem, C0, S0, R0, f, 6, gsbise=True)
+    # Eq 24-25: next prior = x̂_{k|k} + (x̂_{k|k} - x̂_{k-1}); plain EKF: next prior = x̂_{k|k}
+    np.testing.assert_array_equal(gs.priors[:, 1:], 2 * gs.path[:, :-1] - gs.priors[:, :-1])
+    np.testing.assert_array_equal(plain.priors[:, 1:], plain.path[:, :-1])
+    np.testing.assert_array_equal(gs.path[:, 0], plain.path[:, 0])  # same first update
+    # the stabiliser touches the state only: covariances differ only through relinearisation
+    # at the (slightly different) priors, well below 1 % of the largest entry
+    np.testing.assert_allclose(gs.C, plain.C, rtol=0, atol=1e-2 * np.abs(plain.C).max())
+
+
+def test_fitness_filter_is_the_first_ekf_iteration(problem):
+    runs = [0, 1]
+    C0, S0, R0 = (
+        np.stack(v)
+        for v in zip(*(cal.draw_noise_bases("kr210", r, problem) for r in runs), strict=True)
+    )
+    W = np.log10([[[1e-6, 2e-6, 1e-4], [3e-7, 1e-5, 5e-4]]] * 2)
+    fit = cal.NoiseFactorFitness(problem, C0, S0, R0, 1, gsbise=False)
+    est = fit.estimates(W)
+    for r in runs:
+        for p in range(2):
+            ref = cal.ekf(problem, C0[r], S0[r], R0[r], 10.0 ** W[r, p], 1).x[0]
+            np.testing.assert_allclose(est[r, p], ref, rtol=1e-8, atol=1e-13)
+    values = fit(W)
+    x = est[0, 0]
+    expected = problem.linear_point_errors(x).mean()
+    assert values.shape == (2, 2) and values[0, 0] == pytest.approx(expected, rel=1e-10)
+
+
+def test_linear_filter_multi_iteration_matches_sequential_reference(problem):
+    C0, S0, R0 = cal.draw_noise_bases("kr210", 2, problem)
+    fit = cal.NoiseFactorFitness(problem, C0[None], S0[None], R0[None], 5, gsbise=True)
+    W = np.log10([[[2e-6, 3e-6, 2e-4]]])
+    got = fit.estimates(W)[0, 0]
+    # reference: the 3n-space recursion on the linear model, with GSBISE (Eq 24-25)
+    H, z = fit.H, fit.z0
+    a, b, g = 10.0 ** W[0, 0]
+    C, x = np.diag(a * C0), np.zeros(problem.dim)
+    R = np.diag(g * R0)
+    for _ in range(5):
+        Cm = C + np.diag(b * S0)
+        K = Cm @ H.T @ np.linalg.inv(H @ Cm @ H.T + R)
+        post = x + K @ (z - H @ x)
+        C = (np.eye(problem.dim) - K @ H) @ Cm
+        x = 2 * post - x
+    np.testing.assert_allclose(got, post * fit.scale, rtol=1e-6, atol=1e-10)
+
+
+def test_ukf_equals_kalman_update_for_a_linear_measurement():
+    rng = generator("test", "ukf-linear")
+    n, m = 4, 7
+    Hm = rng.normal(size=(m, n))
+    x = rng.normal(size=(1, n))
+    P = np.cov(rng.normal(size=(n, 30)))[None]
+    R = rng.uniform(0.1, 1.0, (1, m))
+    z = rng.normal(size=(1, m))
+    xu, Pu = cal.ukf_update(x, P, z, R, lambda s: s @ Hm.T)
+    S = Hm @ P[0] @ Hm.T + np.diag(R[0])
+    K = P[0] @ Hm.T @ np.linalg.inv(S)
+    np.testing.assert_allclose(xu[0], x[0] + K @ (z[0] - Hm @ x[0]), rtol=1e-10)
+    np.testing.assert_allclose(Pu[0], P[0] - K @ S @ K.T, rtol=1e-9, atol=1e-12)
+
+
+def test_ukf_matches_filterpy(problem):
+    filterpy = pytest.importorskip("filterpy.kalman")
+    small = cal.Problem(
+        problem.q_train[:6],
+        problem.p_train[:6],
+        problem.q_val,
+        problem.p_val,
+        problem.nominal,
+        problem.tool,
+        problem.free,
+    )
+    C0, S0, R0 = cal.draw_noise_bases("kr210", 0, small)
+    f = np.array([1e-6, 1e-6, 1e-4])
+    res = cal.ukf(small, C0, S0, R0, f, 2)
+    r, m = small.dim, 3 * small.q_train.shape[0]
+    points = filterpy.MerweScaledSigmaPoints(r, alpha=1.0, beta=2.0, kappa=0.0)
+    u = filterpy.UnscentedKalmanFilter(
+        dim_x=r,
+        dim_z=m,
+        dt=1.0,
+        fx=lambda x, dt: x,
+        hx=lambda x: small.predict(x, "train").reshape(-1),
+        points=points,
+    )
+    u.x, u.P = np.zeros(r), np.diag(f[0] * C0)
+    u.Q, u.R = np.diag(f[1] * S0), np.diag(f[2] * R0)
+    for k in range(2):
+        u.predict()
+        u.sigmas_f = points.sigma_points(u.x, u.P)  # redraw after the prediction, as ours does
+        u.update(small.p_train.reshape(-1))
+        np.testing.assert_allclose(res.path[0, k], u.x, rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(res.C[0], u.P, rtol=1e-5, atol=1e-8 * np.abs(u.P).max())
+
+
+def test_lasso_limits():
+    rng = generator("test", "lasso")
+    X = rng.normal(size=(60, 5))
+    beta = np.array([1.0, 0.0, -2.0, 0.0, 0.5])
+    y = X @ beta + 0.01 * rng.normal(size=60)
+    b0, _ = cal.lasso_cd(X, y, 0.0, 300)
+    np.testing.assert_allclose(b0, np.linalg.lstsq(X, y, rcond=None)[0], atol=1e-8)
+    big, path = cal.lasso_cd(X, y, 1e3, 3)
+    assert np.all(big == 0) and path.shape == (3, 5)
+    sparse, _ = cal.lasso_cd(X, y, 0.05, 200)
+    assert sparse[1] == 0 and sparse[3] == 0 and abs(sparse[0]) > 0.5
+
+
+# ------------------------------------------------------------------ optimisers and identifiers
+
+
+@pytest.mark.parametrize("method", [ipso, dqpso])
+def test_swarms_respect_the_interface(method):
+    def sphere(X):
+        return np.sum((X - 0.3) ** 2, axis=-1)
+
+    seeds = [seed_sequence("test", method.__name__, r) for r in range(3)]
+    res = method(sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds)
+    assert res.best_x.shape == (3, 4) and np.all(np.abs(res.best_x) <= 1)
+    np.testing.assert_array_equal(res.n_evals, 12 * 15)
+    assert np.all(np.diff(res.history, axis=1) <= 0)
+    assert np.all(res.best_f < res.history[:, 0]) and np.all(res.best_f < 0.05)
+    alone = method(sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds[1:2])
+    np.testing.assert_array_equal(alone.best_x[0], res.best_x[1])  # batch independence
+
+
+def test_optimiser_lookup_never_substitutes():
+    assert cal.optimiser("ipso") is ipso
+    with pytest.raises(KeyError, match="not registered"):
+        cal.optimiser("no_such_method")
+
+
+@pytest.mark.parametrize("identifier", sorted(cal.IDENTIFIERS))
+def test_identifiers_are_deterministic_and_improve_on_bc(problem, identifier):
+    a = cal.identify(identifier, problem, CFG, study="kr210", runs=[0, 1])
+    b = cal.identify(identifier, problem, CFG, study="kr210", runs=[1])
+    np.testing.assert_array_equal(a.x[1], b.x[0])  # per-seed determinism, batch independent
+    assert a.x.shape == (2, problem.dim) and a.time_s.shape == (2,)
+    val = cal.metrics(problem.distances(a.x, "validation"))["rmse"]
+    bc = cal.metrics(problem.distances(np.zeros(problem.dim), "validation"))["rmse"]
+    if identifier == "bc":
+        np.testing.assert_array_equal(val, bc)
+    else:
+        assert np.all(val < bc)
+        assert np.all(np.isfinite(a.history)) and a.history.shape[0] == 2
+
+
+def test_tuned_factors_stay_in_eq27_ranges(problem):
+    fit = cal.identify("mipo_arkekf", problem, CFG, study="kr210", runs=[0, 1])
+    b = CFG["tuning"]["bounds"]
+    for key in ("alpha", "beta", "gamma"):
+        assert np.all(fit.info[key] >= b[key][0] * (1 - 1e-12))
+        assert np.all(fit.info[key] <= b[key][1] * (1 + 1e-12))
+
+
+def test_fit_frame_round_trip(problem):
+    fit = cal.identify("ekf", problem, CFG, study="kr210", runs=[0, 1])
+    frame = report.fit_frame(fit, problem, [0, 1])
+    np.testing.assert_array_equal(report.estimates(frame, problem.free), fit.x)
+    fixed = [c for i, c in enumerate(kin.parameter_names()) if i not in set(problem.free)]
+    assert all((frame[f"de_{c}"] == 0).all() for c in fixed)
+    units = report.fit_units(frame)
+    assert units["de_alpha1"] == "rad" and units["val_rmse_mm"] == "mm"
+
+
+# ------------------------------------------------------------------ polishing path
+
+
+def test_dwell_points_cover_the_disc():
+    pts = polish.dwell_points(150.0, 5.0)
+    assert np.all(np.hypot(pts[:, 0], pts[:, 1]) <= 75.0 + 1e-9)
+    assert len(pts) == sum(
+        1 for x in range(-15, 16) for y in range(-15, 16) if x * x + y * y <= 225
+    )
+
+
+def test_tracking_error_vanishes_with_the_true_parameters(data):
+    cfg = {
+        "diameter_mm": 150.0,
+        "centre_mm": [1600.0, 0.0, 600.0],
+        "pitch_mm": 25.0,
+        "tcp_mm": [0.0, 0.0, 250.0],
+        "tool_rpy_deg": [0.0, 180.0, 0.0],
+    }
+    targets = polish.path_targets(cfg)
+    centre = targets[0].copy()
+    centre[:3, 3] = cfg["centre_mm"]
+    nominal = np.asarray(data.truth["nominal"])
+    true = np.asarray(data.truth["true"])
+    q0 = polish.seed_configuration(nominal, centre, tool=cfg["tcp_mm"])
+    err = polish.tracking_errors(np.stack([nominal, true]), true, targets, q0, tool=cfg["tcp_mm"])
+    assert err[1].max() < 1e-6  # compensating with the truth is exact
+    assert err[0].min() > 0.05  # the nominal table misses by a fraction of a mm
+    s = polish.summary(err)
+    assert s["within_1p0_pct"][1] == 100.0
+
+
+def test_config_fragment_validates_against_its_schema(tmp_path):
+    fragment = ROOT / "docs/fragments/kr210.yaml"
+    schema = ROOT / "docs/fragments/kr210.schema.yaml"
+    if not (fragment.exists() and schema.exists()):
+        pytest.skip("fragments merged into config.yaml")
+    from snakemake.utils import validate
+
+    root = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    frag = yaml.safe_load(schema.read_text())
+    root["properties"].update(frag["properties"])
+    root["$defs"].update(frag["$defs"])
+    root.pop("required", None)
+    merged = tmp_path / "schema.yaml"
+    merged.write_text(yaml.safe_dump(root))
+    config = yaml.safe_load(fragment.read_text())
+    validate(config, str(merged))
+    assert config["calibration"]["kr210"]["tuning"]["population"] == 100
