@@ -19,6 +19,10 @@ config.update(_settings)
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
+
 include: "workflow/rules/common.smk"
 
 

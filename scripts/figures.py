@@ -24,6 +24,16 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], cfg["figure"])
     figure = cfg["figure"]
+    style = figures.FigureStyle(**cfg["style"])
+    with figures.styled(style):
+        fig = _draw(smk, cfg)
+    io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
+    plt.close(fig)
+    log.info("%s written", figure)
+
+
+def _draw(smk, cfg):
+    figure = cfg["figure"]
     if figure in ("fig3a", "fig3b"):
         time, measured, estimates = _median_estimates(smk, cfg["regressor"])
         if figure == "fig3a":
@@ -52,9 +62,7 @@ def main(smk) -> None:
             histories[tables.display_name(Path(path).stem)] = h.to_numpy()
         optimum = float(io.read_parquet(smk.input.bcls)[0]["train_rmse"].iloc[0])
         fig = figures.convergence(histories, optimum)
-    io.save_figure(fig, smk.output.png, smk.output.pdf)
-    plt.close(fig)
-    log.info("%s written", figure)
+    return fig
 
 
 main(snakemake)  # noqa: F821

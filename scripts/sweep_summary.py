@@ -20,6 +20,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     sweep, study = cfg["sweep"], cfg["study"]
     log = io.start_log(smk.log[0], f"sweep_summary_{sweep}")
+    style = figures.FigureStyle(**cfg["style"])
     points = pd.concat([io.read_parquet(p)[0] for p in smk.input.points], ignore_index=True)
     keys = (study, "sweep", sweep)
     if sweep == "leave_one_trajectory_out":
@@ -35,12 +36,14 @@ def main(smk) -> None:
             ignore_index=True,
         )[["value", "method", "run", "val_rmse"]]
         table = sweeps.summarise_sweep(both, "default (cal Eq 18)", paired=False, seed_keys=keys)
-        fig = figures.loto(table)
+        with figures.styled(style):
+            fig = figures.loto(table)
     elif sweep == "agwo_grid":
         default = sweeps.grid_label(*cfg["default"])
         table = sweeps.summarise_sweep(points, default, paired=False, seed_keys=keys)
         cells = points.groupby(["mu_base", "kappa"])["val_rmse"].median().unstack()
-        fig = figures.agwo_grid(cells, tuple(cfg["default"]))
+        with figures.styled(style):
+            fig = figures.agwo_grid(cells, tuple(cfg["default"]))
     else:
         table = sweeps.summarise_sweep(
             points, float(cfg["default"]), paired=sweep in PAIRED, seed_keys=keys
@@ -50,7 +53,8 @@ def main(smk) -> None:
         if sweep == "cutoff_hz":  # the default twin (first seed) as in the paper's Figure 4b
             first = points["run"].min()
             seed0 = points[points["run"] == first].set_index("value")["val_rmse"]
-        fig = figures.sweep(table, label, scale, float(cfg["default"]), seed0=seed0)
+        with figures.styled(style):
+            fig = figures.sweep(table, label, scale, float(cfg["default"]), seed0=seed0)
     table.insert(0, "sweep", sweep)
     io.write_csv(table, smk.output.csv)
     caption = (
@@ -59,7 +63,7 @@ def main(smk) -> None:
         "Holm-adjusted over the sweep"
     )
     io.write_text(tables.to_markdown(table, caption=caption), smk.output.md)
-    io.save_figure(fig, smk.output.png, smk.output.pdf)
+    io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     plt.close(fig)
     log.info("%s: %d rows", sweep, len(table))
 

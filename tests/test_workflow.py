@@ -174,3 +174,45 @@ def test_cores_do_not_change_any_data(built, tmp_path, repo_root):
     a, b = data_hashes(built), data_hashes(single)
     assert a.keys() == b.keys() and len(a) >= 8
     assert a == b
+
+
+def test_sweep_points_at_the_default_reproduce_the_main_results(built):
+    base = built / "results/hip"
+    margin = pd.read_parquet(base / "sweeps/margin/0.1.parquet")
+    for method in ("rls_gwo", "rls_agwo"):
+        main = pd.read_parquet(base / f"fits/{method}.parquet")["val_rmse"].to_numpy()
+        np.testing.assert_array_equal(margin[margin.method == method]["val_rmse"].to_numpy(), main)
+    cutoff = pd.read_parquet(base / "sweeps/cutoff_hz/15.parquet")
+    bcls = pd.read_parquet(base / "fits/bcls.parquet")["val_rmse"].iloc[0]
+    assert cutoff[cutoff.run == 0]["val_rmse"].iloc[0] == pytest.approx(bcls, rel=1e-12)
+    assert len(cutoff) == 30
+
+
+def test_adding_a_sweep_value_adds_only_its_jobs(built, tmp_path):
+    work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
+    edit_config(
+        work, "values: [0.0, 0.05, 0.10, 0.20, 0.30]", "values: [0.0, 0.05, 0.10, 0.20, 0.30, 0.4]"
+    )
+    jobs = planned_jobs(work)
+    # the new margin's job, the Figure 4a summary and the audit that reads it; nothing else
+    assert jobs == {"sweep_point": 1, "fig4a": 1, "audit_study": 1, "all": 1}
+
+
+def test_audit_has_a_verdict_and_reason_for_every_claim(built):
+    audit = pd.read_csv(built / "results/hip/audit.csv")
+    assert list(audit.columns) == [
+        "claim",
+        "source",
+        "paper_value",
+        "reproduced_value",
+        "tolerance",
+        "verdict",
+        "reason",
+    ]
+    assert len(audit) >= 25
+    assert set(audit["verdict"]) <= {"reproduced", "differs", "direction only"}
+    assert audit["reason"].str.len().min() > 5
+    gamma = audit[audit.claim == "NFSI gamma (Eq 10)"].iloc[0]
+    assert gamma.verdict == "reproduced"
+    pendulum = pd.read_csv(built / "results/pendulum/audit.csv")
+    assert pendulum["claim"].str.contains("reference").any()

@@ -5,7 +5,9 @@ Sized for a journal column pair (7 in wide), fonts readable at print size, axes 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,18 +19,40 @@ from paramid.seeding import generator
 from paramid.tables import display_name
 
 Array = NDArray[np.float64]
-WIDTH_IN = 7.0
-STYLE = {
-    "font.size": 9,
-    "axes.titlesize": 9,
-    "axes.labelsize": 9,
-    "legend.fontsize": 8,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "svg.hashsalt": "paramid",
-}
+
+
+@dataclass(frozen=True)
+class FigureStyle:
+    """Figure style (config ``figures``): a change reruns only the figure rules."""
+
+    font_size: float = 9.0
+    width_in: float = 7.0  # full text width of a two-column paper
+    dpi: int = 200
+
+    def rc(self) -> dict:
+        """matplotlib rcParams of this style."""
+        small = self.font_size - 1
+        return {
+            "font.size": self.font_size,
+            "axes.titlesize": self.font_size,
+            "axes.labelsize": self.font_size,
+            "legend.fontsize": small,
+            "xtick.labelsize": small,
+            "ytick.labelsize": small,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "figure.figsize": (self.width_in, 3.0),
+            "savefig.dpi": self.dpi,
+        }
+
+
+@contextmanager
+def styled(style: FigureStyle) -> Iterator[None]:
+    """Draw figures inside this context to apply ``style``."""
+    with plt.rc_context(style.rc()):
+        yield
+
+
 COLOURS = {
     "Measured": "black",
     "BCLS": "#1b9e77",
@@ -42,40 +66,38 @@ COLOURS = {
 
 
 def _figure(height_in: float) -> tuple[Figure, plt.Axes]:
-    """A full-width figure; call inside ``plt.rc_context(STYLE)``."""
-    return plt.subplots(figsize=(WIDTH_IN, height_in), layout="constrained")
+    """A figure of the current style's width (see :func:`styled`)."""
+    return plt.subplots(
+        figsize=(plt.rcParams["figure.figsize"][0], height_in), layout="constrained"
+    )
 
 
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
     """Figure 3a: measured validation torque and the estimates H X̂ of selected methods."""
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.0)
-        ax.plot(time, measured, color=COLOURS["Measured"], lw=1.6, label="Measured")
-        for (label, est), style in zip(estimates.items(), ("-", "--", ":"), strict=False):
-            ax.plot(time, est, style, color=COLOURS.get(label), lw=1.1, label=f"{label} estimate")
-        ax.set(xlabel="Time [s]", ylabel="Hip torque [N m]", title="Validation torque (Eq 19)")
-        ax.margins(y=0.25)
-        ax.legend(ncols=4, loc="upper center")
+    fig, ax = _figure(3.0)
+    ax.plot(time, measured, color=COLOURS["Measured"], lw=1.6, label="Measured")
+    for (label, est), style in zip(estimates.items(), ("-", "--", ":"), strict=False):
+        ax.plot(time, est, style, color=COLOURS.get(label), lw=1.1, label=f"{label} estimate")
+    ax.set(xlabel="Time [s]", ylabel="Hip torque [N m]", title="Validation torque (Eq 19)")
+    ax.margins(y=0.25)
+    ax.legend(ncols=4, loc="upper center")
     return fig
 
 
 def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     """Figure 3b: signed validation residuals T_m − H X̂ (Eq 20)."""
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.0)
-        for label, r in residual.items():
-            rmse = float(np.sqrt(np.mean(r * r)))
-            ax.plot(
-                time, r, color=COLOURS.get(label), lw=0.9, label=f"{label} (RMSE {rmse:.4f} N m)"
-            )
-        ax.axhline(0.0, color="black", lw=0.6)
-        ax.set(
-            xlabel="Time [s]",
-            ylabel="Residual torque [N m]",
-            title="Signed validation residuals (Eq 20)",
-        )
-        ax.margins(y=0.25)
-        ax.legend(ncols=3, loc="upper center")
+    fig, ax = _figure(3.0)
+    for label, r in residual.items():
+        rmse = float(np.sqrt(np.mean(r * r)))
+        ax.plot(time, r, color=COLOURS.get(label), lw=0.9, label=f"{label} (RMSE {rmse:.4f} N m)")
+    ax.axhline(0.0, color="black", lw=0.6)
+    ax.set(
+        xlabel="Time [s]",
+        ylabel="Residual torque [N m]",
+        title="Signed validation residuals (Eq 20)",
+    )
+    ax.margins(y=0.25)
+    ax.legend(ncols=3, loc="upper center")
     return fig
 
 
@@ -85,29 +107,28 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
     The log axis shows standard PSO's outliers and the tight RLS clusters together;
     deterministic methods are drawn as horizontal reference lines.
     """
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.4)
-        labels = list(values)
-        data = [np.asarray(values[k]) for k in labels]
-        ax.boxplot(
-            data,
-            tick_labels=labels,
-            whis=(0, 100),
-            widths=0.5,
-            showfliers=False,
-            medianprops={"color": "black"},
+    fig, ax = _figure(3.4)
+    labels = list(values)
+    data = [np.asarray(values[k]) for k in labels]
+    ax.boxplot(
+        data,
+        tick_labels=labels,
+        whis=(0, 100),
+        widths=0.5,
+        showfliers=False,
+        medianprops={"color": "black"},
+    )
+    rng = generator("figures", "fig3c", "jitter")
+    for i, (label, v) in enumerate(zip(labels, data, strict=True), start=1):
+        x = i + rng.uniform(-0.15, 0.15, size=v.size)
+        ax.scatter(x, v, s=10, alpha=0.7, color=COLOURS.get(label), zorder=3)
+    for label, value in references.items():
+        ax.axhline(
+            value, ls="--", lw=0.9, color=COLOURS.get(label), label=f"{label} {value:.4f} N m"
         )
-        rng = generator("figures", "fig3c", "jitter")
-        for i, (label, v) in enumerate(zip(labels, data, strict=True), start=1):
-            x = i + rng.uniform(-0.15, 0.15, size=v.size)
-            ax.scatter(x, v, s=10, alpha=0.7, color=COLOURS.get(label), zorder=3)
-        for label, value in references.items():
-            ax.axhline(
-                value, ls="--", lw=0.9, color=COLOURS.get(label), label=f"{label} {value:.4f} N m"
-            )
-        ax.set_yscale("log")
-        ax.set(ylabel="Validation RMSE [N m]", title="Repeated-run distribution (30 seeds)")
-        ax.legend(loc="upper right")
+    ax.set_yscale("log")
+    ax.set(ylabel="Validation RMSE [N m]", title="Repeated-run distribution (30 seeds)")
+    ax.legend(loc="upper right")
     return fig
 
 
@@ -117,22 +138,21 @@ def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:
     Drawn as the excess over the BCLS training RMSE ``optimum`` (the global minimum within
     the RLS box) on a log axis, so that the RLS methods do not collapse onto one line.
     """
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.2)
-        for label, h in histories.items():
-            it = np.arange(1, h.shape[1] + 1)
-            excess = np.maximum(h - optimum, 1e-9)
-            q1, med, q3 = np.percentile(excess, [25, 50, 75], axis=0)
-            colour = COLOURS.get(label)
-            ax.plot(it, med, color=colour, lw=1.3, label=label)
-            ax.fill_between(it, q1, q3, color=colour, alpha=0.2, lw=0)
-        ax.set_yscale("log")
-        ax.set(
-            xlabel="Iteration (one population of evaluations each)",
-            ylabel="Best training RMSE − BCLS [N m]",
-            title=f"Convergence: median and IQR over seeds (BCLS training RMSE {optimum:.4f} N m)",
-        )
-        ax.legend(ncols=2, loc="upper right")
+    fig, ax = _figure(3.2)
+    for label, h in histories.items():
+        it = np.arange(1, h.shape[1] + 1)
+        excess = np.maximum(h - optimum, 1e-9)
+        q1, med, q3 = np.percentile(excess, [25, 50, 75], axis=0)
+        colour = COLOURS.get(label)
+        ax.plot(it, med, color=colour, lw=1.3, label=label)
+        ax.fill_between(it, q1, q3, color=colour, alpha=0.2, lw=0)
+    ax.set_yscale("log")
+    ax.set(
+        xlabel="Iteration (one population of evaluations each)",
+        ylabel="Best training RMSE − BCLS [N m]",
+        title=f"Convergence: median and IQR over seeds (BCLS training RMSE {optimum:.4f} N m)",
+    )
+    ax.legend(ncols=2, loc="upper right")
     return fig
 
 
@@ -144,76 +164,73 @@ def sweep(
     seed0: pd.Series | None = None,
 ) -> Figure:
     """Figure 4a/4b and the §5.3 sweeps: median and IQR of validation RMSE per setting."""
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.0)
-        for method, group in table.groupby("method", sort=False):
-            group = group.sort_values("value")
-            x = group["value"].to_numpy(float) * scale
-            label = display_name(method)
-            colour = COLOURS.get(label)
-            ax.plot(x, group["val_median"], "o-", color=colour, label=f"{label} median")
-            ax.fill_between(x, group["val_q1"], group["val_q3"], color=colour, alpha=0.2, lw=0)
-        if seed0 is not None:
-            seed0 = seed0.sort_index()
-            ax.plot(
-                seed0.index * scale,
-                seed0.to_numpy(),
-                "s--",
-                color="black",
-                ms=4,
-                label="default twin (seed 0)",
-            )
-        ax.axvline(default * scale, color="grey", ls=":", lw=1, label="paper's setting")
-        ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title="Median and IQR over runs")
-        ax.legend(loc="best")
+    fig, ax = _figure(3.0)
+    for method, group in table.groupby("method", sort=False):
+        group = group.sort_values("value")
+        x = group["value"].to_numpy(float) * scale
+        label = display_name(method)
+        colour = COLOURS.get(label)
+        ax.plot(x, group["val_median"], "o-", color=colour, label=f"{label} median")
+        ax.fill_between(x, group["val_q1"], group["val_q3"], color=colour, alpha=0.2, lw=0)
+    if seed0 is not None:
+        seed0 = seed0.sort_index()
+        ax.plot(
+            seed0.index * scale,
+            seed0.to_numpy(),
+            "s--",
+            color="black",
+            ms=4,
+            label="default twin (seed 0)",
+        )
+    ax.axvline(default * scale, color="grey", ls=":", lw=1, label="paper's setting")
+    ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title="Median and IQR over runs")
+    ax.legend(loc="best")
     return fig
 
 
 def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
     """AGWO μ_base × κ grid (Eq 12): median validation RMSE per cell."""
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.4)
-        image = ax.imshow(cells.to_numpy(), origin="lower", cmap="viridis", aspect="auto")
-        ax.set_xticks(range(cells.shape[1]), [f"{k:g}" for k in cells.columns])
-        ax.set_yticks(range(cells.shape[0]), [f"{m:g}" for m in cells.index])
-        for i in range(cells.shape[0]):
-            for j in range(cells.shape[1]):
-                ax.text(
-                    j,
-                    i,
-                    f"{cells.iat[i, j]:.4f}",
-                    ha="center",
-                    va="center",
-                    color="white",
-                    fontsize=7,
-                )
-        if default[0] in cells.index and default[1] in cells.columns:
-            i, j = list(cells.index).index(default[0]), list(cells.columns).index(default[1])
-            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=2))
-        ax.set(
-            xlabel="κ (Eq 12)",
-            ylabel="μ_base (Eq 12)",
-            title="RLS-AGWO median validation RMSE [N m]",
-        )
-        ax.grid(False)
-        fig.colorbar(image, ax=ax, label="Validation RMSE [N m]")
+    fig, ax = _figure(3.4)
+    image = ax.imshow(cells.to_numpy(), origin="lower", cmap="viridis", aspect="auto")
+    ax.set_xticks(range(cells.shape[1]), [f"{k:g}" for k in cells.columns])
+    ax.set_yticks(range(cells.shape[0]), [f"{m:g}" for m in cells.index])
+    for i in range(cells.shape[0]):
+        for j in range(cells.shape[1]):
+            ax.text(
+                j,
+                i,
+                f"{cells.iat[i, j]:.4f}",
+                ha="center",
+                va="center",
+                color="white",
+                fontsize=7,
+            )
+    if default[0] in cells.index and default[1] in cells.columns:
+        i, j = list(cells.index).index(default[0]), list(cells.columns).index(default[1])
+        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=2))
+    ax.set(
+        xlabel="κ (Eq 12)",
+        ylabel="μ_base (Eq 12)",
+        title="RLS-AGWO median validation RMSE [N m]",
+    )
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, label="Validation RMSE [N m]")
     return fig
 
 
 def loto(table: pd.DataFrame) -> Figure:
     """Leave-one-trajectory-out (§5.3): default vs swapped records, median and IQR per method."""
-    with plt.rc_context(STYLE):
-        fig, ax = _figure(3.2)
-        methods = list(dict.fromkeys(table["method"]))
-        for offset, (value, group) in zip(
-            (-0.15, 0.15), table.groupby("value", sort=True), strict=False
-        ):
-            group = group.set_index("method").loc[methods]
-            x = np.arange(len(methods)) + offset
-            err = [group["val_median"] - group["val_q1"], group["val_q3"] - group["val_median"]]
-            ax.errorbar(x, group["val_median"], yerr=err, fmt="o", capsize=3, label=value)
-        ax.set_xticks(range(len(methods)), [display_name(m) for m in methods])
-        ax.set_yscale("log")
-        ax.set(ylabel="Validation RMSE [N m]", title="Leave-one-trajectory-out: median and IQR")
-        ax.legend(loc="best")
+    fig, ax = _figure(3.2)
+    methods = list(dict.fromkeys(table["method"]))
+    for offset, (value, group) in zip(
+        (-0.15, 0.15), table.groupby("value", sort=True), strict=False
+    ):
+        group = group.set_index("method").loc[methods]
+        x = np.arange(len(methods)) + offset
+        err = [group["val_median"] - group["val_q1"], group["val_q3"] - group["val_median"]]
+        ax.errorbar(x, group["val_median"], yerr=err, fmt="o", capsize=3, label=value)
+    ax.set_xticks(range(len(methods)), [display_name(m) for m in methods])
+    ax.set_yscale("log")
+    ax.set(ylabel="Validation RMSE [N m]", title="Leave-one-trajectory-out: median and IQR")
+    ax.legend(loc="best")
     return fig

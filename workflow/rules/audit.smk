@@ -6,9 +6,15 @@ rule audit_study:
     input:
         unpack(audit_inputs),
     output:
-        csv="results/{study}/audit.csv",
+        csv=report(
+            "results/{study}/audit.csv",
+            caption="../report/audit.rst",
+            category="{study}",
+            subcategory="Audit",
+        ),
         md="results/{study}/audit.md",
     params:
+        code=code_version("audit", "estimators", "tables", "model", "ingest", "io"),
         cfg=audit_params,
     log:
         "logs/{study}/audit.log",

@@ -1,7 +1,29 @@
 # Helpers shared by the stage files: study lookup, config subsets (passed as params, so that a
 # change reruns exactly the stages that read it) and the list of final targets.
 
+import hashlib as _hashlib
+from pathlib import Path as _Path
+
+import paramid as _paramid
 from paramid import ingest as _ingest
+
+_LIBRARY = _Path(_paramid.__file__).parent
+
+
+def code_version(*modules):
+    """SHA-256 of the library modules a rule runs (a module or a subpackage's files).
+
+    Passed as a rule param, so that editing a module of paramid reruns exactly the rules
+    that use it (Snakemake tracks the `script:` files themselves, not what they import).
+    """
+    digest = _hashlib.sha256()
+    for name in modules:
+        package = _LIBRARY / name
+        files = sorted(package.rglob("*.py")) if package.is_dir() else [_LIBRARY / f"{name}.py"]
+        for path in files:
+            digest.update(path.relative_to(_LIBRARY).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
@@ -200,7 +222,7 @@ def sweep_summary_params(wildcards, sweep=None):
         "agwo_grid": [study["agwo"]["mu_base"], study["agwo"]["kappa"]],
         "leave_one_trajectory_out": None,
     }[sweep]
-    return {"study": wildcards.study, "sweep": sweep, "default": default}
+    return {"study": wildcards.study, "sweep": sweep, "default": default, "style": config["figures"]}
 
 
 def sweep_targets(study):

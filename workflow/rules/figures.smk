@@ -5,10 +5,26 @@ rule fig3a:
         validation="results/{study}/signals/validation.parquet",
         fits=selected_fits,
     output:
-        png="results/{study}/figures/fig3a.png",
+        png=report(
+            "results/{study}/figures/fig3a.png",
+            caption="../report/fig3a.rst",
+            category="{study}",
+            subcategory="Figure 3",
+        ),
         pdf="results/{study}/figures/fig3a.pdf",
     params:
-        cfg=lambda wc: {"figure": "fig3a", "regressor": study_config(wc)["regressor"]},
+        code=code_version("figures", "tables", "model", "seeding", "io"),
+        cfg=lambda wc: {
+            "figure": "fig3a",
+            "regressor": study_config(wc)["regressor"],
+            "style": config["figures"],
+        },
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/fig3a.log",
     conda:
@@ -19,10 +35,20 @@ rule fig3a:
 
 use rule fig3a as fig3b with:
     output:
-        png="results/{study}/figures/fig3b.png",
+        png=report(
+            "results/{study}/figures/fig3b.png",
+            caption="../report/fig3b.rst",
+            category="{study}",
+            subcategory="Figure 3",
+        ),
         pdf="results/{study}/figures/fig3b.pdf",
     params:
-        cfg=lambda wc: {"figure": "fig3b", "regressor": study_config(wc)["regressor"]},
+        code=code_version("figures", "tables", "model", "seeding", "io"),
+        cfg=lambda wc: {
+            "figure": "fig3b",
+            "regressor": study_config(wc)["regressor"],
+            "style": config["figures"],
+        },
     log:
         "logs/{study}/fig3b.log",
 
@@ -35,10 +61,22 @@ rule fig3c:
             method=study_config(wc)["methods"],
         ),
     output:
-        png="results/{study}/figures/fig3c.png",
+        png=report(
+            "results/{study}/figures/fig3c.png",
+            caption="../report/fig3c.rst",
+            category="{study}",
+            subcategory="Figure 3",
+        ),
         pdf="results/{study}/figures/fig3c.pdf",
     params:
-        cfg={"figure": "fig3c"},
+        code=code_version("figures", "tables", "model", "seeding", "io"),
+        cfg={"figure": "fig3c", "style": config["figures"]},
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/fig3c.log",
     conda:
@@ -56,10 +94,22 @@ rule fig3d:
         ),
         bcls="results/{study}/fits/bcls.parquet",
     output:
-        png="results/{study}/figures/fig3d.png",
+        png=report(
+            "results/{study}/figures/fig3d.png",
+            caption="../report/fig3d.rst",
+            category="{study}",
+            subcategory="Figure 3",
+        ),
         pdf="results/{study}/figures/fig3d.pdf",
     params:
-        cfg={"figure": "fig3d"},
+        code=code_version("figures", "tables", "model", "seeding", "io"),
+        cfg={"figure": "fig3d", "style": config["figures"]},
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/fig3d.log",
     conda:

@@ -13,7 +13,14 @@ rule fit:
     wildcard_constraints:
         method="|".join(DETERMINISTIC_METHODS),
     params:
+        code=code_version("estimators", "model", "io"),
         cfg=fit_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "prepare"
     log:
         "logs/{study}/fit_{method}.log",
     conda:
@@ -33,7 +40,14 @@ rule fit_population:
     wildcard_constraints:
         method="|".join(POPULATION_METHODS),
     params:
+        code=code_version("population", "optim", "seeding", "model", "io"),
         cfg=fit_population_params,
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    group:
+        "population"
     log:
         "logs/{study}/fit_{method}.log",
     conda:

@@ -10,6 +10,7 @@ rule ingest:
     wildcard_constraints:
         study="|".join(MEASURED_STUDIES) or NEVER,
     params:
+        code=code_version("ingest", "io"),
         cfg=ingest_params,
     log:
         "logs/{study}/ingest_{record}.log",

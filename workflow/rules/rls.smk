@@ -8,7 +8,14 @@ rule rls_bounds:
         trajectory="results/{study}/rls/trajectory.parquet",
         summary="results/{study}/rls/summary.json",
     params:
+        code=code_version("rls", "model", "signals", "io"),
         cfg=rls_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "prepare"
     log:
         "logs/{study}/rls_bounds.log",
     conda:

@@ -7,7 +7,14 @@ rule signals:
     output:
         "results/{study}/signals/{record}.parquet",
     params:
+        code=code_version("signals", "model", "io"),
         cfg=signals_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "prepare"
     log:
         "logs/{study}/signals_{record}.log",
     conda:

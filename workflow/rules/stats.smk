@@ -9,10 +9,22 @@ rule stats:
             method=study_config(wc)["methods"],
         ),
     output:
-        csv="results/{study}/tables/stats.csv",
+        csv=report(
+            "results/{study}/tables/stats.csv",
+            caption="../report/stats.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         md="results/{study}/tables/stats.md",
     params:
+        code=code_version("stats", "tables", "seeding", "io"),
         cfg=lambda wc: {"study": wc.study, "methods": study_config(wc)["methods"]},
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/stats.log",
     conda:

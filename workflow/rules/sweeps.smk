@@ -12,6 +12,7 @@ rule sweep_point:
         sweep="margin|forgetting|population",
         value=r"[0-9.eE+-]+",
     params:
+        code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
     log:
         "logs/{study}/sweep_{sweep}_{value}.log",
@@ -27,6 +28,7 @@ rule sweep_cutoff:
     wildcard_constraints:
         value=r"[0-9.eE+-]+",
     params:
+        code=code_version("sweeps", "twin", "signals", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_cutoff_params,
     log:
         "logs/{study}/sweep_cutoff_hz_{value}.log",
@@ -45,6 +47,7 @@ rule sweep_single:
     wildcard_constraints:
         sweep="agwo_grid|leave_one_trajectory_out",
     params:
+        code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
     log:
         "logs/{study}/sweep_{sweep}.log",
@@ -59,13 +62,24 @@ rule sweep_summary:
         points=sweep_points,
         fits=sweep_reference_fits,
     output:
-        csv="results/{study}/tables/sweep_{sweep}.csv",
+        csv=report(
+            "results/{study}/tables/sweep_{sweep}.csv",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Sweeps",
+        ),
         md="results/{study}/tables/sweep_{sweep}.md",
-        png="results/{study}/figures/sweep_{sweep}.png",
+        png=report(
+            "results/{study}/figures/sweep_{sweep}.png",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Sweeps",
+        ),
         pdf="results/{study}/figures/sweep_{sweep}.pdf",
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
+        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=sweep_summary_params,
     log:
         "logs/{study}/sweep_summary_{sweep}.log",
@@ -80,11 +94,22 @@ use rule sweep_summary as fig4a with:
         points=lambda wc: sweep_points(wc, "margin"),
         fits=[],
     output:
-        csv="results/{study}/tables/sweep_margin.csv",
+        csv=report(
+            "results/{study}/tables/sweep_margin.csv",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Figure 4",
+        ),
         md="results/{study}/tables/sweep_margin.md",
-        png="results/{study}/figures/fig4a.png",
+        png=report(
+            "results/{study}/figures/fig4a.png",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Figure 4",
+        ),
         pdf="results/{study}/figures/fig4a.pdf",
     params:
+        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_summary_params(wc, "margin"),
     log:
         "logs/{study}/fig4a.log",
@@ -95,11 +120,22 @@ use rule sweep_summary as fig4b with:
         points=lambda wc: sweep_points(wc, "cutoff_hz"),
         fits=[],
     output:
-        csv="results/{study}/tables/sweep_cutoff_hz.csv",
+        csv=report(
+            "results/{study}/tables/sweep_cutoff_hz.csv",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Figure 4",
+        ),
         md="results/{study}/tables/sweep_cutoff_hz.md",
-        png="results/{study}/figures/fig4b.png",
+        png=report(
+            "results/{study}/figures/fig4b.png",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Figure 4",
+        ),
         pdf="results/{study}/figures/fig4b.pdf",
     params:
+        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_summary_params(wc, "cutoff_hz"),
     log:
         "logs/{study}/fig4b.log",

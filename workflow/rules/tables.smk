@@ -11,12 +11,29 @@ rule tables:
         rls="results/{study}/rls/summary.json",
         paper=paper_values,
     output:
-        table3="results/{study}/tables/table3.csv",
+        table3=report(
+            "results/{study}/tables/table3.csv",
+            caption="../report/table3.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         table3_md="results/{study}/tables/table3.md",
-        table4="results/{study}/tables/table4.csv",
+        table4=report(
+            "results/{study}/tables/table4.csv",
+            caption="../report/table4.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         table4_md="results/{study}/tables/table4.md",
     params:
+        code=code_version("tables", "model", "io"),
         cfg=tables_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/tables.log",
     conda:

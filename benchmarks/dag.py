@@ -1,0 +1,83 @@
+"""Speed of the whole DAG on this machine (issue: hip study incl. sweeps <= 30 s from clean at
+--cores 2; no-op rerun <= 3 s; a figure-style change reruns only figure rules).
+
+Runs in a temporary copy of the workflow:
+  1. the hip study from clean (`snakemake --cores 2 <hip targets>`),
+  2. the no-op rerun,
+  3. the rerun after a figure-style change (config `figures.font_size`),
+and prints wall times, job counts and which rules the style change reran.
+
+Usage: python benchmarks/dag.py [--cores 2] [--study hip]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
+
+
+def run(workdir: Path, *args: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "snakemake", *args], cwd=workdir, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    if out.returncode:
+        sys.exit(out.stderr[-3000:])
+    return elapsed, out.stdout + out.stderr
+
+
+def jobs(log: str) -> dict[str, int]:
+    if "Job stats:" not in log:
+        return {}
+    stats = log.split("Job stats:", 1)[1]
+    found = re.finditer(r"^(\w+)\s+(\d+)\s*$", stats, re.M)
+    return {m[1]: int(m[2]) for m in found if m[1] != "total"}
+
+
+def targets(study: str) -> list[str]:
+    """The study's final outputs: audit (tables, statistics), Figures 3-4 and every sweep."""
+    figures = ["fig3a", "fig3b", "fig3c", "fig3d", "fig4a", "fig4b"]
+    figures += [
+        f"sweep_{s}" for s in ("forgetting", "population", "agwo_grid", "leave_one_trajectory_out")
+    ]
+    return [f"results/{study}/audit.csv"] + [f"results/{study}/figures/{f}.png" for f in figures]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", default="2")
+    parser.add_argument("--study", default="hip")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for name in FILES:
+            src = ROOT / name
+            (shutil.copytree if src.is_dir() else shutil.copy2)(src, work / name)
+        target = targets(args.study)
+        clean, log = run(work, "--cores", args.cores, *target)
+        built = jobs(log)
+        noop, _ = run(work, "--cores", args.cores, *target)
+        config = work / "config.yaml"
+        config.write_text(config.read_text().replace("font_size: 9.0", "font_size: 10.0", 1))
+        restyle, log = run(work, "--cores", args.cores, *target)
+        rerun = jobs(log)
+    print(f"study {args.study} at --cores {args.cores}")
+    print(f"  from clean:           {clean:6.1f} s, {sum(built.values())} jobs")
+    print(f"  no-op rerun:          {noop:6.1f} s")
+    print(f"  figure-style change:  {restyle:6.1f} s, reran {rerun}")
+    for rule, count in sorted(built.items(), key=lambda kv: -kv[1]):
+        print(f"    {rule:18s} {count}")
+
+
+if __name__ == "__main__":
+    main()
