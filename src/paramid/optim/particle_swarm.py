@@ -1,0 +1,94 @@
+"""Particle swarm optimisation with linearly decreasing inertia (paper Table 2 settings).
+
+Standard PSO and RLS-PSO are this one function; they differ only in the box [L, U] the
+caller passes (a wide physical box versus the RLS-derived box of Section 3.1, Eq 7-9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from paramid.optim.base import (
+    OptimResult,
+    Problem,
+    block_buffer,
+    progress,
+    project,
+    step_blocks,
+    uniform_block,
+)
+from paramid.optim.objectives import Objective
+
+
+def pso(
+    objective: Objective,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    *,
+    population: int = 30,
+    iterations: int = 80,
+    seeds: Sequence[np.random.SeedSequence],
+    inertia: tuple[float, float] = (0.9, 0.4),
+    c1: float = 2.0,
+    c2: float = 2.0,
+    velocity_clamp: float | None = None,
+) -> OptimResult:
+    """Minimise ``objective`` (e.g. Eq 13) over [lower, upper] with global-best PSO.
+
+    v <- w_g v + c1 r1 (p_i - x_i) + c2 r2 (p_best - x_i),  x <- clip_[L, U](x + v)
+    with r1, r2 ~ U(0, 1) per component, zero initial velocity, uniform initial positions,
+    w_g = w0 + (w1 - w0) g/G (``inertia`` = (w0, w1), g/G from ``base.progress``), personal
+    bests replaced on strict improvement and the swarm best taken after each iteration.
+    ``velocity_clamp`` (a fraction of the box span) limits |v| componentwise; off by default.
+    """
+    if velocity_clamp is not None and not velocity_clamp > 0:
+        raise ValueError(f"velocity_clamp must be positive or None, got {velocity_clamp}")
+    prob = Problem(
+        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
+    )
+    runs, dim, n = prob.runs, prob.dim, prob.population
+    lo, hi = prob.box(n)
+    if velocity_clamp is not None:
+        vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()
+        vmin = -vmax
+    weights = inertia[0] + (inertia[1] - inertia[0]) * progress(prob.iterations)
+
+    X = prob.initial()
+    V = np.zeros_like(X)
+    f = prob.evaluate(X)
+    pbest, pbest_f = X.copy(), f.copy()
+    history = np.empty((runs, prob.iterations))
+    rows = np.arange(runs)
+    lead = np.argmin(pbest_f, axis=1)
+    gbest = pbest[rows, :, lead][:, :, None]
+    history[:, 0] = pbest_f[rows, lead]
+
+    term = np.empty_like(X)
+    blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
+    c1_r1, c2_r2 = block_buffer(runs, blocks, (dim, n)), block_buffer(runs, blocks, (dim, n))
+    for start, stop in blocks:
+        uniform_block(prob.gens, c1_r1[:, : stop - start], high=c1)  # c1 r1, r1 ~ U(0, 1)
+        uniform_block(prob.gens, c2_r2[:, : stop - start], high=c2)
+        for i, step in enumerate(range(start, stop)):
+            V *= weights[step]
+            np.subtract(pbest, X, out=term)
+            term *= c1_r1[:, i]
+            V += term
+            np.subtract(gbest, X, out=term)
+            term *= c2_r2[:, i]
+            V += term
+            if velocity_clamp is not None:
+                project(V, vmin, vmax, out=V)
+            X += V
+            project(X, lo, hi, out=X)
+            f = prob.evaluate(X)
+            better = f < pbest_f
+            np.copyto(pbest_f, f, where=better)
+            np.copyto(pbest, X, where=better[:, None, :])
+            lead = np.argmin(pbest_f, axis=1)
+            gbest = pbest[rows, :, lead][:, :, None]
+            history[:, step + 1] = pbest_f[rows, lead]
+    return prob.result(gbest[:, :, 0], history[:, -1], history)
