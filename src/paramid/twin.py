@@ -8,7 +8,7 @@ the stream ``("twin", seed, record)`` so a record is the same in every study tha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -119,22 +119,41 @@ def coulomb(qd: Array, smoothing_velocity: float) -> Array:
 
 
 def plant_torque(
-    x: Sequence[float], q: Array, qd: Array, qdd: Array, settings: TwinSettings
+    x: Sequence[float],
+    q: Array,
+    qd: Array,
+    qdd: Array,
+    settings: TwinSettings,
+    friction: Callable[[Array], Array] | None = None,
 ) -> Array:
-    """Joint torque of Eq 1–2 with X = [Mxt, Myt, Jt, fc, fv] (Eq 3, 5)."""
-    mxt, myt, jt, fc, fv = x
+    """Joint torque of Eq 1–2 with X = [Mxt, Myt, Jt, fc, fv] (Eq 3, 5).
+
+    ``friction``, when given, maps q̇ to the friction torque and replaces Eq 2 (then only
+    Mxt, Myt, Jt of ``x`` are read), e.g. a Stribeck law from :mod:`paramid.friction`.
+    """
+    mxt, myt, jt = x[:3]
     g = settings.gravity
-    friction = fc * coulomb(qd, settings.coulomb_smoothing_velocity) + fv * qd
-    return jt * qdd + g * (mxt * np.sin(q) + myt * np.cos(q)) + friction
+    if friction is None:
+        fc, fv = x[3], x[4]
+        tau_f = fc * coulomb(qd, settings.coulomb_smoothing_velocity) + fv * qd
+    else:
+        tau_f = np.asarray(friction(qd), dtype=np.float64)
+    return jt * qdd + g * (mxt * np.sin(q) + myt * np.cos(q)) + tau_f
 
 
 def simulate(
-    trajectory: Trajectory, duration_s: float, settings: TwinSettings, seed: int, record: str
+    trajectory: Trajectory,
+    duration_s: float,
+    settings: TwinSettings,
+    seed: int,
+    record: str,
+    friction: Callable[[Array], Array] | None = None,
 ) -> Record:
     """Sample the twin at ``settings.sample_rate_hz`` for ``duration_s`` (t = 0 … duration − 1/fs).
 
     Draw order from the stream ("twin", seed, record): ripple frequencies, ripple phases,
     torque noise, encoder noise; so switching one noise off leaves the others unchanged.
+    ``friction`` (q̇ ↦ torque) replaces Eq 2 in the plant, see :func:`plant_torque`.
     """
     n = int(round(duration_s * settings.sample_rate_hz))
     if n < 2:
@@ -157,7 +176,7 @@ def simulate(
         qd = qd + amp * (w * np.cos(arg)).sum(axis=1)
         qdd = qdd - amp * (w * w * np.sin(arg)).sum(axis=1)
 
-    torque = plant_torque(settings.x_true, q, qd, qdd, settings)
+    torque = plant_torque(settings.x_true, q, qd, qdd, settings, friction)
     return Record(
         time=t,
         angle=q + settings.encoder_noise_rad * encoder_noise,
