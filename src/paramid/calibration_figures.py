@@ -80,7 +80,8 @@ def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
         )
         for (title, series), (ax, hx) in zip(panels.items(), axes, strict=True):
             top = max(float(np.max(v)) for v in series.values())
-            bins = np.linspace(0.0, top * 1.02, 40)
+            low = min(float(np.min(v[v > 0])) for v in series.values())
+            bins = np.geomspace(low * 0.98, top * 1.02, 40)
             for name, err in series.items():
                 colour = COLOURS.get(name)
                 ax.plot(np.arange(1, err.size + 1), err, lw=0.9, color=colour, label=name)

@@ -1,0 +1,99 @@
+"""Time every KR210 calibration identifier with the paper's budgets (issue #9: MIPO-ARKEKF <= 5 s).
+
+Builds the twin's data set from the config fragment (docs/fragments/kr210.yaml, or the
+``calibration.kr210`` block of config.yaml once merged), then runs each identifier for all
+runs in one batched call and reports wall time per run, CPU time per run and the validation
+RMSE.  The noise-factor tuner is ``paramid.optim.METHODS["mipo"]`` when registered; until then
+``--tuner pso`` times the same code path with PSO (population 100 x 60 iterations) and the
+output says so.  ``--fitness-iterations 60`` times the alternative reading of Eq 29 (the full
+60-iteration filter inside every fitness evaluation).
+
+Usage: python benchmarks/calibration.py [--runs 10] [--tuner mipo|pso] [--repeats 3]
+       [--fitness-iterations 1] [--only mipo_arkekf,ekf]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import time
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from paramid import calibration as cal
+from paramid import calibration_twin as twin
+from paramid import kinematics as kin
+from paramid.optim import METHODS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def study_config() -> dict:
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    if "calibration" in config and "kr210" in config["calibration"]:
+        return config["calibration"]["kr210"]
+    return yaml.safe_load((ROOT / "docs/fragments/kr210.yaml").read_text())["calibration"]["kr210"]
+
+
+def build_problem(cfg: dict) -> cal.Problem:
+    robot = cfg["robot"]
+    table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
+    data = twin.simulate("kr210", cfg["twin"], table)
+    t = data.truth
+    train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
+    q = train[[f"q{j}" for j in range(1, 7)]].to_numpy()
+    J = kin.position_jacobian(t["nominal"], q, convention=t["convention"], tool=t["tool_mm"])
+    ident = cal.identifiability(J.reshape(-1, kin.N_PARAMS), cfg["identifiability"]["rel_tol"])
+    return cal.Problem.from_frame(
+        data.frame, t["nominal"], t["tool_mm"], ident.free, t["convention"]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--repeats", type=int, default=3, help="timed repeats (median)")
+    parser.add_argument("--tuner", default="mipo" if "mipo" in METHODS else "pso")
+    parser.add_argument("--fitness-iterations", type=int, default=None)
+    parser.add_argument("--only", default="", help="comma-separated identifiers")
+    args = parser.parse_args()
+
+    cfg = copy.deepcopy(study_config())
+    cfg["tuning"]["method"] = args.tuner
+    if args.fitness_iterations is not None:
+        cfg["tuning"]["fitness_iterations"] = args.fitness_iterations
+    problem = build_problem(cfg)
+    runs = list(range(args.runs))
+    names = args.only.split(",") if args.only else list(cal.IDENTIFIERS)
+    stand_in = (
+        ""
+        if args.tuner == "mipo"
+        else f"  (tuner = {args.tuner}: stand-in until mipo is registered)"
+    )
+    print(
+        f"KR210 calibration: {problem.q_train.shape[0]} train / {problem.q_val.shape[0]} "
+        f"validation points, {problem.dim} identified parameters, {args.runs} runs batched, "
+        f"tuning fitness iterations {cfg['tuning']['fitness_iterations']}{stand_in}"
+    )
+    print(
+        f"{'identifier':12s} {'time_s':>8s} {'wall s/run':>10s} {'cpu s/run':>10s} "
+        f"{'val RMSE mm':>12s}"
+    )
+    for name in names:
+        walls, cpus = [], []
+        for _ in range(args.repeats):
+            w0, c0 = time.perf_counter(), time.process_time()
+            fit = cal.identify(name, problem, cfg, study="kr210", runs=runs)
+            walls.append((time.perf_counter() - w0) / len(runs))
+            cpus.append((time.process_time() - c0) / len(runs))
+        rmse = cal.metrics(problem.distances(fit.x, "validation"))["rmse"]
+        print(
+            f"{name:12s} {fit.time_s.mean():8.3f} {np.median(walls):10.3f} "
+            f"{np.median(cpus):10.3f} {rmse.mean():12.5f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
