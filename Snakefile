@@ -41,9 +41,11 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/stats.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/nonlinear.smk"
 include: "workflow/rules/audit.smk"
 
 
 rule all:
     input:
         all_targets(),
+        nonlinear_targets(),

@@ -27,3 +27,4 @@ rule audit_study:
 rule audit:
     input:
         audit_targets(),
+        [t for t in nonlinear_targets() if t.endswith("audit.csv")],
