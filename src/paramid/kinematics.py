@@ -135,66 +135,66 @@ def _split(params: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, Floa
     return p[..., 0, :], p[..., 1, :], p[..., 2, :], p[..., 3, :]
 
 
-def _rot_x_then(R: FloatArray, c: FloatArray, s: FloatArray) -> FloatArray:
-    """R @ Rx(angle) given cos/sin (...,)."""
-    out = np.empty_like(R)
-    out[..., :, 0] = R[..., :, 0]
-    out[..., :, 1] = R[..., :, 1] * c[..., None] + R[..., :, 2] * s[..., None]
-    out[..., :, 2] = -R[..., :, 1] * s[..., None] + R[..., :, 2] * c[..., None]
-    return out
-
-
-def _rot_z_then(R: FloatArray, c: FloatArray, s: FloatArray) -> FloatArray:
-    """R @ Rz(angle) given cos/sin (...,)."""
-    out = np.empty_like(R)
-    out[..., :, 0] = R[..., :, 0] * c[..., None] + R[..., :, 1] * s[..., None]
-    out[..., :, 1] = -R[..., :, 0] * s[..., None] + R[..., :, 1] * c[..., None]
-    out[..., :, 2] = R[..., :, 2]
-    return out
-
-
 @dataclass(frozen=True)
 class Chain:
-    """Frames along the chain: ``R[k]``, ``o[k]`` of frame {k}, k = 0..6 (frame 0 = base).
+    """Frames {k}, k = 0..6 (0 = base), component-major for speed: ``x[k]``, ``y[k]``,
+    ``z[k]`` are the axes and ``o[k]`` the origin of frame {k}, each (3, *batch)."""
 
-    For modified DH, ``xo[k]`` is the origin of the intermediate frame after
-    ``Tx(a_{k}) Rx(alpha_{k})`` of row k+1 (on the common normal, where alpha acts).
-    """
-
-    R: list[FloatArray]
+    x: list[FloatArray]
+    y: list[FloatArray]
+    z: list[FloatArray]
     o: list[FloatArray]
 
 
+def _turn(u: FloatArray, v: FloatArray, c: FloatArray, s: FloatArray):
+    """Axes (u, v) turned by the angle with cosine c and sine s about their normal."""
+    return u * c + v * s, v * c - u * s
+
+
 def _chain(params: FloatArray, q: FloatArray, convention: Convention) -> Chain:
+    """Frames along the chain; every array op runs over the whole batch per component."""
+    if convention not in ("standard", "modified"):
+        raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
     alpha, a, d, theta = _split(params)
     shape = np.broadcast_shapes(params.shape[:-1], q.shape[:-1])
-    R = np.broadcast_to(np.eye(3), (*shape, 3, 3)).copy()
-    o = np.zeros((*shape, 3))
-    Rs, os_ = [R], [o]
-    angle = theta + q
+    eye = np.eye(3).reshape(3, 3, *([1] * len(shape)))
+    x = np.broadcast_to(eye[0], (3, *shape))
+    y = np.broadcast_to(eye[1], (3, *shape))
+    z = np.broadcast_to(eye[2], (3, *shape))
+    o = np.zeros((3, *shape))
+    xs, ys, zs, os_ = [x], [y], [z], [o]
+    angle = np.moveaxis(np.broadcast_to(theta + q, (*shape, N_JOINTS)), -1, 0)
     ct, st = np.cos(angle), np.sin(angle)
-    ca, sa = np.cos(alpha), np.sin(alpha)
+    ca = np.moveaxis(np.broadcast_to(np.cos(alpha), (*shape, N_JOINTS)), -1, 0)
+    sa = np.moveaxis(np.broadcast_to(np.sin(alpha), (*shape, N_JOINTS)), -1, 0)
+    av = np.moveaxis(np.broadcast_to(a, (*shape, N_JOINTS)), -1, 0)
+    dv = np.moveaxis(np.broadcast_to(d, (*shape, N_JOINTS)), -1, 0)
     for i in range(N_JOINTS):
-        cti = np.broadcast_to(ct[..., i], shape)
-        sti = np.broadcast_to(st[..., i], shape)
-        cai = np.broadcast_to(ca[..., i], shape)
-        sai = np.broadcast_to(sa[..., i], shape)
-        ai = np.broadcast_to(a[..., i], shape)[..., None]
-        di = np.broadcast_to(d[..., i], shape)[..., None]
-        if convention == "standard":
-            Rz = _rot_z_then(R, cti, sti)
-            o = o + Rz[..., :, 2] * di + Rz[..., :, 0] * ai
-            R = _rot_x_then(Rz, cai, sai)
-        elif convention == "modified":
-            o = o + R[..., :, 0] * ai
-            Rx = _rot_x_then(R, cai, sai)
-            o = o + Rx[..., :, 2] * di
-            R = _rot_z_then(Rx, cti, sti)
-        else:
-            raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
-        Rs.append(R)
+        if convention == "standard":  # Rz(theta) Tz(d) Tx(a) Rx(alpha)
+            x, y = _turn(x, y, ct[i], st[i])
+            o = o + z * dv[i] + x * av[i]
+            y, z = _turn(y, z, ca[i], sa[i])
+        else:  # Tx(a) Rx(alpha) Tz(d) Rz(theta)
+            o = o + x * av[i]
+            y, z = _turn(y, z, ca[i], sa[i])
+            o = o + z * dv[i]
+            x, y = _turn(x, y, ct[i], st[i])
+        xs.append(x)
+        ys.append(y)
+        zs.append(z)
         os_.append(o)
-    return Chain(R=Rs, o=os_)
+    return Chain(x=xs, y=ys, z=zs, o=os_)
+
+
+def _tool_point(chain: Chain, t: FloatArray) -> FloatArray:
+    """p = o_6 + R_6 t, (3, *batch); ``t`` (..., 3) broadcasts against the batch."""
+    tc = np.moveaxis(t, -1, 0)
+    return chain.o[-1] + chain.x[-1] * tc[0] + chain.y[-1] * tc[1] + chain.z[-1] * tc[2]
+
+
+def _last(v: FloatArray) -> FloatArray:
+    """(3, *batch) -> (*batch, 3)."""
+    return np.moveaxis(v, 0, -1)
 
 
 def _inputs(
@@ -223,8 +223,8 @@ def forward(
     """
     P, Q, t = _inputs(params, q, tool)
     chain = _chain(P, Q, convention)
-    R6, o6 = chain.R[-1], chain.o[-1]
-    return R6, o6 + np.einsum("...ij,...j->...i", R6, t)
+    R6 = np.stack([_last(chain.x[-1]), _last(chain.y[-1]), _last(chain.z[-1])], axis=-1)
+    return R6, _last(_tool_point(chain, t))
 
 
 def transform(
@@ -251,7 +251,8 @@ def positions(
     tool: ArrayLike | None = None,
 ) -> FloatArray:
     """Tool-point positions P_r(e, Q) (..., 3) in mm (Eq 5), vectorised over both arguments."""
-    return forward(params, q, convention=convention, tool=tool)[1]
+    P, Q, t = _inputs(params, q, tool)
+    return _last(_tool_point(_chain(P, Q, convention), t))
 
 
 def position_jacobian(
@@ -274,23 +275,25 @@ def position_jacobian(
     """
     P, Q, t = _inputs(params, q, tool)
     chain = _chain(P, Q, convention)
-    p = chain.o[-1] + np.einsum("...ij,...j->...i", chain.R[-1], t)
-    J = np.empty((*p.shape[:-1], 3, N_PARAMS))
+    p = _tool_point(chain, t)
+    J = np.empty((3, N_PARAMS, *p.shape[1:]))
     for i in range(N_JOINTS):
-        before_R, before_o = chain.R[i], chain.o[i]
-        after_R, after_o = chain.R[i + 1], chain.o[i + 1]
         if convention == "standard":
-            z, x = before_R[..., :, 2], after_R[..., :, 0]
-            J[..., :, 3 * N_JOINTS + i] = np.cross(z, p - before_o)
-            J[..., :, 2 * N_JOINTS + i] = z
-            J[..., :, N_JOINTS + i] = x
-            J[..., :, i] = np.cross(x, p - after_o)
+            z, o_before = chain.z[i], chain.o[i]
+            x, o_after = chain.x[i + 1], chain.o[i + 1]
+            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_before, axis=0)
+            J[:, 2 * N_JOINTS + i] = z
+            J[:, N_JOINTS + i] = x
+            J[:, i] = np.cross(x, p - o_after, axis=0)
         else:
-            x, z = before_R[..., :, 0], after_R[..., :, 2]
-            J[..., :, i] = np.cross(x, p - before_o)
-            J[..., :, N_JOINTS + i] = x
-            J[..., :, 2 * N_JOINTS + i] = z
-            J[..., :, 3 * N_JOINTS + i] = np.cross(z, p - after_o)
+            x, o_before = chain.x[i], chain.o[i]
+            z, o_after = chain.z[i + 1], chain.o[i + 1]
+            J[:, i] = np.cross(x, p - o_before, axis=0)
+            J[:, N_JOINTS + i] = x
+            J[:, 2 * N_JOINTS + i] = z
+            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_after, axis=0)
+    J = np.moveaxis(J, (0, 1), (-2, -1))
+    p = _last(p)
     return (J, p) if with_positions else J
 
 
@@ -304,14 +307,13 @@ def geometric_jacobian(
     """6 x 6 Jacobian of the tool point's [linear (mm/rad); angular (1)] velocity w.r.t. q."""
     P, Q, t = _inputs(params, q, tool)
     chain = _chain(P, Q, convention)
-    p = chain.o[-1] + np.einsum("...ij,...j->...i", chain.R[-1], t)
-    J = np.empty((*p.shape[:-1], 6, N_JOINTS))
+    p = _tool_point(chain, t)
+    J = np.empty((6, N_JOINTS, *p.shape[1:]))
     for i in range(N_JOINTS):
         k = i if convention == "standard" else i + 1
-        z, o = chain.R[k][..., :, 2], chain.o[k]
-        J[..., :3, i] = np.cross(z, p - o)
-        J[..., 3:, i] = z
-    return J
+        J[:3, i] = np.cross(chain.z[k], p - chain.o[k], axis=0)
+        J[3:, i] = chain.z[k]
+    return np.moveaxis(J, (0, 1), (-2, -1))
 
 
 def rotation_error(R_target: FloatArray, R: FloatArray) -> FloatArray:
