@@ -71,3 +71,71 @@ def process(
     qd, qdd = central_derivatives(q, 1.0 / fs)
     keep = slice(trim, time.size - trim)
     return Processed(time[keep], q[keep], qd[keep], qdd[keep], torque[keep])
+
+
+def average_periods(x: Array, periods: int) -> Array:
+    """Mean of ``periods`` consecutive equal-length periods along the last (time) axis.
+
+    A record of P periods of n samples (shape ``(..., P·n)``) becomes one period ``(..., n)``;
+    zero-mean noise that is uncorrelated between periods drops by a factor √P in RMS.
+    """
+    if periods < 1:
+        raise ValueError(f"periods must be a positive integer, got {periods}")
+    n_total = x.shape[-1]
+    if n_total % periods:
+        raise ValueError(f"{n_total} samples do not split into {periods} equal periods")
+    return x.reshape(*x.shape[:-1], periods, n_total // periods).mean(axis=-2)
+
+
+def process_averaged(
+    time: Array,
+    angle: Array,
+    torque: Array,
+    *,
+    periods: int,
+    cutoff_hz: float,
+    order: int,
+    trim_s: float,
+    periodic: bool = True,
+) -> Processed:
+    """The hip chain of :func:`process` on the average of P periods of a periodic record.
+
+    The measured angle and torque (time along the last axis; leading axes, e.g. one row per
+    seed or joint, are processed independently) are first averaged over ``periods`` periods
+    into one period, then low-pass filtered, differentiated and trimmed as in §4.1.
+
+    With ``periodic=True`` the averaged period is treated as one period of a periodic signal:
+    the zero-phase filter runs on three copies laid end to end and keeps the middle one, and
+    the central differences wrap around, so no end transient is left (``trim_s`` may then be
+    0; with a positive ``trim_s`` the ends are still dropped, to keep the row count of the
+    ordinary chain).  With ``periodic=False`` and ``periods=1`` the result equals
+    :func:`process` row by row.
+    """
+    time = np.asarray(time, dtype=np.float64)
+    angle = np.asarray(angle, dtype=np.float64)
+    torque = np.asarray(torque, dtype=np.float64)
+    if angle.shape != torque.shape or angle.shape[-1] != time.size:
+        raise ValueError("angle and torque must have the same shape, time along the last axis")
+    q_avg = average_periods(angle, periods)
+    tau_avg = average_periods(torque, periods)
+    n = q_avg.shape[-1]
+    t = time[:n]
+    fs = sample_rate(t)
+    trim = int(round(trim_s * fs))
+    if trim < (0 if periodic else 1):
+        raise ValueError(f"trim_s={trim_s} s is less than one sample at {fs:g} Hz")
+    if n <= 2 * trim + 1:
+        raise ValueError(f"period of {n} samples is too short for trimming {trim} at each end")
+    step = 1.0 / fs
+    if periodic:
+        tiled = np.concatenate([q_avg, q_avg, q_avg], axis=-1)
+        q = lowpass(tiled, cutoff_hz, fs, order)[..., n : 2 * n]
+        ahead, behind = np.roll(q, -1, axis=-1), np.roll(q, 1, axis=-1)
+        qd = (ahead - behind) / (2 * step)
+        qdd = (ahead - 2 * q + behind) / step**2
+    else:
+        q = lowpass(q_avg, cutoff_hz, fs, order)
+        qd_t, qdd_t = central_derivatives(np.moveaxis(q, -1, 0), step)
+        qd, qdd = np.moveaxis(qd_t, 0, -1), np.moveaxis(qdd_t, 0, -1)
+    keep = slice(trim, n - trim)
+    return Processed(t[keep], q[..., keep], qd[..., keep], qdd[..., keep], tau_avg[..., keep])

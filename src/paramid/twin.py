@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,6 +18,17 @@ from numpy.typing import NDArray
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
+
+
+@runtime_checkable
+class Evaluable(Protocol):
+    """Anything the twin can follow: ``evaluate(t) -> (q, q̇, q̈)`` in rad, rad/s, rad/s².
+
+    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.FourierTrajectory`` (Fourier
+    excitation, Eq 8 of the excitation paper) both satisfy it.
+    """
+
+    def evaluate(self, t: Array) -> tuple[Array, Array, Array]: ...
 
 
 @dataclass(frozen=True)
@@ -142,7 +154,7 @@ def plant_torque(
 
 
 def simulate(
-    trajectory: Trajectory,
+    trajectory: Evaluable,
     duration_s: float,
     settings: TwinSettings,
     seed: int,

@@ -1,0 +1,181 @@
+"""Planar chain (issue #7): Newton–Euler vs closed-form / energy, regressor, base parameters,
+a 44-coefficient excitation, and recovery of the base parameters on the chain twin."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paramid import chain as ch
+from paramid import excitation as ex
+
+G = 9.81
+
+
+@pytest.fixture(scope="module")
+def chain4() -> ch.PlanarChain:
+    return ch.PlanarChain(
+        lengths=[0.40, 0.35, 0.30, 0.20],
+        masses=[4.0, 3.0, 2.0, 1.0],
+        com=[[0.20, 0.03], [0.17, -0.02], [0.15, 0.02], [0.10, 0.01]],
+        inertia_com=[0.05, 0.03, 0.02, 0.01],
+        fv=[1.0, 0.8, 0.5, 0.3],
+        fc=[0.5, 0.4, 0.3, 0.2],
+        gravity=G,
+    )
+
+
+@pytest.fixture(scope="module")
+def base4(chain4) -> ch.BaseParameters:
+    return ch.base_parameters(chain4.lengths, G)
+
+
+def _states(n: int, k: int = 40, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(-np.pi, np.pi, (k, n)), rng.normal(size=(k, n)), rng.normal(size=(k, n))
+
+
+def test_two_link_newton_euler_equals_closed_form_lagrange_equations():
+    m1, m2, l1, lc1, lc2, i1, i2 = 3.0, 2.0, 0.5, 0.25, 0.2, 0.05, 0.03
+    two = ch.PlanarChain([l1, 0.4], [m1, m2], [[lc1, 0], [lc2, 0]], [i1, i2], [0, 0], [0, 0], G)
+    q, qd, qdd = _states(2)
+    c2, s2 = np.cos(q[:, 1]), np.sin(q[:, 1])
+    m11 = i1 + i2 + m1 * lc1**2 + m2 * (l1**2 + lc2**2 + 2 * l1 * lc2 * c2)
+    m12 = i2 + m2 * (lc2**2 + l1 * lc2 * c2)
+    m22 = i2 + m2 * lc2**2
+    h = m2 * l1 * lc2 * s2
+    g2 = m2 * lc2 * G * np.cos(q[:, 0] + q[:, 1])
+    g1 = (m1 * lc1 + m2 * l1) * G * np.cos(q[:, 0]) + g2
+    tau1 = m11 * qdd[:, 0] + m12 * qdd[:, 1] - h * (2 * qd[:, 0] * qd[:, 1] + qd[:, 1] ** 2) + g1
+    tau2 = m12 * qdd[:, 0] + m22 * qdd[:, 1] + h * qd[:, 0] ** 2 + g2
+    np.testing.assert_allclose(
+        ch.inverse_dynamics(two, q, qd, qdd), np.column_stack([tau1, tau2]), atol=1e-12
+    )
+
+
+def _energy(chain: ch.PlanarChain, q, qd):
+    """Kinetic + potential energy from the centres of mass (independent of the recursion)."""
+    theta, omega = np.cumsum(q, 1), np.cumsum(qd, 1)
+    p = np.zeros((len(q), 2))
+    v = np.zeros((len(q), 2))
+    energy = np.zeros(len(q))
+    for j in range(chain.n):
+        c, s = np.cos(theta[:, j]), np.sin(theta[:, j])
+        rc = np.column_stack(
+            [c * chain.com[j, 0] - s * chain.com[j, 1], s * chain.com[j, 0] + c * chain.com[j, 1]]
+        )
+        vc = v + omega[:, j, None] * np.column_stack([-rc[:, 1], rc[:, 0]])
+        energy += (
+            0.5 * chain.masses[j] * (vc**2).sum(1) + 0.5 * chain.inertia_com[j] * omega[:, j] ** 2
+        )
+        energy += chain.masses[j] * G * (p[:, 1] + rc[:, 1])
+        r = chain.lengths[j] * np.column_stack([c, s])
+        v = v + omega[:, j, None] * np.column_stack([-r[:, 1], r[:, 0]])
+        p = p + r
+    return energy
+
+
+def test_four_link_power_balance_dE_dt_equals_tau_dot_qd(chain4):
+    rng = np.random.default_rng(5)
+    traj = ex.FourierTrajectory(
+        rng.normal(size=4), rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), 2 * np.pi / 4
+    )
+    t = np.linspace(0, 4, 40_001)
+    q, qd, qdd = traj.evaluate(t)
+    frictionless = ch.PlanarChain(
+        chain4.lengths, chain4.masses, chain4.com, chain4.inertia_com, np.zeros(4), np.zeros(4), G
+    )
+    power = (ch.inverse_dynamics(frictionless, q, qd, qdd) * qd).sum(1)
+    d_energy = np.gradient(_energy(frictionless, q, qd), t)
+    np.testing.assert_allclose(d_energy[1:-1], power[1:-1], atol=1e-5 * np.abs(power).max())
+
+
+def test_regressor_is_linear_in_the_standard_parameters(chain4):
+    q, qd, qdd = _states(4)
+    Y = ch.regressor(chain4.lengths, G, q, qd, qdd)
+    assert Y.shape == (40, 4, 24)
+    np.testing.assert_allclose(
+        Y @ chain4.standard_parameters(), ch.inverse_dynamics(chain4, q, qd, qdd), atol=1e-12
+    )
+    # closed form = Newton–Euler run on the unit parameter vectors
+    inertial = Y.reshape(40, 4, 4, 6)[..., :4].reshape(40, 4, 16)
+    np.testing.assert_allclose(
+        inertial, ch.regressor_numerical(chain4.lengths, G, q, qd, qdd), atol=1e-12
+    )
+
+
+def test_base_parameters_are_the_known_planar_combinations(chain4, base4):
+    assert base4.rank == 20  # 3 inertial per link + 2 friction per joint
+    assert not any(name.startswith("M") and name[1:].isdigit() for name in base4.names)
+    combos = dict(zip(base4.names, base4.combinations(ch.standard_names(4)), strict=True))
+    assert combos["ZZ1"] == "ZZ1 + 0.16*M2 + 0.16*M3 + 0.16*M4"  # l1^2 (M2 + M3 + M4)
+    assert combos["MX3"] == "MX3 + 0.3*M4"
+    assert combos["MY2"] == "MY2"
+
+
+def test_base_regressor_has_full_rank_and_reproduces_the_full_model(chain4, base4):
+    q, qd, qdd = _states(4, k=60, seed=9)
+    Yb = ch.base_regressor(base4, chain4.lengths, G, q, qd, qdd)
+    assert np.linalg.matrix_rank(Yb.reshape(-1, base4.rank)) == base4.rank
+    tau = ch.inverse_dynamics(chain4, q, qd, qdd)
+    np.testing.assert_allclose(Yb @ base4.beta(chain4.standard_parameters()), tau, atol=1e-11)
+    # any standard parameter vector: the folded parameters give the same torques
+    theta = np.random.default_rng(2).normal(size=24)
+    Y = ch.regressor(chain4.lengths, G, q, qd, qdd)
+    np.testing.assert_allclose(Yb @ base4.beta(theta), Y @ theta, atol=1e-11)
+
+
+def _rest_trajectory(seed: int = 4) -> ex.FourierTrajectory:
+    rng = np.random.default_rng(seed)
+    theta = ex.rest_basis(5) @ rng.normal(scale=0.6, size=(9, 4))
+    theta[0] = [-np.pi / 2, 0.2, -0.2, 0.1]
+    return ex.FourierTrajectory.from_theta(theta, 2 * np.pi / 10)
+
+
+def test_noise_free_twin_recovers_the_base_parameters(chain4, base4):
+    traj = _rest_trajectory()
+    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0)
+    rec = ch.simulate(chain4, traj, 10.0, noise, seed=0, record="calibration")
+    beta = base4.beta(chain4.standard_parameters())
+    # on the twin's own (analytic) motion: exact
+    Yb = ch.base_regressor(
+        base4, chain4.lengths, G, rec.angle_true, rec.velocity_true, rec.acceleration_true
+    )
+    exact = np.linalg.lstsq(Yb.reshape(-1, 20), rec.torque.ravel(), rcond=None)[0]
+    np.testing.assert_allclose(exact, beta, rtol=1e-9, atol=1e-10)
+    # through the signal chain (periodic filter + central differences at 100 Hz)
+    est, proc = ch.identify(chain4, base4, rec, periods=1, cutoff_hz=15.0, order=4, trim_s=0.2)
+    assert proc.q.shape == (4, 960)
+    np.testing.assert_allclose(est, beta, rtol=2e-2, atol=2e-3)
+
+
+def test_noisy_twin_with_period_averaging_recovers_the_base_parameters(chain4, base4):
+    traj = _rest_trajectory()
+    rec = ch.simulate(chain4, traj, 30.0, ch.ChainNoise(), seed=0, record="calibration")
+    est, _ = ch.identify(chain4, base4, rec, periods=3, cutoff_hz=15.0, order=4, trim_s=0.2)
+    beta = base4.beta(chain4.standard_parameters())
+    assert np.linalg.norm(est - beta) / np.linalg.norm(beta) < 0.02
+
+
+def test_four_joint_design_has_44_coefficients_and_keeps_its_limits(chain4, base4):
+    limits = ex.JointLimits.from_degrees(
+        [-150, -60, -60, -60], [-30, 60, 60, 60], [90] * 4, [300] * 4
+    )
+    d = ex.design(
+        ch.design_regressor(chain4, base4),
+        limits,
+        order=5,
+        omega_f=2 * np.pi / 10,
+        grid_points=40,
+        starts=1,
+        sign_smoothing=[0.1],
+        maxiter=15,
+        seed_keys=("test", "chain"),
+    )
+    assert d.trajectory.theta.size == 44
+    fine = ex.grid(10.0, 400)
+    assert max(ex.limit_violation(d.trajectory, limits, fine).values()) <= 0.0
+    assert np.isfinite(d.cond) and d.cond < 1e3
+    _, qd, qdd = d.trajectory.evaluate(np.array([0.0, 10.0]))
+    np.testing.assert_allclose(qd, 0.0, atol=1e-10)
+    np.testing.assert_allclose(qdd, 0.0, atol=1e-10)
