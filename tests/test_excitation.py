@@ -271,3 +271,24 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
     table = ex.summarise(per_seed, {v.name: 1.0 for v in variants})
     assert list(table.trajectory) == [v.name for v in variants]
     assert table.set_index("trajectory").loc["designed_averaged", "data_factor"] == 2
+
+
+def test_config_fragment_validates_against_its_schema_fragment(repo_root):
+    import copy
+
+    import yaml
+    from snakemake.utils import validate
+
+    config = yaml.safe_load((repo_root / "config.yaml").read_text())
+    config.update(yaml.safe_load((repo_root / "docs/fragments/hip_designed.yaml").read_text()))
+    schema = yaml.safe_load((repo_root / "workflow/schemas/config.schema.yaml").read_text())
+    fragment = yaml.safe_load((repo_root / "docs/fragments/hip_designed.schema.yaml").read_text())
+    schema["properties"].update(fragment["properties"])
+    schema["$defs"].update(fragment["$defs"])
+    validate(copy.deepcopy(config), schema)
+    assert config["excitation"]["hip_designed"]["order"] == 5
+    assert len(config["excitation"]["chain4"]["links"]) == 4
+    bad = copy.deepcopy(config)
+    bad["excitation"]["hip_designed"]["criterion"] = "aopt"
+    with pytest.raises(Exception, match="validat"):
+        validate(bad, schema)
