@@ -23,6 +23,11 @@ from paramid.optim import (
 from paramid.seeding import seed_sequence
 
 GAMMA = 0.0328  # paper Table 2
+# The hip paper's methods.  The CEC2022 methods (po, mipo, ...) are checked in
+# tests/test_cec2022_optim.py: some evaluate through CountingObjective's `active` rows,
+# which the Recorder below cannot attribute to runs, and they are not tuned for 2400
+# evaluations.
+HIP_METHODS = ("agwo", "ga", "gwo", "pso")
 SETTINGS: dict[str, dict[str, float]] = {"agwo": {"gamma": GAMMA}}
 
 
@@ -89,7 +94,7 @@ def quadratic() -> tuple[RowwiseObjective, np.ndarray]:
 
 
 def test_registry_and_schedules() -> None:
-    assert set(METHODS) == {"pso", "ga", "gwo", "agwo"}
+    assert set(HIP_METHODS) <= set(METHODS)
     np.testing.assert_array_equal(progress(4), [0.25, 0.5, 0.75])  # g/G after iteration g
     assert progress(1).size == 0
     mu = adaptive_exponent(GAMMA)  # Eq 12 with Table 2's mu_base = 0.45, kappa = 0.25
@@ -100,7 +105,7 @@ def test_registry_and_schedules() -> None:
     assert np.all(np.diff(adaptive) < 0) and adaptive[-1] > 0 and np.all(adaptive < linear)
 
 
-@pytest.mark.parametrize("name", sorted(METHODS))
+@pytest.mark.parametrize("name", HIP_METHODS)
 @pytest.mark.parametrize(("population", "iterations"), [(30, 80), (7, 5), (5, 1)])
 def test_budget_is_population_times_iterations(name: str, population: int, iterations: int):
     objective, _ = quadratic()
@@ -161,7 +166,7 @@ def test_agwo_with_unit_exponent_is_gwo_bit_for_bit() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    name=st.sampled_from(sorted(METHODS)),
+    name=st.sampled_from(HIP_METHODS),
     dim=st.integers(1, 6),
     runs=st.integers(1, 3),
     per_run=st.booleans(),
@@ -267,7 +272,7 @@ def test_counting_objective_counts_only_active_rows() -> None:
 def test_every_method_finds_the_minimum_of_a_convex_quadratic() -> None:
     """Observed worst of 30 runs: value <= 1.2e-4, parameter error <= 4.4e-3 (box width 2)."""
     objective, centre = quadratic()
-    for name in METHODS:
+    for name in HIP_METHODS:
         res = run(name, objective, -np.ones(5), np.ones(5), seeds=seeds(30, name))
         assert res.best_f.max() < 1e-3, name
         assert np.abs(res.best_x - centre).max() < 0.02, name

@@ -19,7 +19,13 @@ Budget
     epoch = 79 plus its initialisation).  ``n_evals`` is counted at the objective, never
     inferred.  ``history[:, k]`` is the best-so-far value after (k + 1) x population
     evaluations, an iteration-equivalent axis shared by all methods (the GA reads it
-    inside its generations, see ``paramid.optim.genetic``).
+    inside its generations, see ``paramid.optim.genetic``).  Methods whose iterations
+    evaluate other than ``population`` points (MIPO, HHO, HO) iterate until the budget is
+    spent, truncating the last batch (``paramid.optim.po.Ledger``).
+
+CEC2022 methods (issue #8)
+    ``po`` (Lian et al. 2024), ``mipo`` (the MIPO paper's Alg 1), ``woa``, ``hho``, ``ggo``,
+    ``sga``, ``ho``; readings of ambiguous text are in ``docs/choices.md``.
 
 Schedules
     The update made after iteration g (g = 1..G-1, producing the population evaluated at
@@ -41,10 +47,14 @@ from collections.abc import Callable
 from paramid.optim.base import OptimResult, progress
 from paramid.optim.genetic import ga
 from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
+from paramid.optim.mipo import mipo
 from paramid.optim.objectives import CountingObjective, LinearRMSE, Objective, RowwiseObjective
 from paramid.optim.particle_swarm import pso
+from paramid.optim.po import po
 
 METHODS: dict[str, Callable[..., OptimResult]] = {"pso": pso, "ga": ga, "gwo": gwo, "agwo": agwo}
+# CEC2022 comparison methods (issue #8); budget convention in paramid.optim.po.
+METHODS.update({"po": po, "mipo": mipo})
 
 __all__ = [
     "METHODS",
@@ -58,6 +68,8 @@ __all__ = [
     "convergence_factor",
     "ga",
     "gwo",
+    "mipo",
+    "po",
     "progress",
     "pso",
 ]
