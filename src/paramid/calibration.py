@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import least_squares
 
@@ -266,6 +265,33 @@ class Identifiability:
         )
 
 
+def pivoted_qr(A: ArrayLike, tie_rtol: float = 1e-9) -> tuple[NDArray[np.int64], FloatArray]:
+    """QR with column pivoting (Businger-Golub) with a deterministic tie-break.
+
+    Step k picks the column with the largest norm after projecting out the columns already
+    chosen; columns within ``tie_rtol`` of that norm count as tied and the lowest index wins,
+    so exactly dependent columns (e.g. d2 and d3 of parallel axes) are resolved by Eq 6 order,
+    never by rounding.  Modified Gram-Schmidt with re-orthogonalisation.  Returns the pivot
+    order and |R_kk| (the residual norm of each pivot when chosen).
+    """
+    W = np.array(A, dtype=np.float64)
+    n = W.shape[1]
+    remaining = list(range(n))
+    order, r_diag = [], []
+    for _ in range(n):
+        norms = np.linalg.norm(W[:, remaining], axis=0)
+        top = norms.max()
+        j = min(c for c, v in zip(remaining, norms, strict=True) if v >= (1.0 - tie_rtol) * top)
+        order.append(j)
+        r_diag.append(float(np.linalg.norm(W[:, j])))
+        remaining.remove(j)
+        if r_diag[-1] > 0 and remaining:
+            q = W[:, j] / r_diag[-1]
+            for _ in range(2):  # twice is enough (Giraud et al. 2005)
+                W[:, remaining] -= np.outer(q, q @ W[:, remaining])
+    return np.asarray(order, dtype=np.int64), np.asarray(r_diag)
+
+
 def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
     """Rank, singular values and the identifiable subset of a stacked Jacobian (3n, 24)."""
     J = np.asarray(J, dtype=np.float64)
@@ -277,8 +303,7 @@ def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
     Js = J / norms
     _, s, vt = np.linalg.svd(Js, full_matrices=False)
     rank = int(np.count_nonzero(s > rel_tol * s[0]))
-    _, R, piv = scipy.linalg.qr(Js, mode="economic", pivoting=True)
-    r_diag = np.abs(np.diag(R))
+    piv, r_diag = pivoted_qr(Js)
     qr_rank = int(np.count_nonzero(r_diag > rel_tol * r_diag[0]))
     if qr_rank != rank:
         raise RuntimeError(f"QR rank {qr_rank} disagrees with SVD rank {rank}: adjust rel_tol")
@@ -966,7 +991,7 @@ def _identify_lm_ga(problem: Problem, cfg, study, identifier, runs) -> Fit:
         history=np.concatenate([np.tile(lm_hist, (n, 1)), hist2], axis=1),
         time_s=np.full(n, t_lm + t_ga / n),
         n_evals=evals + lm.nfev,
-        info={"lm_train_rmse": np.full(n, lm_hist[-1])},
+        info={"lm_train_rmse_mm": np.full(n, lm_hist[-1])},
     )
 
 
@@ -991,7 +1016,7 @@ def _identify_ekf_dqpso(problem: Problem, cfg, study, identifier, runs) -> Fit:
         history=np.concatenate([_train_rmse_path(problem, res.path), hist2], axis=1),
         time_s=np.full(len(runs), elapsed / len(runs)),
         n_evals=evals + hcfg["ekf_iterations"],
-        info={"ekf_train_rmse": _train_rmse_path(problem, res.path)[:, -1]},
+        info={"ekf_train_rmse_mm": _train_rmse_path(problem, res.path)[:, -1]},
     )
 
 
