@@ -42,6 +42,7 @@ include: "workflow/rules/stats.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/nonlinear.smk"
+include: "workflow/rules/excitation.smk"
 include: "workflow/rules/audit.smk"
 
 
@@ -49,3 +50,4 @@ rule all:
     input:
         all_targets(),
         nonlinear_targets(),
+        excitation_targets(),
