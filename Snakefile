@@ -46,8 +46,14 @@ include: "workflow/rules/excitation.smk"
 include: "workflow/rules/audit.smk"
 
 
-rule all:
+# the studies under `studies:` (hip, pendulum, users' own): tables, figures, sweeps, audits
+rule studies:
     input:
         all_targets(),
+
+
+rule all:
+    input:
+        rules.studies.input,
         nonlinear_targets(),
         excitation_targets(),

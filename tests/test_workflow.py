@@ -45,7 +45,7 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-def planned_jobs(workdir: Path, target: str = "all", *extra: str) -> dict[str, int]:
+def planned_jobs(workdir: Path, target: str = "studies", *extra: str) -> dict[str, int]:
     """Rules that a dry run would execute, with their job counts (from 'Job stats')."""
     out = snakemake(workdir, "-n", "--cores", "1", target, *extra)
     assert out.returncode == 0, out.stderr
@@ -77,7 +77,7 @@ def data_hashes(workdir: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, repo_root) -> Path:
     workdir = copy_workflow(repo_root, tmp_path_factory.mktemp("dag") / "wf")
-    out = snakemake(workdir, "--cores", "2", "all")
+    out = snakemake(workdir, "--cores", "2", "studies")
     assert out.returncode == 0, out.stderr[-3000:]
     return workdir
 
@@ -169,7 +169,7 @@ def test_margin_change_does_not_rerun_simulate_or_signals(built, tmp_path):
 
 def test_cores_do_not_change_any_data(built, tmp_path, repo_root):
     single = copy_workflow(repo_root, tmp_path / "one")
-    out = snakemake(single, "--cores", "1", "all")
+    out = snakemake(single, "--cores", "1", "studies")
     assert out.returncode == 0, out.stderr[-3000:]
     a, b = data_hashes(built), data_hashes(single)
     assert a.keys() == b.keys() and len(a) >= 8
@@ -195,7 +195,7 @@ def test_adding_a_sweep_value_adds_only_its_jobs(built, tmp_path):
     )
     jobs = planned_jobs(work)
     # the new margin's job, the Figure 4a summary and the audit that reads it; nothing else
-    assert jobs == {"sweep_point": 1, "fig4a": 1, "audit_study": 1, "all": 1}
+    assert jobs == {"sweep_point": 1, "fig4a": 1, "audit_study": 1, "studies": 1}
 
 
 def test_audit_has_a_verdict_and_reason_for_every_claim(built):
