@@ -42,7 +42,7 @@ CFG = {
         "state_length_unit_mm": 1.0,
     },
     "tuning": {
-        "method": "pso",
+        "method": "mipo",  # paramid.optim's MIPO (its staying behaviour evaluates subsets)
         "population": 8,
         "iterations": 4,
         "fitness_iterations": 1,
