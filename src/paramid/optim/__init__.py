@@ -46,15 +46,20 @@ from collections.abc import Callable
 
 from paramid.optim.base import OptimResult, progress
 from paramid.optim.genetic import ga
+from paramid.optim.ggo import ggo
 from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
+from paramid.optim.hho import hho
+from paramid.optim.ho import ho
 from paramid.optim.mipo import mipo
 from paramid.optim.objectives import CountingObjective, LinearRMSE, Objective, RowwiseObjective
 from paramid.optim.particle_swarm import pso
 from paramid.optim.po import po
+from paramid.optim.sga import sga
+from paramid.optim.woa import woa
 
 METHODS: dict[str, Callable[..., OptimResult]] = {"pso": pso, "ga": ga, "gwo": gwo, "agwo": agwo}
 # CEC2022 comparison methods (issue #8); budget convention in paramid.optim.po.
-METHODS.update({"po": po, "mipo": mipo})
+METHODS.update({"po": po, "mipo": mipo, "woa": woa, "hho": hho, "ggo": ggo, "sga": sga, "ho": ho})
 
 __all__ = [
     "METHODS",
@@ -67,9 +72,14 @@ __all__ = [
     "agwo",
     "convergence_factor",
     "ga",
+    "ggo",
     "gwo",
+    "hho",
+    "ho",
     "mipo",
     "po",
     "progress",
     "pso",
+    "sga",
+    "woa",
 ]

@@ -1,0 +1,188 @@
+"""Hippopotamus optimisation (HO), Amiri et al. (2024).
+
+Reference: M. H. Amiri, N. Mehrabi Hashjin, M. Montazeri, S. Mirjalili, N. Khodadadi,
+"Hippopotamus optimization algorithm: a novel nature-inspired optimization algorithm",
+Scientific Reports 14 (2024) 5032; equation numbers as in that paper.
+
+Per iteration (X_D the dominant hippo = best point so far, greedy replacement after each
+candidate, as in Eq 7, 12 and 17):
+
+* phase 1, position in the river (first half, i <= N/2; Eq 4-7): I1, I2 ~ {1, 2}; a random
+  group of g ~ U{1..N} distinct hippos with mean MG_i;
+  X_P1 = X + y1 (X_D - I1 X), y1 ~ U(0, 1) (Eq 4);
+  T = exp(-t/T_max) (Eq 5); T > 0.6: X_P2 = X + h1 (X_D - I2 MG_i), else with probability
+  1/2 X_P2 = X + h2 (MG_i - X_D) and otherwise a uniform random point (Eq 6), with h1, h2
+  drawn from Eq 5's five forms {I2 r + !q1, 2 r - 1, r, I1 r + !q2, r_scalar};
+  X_P1 then X_P2 replace X when better (Eq 7);
+* phase 2, defence against a predator (second half; Eq 8-12): a uniform random predator
+  point is evaluated; with D = |predator - X| and b ~ U(2, 4), c ~ U(1, 1.5),
+  d ~ U(2, 3), l ~ U(-2 pi, 2 pi), RL = 0.05 Levy(1.5):
+  X_P3 = RL * predator + b / (c - d cos l) / D if F(predator) < F(X), else
+  X_P3 = RL * predator + b / (c - d cos l) / (2 D + r) (Eq 11), greedy (Eq 12);
+* phase 3, escaping (all hippos; Eq 13-17): lb_local = lb / g, ub_local = ub / g with g the
+  iteration number, s one of {2 r - 1, r_scalar, n_scalar ~ N(0, 1)}:
+  X_P4 = X + r_scalar (lb_local + s (ub_local - lb_local)), greedy (Eq 17).
+
+Evaluations: 2 (phase 1 or 2) + 1 (phase 3) per hippo, 3 N per iteration (the predator's
+value is a real evaluation and counts).  Iterations continue until N x ``iterations``
+evaluations are spent, the last batch truncated; T uses the budget fraction t
+(``paramid.optim.po.Ledger``).  Within a phase all hippos move from the same population
+(the authors' code updates them one after another); see ``docs/choices.md`` (section HO).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from paramid.optim.base import FloatArray, OptimResult, Problem
+from paramid.optim.objectives import Objective
+from paramid.optim.po import Draws, Ledger, levy_steps, settle
+
+
+def ho(
+    objective: Objective,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    *,
+    population: int = 30,
+    iterations: int = 80,
+    seeds: Sequence[np.random.SeedSequence],
+) -> OptimResult:
+    """Minimise ``objective`` over [lower, upper] with HO; see the module docstring."""
+    prob = Problem(
+        objective,
+        lower,
+        upper,
+        population=population,
+        iterations=iterations,
+        seeds=seeds,
+        min_population=2,
+    )
+    runs, dim, n = prob.runs, prob.dim, prob.population
+    ledger = Ledger(prob)
+    lo, hi = prob.box(n)
+    X = prob.initial()
+    f, _ = ledger.evaluate(X)
+    half = n // 2
+    river = np.arange(n) < half  # phase 1 hippos; the rest defend (phase 2)
+    # Scalars per hippo: I1, I2, q1, q2, y1, form h1, form h2, r (h scalar form), branch,
+    # b, c, d, l, form s, r (s scalar form), r (phase 3 step), group size
+    scalars = Draws(prob.gens, (17, n))
+    vectors = Draws(prob.gens, (6, dim, n))  # h-form r (x2), random point, predator, r, s
+    group_keys = Draws(prob.gens, (n, n))  # random group membership keys
+    normals = Draws(prob.gens, (3, dim, n), normal=True)  # Levy u, v; s normal (row 2, [0])
+    iteration = 0
+    while not ledger.done:
+        iteration += 1
+        t = ledger.progress[:, None, None]
+        u, w, keys, z = scalars.next(), vectors.next(), group_keys.next(), normals.next()
+        best = ledger.best_x[:, :, None]
+        # Phase 1 (Eq 4-6)
+        I1 = 1.0 + (u[:, 0] >= 0.5)
+        I2 = 1.0 + (u[:, 1] >= 0.5)
+        not_q1, not_q2 = (u[:, 2] < 0.5).astype(float), (u[:, 3] < 0.5).astype(float)
+        mean_group = _random_group_mean(X, keys, u[:, 16])
+        p1 = X + u[:, None, 4] * (best - I1[:, None] * X)  # Eq 4
+        forms1 = _h_forms(w[:, 0], I1, I2, not_q1, not_q2, u[:, 7])
+        forms2 = _h_forms(w[:, 1], I1, I2, not_q1, not_q2, u[:, 7])
+        h1 = _pick(forms1, u[:, 5], 5)
+        h2 = _pick(forms2, u[:, 6], 5)
+        early = np.exp(-t) > 0.6  # Eq 5, T = exp(-t/T_max)
+        uniform_point = prob.lower + w[:, 2] * prob.span
+        late = np.where((u[:, 8] > 0.5)[:, None], X + h2 * (mean_group - best), uniform_point)
+        p2 = np.where(early, X + h1 * (best - I2[:, None] * mean_group), late)
+        settle(p1, lo, hi, out=p1)
+        settle(p2, lo, hi, out=p2)
+        predator = prob.lower + w[:, 3] * prob.span  # Eq 8
+        # Batch 1: P1 of the river hippos, then P2 of the river hippos, then the predators.
+        batch = np.concatenate((p1, p2, predator), axis=2)
+        want = np.concatenate((river, river, ~river))[None, :].repeat(runs, axis=0)
+        values, _ = ledger.evaluate(batch, want)
+        f_p1, f_p2, f_pred = values[:, :n], values[:, n : 2 * n], values[:, 2 * n :]
+        X, f = _greedy(X, f, p1, f_p1, river)
+        X, f = _greedy(X, f, p2, f_p2, river)
+        # Phase 2 (Eq 9-11)
+        distance = np.abs(predator - X)
+        b, c, d = 2.0 + 2.0 * u[:, 9], 1.0 + 0.5 * u[:, 10], 2.0 + u[:, 11]
+        ell = 4.0 * np.pi * u[:, 12] - 2.0 * np.pi
+        with np.errstate(divide="ignore", invalid="ignore"):
+            factor = (b / (c - d * np.cos(ell)))[:, None]
+            near = factor / distance
+            far = factor / (2.0 * distance + w[:, 4])
+            RL = levy_steps(z[:, 0], z[:, 1], scale=0.05)
+            p3 = RL * predator + np.where((f > f_pred)[:, None], near, far)
+        settle(p3, lo, hi, out=p3)
+        f_p3, _ = ledger.evaluate(p3, np.broadcast_to(~river, (runs, n)))
+        X, f = _greedy(X, f, p3, f_p3, ~river)
+        # Phase 3 (Eq 13-16)
+        lo_local, hi_local = prob.lower / iteration, prob.upper / iteration
+        s = _pick(
+            np.stack(
+                (
+                    2.0 * w[:, 5] - 1.0,
+                    np.broadcast_to(u[:, None, 14], (runs, dim, n)),
+                    np.broadcast_to(z[:, 2, :1], (runs, dim, n)),
+                ),
+                axis=1,
+            ),
+            u[:, 13],
+            3,
+        )
+        p4 = X + u[:, None, 15] * (lo_local + s * (hi_local - lo_local))
+        settle(p4, lo, hi, out=p4)
+        f_p4, _ = ledger.evaluate(p4)
+        X, f = _greedy(X, f, p4, f_p4, np.ones(n, dtype=bool))
+    return ledger.result()
+
+
+def _h_forms(
+    r: FloatArray,
+    I1: FloatArray,
+    I2: FloatArray,
+    not_q1: FloatArray,
+    not_q2: FloatArray,
+    r_scalar: FloatArray,
+) -> FloatArray:
+    """Eq 5's five forms of h, stacked (runs, 5, dim, n), from one U(0, 1) vector draw r."""
+    runs, dim, n = r.shape
+    return np.stack(
+        (
+            I2[:, None] * r + not_q1[:, None],
+            2.0 * r - 1.0,
+            r,
+            I1[:, None] * r + not_q2[:, None],
+            np.broadcast_to(r_scalar[:, None], (runs, dim, n)),
+        ),
+        axis=1,
+    )
+
+
+def _pick(forms: FloatArray, u: FloatArray, count: int) -> FloatArray:
+    """forms[:, k] per hippo with k = floor(count u) (uniform over the forms)."""
+    k = np.minimum((u * count).astype(np.intp), count - 1)
+    return np.take_along_axis(forms, k[:, None, None, :], axis=1)[:, 0]
+
+
+def _random_group_mean(X: FloatArray, keys: FloatArray, u: FloatArray) -> FloatArray:
+    """Mean of a random group of g ~ U{1..N} distinct hippos per hippo (Eq 6's MG_i).
+
+    keys (runs, N_hippo, N_member) are uniform; hippo i's group is the g members with the
+    smallest keys, i.e. the first g of a uniform random permutation.
+    """
+    runs, dim, n = X.shape
+    size = np.minimum((u * n).astype(np.intp), n - 1) + 1  # (runs, n)
+    rank = np.argsort(np.argsort(keys, axis=2, kind="stable"), axis=2, kind="stable")
+    member = (rank < size[:, :, None]).astype(np.float64)  # (runs, hippo, member)
+    total = np.matmul(X, member.transpose(0, 2, 1))  # (runs, dim, hippo)
+    return total / size[:, None, :]
+
+
+def _greedy(
+    X: FloatArray, f: FloatArray, cand: FloatArray, f_cand: FloatArray, mask: np.ndarray
+) -> tuple[FloatArray, FloatArray]:
+    """Replace X_i by the candidate where it is better (strictly) and flagged by ``mask``."""
+    take = (f_cand < f) & mask
+    return np.where(take[:, None, :], cand, X), np.where(take, f_cand, f)
