@@ -1,0 +1,32 @@
+"""Rule cec2022_stats: Friedman ranks, Wilcoxon of the reference against each peer (Holm),
+run-level Mann-Whitney per function, and the audit of the paper's ranking claims."""
+
+import re
+
+import pandas as pd
+
+from paramid import io
+from paramid.benchmarks import cec2022_study as study
+
+
+def main(smk) -> None:
+    reference = smk.params.cfg["reference"]
+    tables = {int(re.search(r"d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.tables}
+    ranks = {
+        int(re.search(r"ranks_d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.ranks
+    }
+    runs = {}
+    for path in smk.input.runs:
+        dim, function, algorithm = re.search(r"d(\d+)/F(\d+)/(\w+)\.parquet$", path).groups()
+        runs[(int(dim), int(function), algorithm)] = io.read_parquet(path)[0]
+    friedman = study.friedman_table(tables)
+    wilcoxon = study.wilcoxon_table(tables, reference=reference)
+    io.write_csv(friedman, smk.output.friedman)
+    io.write_csv(wilcoxon, smk.output.wilcoxon)
+    io.write_csv(study.run_level_tests(runs, reference=reference), smk.output.runs_tests)
+    io.write_csv(
+        study.audit_table(ranks, friedman, wilcoxon, reference=reference), smk.output.audit
+    )
+
+
+main(snakemake)  # noqa: F821

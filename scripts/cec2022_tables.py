@@ -1,0 +1,23 @@
+"""Rule cec2022_tables: Table 3/4 (with the paper's values) and the per-function ranks."""
+
+import re
+
+from paramid import io
+from paramid.benchmarks import cec2022_study as study
+
+
+def main(smk) -> None:
+    dim = int(smk.wildcards.dim)
+    runs, times = {}, {}
+    for path in smk.input.runs:
+        function, algorithm = re.search(r"F(\d+)/(\w+)\.parquet$", path).groups()
+        frame, _ = io.read_parquet(path)
+        runs[(int(function), algorithm)] = frame
+        times[(int(function), algorithm)] = float(frame["time_s"].iloc[0])
+    paper = study.read_paper_values(smk.input.paper)
+    table = study.summary_table(runs, times, paper, dim)
+    io.write_csv(table, smk.output.table)
+    io.write_csv(study.rank_table(table), smk.output.ranks)
+
+
+main(snakemake)  # noqa: F821
