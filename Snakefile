@@ -43,6 +43,7 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/nonlinear.smk"
 include: "workflow/rules/excitation.smk"
+include: "workflow/rules/calibration.smk"
 include: "workflow/rules/audit.smk"
 
 
@@ -57,3 +58,4 @@ rule all:
         rules.studies.input,
         nonlinear_targets(),
         excitation_targets(),
+        [t for study in CAL_STUDIES for t in calibration_targets(study)],

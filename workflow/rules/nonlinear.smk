@@ -2,7 +2,7 @@
 # Stribeck, asymmetric-Coulomb and tanh-Coulomb friction, each fitted with every friction law
 # by the population methods, multi-start TRF least squares and variable projection.
 #
-# Config: `nonlinear: {<name>: {...}}` (docs/fragments/hip_nonlinear.yaml); the trajectories,
+# Config: `nonlinear: {<name>: {...}}` in config.yaml; the trajectories,
 # twin noise, signal chain, RLS, budget and Table 2 settings come from studies.<base_study>.
 # Jobs per study: one data job, one fit job and one figure per true friction law, and one
 # tables job (summary, statistics, audit).
