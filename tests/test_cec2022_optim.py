@@ -200,3 +200,76 @@ def test_ledger_truncates_the_last_batch() -> None:
     res_used = ledger.used.copy()
     ledger.evaluate(np.zeros((2, 5, 6)))
     assert ledger.used.tolist() == [8, 8] and ledger.done and res_used[0] == 8
+
+
+# --- the CEC 2022 study helpers (paramid.benchmarks.cec2022_study) --------------------------
+
+
+def test_paper_values_transcription() -> None:
+    from pathlib import Path
+
+    from paramid.benchmarks.cec2022_study import PAPER_ALGORITHMS, read_paper_values
+
+    paper = read_paper_values(Path(__file__).parents[1] / "data/cec2022/paper_values.yaml")
+    assert len(paper) == 2 * 12 * 6 and set(paper["algorithm"]) == set(PAPER_ALGORITHMS)
+    row = paper.set_index(["dim", "function", "algorithm"])
+    assert row.loc[(10, 1, "MIPO"), "paper_ave"] == 3.9339e3  # Table 3, F1, MIPO Ave.
+    assert row.loc[(10, 1, "WOA"), "paper_time_s"] == 4.3139e-3
+    assert row.loc[(20, 12, "HO"), "paper_best"] == 2.9964e3  # Table 4, F12, HO Best
+    assert row.loc[(20, 6, "GGO"), "paper_ave"] == 7.1027e8
+    # Raw f values: every mean is at or above the function's minimum F_i* (Table 2).
+    from paramid.benchmarks.cec2022 import BIASES
+
+    assert np.all(paper["paper_ave"] >= paper["function"].map(BIASES))
+
+
+def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
+    from paramid.benchmarks import cec2022_study as study
+
+    runs, tables, ranks = {}, {}, {}
+    algorithms = ["WOA", "HHO", "MIPO", "PO"]
+    for dim in (10, 20):
+        by_job, by_time = {}, {}
+        for function in (1, 5, 9):
+            for algorithm in algorithms:
+                frame, history, wall = study.run_job(
+                    function, dim, algorithm, runs=4, population=10, iterations=6
+                )
+                assert frame["n_evals"].tolist() == [60] * 4
+                assert len(history) == 4 * 6 and history["evaluations"].max() == 60
+                by_job[(function, algorithm)], by_time[(function, algorithm)] = frame, wall / 4
+                runs[(dim, function, algorithm)] = frame
+        tables[dim] = study.summary_table(by_job, by_time, None, dim)
+        ranks[dim] = study.rank_table(tables[dim])
+    table = tables[10]
+    assert list(table["algorithm"][:4]) == ["WOA", "HHO", "MIPO", "PO"]  # paper order, PO last
+    f1 = table[table["function"] == 1]
+    np.testing.assert_allclose(f1["error_ave"], f1["ave"] - 300.0)
+    assert np.all(f1["best"] <= f1["median"])
+    assert set(ranks[10]["algorithm"]) == {"WOA", "HHO", "MIPO"}  # PO is not in the paper
+    assert sorted(ranks[10][ranks[10]["function"] == 5]["rank_ave"]) == [1, 2, 3]
+    friedman = study.friedman_table(tables)
+    sub = friedman[friedman["scope"] == "d10+d20"]
+    assert sub["n_functions"].iloc[0] == 6 and sub["mean_rank"].sum() == pytest.approx(10.0)
+    wilcoxon = study.wilcoxon_table(tables)
+    assert set(wilcoxon["peer"]) == {"WOA", "HHO", "PO"}
+    assert np.all(wilcoxon["holm_p"] >= wilcoxon["p_value"])
+    assert np.all(wilcoxon["wins"] + wilcoxon["losses"] <= wilcoxon["n_functions"])
+    tests = study.run_level_tests(runs)
+    assert len(tests) == 2 * 3 * 3 and set(tests["verdict"]) <= {"better", "worse", "no difference"}
+    audit = study.audit_table(ranks, friedman, wilcoxon)
+    assert list(audit.columns) == [
+        "claim",
+        "source",
+        "paper_value",
+        "reproduced_value",
+        "tolerance",
+        "verdict",
+        "reason",
+    ]
+    assert set(audit["verdict"]) <= {"reproduced", "differs", "not comparable"}
+    assert (audit["verdict"] == "not comparable").sum() == 2 * 3  # time ranks, 3 functions x 2 D
+    with pytest.raises(ValueError):
+        study.iterations_for(10, 100, 500, "other")
+    assert study.iterations_for(20, 100, 500, "cec") == 10_000
+    assert study.iterations_for(10, 100, 500, "paper") == 500

@@ -369,7 +369,7 @@ def audit_table(
                 ours = int(mine.loc[function, f"rank_{k}"])
                 from_table = mine.loc[function, f"paper_rank_{k}"]
                 paper_rank = text.get(function, from_table)
-                firsts_paper += int(paper_rank == 1)
+                firsts_paper += int(not pd.isna(paper_rank) and paper_rank == 1)
                 firsts_ours += int(ours == 1)
                 note = ""
                 if function in text and not pd.isna(from_table) and text[function] != from_table:
@@ -396,7 +396,7 @@ def audit_table(
                     paper_rank,
                     ours,
                     "exact rank",
-                    ours == paper_rank,
+                    bool(ours == paper_rank) if not pd.isna(paper_rank) else None,
                     f"our rank {ours} of {len(ranks[dim]['algorithm'].unique())} by {k}" + note,
                 )
             if k != "time_s":

@@ -72,7 +72,7 @@ def ho(
     # b, c, d, l, form s, r (s scalar form), r (phase 3 step), group size
     scalars = Draws(prob.gens, (17, n))
     vectors = Draws(prob.gens, (6, dim, n))  # h-form r (x2), random point, predator, r, s
-    group_keys = Draws(prob.gens, (n, n))  # random group membership keys
+    group_keys = Draws(prob.gens, (max(half, 1), n))  # random group membership keys
     normals = Draws(prob.gens, (3, dim, n), normal=True)  # Levy u, v; s normal (row 2, [0])
     iteration = 0
     while not ledger.done:
@@ -84,7 +84,9 @@ def ho(
         I1 = 1.0 + (u[:, 0] >= 0.5)
         I2 = 1.0 + (u[:, 1] >= 0.5)
         not_q1, not_q2 = (u[:, 2] < 0.5).astype(float), (u[:, 3] < 0.5).astype(float)
-        mean_group = _random_group_mean(X, keys, u[:, 16])
+        mean_group = np.zeros_like(X)  # only the river hippos (first half) use MG_i
+        if half:
+            mean_group[..., :half] = _random_group_mean(X, keys[:, :half], u[:, 16, :half])
         p1 = X + u[:, None, 4] * (best - I1[:, None] * X)  # Eq 4
         forms1 = _h_forms(w[:, 0], I1, I2, not_q1, not_q2, u[:, 7])
         forms2 = _h_forms(w[:, 1], I1, I2, not_q1, not_q2, u[:, 7])
@@ -167,17 +169,19 @@ def _pick(forms: FloatArray, u: FloatArray, count: int) -> FloatArray:
 
 
 def _random_group_mean(X: FloatArray, keys: FloatArray, u: FloatArray) -> FloatArray:
-    """Mean of a random group of g ~ U{1..N} distinct hippos per hippo (Eq 6's MG_i).
+    """Mean of a random group of g ~ U{1..N} distinct hippos per river hippo (Eq 6's MG_i).
 
-    keys (runs, N_hippo, N_member) are uniform; hippo i's group is the g members with the
-    smallest keys, i.e. the first g of a uniform random permutation.
+    keys (runs, hippos, N) are uniform; hippo i's group is the g members with the smallest
+    keys, i.e. the first g of a uniform random permutation (members whose key ties the g-th
+    smallest, probability ~1e-6 per group with 32-bit keys, join the group too: the mean
+    is over the actual members).
     """
-    runs, dim, n = X.shape
-    size = np.minimum((u * n).astype(np.intp), n - 1) + 1  # (runs, n)
-    rank = np.argsort(np.argsort(keys, axis=2, kind="stable"), axis=2, kind="stable")
-    member = (rank < size[:, :, None]).astype(np.float64)  # (runs, hippo, member)
+    n = X.shape[2]
+    size = np.minimum((u * n).astype(np.intp), n - 1)  # g - 1, (runs, hippos)
+    threshold = np.take_along_axis(np.sort(keys, axis=2), size[:, :, None], axis=2)
+    member = (keys <= threshold).astype(np.float64)  # (runs, hippo, member)
     total = np.matmul(X, member.transpose(0, 2, 1))  # (runs, dim, hippo)
-    return total / size[:, None, :]
+    return total / member.sum(axis=2)[:, None, :]
 
 
 def _greedy(
