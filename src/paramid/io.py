@@ -205,3 +205,33 @@ def save_figure(
             os.replace(tmp, target)
         finally:
             tmp.unlink(missing_ok=True)
+
+
+def git_commit(path: str | os.PathLike = ".") -> str:
+    """Commit of the git checkout that contains ``path``: ``git rev-parse HEAD``.
+
+    ``-dirty`` is appended when tracked files differ from that commit (as ``git describe
+    --dirty`` does; untracked and ignored files such as ``results/`` do not count, so a run
+    never changes the answer for its own later jobs). ``"unknown"`` outside a git checkout
+    or without git. Reads only: no index refresh, no lock taken.
+    """
+    import subprocess  # local: only this helper runs external commands
+
+    where = Path(path)
+    where = where if where.is_dir() else where.parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "--no-optional-locks", "-C", str(where), *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--verify", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}-dirty" if dirty else head

@@ -1,0 +1,239 @@
+"""Provenance records and bitwise comparison of workflow outputs.
+
+What is compared for each kind of output under ``results/``:
+
+- Parquet: :func:`paramid.io.data_hash` (the data; columns listed as nondeterministic, i.e.
+  timings, left out; the metadata block is provenance, not data).
+- JSON: the canonical JSON of the content without timing keys and without ``provenance``
+  blocks (those hold input hashes and versions, recorded separately).
+- CSV: the cells as text, timing columns left out (no float parsing: bit-for-bit).
+- Markdown: the text with the timing columns of its pipe tables left out.
+- Figures (PNG, PDF, SVG): not compared byte-wise; they are drawn from Parquet/JSON that is
+  compared, so they are reported as "compared via source data".
+- Anything else: the SHA-256 of its bytes.
+
+Timing columns and keys are named ``time_ms``, ``time_ms_<stat>``, ``timing``, ``elapsed_*``
+or ``wall_s*`` (``paper_time_ms_*`` is a printed value and *is* compared).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io as _io
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paramid import io
+
+TIMING_NAME = re.compile(r"^(time_ms|time_s|timing|elapsed|wall_s)(_|$)")
+FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
+VIA_SOURCE = "compared via source data"
+PROVENANCE_KEY = "provenance"
+# metadata keys left out of provenance.json: the bulky config (its hash stays) and units
+DROPPED_METADATA = frozenset({"config", "units"})
+
+
+def is_timing(name: str) -> bool:
+    """Whether a column or key holds a wall-clock timing (excluded from comparisons)."""
+    return bool(TIMING_NAME.match(name))
+
+
+def strip_nondeterministic(obj: Any) -> Any:
+    """JSON content without timing keys and ``provenance`` blocks, at any depth."""
+    if isinstance(obj, Mapping):
+        return {
+            k: strip_nondeterministic(v)
+            for k, v in obj.items()
+            if not is_timing(str(k)) and k != PROVENANCE_KEY
+        }
+    if isinstance(obj, list):
+        return [strip_nondeterministic(v) for v in obj]
+    return obj
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def json_hash(path: str | os.PathLike) -> str:
+    """Hash of a JSON file's canonical content, timings and provenance left out."""
+    return _sha256(io.canonical_json(strip_nondeterministic(io.read_json(path))))
+
+
+def _keep_columns(header: list[str]) -> list[int]:
+    return [i for i, name in enumerate(header) if not is_timing(name.strip())]
+
+
+def csv_hash(path: str | os.PathLike) -> str:
+    """Hash of a CSV file's cells as text, timing columns left out."""
+    rows = list(csv.reader(_io.StringIO(Path(path).read_text())))
+    if not rows:
+        return _sha256("[]")
+    keep = _keep_columns(rows[0])
+    kept = [[row[i] for i in keep if i < len(row)] for row in rows]
+    return _sha256(io.canonical_json(kept))
+
+
+def markdown_hash(path: str | os.PathLike) -> str:
+    """Hash of a Markdown file with the timing columns of its pipe tables left out."""
+    lines: list[str] = []
+    keep: list[int] | None = None  # column indices kept in the current table
+    for line in Path(path).read_text().splitlines():
+        if not line.startswith("|"):
+            keep = None
+            lines.append(line)
+            continue
+        cells = line.strip().strip("|").split("|")
+        if keep is None:  # header row of a new table
+            keep = _keep_columns(cells)
+        lines.append("|".join(cells[i].strip() for i in keep if i < len(cells)))
+    return _sha256("\n".join(lines))
+
+
+def bytes_hash(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes."""
+    return io.file_sha256(path)
+
+
+def output_kind(path: str | os.PathLike) -> str:
+    """How an output is compared: parquet, json, csv, markdown, figure or bytes."""
+    suffix = Path(path).suffix.lower()
+    if suffix in FIGURE_SUFFIXES:
+        return "figure"
+    return {".parquet": "parquet", ".json": "json", ".csv": "csv", ".md": "markdown"}.get(
+        suffix, "bytes"
+    )
+
+
+_HASHERS = {
+    "parquet": io.data_hash,
+    "json": json_hash,
+    "csv": csv_hash,
+    "markdown": markdown_hash,
+    "bytes": bytes_hash,
+}
+
+
+def output_hash(path: str | os.PathLike) -> str | None:
+    """The comparison hash of one output; ``None`` for figures (compared via source data)."""
+    kind = output_kind(path)
+    return None if kind == "figure" else _HASHERS[kind](path)
+
+
+def is_temporary(path: str | os.PathLike) -> bool:
+    """A leftover of an interrupted atomic write (``.<name>.<random>.tmp``, see paramid.io)."""
+    name = Path(path).name
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def list_outputs(root: str | os.PathLike, under: str = "results") -> list[str]:
+    """Files below ``root/under``, as sorted paths relative to ``root``; temporaries left out."""
+    base = Path(root)
+    return sorted(
+        p.relative_to(base).as_posix()
+        for p in (base / under).rglob("*")
+        if p.is_file() and not is_temporary(p)
+    )
+
+
+def stray_temporaries(root: str | os.PathLike, under: str = "results") -> list[str]:
+    """Leftovers of interrupted writes below ``root/under`` (should be none)."""
+    base = Path(root)
+    return sorted(
+        p.relative_to(base).as_posix() for p in (base / under).rglob("*") if is_temporary(p)
+    )
+
+
+def parquet_record(path: str | os.PathLike) -> dict[str, Any]:
+    """A Parquet output's metadata block (less config and units; timings dropped) + data hash."""
+    _, meta = io.read_parquet(path)
+    kept = {k: v for k, v in meta.items() if k not in DROPPED_METADATA and not is_timing(str(k))}
+    return {"kind": "parquet", "data_hash": io.data_hash(path), "metadata": kept}
+
+
+def output_record(path: str | os.PathLike) -> dict[str, Any]:
+    """The provenance entry of one output file."""
+    kind = output_kind(path)
+    if kind == "parquet":
+        return parquet_record(path)
+    if kind == "figure":
+        return {"kind": kind, "hash": None, "note": VIA_SOURCE}
+    return {"kind": kind, "hash": output_hash(path)}
+
+
+def collect(root: str | os.PathLike, files: Iterable[str], git_commit: str) -> dict[str, Any]:
+    """The content of ``results/provenance.json`` for ``files`` (paths relative to ``root``).
+
+    Deterministic for a given checkout: timings are left out, keys sorted by the writer.
+    """
+    base = Path(root)
+    return {
+        "git_commit": git_commit,
+        "versions": io.package_versions(),
+        "outputs": {rel: output_record(base / rel) for rel in sorted(files)},
+    }
+
+
+@dataclass
+class Comparison:
+    """Outcome of comparing the outputs of two trees, by relative path."""
+
+    same: list[str] = field(default_factory=list)
+    different: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # in the reference, not rebuilt
+    extra: list[str] = field(default_factory=list)  # rebuilt, not in the reference (a note)
+    via_source: list[str] = field(default_factory=list)  # figures
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing differs and nothing of the reference is missing."""
+        return not (self.different or self.missing)
+
+    def report(self) -> str:
+        """Human-readable summary, differences first."""
+        lines = [f"DIFFERENT  {p}" for p in self.different]
+        lines += [f"MISSING    {p} (not rebuilt)" for p in self.missing]
+        lines += [f"extra      {p} (not in the reference, not compared)" for p in self.extra]
+        lines += [f"same       {p}" for p in self.same]
+        lines += [f"figure     {p} ({VIA_SOURCE})" for p in self.via_source]
+        verdict = "identical" if self.ok else "DIFFERENT"
+        lines.append(
+            f"{verdict}: {len(self.same)} same, {len(self.different)} different, "
+            f"{len(self.missing)} missing, {len(self.extra)} extra, "
+            f"{len(self.via_source)} figures {VIA_SOURCE}"
+        )
+        return "\n".join(lines)
+
+
+def compare_trees(
+    reference: str | os.PathLike, rebuilt: str | os.PathLike, files: Iterable[str]
+) -> Comparison:
+    """Compare ``files`` (relative paths) between two workflow directories."""
+    ref, new = Path(reference), Path(rebuilt)
+    result = Comparison()
+    for rel in sorted(set(files)):
+        a, b = ref / rel, new / rel
+        if not a.is_file() and not b.is_file():
+            continue
+        if not b.is_file():
+            result.missing.append(rel)
+        elif not a.is_file():
+            result.extra.append(rel)
+        elif output_kind(rel) == "figure":
+            result.via_source.append(rel)
+        elif output_hash(a) == output_hash(b):
+            result.same.append(rel)
+        else:
+            result.different.append(rel)
+    return result
+
+
+def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
+    """Comparison hash of each file (relative to ``root``); ``None`` for figures."""
+    base = Path(root)
+    return {rel: output_hash(base / rel) for rel in sorted(files)}

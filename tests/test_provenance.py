@@ -1,0 +1,329 @@
+"""Provenance: git commit of the checkout, comparison hashes per output kind, provenance.json,
+tree comparison, and scripts/verify.py end to end (rebuild, identical, then a tampered output).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import runpy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from paramid import io, provenance
+
+HAVE_GIT = shutil.which("git") is not None
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    if not HAVE_GIT:
+        pytest.skip("git is not installed")
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "test@example.org")
+    git(root, "config", "user.name", "test")
+    (root / ".gitignore").write_text("results/\n")
+    (root / "Snakefile").write_text("rule all:\n")
+    git(root, "add", ".gitignore", "Snakefile")
+    git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+def test_git_commit_is_head_of_a_clean_checkout(repo):
+    head = git(repo, "rev-parse", "HEAD")
+    assert len(head) == 40
+    assert io.git_commit(repo) == head
+    (repo / "scripts").mkdir()
+    assert io.git_commit(repo / "scripts") == head  # any path inside the checkout
+    assert io.git_commit(repo / "Snakefile") == head  # or a file in it
+
+
+def test_git_commit_ignores_outputs_and_untracked_files(repo):
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "results").mkdir()
+    (repo / "results/x.parquet").write_bytes(b"data")  # ignored: a run's own outputs
+    (repo / "notes.txt").write_text("untracked")
+    assert io.git_commit(repo) == head
+    assert io.git_commit(repo) == io.git_commit(repo)  # stable between calls
+
+
+def test_git_commit_marks_uncommitted_changes_dirty(repo):
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "Snakefile").write_text("rule all:\n    input: []\n")
+    assert io.git_commit(repo) == f"{head}-dirty"
+    git(repo, "commit", "-q", "-am", "edit")
+    assert io.git_commit(repo) == git(repo, "rev-parse", "HEAD") != head
+
+
+def test_git_commit_outside_git_is_unknown(tmp_path):
+    assert io.git_commit(tmp_path) == "unknown"
+    assert io.git_commit(tmp_path / "missing" / "dir") == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("name", "timing"),
+    [
+        ("time_ms", True),
+        ("time_ms_mean", True),
+        ("time_ms_per_run_repeats", True),
+        ("timing", True),
+        ("elapsed_s", True),
+        ("paper_time_ms_mean", False),  # a printed value: compared
+        ("val_rmse", False),
+        ("timestamp_offset", False),
+    ],
+)
+def test_timing_names(name, timing):
+    assert provenance.is_timing(name) is timing
+
+
+def test_csv_hash_ignores_timing_columns_only(tmp_path):
+    a, b, c = (tmp_path / f"{n}.csv" for n in "abc")
+    a.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1174,0.148,0.13\n")
+    b.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1174,0.091,0.13\n")
+    c.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1175,0.148,0.13\n")
+    assert provenance.csv_hash(a) == provenance.csv_hash(b)
+    assert provenance.csv_hash(a) != provenance.csv_hash(c)
+    c.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1174,0.148,0.14\n")
+    assert provenance.csv_hash(a) != provenance.csv_hash(c)
+
+
+def test_markdown_hash_ignores_timing_columns_of_tables(tmp_path):
+    def table(val: str, t: str) -> str:
+        return (
+            f"Table 3 (hip)\n\n| method | val | time_ms_mean |\n|---|---|---|\n"
+            f"| LS | {val} | {t} |\n\nnote\n"
+        )
+
+    a, b, c = (tmp_path / f"{n}.md" for n in "abc")
+    a.write_text(table("0.1174", "0.1480"))
+    b.write_text(table("0.1174", "0.0879"))
+    c.write_text(table("0.1175", "0.1480"))
+    assert provenance.markdown_hash(a) == provenance.markdown_hash(b)
+    assert provenance.markdown_hash(a) != provenance.markdown_hash(c)
+    c.write_text(table("0.1174", "0.1480").replace("note", "other"))
+    assert provenance.markdown_hash(a) != provenance.markdown_hash(c)
+
+
+def test_json_hash_ignores_timings_and_provenance_but_not_data(tmp_path):
+    base = {"gamma": 0.0328, "lower": [1.0, 2.0], "provenance": {"versions": {"numpy": "2"}}}
+    a, b, c = (tmp_path / f"{n}.json" for n in "abc")
+    io.write_json(base | {"time_ms": 1.0}, a)
+    io.write_json(base | {"time_ms": 2.0, "provenance": {"git_commit": "x"}}, b)
+    io.write_json(base | {"lower": [1.0, 2.5]}, c)
+    assert provenance.json_hash(a) == provenance.json_hash(b)
+    assert provenance.json_hash(a) != provenance.json_hash(c)
+
+
+def write_fit(path: Path, rmse: float, time_ms: float, commit: str = "abc") -> None:
+    frame = pd.DataFrame({"run": [0, 1], "val_rmse": [rmse, 0.2], "time_ms": [time_ms, 1.0]})
+    meta = io.provenance({"method": "ls"}, [], stage="fit", git_commit=commit)
+    meta["time_ms_per_run_repeats"] = [time_ms]
+    io.write_parquet(
+        frame,
+        path,
+        units={"run": "1", "val_rmse": "N m", "time_ms": "ms"},
+        meta=meta,
+        nondeterministic_columns=["time_ms"],
+    )
+
+
+def test_output_hash_dispatches_on_kind(tmp_path):
+    write_fit(tmp_path / "a.parquet", 0.1, 3.0, commit="one")
+    write_fit(tmp_path / "b.parquet", 0.1, 9.0, commit="two")
+    assert provenance.output_hash(tmp_path / "a.parquet") == io.data_hash(tmp_path / "a.parquet")
+    # timings and metadata are not data
+    assert provenance.output_hash(tmp_path / "a.parquet") == provenance.output_hash(
+        tmp_path / "b.parquet"
+    )
+    (tmp_path / "f.png").write_bytes(b"\x89PNG")
+    assert provenance.output_kind(tmp_path / "f.png") == "figure"
+    assert provenance.output_hash(tmp_path / "f.png") is None
+    (tmp_path / "x.bin").write_bytes(b"1")
+    assert provenance.output_hash(tmp_path / "x.bin") == io.file_sha256(tmp_path / "x.bin")
+
+
+def make_tree(root: Path, rmse: float = 0.1, time_ms: float = 3.0, val: str = "0.1174") -> Path:
+    (root / "results/hip/fits").mkdir(parents=True)
+    (root / "results/hip/tables").mkdir(parents=True)
+    (root / "results/hip/figures").mkdir(parents=True)
+    write_fit(root / "results/hip/fits/ls.parquet", rmse, time_ms)
+    (root / "results/hip/tables/table3.csv").write_text(
+        f"method,val,time_ms_mean\nLS,{val},{time_ms}\n"
+    )
+    (root / "results/hip/figures/fig3c.png").write_bytes(f"png {time_ms}".encode())
+    return root
+
+
+def test_compare_trees_classifies_every_output(tmp_path):
+    ref = make_tree(tmp_path / "ref")
+    same = make_tree(tmp_path / "same", time_ms=7.0)  # only timings and figure bytes differ
+    files = provenance.list_outputs(ref)
+    assert files == [
+        "results/hip/figures/fig3c.png",
+        "results/hip/fits/ls.parquet",
+        "results/hip/tables/table3.csv",
+    ]
+    result = provenance.compare_trees(ref, same, files)
+    assert result.ok
+    assert result.same == ["results/hip/fits/ls.parquet", "results/hip/tables/table3.csv"]
+    assert result.via_source == ["results/hip/figures/fig3c.png"]
+    assert "identical" in result.report() and "compared via source data" in result.report()
+
+    other = make_tree(tmp_path / "other", rmse=0.10000000001, val="0.1175")
+    (other / "results/hip/figures/fig3c.png").unlink()
+    (other / "results/hip/extra.json").write_text("{}")
+    result = provenance.compare_trees(ref, other, files + ["results/hip/extra.json"])
+    assert not result.ok
+    assert result.different == ["results/hip/fits/ls.parquet", "results/hip/tables/table3.csv"]
+    assert result.missing == ["results/hip/figures/fig3c.png"]
+    assert result.extra == ["results/hip/extra.json"]
+    assert "DIFFERENT  results/hip/fits/ls.parquet" in result.report()
+
+
+def test_stray_temporaries_are_found_and_not_listed_as_outputs(tmp_path):
+    ref = make_tree(tmp_path / "ref")
+    stray = ref / "results/hip/fits/.ls.parquet.abc123.tmp"
+    stray.write_bytes(b"half")
+    assert provenance.stray_temporaries(ref) == ["results/hip/fits/.ls.parquet.abc123.tmp"]
+    assert "results/hip/fits/.ls.parquet.abc123.tmp" not in provenance.list_outputs(ref)
+
+
+def test_collect_keeps_hashes_drops_bulk_and_timings(tmp_path):
+    a = make_tree(tmp_path / "a")
+    b = make_tree(tmp_path / "b", time_ms=5.0)
+    files = provenance.list_outputs(a)
+    rec_a = provenance.collect(a, files, "abc123")
+    rec_b = provenance.collect(b, files, "abc123")
+    assert rec_a["git_commit"] == "abc123"
+    assert set(rec_a["versions"]) >= {"paramid", "numpy", "snakemake"}
+    fit = rec_a["outputs"]["results/hip/fits/ls.parquet"]
+    assert fit["data_hash"] == io.data_hash(a / "results/hip/fits/ls.parquet")
+    meta = fit["metadata"]
+    assert {"config_hash", "inputs", "versions", "git_commit", "stage"} <= set(meta)
+    assert "config" not in meta and "time_ms_per_run_repeats" not in meta
+    assert rec_a["outputs"]["results/hip/figures/fig3c.png"]["hash"] is None
+    # same data, other timings: the same record, byte for byte
+    assert io.canonical_json(rec_a) == io.canonical_json(rec_b)
+
+
+def load_verify(repo_root: Path):
+    spec = importlib.util.spec_from_file_location("verify", repo_root / "scripts/verify.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_verify_reference_files_skip_provenance_and_other_studies(tmp_path, repo_root):
+    verify = load_verify(repo_root)
+    ref = make_tree(tmp_path / "ref")
+    (ref / "results/other").mkdir()
+    (ref / "results/other/x.csv").write_text("a\n1\n")
+    (ref / "results/provenance.json").write_text("{}")
+    assert verify.reference_files(ref, ["hip"]) == provenance.list_outputs(ref, "results/hip")
+    everything = verify.reference_files(ref, [])
+    assert "results/other/x.csv" in everything and "results/provenance.json" not in everything
+
+
+def test_verify_copies_the_checkout_without_outputs(tmp_path, repo_root):
+    verify = load_verify(repo_root)
+    src = make_tree(tmp_path / "src")
+    (src / "Snakefile").write_text("rule all:\n")
+    (src / ".snakemake").mkdir()
+    (src / ".snakemake/state").write_text("x")
+    verify.copy_checkout(src, tmp_path / "dest")
+    assert (tmp_path / "dest/Snakefile").is_file()
+    assert not (tmp_path / "dest/results").exists() and not (tmp_path / "dest/.snakemake").exists()
+
+
+# --- end to end: a small part of the hip DAG, verified, then tampered with --------------------
+
+SMALL_TARGETS = ["results/hip/fits/ls.parquet", "results/hip/fits/bcls.parquet"]
+
+
+@pytest.mark.slow
+def test_verify_passes_on_a_fresh_build_and_names_a_tampered_output(tmp_path, repo_root):
+    from test_workflow import copy_workflow, snakemake
+
+    work = copy_workflow(repo_root, tmp_path / "wf")
+    built = snakemake(work, "--cores", "2", *SMALL_TARGETS)
+    assert built.returncode == 0, built.stderr[-3000:]
+    files = provenance.list_outputs(work)
+    assert "results/hip/rls/summary.json" in files and len(files) >= 7
+
+    def run_verify() -> subprocess.CompletedProcess:
+        cmd = [sys.executable, str(repo_root / "scripts/verify.py"), "--workflow", str(work)]
+        return subprocess.run(
+            [*cmd, "--study", "hip", "--cores", "2"], capture_output=True, text=True, timeout=600
+        )
+
+    ok = run_verify()
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert f"identical: {len(files)} same, 0 different" in ok.stdout
+
+    summary = work / "results/hip/rls/summary.json"
+    data = json.loads(summary.read_text())
+    data["gamma"] *= 1 + 1e-12  # one ulp-scale change in one number
+    summary.write_text(json.dumps(data))
+    bad = run_verify()
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "DIFFERENT  results/hip/rls/summary.json" in bad.stdout
+    assert "1 different" in bad.stdout
+
+
+def test_provenance_script_records_every_output_but_itself(tmp_path, repo_root, monkeypatch):
+    work = make_tree(tmp_path / "wf")
+    (work / "results/provenance.json").write_text("{}")  # an older record: not an output
+    monkeypatch.chdir(work)
+    smk = SimpleNamespace(
+        output=["results/provenance.json"],
+        log=["logs/provenance.log"],
+        scriptdir=str(repo_root / "scripts"),
+    )
+    runpy.run_path(str(repo_root / "scripts/provenance.py"), init_globals={"snakemake": smk})
+    first = (work / "results/provenance.json").read_bytes()
+    record = json.loads(first)
+    assert record["git_commit"] == io.git_commit(repo_root)
+    assert sorted(record["outputs"]) == provenance.list_outputs(work, "results/hip")
+    assert record["outputs"]["results/hip/fits/ls.parquet"]["data_hash"] == io.data_hash(
+        work / "results/hip/fits/ls.parquet"
+    )
+    runpy.run_path(str(repo_root / "scripts/provenance.py"), init_globals={"snakemake": smk})
+    assert (work / "results/provenance.json").read_bytes() == first  # same checkout, same bytes
+
+
+@pytest.mark.slow
+def test_provenance_rules_wire_into_the_workflow(tmp_path, repo_root):
+    """With the include and the target added (as the Snakefile will), the DAG and lint are ok."""
+    from test_workflow import copy_workflow, snakemake
+
+    work = copy_workflow(repo_root, tmp_path / "wf")
+    snakefile = work / "Snakefile"
+    text = snakefile.read_text()
+    if "provenance.smk" not in text:  # not wired in yet
+        text += '\n\ninclude: "workflow/rules/provenance.smk"\n'
+    text += "\n\nrule with_provenance:\n    input:\n        rules.all.input,\n"
+    snakefile.write_text(text + '        "results/provenance.json",\n')
+    dry = snakemake(work, "-n", "--cores", "2", "with_provenance")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    text = dry.stdout + dry.stderr
+    assert "rule provenance:" in text and "rule verify:" not in text  # verify is not in all
+    dry = snakemake(work, "-n", "-p", "--cores", "2", "verify")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert "scripts/verify.py --workflow" in dry.stdout + dry.stderr
+    lint = snakemake(work, "--lint")
+    assert "provenance.smk" not in lint.stdout + lint.stderr, lint.stdout

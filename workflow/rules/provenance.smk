@@ -1,0 +1,49 @@
+# Provenance and reproducibility checks.
+# provenance: one JSON with every output under results/: its metadata block (config hash,
+#   input SHA-256, versions) and data hash, plus the git commit of the checkout. Part of `all`.
+# verify: rebuild everything from scratch in a temporary copy and compare every output's
+#   data hash with results/ (scripts/verify.py). Not part of `all`: run `snakemake verify`.
+
+import os
+import shlex
+import sys
+
+PROVENANCE_JSON = "results/provenance.json"
+# every target of `rule all` except the provenance record itself (evaluated once all is parsed)
+PROVENANCE_INPUTS = lambda wildcards: [str(t) for t in rules.all.input if str(t) != PROVENANCE_JSON]
+
+
+rule provenance:
+    input:
+        PROVENANCE_INPUTS,
+    output:
+        PROVENANCE_JSON,
+    localrule: True
+    log:
+        "logs/provenance.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/provenance.py"
+
+
+rule verify:
+    input:
+        PROVENANCE_INPUTS,
+    params:
+        python=sys.executable,
+        checkout=workflow.basedir,  # the Snakefile's directory: the checkout to rebuild
+        # the same --configfile overlays as this run (--config overrides are not carried)
+        configfiles=" ".join(
+            f"--configfile {shlex.quote(os.path.abspath(str(p)))}"
+            for p in workflow.overwrite_configfiles
+        ),
+    threads: workflow.cores
+    localrule: True
+    log:
+        "logs/verify.log",
+    conda:
+        "../../envs/paramid.yaml"
+    shell:
+        "{params.python:q} {params.checkout:q}/scripts/verify.py --workflow {params.checkout:q}"
+        " --results . --cores {threads} {params.configfiles} 2>&1 | tee {log}"
