@@ -80,62 +80,64 @@ def ga(
     n_kids = n - elitism
     pairs = (n_kids + 1) // 2
     n_gens = -(-(budget - n) // n_kids)
-    lo, hi = prob.box(2, pairs)
+    genes = (2, pairs, dim)  # children: (first or second child, pair, dim)
+    lo = np.broadcast_to(prob.lower[:, None, None, :, 0], (runs, *genes)).copy()
+    hi = np.broadcast_to(prob.upper[:, None, None, :, 0], (runs, *genes)).copy()
+    sigma = mutation_scale * prob.span[:, None, None, None, :, 0]
+    sigma = np.broadcast_to(sigma, (runs, 1, *genes)).copy()
 
-    # Populations live in the first n columns of (runs, dim, elitism + 2 pairs) buffers: elites
-    # first, then the children, written in place (an odd child count leaves one spare column).
-    width = elitism + 2 * pairs
-    pop, nxt = np.empty((runs, dim, width)), np.empty((runs, dim, width))
-    pop[..., :n] = prob.initial()
-    f, f_nxt = prob.evaluate(pop[..., :n]), np.empty((runs, n))
+    # The GA keeps points as rows, (runs, n, dim), so that one np.take gathers elites and
+    # parents; a population is the elites followed by the children.
+    pop, nxt = np.empty((runs, n, dim)), np.empty((runs, n, dim))
+    pop[...] = prob.initial().transpose(0, 2, 1)
+    f, f_nxt = prob.counter(pop), np.empty((runs, n))
     trace = np.empty((budget, runs))  # every value, in evaluation order
     trace[:n] = f.T
     evals = n
-    f_start = np.arange(runs)[:, None] * n  # flat offsets of each run in f and in order
-    x_start = (np.arange(runs)[:, None, None] * dim + np.arange(dim)[:, None]) * width
-    kids = nxt[..., elitism:].reshape(runs, dim, 2, pairs)
-    draws = _Draws(prob.gens, n_gens, n, elitism, tournament, dim, pairs, f_start)
+    # Flat offset of each run in f (runs, n) and in the rows of pop.reshape(-1, dim).
+    run_start = np.arange(runs)[:, None] * n
+    kids = np.empty((runs, *genes))
+    draws = _Draws(prob.gens, n_gens, n, elitism, tournament, genes, run_start)
     for start, stop in draws.blocks:
         chosen_rank, blend, jump = draws.block(start, stop, crossover, mutation, blend_alpha)
-        jump *= mutation_scale * prob.span[:, None, :, :, None]
+        jump *= sigma
         for i in range(stop - start):
             # Ranks 0..E-1 are the elites; tournament winners are the lowest of uniform picks.
             order = np.argsort(f, axis=1, kind="stable")
             chosen = np.take(order, chosen_rank[:, i])  # (runs, elitism + 2 pairs)
-            picked = np.take(pop, x_start + chosen[:, None, :])  # (runs, dim, elitism + 2 pairs)
-            parents = picked[..., elitism:].reshape(runs, dim, 2, pairs)
+            picked = np.take(pop.reshape(-1, dim), run_start + chosen, axis=0)
+            parents = picked[:, elitism:].reshape(runs, *genes)
             # Symmetric BLX-alpha (u = 0 copies the parent), Gaussian mutation, clip.
-            np.subtract(parents[:, :, ::-1], parents, out=kids)
-            kids *= blend[:, i]
+            np.multiply(blend[:, i], (parents[:, 1] - parents[:, 0])[:, None], out=kids)
             kids += parents
             kids += jump[:, i]
             project(kids, lo, hi, out=kids)
             count = min(n_kids, budget - evals)
-            kid_f = prob.evaluate(nxt[..., elitism : elitism + count])
+            batch = kids.reshape(runs, 2 * pairs, dim)[:, :count]
+            kid_f = prob.counter(batch)
             trace[evals : evals + count] = kid_f.T
             evals += count
             if evals == budget:
                 # The best point so far is an elite of pop or one of these children.
-                pop = np.concatenate((pop[..., :n], nxt[..., elitism : elitism + count]), axis=2)
+                pop = np.concatenate((pop, batch), axis=1)
                 f = np.concatenate((f, kid_f), axis=1)
                 break
-            nxt[..., :elitism] = picked[..., :elitism]
-            f_nxt[:, :elitism] = np.take(f, f_start + chosen[:, :elitism])
+            nxt[:, :elitism] = picked[:, :elitism]
+            nxt[:, elitism:] = batch
+            f_nxt[:, :elitism] = np.take(f, run_start + chosen[:, :elitism])
             f_nxt[:, elitism:] = kid_f
             pop, nxt, f, f_nxt = nxt, pop, f_nxt, f
-            kids = nxt[..., elitism:].reshape(runs, dim, 2, pairs)
     running = np.minimum.accumulate(trace, axis=0)
     top = np.argmin(f, axis=1)
-    best_x = pop[np.arange(runs), :, top]
-    return prob.result(best_x, running[-1], running[n - 1 :: n].T)
+    return prob.result(pop[np.arange(runs), top], running[-1], running[n - 1 :: n].T)
 
 
 class _Draws:
     """Per-run random numbers for blocks of generations, drawn in a fixed order and stacked.
 
-    Per run and block, in this order: uniform tournament picks, pair crossover uniforms,
-    blend uniforms and mutation uniforms, then N(0, 1) values for the mutated genes only.
-    Buffers are allocated once and reused across blocks.
+    Per run and block: one draw of uniforms laid out as [tournament picks | pair crossover
+    uniforms | blend uniforms | mutation uniforms] (each for all generations of the block),
+    then N(0, 1) values for the mutated genes only.  Buffers are reused across blocks.
     """
 
     def __init__(
@@ -145,46 +147,49 @@ class _Draws:
         n: int,
         elitism: int,
         tournament: int,
-        dim: int,
-        pairs: int,
-        f_start: NDArray[np.intp],
+        genes: tuple[int, int, int],
+        run_start: NDArray[np.intp],
     ) -> None:
         self.gens, self.n, self.elitism = gens, n, elitism
-        genes = (dim, 2, pairs)
-        per_gen = 2 * pairs * tournament + pairs + 2 * dim * 2 * pairs
-        self.blocks = step_blocks(n_gens, per_gen)
-        runs, blocks = len(gens), self.blocks
-        self.picks = block_buffer(runs, blocks, (tournament, 2 * pairs))
-        self.cross = block_buffer(runs, blocks, (1, 1, pairs))
-        self.blend = block_buffer(runs, blocks, genes)
-        self.mutate = block_buffer(runs, blocks, genes)
-        self.jump = block_buffer(runs, blocks, genes)
+        self.tournament, self.genes = tournament, genes
+        pairs, size = genes[1], int(np.prod(genes))
+        self.sizes = np.array([tournament * 2 * pairs, pairs, size, size])
+        self.blocks = step_blocks(n_gens, int(self.sizes.sum()))
+        runs = len(gens)
+        self.uniform = block_buffer(runs, self.blocks, (int(self.sizes.sum()),))
+        self.jump = block_buffer(runs, self.blocks, self.genes)
         # Flat indices into the rank order: elites' ranks 0..E-1, then the winners' ranks.
-        self.chosen = block_buffer(runs, blocks, (elitism + 2 * pairs,), dtype=np.intp)
-        self.chosen[...] = f_start[:, :, None]
+        self.chosen = block_buffer(runs, self.blocks, (elitism + 2 * pairs,), dtype=np.intp)
+        self.chosen[...] = run_start[:, :, None]
         self.chosen[..., :elitism] += np.arange(elitism)
-        self.f_start = f_start[:, :, None]
+        self.run_start = run_start[:, :, None]
 
     def block(
         self, start: int, stop: int, crossover: float, mutation: float, alpha: float
     ) -> tuple[NDArray[np.intp], FloatArray, FloatArray]:
-        """Generations [start, stop): flat rank indices (runs, g, elitism + 2 pairs), blend
-        factors (runs, g, dim, 2, pairs), U(-alpha, 1 + alpha) on crossing pairs and 0 on
-        copied pairs, and N(0, 1) mutation steps (same shape) on mutated genes, 0 elsewhere.
+        """Generations [start, stop): flat rank indices (runs, g, elitism + 2 pairs); blend
+        factors (runs, g, 2, pairs, dim), u ~ U(-alpha, 1 + alpha) for first and -u for
+        second children of crossing pairs, 0 for copied pairs; N(0, 1) mutation steps (same
+        shape) on mutated genes, 0 elsewhere.
         """
-        length = stop - start
-        picks = uniform_block(self.gens, self.picks[:, :length], high=float(self.n))
-        cross = uniform_block(self.gens, self.cross[:, :length])
-        blend = uniform_block(self.gens, self.blend[:, :length], high=1.0 + 2.0 * alpha)
-        mutate = uniform_block(self.gens, self.mutate[:, :length])
-        # floor(min(n u)) is the best (lowest) rank among uniform picks with replacement.
-        ranks = np.minimum.reduce(picks, axis=2).astype(np.intp)
+        runs, length = len(self.gens), stop - start
+        flat = self.uniform[:, :length].reshape(runs, -1)
+        uniform_block(self.gens, flat)
+        a, b, c = np.cumsum(self.sizes[:3] * length)
+        picks = flat[:, :a].reshape(runs, length, self.tournament, -1)
+        keep = np.repeat(flat[:, a:b] < crossover, self.genes[2], axis=1)
+        blend = flat[:, b:c].reshape(runs, length, *self.genes)
+        mutated = flat[:, c:].reshape(runs, length, *self.genes) < mutation
+        # floor(n min(u)) is the best (lowest) rank among uniform picks with replacement.
+        ranks = np.minimum.reduce(picks, axis=2)
+        ranks *= self.n
         chosen = self.chosen[:, :length]
-        np.add(ranks, self.f_start, out=chosen[..., self.elitism :])
+        np.add(ranks.astype(np.intp), self.run_start, out=chosen[..., self.elitism :])
+        blend *= 1.0 + 2.0 * alpha
         blend -= alpha
-        np.copyto(blend, 0.0, where=cross >= crossover)
-        mutated = mutate < mutation
-        counts = mutated.reshape(len(self.gens), -1).sum(axis=1)
+        blend[:, :, 1] *= -1.0  # second children move from p2 towards p1
+        blend *= keep.reshape(runs, length, 1, *self.genes[1:])
+        counts = mutated.reshape(runs, -1).sum(axis=1)
         normals = [gen.standard_normal(int(k)) for gen, k in zip(self.gens, counts, strict=True)]
         jump = self.jump[:, :length]
         jump[...] = 0.0
