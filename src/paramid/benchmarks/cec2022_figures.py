@@ -47,14 +47,15 @@ def rank_figure(
         )
         for (i, j), value in np.ndenumerate(grid.to_numpy()):
             if np.isfinite(value):
-                ax.text(j, i, f"{value:.0f}", ha="center", va="center", color="w", fontsize=8)
+                shade = "k" if value <= (1 + len(algorithms)) / 2 else "w"  # dark on light cells
+                ax.text(j, i, f"{value:.0f}", ha="center", va="center", color=shade, fontsize=8)
         ax.set_xticks(range(len(algorithms)), algorithms)
         ax.set_yticks(range(len(grid.index)), [f"F{f}" for f in grid.index])
         ax.set_xlabel("algorithm")
         ax.set_ylabel("CEC 2022 function")
         ax.set_title(_TITLES[k])
         fig.colorbar(image, ax=ax, label="rank (1 = best) [-]")
-    source = "paper's Tables 3-4" if paper else "this reproduction, 30 runs"
+    source = "paper's Tables 3-4" if paper else "this reproduction"
     fig.suptitle(f"CEC 2022, D = {dim}: ranks of the four indicators ({source})")
     return fig
 
@@ -63,12 +64,20 @@ def convergence_figure(
     histories: Mapping[tuple[int, str], pd.DataFrame],
     dim: int,
     *,
-    functions: Sequence[int] = tuple(range(1, 13)),
+    functions: Sequence[int] | None = None,
     width: float = 12.0,
 ) -> Figure:
     """Median (line) and interquartile band of the best-so-far error f - f* over the runs
-    against evaluations, one panel per function, one line per method (log scale)."""
-    fig, axes = plt.subplots(3, 4, figsize=(width, 0.7 * width), constrained_layout=True)
+    against evaluations, one panel per function (those in ``histories`` by default), one
+    line per method (log scale)."""
+    if functions is None:
+        functions = sorted({function for function, _ in histories})
+    rows = max(1, -(-len(functions) // 4))
+    fig, axes = plt.subplots(
+        rows, 4, figsize=(width, 0.23 * width * rows + 0.5), constrained_layout=True, squeeze=False
+    )
+    for ax in axes.ravel()[len(functions) :]:
+        ax.set_visible(False)
     colours = dict(zip(ALGORITHMS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
     for ax, function in zip(axes.ravel(), functions, strict=False):
         for algorithm in ALGORITHMS:
