@@ -11,6 +11,16 @@ a shared machine: it excludes time spent waiting for a core.
 
     python benchmarks/cec2022.py [--workers 2] [--runs 30] [--iterations 500]
         [--functions 1 2 ...] [--dims 10 20] [--out results/cec2022/benchmark.csv]
+
+Measured (2-vCPU VM shared with other jobs, load average 3-7 during the run, Python 3.11,
+numpy 2.4): 168 jobs, 252 000 000 evaluations in 342.6 s wall (5.7 min) with 2 workers;
+336 s of job CPU time in all.  Evaluations per CPU second (7 algorithms together): D=10
+1.4e6 (F1-F6), 1.0-1.1e6 (F7-F10), 0.7e6 (F11-F12); D=20 0.7-0.9e6 (F1-F6), 0.5-0.6e6
+(F7-F9), 0.3-0.5e6 (F10-F12).  The objective takes 6-54 % of the CPU time (the rest is the
+optimisers' vectorised updates, random numbers and bookkeeping).  Per-algorithm CPU time
+per job (median): WOA 0.9 s, PO 1.5 s, SGA 1.7 s, HO 2.0 s, HHO 2.0 s, MIPO 2.3 s, GGO 2.5 s.
+The same protocol through Snakemake (``workflow/rules/cec2022.smk``, one process per job,
+tables, statistics and figures included) took 6 min 39 s wall with ``--cores 2``.
 """
 
 from __future__ import annotations

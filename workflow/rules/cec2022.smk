@@ -8,6 +8,11 @@ from pathlib import Path as _CecPath
 
 import paramid as _cec_paramid
 
+if "cec2022" not in config:
+    raise ValueError(
+        "config has no `cec2022:` block: merge docs/fragments/cec2022.yaml (and its schema "
+        "docs/fragments/cec2022.schema.yaml) before including workflow/rules/cec2022.smk"
+    )
 CEC = config["cec2022"]
 CEC_OUT = CEC.get("output", "results/cec2022")
 CEC_LOGS = CEC.get("logs", "logs/cec2022")
