@@ -82,9 +82,16 @@ def test_git_commit_outside_git_is_unknown(tmp_path):
         ("time_ms_per_run_repeats", True),
         ("timing", True),
         ("elapsed_s", True),
+        ("time_s_sd", True),
+        ("m5_time_saving_pct", True),  # derived from timings
+        ("time_to_1pct_ms_median", True),
+        ("runtime", True),
         ("paper_time_ms_mean", False),  # a printed value: compared
+        ("paper_m5_time_saving_pct", False),
+        ("time", False),  # a time axis
         ("val_rmse", False),
         ("timestamp_offset", False),
+        ("evals_to_1pct_median", False),
     ],
 )
 def test_timing_names(name, timing):
@@ -153,6 +160,11 @@ def test_output_hash_dispatches_on_kind(tmp_path):
     (tmp_path / "f.png").write_bytes(b"\x89PNG")
     assert provenance.output_kind(tmp_path / "f.png") == "figure"
     assert provenance.output_hash(tmp_path / "f.png") is None
+    (tmp_path / "audit.csv").write_text("claim,reproduced_value\nBCLS faster,7.3\n")
+    assert provenance.output_kind(tmp_path / "audit.csv") == "derived"
+    assert provenance.output_hash(tmp_path / "audit.csv") is None
+    io.write_json({"outputs": {}}, tmp_path / "provenance.json")  # a record of one build
+    assert provenance.output_hash(tmp_path / "provenance.json") is None
     (tmp_path / "x.bin").write_bytes(b"1")
     assert provenance.output_hash(tmp_path / "x.bin") == io.file_sha256(tmp_path / "x.bin")
 

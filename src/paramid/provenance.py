@@ -10,10 +10,16 @@ What is compared for each kind of output under ``results/``:
 - Markdown: the text with the timing columns of its pipe tables left out.
 - Figures (PNG, PDF, SVG): not compared byte-wise; they are drawn from Parquet/JSON that is
   compared, so they are reported as "compared via source data".
+- Derived reports (``audit.csv``/``audit.md``): also "compared via source data"; they
+  restate the tables, and some of their claims (and verdicts) are about wall-clock times.
+  Likewise ``provenance.json``: it holds the other outputs' hashes (compared) and the SHA-256
+  of input files, which differ between runs where an input has a timing column.
 - Anything else: the SHA-256 of its bytes.
 
-Timing columns and keys are named ``time_ms``, ``time_ms_<stat>``, ``timing``, ``elapsed_*``
-or ``wall_s*`` (``paper_time_ms_*`` is a printed value and *is* compared).
+Timing columns and keys contain the word ``time``, ``timing``, ``elapsed``, ``wall`` or
+``runtime`` between underscores (``time_ms``, ``time_ms_sd``, ``m5_time_saving_pct``,
+``time_to_1pct_ms_median``), except a bare ``time`` (a time axis) and ``paper_*`` (printed
+values, compared).
 """
 
 from __future__ import annotations
@@ -30,9 +36,11 @@ from typing import Any
 
 from paramid import io
 
-TIMING_NAME = re.compile(r"^(time_ms|time_s|timing|elapsed|wall_s)(_|$)")
+TIMING_WORD = re.compile(r"(^|_)(time|timing|elapsed|wall|runtime)(_|$)")
 FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
+DERIVED_REPORTS = frozenset({"audit.csv", "audit.md", "provenance.json"})
 VIA_SOURCE = "compared via source data"
+VIA_SOURCE_KINDS = frozenset({"figure", "derived"})
 PROVENANCE_KEY = "provenance"
 # metadata keys left out of provenance.json: the bulky config (its hash stays) and units
 DROPPED_METADATA = frozenset({"config", "units"})
@@ -40,7 +48,9 @@ DROPPED_METADATA = frozenset({"config", "units"})
 
 def is_timing(name: str) -> bool:
     """Whether a column or key holds a wall-clock timing (excluded from comparisons)."""
-    return bool(TIMING_NAME.match(name))
+    if name == "time" or name.startswith("paper_"):
+        return False
+    return bool(TIMING_WORD.search(name))
 
 
 def strip_nondeterministic(obj: Any) -> Any:
@@ -101,10 +111,12 @@ def bytes_hash(path: str | os.PathLike) -> str:
 
 
 def output_kind(path: str | os.PathLike) -> str:
-    """How an output is compared: parquet, json, csv, markdown, figure or bytes."""
+    """How an output is compared: parquet, json, csv, markdown, figure, derived or bytes."""
     suffix = Path(path).suffix.lower()
     if suffix in FIGURE_SUFFIXES:
         return "figure"
+    if Path(path).name in DERIVED_REPORTS:
+        return "derived"
     return {".parquet": "parquet", ".json": "json", ".csv": "csv", ".md": "markdown"}.get(
         suffix, "bytes"
     )
@@ -120,9 +132,9 @@ _HASHERS = {
 
 
 def output_hash(path: str | os.PathLike) -> str | None:
-    """The comparison hash of one output; ``None`` for figures (compared via source data)."""
+    """The comparison hash of one output; ``None`` when it is compared via its source data."""
     kind = output_kind(path)
-    return None if kind == "figure" else _HASHERS[kind](path)
+    return None if kind in VIA_SOURCE_KINDS else _HASHERS[kind](path)
 
 
 def is_temporary(path: str | os.PathLike) -> bool:
@@ -161,7 +173,7 @@ def output_record(path: str | os.PathLike) -> dict[str, Any]:
     kind = output_kind(path)
     if kind == "parquet":
         return parquet_record(path)
-    if kind == "figure":
+    if kind in VIA_SOURCE_KINDS:
         return {"kind": kind, "hash": None, "note": VIA_SOURCE}
     return {"kind": kind, "hash": output_hash(path)}
 
@@ -187,7 +199,7 @@ class Comparison:
     different: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # in the reference, not rebuilt
     extra: list[str] = field(default_factory=list)  # rebuilt, not in the reference (a note)
-    via_source: list[str] = field(default_factory=list)  # figures
+    via_source: list[str] = field(default_factory=list)  # figures, derived reports
 
     @property
     def ok(self) -> bool:
@@ -200,12 +212,12 @@ class Comparison:
         lines += [f"MISSING    {p} (not rebuilt)" for p in self.missing]
         lines += [f"extra      {p} (not in the reference, not compared)" for p in self.extra]
         lines += [f"same       {p}" for p in self.same]
-        lines += [f"figure     {p} ({VIA_SOURCE})" for p in self.via_source]
+        lines += [f"via source {p} ({VIA_SOURCE})" for p in self.via_source]
         verdict = "identical" if self.ok else "DIFFERENT"
         lines.append(
             f"{verdict}: {len(self.same)} same, {len(self.different)} different, "
             f"{len(self.missing)} missing, {len(self.extra)} extra, "
-            f"{len(self.via_source)} figures {VIA_SOURCE}"
+            f"{len(self.via_source)} figures/reports {VIA_SOURCE}"
         )
         return "\n".join(lines)
 
@@ -224,7 +236,7 @@ def compare_trees(
             result.missing.append(rel)
         elif not a.is_file():
             result.extra.append(rel)
-        elif output_kind(rel) == "figure":
+        elif output_kind(rel) in VIA_SOURCE_KINDS:
             result.via_source.append(rel)
         elif output_hash(a) == output_hash(b):
             result.same.append(rel)
@@ -234,6 +246,6 @@ def compare_trees(
 
 
 def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
-    """Comparison hash of each file (relative to ``root``); ``None`` for figures."""
+    """Comparison hash of each file (relative to ``root``); ``None``: via source data."""
     base = Path(root)
     return {rel: output_hash(base / rel) for rel in sorted(files)}
