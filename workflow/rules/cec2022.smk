@@ -102,7 +102,7 @@ rule cec2022_run:
             "optim/base",
             "optim/objectives",
             "benchmarks/cec2022",
-            "benchmarks/cec2022_study",
+            "benchmarks/cec2022_runs",
             "seeding",
         ),
     threads: 1
@@ -127,7 +127,7 @@ rule cec2022_tables:
     wildcard_constraints:
         dim="10|20",
     params:
-        code=_cec_code("benchmarks/cec2022_study", "stats", "io"),
+        code=_cec_code("benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -179,7 +179,7 @@ rule cec2022_figures:
         dim="10|20",
     params:
         style=CEC["figures"],
-        code=_cec_code("benchmarks/cec2022_figures", "io"),
+        code=_cec_code("benchmarks/cec2022_figures", "benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1500,

@@ -1,11 +1,13 @@
 """The MIPO paper's CEC 2022 comparison (§3.1, Tables 3-4, Figures 6-7) as pure functions.
 
 One *job* is one (function, dimension, algorithm): all runs in one batched call of
-``paramid.optim.METHODS`` (``run_job``).  The rest turns the jobs' run tables into the
-paper's tables (``summary_table``: raw f values, as the paper prints them), per-function
-ranks of the four indicators (``rank_table``, Figures 6-7), the standard non-parametric
-analysis (``friedman_table``, ``wilcoxon_table``) and the audit of the paper's ranking
-claims (``audit_table``).  Figures are in ``paramid.benchmarks.cec2022_figures``.
+``paramid.optim.METHODS`` (``run_job``, in ``paramid.benchmarks.cec2022_runs`` so that
+editing the tables or the audit does not rerun the jobs).  This module turns the jobs' run
+tables into the paper's tables (``summary_table``: raw f values, as the paper prints them),
+per-function ranks of the four indicators (``rank_table``, Figures 6-7), the standard
+non-parametric analysis (``friedman_table``, ``wilcoxon_table``, ``run_level_tests``) and
+the audit of the paper's ranking claims (``audit_table``).  Figures are in
+``paramid.benchmarks.cec2022_figures``.
 
 Conventions
     * Values are raw f(x) (bias included, F1* = 300 ... F12* = 2700), matching Tables 3-4;
@@ -19,7 +21,6 @@ Conventions
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,93 +29,38 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from paramid.benchmarks.cec2022 import BIASES, CEC2022
-from paramid.optim import METHODS, OptimResult
-from paramid.seeding import seed_sequence
+from paramid.benchmarks.cec2022 import BIASES
+from paramid.benchmarks.cec2022_runs import (
+    ALGORITHMS,
+    CEC_BUDGET,
+    iterations_for,
+    job_seeds,
+    run_job,
+)
+
+__all__ = [
+    "ALGORITHMS",
+    "CEC_BUDGET",
+    "INDICATORS",
+    "PAPER_ALGORITHMS",
+    "audit_table",
+    "friedman_table",
+    "iterations_for",
+    "job_seeds",
+    "rank_table",
+    "read_paper_values",
+    "run_job",
+    "run_level_tests",
+    "summary_table",
+    "wilcoxon_table",
+]
 
 # scipy.stats (and paramid.stats, which imports it) are imported inside the functions that
 # test: they cost ~1 s to import, paid by each of the 168 run jobs otherwise.
 
-#: Display name -> paramid.optim.METHODS key, in the paper's column order (+ the original PO).
-ALGORITHMS: dict[str, str] = {
-    "WOA": "woa",
-    "HHO": "hho",
-    "GGO": "ggo",
-    "SGA": "sga",
-    "HO": "ho",
-    "MIPO": "mipo",
-    "PO": "po",
-}
 #: The six methods of the paper's Tables 3-4 (no PO row there).
 PAPER_ALGORITHMS: tuple[str, ...] = ("WOA", "HHO", "GGO", "SGA", "HO", "MIPO")
 INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
-#: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
-CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
-
-
-def iterations_for(dim: int, population: int, iterations: int, budget: str) -> int:
-    """Iterations of a job: ``iterations`` for the paper's protocol ("paper"), or the
-    official CEC budget / population ("cec")."""
-    if budget == "paper":
-        return int(iterations)
-    if budget == "cec":
-        return CEC_BUDGET[int(dim)] // int(population)
-    raise ValueError(f"budget must be 'paper' or 'cec', got {budget!r}")
-
-
-def job_seeds(seed: int, algorithm: str, function: int, dim: int, runs: int) -> list:
-    """One SeedSequence per run: stream ("cec2022", seed, algorithm, F, D, run)."""
-    return [seed_sequence("cec2022", seed, algorithm, function, dim, r) for r in range(runs)]
-
-
-def run_job(
-    function: int,
-    dim: int,
-    algorithm: str,
-    *,
-    runs: int,
-    population: int,
-    iterations: int,
-    seed: int = 0,
-) -> tuple[pd.DataFrame, pd.DataFrame, float]:
-    """All runs of one (F, D, algorithm) in one batched call.
-
-    Returns the run table (run, best_f, error, n_evals), the history table (run,
-    evaluations, best_f: best-so-far after each multiple of ``population`` evaluations)
-    and the wall time of the batched call in seconds.
-    """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; known: {sorted(ALGORITHMS)}")
-    problem = CEC2022(function, dim)
-    method = METHODS[ALGORITHMS[algorithm]]
-    seeds = job_seeds(seed, algorithm, function, dim, runs)
-    start = time.perf_counter()
-    res: OptimResult = method(
-        problem,
-        problem.lower,
-        problem.upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-    )
-    wall = time.perf_counter() - start
-    frame = pd.DataFrame(
-        {
-            "run": np.arange(runs, dtype=np.int64),
-            "best_f": res.best_f,
-            "error": res.best_f - problem.optimum_value,
-            "n_evals": res.n_evals.astype(np.int64),
-        }
-    )
-    evaluations = population * np.arange(1, res.history.shape[1] + 1, dtype=np.int64)
-    history = pd.DataFrame(
-        {
-            "run": np.repeat(np.arange(runs, dtype=np.int64), evaluations.size),
-            "evaluations": np.tile(evaluations, runs),
-            "best_f": res.history.reshape(-1),
-        }
-    )
-    return frame, history, wall
 
 
 # --- paper values -------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""One job of the CEC 2022 comparison: all runs of one (function, dimension, algorithm).
+
+Kept apart from ``paramid.benchmarks.cec2022_study`` (tables, tests, audit) so that the
+workflow's run jobs depend only on this module, the optimisers and the benchmark functions.
+Seeds: run r of (algorithm, F, D) uses the stream ("cec2022", seed, algorithm, F, D, r).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from paramid.benchmarks.cec2022 import CEC2022
+from paramid.optim import METHODS, OptimResult
+from paramid.seeding import seed_sequence
+
+#: Display name -> paramid.optim.METHODS key, in the paper's column order (+ the original PO).
+ALGORITHMS: dict[str, str] = {
+    "WOA": "woa",
+    "HHO": "hho",
+    "GGO": "ggo",
+    "SGA": "sga",
+    "HO": "ho",
+    "MIPO": "mipo",
+    "PO": "po",
+}
+#: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
+CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
+
+
+def iterations_for(dim: int, population: int, iterations: int, budget: str) -> int:
+    """Iterations of a job: ``iterations`` for the paper's protocol ("paper"), or the
+    official CEC budget / population ("cec")."""
+    if budget == "paper":
+        return int(iterations)
+    if budget == "cec":
+        return CEC_BUDGET[int(dim)] // int(population)
+    raise ValueError(f"budget must be 'paper' or 'cec', got {budget!r}")
+
+
+def job_seeds(seed: int, algorithm: str, function: int, dim: int, runs: int) -> list:
+    """One SeedSequence per run: stream ("cec2022", seed, algorithm, F, D, run)."""
+    return [seed_sequence("cec2022", seed, algorithm, function, dim, r) for r in range(runs)]
+
+
+def run_job(
+    function: int,
+    dim: int,
+    algorithm: str,
+    *,
+    runs: int,
+    population: int,
+    iterations: int,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """All runs of one (F, D, algorithm) in one batched call.
+
+    Returns the run table (run, best_f, error, n_evals), the history table (run,
+    evaluations, best_f: best-so-far after each multiple of ``population`` evaluations)
+    and the wall time of the batched call in seconds.
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; known: {sorted(ALGORITHMS)}")
+    problem = CEC2022(function, dim)
+    method = METHODS[ALGORITHMS[algorithm]]
+    seeds = job_seeds(seed, algorithm, function, dim, runs)
+    start = time.perf_counter()
+    res: OptimResult = method(
+        problem,
+        problem.lower,
+        problem.upper,
+        population=population,
+        iterations=iterations,
+        seeds=seeds,
+    )
+    wall = time.perf_counter() - start
+    frame = pd.DataFrame(
+        {
+            "run": np.arange(runs, dtype=np.int64),
+            "best_f": res.best_f,
+            "error": res.best_f - problem.optimum_value,
+            "n_evals": res.n_evals.astype(np.int64),
+        }
+    )
+    evaluations = population * np.arange(1, res.history.shape[1] + 1, dtype=np.int64)
+    history = pd.DataFrame(
+        {
+            "run": np.repeat(np.arange(runs, dtype=np.int64), evaluations.size),
+            "evaluations": np.tile(evaluations, runs),
+            "best_f": res.history.reshape(-1),
+        }
+    )
+    return frame, history, wall
