@@ -59,3 +59,7 @@ rule all:
         nonlinear_targets(),
         excitation_targets(),
         [t for study in CAL_STUDIES for t in calibration_targets(study)],
+        "results/provenance.json",
+
+
+include: "workflow/rules/provenance.smk"
