@@ -25,7 +25,29 @@ separate venv (``/tmp/mealpy-venv``: ``pip install --no-deps mealpy`` + numpy, s
 pandas, matplotlib, and ``pip install --no-deps -e .`` for paramid itself).
 
     /tmp/mealpy-venv/bin/python benchmarks/cec2022_peers.py [--functions 1 4 6 9]
-        [--dim 10] [--runs 15] [--population 50] [--iterations 200]
+        [--dim 10] [--runs 15] [--population 50] [--iterations 200] [--no-mealpy]
+
+Measured (mealpy 3.0.3, numpy 2.4; ``--functions 1 2 4 6 9 11 --runs 20``, D = 10,
+population 50, 10 000 evaluations per run; median final f, Holm over the 12 rows per peer):
+
+    F   method  ours    loop    mealpy  | ours vs loop   | ours vs mealpy
+    1   WOA     19330   20330   18900   | indist. (p=1)  | indist. (p=1)
+    1   HHO     10590   10470    9952   | indist. (p=1)  | indist. (p=1)
+    2   WOA       550     512     445   | indist. (p=1)  | differ (p=4e-5)
+    2   HHO       696     768     509   | indist. (p=1)  | differ (p=1e-3)
+    4   WOA       851     846     844   | indist. (p=1)  | indist. (p=0.40)
+    4   HHO       845     844     828   | indist. (p=1)  | differ (p=1e-4)
+    6   WOA     59440    9176    3301   | indist. (p=1)  | differ (p=3e-5)
+    6   HHO    183100   35140    2935   | indist. (p=1)  | differ (p=1e-6)
+    9   WOA      2682    2694    2549   | indist. (p=1)  | differ (p=5e-6)
+    9   HHO      2708    2692    2635   | indist. (p=1)  | differ (p=0.012)
+    11  WOA      2839    2837    2762   | indist. (p=1)  | indist. (p=0.08)
+    11  HHO      3029    2966    2770   | indist. (p=1)  | differ (p=1e-5)
+
+Ours and the independent loops of the same algorithm are indistinguishable on every
+function; mealpy's greedy variants are better on the hybrid and composition functions and
+indistinguishable where elitism matters little (F1, and F4/F11 for WOA).  Time per 20 runs:
+ours 0.1-0.6 s (batched), loops 7-78 s, mealpy 12-94 s.
 """
 
 from __future__ import annotations
