@@ -91,8 +91,7 @@ def ga(
     pop, nxt = np.empty((runs, n, dim)), np.empty((runs, n, dim))
     pop[...] = prob.initial().transpose(0, 2, 1)
     f, f_nxt = prob.counter(pop), np.empty((runs, n))
-    trace = np.empty((budget, runs))  # every value, in evaluation order
-    trace[:n] = f.T
+    trace = [f.copy()]  # every value, in evaluation order (f is reused as a buffer)
     evals = n
     # Flat offset of each run in f (runs, n) and in the rows of pop.reshape(-1, dim).
     run_start = np.arange(runs)[:, None] * n
@@ -115,7 +114,7 @@ def ga(
             count = min(n_kids, budget - evals)
             batch = kids.reshape(runs, 2 * pairs, dim)[:, :count]
             kid_f = prob.counter(batch)
-            trace[evals : evals + count] = kid_f.T
+            trace.append(kid_f)
             evals += count
             if evals == budget:
                 # The best point so far is an elite of pop or one of these children.
@@ -127,7 +126,7 @@ def ga(
             f_nxt[:, :elitism] = np.take(f, run_start + chosen[:, :elitism])
             f_nxt[:, elitism:] = kid_f
             pop, nxt, f, f_nxt = nxt, pop, f_nxt, f
-    running = np.minimum.accumulate(trace, axis=0)
+    running = np.minimum.accumulate(np.concatenate(trace, axis=1).T, axis=0)
     top = np.argmin(f, axis=1)
     return prob.result(pop[np.arange(runs), top], running[-1], running[n - 1 :: n].T)
 
