@@ -337,5 +337,7 @@ def test_provenance_rules_wire_into_the_workflow(tmp_path, repo_root):
     dry = snakemake(work, "-n", "-p", "--cores", "2", "verify")
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert "scripts/verify.py --workflow" in dry.stdout + dry.stderr
+    unlock = snakemake(work, "--unlock")  # needs no --cores (verify's threads are lazy)
+    assert unlock.returncode == 0, unlock.stderr[-3000:]
     lint = snakemake(work, "--lint")
     assert "provenance.smk" not in lint.stdout + lint.stderr, lint.stdout

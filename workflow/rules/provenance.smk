@@ -38,7 +38,7 @@ rule verify:
             f"--configfile {shlex.quote(os.path.abspath(str(p)))}"
             for p in workflow.overwrite_configfiles
         ),
-    threads: workflow.cores
+    threads: lambda wildcards: workflow.cores  # all cores given (lazy: --unlock needs none)
     localrule: True
     log:
         "logs/verify.log",
