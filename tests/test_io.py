@@ -21,6 +21,7 @@ def test_parquet_round_trip_carries_units_and_provenance(tmp_path):
     assert got["config_hash"] == io.config_hash({"cutoff_hz": 15.0})
     assert got["inputs"][str(src)] == io.file_sha256(src)
     assert set(got["versions"]) >= {"paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake"}
+    assert got["git_commit"] == io.git_commit()
 
 
 def test_rewrite_is_byte_identical(tmp_path):

@@ -76,12 +76,14 @@ def file_sha256(path: str | os.PathLike) -> str:
 def provenance(
     config_subset: Any, inputs: Iterable[str | os.PathLike] = (), **extra: Any
 ) -> dict[str, Any]:
-    """The provenance block stored with every output."""
+    """The provenance block stored with every output: the config subset and its hash, the
+    SHA-256 of each input, the package versions and the git commit of the working directory."""
     return {
         "config": config_subset,
         "config_hash": config_hash(config_subset),
         "inputs": {str(p): file_sha256(p) for p in inputs},
         "versions": package_versions(),
+        "git_commit": git_commit(),
         **extra,
     }
 

@@ -16,6 +16,12 @@ rule audit_study:
     params:
         code=code_version("audit", "estimators", "tables", "model", "ingest", "io"),
         cfg=audit_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "report"
     log:
         "logs/{study}/audit.log",
     conda:

@@ -12,6 +12,12 @@ rule ingest:
     params:
         code=code_version("ingest", "io"),
         cfg=ingest_params,
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    group:
+        "prepare"
     log:
         "logs/{study}/ingest_{record}.log",
     conda:

@@ -14,6 +14,12 @@ rule sweep_point:
     params:
         code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/sweep_{sweep}_{value}.log",
     conda:
@@ -30,6 +36,12 @@ rule sweep_cutoff:
     params:
         code=code_version("sweeps", "twin", "signals", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_cutoff_params,
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/sweep_cutoff_hz_{value}.log",
     conda:
@@ -49,6 +61,12 @@ rule sweep_single:
     params:
         code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/sweep_{sweep}.log",
     conda:
@@ -81,6 +99,12 @@ rule sweep_summary:
     params:
         code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=sweep_summary_params,
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/sweep_summary_{sweep}.log",
     conda:
@@ -111,6 +135,12 @@ use rule sweep_summary as fig4a with:
     params:
         code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_summary_params(wc, "margin"),
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/fig4a.log",
 
@@ -137,5 +167,11 @@ use rule sweep_summary as fig4b with:
     params:
         code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_summary_params(wc, "cutoff_hz"),
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
     log:
         "logs/{study}/fig4b.log",
