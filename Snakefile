@@ -44,6 +44,7 @@ include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/nonlinear.smk"
 include: "workflow/rules/excitation.smk"
 include: "workflow/rules/calibration.smk"
+include: "workflow/rules/cec2022.smk"
 include: "workflow/rules/audit.smk"
 
 
@@ -59,6 +60,7 @@ rule all:
         nonlinear_targets(),
         excitation_targets(),
         [t for study in CAL_STUDIES for t in calibration_targets(study)],
+        CEC_TARGETS,
         "results/provenance.json",
 
 

@@ -280,39 +280,28 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
 ROOT = __import__("pathlib").Path(__file__).parents[1]
 
 
-def _merged_schema(path) -> None:
-    import yaml
+def test_cec2022_config_matches_the_schema_and_the_paper_protocol() -> None:
+    import copy
 
-    fragment = yaml.safe_load((ROOT / "docs/fragments/cec2022.schema.yaml").read_text())
-    schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": fragment["properties"],
-        "$defs": fragment["$defs"],
-    }
-    path.write_text(yaml.safe_dump(schema))
-
-
-def test_config_fragment_matches_its_schema_and_the_paper_protocol(tmp_path) -> None:
     import yaml
     from snakemake.utils import validate
 
-    _merged_schema(tmp_path / "schema.yaml")
-    config = yaml.safe_load((ROOT / "docs/fragments/cec2022.yaml").read_text())
-    validate(config, str(tmp_path / "schema.yaml"))
+    schema = str(ROOT / "workflow/schemas/config.schema.yaml")
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(copy.deepcopy(config), schema)
     cec = config["cec2022"]
     assert (cec["population"], cec["iterations"], cec["runs"]) == (100, 500, 30)  # §3.1.1
     assert cec["dims"] == [10, 20] and cec["functions"] == list(range(1, 13))
     assert set(cec["algorithms"]) == {"PO", "MIPO", "WOA", "HHO", "GGO", "SGA", "HO"}
     assert (ROOT / cec["paper_values"]).is_file()
-    for line in (ROOT / "docs/fragments/cec2022.yaml").read_text().splitlines():
-        if ":" in line and not line.lstrip().startswith("#") and not line.rstrip().endswith(":"):
-            assert "#" in line, f"value without its source: {line!r}"
-    minimal = {"cec2022": {"runs": 5}}  # defaults fill the rest
-    validate(minimal, str(tmp_path / "schema.yaml"))
+    minimal = copy.deepcopy(config)
+    minimal["cec2022"] = {"runs": 5}  # defaults fill the rest
+    validate(minimal, schema)
     assert minimal["cec2022"]["population"] == 100 and minimal["cec2022"]["budget"] == "paper"
+    bad = copy.deepcopy(config)
+    bad["cec2022"]["budget"] = "fast"
     with pytest.raises(Exception, match="budget|enum"):
-        validate({"cec2022": {"budget": "fast"}}, str(tmp_path / "schema.yaml"))
+        validate(bad, schema)
 
 
 @pytest.mark.slow
@@ -324,9 +313,9 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
 
     import pandas as pd
     import yaml
+    from test_workflow import copy_workflow
 
-    _merged_schema(tmp_path / "schema.yaml")
-    config = {
+    overlay = {
         "cec2022": {
             "population": 8,
             "iterations": 5,
@@ -334,18 +323,22 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
             "dims": [10, 20],
             "functions": [1, 9],
             "algorithms": ["WOA", "MIPO", "HO"],
-            "paper_values": str(ROOT / "data/cec2022/paper_values.yaml"),
             "figures": {"dpi": 50},
         }
     }
-    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
-    (tmp_path / "Snakefile").write_text(
-        "from snakemake.utils import validate\n"
-        'configfile: "config.yaml"\n'
-        'validate(config, "schema.yaml")\n'
-        f'include: "{ROOT / "workflow/rules/cec2022.smk"}"\n'
-    )
-    command = [sys.executable, "-m", "snakemake", "--cores", "2", "cec2022", "-q"]
+    tmp_path = copy_workflow(ROOT, tmp_path / "wf")
+    (tmp_path / "small.yaml").write_text(yaml.safe_dump(overlay))
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--cores",
+        "2",
+        "cec2022",
+        "-q",
+        "--configfile",
+        "small.yaml",
+    ]
     subprocess.run(command, cwd=tmp_path, check=True, capture_output=True, timeout=600)
     out = tmp_path / "results/cec2022"
     table = pd.read_csv(out / "tables/d10.csv")
@@ -366,6 +359,6 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
         for ext in ("png", "pdf"):
             assert (out / f"figures/{name}_d20.{ext}").stat().st_size > 0
     again = subprocess.run(
-        [*command[:-1], "-n"], cwd=tmp_path, check=True, capture_output=True, text=True
+        [*command, "-n"], cwd=tmp_path, check=True, capture_output=True, text=True
     )
     assert "Nothing to be done" in again.stdout + again.stderr

@@ -34,3 +34,4 @@ rule audit:
     input:
         audit_targets(),
         [t for t in nonlinear_targets() if t.endswith("audit.csv")],
+        [t for t in CEC_TARGETS if t.endswith("audit.csv")],

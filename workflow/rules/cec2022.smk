@@ -1,85 +1,10 @@
 # CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7; issue #8).
 # One job per (function, dimension, algorithm), all runs batched inside it, so the sweep fans
 # out on a cluster; then tables, statistics + audit, and figures per dimension.
-# Config: the `cec2022:` block (docs/fragments/cec2022.yaml); targets: rule cec2022.
-
-import hashlib as _cec_hashlib
-from pathlib import Path as _CecPath
-
-import paramid as _cec_paramid
-
-if "cec2022" not in config:
-    raise ValueError(
-        "config has no `cec2022:` block: merge docs/fragments/cec2022.yaml (and its schema "
-        "docs/fragments/cec2022.schema.yaml) before including workflow/rules/cec2022.smk"
-    )
-CEC = config["cec2022"]
-CEC_OUT = CEC.get("output", "results/cec2022")
-CEC_LOGS = CEC.get("logs", "logs/cec2022")
-_CEC_LIBRARY = _CecPath(_cec_paramid.__file__).parent
+# Config: the `cec2022:` block of config.yaml; targets: rule cec2022.
 
 
-def _cec_code(*modules):
-    """SHA-256 of the library modules a rule runs (as common.smk's code_version), so that
-    editing an optimiser reruns exactly the jobs that use it."""
-    digest = _cec_hashlib.sha256()
-    for name in modules:
-        path = _CEC_LIBRARY / f"{name}.py"
-        digest.update(name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-_CEC_OPTIM_MODULES = {
-    "PO": ["optim/po"],
-    "MIPO": ["optim/po", "optim/mipo"],
-    "WOA": ["optim/po", "optim/woa"],
-    "HHO": ["optim/po", "optim/hho"],
-    "GGO": ["optim/po", "optim/ggo"],
-    "SGA": ["optim/po", "optim/sga"],
-    "HO": ["optim/po", "optim/ho"],
-}
-
-
-def cec_run_params(wildcards):
-    """The config subset one job depends on (a change of `runs` reruns every job)."""
-    keys = ("population", "iterations", "runs", "budget", "seed")
-    return {k: CEC[k] for k in keys}
-
-
-def cec_runs(dim):
-    return expand(
-        f"{CEC_OUT}/runs/d{dim}/F{{function}}/{{algorithm}}.parquet",
-        function=CEC["functions"],
-        algorithm=CEC["algorithms"],
-    )
-
-
-def cec_histories(dim):
-    return expand(
-        f"{CEC_OUT}/histories/d{dim}/F{{function}}/{{algorithm}}.parquet",
-        function=CEC["functions"],
-        algorithm=CEC["algorithms"],
-    )
-
-
-CEC_FIGURES = ["ranks", "paper_ranks", "convergence"]
-CEC_TARGETS = (
-    expand(f"{CEC_OUT}/tables/d{{dim}}.csv", dim=CEC["dims"])
-    + expand(f"{CEC_OUT}/tables/ranks_d{{dim}}.csv", dim=CEC["dims"])
-    + [
-        f"{CEC_OUT}/tables/friedman.csv",
-        f"{CEC_OUT}/tables/wilcoxon.csv",
-        f"{CEC_OUT}/tables/runs_tests.csv",
-        f"{CEC_OUT}/audit.csv",
-    ]
-    + expand(
-        f"{CEC_OUT}/figures/{{name}}_d{{dim}}.{{ext}}",
-        name=CEC_FIGURES,
-        dim=CEC["dims"],
-        ext=["png", "pdf"],
-    )
-)
+include: "cec2022_common.smk"
 
 
 rule cec2022:
@@ -97,7 +22,7 @@ rule cec2022_run:
         algorithm="|".join(_CEC_OPTIM_MODULES),
     params:
         cfg=cec_run_params,
-        code=lambda wc: _cec_code(
+        code=lambda wc: code_version(
             *_CEC_OPTIM_MODULES[wc.algorithm],
             "optim/base",
             "optim/objectives",
@@ -127,7 +52,7 @@ rule cec2022_tables:
     wildcard_constraints:
         dim="10|20",
     params:
-        code=_cec_code("benchmarks/cec2022_study", "io"),
+        code=code_version("benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -152,7 +77,7 @@ rule cec2022_stats:
         audit=f"{CEC_OUT}/audit.csv",
     params:
         cfg={"reference": CEC["reference"]},
-        code=_cec_code("benchmarks/cec2022_study", "stats", "io"),
+        code=code_version("benchmarks/cec2022_study", "stats", "io"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -179,7 +104,7 @@ rule cec2022_figures:
         dim="10|20",
     params:
         style=CEC["figures"],
-        code=_cec_code("benchmarks/cec2022_figures", "benchmarks/cec2022_study", "io"),
+        code=code_version("benchmarks/cec2022_figures", "benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1500,
