@@ -76,6 +76,9 @@ def interrupt(work: Path, sig: signal.Signals, delay: float = 0.0) -> bool:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own process group: the signal reaches every job too
+        # a shell without job control (CI, nohup) starts us with SIGINT ignored, which the
+        # child would inherit and Python would then never raise KeyboardInterrupt
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 300
