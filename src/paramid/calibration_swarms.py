@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 
 from paramid.optim.base import OptimResult, Problem, progress, project, step_blocks, uniform_block
 from paramid.optim.objectives import Objective
+from paramid.optim.particle_swarm import SwarmMemory
 
 __all__ = ["LOCAL_METHODS", "dqpso", "ipso"]
 
@@ -60,13 +61,8 @@ def ipso(
 
     X = prob.initial()
     V = np.zeros_like(X)
-    f = prob.evaluate(X)
-    pbest, pbest_f = X.copy(), f.copy()
-    history = np.empty((runs, prob.iterations))
-    rows = np.arange(runs)
-    lead = np.argmin(pbest_f, axis=1)
-    gbest = pbest[rows, :, lead][:, :, None]
-    history[:, 0] = pbest_f[rows, lead]
+    memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
+    pbest, gbest = memory.pbest, memory.gbest
     term = np.empty_like(X)
     blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
     buffer = np.empty((runs, max((b - a for a, b in blocks), default=0), 2, dim, n))
@@ -85,14 +81,9 @@ def ipso(
             np.clip(V, -vmax, vmax, out=V)
             X += V
             project(X, lo, hi, out=X)
-            f = prob.evaluate(X)
-            better = f < pbest_f
-            pbest_f = np.where(better, f, pbest_f)
-            pbest = np.where(better[:, None, :], X, pbest)
-            lead = np.argmin(pbest_f, axis=1)
-            gbest = pbest[rows, :, lead][:, :, None]
-            history[:, step + 1] = pbest_f[rows, lead]
-    return prob.result(gbest[:, :, 0], pbest_f[rows, lead], history)
+            memory.update(step, X, prob.evaluate(X))
+            pbest, gbest = memory.pbest, memory.gbest
+    return memory.result(prob)
 
 
 def dqpso(
@@ -130,13 +121,8 @@ def dqpso(
     half = n // 2
 
     X = prob.initial()
-    f = prob.evaluate(X)
-    pbest, pbest_f = X.copy(), f.copy()
-    history = np.empty((runs, prob.iterations))
-    rows = np.arange(runs)
-    lead = np.argmin(pbest_f, axis=1)
-    gbest = pbest[rows, :, lead][:, :, None]
-    history[:, 0] = pbest_f[rows, lead]
+    memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
+    pbest, gbest = memory.pbest, memory.gbest
     centre = np.empty_like(X)
     blocks = step_blocks(prob.iterations - 1, 3 * dim * n)
     buffer = np.empty((runs, max((b_ - a_ for a_, b_ in blocks), default=0), 3, dim, n))
@@ -150,14 +136,9 @@ def dqpso(
             jump = b[step] * np.abs(centre - X) * -np.log1p(-u)  # ln(1/u'), u' = 1 - u in (0, 1]
             X = attractor + np.where(sign < 0.5, jump, -jump)
             project(X, lo, hi, out=X)
-            f = prob.evaluate(X)
-            better = f < pbest_f
-            pbest_f = np.where(better, f, pbest_f)
-            pbest = np.where(better[:, None, :], X, pbest)
-            lead = np.argmin(pbest_f, axis=1)
-            gbest = pbest[rows, :, lead][:, :, None]
-            history[:, step + 1] = pbest_f[rows, lead]
-    return prob.result(gbest[:, :, 0], pbest_f[rows, lead], history)
+            memory.update(step, X, prob.evaluate(X))
+            pbest, gbest = memory.pbest, memory.gbest
+    return memory.result(prob)
 
 
 #: Calibration-only optimisers, looked up after ``paramid.optim.METHODS``.

@@ -23,6 +23,35 @@ from paramid.optim.base import (
 from paramid.optim.objectives import Objective
 
 
+class SwarmMemory:
+    """Personal bests, the swarm leader and the best-so-far history of a batched swarm.
+
+    Shared by PSO and the calibration swarms (IPSO, DQPSO); positions are (runs, dim, n).
+    """
+
+    def __init__(self, X: np.ndarray, f: np.ndarray, iterations: int) -> None:
+        self.pbest, self.pbest_f = X.copy(), f.copy()
+        self.rows = np.arange(f.shape[0])
+        self.history = np.empty((f.shape[0], iterations))
+        self._lead(0)
+
+    def _lead(self, column: int) -> None:
+        lead = np.argmin(self.pbest_f, axis=1)
+        self.gbest = self.pbest[self.rows, :, lead][:, :, None]
+        self.history[:, column] = self.pbest_f[self.rows, lead]
+
+    def update(self, step: int, X: np.ndarray, f: np.ndarray) -> None:
+        """Replace personal bests on strict improvement and record history column step + 1."""
+        better = f < self.pbest_f
+        np.copyto(self.pbest_f, f, where=better)
+        np.copyto(self.pbest, X, where=better[:, None, :])
+        self._lead(step + 1)
+
+    def result(self, prob: Problem) -> OptimResult:
+        """The swarm's best position and value per run, with its history."""
+        return prob.result(self.gbest[:, :, 0], self.history[:, -1], self.history)
+
+
 def pso(
     objective: Objective,
     lower: ArrayLike,
@@ -58,13 +87,7 @@ def pso(
 
     X = prob.initial()
     V = np.zeros_like(X)
-    f = prob.evaluate(X)
-    pbest, pbest_f = X.copy(), f.copy()
-    history = np.empty((runs, prob.iterations))
-    rows = np.arange(runs)
-    lead = np.argmin(pbest_f, axis=1)
-    gbest = pbest[rows, :, lead][:, :, None]
-    history[:, 0] = pbest_f[rows, lead]
+    memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
 
     term = np.empty_like(X)
     blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
@@ -74,21 +97,15 @@ def pso(
         uniform_block(prob.gens, c2_r2[:, : stop - start], high=c2)
         for i, step in enumerate(range(start, stop)):
             V *= weights[step]
-            np.subtract(pbest, X, out=term)
+            np.subtract(memory.pbest, X, out=term)
             term *= c1_r1[:, i]
             V += term
-            np.subtract(gbest, X, out=term)
+            np.subtract(memory.gbest, X, out=term)
             term *= c2_r2[:, i]
             V += term
             if velocity_clamp is not None:
                 project(V, vmin, vmax, out=V)
             X += V
             project(X, lo, hi, out=X)
-            f = prob.evaluate(X)
-            better = f < pbest_f
-            np.copyto(pbest_f, f, where=better)
-            np.copyto(pbest, X, where=better[:, None, :])
-            lead = np.argmin(pbest_f, axis=1)
-            gbest = pbest[rows, :, lead][:, :, None]
-            history[:, step + 1] = pbest_f[rows, lead]
-    return prob.result(gbest[:, :, 0], history[:, -1], history)
+            memory.update(step, X, prob.evaluate(X))
+    return memory.result(prob)
