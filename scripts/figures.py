@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from paramid import figures, io, model, tables
 
 POPULATION = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
@@ -28,7 +26,6 @@ def main(smk) -> None:
     with figures.styled(style):
         fig = _draw(smk, cfg)
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
-    plt.close(fig)
     log.info("%s written", figure)
 
 

@@ -1,4 +1,5 @@
-"""Rules sweep_point, sweep_cutoff, sweep_single: one point of a sensitivity sweep (§4.5, §5.3)."""
+"""Rules sweep_point, sweep_cutoff (one value of a Figure 4 sweep) and sweep_single (a whole §5.3
+sweep): the fits behind a sensitivity sweep (§4.5, §5.3)."""
 
 import numpy as np
 
@@ -33,6 +34,15 @@ def main(smk) -> None:
     elif sweep == "leave_one_trajectory_out":
         frame = sweeps.leave_one_trajectory_out(
             _regression(smk, settings["regressor"]), settings, study, block["methods"]
+        )
+    elif sweep in ("forgetting", "population"):
+        frame = sweeps.value_sweep(
+            sweep,
+            block["values"],
+            _regression(smk, settings["regressor"]),
+            settings,
+            study,
+            block["methods"],
         )
     else:
         frame = sweeps.sweep_point(

@@ -93,6 +93,18 @@ def test_nan_in_user_record_stops_before_anything_is_written(user_workdir):
     _fails_cleanly(user_workdir, "data/mine/cal.csv", "column 'torque'", "data row 42")
 
 
+def test_record_changed_after_a_clean_start_is_checked_again(user_workdir):
+    # a first start validates the records and remembers it (stamps named by file + settings hash)
+    planned_jobs(user_workdir, "all", "--configfile", "my.yaml")
+    stamps = list((user_workdir / ".snakemake/paramid-validated").iterdir())
+    assert len(stamps) >= 4  # pendulum's two records, the user's two (and the paper's values)
+    path = user_workdir / "data/mine/cal.csv"
+    frame = pd.read_csv(path)
+    frame.loc[9, "time"] = frame.loc[8, "time"]
+    frame.to_csv(path, index=False)
+    _fails_cleanly(user_workdir, "data/mine/cal.csv", "data row 10")
+
+
 def test_constant_angle_names_collinear_columns(user_workdir):
     path = user_workdir / "data/mine/val.csv"
     frame = pd.read_csv(path)

@@ -182,6 +182,16 @@ def test_sweep_points_at_the_default_reproduce_the_main_results(built):
     for method in ("rls_gwo", "rls_agwo"):
         main = pd.read_parquet(base / f"fits/{method}.parquet")["val_rmse"].to_numpy()
         np.testing.assert_array_equal(margin[margin.method == method]["val_rmse"].to_numpy(), main)
+    # the one-job 5.3 sweeps: their default rows are the main fits too
+    for sweep, default, methods in (
+        ("forgetting", 0.98, ("bcls", "rls_gwo", "rls_agwo")),
+        ("population", 30, ("rls_pso", "rls_ga", "rls_gwo", "rls_agwo")),
+    ):
+        points = pd.read_parquet(base / f"sweeps/{sweep}.parquet")
+        for method in methods:
+            main = pd.read_parquet(base / f"fits/{method}.parquet")["val_rmse"].to_numpy()
+            rows = points[(points.value == default) & (points.method == method)]
+            np.testing.assert_array_equal(rows.sort_values("run")["val_rmse"].to_numpy(), main)
     cutoff = pd.read_parquet(base / "sweeps/cutoff_hz/15.parquet")
     bcls = pd.read_parquet(base / "fits/bcls.parquet")["val_rmse"].iloc[0]
     assert cutoff[cutoff.run == 0]["val_rmse"].iloc[0] == pytest.approx(bcls, rel=1e-12)
@@ -194,8 +204,24 @@ def test_adding_a_sweep_value_adds_only_its_jobs(built, tmp_path):
         work, "values: [0.0, 0.05, 0.10, 0.20, 0.30]", "values: [0.0, 0.05, 0.10, 0.20, 0.30, 0.4]"
     )
     jobs = planned_jobs(work)
-    # the new margin's job, the Figure 4a summary and the audit that reads it; nothing else
-    assert jobs == {"sweep_point": 1, "fig4a": 1, "audit_study": 1, "studies": 1}
+    # the new margin's job, the margin table, Figure 4a and the audit that reads the table
+    assert jobs == {
+        "sweep_point": 1,
+        "sweep_table": 1,
+        "fig4a": 1,
+        "audit_study": 1,
+        "studies": 1,
+    }
+
+
+def test_figure_style_change_reruns_only_figure_rules(built, tmp_path):
+    work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
+    edit_config(work, "font_size: 9.0", "font_size: 10.0")
+    jobs = planned_jobs(work)
+    figure_rules = {"fig3a", "fig3b", "fig3c", "fig3d", "fig4a", "fig4b", "sweep_figure"}
+    assert set(jobs) - {"studies"} <= figure_rules, jobs
+    # every figure of the hip study is redrawn: Figures 3a-d, 4a, 4b and the four 5.3 sweeps
+    assert jobs["sweep_figure"] == 4 and all(jobs[f] >= 1 for f in figure_rules)
 
 
 def test_audit_has_a_verdict_and_reason_for_every_claim(built):

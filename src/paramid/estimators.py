@@ -10,9 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
+import scipy  # submodules load on first use (cheap imports for jobs that never fit)
 from numpy.typing import NDArray
-from scipy.optimize import lsq_linear
 
 from paramid.model import collinear_columns
 
@@ -55,7 +54,7 @@ def bcls(H: Array, y: Array, lower: Array, upper: Array) -> Array:
         if free.any():
             x[free] = bcls(H[:, free], y - H[:, fixed] @ lower[fixed], lower[free], upper[free])
         return x
-    return lsq_linear(H, y, bounds=(lower, upper), method="bvls", tol=1e-12).x
+    return scipy.optimize.lsq_linear(H, y, bounds=(lower, upper), method="bvls", tol=1e-12).x
 
 
 @dataclass(frozen=True)

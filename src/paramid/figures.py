@@ -9,10 +9,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import matplotlib.pyplot as plt
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
 from paramid.seeding import generator
@@ -49,7 +51,7 @@ class FigureStyle:
 @contextmanager
 def styled(style: FigureStyle) -> Iterator[None]:
     """Draw figures inside this context to apply ``style``."""
-    with plt.rc_context(style.rc()):
+    with mpl.rc_context(style.rc()):
         yield
 
 
@@ -65,11 +67,11 @@ COLOURS = {
 }
 
 
-def _figure(height_in: float) -> tuple[Figure, plt.Axes]:
-    """A figure of the current style's width (see :func:`styled`)."""
-    return plt.subplots(
-        figsize=(plt.rcParams["figure.figsize"][0], height_in), layout="constrained"
-    )
+def _figure(height_in: float) -> tuple[Figure, Axes]:
+    """A figure of the current style's width (see :func:`styled`). A bare Figure, not pyplot's:
+    no global figure registry to close, and a figure job starts without pyplot's backend set-up."""
+    fig = Figure(figsize=(mpl.rcParams["figure.figsize"][0], height_in), layout="constrained")
+    return fig, fig.subplots()
 
 
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
@@ -207,7 +209,7 @@ def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
             )
     if default[0] in cells.index and default[1] in cells.columns:
         i, j = list(cells.index).index(default[0]), list(cells.columns).index(default[1])
-        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=2))
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="red", lw=2))
     ax.set(
         xlabel="κ (Eq 12)",
         ylabel="μ_base (Eq 12)",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy  # submodules load on first use: jobs that only need sample_rate skip scipy.signal
 from numpy.typing import NDArray
-from scipy import signal
 
 Array = NDArray[np.float64]
 
@@ -39,8 +39,8 @@ def lowpass(x: Array, cutoff_hz: float, sample_rate_hz: float, order: int = 4) -
     nyquist = sample_rate_hz / 2
     if not 0 < cutoff_hz < nyquist:
         raise ValueError(f"cutoff {cutoff_hz} Hz must lie in (0, {nyquist}) Hz (Nyquist)")
-    sos = signal.butter(order, cutoff_hz, btype="low", fs=sample_rate_hz, output="sos")
-    return signal.sosfiltfilt(sos, x)
+    sos = scipy.signal.butter(order, cutoff_hz, btype="low", fs=sample_rate_hz, output="sos")
+    return scipy.signal.sosfiltfilt(sos, x)
 
 
 def central_derivatives(q: Array, step: float) -> tuple[Array, Array]:

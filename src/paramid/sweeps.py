@@ -18,6 +18,11 @@ from paramid import estimators, model, population, rls, signals, twin
 
 Array = NDArray[np.float64]
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]
+# twin-seed sweeps pair runs by seed; optimiser sweeps (independent seeded runs) are unpaired
+PAIRED_SWEEPS = frozenset({"cutoff_hz"})
+# the two settings of the leave-one-trajectory-out sweep (§5.3)
+LOTO_DEFAULT = "default (cal Eq 18)"
+LOTO_SWAPPED = "swapped (cal Eq 19)"
 
 
 @dataclass(frozen=True)
@@ -263,6 +268,22 @@ def sweep_point(
         raise ValueError(f"unknown sweep {sweep!r}; known: margin, forgetting, population")
     box = rls_box(data.H, data.y, names, keys, r, data.sample_rate_hz)
     return fit_methods(methods, data, box, study_config, study, population_size=size)
+
+
+def value_sweep(
+    sweep: str,
+    values: Sequence[float],
+    data: Regression,
+    study_config: Mapping,
+    study: str,
+    methods: Sequence[str],
+) -> pd.DataFrame:
+    """Every point of the forgetting-factor or population-size sweep (§5.3), labelled ``value``."""
+    frames = [
+        sweep_point(sweep, value, data, study_config, study, methods).assign(value=float(value))
+        for value in values
+    ]
+    return pd.concat(frames, ignore_index=True)
 
 
 def agwo_grid(

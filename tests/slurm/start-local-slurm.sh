@@ -9,7 +9,7 @@
 # No accounting (no slurmdbd): submit with the squeue status command. Cgroup plugins are off so
 # it runs in containers and VMs without a cgroup hierarchy. Everything the script creates lives
 # under /var/lib/paramid-local-slurm and /run/paramid-local-slurm, plus /etc/slurm/slurm.conf,
-# which it writes only when absent or written by itself (marker line).
+# which it writes only when absent or written by itself (marker line) and `down` removes again.
 set -euo pipefail
 
 MARKER="# written by paramid tests/slurm/start-local-slurm.sh"
@@ -186,9 +186,19 @@ stop_pidfile() {
     kill -9 "$pid" 2>/dev/null || true
 }
 
+remove_config() {
+    # A slurm.conf naming a controller that is not running makes every `scontrol` wait ~9 s for
+    # it, and the slurm executor plugin runs `scontrol show config` whenever Snakemake starts:
+    # without this, every later snakemake call on the machine would start 9 s slower.
+    if [[ -f $CONF ]] && grep -qF "$MARKER" "$CONF" && ! pgrep -x slurmctld >/dev/null; then
+        rm -f "$CONF"
+    fi
+}
+
 down() {
     if [[ ! -f $STARTED ]]; then
         log "nothing started by this script is running"
+        remove_config
         return 0
     fi
     # reverse start order: slurmd, slurmctld, munged
@@ -197,6 +207,7 @@ down() {
         stop_pidfile "$name" "$pidfile"
     done < <(tac "$STARTED")
     rm -f "$STARTED"
+    remove_config
     log "down"
 }
 

@@ -1,5 +1,7 @@
-# Stage 8: sensitivity sweeps (§4.5 Figure 4, §5.3 future work). Every value of a config list is
-# one job; a summary per sweep gives a table (median, IQR, test against the default) and a figure.
+# Stage 8: sensitivity sweeps (§4.5 Figure 4, §5.3 future work). Every value of Figure 4's sweeps
+# is one job (sweep_point, sweep_cutoff); each §5.3 sweep is one job (sweep_single); per sweep, a
+# table rule (median, IQR, test against the default) and a figure rule that
+# sees only figure settings, so a style change reruns figures alone.
 
 
 rule sweep_point:
@@ -9,7 +11,7 @@ rule sweep_point:
     output:
         "results/{study}/sweeps/{sweep}/{value}.parquet",
     wildcard_constraints:
-        sweep="margin|forgetting|population",
+        sweep="margin",
         value=r"[0-9.eE+-]+",
     params:
         code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
@@ -57,7 +59,7 @@ rule sweep_single:
     output:
         "results/{study}/sweeps/{sweep}.parquet",
     wildcard_constraints:
-        sweep="agwo_grid|leave_one_trajectory_out",
+        sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
         code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
@@ -75,7 +77,7 @@ rule sweep_single:
         "../../scripts/sweep.py"
 
 
-rule sweep_summary:
+rule sweep_table:
     input:
         points=sweep_points,
         fits=sweep_reference_fits,
@@ -87,6 +89,30 @@ rule sweep_summary:
             subcategory="Sweeps",
         ),
         md="results/{study}/tables/sweep_{sweep}.md",
+    wildcard_constraints:
+        sweep="margin|cutoff_hz|forgetting|population|agwo_grid|leave_one_trajectory_out",
+    params:
+        code=code_version("sweeps", "stats", "tables", "seeding", "io"),
+        cfg=sweep_table_params,
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=10,
+    group:
+        "sweeps"
+    log:
+        "logs/{study}/sweep_table_{sweep}.log",
+    conda:
+        "../../envs/paramid.yaml"
+    script:
+        "../../scripts/sweep_table.py"
+
+
+rule sweep_figure:
+    input:
+        table="results/{study}/tables/sweep_{sweep}.csv",
+        points=sweep_figure_points,
+    output:
         png=report(
             "results/{study}/figures/sweep_{sweep}.png",
             caption="../report/sweep.rst",
@@ -97,34 +123,27 @@ rule sweep_summary:
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
-        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
-        cfg=sweep_summary_params,
+        code=code_version("figures", "tables", "seeding", "io"),
+        cfg=sweep_figure_params,
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
     group:
-        "sweeps"
+        "report"
     log:
-        "logs/{study}/sweep_summary_{sweep}.log",
+        "logs/{study}/sweep_figure_{sweep}.log",
     conda:
         "../../envs/paramid.yaml"
     script:
-        "../../scripts/sweep_summary.py"
+        "../../scripts/sweep_figure.py"
 
 
-use rule sweep_summary as fig4a with:
+use rule sweep_figure as fig4a with:
     input:
-        points=lambda wc: sweep_points(wc, "margin"),
-        fits=[],
+        table="results/{study}/tables/sweep_margin.csv",
+        points=[],
     output:
-        csv=report(
-            "results/{study}/tables/sweep_margin.csv",
-            caption="../report/sweep.rst",
-            category="{study}",
-            subcategory="Figure 4",
-        ),
-        md="results/{study}/tables/sweep_margin.md",
         png=report(
             "results/{study}/figures/fig4a.png",
             caption="../report/sweep.rst",
@@ -133,30 +152,17 @@ use rule sweep_summary as fig4a with:
         ),
         pdf="results/{study}/figures/fig4a.pdf",
     params:
-        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
-        cfg=lambda wc: sweep_summary_params(wc, "margin"),
-    threads: 1
-    resources:
-        mem_mb=1500,
-        runtime=10,
-    group:
-        "sweeps"
+        code=code_version("figures", "tables", "seeding", "io"),
+        cfg=lambda wc: sweep_figure_params(wc, "margin"),
     log:
         "logs/{study}/fig4a.log",
 
 
-use rule sweep_summary as fig4b with:
+use rule sweep_figure as fig4b with:
     input:
+        table="results/{study}/tables/sweep_cutoff_hz.csv",
         points=lambda wc: sweep_points(wc, "cutoff_hz"),
-        fits=[],
     output:
-        csv=report(
-            "results/{study}/tables/sweep_cutoff_hz.csv",
-            caption="../report/sweep.rst",
-            category="{study}",
-            subcategory="Figure 4",
-        ),
-        md="results/{study}/tables/sweep_cutoff_hz.md",
         png=report(
             "results/{study}/figures/fig4b.png",
             caption="../report/sweep.rst",
@@ -165,13 +171,7 @@ use rule sweep_summary as fig4b with:
         ),
         pdf="results/{study}/figures/fig4b.pdf",
     params:
-        code=code_version("sweeps", "stats", "figures", "tables", "seeding", "io"),
-        cfg=lambda wc: sweep_summary_params(wc, "cutoff_hz"),
-    threads: 1
-    resources:
-        mem_mb=1500,
-        runtime=10,
-    group:
-        "sweeps"
+        code=code_version("figures", "tables", "seeding", "io"),
+        cfg=lambda wc: sweep_figure_params(wc, "cutoff_hz"),
     log:
         "logs/{study}/fig4b.log",
