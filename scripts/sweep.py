@@ -1,9 +1,12 @@
 """Rules sweep_point, sweep_cutoff (one value of a Figure 4 sweep) and sweep_single (a whole §5.3
-sweep): the fits behind a sensitivity sweep (§4.5, §5.3)."""
+sweep and its table): the fits behind a sensitivity sweep (§4.5, §5.3)."""
+
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from paramid import io, signals, sweeps
+from paramid import io, signals, sweeps, tables
 
 
 def _regression(smk, keys) -> sweeps.Regression:
@@ -57,9 +60,18 @@ def main(smk) -> None:
         frame.insert(0, "value", float(cfg["value"]))
     units = {c: "1" for c in frame.columns} | {"train_rmse": "N m", "val_rmse": "N m"}
     io.write_parquet(
-        frame, smk.output[0], units=units, meta=io.provenance(cfg, smk.input, stage="sweep")
+        frame, smk.output.points, units=units, meta=io.provenance(cfg, smk.input, stage="sweep")
     )
     log.info("%s %s: %d rows", sweep, cfg["value"], len(frame))
+    if "csv" in smk.output.keys():  # a whole 5.3 sweep: its table too
+        reference = None
+        if smk.input.fits:
+            fits = [io.read_parquet(p)[0].assign(method=Path(p).stem) for p in smk.input.fits]
+            reference = pd.concat(fits, ignore_index=True)
+        table = sweeps.sweep_table(sweep, frame, cfg["default"], study, reference)
+        io.write_csv(table, smk.output.csv)
+        caption = sweeps.sweep_caption(sweep, study)
+        io.write_text(tables.to_markdown(table, caption=caption), smk.output.md)
 
 
 main(snakemake)  # noqa: F821

@@ -237,6 +237,43 @@ def summarise_sweep(
     return table
 
 
+def sweep_table(
+    sweep: str,
+    points: pd.DataFrame,
+    default: float | Sequence[float] | None,
+    study: str,
+    reference: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """A sweep's table (§4.5, §5.3): median and IQR per value and method, tests against the default.
+
+    ``default`` is the paper's setting (``[mu_base, kappa]`` for the AGWO grid); for
+    leave-one-trajectory-out, ``reference`` holds the main fits (the default direction).
+    """
+    paired = sweep in PAIRED_SWEEPS
+    if sweep == "leave_one_trajectory_out":
+        if reference is None:
+            raise ValueError("leave_one_trajectory_out needs the main fits as reference")
+        both = [reference.assign(value=LOTO_DEFAULT), points.assign(value=LOTO_SWAPPED)]
+        points = pd.concat(both, ignore_index=True)[["value", "method", "run", "val_rmse"]]
+        baseline = LOTO_DEFAULT
+    elif sweep == "agwo_grid":
+        baseline = grid_label(*default)
+    else:
+        baseline = float(default)
+    table = summarise_sweep(points, baseline, paired=paired, seed_keys=(study, "sweep", sweep))
+    table.insert(0, "sweep", sweep)
+    return table
+
+
+def sweep_caption(sweep: str, study: str) -> str:
+    """Caption of a sweep's Markdown table."""
+    pairing = "paired over twin seeds" if sweep in PAIRED_SWEEPS else "unpaired"
+    return (
+        f"Sweep {sweep} ({study}): validation RMSE [N m], median and IQR over runs; tests against "
+        f"the default setting ({pairing}), Holm-adjusted over the sweep"
+    )
+
+
 SWEEPS = ("margin", "cutoff_hz", "forgetting", "population", "agwo_grid")
 
 

@@ -208,13 +208,16 @@ def sweep_params(wildcards):
     if wildcards.sweep in VALUE_SWEEPS:
         block = {k: v for k, v in block.items() if k != "values"}
     keys = ("regressor", "gravity", "rls", "agwo", "population", "pso", "ga")
-    return {
+    params = {
         "study": wildcards.study,
         "sweep": wildcards.sweep,
         "value": getattr(wildcards, "value", None),
         "sweep_config": block,
         "settings": {k: study[k] for k in keys},
     }
+    if wildcards.sweep not in VALUE_SWEEPS:  # a whole sweep's job writes its table too
+        params["default"] = sweep_default(wildcards, wildcards.sweep)
+    return params
 
 
 def sweep_cutoff_params(wildcards):

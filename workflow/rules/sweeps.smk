@@ -1,7 +1,8 @@
 # Stage 8: sensitivity sweeps (§4.5 Figure 4, §5.3 future work). Every value of Figure 4's sweeps
-# is one job (sweep_point, sweep_cutoff); each §5.3 sweep is one job (sweep_single); per sweep, a
-# table rule (median, IQR, test against the default) and a figure rule that
-# sees only figure settings, so a style change reruns figures alone.
+# is one job (sweep_point, sweep_cutoff), gathered into a table (median, IQR, tests against the
+# default) by sweep_table. Each §5.3 sweep is one job with its table (sweep_single): a value takes
+# tens of ms, a job's start-up ~0.5 s. Figures are separate rules that see only figure settings,
+# so a style change reruns figures alone.
 
 
 rule sweep_point:
@@ -9,7 +10,7 @@ rule sweep_point:
         calibration="results/{study}/signals/calibration.parquet",
         validation="results/{study}/signals/validation.parquet",
     output:
-        "results/{study}/sweeps/{sweep}/{value}.parquet",
+        points="results/{study}/sweeps/{sweep}/{value}.parquet",
     wildcard_constraints:
         sweep="margin",
         value=r"[0-9.eE+-]+",
@@ -32,7 +33,7 @@ rule sweep_point:
 
 rule sweep_cutoff:
     output:
-        "results/{study}/sweeps/cutoff_hz/{value}.parquet",
+        points="results/{study}/sweeps/cutoff_hz/{value}.parquet",
     wildcard_constraints:
         value=r"[0-9.eE+-]+",
     params:
@@ -56,12 +57,22 @@ rule sweep_single:
     input:
         calibration="results/{study}/signals/calibration.parquet",
         validation="results/{study}/signals/validation.parquet",
+        fits=sweep_reference_fits,
     output:
-        "results/{study}/sweeps/{sweep}.parquet",
+        points="results/{study}/sweeps/{sweep}.parquet",
+        csv=report(
+            "results/{study}/tables/sweep_{sweep}.csv",
+            caption="../report/sweep.rst",
+            category="{study}",
+            subcategory="Sweeps",
+        ),
+        md="results/{study}/tables/sweep_{sweep}.md",
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
-        code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
+        code=code_version(
+            "sweeps", "population", "optim", "rls", "estimators", "model", "stats", "tables", "seeding", "io"
+        ),
         cfg=sweep_params,
     threads: 1
     resources:
@@ -80,7 +91,6 @@ rule sweep_single:
 rule sweep_table:
     input:
         points=sweep_points,
-        fits=sweep_reference_fits,
     output:
         csv=report(
             "results/{study}/tables/sweep_{sweep}.csv",
@@ -90,7 +100,7 @@ rule sweep_table:
         ),
         md="results/{study}/tables/sweep_{sweep}.md",
     wildcard_constraints:
-        sweep="margin|cutoff_hz|forgetting|population|agwo_grid|leave_one_trajectory_out",
+        sweep="margin|cutoff_hz",
     params:
         code=code_version("sweeps", "stats", "tables", "seeding", "io"),
         cfg=sweep_table_params,

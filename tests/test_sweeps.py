@@ -1,0 +1,91 @@
+"""Sweep tables (paramid.sweeps, §4.5 and §5.3): summaries and tests against the default equal
+numpy and scipy.stats computed independently; Holm runs over the sweep's comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from paramid import sweeps
+
+
+def _points(values, methods=("rls_gwo", "rls_agwo"), runs=30, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = [
+        {"value": v, "method": m, "run": r, "val_rmse": 0.12 + 0.01 * i + rng.gamma(2.0, 0.004)}
+        for i, v in enumerate(values)
+        for m in methods
+        for r in range(runs)
+    ]
+    return pd.DataFrame(rows)
+
+
+def _series(points: pd.DataFrame, value, method: str) -> np.ndarray:
+    rows = points[(points.value == value) & (points.method == method)]
+    return rows.sort_values("run")["val_rmse"].to_numpy()
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment written out (independent of paramid.stats.holm)."""
+    order = np.argsort(p)
+    adjusted = np.empty_like(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (p.size - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def test_unpaired_sweep_table_equals_numpy_and_scipy():
+    points = _points([0.0, 0.05, 0.1, 0.2])
+    table = sweeps.sweep_table("margin", points, 0.1, "hip")
+    assert list(table["sweep"].unique()) == ["margin"]
+    assert len(table) == 8  # 4 values x 2 methods
+    for row in table.itertuples():
+        x = _series(points, row.value, row.method)
+        assert row.val_median == pytest.approx(np.median(x), rel=1e-12)
+        assert row.val_q1 == pytest.approx(np.percentile(x, 25), rel=1e-12)
+        assert row.val_q3 == pytest.approx(np.percentile(x, 75), rel=1e-12)
+        if row.value == 0.1:  # the default is the baseline, not tested against itself
+            assert np.isnan(row.t_p) and np.isnan(row.rank_p)
+            continue
+        base = _series(points, 0.1, row.method)
+        assert row.t_p == pytest.approx(sps.ttest_ind(x, base, equal_var=False).pvalue, rel=1e-10)
+        mwu = sps.mannwhitneyu(x, base, alternative="two-sided").pvalue
+        assert row.rank_p == pytest.approx(mwu, rel=1e-10)
+    tested = table.dropna(subset=["t_p"])
+    np.testing.assert_allclose(tested["holm_t_p"], _holm(tested["t_p"].to_numpy()), rtol=1e-12)
+
+
+def test_cutoff_sweep_is_paired_over_twin_seeds():
+    points = _points([5.0, 15.0], methods=("bcls",))
+    table = sweeps.sweep_table("cutoff_hz", points, 15.0, "hip").set_index("value")
+    x, base = _series(points, 5.0, "bcls"), _series(points, 15.0, "bcls")
+    assert table.loc[5.0, "t_p"] == pytest.approx(sps.ttest_rel(x, base).pvalue, rel=1e-10)
+    assert table.loc[5.0, "rank_p"] == pytest.approx(sps.wilcoxon(x, base).pvalue, rel=1e-10)
+    assert "paired" in sweeps.sweep_caption("cutoff_hz", "hip")
+    assert "unpaired" in sweeps.sweep_caption("margin", "hip")
+
+
+def test_leave_one_trajectory_out_compares_with_the_main_fits():
+    swapped = _points([None], methods=("bcls", "rls_agwo")).drop(columns="value")
+    main = _points([None], methods=("bcls", "rls_agwo"), seed=1).drop(columns="value")
+    with pytest.raises(ValueError, match="main fits"):
+        sweeps.sweep_table("leave_one_trajectory_out", swapped, None, "hip")
+    table = sweeps.sweep_table("leave_one_trajectory_out", swapped, None, "hip", reference=main)
+    assert set(table["value"]) == {sweeps.LOTO_DEFAULT, sweeps.LOTO_SWAPPED}
+    row = table[(table.value == sweeps.LOTO_SWAPPED) & (table.method == "bcls")].iloc[0]
+    x = swapped[swapped.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
+    base = main[main.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
+    assert row.val_median == pytest.approx(np.median(x))
+    assert row.t_p == pytest.approx(sps.ttest_ind(x, base, equal_var=False).pvalue, rel=1e-10)
+
+
+def test_agwo_grid_default_is_its_cell_label():
+    labels = [sweeps.grid_label(m, k) for m in (0.45, 1.0) for k in (0.25, 0.5)]
+    points = _points(labels, methods=("rls_agwo",))
+    table = sweeps.sweep_table("agwo_grid", points, [0.45, 0.25], "hip").set_index("value")
+    assert np.isnan(table.loc["mu0.45_k0.25", "t_p"])
+    assert table.drop(index="mu0.45_k0.25")["t_p"].notna().all()
