@@ -198,13 +198,14 @@ def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
     ax.set_yticks(range(cells.shape[0]), [f"{m:g}" for m in cells.index])
     for i in range(cells.shape[0]):
         for j in range(cells.shape[1]):
+            value = cells.iat[i, j]
             ax.text(
                 j,
                 i,
-                f"{cells.iat[i, j]:.4f}",
+                f"{value:.4f}",
                 ha="center",
                 va="center",
-                color="white",
+                color="black" if image.norm(value) > 0.6 else "white",  # viridis is light on top
                 fontsize=7,
             )
     if default[0] in cells.index and default[1] in cells.columns:
