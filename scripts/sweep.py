@@ -63,7 +63,7 @@ def main(smk) -> None:
         frame, smk.output.points, units=units, meta=io.provenance(cfg, smk.input, stage="sweep")
     )
     log.info("%s %s: %d rows", sweep, cfg["value"], len(frame))
-    if "csv" in smk.output.keys():  # a whole 5.3 sweep: its table too
+    if "csv" in smk.output.keys():  # a whole §5.3 sweep: its table too
         reference = None
         if smk.input.fits:
             fits = [io.read_parquet(p)[0].assign(method=Path(p).stem) for p in smk.input.fits]
