@@ -20,7 +20,15 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem, progress, project, step_blocks, uniform_block
+from paramid.optim.base import (
+    OptimResult,
+    Problem,
+    block_buffer,
+    progress,
+    project,
+    step_blocks,
+    uniform_block,
+)
 from paramid.optim.objectives import Objective
 from paramid.optim.particle_swarm import SwarmMemory
 
@@ -54,6 +62,7 @@ def ipso(
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()
+    vmin = -vmax
     t = progress(prob.iterations)
     w = inertia[0] - (inertia[0] - inertia[1]) * t**2
     a1 = c1[0] + (c1[1] - c1[0]) * t
@@ -62,27 +71,25 @@ def ipso(
     X = prob.initial()
     V = np.zeros_like(X)
     memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
-    pbest, gbest = memory.pbest, memory.gbest
     term = np.empty_like(X)
     blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
-    buffer = np.empty((runs, max((b - a for a, b in blocks), default=0), 2, dim, n))
+    buffer = block_buffer(runs, blocks, (2, dim, n))
     for start, stop in blocks:
         rnd = uniform_block(prob.gens, buffer[:, : stop - start])
         for i, step in enumerate(range(start, stop)):
             V *= w[step]
-            np.subtract(pbest, X, out=term)
+            np.subtract(memory.pbest, X, out=term)
             term *= rnd[:, i, 0]
             term *= a1[step]
             V += term
-            np.subtract(gbest, X, out=term)
+            np.subtract(memory.gbest, X, out=term)
             term *= rnd[:, i, 1]
             term *= a2[step]
             V += term
-            np.clip(V, -vmax, vmax, out=V)
+            np.clip(V, vmin, vmax, out=V)
             X += V
             project(X, lo, hi, out=X)
             memory.update(step, X, prob.evaluate(X))
-            pbest, gbest = memory.pbest, memory.gbest
     return memory.result(prob)
 
 
@@ -122,22 +129,20 @@ def dqpso(
 
     X = prob.initial()
     memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
-    pbest, gbest = memory.pbest, memory.gbest
     centre = np.empty_like(X)
     blocks = step_blocks(prob.iterations - 1, 3 * dim * n)
-    buffer = np.empty((runs, max((b_ - a_ for a_, b_ in blocks), default=0), 3, dim, n))
+    buffer = block_buffer(runs, blocks, (3, dim, n))
     for start, stop in blocks:
         rnd = uniform_block(prob.gens, buffer[:, : stop - start])
         for i, step in enumerate(range(start, stop)):
             phi, u, sign = rnd[:, i, 0], rnd[:, i, 1], rnd[:, i, 2]
-            attractor = phi * pbest + (1.0 - phi) * gbest
-            centre[..., :half] = pbest.mean(axis=2, keepdims=True)
-            centre[..., half:] = gbest
+            attractor = phi * memory.pbest + (1.0 - phi) * memory.gbest
+            centre[..., :half] = memory.pbest.mean(axis=2, keepdims=True)
+            centre[..., half:] = memory.gbest
             jump = b[step] * np.abs(centre - X) * -np.log1p(-u)  # ln(1/u'), u' = 1 - u in (0, 1]
             X = attractor + np.where(sign < 0.5, jump, -jump)
             project(X, lo, hi, out=X)
             memory.update(step, X, prob.evaluate(X))
-            pbest, gbest = memory.pbest, memory.gbest
     return memory.result(prob)
 
 

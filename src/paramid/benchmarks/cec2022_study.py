@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from paramid import audit
 from paramid.benchmarks.cec2022 import BIASES
 from paramid.benchmarks.cec2022_runs import (
     ALGORITHMS,
@@ -300,17 +301,7 @@ def audit_table(
 
     def add(claim: str, source: str, paper: Any, ours: Any, tol: str, ok: bool | None, why: str):
         verdict = "not comparable" if ok is None else ("reproduced" if ok else "differs")
-        rows.append(
-            {
-                "claim": claim,
-                "source": source,
-                "paper_value": paper,
-                "reproduced_value": ours,
-                "tolerance": tol,
-                "verdict": verdict,
-                "reason": why,
-            }
-        )
+        rows.append(audit.row(claim, source, paper, ours, tol, verdict, why))
 
     for dim, table in sorted(ranks.items()):
         mine = table[table["algorithm"] == reference].set_index("function")
@@ -403,4 +394,4 @@ def audit_table(
             bool(r["holm_p"] < 0.05 and r["wins"] > r["losses"]),
             "Wilcoxon signed-rank over functions of mean f",
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=audit.COLUMNS)
