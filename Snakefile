@@ -5,7 +5,7 @@
 
 from snakemake.utils import min_version, update_config, validate
 
-from paramid.ingest import read_yaml
+from paramid.hip.ingest import read_yaml
 
 min_version("9.0")
 
@@ -65,3 +65,10 @@ rule all:
 
 
 include: "workflow/rules/provenance.smk"
+
+
+# The rule template: every rule that runs a script gets params.code, the hash of the paramid
+# modules the script imports (their whole import closure, paramid.provenance.code_version), so
+# editing library code reruns exactly the rules whose jobs run it. A rule may pass a narrower
+# `code` itself (cec2022_run: only its own optimiser of optim.METHODS); every rule has a log.
+apply_rule_template()

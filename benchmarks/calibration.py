@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from paramid import calibration as cal
-from paramid import calibration_twin as twin
-from paramid import kinematics as kin
+from paramid.calibration import core as cal
+from paramid.calibration import kinematics as kin
+from paramid.calibration import twin
 from paramid.optim import METHODS
 
 ROOT = Path(__file__).resolve().parents[1]

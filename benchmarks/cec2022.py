@@ -1,6 +1,6 @@
 """Time the full CEC 2022 protocol of the MIPO paper: 12 functions x 2 dimensions x 7
 algorithms x 30 runs x 50 000 evaluations (population 100, 500 iterations), the jobs of
-``workflow/rules/cec2022.smk`` (``paramid.benchmarks.cec2022_runs.run_job``) spread over
+``workflow/rules/cec2022.smk`` (``paramid.cec2022.runs.run_job``) spread over
 ``--workers`` processes.
 
 Reports the total wall time, per-job wall and CPU (process) time, and evaluations per
@@ -33,8 +33,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 
-from paramid.benchmarks.cec2022 import CEC2022
-from paramid.benchmarks.cec2022_runs import ALGORITHMS, run_job
+from paramid.cec2022.functions import CEC2022
+from paramid.cec2022.runs import ALGORITHMS, run_job
 
 
 def _job(args: tuple[int, int, str, int, int, int]) -> dict:

@@ -2,8 +2,9 @@
 
 import pandas as pd
 
-from paramid import audit, estimators, io, model, tables
-from paramid.ingest import read_yaml
+from paramid import audit, io
+from paramid.hip import estimators, model, tables
+from paramid.hip.ingest import read_yaml
 
 
 def main(smk) -> None:

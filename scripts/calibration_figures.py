@@ -4,10 +4,10 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from paramid import calibration as cal
-from paramid import calibration_figures as figs
-from paramid import calibration_report as report
 from paramid import io
+from paramid.calibration import core as cal
+from paramid.calibration import figures as figs
+from paramid.calibration import report
 
 SINGLE = ["ekf", "ipso", "lasso", "ukf", "mipo_arkekf"]
 

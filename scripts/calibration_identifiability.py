@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from paramid import calibration as cal
 from paramid import io
-from paramid import kinematics as kin
+from paramid.calibration import core as cal
+from paramid.calibration import kinematics as kin
 
 
 def main(smk) -> None:

@@ -1,8 +1,8 @@
 """Rule calibrate: all runs of one identifier, batched, on the twin's data (§3.2, Tables 6-7)."""
 
-from paramid import calibration as cal
-from paramid import calibration_report as report
 from paramid import io
+from paramid.calibration import core as cal
+from paramid.calibration import report
 
 
 def main(smk) -> None:

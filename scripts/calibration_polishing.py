@@ -5,11 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from paramid import calibration as cal
-from paramid import calibration_paper as paper
-from paramid import calibration_polish as polish
-from paramid import calibration_report as report
-from paramid import io, tables
+from paramid import io
+from paramid.calibration import core as cal
+from paramid.calibration import paper, polish, report
+from paramid.hip import tables
 
 
 def main(smk) -> None:

@@ -1,8 +1,8 @@
 """Rule simulate_calibration: the laser-tracker twin's data set and truth (§2.1.1, §3.2.1)."""
 
-from paramid import calibration_twin as twin
 from paramid import io
-from paramid import kinematics as kin
+from paramid.calibration import kinematics as kin
+from paramid.calibration import twin
 
 
 def main(smk) -> None:

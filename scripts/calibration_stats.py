@@ -2,8 +2,9 @@
 
 from pathlib import Path
 
-from paramid import calibration_report as report
-from paramid import io, tables
+from paramid import io
+from paramid.calibration import report
+from paramid.hip import tables
 
 
 def main(smk) -> None:

@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
-from paramid import calibration as cal
-from paramid import calibration_report as report
-from paramid import io, tables
+from paramid import io
+from paramid.calibration import core as cal
+from paramid.calibration import report
+from paramid.hip import tables
 
 
 def _write(frame, csv, md, caption) -> None:

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from paramid import io
-from paramid.benchmarks import cec2022_figures as figures
+from paramid.cec2022 import figures
 
 
 def main(smk) -> None:

@@ -1,7 +1,7 @@
 """Rule cec2022_run: all runs of one (function, dimension, algorithm) in one batched call."""
 
 from paramid import io
-from paramid.benchmarks import cec2022_runs as study
+from paramid.cec2022 import runs as study
 
 
 def main(smk) -> None:

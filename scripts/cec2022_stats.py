@@ -6,7 +6,7 @@ import re
 import pandas as pd
 
 from paramid import io
-from paramid.benchmarks import cec2022_study as study
+from paramid.cec2022 import study
 
 
 def main(smk) -> None:

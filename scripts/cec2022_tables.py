@@ -3,7 +3,7 @@
 import re
 
 from paramid import io
-from paramid.benchmarks import cec2022_study as study
+from paramid.cec2022 import study
 
 
 def main(smk) -> None:

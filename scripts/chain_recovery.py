@@ -5,7 +5,9 @@ base parameters, written beside their true values."""
 import numpy as np
 import pandas as pd
 
-from paramid import chain, excitation, io
+from paramid import io
+from paramid.excitation import chain
+from paramid.excitation import core as excitation
 
 
 def main(smk) -> None:

@@ -9,7 +9,10 @@ q, qd, qdd on the twin's sample grid as trajectory.parquet.
 import numpy as np
 import pandas as pd
 
-from paramid import chain, excitation, io, twin
+from paramid import io
+from paramid.excitation import chain
+from paramid.excitation import core as excitation
+from paramid.hip import twin
 
 
 def _hip(cfg):

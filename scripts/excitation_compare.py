@@ -6,7 +6,9 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from paramid import excitation, io, model, twin
+from paramid import io
+from paramid.excitation import core as excitation
+from paramid.hip import model, twin
 
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # the twin's plant is the hip of Eq 1-2
 

@@ -1,6 +1,8 @@
 """Rule excitation_figure: Eq 18 vs the designed excitation and the identification errors."""
 
-from paramid import excitation, io, twin
+from paramid import io
+from paramid.excitation import core as excitation
+from paramid.hip import twin
 
 
 def main(smk) -> None:

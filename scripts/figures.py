@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from paramid import figures, io, model, tables
+from paramid import io
+from paramid.hip import figures, model, tables
 
 POPULATION = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
 

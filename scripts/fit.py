@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from paramid import estimators, io, model
+from paramid import io
+from paramid.hip import estimators, model
 
 
 def main(smk) -> None:

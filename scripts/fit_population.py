@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from paramid import io, model, population
+from paramid import io
+from paramid.hip import model, population
 
 
 def main(smk) -> None:

@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from paramid import ingest, io
+from paramid import io
+from paramid.hip import ingest
 
 
 def main(smk) -> None:

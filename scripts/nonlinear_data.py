@@ -5,7 +5,10 @@ from dataclasses import asdict
 
 import pandas as pd
 
-from paramid import friction, io, nonlinear, signals, twin
+from paramid import io
+from paramid.friction import laws as friction
+from paramid.friction import nonlinear
+from paramid.hip import signals, twin
 
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # TwinSettings order; fc, fv unused here
 

@@ -3,7 +3,8 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from paramid import io, nonlinear
+from paramid import io
+from paramid.friction import nonlinear
 
 
 def main(smk) -> None:

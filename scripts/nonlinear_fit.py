@@ -3,7 +3,9 @@ of a population method in one batched call (§4.1-4.3 protocol, Eq 13/21)."""
 
 import numpy as np
 
-from paramid import friction, io, nonlinear
+from paramid import io
+from paramid.friction import laws as friction
+from paramid.friction import nonlinear
 
 
 def main(smk) -> None:

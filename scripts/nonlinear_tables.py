@@ -3,7 +3,10 @@ and the audit with the conclusion on the paper's open question (§5.1, §5.3).""
 
 import pandas as pd
 
-from paramid import friction, io, nonlinear, tables
+from paramid import io
+from paramid.friction import laws as friction
+from paramid.friction import nonlinear
+from paramid.hip import tables
 
 
 def main(smk) -> None:

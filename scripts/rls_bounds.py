@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from paramid import io, model, rls, signals
+from paramid import io
+from paramid.hip import model, rls, signals
 
 
 def main(smk) -> None:

@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from paramid import io, model, signals
+from paramid import io
+from paramid.hip import model, signals
 
 
 def main(smk) -> None:

@@ -4,7 +4,8 @@ from dataclasses import asdict
 
 import pandas as pd
 
-from paramid import io, twin
+from paramid import io
+from paramid.hip import twin
 
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # the twin's plant is the hip of Eq 1-2
 

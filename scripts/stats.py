@@ -4,7 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
-from paramid import io, stats, tables
+from paramid import io, stats
+from paramid.hip import tables
 
 STOCHASTIC = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from paramid import io, signals, sweeps, tables
+from paramid import io
+from paramid.hip import signals, sweeps, tables
 
 
 def _regression(smk, keys) -> sweeps.Regression:

@@ -4,7 +4,8 @@ figures and nothing else."""
 
 import pandas as pd
 
-from paramid import figures, io
+from paramid import io
+from paramid.hip import figures
 
 LABELS = {
     "margin": ("Bound margin [% of span]", 100.0),

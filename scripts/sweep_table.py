@@ -3,7 +3,8 @@ default), gathered from its one-value jobs."""
 
 import pandas as pd
 
-from paramid import io, sweeps, tables
+from paramid import io
+from paramid.hip import sweeps, tables
 
 
 def main(smk) -> None:

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import yaml
 
-from paramid import io, model, tables
+from paramid import io
+from paramid.hip import model, tables
 
 
 def main(smk) -> None:

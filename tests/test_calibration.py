@@ -9,12 +9,10 @@ import numpy as np
 import pytest
 import yaml
 
-from paramid import calibration as cal
-from paramid import calibration_polish as polish
-from paramid import calibration_report as report
-from paramid import calibration_twin as twin
-from paramid import kinematics as kin
-from paramid.calibration_swarms import dqpso, ipso
+from paramid.calibration import core as cal
+from paramid.calibration import kinematics as kin
+from paramid.calibration import polish, report, twin
+from paramid.optim.calibration_swarms import dqpso, ipso
 from paramid.seeding import generator, seed_sequence
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Tests for paramid.benchmarks.cec2022 against the organisers' reference values.
+"""Tests for paramid.cec2022.functions against the organisers' reference values.
 
 ``tests/data/cec2022_official_test_vectors.csv`` holds 504 points (12 functions x D in {10, 20} x
 21 points: the optimum, 8 points at distances 1e-3..10 from it, 12 uniform points in
@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paramid.benchmarks import cec2022
-from paramid.benchmarks.cec2022 import BIASES, CEC2022
+from paramid.cec2022 import functions as cec2022
+from paramid.cec2022.functions import BIASES, CEC2022
 
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
 CASES = [(f, d) for f in range(1, 13) for d in (10, 20)]
@@ -209,7 +209,7 @@ def test_bounds_and_metadata() -> None:
 
 
 def test_packaged_data_checksums() -> None:
-    root = resources.files("paramid.benchmarks").joinpath("data", "cec2022")
+    root = resources.files("paramid.cec2022").joinpath("data", "cec2022")
     lines = root.joinpath("SHA256SUMS").read_text().splitlines()
     assert len(lines) == 42
     for line in lines:

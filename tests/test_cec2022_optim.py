@@ -202,13 +202,13 @@ def test_ledger_truncates_the_last_batch() -> None:
     assert ledger.used.tolist() == [8, 8] and ledger.done and res_used[0] == 8
 
 
-# --- the CEC 2022 study helpers (paramid.benchmarks.cec2022_study) --------------------------
+# --- the CEC 2022 study helpers (paramid.cec2022.study) --------------------------
 
 
 def test_paper_values_transcription() -> None:
     from pathlib import Path
 
-    from paramid.benchmarks.cec2022_study import PAPER_ALGORITHMS, read_paper_values
+    from paramid.cec2022.study import PAPER_ALGORITHMS, read_paper_values
 
     paper = read_paper_values(Path(__file__).parents[1] / "data/cec2022/paper_values.yaml")
     assert len(paper) == 2 * 12 * 6 and set(paper["algorithm"]) == set(PAPER_ALGORITHMS)
@@ -218,13 +218,13 @@ def test_paper_values_transcription() -> None:
     assert row.loc[(20, 12, "HO"), "paper_best"] == 2.9964e3  # Table 4, F12, HO Best
     assert row.loc[(20, 6, "GGO"), "paper_ave"] == 7.1027e8
     # Raw f values: every mean is at or above the function's minimum F_i* (Table 2).
-    from paramid.benchmarks.cec2022 import BIASES
+    from paramid.cec2022.functions import BIASES
 
     assert np.all(paper["paper_ave"] >= paper["function"].map(BIASES))
 
 
 def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
-    from paramid.benchmarks import cec2022_study as study
+    from paramid.cec2022 import study
 
     runs, tables, ranks = {}, {}, {}
     algorithms = ["WOA", "HHO", "MIPO", "PO"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paramid import chain as ch
-from paramid import excitation as ex
+from paramid.excitation import chain as ch
+from paramid.excitation import core as ex
 
 G = 9.81
 

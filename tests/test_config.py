@@ -8,7 +8,7 @@ import pytest
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from paramid import model
+from paramid.hip import model
 
 
 def _validate(config, repo_root):

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import excitation as ex
-from paramid import rls, signals, twin
+from paramid.excitation import core as ex
+from paramid.hip import rls, signals, twin
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]

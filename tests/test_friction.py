@@ -8,8 +8,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import friction, twin
-from paramid.friction import MODELS, TRUTHS
+from paramid.friction import laws as friction
+from paramid.friction.laws import MODELS, TRUTHS
+from paramid.hip import twin
 
 NAMES = list(MODELS)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import ingest
+from paramid.hip import ingest
 
 HIP_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 SIGNALS = {"filter_order": 4, "cutoff_hz": 15.0, "trim_s": 0.2}

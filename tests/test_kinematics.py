@@ -1,11 +1,11 @@
-"""paramid.kinematics: FK of both DH conventions, the 3 x 24 parameter Jacobian, IK."""
+"""paramid.calibration.kinematics: FK of both DH conventions, the 3 x 24 parameter Jacobian, IK."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from paramid import kinematics as kin
+from paramid.calibration import kinematics as kin
 
 E = kin.KR210_TABLE1.vector()
 TOOL = np.array([60.0, 0.0, 120.0])

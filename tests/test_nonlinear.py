@@ -10,8 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import friction, nonlinear, twin
-from paramid.friction import TRUTHS
+from paramid.friction import laws as friction
+from paramid.friction import nonlinear
+from paramid.friction.laws import TRUTHS
+from paramid.hip import twin
 from paramid.optim import LinearRMSE
 from paramid.seeding import seed_sequence
 

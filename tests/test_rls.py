@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import model, rls, twin
+from paramid.hip import model, rls, twin
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paramid import signals
+from paramid.hip import signals
 
 FS = 100.0
 

@@ -1,4 +1,4 @@
-"""Sweep tables (paramid.sweeps, §4.5 and §5.3): summaries and tests against the default equal
+"""Sweep tables (paramid.hip.sweeps, §4.5 and §5.3): summaries and tests against the default equal
 numpy and scipy.stats computed independently; Holm runs over the sweep's comparisons."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from paramid import sweeps
+from paramid.hip import sweeps
 
 
 def _points(values, methods=("rls_gwo", "rls_agwo"), runs=30, seed=0) -> pd.DataFrame:

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import model, signals, twin
+from paramid.hip import model, signals, twin
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]

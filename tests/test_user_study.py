@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
-from paramid import twin
+from paramid.hip import twin
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,6 @@ rule audit_study:
         ),
         md="results/{study}/audit.md",
     params:
-        code=code_version("audit", "estimators", "tables", "model", "ingest", "io"),
         cfg=audit_params,
     threads: 1
     resources:

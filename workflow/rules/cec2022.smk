@@ -19,17 +19,10 @@ rule cec2022_run:
     wildcard_constraints:
         dim="10|20",
         function="[0-9]+",
-        algorithm="|".join(_CEC_OPTIM_MODULES),
+        algorithm="|".join(_cec_runs.ALGORITHMS),
     params:
         cfg=cec_run_params,
-        code=lambda wc: code_version(
-            *_CEC_OPTIM_MODULES[wc.algorithm],
-            "optim/base",
-            "optim/objectives",
-            "benchmarks/cec2022",
-            "benchmarks/cec2022_runs",
-            "seeding",
-        ),
+        code=cec_run_code,
     threads: 1
     resources:
         mem_mb=1500,
@@ -51,8 +44,6 @@ rule cec2022_tables:
         ranks=f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
     wildcard_constraints:
         dim="10|20",
-    params:
-        code=code_version("benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -77,7 +68,6 @@ rule cec2022_stats:
         audit=f"{CEC_OUT}/audit.csv",
     params:
         cfg={"reference": CEC["reference"]},
-        code=code_version("benchmarks/cec2022_study", "stats", "io"),
     threads: 1
     resources:
         mem_mb=1000,
@@ -104,7 +94,6 @@ rule cec2022_figures:
         dim="10|20",
     params:
         style=CEC["figures"],
-        code=code_version("benchmarks/cec2022_figures", "benchmarks/cec2022_study", "io"),
     threads: 1
     resources:
         mem_mb=1500,

@@ -1,5 +1,10 @@
 # Helpers of workflow/rules/cec2022.smk (functions and constants only; rules live there).
 
+import sys as _sys
+
+from paramid import optim as _optim
+from paramid.cec2022 import runs as _cec_runs
+
 if "cec2022" not in config:
     raise ValueError(
         "config has no `cec2022:` block: see config.yaml"
@@ -9,15 +14,13 @@ CEC_OUT = CEC.get("output", "results/cec2022")
 CEC_LOGS = CEC.get("logs", "logs/cec2022")
 
 
-_CEC_OPTIM_MODULES = {
-    "PO": ["optim/po"],
-    "MIPO": ["optim/po", "optim/mipo"],
-    "WOA": ["optim/po", "optim/woa"],
-    "HHO": ["optim/po", "optim/hho"],
-    "GGO": ["optim/po", "optim/ggo"],
-    "SGA": ["optim/po", "optim/sga"],
-    "HO": ["optim/po", "optim/ho"],
-}
+def cec_run_code(wildcards):
+    """params.code of one run job: the script's library code without the optimisers of
+    optim.METHODS that this job's algorithm does not run (editing GGO reruns GGO's jobs only)."""
+    own = _sys.modules[_optim.METHODS[_cec_runs.ALGORITHMS[wildcards.algorithm]].__module__]
+    needed = {_provenance.dotted_name(f) for f in _provenance.library_files(own.__file__)}
+    others = {m.__module__ for m in _optim.METHODS.values()} - needed
+    return script_code("cec2022_run.py", exclude=sorted(others))
 
 
 def cec_run_params(wildcards):

@@ -5,26 +5,9 @@ import hashlib as _hashlib
 import json as _json
 from pathlib import Path as _Path
 
-import paramid as _paramid
-from paramid import ingest as _ingest
+from paramid import provenance as _provenance
+from paramid.hip import ingest as _ingest
 
-_LIBRARY = _Path(_paramid.__file__).parent
-
-
-def code_version(*modules):
-    """SHA-256 of the library modules a rule runs (a module or a subpackage's files).
-
-    Passed as a rule param, so that editing a module of paramid reruns exactly the rules
-    that use it (Snakemake tracks the `script:` files themselves, not what they import).
-    """
-    digest = _hashlib.sha256()
-    for name in modules:
-        package = _LIBRARY / name
-        files = sorted(package.rglob("*.py")) if package.is_dir() else [_LIBRARY / f"{name}.py"]
-        for path in files:
-            digest.update(path.relative_to(_LIBRARY).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
@@ -63,7 +46,7 @@ def validated_before(path, settings):
     """
     digest = _hashlib.sha256(_Path(path).read_bytes())
     digest.update(_json.dumps(settings, sort_keys=True, default=str).encode())
-    digest.update(code_version("ingest", "signals", "model").encode())
+    digest.update(_provenance.code_version(_ingest.__file__).encode())
     stamp = _VALIDATED / digest.hexdigest()
     return stamp.exists(), stamp
 
@@ -360,3 +343,19 @@ def study_targets(study):
 
 def all_targets():
     return [target for study in STUDIES for target in study_targets(study)] + audit_targets()
+
+
+def script_code(script, exclude=()):
+    """params.code of a rule running ``scripts/<script>`` (see apply_rule_template)."""
+    return _provenance.code_version(_Path(workflow.basedir) / "scripts" / script, exclude)
+
+
+def apply_rule_template():
+    """Give every scripted rule its code version and check the parts every rule must have."""
+    for scripted in workflow.rules:
+        if scripted.script is None:
+            continue
+        if not scripted.log:
+            raise ValueError(f"rule {scripted.name} has no log: every job writes one under logs/")
+        if "code" not in scripted.params._names:
+            scripted.set_params(code=script_code(_Path(scripted.script).name))

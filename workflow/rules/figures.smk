@@ -13,7 +13,6 @@ rule fig3a:
         ),
         pdf="results/{study}/figures/fig3a.pdf",
     params:
-        code=code_version("figures", "tables", "model", "seeding", "io"),
         cfg=lambda wc: {
             "figure": "fig3a",
             "regressor": study_config(wc)["regressor"],
@@ -43,7 +42,6 @@ use rule fig3a as fig3b with:
         ),
         pdf="results/{study}/figures/fig3b.pdf",
     params:
-        code=code_version("figures", "tables", "model", "seeding", "io"),
         cfg=lambda wc: {
             "figure": "fig3b",
             "regressor": study_config(wc)["regressor"],
@@ -69,7 +67,6 @@ rule fig3c:
         ),
         pdf="results/{study}/figures/fig3c.pdf",
     params:
-        code=code_version("figures", "tables", "model", "seeding", "io"),
         cfg={"figure": "fig3c", "style": config["figures"]},
     threads: 1
     resources:
@@ -102,7 +99,6 @@ rule fig3d:
         ),
         pdf="results/{study}/figures/fig3d.pdf",
     params:
-        code=code_version("figures", "tables", "model", "seeding", "io"),
         cfg={"figure": "fig3d", "style": config["figures"]},
     threads: 1
     resources:

@@ -13,7 +13,6 @@ rule fit:
     wildcard_constraints:
         method="|".join(DETERMINISTIC_METHODS),
     params:
-        code=code_version("estimators", "model", "io"),
         cfg=fit_params,
     threads: 1
     resources:
@@ -40,7 +39,6 @@ rule fit_population:
     wildcard_constraints:
         method="|".join(POPULATION_METHODS),
     params:
-        code=code_version("population", "optim", "seeding", "model", "io"),
         cfg=fit_population_params,
     threads: 1
     resources:

@@ -10,7 +10,6 @@ rule ingest:
     wildcard_constraints:
         study="|".join(MEASURED_STUDIES) or NEVER,
     params:
-        code=code_version("ingest", "io"),
         cfg=ingest_params,
     threads: 1
     resources:

@@ -8,7 +8,6 @@ rule rls_bounds:
         trajectory="results/{study}/rls/trajectory.parquet",
         summary="results/{study}/rls/summary.json",
     params:
-        code=code_version("rls", "model", "signals", "io"),
         cfg=rls_params,
     threads: 1
     resources:

@@ -7,7 +7,6 @@ rule signals:
     output:
         "results/{study}/signals/{record}.parquet",
     params:
-        code=code_version("signals", "model", "io"),
         cfg=signals_params,
     threads: 1
     resources:

@@ -7,7 +7,6 @@ rule simulate:
     wildcard_constraints:
         study="|".join(TWIN_STUDIES) or NEVER,
     params:
-        code=code_version("twin", "seeding", "io"),
         cfg=simulate_params,
     threads: 1
     resources:

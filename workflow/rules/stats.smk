@@ -17,7 +17,6 @@ rule stats:
         ),
         md="results/{study}/tables/stats.md",
     params:
-        code=code_version("stats", "tables", "seeding", "io"),
         cfg=lambda wc: {"study": wc.study, "methods": study_config(wc)["methods"]},
     threads: 1
     resources:

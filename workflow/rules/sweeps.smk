@@ -15,7 +15,6 @@ rule sweep_point:
         sweep="margin",
         value=r"[0-9.eE+-]+",
     params:
-        code=code_version("sweeps", "population", "optim", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_params,
     threads: 1
     resources:
@@ -37,7 +36,6 @@ rule sweep_cutoff:
     wildcard_constraints:
         value=r"[0-9.eE+-]+",
     params:
-        code=code_version("sweeps", "twin", "signals", "rls", "estimators", "model", "seeding", "io"),
         cfg=sweep_cutoff_params,
     threads: 1
     resources:
@@ -70,9 +68,6 @@ rule sweep_single:
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
-        code=code_version(
-            "sweeps", "population", "optim", "rls", "estimators", "model", "stats", "tables", "seeding", "io"
-        ),
         cfg=sweep_params,
     threads: 1
     resources:
@@ -102,7 +97,6 @@ rule sweep_table:
     wildcard_constraints:
         sweep="margin|cutoff_hz",
     params:
-        code=code_version("sweeps", "stats", "tables", "seeding", "io"),
         cfg=sweep_table_params,
     threads: 1
     resources:
@@ -133,7 +127,6 @@ rule sweep_figure:
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
     params:
-        code=code_version("figures", "tables", "seeding", "io"),
         cfg=sweep_figure_params,
     threads: 1
     resources:
@@ -162,7 +155,6 @@ use rule sweep_figure as fig4a with:
         ),
         pdf="results/{study}/figures/fig4a.pdf",
     params:
-        code=code_version("figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_figure_params(wc, "margin"),
     log:
         "logs/{study}/fig4a.log",
@@ -181,7 +173,6 @@ use rule sweep_figure as fig4b with:
         ),
         pdf="results/{study}/figures/fig4b.pdf",
     params:
-        code=code_version("figures", "tables", "seeding", "io"),
         cfg=lambda wc: sweep_figure_params(wc, "cutoff_hz"),
     log:
         "logs/{study}/fig4b.log",

@@ -26,7 +26,6 @@ rule tables:
         ),
         table4_md="results/{study}/tables/table4.md",
     params:
-        code=code_version("tables", "model", "io"),
         cfg=tables_params,
     threads: 1
     resources:

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from paramid import calibration_paper as paper
 from paramid import io
-from paramid import kinematics as kin
-from paramid.calibration import LABELS, TABLE7_NAMES, Fit, Problem, metrics, truth_equivalent
+from paramid.calibration import kinematics as kin
+from paramid.calibration import paper
+from paramid.calibration.core import LABELS, TABLE7_NAMES, Fit, Problem, metrics, truth_equivalent
 from paramid.stats import comparison_table
 
 __all__ = [
@@ -206,7 +206,7 @@ def parameter_recovery(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Identified errors vs the twin's truth, in the identified subset.
 
-    The reference is :func:`paramid.calibration.truth_equivalent` (the subset vector that
+    The reference is :func:`paramid.calibration.core.truth_equivalent` (the subset vector that
     reproduces the true position errors best).  Returns a long frame (method, parameter,
     unit, truth_equivalent, mean estimate, bias, RMS error over runs) and a summary per method
     (RMS error over parameters and runs, angles in urad and lengths in um).

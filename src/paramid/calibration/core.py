@@ -14,7 +14,7 @@ Identifiers (budgets of §3.2.1: 60 iterations, hybrids 30 + 30, MIPO population
     ``ekf_gsbise``   M1 + the gradient stabiliser of Eq 24-25.
     ``ekf_mipo``     M1 with (alpha, beta, gamma) of Eq 26-27 tuned by MIPO on Eq 29.
     ``mipo_arkekf``  M5 = Algorithm 2: MIPO-tuned factors + EKF + GSBISE.
-    ``ipso``         M2, improved PSO on the training RMSE (:mod:`paramid.calibration_swarms`).
+    ``ipso``         M2, improved PSO on the training RMSE (``optim.calibration_swarms``).
     ``lasso``        M3, L1-penalised least squares (coordinate descent, lambda by K-fold CV).
     ``ukf``          M4, unscented Kalman filter with the same noise model as M1.
     ``lm_ga``        Levenberg-Marquardt (scipy, 30 iterations) then a GA (30 generations).
@@ -43,9 +43,9 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import least_squares
 
-from paramid import kinematics as kin
-from paramid.calibration_swarms import LOCAL_METHODS
+from paramid.calibration import kinematics as kin
 from paramid.optim import METHODS, LinearRMSE, OptimResult
+from paramid.optim.calibration_swarms import LOCAL_METHODS
 from paramid.seeding import generator, seed_sequence
 
 FloatArray = NDArray[np.float64]
@@ -135,7 +135,7 @@ class Problem:
         free: ArrayLike,
         convention: kin.Convention = "standard",
     ) -> Problem:
-        """Build from the twin's frame (:func:`paramid.calibration_twin.simulate`)."""
+        """Build from the twin's frame (:func:`paramid.calibration.twin.simulate`)."""
         qcols = [f"q{j}" for j in range(1, kin.N_JOINTS + 1)]
         parts = []
         for split in ("train", "validation"):

@@ -36,7 +36,7 @@ shape ``X.shape[:-1]``. Implementation notes (all invisible in the results):
   Batches larger than 4096 points are processed in chunks.
 
 Data (shift vectors, rotation matrices, shuffles) are the organisers' files, shipped unchanged
-as package data in ``paramid/benchmarks/data/cec2022`` (see ``SOURCE.md`` there).
+as package data in ``paramid/cec2022/data/cec2022`` (see ``SOURCE.md`` there).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ SUPPORTED_DIMS: tuple[int, ...] = (10, 20)
 SUPPORTED_FUNCTIONS: tuple[int, ...] = tuple(range(1, 13))
 
 #: Package (importlib.resources anchor) holding the organisers' data files in data/cec2022/.
-DATA_PACKAGE = "paramid.benchmarks"
+DATA_PACKAGE = "paramid.cec2022"
 _DATA_SUBDIR = ("data", "cec2022")
 
 #: F_i* = F_i(o_i): the bias added to each function (TR, Table I).

@@ -17,8 +17,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
+from paramid.hip.tables import display_name
 from paramid.seeding import generator
-from paramid.tables import display_name
 
 Array = NDArray[np.float64]
 

@@ -27,7 +27,7 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import NDArray
 
-from paramid import signals
+from paramid.hip import signals
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -295,7 +295,7 @@ def base_regressor(
 
 
 def design_regressor(chain: PlanarChain, base: BaseParameters):
-    """Regressor function for :func:`paramid.excitation.design`: stacked Y_b (M·n × r)."""
+    """Regressor function for :func:`paramid.excitation.core.design`: stacked Y_b (M·n × r)."""
 
     def fn(q: Array, qd: Array, qdd: Array, smoothing: float) -> Array:
         Yb = base_regressor(base, chain.lengths, chain.gravity, q, qd, qdd, smoothing)
@@ -373,7 +373,7 @@ def identify(
     periodic: bool = True,
 ) -> tuple[Array, signals.Processed]:
     """Least-squares β̂ from a chain record: average ``periods`` periods, filter,
-    differentiate, trim (:func:`paramid.signals.process_averaged`, joints as leading axis),
+    differentiate, trim (:func:`paramid.hip.signals.process_averaged`, joints as leading axis),
     then solve Y_b β = τ stacked over samples and joints."""
     proc = signals.process_averaged(
         record.time,

@@ -1,13 +1,13 @@
 """The MIPO paper's CEC 2022 comparison (§3.1, Tables 3-4, Figures 6-7) as pure functions.
 
 One *job* is one (function, dimension, algorithm): all runs in one batched call of
-``paramid.optim.METHODS`` (``run_job``, in ``paramid.benchmarks.cec2022_runs`` so that
+``paramid.optim.METHODS`` (``run_job``, in ``paramid.cec2022.runs`` so that
 editing the tables or the audit does not rerun the jobs).  This module turns the jobs' run
 tables into the paper's tables (``summary_table``: raw f values, as the paper prints them),
 per-function ranks of the four indicators (``rank_table``, Figures 6-7), the standard
 non-parametric analysis (``friedman_table``, ``wilcoxon_table``, ``run_level_tests``) and
 the audit of the paper's ranking claims (``audit_table``).  Figures are in
-``paramid.benchmarks.cec2022_figures``.
+``paramid.cec2022.figures``.
 
 Conventions
     * Values are raw f(x) (bias included, F1* = 300 ... F12* = 2700), matching Tables 3-4;
@@ -30,8 +30,8 @@ import pandas as pd
 import yaml
 
 from paramid import audit
-from paramid.benchmarks.cec2022 import BIASES
-from paramid.benchmarks.cec2022_runs import (
+from paramid.cec2022.functions import BIASES
+from paramid.cec2022.runs import (
     ALGORITHMS,
     CEC_BUDGET,
     iterations_for,

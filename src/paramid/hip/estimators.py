@@ -13,7 +13,7 @@ import numpy as np
 import scipy  # submodules load on first use (cheap imports for jobs that never fit)
 from numpy.typing import NDArray
 
-from paramid.model import collinear_columns
+from paramid.hip.model import collinear_columns
 
 Array = NDArray[np.float64]
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid import model
+from paramid.hip import model
 
 Array = NDArray[np.float64]
 

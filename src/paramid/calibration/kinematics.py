@@ -360,5 +360,9 @@ def inverse_kinematics(
         if np.all(done):
             return q
         J = geometric_jacobian(P, q, convention=convention, tool=tool)
-        q = q + np.linalg.solve(J, err[..., None])[..., 0]
+        try:
+            step = np.linalg.solve(J, err[..., None])[..., 0]
+        except np.linalg.LinAlgError:  # a singular pose (e.g. stretched out): least squares
+            step = (np.linalg.pinv(J) @ err[..., None])[..., 0]
+        q = q + step
     raise RuntimeError(f"inverse kinematics did not converge in {max_iter} iterations")

@@ -2,11 +2,12 @@
 
 With Eq 2 the torque is linear in X and Eq 13 is the convex program Eq 17, which BCLS solves
 exactly (§3.3); the paper keeps AGWO as a "bridge" to nonlinear friction laws (§5.1, §5.3).
-This module fits a :class:`paramid.friction.HipModel` -- the rigid body of Eq 1 plus any
-friction law of :mod:`paramid.friction` -- by minimising the torque RMSE of Eq 13/21 three ways:
+This module fits a :class:`paramid.friction.laws.HipModel` -- the rigid body of Eq 1 plus any
+friction law of :mod:`paramid.friction.laws` -- by minimising the torque RMSE of Eq 13/21
+three ways:
 
 population methods
-    PSO, RLS-PSO, RLS-GA, RLS-GWO and RLS-AGWO (Table 2 settings, via :mod:`paramid.population`)
+    PSO, RLS-PSO, RLS-GA, RLS-GWO and RLS-AGWO (Table 2 settings, via :mod:`paramid.hip.population`)
     through the optimiser interface :mod:`paramid.optim` with the *direct* objective path: every
     candidate's K residuals are formed from the model (:func:`objective`), because no Gram
     matrix exists for a nonlinear model.  The rigid-body part searches the RLS box of §3.1
@@ -43,8 +44,10 @@ import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import least_squares, lsq_linear
 
-from paramid import audit, estimators, friction, model, population, rls, signals, stats, twin
-from paramid.friction import RIGID_KEYS, RIGID_PARAMS, HipModel, hip_model, parameter_units
+from paramid import audit, stats
+from paramid.friction import laws as friction
+from paramid.friction.laws import RIGID_KEYS, RIGID_PARAMS, HipModel, hip_model, parameter_units
+from paramid.hip import estimators, model, population, rls, signals, twin
 from paramid.optim import METHODS, RowwiseObjective
 from paramid.seeding import generator, seed_sequence
 
@@ -881,7 +884,7 @@ def audit_rows(
                 ),
                 "reason": (
                     f"validation RMSE over {int(g.n_a.max())} seeds, rule of "
-                    "paramid.nonlinear.verdicts (median lower, Holm MWU, Cliff's delta)"
+                    "paramid.friction.nonlinear.verdicts (median lower, Holm MWU, Cliff's delta)"
                 ),
             }
         )
@@ -955,7 +958,7 @@ def audit_rows(
                 f"validation RMSE over {n_runs} seeds; nonlinear case = fitted law nonlinear in "
                 f"its parameters ({', '.join(nonlinear_models)}); "
                 f"{lost} of {len(deterministic)} AGWO-vs-deterministic comparisons there are "
-                "significant AGWO losses; rule of paramid.nonlinear.verdicts"
+                "significant AGWO losses; rule of paramid.friction.nonlinear.verdicts"
             ),
         }
     )

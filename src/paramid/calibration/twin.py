@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from paramid import kinematics as kin
+from paramid.calibration import kinematics as kin
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]

@@ -165,7 +165,7 @@ def check_usable(
     above Nyquist, the record is shorter than trimming (and RLS burn-in) need, or the
     regressor is rank-deficient (listing the collinear columns).
     """
-    from paramid import model, signals
+    from paramid.hip import model, signals
 
     fs = record.sample_rate_hz
     cutoff = float(signals_config["cutoff_hz"])

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid import kinematics as kin
-from paramid.calibration import metrics
-from paramid.calibration_twin import pose_matrix
+from paramid.calibration import kinematics as kin
+from paramid.calibration.core import metrics
+from paramid.calibration.twin import pose_matrix
 
 FloatArray = NDArray[np.float64]
 

@@ -1,6 +1,6 @@
 """Benchmark problems for the optimisers (CEC 2022 single-objective suite)."""
 
-from paramid.benchmarks.cec2022 import (
+from paramid.cec2022.functions import (
     BIASES,
     CEC2022,
     FUNCTION_NAMES,

@@ -10,7 +10,7 @@ rest (q̇ = q̈ = 0) at the start and end of the period (Eq 9), and chooses the 
 minimise the condition number of the stacked regressor (Eq 7, 10).  This module
 
 * evaluates such trajectories analytically (:class:`FourierTrajectory`, vectorised over time
-  and joints; its ``evaluate`` is what :func:`paramid.twin.simulate` follows);
+  and joints; its ``evaluate`` is what :func:`paramid.hip.twin.simulate` follows);
 * designs them (:func:`design`) by ``scipy.optimize.minimize`` (SLSQP) from several seeded
   starts, on the condition number (Eq 10) or the D-optimal criterion −log det(HᵀH/K);
 * simulates P periods with the twin and compares the hip's Eq 18 record with the designed
@@ -49,7 +49,7 @@ import scipy.linalg
 from numpy.typing import NDArray
 from scipy.optimize import minimize
 
-from paramid import estimators, model, rls, signals, twin
+from paramid.hip import estimators, model, rls, signals, twin
 from paramid.seeding import Key, generator
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class FourierTrajectory:
     """Finite Fourier series of Eq 8 for J joints: q₀ (J,), a and b (J, n), fundamental ω_f.
 
     ``evaluate(t)`` returns (q, q̇, q̈) in rad, rad/s, rad/s² of shape (len(t),) for one
-    joint (so the hip twin can follow it like an Eq 18 :class:`paramid.twin.Trajectory`) and
+    joint (so the hip twin can follow it like an Eq 18 :class:`paramid.hip.twin.Trajectory`) and
     (len(t), J) for several.
     """
 
@@ -323,7 +323,7 @@ def _objective(H: Array, criterion: str) -> float:
 
 
 def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
-    """Regressor function for the 1-DOF model of Eq 6 (``paramid.model.regressor``), with the
+    """Regressor function for the 1-DOF model of Eq 6 (``paramid.hip.model.regressor``), with the
     sgn(q̇) column replaced by tanh(q̇/v_s) when a smoothing v_s > 0 is passed."""
     keys = list(keys)
     model.check_columns(keys)
@@ -638,7 +638,7 @@ def simulate_periods(
 
 def rls_batch(H: Array, y: Array, forgetting: float, p0: float) -> Array:
     """RLS of Eq 7–9 (X̂(0) = 0, P(0) = p0·I) run on S records at once: H (S, K, d), y (S, K)
-    → X̂ (S, K, d).  Same arithmetic as :func:`paramid.rls.rls_trajectory`, one loop over k."""
+    → X̂ (S, K, d).  Same arithmetic as :func:`paramid.hip.rls.rls_trajectory`, one loop over k."""
     S, K, d = H.shape
     x = np.zeros((S, d))
     P = np.broadcast_to(p0 * np.eye(d), (S, d, d)).copy()
@@ -837,10 +837,10 @@ def comparison_figure(
     """Eq 18 and the designed excitation over one period (q, q̇, q̈ with the limits), and the
     relative parameter error and validation RMSE over the twin seeds per variant.
 
-    ``style``: the workflow's ``figures`` config (``paramid.figures.FigureStyle`` fields)."""
+    ``style``: the workflow's ``figures`` config (``paramid.hip.figures.FigureStyle`` fields)."""
     import matplotlib.pyplot as plt
 
-    from paramid.figures import FigureStyle, styled
+    from paramid.hip.figures import FigureStyle, styled
 
     fs = FigureStyle(**(style or {}))
     t = np.linspace(0.0, period_s, 1001)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import estimators, model, population, rls, signals, twin
+from paramid.hip import estimators, model, population, rls, signals, twin
 
 Array = NDArray[np.float64]
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]

@@ -1,6 +1,6 @@
 """One job of the CEC 2022 comparison: all runs of one (function, dimension, algorithm).
 
-Kept apart from ``paramid.benchmarks.cec2022_study`` (tables, tests, audit) so that the
+Kept apart from ``paramid.cec2022.study`` (tables, tests, audit) so that the
 workflow's run jobs depend only on this module, the optimisers and the benchmark functions.
 Seeds: run r of (algorithm, F, D) uses the stream ("cec2022", seed, algorithm, F, D, r).
 """
@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from paramid.benchmarks.cec2022 import CEC2022
+from paramid.cec2022.functions import CEC2022
 from paramid.optim import METHODS, OptimResult
 from paramid.seeding import seed_sequence
 

@@ -24,7 +24,7 @@ Array = NDArray[np.float64]
 class Evaluable(Protocol):
     """Anything the twin can follow: ``evaluate(t) -> (q, q̇, q̈)`` in rad, rad/s, rad/s².
 
-    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.FourierTrajectory`` (Fourier
+    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.core.FourierTrajectory`` (Fourier
     excitation, Eq 8 of the excitation paper) both satisfy it.
     """
 
@@ -141,7 +141,7 @@ def plant_torque(
     """Joint torque of Eq 1–2 with X = [Mxt, Myt, Jt, fc, fv] (Eq 3, 5).
 
     ``friction``, when given, maps q̇ to the friction torque and replaces Eq 2 (then only
-    Mxt, Myt, Jt of ``x`` are read), e.g. a Stribeck law from :mod:`paramid.friction`.
+    Mxt, Myt, Jt of ``x`` are read), e.g. a Stribeck law from :mod:`paramid.friction.laws`.
     """
     mxt, myt, jt = x[:3]
     g = settings.gravity
