@@ -4,6 +4,7 @@ from pathlib import Path
 
 from paramid import io
 from paramid.hip import figures, model, tables
+from paramid.plotting import FigureStyle, styled
 
 POPULATION = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
 
@@ -23,8 +24,8 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], cfg["figure"])
     figure = cfg["figure"]
-    style = figures.FigureStyle(**cfg["style"])
-    with figures.styled(style):
+    style = FigureStyle.from_config(cfg["style"])
+    with styled(style):
         fig = _draw(smk, cfg)
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("%s written", figure)

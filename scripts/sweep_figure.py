@@ -6,6 +6,7 @@ import pandas as pd
 
 from paramid import io
 from paramid.hip import figures
+from paramid.plotting import FigureStyle, styled
 
 LABELS = {
     "margin": ("Bound margin [% of span]", 100.0),
@@ -19,10 +20,10 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     sweep = cfg["sweep"]
     log = io.start_log(smk.log[0], f"sweep_figure_{sweep}")
-    style = figures.FigureStyle(**cfg["style"])
+    style = FigureStyle.from_config(cfg["style"])
     table = pd.read_csv(smk.input.table)
     points = [io.read_parquet(p)[0] for p in smk.input.points]
-    with figures.styled(style):
+    with styled(style):
         if sweep == "leave_one_trajectory_out":
             fig = figures.loto(table)
         elif sweep == "agwo_grid":

@@ -837,10 +837,10 @@ def comparison_figure(
     """Eq 18 and the designed excitation over one period (q, q̇, q̈ with the limits), and the
     relative parameter error and validation RMSE over the twin seeds per variant.
 
-    ``style``: the workflow's ``figures`` config (``paramid.hip.figures.FigureStyle`` fields)."""
+    ``style``: the workflow's ``figures`` config (``paramid.plotting.FigureStyle`` fields)."""
     import matplotlib.pyplot as plt
 
-    from paramid.hip.figures import FigureStyle, styled
+    from paramid.plotting import FigureStyle, styled
 
     fs = FigureStyle(**(style or {}))
     t = np.linspace(0.0, period_s, 1001)

@@ -5,54 +5,19 @@ Sized for a journal column pair (7 in wide), fonts readable at print size, axes 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Mapping
 
-import matplotlib as mpl
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
 from paramid.hip.tables import display_name
+from paramid.plotting import new_figure
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class FigureStyle:
-    """Figure style (config ``figures``): a change reruns only the figure rules."""
-
-    font_size: float = 9.0
-    width_in: float = 7.0  # full text width of a two-column paper
-    dpi: int = 200
-
-    def rc(self) -> dict:
-        """matplotlib rcParams of this style."""
-        small = self.font_size - 1
-        return {
-            "font.size": self.font_size,
-            "axes.titlesize": self.font_size,
-            "axes.labelsize": self.font_size,
-            "legend.fontsize": small,
-            "xtick.labelsize": small,
-            "ytick.labelsize": small,
-            "axes.grid": True,
-            "grid.alpha": 0.3,
-            "figure.figsize": (self.width_in, 3.0),
-            "savefig.dpi": self.dpi,
-        }
-
-
-@contextmanager
-def styled(style: FigureStyle) -> Iterator[None]:
-    """Draw figures inside this context to apply ``style``."""
-    with mpl.rc_context(style.rc()):
-        yield
 
 
 COLOURS = {
@@ -67,16 +32,9 @@ COLOURS = {
 }
 
 
-def _figure(height_in: float) -> tuple[Figure, Axes]:
-    """A figure of the current style's width (see :func:`styled`). A bare Figure, not pyplot's:
-    no global figure registry to close, and a figure job starts without pyplot's backend set-up."""
-    fig = Figure(figsize=(mpl.rcParams["figure.figsize"][0], height_in), layout="constrained")
-    return fig, fig.subplots()
-
-
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
     """Figure 3a: measured validation torque and the estimates H X̂ of selected methods."""
-    fig, ax = _figure(3.0)
+    fig, ax = new_figure(3.0)
     ax.plot(time, measured, color=COLOURS["Measured"], lw=1.6, label="Measured")
     for (label, est), style in zip(estimates.items(), ("-", "--", ":"), strict=False):
         ax.plot(time, est, style, color=COLOURS.get(label), lw=1.1, label=f"{label} estimate")
@@ -88,7 +46,7 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
 
 def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     """Figure 3b: signed validation residuals T_m − H X̂ (Eq 20)."""
-    fig, ax = _figure(3.0)
+    fig, ax = new_figure(3.0)
     for label, r in residual.items():
         rmse = float(np.sqrt(np.mean(r * r)))
         ax.plot(time, r, color=COLOURS.get(label), lw=0.9, label=f"{label} (RMSE {rmse:.4f} N m)")
@@ -109,7 +67,7 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
     The log axis shows standard PSO's outliers and the tight RLS clusters together;
     deterministic methods are drawn as horizontal reference lines.
     """
-    fig, ax = _figure(3.4)
+    fig, ax = new_figure(3.4)
     labels = list(values)
     data = [np.asarray(values[k]) for k in labels]
     ax.boxplot(
@@ -140,7 +98,7 @@ def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:
     Drawn as the excess over the BCLS training RMSE ``optimum`` (the global minimum within
     the RLS box) on a log axis, so that the RLS methods do not collapse onto one line.
     """
-    fig, ax = _figure(3.2)
+    fig, ax = new_figure(3.2)
     for label, h in histories.items():
         it = np.arange(1, h.shape[1] + 1)
         excess = np.maximum(h - optimum, 1e-9)
@@ -166,7 +124,7 @@ def sweep(
     seed0: pd.Series | None = None,
 ) -> Figure:
     """Figure 4a/4b and the §5.3 sweeps: median and IQR of validation RMSE per setting."""
-    fig, ax = _figure(3.0)
+    fig, ax = new_figure(3.0)
     for method, group in table.groupby("method", sort=False):
         group = group.sort_values("value")
         x = group["value"].to_numpy(float) * scale
@@ -192,7 +150,7 @@ def sweep(
 
 def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
     """AGWO μ_base × κ grid (Eq 12): median validation RMSE per cell."""
-    fig, ax = _figure(3.4)
+    fig, ax = new_figure(3.4)
     image = ax.imshow(cells.to_numpy(), origin="lower", cmap="viridis", aspect="auto")
     ax.set_xticks(range(cells.shape[1]), [f"{k:g}" for k in cells.columns])
     ax.set_yticks(range(cells.shape[0]), [f"{m:g}" for m in cells.index])
@@ -223,7 +181,7 @@ def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
 
 def loto(table: pd.DataFrame) -> Figure:
     """Leave-one-trajectory-out (§5.3): default vs swapped records, median and IQR per method."""
-    fig, ax = _figure(3.2)
+    fig, ax = new_figure(3.2)
     methods = list(dict.fromkeys(table["method"]))
     for offset, (value, group) in zip(
         (-0.15, 0.15), table.groupby("value", sort=True), strict=False
