@@ -3,6 +3,7 @@
 
 import hashlib as _hashlib
 import json as _json
+import re as _re
 from pathlib import Path as _Path
 
 from paramid import provenance as _provenance
@@ -31,6 +32,11 @@ def study_kind(study):
 TWIN_STUDIES = [s for s in STUDIES if study_kind(s) == "twin"]
 MEASURED_STUDIES = [s for s in STUDIES if study_kind(s) == "measured"]
 NEVER = "(?!)"  # a wildcard pattern that matches nothing
+
+
+def one_of(names):
+    """A wildcard constraint matching exactly these names (NEVER when there are none)."""
+    return "|".join(_re.escape(str(n)) for n in names) or NEVER
 
 
 _VALIDATED = _Path(".snakemake/paramid-validated")
