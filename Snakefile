@@ -24,11 +24,12 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/hip_common.smk"
 
 
 wildcard_constraints:
-    study="|".join(STUDIES),
-    record="|".join(RECORDS),
+    study=one_of(STUDIES),
+    record=one_of(RECORDS),
     method="[a-z_]+",
 
 

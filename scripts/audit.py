@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from paramid import audit, io
-from paramid.hip import estimators, model, tables
+from paramid import io
+from paramid.hip import audit, estimators, model, tables
 from paramid.hip.ingest import read_yaml
 
 

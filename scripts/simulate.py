@@ -7,15 +7,11 @@ import pandas as pd
 from paramid import io
 from paramid.hip import twin
 
-HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # the twin's plant is the hip of Eq 1-2
-
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "simulate")
-    settings = twin.TwinSettings.from_config(
-        {**cfg["twin"], "gravity": cfg["gravity"]}, HIP_PARAMETERS
-    )
+    settings = twin.TwinSettings.from_config({**cfg["twin"], "gravity": cfg["gravity"]})
     trajectory = twin.Trajectory.from_config(cfg["spec"]["trajectory"])
     record = twin.simulate(
         trajectory,

@@ -7,13 +7,13 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.hip import signals, sweeps, tables
+from paramid.hip import pipeline, signals, sweeps, tables
 
 
-def _regression(smk, keys) -> sweeps.Regression:
+def _regression(smk, keys) -> pipeline.Regression:
     H, y, frame = io.read_regression(smk.input.calibration, keys)
     Hv, yv, _ = io.read_regression(smk.input.validation, keys)
-    return sweeps.Regression(H, y, Hv, yv, signals.sample_rate(frame["time"].to_numpy()))
+    return pipeline.Regression(H, y, Hv, yv, signals.sample_rate(frame["time"].to_numpy()))
 
 
 def main(smk) -> None:
@@ -22,11 +22,7 @@ def main(smk) -> None:
     settings, block, sweep, study = cfg["settings"], cfg["sweep_config"], cfg["sweep"], cfg["study"]
     if sweep == "cutoff_hz":
         seeds = settings["twin"]["seed"] + np.arange(block["twin_seeds"])
-        frame = sweeps.cutoff_point(
-            {**settings, "signals": {**settings["signals"], "cutoff_hz": float(cfg["value"])}},
-            float(cfg["value"]),
-            seeds.tolist(),
-        )
+        frame = sweeps.cutoff_point(settings, float(cfg["value"]), seeds.tolist())
     elif sweep == "agwo_grid":
         frame = sweeps.agwo_grid(
             _regression(smk, settings["regressor"]),

@@ -28,43 +28,13 @@ from scipy import stats as sps
 
 from paramid.seeding import Key, generator
 
-__all__ = [
-    "Summary",
-    "Comparison",
-    "TABLE_COLUMNS",
-    "summarise",
-    "compare",
-    "hedges_g",
-    "cliffs_delta",
-    "bootstrap_median_diff",
-    "holm",
-    "comparison_table",
-    "outlier_fraction",
-]
-
 DEFAULT_SEED_KEYS: tuple[Key, ...] = ("stats", "compare")
 
 #: Columns of :func:`comparison_table`, in order.
 TABLE_COLUMNS: tuple[str, ...] = (
-    "a",
-    "b",
-    "n_a",
-    "n_b",
-    "median_a",
-    "median_b",
-    "median_diff",
-    "median_diff_pct",
-    "welch_t",
-    "welch_p",
-    "mwu_u",
-    "mwu_p",
-    "holm_p_welch",
-    "holm_p_mwu",
-    "hedges_g",
-    "cliffs_delta",
-    "boot_ci_low",
-    "boot_ci_high",
-    "note",
+    *("a", "b", "n_a", "n_b", "median_a", "median_b", "median_diff", "median_diff_pct"),
+    *("welch_t", "welch_p", "mwu_u", "mwu_p", "holm_p_welch", "holm_p_mwu"),
+    *("hedges_g", "cliffs_delta", "boot_ci_low", "boot_ci_high", "note"),
 )
 
 # Upper bound on the number of resampled values held in memory at once by the bootstrap.
@@ -390,6 +360,48 @@ def _paired_tests(
     return t_stat, t_p, float(wil.statistic), float(wil.pvalue)
 
 
+def _median_difference(
+    x: NDArray[np.float64], y: NDArray[np.float64], notes: list[str]
+) -> tuple[float, float, float, float]:
+    """Both medians, their difference a - b and that difference in % of |median_b|."""
+    median_a = float(np.median(x)) if x.size else _NAN
+    median_b = float(np.median(y)) if y.size else _NAN
+    median_diff = median_a - median_b
+    if y.size and median_b == 0.0:
+        notes.append("median_b is zero: relative difference undefined")
+        return median_a, median_b, median_diff, _NAN
+    return median_a, median_b, median_diff, 100.0 * median_diff / abs(median_b)
+
+
+def _bootstrap_interval(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    paired: bool,
+    n_boot: int,
+    seed_keys: Sequence[Key],
+    names: tuple[str, str],
+    confidence: float,
+    notes: list[str],
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the median difference (NaN where it is undefined)."""
+    if x.size >= 2 and y.size >= 2 and n_boot > 0:
+        boot = bootstrap_median_diff(
+            x,
+            y,
+            paired=paired,
+            n_boot=n_boot,
+            seed_keys=seed_keys,
+            name_a=names[0],
+            name_b=names[1],
+        )
+        alpha = 1.0 - confidence
+        low, high = np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0])
+        return float(low), float(high)
+    if n_boot > 0:
+        notes.append("bootstrap CI needs n >= 2 in each group")
+    return _NAN, _NAN
+
+
 def compare(
     a: ArrayLike,
     b: ArrayLike,
@@ -428,33 +440,14 @@ def compare(
     n_boot = _check_n_boot(n_boot)
     notes: list[str] = []
 
-    median_a = float(np.median(x)) if x.size else _NAN
-    median_b = float(np.median(y)) if y.size else _NAN
-    median_diff = median_a - median_b
-    if y.size and median_b == 0.0:
-        notes.append("median_b is zero: relative difference undefined")
-        median_diff_pct = _NAN
-    else:
-        median_diff_pct = 100.0 * median_diff / abs(median_b)
-
+    median_a, median_b, median_diff, median_diff_pct = _median_difference(x, y, notes)
     if paired:
         t_stat, t_p, rank_stat, rank_p = _paired_tests(x, y, notes)
     else:
         t_stat, t_p, rank_stat, rank_p = _independent_tests(x, y, notes)
-
-    g = hedges_g(x, y, paired=paired)
-    delta = cliffs_delta(x, y)
-
-    ci_low = ci_high = _NAN
-    if x.size >= 2 and y.size >= 2 and n_boot > 0:
-        boot = bootstrap_median_diff(
-            x, y, paired=paired, n_boot=n_boot, seed_keys=seed_keys, name_a=name_a, name_b=name_b
-        )
-        alpha = 1.0 - confidence
-        ci_low, ci_high = (float(v) for v in np.quantile(boot, [alpha / 2.0, 1.0 - alpha / 2.0]))
-    elif n_boot > 0:
-        notes.append("bootstrap CI needs n >= 2 in each group")
-
+    ci_low, ci_high = _bootstrap_interval(
+        x, y, paired, n_boot, seed_keys, (name_a, name_b), confidence, notes
+    )
     return Comparison(
         name_a=name_a,
         name_b=name_b,
@@ -471,8 +464,8 @@ def compare(
         rank_test="wilcoxon" if paired else "mann-whitney",
         rank_stat=rank_stat,
         rank_p=rank_p,
-        hedges_g=g,
-        cliffs_delta=delta,
+        hedges_g=hedges_g(x, y, paired=paired),
+        cliffs_delta=cliffs_delta(x, y),
         boot_ci_low=ci_low,
         boot_ci_high=ci_high,
         confidence=float(confidence),

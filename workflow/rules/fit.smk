@@ -11,7 +11,7 @@ rule fit:
     output:
         "results/{study}/fits/{method}.parquet",
     wildcard_constraints:
-        method="|".join(DETERMINISTIC_METHODS),
+        method=one_of(DETERMINISTIC_METHODS),
     params:
         cfg=fit_params,
     threads: 1
@@ -37,7 +37,7 @@ rule fit_population:
         fits="results/{study}/fits/{method}.parquet",
         history="results/{study}/histories/{method}.parquet",
     wildcard_constraints:
-        method="|".join(POPULATION_METHODS),
+        method=one_of(POPULATION_METHODS),
     params:
         cfg=fit_population_params,
     threads: 1

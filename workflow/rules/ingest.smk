@@ -8,7 +8,7 @@ rule ingest:
     output:
         "results/{study}/records/{record}.parquet",
     wildcard_constraints:
-        study="|".join(MEASURED_STUDIES) or NEVER,
+        study=one_of(MEASURED_STUDIES),
     params:
         cfg=ingest_params,
     threads: 1

@@ -5,7 +5,7 @@ rule simulate:
     output:
         "results/{study}/records/{record}.parquet",
     wildcard_constraints:
-        study="|".join(TWIN_STUDIES) or NEVER,
+        study=one_of(TWIN_STUDIES),
     params:
         cfg=simulate_params,
     threads: 1

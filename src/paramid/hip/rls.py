@@ -64,18 +64,20 @@ def rls_bounds(
 ) -> Bounds:
     """Widen the post-burn-in extrema by ``margin`` × span on each side (§3.1, Alg 1 step 3).
 
+    ``trajectory`` is (..., K, d): leading axes (records, twin seeds) get one box each.
     ``mechanical`` maps a parameter name to ``{"min": v}`` and/or ``{"max": v}``; a mechanical
     limit stricter than the RLS limit replaces it.  Should the mechanical limit exclude the
     whole RLS range, the box collapses onto the mechanical limit and a note says so.
     """
-    if not 0 <= burn_in < trajectory.shape[0]:
+    n_samples = trajectory.shape[-2]
+    if not 0 <= burn_in < n_samples:
         raise ValueError(
-            f"burn-in of {burn_in} samples leaves nothing of a {trajectory.shape[0]}-sample RLS run"
+            f"burn-in of {burn_in} samples leaves nothing of a {n_samples}-sample RLS run"
         )
     if margin < 0:
         raise ValueError(f"bound margin must be non-negative, got {margin}")
-    kept = trajectory[burn_in:]
-    lo, hi = kept.min(axis=0), kept.max(axis=0)
+    kept = trajectory[..., burn_in:, :]
+    lo, hi = kept.min(axis=-2), kept.max(axis=-2)
     span = hi - lo
     lower, upper = lo - margin * span, hi + margin * span
     notes: list[str] = []
@@ -83,23 +85,37 @@ def rls_bounds(
         if name not in names:
             continue  # a constraint on a column this study does not use
         i = list(names).index(name)
-        if "min" in limits and limits["min"] > lower[i]:
-            lower[i] = limits["min"]
-            notes.append(f"{name}: mechanical min {limits['min']} replaces RLS lower bound")
-        if "max" in limits and limits["max"] < upper[i]:
-            upper[i] = limits["max"]
-            notes.append(f"{name}: mechanical max {limits['max']} replaces RLS upper bound")
-        if lower[i] > upper[i]:
-            notes.append(f"{name}: RLS range lies outside the mechanical limits; box collapsed")
-            upper[i] = lower[i] = limits["min"] if "min" in limits else limits["max"]
+        if "min" in limits and np.any(raised := limits["min"] > lower[..., i]):
+            lower[..., i] = np.where(raised, limits["min"], lower[..., i])
+            text = f"{name}: mechanical min {limits['min']} replaces RLS lower bound"
+            notes.append(_note(text, raised))
+        if "max" in limits and np.any(lowered := limits["max"] < upper[..., i]):
+            upper[..., i] = np.where(lowered, limits["max"], upper[..., i])
+            text = f"{name}: mechanical max {limits['max']} replaces RLS upper bound"
+            notes.append(_note(text, lowered))
+        if np.any(collapsed := lower[..., i] > upper[..., i]):
+            text = f"{name}: RLS range lies outside the mechanical limits; box collapsed"
+            notes.append(_note(text, collapsed))
+            value = limits["min"] if "min" in limits else limits["max"]
+            lower[..., i] = np.where(collapsed, value, lower[..., i])
+            upper[..., i] = np.where(collapsed, value, upper[..., i])
     return Bounds(lower, upper, lo, hi, notes)
 
 
-def nfsi_gamma(sign_column: Array, fc_rls_mean: float, torque: Array, eps: float) -> float:
-    """Non-smooth friction severity index γ = max|H_f f̂c| / (max|T_m| + ε_T) (Eq 10)."""
-    return float(np.max(np.abs(sign_column * fc_rls_mean)) / (np.max(np.abs(torque)) + eps))
+def _note(text: str, where: NDArray[np.bool_]) -> str:
+    """A note on the box; for a batch of boxes it says how many of them it concerns."""
+    return text if where.ndim == 0 else f"{text} ({int(where.sum())} of {where.size} records)"
 
 
-def agwo_exponent(gamma: float, mu_base: float, kappa: float) -> float:
+def nfsi_gamma(sign_column: Array, fc_rls_mean: Array, torque: Array, eps: float) -> Array:
+    """Non-smooth friction severity index γ = max|H_f f̂c| / (max|T_m| + ε_T) (Eq 10).
+
+    Maxima over the last (sample) axis; leading axes are records.
+    """
+    friction = np.abs(sign_column * np.asarray(fc_rls_mean)[..., None])
+    return np.max(friction, axis=-1) / (np.max(np.abs(torque), axis=-1) + eps)
+
+
+def agwo_exponent(gamma: Array, mu_base: float, kappa: float) -> Array:
     """μ(γ) = μ_base + κ exp(γ) (Eq 12)."""
-    return float(mu_base + kappa * np.exp(gamma))
+    return mu_base + kappa * np.exp(gamma)

@@ -46,19 +46,24 @@ def lowpass(x: Array, cutoff_hz: float, sample_rate_hz: float, order: int = 4) -
 def central_derivatives(q: Array, step: float) -> tuple[Array, Array]:
     """Central differences: q̇ₖ = (qₖ₊₁ − qₖ₋₁)/2h and q̈ₖ = (qₖ₊₁ − 2qₖ + qₖ₋₁)/h².
 
-    The end samples have no central stencil and are NaN; the trim removes them.
+    Along the last (time) axis; leading axes (records, seeds, joints) are independent.  The
+    end samples have no central stencil and are NaN; the trim removes them.
     """
     qd = np.full_like(q, np.nan)
     qdd = np.full_like(q, np.nan)
-    qd[1:-1] = (q[2:] - q[:-2]) / (2 * step)
-    qdd[1:-1] = (q[2:] - 2 * q[1:-1] + q[:-2]) / step**2
+    qd[..., 1:-1] = (q[..., 2:] - q[..., :-2]) / (2 * step)
+    qdd[..., 1:-1] = (q[..., 2:] - 2 * q[..., 1:-1] + q[..., :-2]) / step**2
     return qd, qdd
 
 
 def process(
     time: Array, angle: Array, torque: Array, *, cutoff_hz: float, order: int, trim_s: float
 ) -> Processed:
-    """Filter the angle, differentiate it, and drop ``trim_s`` at each end (§4.1, Table 2)."""
+    """Filter the angle, differentiate it, and drop ``trim_s`` at each end (§4.1, Table 2).
+
+    Time runs along the last axis of ``angle`` and ``torque``; leading axes (e.g. one row per
+    twin seed) are processed independently, as separate records would be.
+    """
     fs = sample_rate(time)
     trim = int(round(trim_s * fs))
     if trim < 1:
@@ -70,7 +75,7 @@ def process(
     q = lowpass(angle, cutoff_hz, fs, order)
     qd, qdd = central_derivatives(q, 1.0 / fs)
     keep = slice(trim, time.size - trim)
-    return Processed(time[keep], q[keep], qd[keep], qdd[keep], torque[keep])
+    return Processed(time[keep], q[..., keep], qd[..., keep], qdd[..., keep], torque[..., keep])
 
 
 def average_periods(x: Array, periods: int) -> Array:
@@ -135,7 +140,6 @@ def process_averaged(
         qdd = (ahead - 2 * q + behind) / step**2
     else:
         q = lowpass(q_avg, cutoff_hz, fs, order)
-        qd_t, qdd_t = central_derivatives(np.moveaxis(q, -1, 0), step)
-        qd, qdd = np.moveaxis(qd_t, 0, -1), np.moveaxis(qdd_t, 0, -1)
+        qd, qdd = central_derivatives(q, step)
     keep = slice(trim, n - trim)
     return Processed(t[keep], q[..., keep], qd[..., keep], qdd[..., keep], tau_avg[..., keep])

@@ -8,16 +8,14 @@ training and validation RMSE of every run.  Population methods keep their seed s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.hip import estimators, model, population, rls, signals, twin
+from paramid.hip import estimators, pipeline, population
 
 Array = NDArray[np.float64]
-HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]
 # twin-seed sweeps pair runs by seed; optimiser sweeps (independent seeded runs) are unpaired
 PAIRED_SWEEPS = frozenset({"cutoff_hz"})
 # the two settings of the leave-one-trajectory-out sweep (§5.3)
@@ -25,45 +23,10 @@ LOTO_DEFAULT = "default (cal Eq 18)"
 LOTO_SWAPPED = "swapped (cal Eq 19)"
 
 
-@dataclass(frozen=True)
-class Regression:
-    """Calibration and validation regressors of one record pair (Eq 4–6)."""
-
-    H: Array
-    y: Array
-    H_val: Array
-    y_val: Array
-    sample_rate_hz: float
-
-
-@dataclass(frozen=True)
-class RlsBox:
-    """The RLS stage's outputs that the fits need: box and γ (Eq 10)."""
-
-    lower: Array
-    upper: Array
-    gamma: float
-
-
-def rls_box(
-    H: Array, y: Array, names: Sequence[str], keys: Sequence[str], rls_config: Mapping, fs: float
-) -> RlsBox:
-    """Eq 7–10 on one calibration regressor with the given RLS settings (§3.1–3.2)."""
-    trajectory = rls.rls_trajectory(H, y, rls_config["forgetting"], rls_config["p0"])
-    burn_in = int(round(rls_config["burn_in_s"] * fs))
-    box = rls.rls_bounds(trajectory, burn_in, rls_config["margin"], names, rls_config["mechanical"])
-    gamma = 0.0
-    if "sign_qd" in keys:
-        i = list(keys).index("sign_qd")
-        fc_mean = trajectory[burn_in:, i].mean()
-        gamma = rls.nfsi_gamma(H[:, i], fc_mean, y, rls_config["nfsi_eps"])
-    return RlsBox(box.lower, box.upper, gamma)
-
-
 def fit_methods(
     methods: Sequence[str],
-    data: Regression,
-    box: RlsBox,
+    data: pipeline.Regression,
+    box: pipeline.Prior,
     study_config: Mapping,
     study: str,
     *,
@@ -106,7 +69,7 @@ def fit_methods(
                 runs=pop["runs"],
                 population=n,
                 iterations=iterations,
-                settings=population.optimiser_settings(method, settings_config, box.gamma),
+                settings=population.optimiser_settings(method, settings_config, float(box.gamma)),
                 timing_repeats=0,
             )
             train, val = fit.train_rmse, fit.val_rmse
@@ -118,66 +81,25 @@ def fit_methods(
     return pd.concat(frames, ignore_index=True)
 
 
-def twin_regressions(
-    study_config: Mapping, seeds: Sequence[int], cutoff_hz: float
-) -> list[Regression]:
-    """Simulate both records for each twin seed and run the signal chain at ``cutoff_hz``."""
-    keys = study_config["regressor"]
-    settings = twin.TwinSettings.from_config(
-        {**study_config["twin"], "gravity": study_config["gravity"]}, HIP_PARAMETERS
-    )
-    sig = study_config["signals"]
-    out = []
-    for seed in seeds:
-        parts = []
-        for record in ("calibration", "validation"):
-            spec = study_config["records"][record]
-            rec = twin.simulate(
-                twin.Trajectory.from_config(spec["trajectory"]),
-                spec["duration_s"],
-                settings,
-                seed,
-                record,
-            )
-            p = signals.process(
-                rec.time,
-                rec.angle,
-                rec.torque,
-                cutoff_hz=cutoff_hz,
-                order=sig["filter_order"],
-                trim_s=sig["trim_s"],
-            )
-            parts.append(
-                (model.regressor(keys, p.q, p.qd, p.qdd, study_config["gravity"]), p.torque)
-            )
-        (H, y), (Hv, yv) = parts
-        out.append(Regression(H, y, Hv, yv, settings.sample_rate_hz))
-    return out
-
-
 def cutoff_point(study_config: Mapping, cutoff_hz: float, seeds: Sequence[int]) -> pd.DataFrame:
     """BCLS (Eq 17) validation RMSE per twin noise seed at one cutoff (Figure 4b).
 
-    The RLS recursions of all seeds run side by side; one row per seed (``run`` = seed).
+    All seeds run through the chain side by side; one row per seed (``run`` = seed).
     """
-    keys = study_config["regressor"]
-    names = model.parameter_names(keys)
-    data = twin_regressions(study_config, seeds, cutoff_hz)
-    r = study_config["rls"]
-    H = np.stack([d.H for d in data])
-    y = np.stack([d.y for d in data])
-    trajectories = rls.rls_trajectory(H, y, r["forgetting"], r["p0"])
-    burn_in = int(round(r["burn_in_s"] * data[0].sample_rate_hz))
+    data = pipeline.twin_regression(study_config, seeds, cutoff_hz)
+    prior = pipeline.rls_prior(
+        data.H, data.y, study_config["regressor"], study_config["rls"], data.sample_rate_hz
+    )
     rows = []
-    for seed, d, trajectory in zip(seeds, data, trajectories, strict=True):
-        box = rls.rls_bounds(trajectory, burn_in, r["margin"], names, r["mechanical"])
-        x = estimators.bcls(d.H, d.y, box.lower, box.upper)
+    for s, seed in enumerate(seeds):
+        H, y, H_val, y_val = data.H[s], data.y[s], data.H_val[s], data.y_val[s]
+        x = estimators.bcls(H, y, prior.lower[s], prior.upper[s])
         rows.append(
             {
                 "method": "bcls",
                 "run": int(seed),
-                "train_rmse": estimators.rmse(d.H, d.y, x),
-                "val_rmse": estimators.rmse(d.H_val, d.y_val, x),
+                "train_rmse": estimators.rmse(H, y, x),
+                "val_rmse": estimators.rmse(H_val, y_val, x),
             }
         )
     return pd.DataFrame(rows)
@@ -280,14 +202,12 @@ SWEEPS = ("margin", "cutoff_hz", "forgetting", "population", "agwo_grid")
 def sweep_point(
     sweep: str,
     value: float,
-    data: Regression,
+    data: pipeline.Regression,
     study_config: Mapping,
     study: str,
     methods: Sequence[str],
 ) -> pd.DataFrame:
     """One point of the margin (Figure 4a), forgetting-factor or population-size sweep (§5.3)."""
-    keys = study_config["regressor"]
-    names = model.parameter_names(keys)
     r = dict(study_config["rls"])
     size = None
     if sweep == "margin":
@@ -303,14 +223,14 @@ def sweep_point(
             )
     else:
         raise ValueError(f"unknown sweep {sweep!r}; known: margin, forgetting, population")
-    box = rls_box(data.H, data.y, names, keys, r, data.sample_rate_hz)
+    box = pipeline.rls_prior(data.H, data.y, study_config["regressor"], r, data.sample_rate_hz)
     return fit_methods(methods, data, box, study_config, study, population_size=size)
 
 
 def value_sweep(
     sweep: str,
     values: Sequence[float],
-    data: Regression,
+    data: pipeline.Regression,
     study_config: Mapping,
     study: str,
     methods: Sequence[str],
@@ -324,16 +244,14 @@ def value_sweep(
 
 
 def agwo_grid(
-    data: Regression,
+    data: pipeline.Regression,
     study_config: Mapping,
     study: str,
     mu_base: Sequence[float],
     kappa: Sequence[float],
 ) -> pd.DataFrame:
     """RLS–AGWO over a μ_base × κ grid (Eq 12, §5.3); ``value`` labels each cell."""
-    keys = study_config["regressor"]
-    names = model.parameter_names(keys)
-    box = rls_box(data.H, data.y, names, keys, study_config["rls"], data.sample_rate_hz)
+    box = _prior(data, study_config)
     frames = []
     for mb in mu_base:
         for k in kappa:
@@ -350,11 +268,15 @@ def grid_label(mu_base: float, kappa: float) -> str:
 
 
 def leave_one_trajectory_out(
-    data: Regression, study_config: Mapping, study: str, methods: Sequence[str]
+    data: pipeline.Regression, study_config: Mapping, study: str, methods: Sequence[str]
 ) -> pd.DataFrame:
     """Swap the records (§5.3): calibrate on the validation trajectory, validate on Eq 18's."""
-    keys = study_config["regressor"]
-    names = model.parameter_names(keys)
-    swapped = Regression(data.H_val, data.y_val, data.H, data.y, data.sample_rate_hz)
-    box = rls_box(swapped.H, swapped.y, names, keys, study_config["rls"], data.sample_rate_hz)
-    return fit_methods(methods, swapped, box, study_config, study)
+    swapped = pipeline.Regression(data.H_val, data.y_val, data.H, data.y, data.sample_rate_hz)
+    return fit_methods(methods, swapped, _prior(swapped, study_config), study_config, study)
+
+
+def _prior(data: pipeline.Regression, study_config: Mapping) -> pipeline.Prior:
+    """The RLS prior of a calibration regressor with the study's own RLS settings."""
+    return pipeline.rls_prior(
+        data.H, data.y, study_config["regressor"], study_config["rls"], data.sample_rate_hz
+    )

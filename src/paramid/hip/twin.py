@@ -76,6 +76,9 @@ class Trajectory:
         return q, qd, qdd
 
 
+PLANT_PARAMETERS = ("Mxt", "Myt", "Jt", "fc", "fv")  # X of the Eq 1-2 plant (Eq 5 order)
+
+
 @dataclass(frozen=True)
 class TwinSettings:
     """Plant and sensor settings of the twin (config ``studies.<name>.twin``)."""
@@ -91,7 +94,9 @@ class TwinSettings:
     ripple_rms_rad: float = 4.5e-5
 
     @classmethod
-    def from_config(cls, twin: Mapping, parameter_order: Sequence[str]) -> TwinSettings:
+    def from_config(
+        cls, twin: Mapping, parameter_order: Sequence[str] = PLANT_PARAMETERS
+    ) -> TwinSettings:
         x = twin["x_true"]
         missing = [p for p in parameter_order if p not in x]
         if missing:

@@ -59,13 +59,7 @@ def ga(
     ``crossover`` is the per-pair BLX probability, ``mutation`` the per-gene probability and
     ``mutation_scale`` the Gaussian sigma as a fraction of the box span.
     """
-    if tournament < 1 or elitism < 1:
-        raise ValueError(f"need tournament >= 1 and elitism >= 1, got {tournament}, {elitism}")
-    for name, p in (("crossover", crossover), ("mutation", mutation)):
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"{name} probability must be in [0, 1], got {p}")
-    if mutation_scale < 0 or blend_alpha < 0:
-        raise ValueError("mutation_scale and blend_alpha must be non-negative")
+    _check_settings(tournament, crossover, mutation, mutation_scale, elitism, blend_alpha)
     prob = Problem(
         objective,
         lower,
@@ -76,15 +70,11 @@ def ga(
         min_population=elitism + 1,
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
-    budget = n * prob.iterations
-    n_kids = n - elitism
+    budget, n_kids = n * prob.iterations, n - elitism
     pairs = (n_kids + 1) // 2
     n_gens = -(-(budget - n) // n_kids)
     genes = (2, pairs, dim)  # children: (first or second child, pair, dim)
-    lo = np.broadcast_to(prob.lower[:, None, None, :, 0], (runs, *genes)).copy()
-    hi = np.broadcast_to(prob.upper[:, None, None, :, 0], (runs, *genes)).copy()
-    sigma = mutation_scale * prob.span[:, None, None, None, :, 0]
-    sigma = np.broadcast_to(sigma, (runs, 1, *genes)).copy()
+    lo, hi, sigma = _child_bounds(prob, genes, mutation_scale)
 
     # The GA keeps points as rows, (runs, n, dim), so that one np.take gathers elites and
     # parents; a population is the elites followed by the children.
@@ -129,6 +119,35 @@ def ga(
     running = np.minimum.accumulate(np.concatenate(trace, axis=1).T, axis=0)
     top = np.argmin(f, axis=1)
     return prob.result(pop[np.arange(runs), top], running[-1], running[n - 1 :: n].T)
+
+
+def _check_settings(
+    tournament: int,
+    crossover: float,
+    mutation: float,
+    mutation_scale: float,
+    elitism: int,
+    blend_alpha: float,
+) -> None:
+    """Reject GA settings outside their domains (probabilities in [0, 1], counts >= 1)."""
+    if tournament < 1 or elitism < 1:
+        raise ValueError(f"need tournament >= 1 and elitism >= 1, got {tournament}, {elitism}")
+    for name, p in (("crossover", crossover), ("mutation", mutation)):
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"{name} probability must be in [0, 1], got {p}")
+    if mutation_scale < 0 or blend_alpha < 0:
+        raise ValueError("mutation_scale and blend_alpha must be non-negative")
+
+
+def _child_bounds(
+    prob: Problem, genes: tuple[int, int, int], mutation_scale: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The box of every child gene, (runs, 2, pairs, dim), and the mutation sigma per gene."""
+    shape = (prob.runs, *genes)
+    lo = np.broadcast_to(prob.lower[:, None, None, :, 0], shape).copy()
+    hi = np.broadcast_to(prob.upper[:, None, None, :, 0], shape).copy()
+    sigma = mutation_scale * prob.span[:, None, None, None, :, 0]
+    return lo, hi, np.broadcast_to(sigma, (prob.runs, 1, *genes)).copy()
 
 
 class _Draws:

@@ -33,9 +33,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
+from paramid.optim.base import OptimResult
 from paramid.optim.objectives import Objective
-from paramid.optim.po import Draws, Ledger, settle
+from paramid.optim.po import Draws, ledger_start, settle
 
 SENTRIES = 3
 
@@ -52,20 +52,10 @@ def ggo(
     stall_iterations: int = 2,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with GGO; see the module docstring."""
-    prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=SENTRIES,
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds, min_population=SENTRIES
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()
-    f, _ = ledger.evaluate(X)
     n1 = np.full(runs, n // 2)  # exploration group size
     stall = np.zeros(runs, dtype=np.int64)
     last_best = ledger.best_f.copy()

@@ -37,9 +37,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
+from paramid.optim.base import OptimResult
 from paramid.optim.objectives import Objective
-from paramid.optim.po import Draws, Ledger, levy_steps, settle
+from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
 def hho(
@@ -52,14 +52,10 @@ def hho(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HHO; see the module docstring."""
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds
     )
     dim, n = prob.dim, prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()
-    f, _ = ledger.evaluate(X)
     # E0, q, r1, r2, r3, r4, random hawk, escape chance r, r5 (jump strength)
     scalars = Draws(prob.gens, (9, n))
     dives = Draws(prob.gens, (dim, n))  # S of Eq 8

@@ -39,7 +39,7 @@ from numpy.typing import ArrayLike
 
 from paramid.optim.base import FloatArray, OptimResult, Problem
 from paramid.optim.objectives import Objective
-from paramid.optim.po import Draws, Ledger, levy_steps, settle
+from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
 def ho(
@@ -52,20 +52,10 @@ def ho(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HO; see the module docstring."""
-    prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=2,
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds, min_population=2
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()
-    f, _ = ledger.evaluate(X)
     half = n // 2
     river = np.arange(n) < half  # phase 1 hippos; the rest defend (phase 2)
     # Scalars per hippo: I1, I2, q1, q2, y1, form h1, form h2, r (h scalar form), branch,
@@ -120,24 +110,30 @@ def ho(
         f_p3, _ = ledger.evaluate(p3, np.broadcast_to(~river, (runs, n)))
         X, f = _greedy(X, f, p3, f_p3, ~river)
         # Phase 3 (Eq 13-16)
-        lo_local, hi_local = prob.lower / iteration, prob.upper / iteration
-        s = _pick(
-            np.stack(
-                (
-                    2.0 * w[:, 5] - 1.0,
-                    np.broadcast_to(u[:, None, 14], (runs, dim, n)),
-                    np.broadcast_to(z[:, 2, :1], (runs, dim, n)),
-                ),
-                axis=1,
-            ),
-            u[:, 13],
-            3,
-        )
-        p4 = X + u[:, None, 15] * (lo_local + s * (hi_local - lo_local))
+        p4 = _local_search(X, prob, iteration, u, w, z)
         settle(p4, lo, hi, out=p4)
         f_p4, _ = ledger.evaluate(p4)
         X, f = _greedy(X, f, p4, f_p4, np.ones(n, dtype=bool))
     return ledger.result()
+
+
+def _local_search(
+    X: FloatArray, prob: Problem, iteration: int, u: FloatArray, w: FloatArray, z: FloatArray
+) -> FloatArray:
+    """Phase 3 (Eq 13-16): a step inside the shrinking local box [L/t, U/t] (t = iteration),
+    scaled by one of the three forms of s (uniform vector, scalar, normal)."""
+    runs, dim, n = X.shape
+    lo_local, hi_local = prob.lower / iteration, prob.upper / iteration
+    forms = np.stack(
+        (
+            2.0 * w[:, 5] - 1.0,
+            np.broadcast_to(u[:, None, 14], (runs, dim, n)),
+            np.broadcast_to(z[:, 2, :1], (runs, dim, n)),
+        ),
+        axis=1,
+    )
+    s = _pick(forms, u[:, 13], 3)
+    return X + u[:, None, 15] * (lo_local + s * (hi_local - lo_local))
 
 
 def _h_forms(

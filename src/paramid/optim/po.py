@@ -188,6 +188,34 @@ class Ledger:
         return self.prob.result(self.best_x, running[:, -1], history)
 
 
+def ledger_start(
+    objective: Objective,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    population: int,
+    iterations: int,
+    seeds: Sequence[np.random.SeedSequence],
+    *,
+    min_population: int = 1,
+) -> tuple[Problem, Ledger, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The start every ledger-budgeted method shares: the problem, its ledger, the clip box,
+    the initial population uniform in [L, U] (Eq 30) and its values, (runs, n)."""
+    prob = Problem(
+        objective,
+        lower,
+        upper,
+        population=population,
+        iterations=iterations,
+        seeds=seeds,
+        min_population=min_population,
+    )
+    ledger = Ledger(prob)
+    lo, hi = prob.box(prob.population)
+    X = prob.initial()
+    f, _ = ledger.evaluate(X)
+    return prob, ledger, lo, hi, X, f
+
+
 def po(
     objective: Objective,
     lower: ArrayLike,
@@ -201,14 +229,10 @@ def po(
 
     N evaluations per iteration, so exactly ``population`` x ``iterations`` in all.
     """
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()  # Eq 30
-    ledger.evaluate(X)
     scalars = Draws(prob.gens, (8, n))  # St, r (Eq 31, 34, 35), P, r' (Eq 35), r, r' (Eq 36)
     normals = Draws(prob.gens, (2, dim, n), normal=True)
     coef = np.empty((runs, 6, 1, n))  # alpha, beta, gamma, delta, mu, nu of the linear form

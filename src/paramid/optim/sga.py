@@ -33,9 +33,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
+from paramid.optim.base import OptimResult
 from paramid.optim.objectives import Objective
-from paramid.optim.po import Draws, Ledger, settle
+from paramid.optim.po import Draws, ledger_start, settle
 
 
 def sga(
@@ -48,14 +48,10 @@ def sga(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with SGA; see the module docstring."""
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds
     )
     dim, n = prob.dim, prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()
-    f, _ = ledger.evaluate(X)
     V = np.zeros_like(X)
     scalars = Draws(prob.gens, (6, n))  # a, b, c, straight-line branch, r, (spare)
     angle = Draws(prob.gens, (1,))  # fi, one per iteration and run

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
+from paramid.optim.base import OptimResult
 from paramid.optim.objectives import Objective
-from paramid.optim.po import Draws, Ledger, settle
+from paramid.optim.po import Draws, ledger_start, settle
 
 
 def woa(
@@ -41,14 +41,10 @@ def woa(
     spiral_b: float = 1.0,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with WOA; see the module docstring."""
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
+    prob, ledger, lo, hi, X, f = ledger_start(
+        objective, lower, upper, population, iterations, seeds
     )
     n = prob.population
-    ledger = Ledger(prob)
-    lo, hi = prob.box(n)
-    X = prob.initial()
-    ledger.evaluate(X)
     scalars = Draws(prob.gens, (5, n))  # r1, r2, p, l, random whale
     while not ledger.done:
         t = ledger.progress[:, None]

@@ -1,0 +1,372 @@
+"""The hip paper's claims audit (Tables 3–4, γ, §4.3–§6, Figure 4) and the audit of a measured
+study against its reference parameters; verdict rules in :mod:`paramid.audit`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from paramid.audit import ALPHA, COLUMNS, method_difference, numeric, row
+
+TABLE3_TOLERANCES = {  # column -> relative tolerance
+    "train_mean": 0.06,
+    "val_mean": 0.06,
+    "val_median": 0.06,
+    "val_q1": 0.06,
+    "val_q3": 0.06,
+    "val_sd": 0.5,
+    "time_ms_mean": 0.5,
+    "time_ms_sd": 0.5,
+}
+TABLE4_TOLERANCES = {"Mxt": 0.01, "Myt": 0.01, "Jt": 0.01, "fc": 0.03, "fv": 0.03}
+WHY = {
+    "time": "runtimes are implementation-specific (paper: one run at a time on an i5-14600KF; "
+    "ours: 30 seeds in one vectorised call, time per run = batch / 30)",
+    "PSO": "standard PSO in a ±5 box is heavy-tailed: its statistics depend on a few seeds",
+    "RLS-GWO": "our bounded GWO converges closer to BCLS than the paper's; the paper does not "
+    "give the implementation details that would explain its larger error, and we do not tune "
+    "towards it",
+    "RLS-AGWO": "as RLS-GWO: our AGWO runs land closer to BCLS than the paper's",
+    "RLS-PSO": "our runs cluster more tightly around the BCLS optimum than the paper's",
+    "RLS-GA": "our runs cluster more tightly around the BCLS optimum than the paper's",
+    "twin": "the twin reproduces the paper's LS fit within ~2 %, not exactly",
+}
+
+
+def hip_audit(
+    table3: pd.DataFrame,
+    table4: pd.DataFrame,
+    stats: pd.DataFrame,
+    rls_summary: Mapping,
+    margin: pd.DataFrame | None,
+    cutoff_seed0: pd.Series | None,
+    paper: Mapping,
+) -> pd.DataFrame:
+    """Every numeric claim of the hip paper (Tables 3–4, γ, §4.5, §4.3/§5/§6 statements)."""
+    rows: list[dict] = []
+    t3 = table3.set_index("method")
+    for method, printed in paper["table3"].items():
+        for column, value in printed.items():
+            if value is None or method not in t3.index:
+                continue
+            why = WHY["time"] if column.startswith("time") else WHY.get(method, WHY["twin"])
+            rows.append(
+                numeric(
+                    f"Table 3 {method} {column}",
+                    "Table 3",
+                    value,
+                    float(t3.loc[method, column]),
+                    rel=TABLE3_TOLERANCES[column],
+                    why_differs=why,
+                )
+            )
+    t4 = table4.set_index("method")
+    for method, printed in paper["table4"].items():
+        for name, value in printed.items():
+            if method not in t4.index:
+                continue
+            why = (
+                "the twin's truth by construction"
+                if method == "Reference"
+                else WHY.get(method, WHY["twin"])
+            )
+            rows.append(
+                numeric(
+                    f"Table 4 {method} {name}",
+                    "Table 4",
+                    value,
+                    float(t4.loc[method, name]),
+                    abs_=TABLE4_TOLERANCES[name],
+                    why_differs=why,
+                    why_ok="the twin's truth by construction"
+                    if method == "Reference"
+                    else "within tolerance",
+                )
+            )
+    rows.append(
+        numeric(
+            "NFSI gamma (Eq 10)",
+            "Table 2, §3.2",
+            paper["gamma"],
+            float(rls_summary["gamma"]),
+            rel=0.05,
+            why_differs=WHY["twin"],
+        )
+    )
+    rows += _sensitivity_rows(margin, cutoff_seed0, paper.get("sensitivity", {}))
+    rows += _claim_rows(t3, stats, paper.get("claims", {}))
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _sensitivity_rows(
+    margin: pd.DataFrame | None, cutoff: pd.Series | None, printed: Mapping
+) -> list[dict]:
+    rows = []
+    if margin is not None and "margin_median" in printed:
+        agwo = margin[margin["method"] == "rls_agwo"].set_index("value")
+        for value, paper_value in printed["margin_median"].items():
+            if float(value) in agwo.index:
+                rows.append(
+                    numeric(
+                        f"Figure 4a RLS-AGWO median at margin {100 * float(value):g} %",
+                        "§4.5, Figure 4a",
+                        paper_value,
+                        float(agwo.loc[float(value), "val_median"]),
+                        rel=0.06,
+                        why_differs=WHY["RLS-AGWO"]
+                        + "; the paper's 0.1462 at 10 % also disagrees with "
+                        "its own Table 3 (0.1516)",
+                    )
+                )
+        wider = [v for v in agwo.index if v > 0.10]
+        if 0.10 in agwo.index and wider:
+            base = float(agwo.loc[0.10, "val_median"])
+            higher = all(float(agwo.loc[v, "val_median"]) > base for v in wider)
+            p = agwo.loc[wider, "holm_rank_p"].astype(float).min()
+            verdict = (
+                "reproduced"
+                if higher and p < ALPHA
+                else ("direction only" if higher else "differs")
+            )
+            rows.append(
+                row(
+                    "Margins wider than 10 % increase the median error",
+                    "§4.5",
+                    float("nan"),
+                    float(agwo.loc[max(wider), "val_median"]) / base - 1,
+                    "higher median at every wider margin, Holm p < 0.05",
+                    verdict,
+                    f"medians above the 10 % value: {higher}; smallest Holm-adjusted "
+                    f"Mann-Whitney p = {p:.3g}",
+                )
+            )
+    if cutoff is not None and "cutoff_bcls" in printed:
+        for value, paper_value in printed["cutoff_bcls"].items():
+            if float(value) in cutoff.index:
+                rows.append(
+                    numeric(
+                        f"Figure 4b BCLS at {float(value):g} Hz",
+                        "§4.5, Figure 4b",
+                        paper_value,
+                        float(cutoff.loc[float(value)]),
+                        rel=0.06,
+                        why_differs=WHY["twin"],
+                    )
+                )
+        ordered = cutoff.sort_index()
+        falling = bool(np.all(np.diff(ordered.to_numpy()) < 0))
+        rows.append(
+            row(
+                "BCLS validation RMSE decreases as the cutoff rises from 5 to 15 Hz",
+                "§4.5, Figure 4b",
+                float("nan"),
+                float(ordered.iloc[-1] - ordered.iloc[0]),
+                "strictly decreasing (default twin)",
+                "reproduced" if falling else "direction only",
+                "strictly decreasing"
+                if falling
+                else "lower at 15 than at 5 Hz, but not at every step: "
+                + ", ".join(f"{k:g} Hz {v:.4f}" for k, v in ordered.items()),
+            )
+        )
+    return rows
+
+
+def _stats_row(stats: pd.DataFrame, a: str, b: str) -> pd.Series | None:
+    hit = stats[(stats["a"] == a) & (stats["b"] == b)]
+    return None if hit.empty else hit.iloc[0]
+
+
+def _claim_rows(t3: pd.DataFrame, stats: pd.DataFrame, claims: Mapping) -> list[dict]:
+    """The paper's claims about differences between methods (§4.3–§6)."""
+    return [
+        *_difference_rows(stats, claims),
+        *_speed_rows(t3, claims),
+        *_ls_bcls_rows(t3),
+        *_pso_rows(t3, stats),
+        *_near_optimum_rows(stats),
+    ]
+
+
+def _difference_rows(stats: pd.DataFrame, claims: Mapping) -> list[dict]:
+    """The AGWO-vs-GWO and BCLS-vs-AGWO differences, judged with the statistics table."""
+    rows = []
+    agwo_gwo = _stats_row(stats, "RLS-AGWO", "RLS-GWO")
+    if agwo_gwo is not None and "agwo_over_gwo_median_pct" in claims:
+        rows.append(
+            method_difference(
+                "AGWO improves median validation RMSE over GWO by 3.0 %",
+                "§4.3, §6",
+                claims["agwo_over_gwo_median_pct"],
+                agwo_gwo,
+            )
+        )
+    agwo_bcls = _stats_row(stats, "RLS-AGWO", "BCLS")
+    if agwo_bcls is not None and "bcls_over_agwo_pct" in claims:
+        # the claim is (AGWO - BCLS) / AGWO; the stats row's percentage is relative to BCLS
+        pct = float(agwo_bcls["median_diff_pct"])
+        as_claimed = agwo_bcls.copy()
+        as_claimed["median_diff_pct"] = pct / (1 + pct / 100)
+        rows.append(
+            method_difference(
+                "BCLS is about 24.0 % more accurate than median RLS-AGWO",
+                "§4.3",
+                claims["bcls_over_agwo_pct"],
+                as_claimed,
+                sign=-1.0,
+            )
+        )
+    return rows
+
+
+def _speed_rows(t3: pd.DataFrame, claims: Mapping) -> list[dict]:
+    """BCLS against RLS-AGWO in time per run (Table 3)."""
+    rows = []
+    if "bcls_speedup" in claims and {"BCLS", "RLS-AGWO"} <= set(t3.index):
+        ratio = float(t3.loc["RLS-AGWO", "time_ms_mean"] / t3.loc["BCLS", "time_ms_mean"])
+        paper_ratio = 4.78 / 0.13
+        rows.append(
+            row(
+                "BCLS is orders of magnitude faster than RLS-AGWO",
+                "§4.3, §6",
+                claims["bcls_speedup"],
+                ratio,
+                ">= 100x per run",
+                "reproduced" if ratio >= 100 else ("direction only" if ratio > 1 else "differs"),
+                f"ours {ratio:.1f}x per run; the paper's own Table 3 gives {paper_ratio:.0f}x "
+                "(4.78 / 0.13 ms), about 1.6 orders; " + WHY["time"],
+            )
+        )
+    return rows
+
+
+def _ls_bcls_rows(t3: pd.DataFrame) -> list[dict]:
+    """LS and BCLS at the same solution (inactive bounds)."""
+    rows = []
+    if {"LS", "BCLS"} <= set(t3.index):
+        same = bool(np.isclose(t3.loc["LS", "val_mean"], t3.loc["BCLS", "val_mean"], rtol=1e-9))
+        rows.append(
+            row(
+                "LS and BCLS give the same feasible solution",
+                "§4.3",
+                0.0,
+                float(t3.loc["LS", "val_mean"] - t3.loc["BCLS", "val_mean"]),
+                "equal to 1e-9 relative",
+                "reproduced" if same else "differs",
+                "the RLS bounds are inactive at the LS solution"
+                if same
+                else "a bound is active at the LS solution",
+            )
+        )
+    return rows
+
+
+def _pso_rows(t3: pd.DataFrame, stats: pd.DataFrame) -> list[dict]:
+    """Standard PSO's high-error runs and the dispersion the RLS box removes."""
+    rows = []
+    pso = _stats_row(stats, "PSO", "BCLS")
+    if pso is not None:
+        frac = float(pso["outlier_frac_2x_bcls"])
+        rows.append(
+            row(
+                "Standard PSO has several high-error runs",
+                "§4.4, Figure 3c",
+                float("nan"),
+                frac,
+                "fraction of runs > 2x BCLS greater than 0",
+                "reproduced" if frac > 0 else "differs",
+                f"{100 * frac:.0f} % of PSO runs exceed twice the BCLS validation RMSE",
+            )
+        )
+    if {"PSO", "RLS-PSO"} <= set(t3.index):
+        iqr = lambda m: float(t3.loc[m, "val_q3"] - t3.loc[m, "val_q1"])  # noqa: E731
+        ratio = iqr("PSO") / max(iqr("RLS-PSO"), 1e-300)
+        rows.append(
+            row(
+                "RLS bounds greatly reduce PSO dispersion",
+                "§5.1, §6",
+                (0.4808 - 0.1214) / (0.1153 - 0.1152),
+                ratio,
+                "IQR ratio PSO / RLS-PSO > 10",
+                "reproduced" if ratio > 10 else "differs",
+                f"validation-RMSE IQR shrinks {ratio:.0f}-fold inside the RLS box",
+            )
+        )
+    return rows
+
+
+def _near_optimum_rows(stats: pd.DataFrame) -> list[dict]:
+    """RLS-PSO and RLS-GA converge near BCLS."""
+    rows = []
+    for method in ("RLS-PSO", "RLS-GA"):
+        hit = _stats_row(stats, method, "BCLS")
+        if hit is not None:
+            gap = abs(float(hit["median_diff_pct"]))
+            rows.append(
+                row(
+                    f"{method} converges near the deterministic optimum",
+                    "§4.3, §5.1",
+                    0.0,
+                    gap,
+                    "median within 0.5 % of BCLS",
+                    "reproduced" if gap <= 0.5 else "differs",
+                    f"median {gap:.4f} % from BCLS",
+                )
+            )
+    return rows
+
+
+def reference_audit(
+    table4: pd.DataFrame,
+    table3: pd.DataFrame,
+    reference: Mapping[str, float],
+    reference_val_rmse: float,
+    floor_val_rmse: float,
+    source: str,
+    note: str,
+) -> pd.DataFrame:
+    """A measured study against published reference parameters (no paper tables)."""
+    rows = []
+    t4 = table4.set_index("method")
+    for name, value in reference.items():
+        if "BCLS" in t4.index and name in t4.columns:
+            ours = float(t4.loc["BCLS", name])
+            rows.append(
+                row(
+                    f"BCLS {name} vs reference",
+                    source,
+                    value,
+                    ours,
+                    "±10 % relative",
+                    "reproduced" if abs(ours - value) <= 0.1 * abs(value) else "differs",
+                    f"ours {ours:.4g} vs {value:.4g}; {note}",
+                )
+            )
+    t3 = table3.set_index("method")
+    ours = float(t3.loc["BCLS", "val_mean"])
+    rows.append(
+        numeric(
+            "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record",
+            source,
+            reference_val_rmse,
+            ours,
+            rel=0.05,
+            why_ok="our cross-record fit predicts the validation record as well as the reference "
+            "parameters, which were fitted on that very record",
+            why_differs="the reference parameters were fitted on the validation record itself",
+        )
+    )
+    rows.append(
+        numeric(
+            "Validation RMSE vs the in-sample least-squares floor of the validation record",
+            source,
+            floor_val_rmse,
+            ours,
+            rel=0.05,
+            why_ok="within 5 % of the best any parameters can do on this record with this model",
+            why_differs="the calibration record does not transfer",
+        )
+    )
+    return pd.DataFrame(rows, columns=COLUMNS)

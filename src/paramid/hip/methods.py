@@ -1,0 +1,14 @@
+"""The hip study's method registry: the rows of Table 3 (§4.1–§4.3).
+
+Deterministic estimators (LS; BCLS of Eq 17 in the RLS box) run in rule ``fit``; the seeded
+population methods of :data:`paramid.hip.population.POPULATION_METHODS` in rule
+``fit_population``.  The config schema's ``method`` enum equals :data:`METHODS` (tested).
+"""
+
+from __future__ import annotations
+
+from paramid.hip.population import POPULATION_METHODS
+
+DETERMINISTIC_METHODS: tuple[str, ...] = ("ls", "bcls")
+METHODS: tuple[str, ...] = (*DETERMINISTIC_METHODS, *POPULATION_METHODS)
+FIG3_SELECTED: tuple[str, ...] = ("bcls", "rls_gwo", "rls_agwo")  # the fits of Figure 3a-b

@@ -1,0 +1,144 @@
+"""The hip chain, once: record -> processed signals -> regressor -> RLS prior (§3.1-§4.1).
+
+Every caller (the workflow's stages, the sweeps, the nonlinear-friction and excitation
+studies) runs these functions; each is batch-aware, with records (e.g. twin seeds) along
+leading axes and the RLS recursions of all records side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from paramid.hip import model, rls, signals, twin
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Regression:
+    """Calibration and validation regressors of one record pair (Eq 4–6)."""
+
+    H: Array
+    y: Array
+    H_val: Array
+    y_val: Array
+    sample_rate_hz: float
+
+
+def process(
+    time: Array,
+    angle: Array,
+    torque: Array,
+    signals_config: Mapping,
+    cutoff_hz: float | None = None,
+) -> signals.Processed:
+    """§4.1 on a record (time along the last axis): zero-phase low-pass at the configured
+    cutoff (or ``cutoff_hz``), central differences, ``trim_s`` dropped at each end."""
+    return signals.process(
+        time,
+        angle,
+        torque,
+        cutoff_hz=signals_config["cutoff_hz"] if cutoff_hz is None else cutoff_hz,
+        order=signals_config["filter_order"],
+        trim_s=signals_config["trim_s"],
+    )
+
+
+def regression(
+    processed: signals.Processed, keys: Sequence[str], gravity: float
+) -> tuple[Array, Array]:
+    """H (..., K, d) of Eq 6 with the columns ``keys`` and the torque y (..., K) (Eq 4)."""
+    q = processed.q
+    H = model.regressor(keys, q.ravel(), processed.qd.ravel(), processed.qdd.ravel(), gravity)
+    return H.reshape(*q.shape, len(keys)), processed.torque
+
+
+@dataclass(frozen=True)
+class Prior:
+    """Algorithm 1 steps 1–4: the RLS run (Eq 7–9), the box [L, U] (§3.1), γ (Eq 10), μ(γ)
+    (Eq 12).  Arrays carry the records' leading axes."""
+
+    names: list[str]
+    trajectory: Array  # (..., K, d)
+    burn_in: int
+    lower: Array
+    upper: Array
+    rls_min: Array
+    rls_max: Array
+    rls_mean: Array  # retained (post-burn-in) mean
+    gamma: Array
+    mu: Array
+    notes: list[str]
+
+
+def rls_prior(
+    H: Array,
+    y: Array,
+    keys: Sequence[str],
+    rls_config: Mapping,
+    sample_rate_hz: float,
+    agwo_config: Mapping | None = None,
+) -> Prior:
+    """RLS on H (..., K, d), burn-in ``burn_in_s``, extrema widened by ``margin``, mechanical
+    limits; γ from the sgn(q̇) column and the retained mean f̂c (0 without that column); μ(γ)
+    when the AGWO settings are given (NaN otherwise)."""
+    names = model.parameter_names(keys)
+    trajectory = rls.rls_trajectory(H, y, rls_config["forgetting"], rls_config["p0"])
+    burn_in = int(round(rls_config["burn_in_s"] * sample_rate_hz))
+    box = rls.rls_bounds(
+        trajectory, burn_in, rls_config["margin"], names, rls_config.get("mechanical")
+    )
+    mean = trajectory[..., burn_in:, :].mean(axis=-2)
+    notes = list(box.notes)
+    if "sign_qd" in keys:
+        i = list(keys).index("sign_qd")
+        gamma = rls.nfsi_gamma(H[..., i], mean[..., i], y, rls_config["nfsi_eps"])
+    else:
+        gamma = np.zeros(H.shape[:-2])
+        notes.append("no sgn(qd) column: gamma (Eq 10) set to 0")
+    mu = (
+        rls.agwo_exponent(gamma, agwo_config["mu_base"], agwo_config["kappa"])
+        if agwo_config is not None
+        else np.full_like(gamma, np.nan)
+    )
+    return Prior(
+        names,
+        trajectory,
+        burn_in,
+        box.lower,
+        box.upper,
+        box.rls_min,
+        box.rls_max,
+        mean,
+        gamma,
+        mu,
+        notes,
+    )
+
+
+def twin_regression(
+    study_config: Mapping, seeds: Sequence[int], cutoff_hz: float | None = None
+) -> Regression:
+    """Both twin records of a study for each seed, through the signal chain at the study's
+    cutoff (or ``cutoff_hz``): H (S, K, d), y (S, K) and the validation pair likewise."""
+    settings = twin.TwinSettings.from_config(
+        {**study_config["twin"], "gravity": study_config["gravity"]}
+    )
+    parts = []
+    for record in ("calibration", "validation"):
+        spec = study_config["records"][record]
+        trajectory = twin.Trajectory.from_config(spec["trajectory"])
+        records = [
+            twin.simulate(trajectory, spec["duration_s"], settings, int(seed), record)
+            for seed in seeds
+        ]
+        angle = np.stack([r.angle for r in records])
+        torque = np.stack([r.torque for r in records])
+        processed = process(records[0].time, angle, torque, study_config["signals"], cutoff_hz)
+        parts.append(regression(processed, study_config["regressor"], study_config["gravity"]))
+    (H, y), (H_val, y_val) = parts
+    return Regression(H, y, H_val, y_val, settings.sample_rate_hz)
