@@ -13,7 +13,7 @@ import pytest
 from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
 from paramid.friction.laws import TRUTHS
-from paramid.friction.methods import METHOD_NAMES
+from paramid.friction.methods import DISPLAY, METHOD_NAMES
 from paramid.hip import twin
 from paramid.optim import LinearRMSE
 from paramid.plotting import FigureStyle, styled
@@ -259,3 +259,45 @@ def test_fit_truth_cells_summary_and_figure(hip):
     with styled(FigureStyle()):
         fig = figures.truth_figure(name, TRUTHS[name], fits, traces, 3.0)
     assert len(fig.axes) == 3
+
+
+def test_schema_enums_equal_the_registries(repo_root):
+    """config.schema.yaml's friction laws, parameters and methods are the registries' names."""
+    import yaml
+
+    schema = yaml.safe_load((repo_root / "workflow/schemas/config.schema.yaml").read_text())
+    study = schema["$defs"]["nonlinear_study"]["properties"]
+    assert schema["$defs"]["friction_law"]["enum"] == list(friction.MODELS)
+    assert study["methods"]["items"]["enum"] == list(METHOD_NAMES)
+    friction_params = set(friction.parameter_units()) - set(friction.RIGID_PARAMS)
+    assert set(study["friction_bounds"]["propertyNames"]["enum"]) == friction_params
+
+
+def test_linear_prior_survives_its_json_file():
+    prior = data.LinearPrior(
+        ["Mxt", "Myt", "Jt", "fc", "fv"],
+        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
+        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
+        np.arange(5.0),
+        0.03,
+        0.71,
+        ["fc clipped"],
+    )
+    saved = prior.to_json()
+    assert saved["rigid_params"] == list(friction.RIGID_PARAMS)
+    assert saved["rigid_upper"] == [1.7, 0.1, 1.3]
+    again = data.LinearPrior.from_json(saved)
+    for field in ("lower", "upper", "rls_mean"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(prior, field))
+    assert (again.names, again.gamma, again.mu, again.notes) == (
+        prior.names,
+        prior.gamma,
+        prior.mu,
+        prior.notes,
+    )
+
+
+def test_every_method_and_law_has_a_figure_name():
+    assert set(figures.COLOURS) == set(METHOD_NAMES)
+    assert all(DISPLAY[m] != m for m in METHOD_NAMES)
+    assert all(law.label and law.label != law.name for law in friction.MODELS.values())

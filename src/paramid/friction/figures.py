@@ -139,13 +139,14 @@ def _validation_panel(ax: Axes, law: FrictionModel, runs: pd.DataFrame) -> None:
                 label=DISPLAY[m] if i == 0 else None,
                 zorder=3,
             )
-    ax.set_xticks(range(len(fitted)), [f"fitted: {laws.get(f).label}" for f in fitted])
+    ax.set_xticks(range(len(fitted)), [laws.get(f).label for f in fitted])
     ax.set_yscale("log")
     ax.set(
+        xlabel="Fitted friction law",
         ylabel="Validation RMSE [N m]",
-        title=f"(c) true friction {law.label}: validation RMSE over seeds (Eq 19, 21)",
+        title=f"(c) validation RMSE over seeds (Eq 19, 21), true friction: {law.label}",
     )
-    ax.legend(ncols=len(methods), loc="upper center", bbox_to_anchor=(0.5, -0.08), fontsize="small")
+    ax.legend(ncols=len(methods), loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small")
 
 
 def truth_figure(
