@@ -1,10 +1,10 @@
 """Rule nonlinear_figure: friction law, validation RMSE and convergence for one twin variant."""
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from paramid import io
-from paramid.friction import nonlinear
+from paramid.friction import figures
+from paramid.plotting import FigureStyle, styled
 
 
 def main(smk) -> None:
@@ -13,11 +13,12 @@ def main(smk) -> None:
     runs, _ = io.read_parquet(smk.input.fits)
     traces, _ = io.read_parquet(smk.input.traces)
     qd = io.read_parquet(smk.input.calibration)[0]["qd"].to_numpy()
-    fig = nonlinear.truth_figure(
-        cfg["truth"], cfg["truth_values"], runs, traces, float(np.max(np.abs(qd)))
-    )
-    io.save_figure(fig, smk.output.png, smk.output.pdf)
-    plt.close(fig)
+    style = FigureStyle.from_config(smk.params.style)
+    with styled(style):
+        fig = figures.truth_figure(
+            cfg["truth"], cfg["truth_values"], runs, traces, float(np.max(np.abs(qd)))
+        )
+    io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("figure for %s written", cfg["truth"])
 
 

@@ -1,31 +1,21 @@
 """Rule nonlinear_fit: every (fitted friction law, method) cell of one twin variant, all seeds
 of a population method in one batched call (§4.1-4.3 protocol, Eq 13/21)."""
 
-import numpy as np
-
 from paramid import io
-from paramid.friction import laws as friction
-from paramid.friction import nonlinear
+from paramid.friction import cells, laws
+from paramid.friction.data import Data, LinearPrior
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "nonlinear_fit")
-    cal = nonlinear.Data.from_frame(io.read_parquet(smk.input.calibration)[0], cfg["gravity"])
-    val = nonlinear.Data.from_frame(io.read_parquet(smk.input.validation)[0], cfg["gravity"])
+    cal = Data.from_frame(io.read_parquet(smk.input.calibration)[0], cfg["gravity"])
+    val = Data.from_frame(io.read_parquet(smk.input.validation)[0], cfg["gravity"])
     saved = io.read_json(smk.input.prior)
-    prior = nonlinear.LinearPrior(
-        saved["params"],
-        np.asarray(saved["lower"]),
-        np.asarray(saved["upper"]),
-        np.asarray(saved["rls_mean"]),
-        saved["gamma"],
-        saved["mu"],
-        saved["notes"],
-    )
-    hip = friction.hip_model(cfg["truth"], cfg["gravity"])
+    prior = LinearPrior.from_json(saved)
+    hip = laws.hip_model(cfg["truth"], cfg["gravity"])
     truth = [saved["truth"][p] for p in hip.params]
-    runs, traces = nonlinear.fit_truth(
+    runs, traces = cells.fit_truth(
         cfg["truth"],
         truth,
         cal,
@@ -44,7 +34,7 @@ def main(smk) -> None:
     )
     runs = runs.astype({"seed": "Int64"})
     units = {"true_model": "", "fitted_model": "", "method": "", "run": "1", "seed": "1"}
-    units |= friction.parameter_units()
+    units |= laws.parameter_units()
     units |= {
         "train_rmse": "N m",
         "val_rmse": "N m",

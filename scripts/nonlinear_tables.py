@@ -4,8 +4,7 @@ and the audit with the conclusion on the paper's open question (§5.1, §5.3).""
 import pandas as pd
 
 from paramid import io
-from paramid.friction import laws as friction
-from paramid.friction import nonlinear
+from paramid.friction import laws, report
 from paramid.hip import tables
 
 
@@ -13,12 +12,12 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "nonlinear_tables")
     runs = pd.concat([io.read_parquet(p)[0] for p in smk.input.fits], ignore_index=True)
-    summary = nonlinear.summary_table(runs)
+    summary = report.summary_table(runs)
     io.write_csv(summary, smk.output.summary)
 
     s = cfg["stats"]
-    table = nonlinear.stats_table(runs, n_boot=s["n_boot"], seed_keys=(cfg["study"], "stats"))
-    table["verdict"] = nonlinear.verdicts(table, alpha=s["alpha"], min_delta=s["min_cliffs_delta"])
+    table = report.stats_table(runs, n_boot=s["n_boot"], seed_keys=(cfg["study"], "stats"))
+    table["verdict"] = report.verdicts(table, alpha=s["alpha"], min_delta=s["min_cliffs_delta"])
     io.write_csv(table, smk.output.stats)
     caption = (
         f"Statistics ({cfg['study']}): RLS-AGWO (a) vs each method (b) per true/fitted friction "
@@ -26,8 +25,8 @@ def main(smk) -> None:
     )
     io.write_text(tables.to_markdown(table, digits=4, caption=caption), smk.output.stats_md)
 
-    nonlinear_laws = [f for f in cfg["fitted"] if not friction.get(f).is_linear]
-    audit = nonlinear.audit_rows(
+    nonlinear_laws = [f for f in cfg["fitted"] if not laws.get(f).is_linear]
+    audit = report.audit_rows(
         table,
         summary,
         nonlinear_models=nonlinear_laws,

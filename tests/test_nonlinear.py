@@ -10,11 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
-from paramid.friction import nonlinear
 from paramid.friction.laws import TRUTHS
+from paramid.friction.methods import DISPLAY, METHOD_NAMES
 from paramid.hip import twin
 from paramid.optim import LinearRMSE
+from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
 
 RIGID = [1.5, -0.2, 1.1]
@@ -31,10 +33,10 @@ def _truth(name: str) -> np.ndarray:
     return np.concatenate([RIGID, friction.MODELS[name].vector(TRUTHS[name])])
 
 
-def _true_data(hip: dict, name: str, record: str, **changes) -> nonlinear.Data:
+def _true_data(hip: dict, name: str, record: str, **changes) -> data.Data:
     """Twin variant ``name`` sampled on the true (noise-free, unfiltered) signals."""
     spec = hip["records"][record]
-    rec = nonlinear.simulate_variant(
+    rec = data.simulate_variant(
         friction.hip_model(name),
         _truth(name),
         twin.Trajectory.from_config(spec["trajectory"]),
@@ -43,14 +45,14 @@ def _true_data(hip: dict, name: str, record: str, **changes) -> nonlinear.Data:
         0,
         record,
     )
-    return nonlinear.Data.from_signals(
+    return data.Data.from_signals(
         rec.angle_true, rec.velocity_true, rec.acceleration_true, rec.torque, 9.81
     )
 
 
 def _box(name: str) -> tuple[np.ndarray, np.ndarray]:
     hip = friction.hip_model(name)
-    return nonlinear.search_box(
+    return data.search_box(
         hip, "varpro", [1.3, -0.5, 0.9], [1.7, 0.1, 1.3], None, {"lower": -5, "upper": 5}
     )
 
@@ -60,7 +62,8 @@ def test_varpro_recovers_the_truth_on_noise_free_twin_data(hip, name):
     cal = _true_data(hip, name, "calibration")
     val = _true_data(hip, name, "validation")
     lower, upper = _box(name)
-    fit = nonlinear.fit_varpro(friction.hip_model(name), cal, val, lower, upper, grid_points=21)
+    cell = runs.Cell(friction.hip_model(name), cal, val)
+    fit = varpro.fit_varpro(cell, lower, upper, grid_points=21)
     np.testing.assert_allclose(fit.x[0], _truth(name), rtol=1e-6, atol=1e-8)
     assert fit.train_rmse[0] < 1e-8 and fit.val_rmse[0] < 1e-8
     assert not fit.seeded and fit.x.shape == (1, len(_truth(name)))
@@ -72,9 +75,8 @@ def test_least_squares_recovers_the_truth_on_noise_free_twin_data(hip, name):
     val = _true_data(hip, name, "validation")
     lower, upper = _box(name)
     seeds = [seed_sequence("test", name, "least_squares", r) for r in range(2)]
-    fit = nonlinear.fit_least_squares(
-        friction.hip_model(name), cal, val, lower, upper, seeds=seeds, starts=4
-    )
+    cell = runs.Cell(friction.hip_model(name), cal, val)
+    fit = fitters.fit_least_squares(cell, lower, upper, seeds=seeds, starts=4)
     best = int(np.argmin(fit.train_rmse))
     np.testing.assert_allclose(fit.x[best], _truth(name), rtol=1e-5, atol=1e-7)
     assert fit.val_rmse[best] < 1e-7
@@ -82,28 +84,26 @@ def test_least_squares_recovers_the_truth_on_noise_free_twin_data(hip, name):
 
 
 def test_direct_objective_equals_gram_objective_on_the_linear_model(hip):
-    data = _true_data(hip, "coulomb_viscous", "calibration", torque_noise_relative=0.01)
-    H5 = np.column_stack([data.H_rb, np.sign(data.qd), data.qd])
+    record = _true_data(hip, "coulomb_viscous", "calibration", torque_noise_relative=0.01)
+    H5 = np.column_stack([record.H_rb, np.sign(record.qd), record.qd])
     X = _truth("coulomb_viscous") + np.random.default_rng(4).normal(0, 0.3, (3, 7, 5))
-    direct = nonlinear.objective(friction.hip_model("coulomb_viscous"), data)(X)
+    direct = data.objective(friction.hip_model("coulomb_viscous"), record)(X)
     assert direct.shape == (3, 7)
-    np.testing.assert_allclose(direct, LinearRMSE(H5, data.y, path="gram")(X), rtol=1e-12)
-    np.testing.assert_allclose(direct, LinearRMSE(H5, data.y, path="direct")(X), rtol=1e-13)
+    np.testing.assert_allclose(direct, LinearRMSE(H5, record.y, path="gram")(X), rtol=1e-12)
+    np.testing.assert_allclose(direct, LinearRMSE(H5, record.y, path="direct")(X), rtol=1e-13)
 
 
 def test_population_runs_are_deterministic_and_batch_independent(hip):
     name = "tanh"
     cal = _true_data(hip, name, "calibration", torque_noise_relative=0.01)
     val = _true_data(hip, name, "validation", torque_noise_relative=0.01)
-    h = friction.hip_model(name)
+    cell = runs.Cell(friction.hip_model(name), cal, val)
     lower, upper = _box(name)
     seeds = [seed_sequence("test", name, "rls_agwo", r) for r in range(3)]
     kwargs = dict(population_size=8, iterations=6, settings={"gamma": 0.03}, timing_repeats=1)
-    both = nonlinear.fit_population("rls_agwo", h, cal, val, lower, upper, seeds=seeds, **kwargs)
-    again = nonlinear.fit_population("rls_agwo", h, cal, val, lower, upper, seeds=seeds, **kwargs)
-    alone = nonlinear.fit_population(
-        "rls_agwo", h, cal, val, lower, upper, seeds=seeds[2:], **kwargs
-    )
+    both = fitters.fit_population("rls_agwo", cell, lower, upper, seeds=seeds, **kwargs)
+    again = fitters.fit_population("rls_agwo", cell, lower, upper, seeds=seeds, **kwargs)
+    alone = fitters.fit_population("rls_agwo", cell, lower, upper, seeds=seeds[2:], **kwargs)
     np.testing.assert_array_equal(both.x, again.x)
     np.testing.assert_array_equal(both.x[2], alone.x[0])
     np.testing.assert_array_equal(both.traces[2].best, alone.traces[0].best)
@@ -116,11 +116,11 @@ def test_population_runs_are_deterministic_and_batch_independent(hip):
 def test_least_squares_runs_are_deterministic_per_seed(hip):
     name = "tanh"
     cal = _true_data(hip, name, "calibration", torque_noise_relative=0.01)
-    h = friction.hip_model(name)
+    cell = runs.Cell(friction.hip_model(name), cal, cal)
     lower, upper = _box(name)
     seeds = [seed_sequence("test", name, "least_squares", r) for r in range(2)]
-    a = nonlinear.fit_least_squares(h, cal, cal, lower, upper, seeds=seeds, starts=2)
-    b = nonlinear.fit_least_squares(h, cal, cal, lower, upper, seeds=seeds[1:], starts=2)
+    a = fitters.fit_least_squares(cell, lower, upper, seeds=seeds, starts=2)
+    b = fitters.fit_least_squares(cell, lower, upper, seeds=seeds[1:], starts=2)
     np.testing.assert_array_equal(a.x[1], b.x[0])
     np.testing.assert_array_equal(a.traces[1].best, b.traces[0].best)
     np.testing.assert_array_equal(a.n_evals[1:], b.n_evals)
@@ -129,20 +129,20 @@ def test_least_squares_runs_are_deterministic_per_seed(hip):
 def test_search_boxes():
     h = friction.hip_model("stribeck")
     std = {"lower": -5.0, "upper": 5.0}
-    lo, hi = nonlinear.search_box(h, "pso", [1, 2, 3], [4, 5, 6], {"vs": [0.05, 0.5]}, std)
+    lo, hi = data.search_box(h, "pso", [1, 2, 3], [4, 5, 6], {"vs": [0.05, 0.5]}, std)
     assert lo[:3].tolist() == [-5.0] * 3 and hi[:3].tolist() == [5.0] * 3
     assert (lo[5], hi[5]) == (0.05, 0.5)  # vs from the configured bounds
     for method in ("rls_agwo", "least_squares", "varpro"):
-        lo, hi = nonlinear.search_box(h, method, [1, 2, 3], [4, 5, 6], None, std)
+        lo, hi = data.search_box(h, method, [1, 2, 3], [4, 5, 6], None, std)
         assert lo[:3].tolist() == [1, 2, 3] and hi[:3].tolist() == [4, 5, 6]
 
 
 def test_trace_and_reach():
-    tr = nonlinear.Trace.from_values([1, 2, 3, 4, 5], [0.1, 0.2, 0.3, 0.4, 0.5], [5, 3, 4, 2, 2])
+    tr = runs.Trace.from_values([1, 2, 3, 4, 5], [0.1, 0.2, 0.3, 0.4, 0.5], [5, 3, 4, 2, 2])
     assert tr.evals.tolist() == [1, 2, 4, 5] and tr.best.tolist() == [5, 3, 2, 2]
-    assert nonlinear.reach(tr, 3.0) == (2.0, 0.2)
-    assert nonlinear.reach(tr, 1.0) == (float("inf"), float("inf"))
-    np.testing.assert_allclose(nonlinear.param_error([[1.1, 2.0]], [1.0, 2.0]), [np.sqrt(0.005)])
+    assert runs.reach(tr, 3.0) == (2.0, 0.2)
+    assert runs.reach(tr, 1.0) == (float("inf"), float("inf"))
+    np.testing.assert_allclose(runs.param_error([[1.1, 2.0]], [1.0, 2.0]), [np.sqrt(0.005)])
 
 
 def _synthetic_runs() -> pd.DataFrame:
@@ -175,8 +175,8 @@ def _synthetic_runs() -> pd.DataFrame:
 
 
 def test_statistics_and_conclusion_follow_the_comparisons():
-    runs = _synthetic_runs()
-    summary = nonlinear.summary_table(runs)
+    synthetic = _synthetic_runs()
+    summary = report.summary_table(synthetic)
     assert list(summary.columns[:7]) == [
         "true_model",
         "fitted_model",
@@ -186,17 +186,17 @@ def test_statistics_and_conclusion_follow_the_comparisons():
         "evals_to_1pct_median",
         "time_ms_median",
     ]
-    table = nonlinear.stats_table(runs, n_boot=200)
+    table = report.stats_table(synthetic, n_boot=200)
     assert set(table.method_b) == {"rls_gwo", "rls_ga", "varpro"}
     assert len(table) == 2 * 2 * 3  # metrics x cells x comparators
-    verdict = nonlinear.verdicts(table)
+    verdict = report.verdicts(table)
     val = table.assign(verdict=verdict)[table.metric == "val_rmse"].set_index(
         ["fitted_model", "method_b"]
     )
     assert val.loc[("stribeck", "rls_gwo"), "verdict"] == "a better"
     assert val.loc[("stribeck", "varpro"), "verdict"] == "a worse"
     assert val.loc[("stribeck", "rls_ga"), "verdict"] == "no difference"
-    audit = nonlinear.audit_rows(table, summary, nonlinear_models=["stribeck"])
+    audit = report.audit_rows(table, summary, nonlinear_models=["stribeck"])
     assert list(audit.columns) == [
         "claim",
         "source",
@@ -215,12 +215,10 @@ def test_statistics_and_conclusion_follow_the_comparisons():
 
 def test_fit_truth_cells_summary_and_figure(hip):
     """A tiny end-to-end cell set on noise-free data: rows, errors, reach and the figure."""
-    import matplotlib.pyplot as plt
-
     name = "tanh"
     cal = _true_data(hip, name, "calibration")
     val = _true_data(hip, name, "validation")
-    prior = nonlinear.LinearPrior(
+    prior = data.LinearPrior(
         ["Mxt", "Myt", "Jt", "fc", "fv"],
         np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
         np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
@@ -231,7 +229,7 @@ def test_fit_truth_cells_summary_and_figure(hip):
     )
     base = {k: hip[k] for k in ("pso", "ga", "agwo")}
     base["population"] = {**hip["population"], "runs": 3, "size": 6, "iterations": 4}
-    runs, traces = nonlinear.fit_truth(
+    fits, traces = cells.fit_truth(
         name,
         _truth(name),
         cal,
@@ -239,7 +237,7 @@ def test_fit_truth_cells_summary_and_figure(hip):
         prior,
         study="test",
         fitted=["tanh", "coulomb_viscous"],
-        methods=list(nonlinear.METHOD_NAMES),
+        methods=list(METHOD_NAMES),
         gravity=9.81,
         friction_bounds=None,
         base=base,
@@ -248,16 +246,58 @@ def test_fit_truth_cells_summary_and_figure(hip):
         varpro_cfg={"grid_points": 7},
         target_fraction=0.01,
     )
-    assert len(runs) == 2 * (6 * 3 + 1)  # fitted laws x (6 seeded methods x 3 runs + varpro)
-    matched = runs[runs.fitted_model == "tanh"]
+    assert len(fits) == 2 * (6 * 3 + 1)  # fitted laws x (6 seeded methods x 3 runs + varpro)
+    matched = fits[fits.fitted_model == "tanh"]
     assert matched.param_error.notna().all()
-    assert runs[runs.fitted_model == "coulomb_viscous"].param_error.isna().all()
+    assert fits[fits.fitted_model == "coulomb_viscous"].param_error.isna().all()
     vp = matched[matched.method == "varpro"].iloc[0]
-    assert vp.param_error < 1e-6 and np.isnan(runs.vs[runs.fitted_model == "coulomb_viscous"]).all()
+    assert vp.param_error < 1e-6 and np.isnan(fits.vs[fits.fitted_model == "coulomb_viscous"]).all()
     assert np.isfinite(vp.evals_to_1pct) and vp.evals_to_1pct <= vp.n_evals
-    assert (runs.evals_to_1pct >= 1).all() and (runs.rigid_error >= 0).all()
-    summary = nonlinear.summary_table(runs)
+    assert (fits.evals_to_1pct >= 1).all() and (fits.rigid_error >= 0).all()
+    summary = report.summary_table(fits)
     assert len(summary) == 2 * 7 and summary.reach_1pct_fraction.between(0, 1).all()
-    fig = nonlinear.truth_figure(name, TRUTHS[name], runs, traces, 3.0)
+    with styled(FigureStyle()):
+        fig = figures.truth_figure(name, TRUTHS[name], fits, traces, 3.0)
     assert len(fig.axes) == 3
-    plt.close(fig)
+
+
+def test_schema_enums_equal_the_registries(repo_root):
+    """config.schema.yaml's friction laws, parameters and methods are the registries' names."""
+    import yaml
+
+    schema = yaml.safe_load((repo_root / "workflow/schemas/config.schema.yaml").read_text())
+    study = schema["$defs"]["nonlinear_study"]["properties"]
+    assert schema["$defs"]["friction_law"]["enum"] == list(friction.MODELS)
+    assert study["methods"]["items"]["enum"] == list(METHOD_NAMES)
+    friction_params = set(friction.parameter_units()) - set(friction.RIGID_PARAMS)
+    assert set(study["friction_bounds"]["propertyNames"]["enum"]) == friction_params
+
+
+def test_linear_prior_survives_its_json_file():
+    prior = data.LinearPrior(
+        ["Mxt", "Myt", "Jt", "fc", "fv"],
+        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
+        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
+        np.arange(5.0),
+        0.03,
+        0.71,
+        ["fc clipped"],
+    )
+    saved = prior.to_json()
+    assert saved["rigid_params"] == list(friction.RIGID_PARAMS)
+    assert saved["rigid_upper"] == [1.7, 0.1, 1.3]
+    again = data.LinearPrior.from_json(saved)
+    for field in ("lower", "upper", "rls_mean"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(prior, field))
+    assert (again.names, again.gamma, again.mu, again.notes) == (
+        prior.names,
+        prior.gamma,
+        prior.mu,
+        prior.notes,
+    )
+
+
+def test_every_method_and_law_has_a_figure_name():
+    assert set(figures.COLOURS) == set(METHOD_NAMES)
+    assert all(DISPLAY[m] != m for m in METHOD_NAMES)
+    assert all(law.label and law.label != law.name for law in friction.MODELS.values())

@@ -12,18 +12,18 @@ include: "nonlinear_common.smk"
 
 rule nonlinear_data:
     output:
-        records_calibration="results/{nlstudy}/records/{truth}/calibration.parquet",
-        records_validation="results/{nlstudy}/records/{truth}/validation.parquet",
-        calibration="results/{nlstudy}/signals/{truth}/calibration.parquet",
-        validation="results/{nlstudy}/signals/{truth}/validation.parquet",
-        prior="results/{nlstudy}/rls/{truth}.json",
+        records_calibration="results/{study}/records/{truth}/calibration.parquet",
+        records_validation="results/{study}/records/{truth}/validation.parquet",
+        calibration="results/{study}/signals/{truth}/calibration.parquet",
+        validation="results/{study}/signals/{truth}/validation.parquet",
+        prior="results/{study}/rls/{truth}.json",
     wildcard_constraints:
-        nlstudy="|".join(NONLINEAR) or "(?!)",
-        truth="[a-z_]+",
+        study=one_of(NONLINEAR_STUDIES),
+        truth=one_of(FRICTION_LAWS),
     params:
         cfg=nonlinear_data_params,
     log:
-        "logs/{nlstudy}/data_{truth}.log",
+        "logs/{study}/nonlinear_data_{truth}.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -32,19 +32,19 @@ rule nonlinear_data:
 
 rule nonlinear_fit:
     input:
-        calibration="results/{nlstudy}/signals/{truth}/calibration.parquet",
-        validation="results/{nlstudy}/signals/{truth}/validation.parquet",
-        prior="results/{nlstudy}/rls/{truth}.json",
+        calibration="results/{study}/signals/{truth}/calibration.parquet",
+        validation="results/{study}/signals/{truth}/validation.parquet",
+        prior="results/{study}/rls/{truth}.json",
     output:
-        fits="results/{nlstudy}/fits/{truth}.parquet",
-        traces="results/{nlstudy}/histories/{truth}.parquet",
+        fits="results/{study}/fits/{truth}.parquet",
+        traces="results/{study}/histories/{truth}.parquet",
     wildcard_constraints:
-        nlstudy="|".join(NONLINEAR) or "(?!)",
-        truth="[a-z_]+",
+        study=one_of(NONLINEAR_STUDIES),
+        truth=one_of(FRICTION_LAWS),
     params:
         cfg=nonlinear_fit_params,
     log:
-        "logs/{nlstudy}/fit_{truth}.log",
+        "logs/{study}/nonlinear_fit_{truth}.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -53,22 +53,20 @@ rule nonlinear_fit:
 
 rule nonlinear_figure:
     input:
-        fits="results/{nlstudy}/fits/{truth}.parquet",
-        traces="results/{nlstudy}/histories/{truth}.parquet",
-        calibration="results/{nlstudy}/signals/{truth}/calibration.parquet",
+        fits="results/{study}/fits/{truth}.parquet",
+        traces="results/{study}/histories/{truth}.parquet",
+        calibration="results/{study}/signals/{truth}/calibration.parquet",
     output:
-        png="results/{nlstudy}/figures/{truth}.png",
-        pdf="results/{nlstudy}/figures/{truth}.pdf",
+        png="results/{study}/figures/{truth}.png",
+        pdf="results/{study}/figures/{truth}.pdf",
     wildcard_constraints:
-        nlstudy="|".join(NONLINEAR) or "(?!)",
-        truth="[a-z_]+",
+        study=one_of(NONLINEAR_STUDIES),
+        truth=one_of(FRICTION_LAWS),
     params:
-        cfg=lambda wc: {
-            "truth": wc.truth,
-            "truth_values": nonlinear_config(wc)["truths"][wc.truth],
-        },
+        cfg=nonlinear_figure_params,
+        style=config["figures"],
     log:
-        "logs/{nlstudy}/figure_{truth}.log",
+        "logs/{study}/nonlinear_figure_{truth}.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -79,20 +77,16 @@ rule nonlinear_tables:
     input:
         fits=nonlinear_fits,
     output:
-        summary="results/{nlstudy}/tables/summary.csv",
-        stats="results/{nlstudy}/tables/stats.csv",
-        stats_md="results/{nlstudy}/tables/stats.md",
-        audit="results/{nlstudy}/audit.csv",
+        summary="results/{study}/tables/summary.csv",
+        stats="results/{study}/tables/stats.csv",
+        stats_md="results/{study}/tables/stats.md",
+        audit="results/{study}/audit.csv",
     wildcard_constraints:
-        nlstudy="|".join(NONLINEAR) or "(?!)",
+        study=one_of(NONLINEAR_STUDIES),
     params:
-        cfg=lambda wc: {
-            "study": wc.nlstudy,
-            "fitted": nonlinear_config(wc)["fitted"],
-            "stats": nonlinear_config(wc)["stats"],
-        },
+        cfg=nonlinear_tables_params,
     log:
-        "logs/{nlstudy}/tables.log",
+        "logs/{study}/nonlinear_tables.log",
     conda:
         "../../envs/paramid.yaml"
     script:

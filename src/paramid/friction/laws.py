@@ -67,13 +67,14 @@ def _column(theta: Array, j: int) -> Array:
 class FrictionModel(ABC):
     """A friction law tau_f(q̇; theta) [N m] with its parameter metadata.
 
-    Subclasses set ``name``, ``params``, ``units``, ``bounds`` (physical default box, one
-    ``(low, high)`` per parameter), ``linear`` (the names of the parameters that enter
-    linearly, in the order of :meth:`basis` columns), ``log_scale`` (nonlinear parameters
-    best gridded on a log axis) and ``equation``.
+    Subclasses set ``name``, ``label`` (the name in figures), ``params``, ``units``,
+    ``bounds`` (physical default box, one ``(low, high)`` per parameter), ``linear`` (the
+    names of the parameters that enter linearly, in the order of :meth:`basis` columns),
+    ``log_scale`` (nonlinear parameters best gridded on a log axis) and ``equation``.
     """
 
     name: str
+    label: str
     params: tuple[str, ...]
     units: tuple[str, ...]
     bounds: tuple[tuple[float, float], ...]
@@ -175,6 +176,7 @@ class CoulombViscous(FrictionModel):
     """Eq 2: tau_f = f_c sgn q̇ + f_v q̇ (the paper's model; linear)."""
 
     name = "coulomb_viscous"
+    label = "Coulomb + viscous (Eq 2)"
     params = ("fc", "fv")
     units = ("N m", "N m s/rad")
     bounds = ((0.0, 3.0), (0.0, 6.0))
@@ -202,6 +204,7 @@ class Stribeck(FrictionModel):
     """
 
     name = "stribeck"
+    label = "Stribeck"
     params = ("fc", "fs", "vs", "delta", "fv")
     units = ("N m", "N m", "rad/s", "1", "N m s/rad")
     bounds = ((0.0, 3.0), (0.0, 4.0), (0.01, 1.0), (0.5, 3.0), (0.0, 6.0))
@@ -258,6 +261,7 @@ class AsymmetricCoulomb(FrictionModel):
     """
 
     name = "asymmetric"
+    label = "asymmetric Coulomb"
     params = ("fc_pos", "fc_neg", "fv")
     units = ("N m", "N m", "N m s/rad")
     bounds = ((0.0, 3.0), (0.0, 3.0), (0.0, 6.0))
@@ -292,6 +296,7 @@ class TanhCoulomb(FrictionModel):
     """
 
     name = "tanh"
+    label = "tanh Coulomb"
     params = ("fc", "vs", "fv")
     units = ("N m", "rad/s", "N m s/rad")
     bounds = ((0.0, 3.0), (0.01, 1.0), (0.0, 6.0))

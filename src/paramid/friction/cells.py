@@ -1,0 +1,197 @@
+"""The cells of one twin variant of the nonlinear-friction study (hip paper §4.1-4.3, §5.3).
+
+A cell is one (true friction law, fitted friction law) pair; :func:`fit_truth` runs every
+fitting method of :mod:`paramid.friction.methods` on every fitted law of one true law's twin
+records and returns per-run rows (estimates, RMSE of Eq 13/21, parameter errors, cost and
+reach of 1 % of the cell's best) and the improvement traces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from paramid.friction.data import Data, LinearPrior, search_box
+from paramid.friction.fitters import fit_least_squares, fit_population
+from paramid.friction.laws import RIGID_PARAMS, HipModel, hip_model, parameter_units
+from paramid.friction.methods import METHOD_NAMES
+from paramid.friction.runs import Cell, RunSet, param_error, reach
+from paramid.friction.varpro import fit_varpro
+from paramid.hip import population
+from paramid.seeding import seed_sequence
+
+Array = NDArray[np.float64]
+
+
+def fit_cell(
+    cell: Cell,
+    methods: Sequence[str],
+    boxes: Mapping[str, tuple[Array, Array]],
+    *,
+    seeds: Callable[[str], list[np.random.SeedSequence]],
+    population_size: int,
+    iterations: int,
+    settings: Callable[[str], dict],
+    timing_repeats: int,
+    least_squares_cfg: Mapping,
+    varpro_cfg: Mapping,
+) -> dict[str, RunSet]:
+    """Every method on one (true model, fitted model) cell; ``seeds(method)`` gives its runs."""
+    out: dict[str, RunSet] = {}
+    for method in methods:
+        lower, upper = boxes[method]
+        if method in population.POPULATION_METHODS:
+            out[method] = fit_population(
+                method,
+                cell,
+                lower,
+                upper,
+                seeds=seeds(method),
+                population_size=population_size,
+                iterations=iterations,
+                settings=settings(method),
+                timing_repeats=timing_repeats,
+            )
+        elif method == "least_squares":
+            out[method] = fit_least_squares(
+                cell, lower, upper, seeds=seeds(method), **least_squares_cfg
+            )
+        elif method == "varpro":
+            out[method] = fit_varpro(cell, lower, upper, **varpro_cfg)
+        else:
+            raise ValueError(f"unknown nonlinear method {method!r}; known: {METHOD_NAMES}")
+    return out
+
+
+def cell_frames(
+    true_model: str,
+    hip: HipModel,
+    results: Mapping[str, RunSet],
+    truth: ArrayLike | None,
+    target_fraction: float,
+    all_params: Sequence[str],
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-run rows and improvement traces of one cell.
+
+    The reference is the lowest training RMSE any run of any method reached on the cell;
+    ``evals_to_1pct`` / ``time_to_1pct_ms`` are where a run first came within
+    ``target_fraction`` of it (inf if never).  ``param_error`` (relative RMS against the
+    truth) is filled where the fitted model is the true one; ``rigid_error`` (Mxt, Myt, Jt)
+    for every cell.
+    """
+    best = min(float(np.min(tr.best)) for rs in results.values() for tr in rs.traces)
+    target = best * (1.0 + target_fraction) + 1e-12  # + 1e-12 N m: a zero best (noise-free)
+    rows, traces = [], []
+    for method, rs in results.items():
+        for r in range(rs.x.shape[0]):
+            evals, t_ms = reach(rs.traces[r], target)
+            row = {
+                "true_model": true_model,
+                "fitted_model": hip.friction.name,
+                "method": method,
+                "run": r,
+                "seed": r if rs.seeded else pd.NA,
+                **{p: np.nan for p in all_params},
+                **dict(zip(hip.params, rs.x[r], strict=True)),
+                "train_rmse": float(rs.train_rmse[r]),
+                "val_rmse": float(rs.val_rmse[r]),
+                "param_error": float(param_error(rs.x[r], truth)) if truth is not None else np.nan,
+                "rigid_error": np.nan,
+                "n_evals": int(rs.n_evals[r]),
+                "time_ms": float(rs.time_ms[r]),
+                "evals_to_1pct": evals,
+                "time_to_1pct_ms": t_ms,
+                "best_train_rmse_cell": best,
+            }
+            rows.append(row)
+            tr = rs.traces[r]
+            traces.append(
+                pd.DataFrame(
+                    {
+                        "true_model": true_model,
+                        "fitted_model": hip.friction.name,
+                        "method": method,
+                        "run": r,
+                        "evals": tr.evals,
+                        "time_ms": tr.time_ms,
+                        "best_train_rmse": tr.best,
+                    }
+                )
+            )
+    frame = pd.DataFrame(rows)
+    return frame, pd.concat(traces, ignore_index=True)
+
+
+def add_rigid_error(frame: pd.DataFrame, rigid_truth: ArrayLike) -> pd.DataFrame:
+    """Fill ``rigid_error``: relative RMS error of (Mxt, Myt, Jt) against the twin's truth."""
+    out = frame.copy()
+    out["rigid_error"] = param_error(out[list(RIGID_PARAMS)].to_numpy(float), rigid_truth)
+    return out
+
+
+def fit_truth(
+    true_model: str,
+    truth: ArrayLike,
+    cal: Data,
+    val: Data,
+    prior: LinearPrior,
+    *,
+    study: str,
+    fitted: Sequence[str],
+    methods: Sequence[str],
+    gravity: float,
+    friction_bounds: Mapping[str, Sequence[float]] | None,
+    base: Mapping,
+    timing_repeats: int,
+    least_squares_cfg: Mapping,
+    varpro_cfg: Mapping,
+    target_fraction: float,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every (fitted model, method) cell of one twin variant: per-run rows and traces.
+
+    ``base`` is the hip study's config block (``population``, ``pso``, ``ga``, ``agwo``:
+    Table 2); run r of a seeded method draws from the stream (study, true model, fitted
+    model, method, r).  ``truth`` is the true model's full parameter vector.
+    """
+    pop = base["population"]
+    rigid_lower, rigid_upper = prior.rigid()
+    truth = np.asarray(truth, dtype=np.float64)
+    all_params = list(parameter_units())
+    frames, traces = [], []
+    for name in fitted:
+        hip = hip_model(name, gravity)
+        boxes = {
+            m: search_box(hip, m, rigid_lower, rigid_upper, friction_bounds, pop["standard_box"])
+            for m in methods
+        }
+
+        def seeds(method: str, name: str = name) -> list[np.random.SeedSequence]:
+            return [seed_sequence(study, true_model, name, method, r) for r in range(pop["runs"])]
+
+        results = fit_cell(
+            Cell(hip, cal, val),
+            methods,
+            boxes,
+            seeds=seeds,
+            population_size=pop["size"],
+            iterations=pop["iterations"],
+            settings=lambda m: population.optimiser_settings(m, base, prior.gamma),
+            timing_repeats=timing_repeats,
+            least_squares_cfg=least_squares_cfg,
+            varpro_cfg=varpro_cfg,
+        )
+        frame, trace = cell_frames(
+            true_model,
+            hip,
+            results,
+            truth if name == true_model else None,
+            target_fraction,
+            all_params,
+        )
+        frames.append(frame)
+        traces.append(trace)
+    runs = add_rigid_error(pd.concat(frames, ignore_index=True), truth[: len(RIGID_PARAMS)])
+    return runs, pd.concat(traces, ignore_index=True)
