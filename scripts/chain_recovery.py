@@ -6,8 +6,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.excitation import chain
-from paramid.excitation import core as excitation
+from paramid.excitation import chain, fourier
 
 
 def main(smk) -> None:
@@ -17,7 +16,7 @@ def main(smk) -> None:
     robot = chain.PlanarChain.from_config(d, d["gravity"])
     base = chain.base_parameters(robot.lengths, robot.gravity, samples=d["base_samples"])
     design = io.read_json(smk.input.design)
-    trajectory = excitation.FourierTrajectory.from_dict(design["trajectory"])
+    trajectory = fourier.FourierTrajectory.from_dict(design["trajectory"])
     noise = chain.ChainNoise(
         sample_rate_hz=tw["sample_rate_hz"],
         torque_noise_relative=tw["torque_noise_relative"],

@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.excitation import chain
-from paramid.excitation import core as excitation
+from paramid.excitation import chain, design, fourier, hip
 from paramid.hip import twin
 
 
@@ -21,8 +20,8 @@ def _hip(cfg):
     reference = twin.Trajectory.from_config(spec["trajectory"])
     # the extremes Eq 18 reaches over its record, on a 0.1 ms grid
     dense = np.arange(int(round(spec["duration_s"] * 1e4))) / 1e4
-    limits = excitation.reached_limits(reference, dense)
-    fn = excitation.hip_regressor(base["regressor"], base["gravity"])
+    limits = fourier.reached_limits(reference, dense)
+    fn = hip.hip_regressor(base["regressor"], base["gravity"])
     return (
         fn,
         limits,
@@ -39,7 +38,7 @@ def _chain(cfg):
     robot = chain.PlanarChain.from_config(d, d["gravity"])
     base = chain.base_parameters(robot.lengths, robot.gravity, samples=d["base_samples"])
     lim = d["limits"]
-    limits = excitation.JointLimits.from_degrees(
+    limits = fourier.JointLimits.from_degrees(
         lim["q_min_deg"], lim["q_max_deg"], lim["qd_max_deg_s"], lim["qdd_max_deg_s2"]
     )
     return chain.design_regressor(robot, base), limits, None
@@ -51,7 +50,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "design_excitation")
     fn, limits, reference = (_hip if d["kind"] == "hip" else _chain)(cfg)
     omega_f = 2 * np.pi / d["period_s"]
-    result = excitation.design(
+    result = design.design(
         fn,
         limits,
         order=d["order"],
@@ -63,18 +62,18 @@ def main(smk) -> None:
         sign_smoothing=d["sign_smoothing"],
         maxiter=d["maxiter"],
         fine_factor=d["fine_factor"],
-        seed_keys=("excitation", smk.wildcards.xstudy),
+        seed_keys=("excitation", smk.wildcards.study),
     )
     meta = io.provenance(cfg, smk.input, stage="design_excitation")
     out = result.to_dict()
     if reference is not None:  # the paper's trajectory under the same limits, same grid
-        t = excitation.grid(d["period_s"], d["grid_points"])
+        t = fourier.grid(d["period_s"], d["grid_points"])
         q, qd, qdd = reference["trajectory"].evaluate(t)
         H = fn(q, qd, qdd, 0.0)
         out["reference"] = {
             "name": f"paper ({reference['record']} record, Eq 18)",
-            "cond": excitation.criterion_value(H, "cond"),
-            "dopt": excitation.criterion_value(H, "dopt"),
+            "cond": design.criterion_value(H, "cond"),
+            "dopt": design.criterion_value(H, "dopt"),
             "limits_reached": limits.to_dict(),
         }
     out["provenance"] = meta
@@ -96,7 +95,7 @@ def main(smk) -> None:
     io.write_parquet(frame, smk.output.trajectory, units=units, meta=meta)
     log.info(
         "%s: %s = %.6g (cond %.4f), shrink %.4f, active %s; starts %s",
-        smk.wildcards.xstudy,
+        smk.wildcards.study,
         d["criterion"],
         result.value,
         result.cond,

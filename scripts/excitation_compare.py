@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.excitation import core as excitation
+from paramid.excitation import fourier, hip
 from paramid.hip import model, twin
 
 HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # the twin's plant is the hip of Eq 1-2
@@ -18,14 +18,14 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "excitation_comparison")
     base, c = cfg["base"], cfg["comparison"]
     design = io.read_json(smk.input.design)
-    designed = excitation.FourierTrajectory.from_dict(design["trajectory"])
+    designed = fourier.FourierTrajectory.from_dict(design["trajectory"])
     period = float(design["trajectory"]["period_s"])
     cal, val = base["records"]["calibration"], base["records"]["validation"]
     settings = twin.TwinSettings.from_config(
         {**base["twin"], "gravity": base["gravity"]}, HIP_PARAMETERS
     )
     s = base["signals"]
-    setup = excitation.HipSetup(
+    setup = hip.HipSetup(
         settings=settings,
         keys=tuple(base["regressor"]),
         cutoff_hz=s["cutoff_hz"],
@@ -35,13 +35,11 @@ def main(smk) -> None:
         estimator=c["estimator"],
     )
     variants = [
-        excitation.Variant(
+        hip.Variant(
             "paper_eq18", twin.Trajectory.from_config(cal["trajectory"]), cal["duration_s"]
         ),
-        excitation.Variant("designed", designed, period),
-        excitation.Variant(
-            "designed_averaged", designed, period, c["periods"], c["periodic_filter"]
-        ),
+        hip.Variant("designed", designed, period),
+        hip.Variant("designed_averaged", designed, period, c["periods"], c["periodic_filter"]),
     ]
     validation = twin.Trajectory.from_config(val["trajectory"])
     seeds = np.arange(c["seeds"]) + base["twin"]["seed"]
@@ -56,7 +54,7 @@ def main(smk) -> None:
         plant = dataclasses.replace(
             setup, settings=dataclasses.replace(settings, coulomb_smoothing_velocity=float(v_s))
         )
-        per_seed = excitation.compare_hip(variants, validation, val["duration_s"], plant, seeds)
+        per_seed = hip.compare_hip(variants, validation, val["duration_s"], plant, seeds)
         per_seed.insert(2, "plant_coulomb_smoothing", float(v_s))
         frames[float(v_s)] = per_seed
     main_frame = frames[settings.coulomb_smoothing_velocity]
@@ -68,11 +66,11 @@ def main(smk) -> None:
     meta = io.provenance(cfg, smk.input, stage="excitation_comparison")
     io.write_parquet(main_frame, smk.output.seeds, units=units, meta=meta)
 
-    table = excitation.summarise(main_frame, cond)
+    table = hip.summarise(main_frame, cond)
     io.write_csv(table, smk.output.table)
     sens = []
     for v_s, frame in frames.items():
-        t = excitation.summarise(frame, cond)
+        t = hip.summarise(frame, cond)
         t.insert(1, "plant_coulomb_smoothing", v_s)
         sens.append(t)
     io.write_csv(pd.concat(sens, ignore_index=True), smk.output.sensitivity)

@@ -1,8 +1,9 @@
 """Rule excitation_figure: Eq 18 vs the designed excitation and the identification errors."""
 
 from paramid import io
-from paramid.excitation import core as excitation
+from paramid.excitation import figures, fourier
 from paramid.hip import twin
+from paramid.plotting import FigureStyle, styled
 
 
 def main(smk) -> None:
@@ -12,15 +13,15 @@ def main(smk) -> None:
     per_seed, _ = io.read_parquet(smk.input.seeds)
     trajectories = {
         "paper Eq 18": twin.Trajectory.from_config(cfg["calibration"]["trajectory"]),
-        "designed": excitation.FourierTrajectory.from_dict(design["trajectory"]),
+        "designed": fourier.FourierTrajectory.from_dict(design["trajectory"]),
     }
-    limits = excitation.JointLimits(**design["limits"])
-    fig = excitation.comparison_figure(
-        trajectories, design["trajectory"]["period_s"], limits, per_seed, cfg.get("style")
-    )
-    io.save_figure(
-        fig, smk.output.png, smk.output.pdf, dpi=(cfg.get("style") or {}).get("dpi", 200)
-    )
+    limits = fourier.JointLimits(**design["limits"])
+    style = FigureStyle.from_config(cfg["style"])
+    with styled(style):
+        fig = figures.comparison_figure(
+            trajectories, design["trajectory"]["period_s"], limits, per_seed
+        )
+    io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("figure written: %s", smk.output.png)
 
 

@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from paramid.excitation import chain as ch
-from paramid.excitation import core as ex
+from paramid.excitation.design import design
+from paramid.excitation.fourier import (
+    FourierTrajectory,
+    JointLimits,
+    grid,
+    limit_violation,
+    rest_basis,
+)
 
 G = 9.81
 
@@ -77,7 +84,7 @@ def _energy(chain: ch.PlanarChain, q, qd):
 
 def test_four_link_power_balance_dE_dt_equals_tau_dot_qd(chain4):
     rng = np.random.default_rng(5)
-    traj = ex.FourierTrajectory(
+    traj = FourierTrajectory(
         rng.normal(size=4), rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), 2 * np.pi / 4
     )
     t = np.linspace(0, 4, 40_001)
@@ -125,11 +132,11 @@ def test_base_regressor_has_full_rank_and_reproduces_the_full_model(chain4, base
     np.testing.assert_allclose(Yb @ base4.beta(theta), Y @ theta, atol=1e-11)
 
 
-def _rest_trajectory(seed: int = 4) -> ex.FourierTrajectory:
+def _rest_trajectory(seed: int = 4) -> FourierTrajectory:
     rng = np.random.default_rng(seed)
-    theta = ex.rest_basis(5) @ rng.normal(scale=0.6, size=(9, 4))
+    theta = rest_basis(5) @ rng.normal(scale=0.6, size=(9, 4))
     theta[0] = [-np.pi / 2, 0.2, -0.2, 0.1]
-    return ex.FourierTrajectory.from_theta(theta, 2 * np.pi / 10)
+    return FourierTrajectory.from_theta(theta, 2 * np.pi / 10)
 
 
 def test_noise_free_twin_recovers_the_base_parameters(chain4, base4):
@@ -158,10 +165,8 @@ def test_noisy_twin_with_period_averaging_recovers_the_base_parameters(chain4, b
 
 
 def test_four_joint_design_has_44_coefficients_and_keeps_its_limits(chain4, base4):
-    limits = ex.JointLimits.from_degrees(
-        [-150, -60, -60, -60], [-30, 60, 60, 60], [90] * 4, [300] * 4
-    )
-    d = ex.design(
+    limits = JointLimits.from_degrees([-150, -60, -60, -60], [-30, 60, 60, 60], [90] * 4, [300] * 4)
+    d = design(
         ch.design_regressor(chain4, base4),
         limits,
         order=5,
@@ -173,8 +178,8 @@ def test_four_joint_design_has_44_coefficients_and_keeps_its_limits(chain4, base
         seed_keys=("test", "chain"),
     )
     assert d.trajectory.theta.size == 44
-    fine = ex.grid(10.0, 400)
-    assert max(ex.limit_violation(d.trajectory, limits, fine).values()) <= 0.0
+    fine = grid(10.0, 400)
+    assert max(limit_violation(d.trajectory, limits, fine).values()) <= 0.0
     assert np.isfinite(d.cond) and d.cond < 1e3
     _, qd, qdd = d.trajectory.evaluate(np.array([0.0, 10.0]))
     np.testing.assert_allclose(qd, 0.0, atol=1e-10)

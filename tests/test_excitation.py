@@ -7,7 +7,27 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid.excitation import core as ex
+from paramid.excitation.design import Design, criterion_value, design, neg_log_det, repair
+from paramid.excitation.fourier import (
+    LIMIT_NAMES,
+    FourierTrajectory,
+    JointLimits,
+    boundary_matrix,
+    fourier_basis,
+    grid,
+    limit_violation,
+    reached_limits,
+    rest_basis,
+)
+from paramid.excitation.hip import (
+    HipSetup,
+    Variant,
+    compare_hip,
+    hip_regressor,
+    rls_batch,
+    simulate_periods,
+    summarise,
+)
 from paramid.hip import rls, signals, twin
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -16,9 +36,9 @@ PERIOD = 5.0
 OMEGA = 2 * np.pi / PERIOD
 
 
-def _random_trajectory(joints: int = 3, order: int = 5, seed: int = 0) -> ex.FourierTrajectory:
+def _random_trajectory(joints: int = 3, order: int = 5, seed: int = 0) -> FourierTrajectory:
     rng = np.random.default_rng(seed)
-    return ex.FourierTrajectory(
+    return FourierTrajectory(
         rng.normal(size=joints),
         rng.normal(size=(joints, order)),
         rng.normal(size=(joints, order)),
@@ -34,15 +54,15 @@ def eq18(request) -> twin.Trajectory:
 
 
 @pytest.fixture(scope="module")
-def eq18_limits(eq18) -> ex.JointLimits:
-    return ex.reached_limits(eq18, np.arange(50_000) / 1e4)
+def eq18_limits(eq18) -> JointLimits:
+    return reached_limits(eq18, np.arange(50_000) / 1e4)
 
 
 @pytest.fixture(scope="module")
-def hip_design(eq18_limits) -> ex.Design:
+def hip_design(eq18_limits) -> Design:
     """A small design (coarse grid, two starts): seconds, not the workflow's full search."""
-    return ex.design(
-        ex.hip_regressor(KEYS, 9.81),
+    return design(
+        hip_regressor(KEYS, 9.81),
         eq18_limits,
         order=5,
         omega_f=OMEGA,
@@ -89,17 +109,17 @@ def test_single_joint_evaluate_has_the_twin_shape_and_is_periodic():
     assert isinstance(traj, twin.Evaluable)
     for a, b in zip(traj.evaluate(t), traj.evaluate(t + traj.period), strict=True):
         np.testing.assert_allclose(a, b, atol=1e-9)
-    again = ex.FourierTrajectory.from_dict(traj.to_dict())
+    again = FourierTrajectory.from_dict(traj.to_dict())
     np.testing.assert_array_equal(again.theta, traj.theta)
 
 
 def test_rest_basis_satisfies_the_boundary_conditions_of_eq9():
-    Z = ex.rest_basis(5)
+    Z = rest_basis(5)
     assert Z.shape == (11, 9)
     np.testing.assert_allclose(Z.T @ Z, np.eye(9), atol=1e-12)
-    np.testing.assert_allclose(ex.boundary_matrix(5) @ Z, 0.0, atol=1e-12)
+    np.testing.assert_allclose(boundary_matrix(5) @ Z, 0.0, atol=1e-12)
     theta = Z @ np.random.default_rng(1).normal(size=(9, 2))
-    traj = ex.FourierTrajectory.from_theta(theta, OMEGA)
+    traj = FourierTrajectory.from_theta(theta, OMEGA)
     _, qd, qdd = traj.evaluate(np.array([0.0, traj.period]))
     np.testing.assert_allclose(qd, 0.0, atol=1e-12)
     np.testing.assert_allclose(qdd, 0.0, atol=1e-12)
@@ -114,30 +134,30 @@ def test_designed_trajectory_rests_at_both_ends(hip_design):
 
 
 def test_designed_trajectory_keeps_its_limits_on_a_ten_times_finer_grid(hip_design, eq18_limits):
-    fine = ex.grid(PERIOD, 10 * hip_design.grid_points)
-    violation = ex.limit_violation(hip_design.trajectory, eq18_limits, fine)
+    fine = grid(PERIOD, 10 * hip_design.grid_points)
+    violation = limit_violation(hip_design.trajectory, eq18_limits, fine)
     assert max(violation.values()) <= 0.0, violation
     assert max(hip_design.fine_violation.values()) <= 0.0
     # and, denser still, within a hair of them (the margin absorbs what lies between samples)
-    denser = ex.limit_violation(hip_design.trajectory, eq18_limits, ex.grid(PERIOD, 20_000))
+    denser = limit_violation(hip_design.trajectory, eq18_limits, grid(PERIOD, 20_000))
     assert max(denser.values()) <= 1e-6
 
 
 def test_designed_hip_has_lower_cond_than_eq18_under_the_same_limits(hip_design, eq18):
-    t = ex.grid(PERIOD, hip_design.grid_points)
-    fn = ex.hip_regressor(KEYS, 9.81)
-    cond_eq18 = ex.criterion_value(fn(*eq18.evaluate(t), 0.0), "cond")
+    t = grid(PERIOD, hip_design.grid_points)
+    fn = hip_regressor(KEYS, 9.81)
+    cond_eq18 = criterion_value(fn(*eq18.evaluate(t), 0.0), "cond")
     assert cond_eq18 == pytest.approx(17.0, abs=0.1)
     assert hip_design.cond < cond_eq18
     # exact sgn is what is reported; the surrogate is only the optimiser's view
     q, qd, qdd = hip_design.trajectory.evaluate(t)
-    assert hip_design.cond == pytest.approx(ex.criterion_value(fn(q, qd, qdd, 0.0), "cond"))
+    assert hip_design.cond == pytest.approx(criterion_value(fn(q, qd, qdd, 0.0), "cond"))
 
 
 def test_design_reports_active_constraints(hip_design):
     active = hip_design.active_constraints
     assert active[-1].startswith("rest_at_ends")
-    assert {c["limit"] for c in hip_design.active} == set(ex.LIMIT_NAMES)
+    assert {c["limit"] for c in hip_design.active} == set(LIMIT_NAMES)
     binding = [c for c in hip_design.active if c["active"]]
     assert binding, "an optimal excitation presses against at least one limit"
     for c in binding:
@@ -145,8 +165,8 @@ def test_design_reports_active_constraints(hip_design):
 
 
 def test_d_optimal_criterion_is_minus_log_det(eq18_limits, eq18):
-    fn = ex.hip_regressor(KEYS, 9.81)
-    d = ex.design(
+    fn = hip_regressor(KEYS, 9.81)
+    d = design(
         fn,
         eq18_limits,
         order=3,
@@ -157,28 +177,28 @@ def test_d_optimal_criterion_is_minus_log_det(eq18_limits, eq18):
         sign_smoothing=[0.05],
         seed_keys=("test", "dopt"),
     )
-    H = fn(*d.trajectory.evaluate(ex.grid(PERIOD, 60)), 0.0)
-    assert d.value == pytest.approx(ex.neg_log_det(H))
+    H = fn(*d.trajectory.evaluate(grid(PERIOD, 60)), 0.0)
+    assert d.value == pytest.approx(neg_log_det(H))
     assert d.value == pytest.approx(-np.log(np.linalg.det(H.T @ H / 60)), rel=1e-6)
     assert max(d.fine_violation.values()) <= 0.0
 
 
 def test_design_is_reproducible_from_its_seed_keys(eq18_limits):
     kwargs = dict(order=2, omega_f=OMEGA, grid_points=40, starts=1, sign_smoothing=[0.1])
-    fn = ex.hip_regressor(KEYS, 9.81)
-    a = ex.design(fn, eq18_limits, seed_keys=("same",), **kwargs)
-    b = ex.design(fn, eq18_limits, seed_keys=("same",), **kwargs)
+    fn = hip_regressor(KEYS, 9.81)
+    a = design(fn, eq18_limits, seed_keys=("same",), **kwargs)
+    b = design(fn, eq18_limits, seed_keys=("same",), **kwargs)
     np.testing.assert_array_equal(a.trajectory.theta, b.trajectory.theta)
 
 
 def test_fine_grid_repair_shrinks_an_infeasible_design_into_its_limits():
-    limits = ex.JointLimits([-0.5], [0.5], [1.0], [2.0])
-    theta = ex.rest_basis(3) @ np.array([[0.3], [2.0], [-1.0], [1.5], [0.5]])
-    phi = ex.fourier_basis(ex.grid(PERIOD, 1000), OMEGA, 3)
-    repaired, shrink = ex._repair(theta, limits, phi)
+    limits = JointLimits([-0.5], [0.5], [1.0], [2.0])
+    theta = rest_basis(3) @ np.array([[0.3], [2.0], [-1.0], [1.5], [0.5]])
+    phi = fourier_basis(grid(PERIOD, 1000), OMEGA, 3)
+    repaired, shrink = repair(theta, limits, phi)
     assert 0 < shrink < 1
-    traj = ex.FourierTrajectory.from_theta(repaired, OMEGA)
-    assert max(ex.limit_violation(traj, limits, ex.grid(PERIOD, 1000)).values()) <= 0.0
+    traj = FourierTrajectory.from_theta(repaired, OMEGA)
+    assert max(limit_violation(traj, limits, grid(PERIOD, 1000)).values()) <= 0.0
 
 
 # ---------------------------------------------------------------------------- twin, averaging
@@ -187,10 +207,10 @@ def test_fine_grid_repair_shrinks_an_infeasible_design_into_its_limits():
 def test_twin_follows_a_fourier_trajectory(hip):
     settings = twin.TwinSettings.from_config({**hip["twin"], "gravity": hip["gravity"]}, NAMES)
     traj = _random_trajectory(joints=1)
-    rec = ex.simulate_periods(traj, PERIOD, 3, settings, 0, "calibration")
+    rec = simulate_periods(traj, PERIOD, 3, settings, 0, "calibration")
     assert rec.time.size == 1500
     smooth = dataclasses.replace(settings, ripple_rms_rad=0.0)
-    rec = ex.simulate_periods(traj, PERIOD, 1, smooth, 0, "calibration")
+    rec = simulate_periods(traj, PERIOD, 1, smooth, 0, "calibration")
     np.testing.assert_allclose(rec.angle_true, traj.evaluate(rec.time)[0], atol=1e-15)
 
 
@@ -206,7 +226,7 @@ def test_average_periods_reduces_noise_by_sqrt_p():
 
 def test_process_averaged_without_averaging_is_the_hip_chain(hip):
     settings = twin.TwinSettings.from_config({**hip["twin"], "gravity": hip["gravity"]}, NAMES)
-    recs = [ex.simulate_periods(_random_trajectory(1), PERIOD, 1, settings, s, "c") for s in (0, 1)]
+    recs = [simulate_periods(_random_trajectory(1), PERIOD, 1, settings, s, "c") for s in (0, 1)]
     kw = dict(cutoff_hz=15.0, order=4, trim_s=0.2)
     batch = signals.process_averaged(
         recs[0].time,
@@ -240,7 +260,7 @@ def test_batched_rls_equals_the_papers_rls():
     rng = np.random.default_rng(4)
     H = rng.normal(size=(3, 80, 5))
     y = rng.normal(size=(3, 80))
-    batch = ex.rls_batch(H, y, 0.98, 1e4)
+    batch = rls_batch(H, y, 0.98, 1e4)
     for s in range(3):
         np.testing.assert_allclose(
             batch[s], rls.rls_trajectory(H[s], y[s], 0.98, 1e4), rtol=1e-9, atol=1e-9
@@ -256,19 +276,19 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
         encoder_noise_rad=0.0,
         ripple_rms_rad=0.0,
     )
-    setup = ex.HipSetup(clean, tuple(KEYS), 15.0, 4, 0.2, hip["rls"], "ls")
+    setup = HipSetup(clean, tuple(KEYS), 15.0, 4, 0.2, hip["rls"], "ls")
     validation = twin.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
     variants = [
-        ex.Variant("paper_eq18", eq18, 5.0),
-        ex.Variant("designed", hip_design.trajectory, PERIOD),
-        ex.Variant("designed_averaged", hip_design.trajectory, PERIOD, 2, True),
+        Variant("paper_eq18", eq18, 5.0),
+        Variant("designed", hip_design.trajectory, PERIOD),
+        Variant("designed_averaged", hip_design.trajectory, PERIOD, 2, True),
     ]
-    per_seed = ex.compare_hip(variants, validation, 7.0, setup, [0, 1])
+    per_seed = compare_hip(variants, validation, 7.0, setup, [0, 1])
     assert list(per_seed.trajectory.unique()) == [v.name for v in variants]
     designed = per_seed[per_seed.trajectory != "paper_eq18"]
     # 100 Hz differences and sgn at reversals leave ~1e-3; no noise, so seeds agree
     assert designed.param_error.max() < 5e-3
-    table = ex.summarise(per_seed, {v.name: 1.0 for v in variants})
+    table = summarise(per_seed, {v.name: 1.0 for v in variants})
     assert list(table.trajectory) == [v.name for v in variants]
     assert table.set_index("trajectory").loc["designed_averaged", "data_factor"] == 2
 

@@ -10,14 +10,14 @@ include: "excitation_common.smk"
 
 rule design_excitation:
     output:
-        json="results/{xstudy}/excitation/design.json",
-        trajectory="results/{xstudy}/excitation/trajectory.parquet",
+        json="results/{study}/excitation/design.json",
+        trajectory="results/{study}/excitation/trajectory.parquet",
     wildcard_constraints:
-        xstudy=_names(HIP_DESIGNS + CHAIN_DESIGNS),
+        study=one_of(HIP_DESIGNS + CHAIN_DESIGNS),
     params:
         cfg=excitation_design_params,
     log:
-        "logs/{xstudy}/design_excitation.log",
+        "logs/{study}/design_excitation.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -26,17 +26,17 @@ rule design_excitation:
 
 rule excitation_comparison:
     input:
-        design="results/{xstudy}/excitation/design.json",
+        design="results/{study}/excitation/design.json",
     output:
-        seeds="results/{xstudy}/comparison/seeds.parquet",
-        table="results/{xstudy}/tables/comparison.csv",
-        sensitivity="results/{xstudy}/tables/comparison_sensitivity.csv",
+        seeds="results/{study}/comparison/seeds.parquet",
+        table="results/{study}/tables/comparison.csv",
+        sensitivity="results/{study}/tables/comparison_sensitivity.csv",
     wildcard_constraints:
-        xstudy=_names(HIP_DESIGNS),
+        study=one_of(HIP_DESIGNS),
     params:
         cfg=excitation_comparison_params,
     log:
-        "logs/{xstudy}/excitation_comparison.log",
+        "logs/{study}/excitation_comparison.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -45,22 +45,17 @@ rule excitation_comparison:
 
 rule excitation_figure:
     input:
-        design="results/{xstudy}/excitation/design.json",
-        seeds="results/{xstudy}/comparison/seeds.parquet",
+        design="results/{study}/excitation/design.json",
+        seeds="results/{study}/comparison/seeds.parquet",
     output:
-        png="results/{xstudy}/figures/excitation.png",
-        pdf="results/{xstudy}/figures/excitation.pdf",
+        png="results/{study}/figures/excitation.png",
+        pdf="results/{study}/figures/excitation.pdf",
     wildcard_constraints:
-        xstudy=_names(HIP_DESIGNS),
+        study=one_of(HIP_DESIGNS),
     params:
-        cfg=lambda wc: {
-            "calibration": config["studies"][EXCITATION[wc.xstudy]["base_study"]]["records"][
-                "calibration"
-            ],
-            "style": config.get("figures", {}),
-        },
+        cfg=excitation_figure_params,
     log:
-        "logs/{xstudy}/excitation_figure.log",
+        "logs/{study}/excitation_figure.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -69,16 +64,16 @@ rule excitation_figure:
 
 rule chain_recovery:
     input:
-        design="results/{xstudy}/excitation/design.json",
+        design="results/{study}/excitation/design.json",
     output:
-        table="results/{xstudy}/tables/recovery.csv",
-        summary="results/{xstudy}/tables/recovery.json",
+        table="results/{study}/tables/recovery.csv",
+        summary="results/{study}/tables/recovery.json",
     wildcard_constraints:
-        xstudy=_names(CHAIN_DESIGNS),
+        study=one_of(CHAIN_DESIGNS),
     params:
         cfg=chain_recovery_params,
     log:
-        "logs/{xstudy}/chain_recovery.log",
+        "logs/{study}/chain_recovery.log",
     conda:
         "../../envs/paramid.yaml"
     script:

@@ -3,15 +3,10 @@
 EXCITATION = config.get("excitation", {})
 HIP_DESIGNS = [k for k, v in EXCITATION.items() if v["kind"] == "hip"]
 CHAIN_DESIGNS = [k for k, v in EXCITATION.items() if v["kind"] == "chain"]
-_NEVER = "(?!x)x"  # a wildcard pattern that matches nothing (no study of that kind)
-
-
-def _names(names):
-    return "|".join(names) if names else _NEVER
 
 
 def excitation_design_params(wildcards):
-    block = EXCITATION[wildcards.xstudy]
+    block = EXCITATION[wildcards.study]
     design = {k: v for k, v in block.items() if k not in ("comparison", "twin", "identification")}
     if block["kind"] == "hip":
         study = config["studies"][block["base_study"]]
@@ -27,14 +22,19 @@ def excitation_design_params(wildcards):
 
 
 def excitation_comparison_params(wildcards):
-    block = EXCITATION[wildcards.xstudy]
+    block = EXCITATION[wildcards.study]
     study = config["studies"][block["base_study"]]
     base = {k: study[k] for k in ("twin", "gravity", "regressor", "records", "signals", "rls")}
     return {"comparison": block["comparison"], "base": base}
 
 
+def excitation_figure_params(wildcards):
+    study = config["studies"][EXCITATION[wildcards.study]["base_study"]]
+    return {"calibration": study["records"]["calibration"], "style": config["figures"]}
+
+
 def chain_recovery_params(wildcards):
-    block = EXCITATION[wildcards.xstudy]
+    block = EXCITATION[wildcards.study]
     design = {k: block[k] for k in ("kind", "gravity", "links", "base_samples")}
     return {"design": design, "twin": block["twin"], "identification": block["identification"]}
 

@@ -27,7 +27,8 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import NDArray
 
-from paramid.hip import signals
+from paramid.excitation.design import RegressorFn
+from paramid.hip import signals, twin
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -294,8 +295,8 @@ def base_regressor(
     return regressor(lengths, gravity, q, qd, qdd, sign_smoothing)[..., base.independent]
 
 
-def design_regressor(chain: PlanarChain, base: BaseParameters):
-    """Regressor function for :func:`paramid.excitation.core.design`: stacked Y_b (M·n × r)."""
+def design_regressor(chain: PlanarChain, base: BaseParameters) -> RegressorFn:
+    """Regressor function for :func:`paramid.excitation.design.design`: stacked Y_b (M·n × r)."""
 
     def fn(q: Array, qd: Array, qdd: Array, smoothing: float) -> Array:
         Yb = base_regressor(base, chain.lengths, chain.gravity, q, qd, qdd, smoothing)
@@ -319,26 +320,16 @@ class ChainNoise:
     coulomb_smoothing_velocity: float = 0.0  # plant friction sgn (0) or tanh(q̇/v_s)
 
 
-@dataclass(frozen=True)
-class ChainRecord:
-    time: Array
-    angle: Array  # (N, n) measured
-    torque: Array  # (N, n) measured
-    angle_true: Array
-    velocity_true: Array
-    acceleration_true: Array
-    torque_true: Array
-
-
 def simulate(
     chain: PlanarChain,
-    trajectory,
+    trajectory: twin.Evaluable,
     duration_s: float,
     noise: ChainNoise,
     seed: int,
     record: str,
-) -> ChainRecord:
-    """Sample the chain following ``trajectory.evaluate`` (q, q̇, q̈ of shape (N, n)).
+) -> twin.Record:
+    """Sample the chain following ``trajectory.evaluate`` (q, q̇, q̈ of shape (N, n)); the
+    record's channels are (N, n).
 
     Draws from the stream ("chain_twin", seed, record): torque noise (N, n), then encoder
     noise (N, n); T_m = T (1 + σ_τ n₁), q_m = q + σ_q n₂.
@@ -350,7 +341,7 @@ def simulate(
     rng = generator("chain_twin", seed, record)
     torque_noise = rng.standard_normal(tau.shape)
     encoder_noise = rng.standard_normal(q.shape)
-    return ChainRecord(
+    return twin.Record(
         time=t,
         angle=q + noise.encoder_noise_rad * encoder_noise,
         torque=tau * (1.0 + noise.torque_noise_relative * torque_noise),
@@ -364,7 +355,7 @@ def simulate(
 def identify(
     chain: PlanarChain,
     base: BaseParameters,
-    record: ChainRecord,
+    record: twin.Record,
     *,
     periods: int,
     cutoff_hz: float,
