@@ -10,8 +10,6 @@ from paramid import io
 from paramid.excitation import fourier, hip
 from paramid.hip import model, twin
 
-HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # the twin's plant is the hip of Eq 1-2
-
 
 def main(smk) -> None:
     cfg = smk.params.cfg
@@ -21,9 +19,7 @@ def main(smk) -> None:
     designed = fourier.FourierTrajectory.from_dict(design["trajectory"])
     period = float(design["trajectory"]["period_s"])
     cal, val = base["records"]["calibration"], base["records"]["validation"]
-    settings = twin.TwinSettings.from_config(
-        {**base["twin"], "gravity": base["gravity"]}, HIP_PARAMETERS
-    )
+    settings = twin.TwinSettings.from_config({**base["twin"], "gravity": base["gravity"]})
     s = base["signals"]
     setup = hip.HipSetup(
         settings=settings,

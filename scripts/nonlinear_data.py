@@ -9,7 +9,6 @@ from paramid import io
 from paramid.friction import data, laws
 from paramid.hip import signals, twin
 
-HIP_PARAMETERS = ["Mxt", "Myt", "Jt", "fc", "fv"]  # TwinSettings order; fc, fv unused here
 RECORD_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "angle_true": "rad"}
 RECORD_UNITS |= {"velocity_true": "rad/s", "acceleration_true": "rad/s^2", "torque_true": "N m"}
 SIGNAL_UNITS = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
@@ -41,9 +40,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "nonlinear_data")
     hip = laws.hip_model(cfg["truth"], cfg["gravity"])
-    settings = twin.TwinSettings.from_config(
-        {**cfg["twin"], "gravity": cfg["gravity"]}, HIP_PARAMETERS
-    )
+    settings = twin.TwinSettings.from_config({**cfg["twin"], "gravity": cfg["gravity"]})
     rigid = [cfg["twin"]["x_true"][p] for p in laws.RIGID_PARAMS]
     truth = [float(v) for v in (*rigid, *hip.friction.vector(cfg["truth_values"]))]
     truth_by_name = dict(zip(hip.params, truth, strict=True))

@@ -24,11 +24,10 @@ from paramid.excitation.hip import (
     Variant,
     compare_hip,
     hip_regressor,
-    rls_batch,
     simulate_periods,
     summarise,
 )
-from paramid.hip import rls, signals, twin
+from paramid.hip import signals, twin
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
@@ -254,17 +253,6 @@ def test_periodic_processing_of_an_averaged_period_is_exact_for_the_series():
     np.testing.assert_allclose(out.q, q[:500], atol=1e-6)
     np.testing.assert_allclose(out.qd, qd[:500], atol=2e-3 * np.abs(qd).max())
     np.testing.assert_allclose(out.qdd, qdd[:500], atol=5e-3 * np.abs(qdd).max())
-
-
-def test_batched_rls_equals_the_papers_rls():
-    rng = np.random.default_rng(4)
-    H = rng.normal(size=(3, 80, 5))
-    y = rng.normal(size=(3, 80))
-    batch = rls_batch(H, y, 0.98, 1e4)
-    for s in range(3):
-        np.testing.assert_allclose(
-            batch[s], rls.rls_trajectory(H[s], y[s], 0.98, 1e4), rtol=1e-9, atol=1e-9
-        )
 
 
 def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_design, eq18):

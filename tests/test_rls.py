@@ -89,3 +89,32 @@ def test_batched_recursions_equal_single_ones():
         np.testing.assert_allclose(
             batched[s], rls.rls_trajectory(H[s], y[s], 0.98, 1e4), rtol=1e-12
         )
+
+
+def test_batched_prior_equals_each_record_alone():
+    """pipeline.rls_prior on S records side by side = S separate runs (box, mean, γ, μ)."""
+    from paramid.hip import pipeline
+
+    rng = np.random.default_rng(4)
+    keys = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
+    H = rng.normal(size=(3, 200, 5))
+    H[..., 3] = np.sign(H[..., 3])
+    y = H @ np.array([1.5, -0.2, 1.1, 0.8, 2.5]) + 0.05 * rng.normal(size=(3, 200))
+    cfg = {
+        "forgetting": 0.98,
+        "p0": 1e4,
+        "burn_in_s": 0.5,
+        "margin": 0.1,
+        "nfsi_eps": 1e-6,
+        "mechanical": {"fc": {"min": 0.79}, "Jt": {"max": 1.0}},
+    }
+    agwo = {"mu_base": 0.45, "kappa": 0.25}
+    batch = pipeline.rls_prior(H, y, keys, cfg, 100.0, agwo)
+    for s in range(3):
+        alone = pipeline.rls_prior(H[s], y[s], keys, cfg, 100.0, agwo)
+        np.testing.assert_allclose(batch.trajectory[s], alone.trajectory, rtol=1e-9, atol=1e-12)
+        for field in ("lower", "upper", "rls_mean", "gamma", "mu"):
+            np.testing.assert_allclose(
+                getattr(batch, field)[s], getattr(alone, field), rtol=1e-9, atol=1e-12
+            )
+    assert any("of 3 records" in note for note in batch.notes)

@@ -19,7 +19,7 @@ import pandas as pd
 
 from paramid.excitation.design import RegressorFn
 from paramid.excitation.fourier import Array
-from paramid.hip import estimators, model, rls, signals, twin
+from paramid.hip import estimators, model, pipeline, signals, twin
 
 
 def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
@@ -52,24 +52,6 @@ def simulate_periods(
     if abs(n - round(n)) > 1e-9:
         raise ValueError(f"period {period_s} s is not a whole number of samples")
     return twin.simulate(trajectory, periods * period_s, settings, seed, record)
-
-
-def rls_batch(H: Array, y: Array, forgetting: float, p0: float) -> Array:
-    """RLS of Eq 7–9 (X̂(0) = 0, P(0) = p0·I) run on S records at once: H (S, K, d), y (S, K)
-    → X̂ (S, K, d).  Same arithmetic as :func:`paramid.hip.rls.rls_trajectory`, one loop over k."""
-    S, K, d = H.shape
-    x = np.zeros((S, d))
-    P = np.broadcast_to(p0 * np.eye(d), (S, d, d)).copy()
-    out = np.empty((S, K, d))
-    for k in range(K):
-        h = H[:, k]
-        Ph = np.einsum("sij,sj->si", P, h)
-        gain = Ph / (forgetting + np.einsum("si,si->s", h, Ph))[:, None]  # Eq 7
-        x = x + gain * (y[:, k] - np.einsum("si,si->s", h, x))[:, None]  # Eq 8
-        P = (P - np.einsum("si,sj,sjk->sik", gain, h, P)) / forgetting  # Eq 9
-        P = 0.5 * (P + P.transpose(0, 2, 1))
-        out[:, k] = x
-    return out
 
 
 @dataclass(frozen=True)
@@ -113,30 +95,21 @@ def _records(
     }
 
 
-def _regression(proc: signals.Processed, setup: HipSetup) -> tuple[Array, Array]:
-    S, K = proc.q.shape
-    H = model.regressor(
-        setup.keys, proc.q.ravel(), proc.qd.ravel(), proc.qdd.ravel(), setup.settings.gravity
-    )
-    return H.reshape(S, K, -1), proc.torque
-
-
 def identify_hip(H: Array, y: Array, setup: HipSetup, sample_rate_hz: float) -> Array:
-    """The hip identification on S records at once: RLS (Eq 7–9) → box [L, U] (§3.1) → BCLS
-    (Eq 17) per record, or plain LS.  H (S, K, d), y (S, K) → X̂ (S, d)."""
-    names = model.parameter_names(setup.keys)
+    """The hip identification on S records at once: the hip chain's RLS prior (Eq 7–9, §3.1,
+    :func:`paramid.hip.pipeline.rls_prior`) → BCLS (Eq 17) per record, or plain LS.
+    H (S, K, d), y (S, K) → X̂ (S, d)."""
     if setup.estimator == "ls":
         return np.stack([estimators.ls(h, yy) for h, yy in zip(H, y, strict=True)])
     if setup.estimator != "bcls":
         raise ValueError(f"estimator must be 'bcls' or 'ls', got {setup.estimator!r}")
-    r = setup.rls
-    traj = rls_batch(H, y, r["forgetting"], r["p0"])
-    burn_in = int(round(r["burn_in_s"] * sample_rate_hz))
-    out = []
-    for h, yy, tr in zip(H, y, traj, strict=True):
-        box = rls.rls_bounds(tr, burn_in, r["margin"], names, r.get("mechanical", {}))
-        out.append(estimators.bcls(h, yy, box.lower, box.upper))
-    return np.stack(out)
+    prior = pipeline.rls_prior(H, y, setup.keys, setup.rls, sample_rate_hz)
+    return np.stack(
+        [
+            estimators.bcls(h, yy, lo, hi)
+            for h, yy, lo, hi in zip(H, y, prior.lower, prior.upper, strict=True)
+        ]
+    )
 
 
 def compare_hip(
@@ -170,7 +143,7 @@ def compare_hip(
         trim_s=setup.trim_s,
         periodic=False,
     )
-    Hv, yv = _regression(pv, setup)
+    Hv, yv = pipeline.regression(pv, setup.keys, setup.settings.gravity)
     trim = int(round(setup.trim_s * fs))
     yv_true = val["torque_true"][:, trim : val["time"].size - trim]
 
@@ -187,7 +160,7 @@ def compare_hip(
             trim_s=setup.trim_s,
             periodic=v.periodic_filter,
         )
-        H, y = _regression(proc, setup)
+        H, y = pipeline.regression(proc, setup.keys, setup.settings.gravity)
         X = identify_hip(H, y, setup, fs)
         frame = pd.DataFrame(X, columns=names)
         frame.insert(0, "trajectory", v.name)

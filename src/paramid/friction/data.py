@@ -21,7 +21,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.friction.laws import RIGID_KEYS, RIGID_PARAMS, HipModel
-from paramid.hip import model, population, rls, signals, twin
+from paramid.hip import model, pipeline, population, signals, twin
 from paramid.optim import RowwiseObjective
 
 Array = NDArray[np.float64]
@@ -149,23 +149,21 @@ def linear_prior(
     rls_cfg: Mapping,
     agwo_cfg: Mapping,
 ) -> LinearPrior:
-    """Algorithm 1 steps 1-4 on the Coulomb-viscous regressor (Eq 6) of a calibration record.
-
-    RLS (Eq 7-9), burn-in, extrema widened by the margin, mechanical limits (§3.1); γ from
-    the sgn column and the retained mean f_c (Eq 10); μ(γ) (Eq 12).
-    """
-    H = model.regressor(EQ6_KEYS, processed.q, processed.qd, processed.qdd, gravity)
-    y = processed.torque
-    names = model.parameter_names(EQ6_KEYS)
-    fs = signals.sample_rate(processed.time)
-    trajectory = rls.rls_trajectory(H, y, rls_cfg["forgetting"], rls_cfg["p0"])
-    burn_in = int(round(rls_cfg["burn_in_s"] * fs))
-    box = rls.rls_bounds(trajectory, burn_in, rls_cfg["margin"], names, rls_cfg["mechanical"])
-    mean = trajectory[burn_in:].mean(axis=0)
-    i = EQ6_KEYS.index("sign_qd")
-    gamma = rls.nfsi_gamma(H[:, i], mean[i], y, rls_cfg["nfsi_eps"])
-    mu = rls.agwo_exponent(gamma, agwo_cfg["mu_base"], agwo_cfg["kappa"])
-    return LinearPrior(names, box.lower, box.upper, mean, gamma, mu, list(box.notes))
+    """Algorithm 1 steps 1-4 on the Coulomb-viscous regressor (Eq 6) of a calibration record,
+    by the hip chain's :func:`paramid.hip.pipeline.rls_prior`."""
+    H, y = pipeline.regression(processed, EQ6_KEYS, gravity)
+    prior = pipeline.rls_prior(
+        H, y, EQ6_KEYS, rls_cfg, signals.sample_rate(processed.time), agwo_cfg
+    )
+    return LinearPrior(
+        prior.names,
+        prior.lower,
+        prior.upper,
+        prior.rls_mean,
+        float(prior.gamma),
+        float(prior.mu),
+        prior.notes,
+    )
 
 
 def search_box(

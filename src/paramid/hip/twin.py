@@ -24,7 +24,7 @@ Array = NDArray[np.float64]
 class Evaluable(Protocol):
     """Anything the twin can follow: ``evaluate(t) -> (q, q̇, q̈)`` in rad, rad/s, rad/s².
 
-    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.core.FourierTrajectory`` (Fourier
+    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.fourier.FourierTrajectory`` (Fourier
     excitation, Eq 8 of the excitation paper) both satisfy it.
     """
 
