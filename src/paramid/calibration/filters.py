@@ -43,6 +43,19 @@ def _symmetrise(C: FloatArray) -> FloatArray:
     return 0.5 * (C + np.swapaxes(C, -1, -2))
 
 
+def _noise_model(
+    C0: ArrayLike, S0: ArrayLike, R0: ArrayLike, factors: ArrayLike
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Eq 26 per run: C = alpha C0 as a matrix (runs, r, r), S = beta S0 (runs, r) and
+    R = gamma R0 (runs, 3n) as diagonals, from the Eq 28 draws and ``factors`` (runs, 3)."""
+    C0, S0, R0 = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (C0, S0, R0))
+    factors = np.atleast_2d(np.asarray(factors, dtype=np.float64))
+    runs, r = C0.shape
+    C = np.zeros((runs, r, r))
+    C[:, np.arange(r), np.arange(r)] = factors[:, :1] * C0
+    return C, factors[:, 1:2] * S0, factors[:, 2:3] * R0
+
+
 def _kalman_step(
     C: FloatArray, S: FloatArray, A: FloatArray, g: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
@@ -83,16 +96,12 @@ def ekf(
     z - h(x̂_{k|k-1}) of the nonlinear model (the linearisation of Eq 13).  With ``gsbise``
     the next prior is x̂_{k|k} + Δx̂_k, Δx̂_k = x̂_{k|k} - x̂_{k-1} (Eq 24-25).
     """
-    C0, S0, R0 = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (C0, S0, R0))
-    factors = np.atleast_2d(np.asarray(factors, dtype=np.float64))
-    runs, r = C0.shape
+    C, S, R = _noise_model(C0, S0, R0, factors)
+    runs, r = S.shape
     scale = state_scale(problem, length_unit_mm)
     z = problem.p_train.reshape(-1)
     x = np.zeros((runs, r)) if x0 is None else np.array(np.broadcast_to(x0, (runs, r)))
-    C = np.zeros((runs, r, r))
-    C[:, np.arange(r), np.arange(r)] = factors[:, :1] * C0
-    S = factors[:, 1:2] * S0
-    W = 1.0 / (factors[:, 2:3] * R0)  # R^-1 diagonal (runs, 3n)
+    W = 1.0 / R  # R^-1 diagonal (runs, 3n)
     path = np.empty((runs, iterations, r))
     priors = np.empty((runs, iterations, r))
     for k in range(iterations):
@@ -262,16 +271,11 @@ def ukf(
     (Eq 18), then an unscented update with all n points stacked (z in R^{3n}), sigma points
     redrawn from (x̂_{k|k-1}, C-) every iteration and propagated through the nonlinear FK.
     """
-    C0, S0, R0 = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (C0, S0, R0))
-    factors = np.atleast_2d(np.asarray(factors, dtype=np.float64))
-    runs, r = C0.shape
+    P, S, R = _noise_model(C0, S0, R0, factors)
+    runs, r = S.shape
     scale = state_scale(problem, length_unit_mm)
     z = np.broadcast_to(problem.p_train.reshape(-1), (runs, problem.p_train.size))
     x = np.zeros((runs, r))
-    P = np.zeros((runs, r, r))
-    P[:, np.arange(r), np.arange(r)] = factors[:, :1] * C0
-    S = factors[:, 1:2] * S0
-    R = factors[:, 2:3] * R0
 
     def hx(sig: FloatArray) -> FloatArray:
         p = problem.predict(sig * scale, "train")  # (runs, 2r+1, n, 3)

@@ -3,11 +3,8 @@
 The calibration paper names the method only by reference ([14] Chen et al., improved PSO)
 without its update rules, so the reading here is ours and is stated in the docstring.
 
-Follows :mod:`paramid.optim`: X passed to the objective as (runs, population, dim), every
-candidate clipped to [lower, upper] after each move (Eq 16 of the hip paper), the initial
-population is iteration 1 (population x iterations evaluations), ``history[:, k]`` the
-best-so-far value after k + 1 iterations, and each run draws from its own generator in blocks
-independent of the number of runs (run s is bit-identical alone or batched).
+Interface, budget (the initial population is iteration 1) and per-run reproducibility are
+those of :mod:`paramid.optim`.
 """
 
 from __future__ import annotations
