@@ -7,7 +7,6 @@ Draw them inside :func:`paramid.plotting.styled` (the config's ``figures`` style
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import cycle
 
 import numpy as np
 import pandas as pd
@@ -36,9 +35,8 @@ COLOURS = {
     "EKF+DQPSO": "#bcbd22",
 }
 
-#: Line styles of the series of one panel, in drawing order: a later series (e.g. M5) drawn
-#: over an earlier one with nearly the same values (M1) leaves the earlier one visible.
-LINESTYLES = ("-", "--", "-.", ":")
+#: Line styles of the series of one panel, in drawing order (see :func:`_series_lines`).
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
 #: Space above the data of a log axis for its legend, as a fraction of the decades spanned.
 LEGEND_HEADROOM = 0.35
 
@@ -57,6 +55,14 @@ def sample_points(train: Array, validation: Array, unused: Array) -> Figure:
     return fig
 
 
+def _series_lines(n: int, widest: float, thinnest: float) -> list[tuple[object, float]]:
+    """(line style, width) of n series drawn in order: each its own style, and each drawn
+    thinner than the ones before it, so a later series (M5) over an earlier one with nearly
+    the same values (M1) leaves the earlier one visible on both sides."""
+    widths = np.linspace(widest, thinnest, n) if n > 1 else [widest]
+    return [(LINESTYLES[k % len(LINESTYLES)], float(w)) for k, w in enumerate(widths)]
+
+
 def _log_range(series: Mapping[str, Array]) -> tuple[float, float]:
     """The range of every positive value of the series, widened by 2 % at both ends."""
     top = max(float(np.max(v)) for v in series.values())
@@ -68,8 +74,8 @@ def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
     """Figure 10: per-point validation position errors before/after compensation.
 
     ``panels`` maps a panel title to {method: errors over the validation points (mm)}.  Each
-    series has its own line style (M1 stays visible under M5) and the legend sits in a band
-    above the data.
+    series has its own line style and width (:func:`_series_lines`: M1 stays visible under
+    M5) and the legend sits in a band above the data.
     """
     fig, axes = new_figure(
         2.6 * len(panels), nrows=len(panels), ncols=2, width_ratios=[3, 1], squeeze=False
@@ -77,10 +83,19 @@ def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
     for (title, series), (ax, hx) in zip(panels.items(), axes, strict=True):
         low, top = _log_range(series)
         bins = np.geomspace(low, top, 40)
-        for (name, err), ls in zip(series.items(), cycle(LINESTYLES), strict=False):
+        lines = _series_lines(len(series), widest=1.6, thinnest=0.8)
+        for (name, err), (ls, lw) in zip(series.items(), lines, strict=True):
             colour = COLOURS.get(name)
-            ax.plot(np.arange(1, err.size + 1), err, ls, lw=0.9, color=colour, label=name)
-            hx.hist(err, bins=bins, orientation="horizontal", histtype="step", color=colour, ls=ls)
+            ax.plot(np.arange(1, err.size + 1), err, ls=ls, lw=lw, color=colour, label=name)
+            hx.hist(
+                err,
+                bins=bins,
+                orientation="horizontal",
+                histtype="step",
+                color=colour,
+                ls=ls,
+                lw=lw,
+            )
         ax.set(xlabel="Validation point", ylabel="Position error [mm]", title=title)
         for a in (ax, hx):
             a.set_yscale("log")
@@ -93,15 +108,16 @@ def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
 def convergence(histories: Mapping[str, pd.DataFrame], title: str, bc: float | None) -> Figure:
     """Figures 11 and 13: training RMSE [mm] per iteration, median over runs with a min-max band.
 
-    Each method has its own line style, so a median drawn over another (M5 over M1) leaves
-    both visible.
+    Each method has its own line style and width (:func:`_series_lines`), so a median drawn
+    over another (M5 over M1) leaves both visible.
     """
     fig, ax = new_figure(3.2)
-    for (name, h), ls in zip(histories.items(), cycle(LINESTYLES), strict=False):
+    lines = _series_lines(len(histories), widest=2.2, thinnest=1.0)
+    for (name, h), (ls, lw) in zip(histories.items(), lines, strict=True):
         table = h.pivot(index="iteration", columns="run", values="train_rmse_mm")
         it = table.index.to_numpy()
         colour = COLOURS.get(name)
-        ax.plot(it, table.median(axis=1), ls, color=colour, lw=1.3, label=name)
+        ax.plot(it, table.median(axis=1), ls=ls, color=colour, lw=lw, label=name)
         ax.fill_between(it, table.min(axis=1), table.max(axis=1), color=colour, alpha=0.15)
     if bc is not None:
         ax.axhline(bc, color="black", ls=":", lw=1.0, label="BC")
