@@ -22,9 +22,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from paramid.calibration import core as cal
 from paramid.calibration import kinematics as kin
 from paramid.calibration import twin
+from paramid.calibration.identifiability import identifiability
+from paramid.calibration.identify import IDENTIFIERS, identify
+from paramid.calibration.problem import Problem, metrics
 from paramid.optim import METHODS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +39,7 @@ def study_config() -> dict:
     return yaml.safe_load((ROOT / "docs/fragments/kr210.yaml").read_text())["calibration"]["kr210"]
 
 
-def build_problem(cfg: dict) -> cal.Problem:
+def build_problem(cfg: dict) -> Problem:
     robot = cfg["robot"]
     table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
     data = twin.simulate("kr210", cfg["twin"], table)
@@ -45,10 +47,8 @@ def build_problem(cfg: dict) -> cal.Problem:
     train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
     q = train[[f"q{j}" for j in range(1, 7)]].to_numpy()
     J = kin.position_jacobian(t["nominal"], q, convention=t["convention"], tool=t["tool_mm"])
-    ident = cal.identifiability(J.reshape(-1, kin.N_PARAMS), cfg["identifiability"]["rel_tol"])
-    return cal.Problem.from_frame(
-        data.frame, t["nominal"], t["tool_mm"], ident.free, t["convention"]
-    )
+    ident = identifiability(J.reshape(-1, kin.N_PARAMS), cfg["identifiability"]["rel_tol"])
+    return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], ident.free, t["convention"])
 
 
 def main() -> None:
@@ -66,7 +66,7 @@ def main() -> None:
         cfg["tuning"]["fitness_iterations"] = args.fitness_iterations
     problem = build_problem(cfg)
     runs = list(range(args.runs))
-    names = args.only.split(",") if args.only else list(cal.IDENTIFIERS)
+    names = args.only.split(",") if args.only else list(IDENTIFIERS)
     stand_in = (
         ""
         if args.tuner == "mipo"
@@ -85,10 +85,10 @@ def main() -> None:
         walls, cpus = [], []
         for _ in range(args.repeats):
             w0, c0 = time.perf_counter(), time.process_time()
-            fit = cal.identify(name, problem, cfg, study="kr210", runs=runs)
+            fit = identify(name, problem, cfg, study="kr210", runs=runs)
             walls.append((time.perf_counter() - w0) / len(runs))
             cpus.append((time.process_time() - c0) / len(runs))
-        rmse = cal.metrics(problem.distances(fit.x, "validation"))["rmse"]
+        rmse = metrics(problem.distances(fit.x, "validation"))["rmse"]
         print(
             f"{name:12s} {fit.time_s.mean():8.3f} {np.median(walls):10.3f} "
             f"{np.median(cpus):10.3f} {rmse.mean():12.5f}"

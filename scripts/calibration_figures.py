@@ -2,12 +2,11 @@
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 from paramid import io
-from paramid.calibration import core as cal
 from paramid.calibration import figures as figs
 from paramid.calibration import report
+from paramid.calibration.identify import LABELS
+from paramid.plotting import FigureStyle, styled
 
 SINGLE = ["ekf", "ipso", "lasso", "ukf", "mipo_arkekf"]
 
@@ -17,55 +16,65 @@ def _median_run(frame):
     return frame.loc[(order - (len(frame) + 1) / 2).abs().idxmin()]
 
 
-def main(smk) -> None:
-    cfg = smk.params.cfg
-    figure = cfg["figure"]
-    log = io.start_log(smk.log[0], figure)
+def _sample_points(frame):
+    xyz = ["x", "y", "z"]
+    return figs.sample_points(
+        *(frame.loc[frame["split"] == s, xyz].to_numpy() for s in ("train", "validation", "unused"))
+    )
+
+
+def _error_profiles(problem, fits):
+    def errors(ident):
+        run = _median_run(fits[ident])
+        x = report.estimates(run.to_frame().T, problem.free)[0]
+        return problem.distances(x, "validation")
+
+    panels = {
+        "(a) before compensation, M1 and M5": {
+            n: errors(i) for n, i in (("BC", "bc"), ("M1", "ekf"), ("M5", "mipo_arkekf"))
+        },
+        "(b) M2, M3, M4 and M5": {
+            n: errors(i)
+            for n, i in (("M2", "ipso"), ("M3", "lasso"), ("M4", "ukf"), ("M5", "mipo_arkekf"))
+        },
+    }
+    return figs.error_profiles(panels)
+
+
+def _draw(figure, smk):
     problem, frame, _, _ = report.load_problem(smk.input.data, smk.input.truth, smk.input.ident)
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
     hist = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     bc = float(fits["bc"]["train_rmse_mm"].iloc[0]) if "bc" in fits else None
     if figure == "fig8":
-        xyz = ["x", "y", "z"]
-        fig = figs.sample_points(
-            frame.loc[frame["split"] == "train", xyz].to_numpy(),
-            frame.loc[frame["split"] == "validation", xyz].to_numpy(),
-            frame.loc[frame["split"] == "unused", xyz].to_numpy(),
+        return _sample_points(frame)
+    if figure == "fig10":
+        return _error_profiles(problem, fits)
+    if figure == "fig11":
+        names = report.TABLE7_NAMES
+        return figs.convergence(
+            {names[i]: hist[i] for i in SINGLE}, "Convergence of M1-M5 (Fig 11)", bc
         )
-    elif figure == "fig10":
-
-        def errors(ident):
-            run = _median_run(fits[ident])
-            x = report.estimates(run.to_frame().T, problem.free)[0]
-            return problem.distances(x, "validation")
-
-        panels = {
-            "(a) before compensation, M1 and M5": {
-                n: errors(i) for n, i in (("BC", "bc"), ("M1", "ekf"), ("M5", "mipo_arkekf"))
-            },
-            "(b) M2, M3, M4 and M5": {
-                n: errors(i)
-                for n, i in (("M2", "ipso"), ("M3", "lasso"), ("M4", "ukf"), ("M5", "mipo_arkekf"))
-            },
-        }
-        fig = figs.error_profiles(panels)
-    elif figure == "fig11":
-        fig = figs.convergence(
-            {cal.TABLE7_NAMES[i]: hist[i] for i in SINGLE}, "Convergence of M1-M5 (Fig 11)", bc
-        )
-    elif figure == "fig12":
-        fig = figs.hybrid_bars(report.hybrid_runtime_table(fits))
-    elif figure == "fig13":
-        fig = figs.convergence(
-            {cal.LABELS[i]: hist[i] for i in report.HYBRIDS},
+    if figure == "fig12":
+        return figs.hybrid_bars(report.hybrid_runtime_table(fits))
+    if figure == "fig13":
+        return figs.convergence(
+            {LABELS[i]: hist[i] for i in report.HYBRIDS},
             "Convergence of MIPO-ARKEKF and the hybrids (Fig 13)",
             bc,
         )
-    else:
-        raise ValueError(f"unknown figure {figure!r}")
-    io.save_figure(fig, smk.output.png, smk.output.pdf)
-    plt.close(fig)
-    log.info("%s written (%d fits)", figure, len(fits))
+    raise ValueError(f"unknown figure {figure!r}")
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    figure = cfg["figure"]
+    log = io.start_log(smk.log[0], figure)
+    style = FigureStyle.from_config(cfg["style"])
+    with styled(style):
+        fig = _draw(figure, smk)
+    io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
+    log.info("%s written (%d fits)", figure, len(smk.input.fits))
 
 
 main(snakemake)  # noqa: F821

@@ -3,8 +3,8 @@
 import numpy as np
 
 from paramid import io
-from paramid.calibration import core as cal
 from paramid.calibration import kinematics as kin
+from paramid.calibration.identifiability import identifiability
 
 
 def main(smk) -> None:
@@ -17,7 +17,7 @@ def main(smk) -> None:
     J = kin.position_jacobian(
         truth["nominal"], q, convention=truth["convention"], tool=truth["tool_mm"]
     ).reshape(-1, kin.N_PARAMS)
-    ident = cal.identifiability(J, cfg["identifiability"]["rel_tol"])
+    ident = identifiability(J, cfg["identifiability"]["rel_tol"])
     io.write_csv(ident.table(), smk.output.csv)
     names = kin.parameter_names()
     summary = {

@@ -1,8 +1,8 @@
 """Rule calibrate: all runs of one identifier, batched, on the twin's data (§3.2, Tables 6-7)."""
 
 from paramid import io
-from paramid.calibration import core as cal
 from paramid.calibration import report
+from paramid.calibration.identify import identify
 
 
 def main(smk) -> None:
@@ -10,7 +10,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], f"calibrate_{cfg['identifier']}")
     problem, _, _, _ = report.load_problem(smk.input.data, smk.input.truth, smk.input.ident)
     runs = list(range(cfg["runs"]))
-    fit = cal.identify(cfg["identifier"], problem, cfg, study=cfg["study"], runs=runs)
+    fit = identify(cfg["identifier"], problem, cfg, study=cfg["study"], runs=runs)
     frame = report.fit_frame(fit, problem, runs)
     meta = io.provenance(
         cfg,

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.calibration import core as cal
 from paramid.calibration import paper, polish, report
 from paramid.hip import tables
 
@@ -29,7 +28,7 @@ def main(smk) -> None:
             problem.full(x), truth["true"], targets, q_seed, tool=tcp, convention=conv
         )
         s = polish.summary(errors)
-        name = cal.TABLE7_NAMES[ident]
+        name = report.TABLE7_NAMES[ident]
         row = {
             "method": name,
             "stage": "before" if ident == "bc" else "after",

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 from paramid import io
-from paramid.calibration import core as cal
 from paramid.calibration import report
 from paramid.hip import tables
 
@@ -20,7 +19,7 @@ def main(smk) -> None:
     problem, _, truth, _ = report.load_problem(smk.input.data, smk.input.truth, smk.input.ident)
     out = smk.output
     t6 = report.accuracy_table(fits, report.TABLE6)
-    t7 = report.accuracy_table(fits, report.TABLE7, names=cal.TABLE7_NAMES)
+    t7 = report.accuracy_table(fits, report.TABLE7, names=report.TABLE7_NAMES)
     hyb = report.hybrid_runtime_table(fits)
     recovery, summary = report.parameter_recovery(fits, problem, truth["errors"])
     study = cfg["study"]

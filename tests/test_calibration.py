@@ -9,10 +9,14 @@ import numpy as np
 import pytest
 import yaml
 
-from paramid.calibration import core as cal
 from paramid.calibration import kinematics as kin
 from paramid.calibration import polish, report, twin
-from paramid.optim.calibration_swarms import dqpso, ipso
+from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf, ukf_update
+from paramid.calibration.identifiability import identifiability, pivoted_qr
+from paramid.calibration.identify import IDENTIFIERS, identify
+from paramid.calibration.lasso import lasso_cd
+from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
+from paramid.optim import METHODS, dqpso, ipso
 from paramid.seeding import generator, seed_sequence
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,12 +66,12 @@ CFG = {
 }
 
 
-def _problem(data: twin.TwinData, free=None) -> cal.Problem:
+def _problem(data: twin.TwinData, free=None) -> Problem:
     t = data.truth
     if free is None:
         J = kin.position_jacobian(t["nominal"], _q(data.frame, "train"), tool=t["tool_mm"])
-        free = cal.identifiability(J.reshape(-1, 24)).free
-    return cal.Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free, t["convention"])
+        free = identifiability(J.reshape(-1, 24)).free
+    return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free, t["convention"])
 
 
 def _q(frame, split):
@@ -81,7 +85,7 @@ def data() -> twin.TwinData:
 
 
 @pytest.fixture(scope="module")
-def problem(data) -> cal.Problem:
+def problem(data) -> Problem:
     return _problem(data)
 
 
@@ -151,7 +155,7 @@ def test_greedy_maximin_spreads_points():
 
 def test_identifiability_finds_the_two_null_combinations(problem, data):
     J = kin.position_jacobian(data.truth["nominal"], problem.q_train, tool=problem.tool)
-    ident = cal.identifiability(J.reshape(-1, 24))
+    ident = identifiability(J.reshape(-1, 24))
     assert ident.rank == 22
     names = kin.parameter_names()
     N = ident.null_space
@@ -178,24 +182,22 @@ def test_identifiability_finds_the_two_null_combinations(problem, data):
 def test_truth_equivalent_returns_identified_errors(problem):
     errors = np.zeros(24)
     errors[problem.free] = generator("test", "errs").normal(0, 1e-4, problem.dim)
-    np.testing.assert_allclose(
-        cal.truth_equivalent(problem, errors), errors[problem.free], atol=1e-12
-    )
+    np.testing.assert_allclose(truth_equivalent(problem, errors), errors[problem.free], atol=1e-12)
 
 
 # ------------------------------------------------------------------ filters
 
 
 def test_metrics_eq45():
-    m = cal.metrics([3.0, 4.0])
+    m = metrics([3.0, 4.0])
     assert m["mean"] == 3.5 and m["max"] == 4.0
     assert m["rmse"] == pytest.approx(np.sqrt(12.5))
 
 
 def test_noise_bases_are_positive_and_seeded(problem):
-    a = cal.draw_noise_bases("kr210", 3, problem)
-    b = cal.draw_noise_bases("kr210", 3, problem)
-    c = cal.draw_noise_bases("kr210", 4, problem)
+    a = draw_noise_bases("kr210", 3, problem)
+    b = draw_noise_bases("kr210", 3, problem)
+    c = draw_noise_bases("kr210", 4, problem)
     for x, y in zip(a, b, strict=True):
         np.testing.assert_array_equal(x, y)
     assert all(np.all(x > 0) for x in a)
@@ -204,10 +206,10 @@ def test_noise_bases_are_positive_and_seeded(problem):
 
 
 def test_batch_update_equals_explicit_eq20_22(problem):
-    """One iteration of :func:`cal.ekf` equals Eq 18, 20-22 written in the 3n-space."""
-    C0, S0, R0 = cal.draw_noise_bases("kr210", 0, problem)
+    """One iteration of :func:`ekf` equals Eq 18, 20-22 written in the 3n-space."""
+    C0, S0, R0 = draw_noise_bases("kr210", 0, problem)
     f = np.array([2e-6, 5e-7, 3e-4])
-    res = cal.ekf(problem, C0, S0, R0, f, 1)
+    res = ekf(problem, C0, S0, R0, f, 1)
     H, h = problem.jacobian(np.zeros(problem.dim))
     Cm = np.diag(f[0] * C0 + f[1] * S0)
     R = np.diag(f[2] * R0)
@@ -229,23 +231,23 @@ def test_ekf_recovers_identifiable_parameters_on_noise_free_data(problem):
     R0 = np.full(3 * prob.q_train.shape[0], 1e-16)  # mm^2: noise-free data
     # S = 0 (static parameters): the first update is exact up to the linearisation error,
     # and with data reuse later updates shrink (1/k), so a few-1e-8 error remains
-    res = cal.ekf(prob, sd[prob.free] ** 2, np.zeros(r), R0, [1.0, 1.0, 1.0], 4)
+    res = ekf(prob, sd[prob.free] ** 2, np.zeros(r), R0, [1.0, 1.0, 1.0], 4)
     err = res.x[0] - errors[prob.free]
     assert np.abs(err[angle]).max() < 2e-7  # rad (errors are ~2e-4 rad)
     assert np.abs(err[~angle]).max() < 1e-4  # mm (errors are ~0.1 mm)
     # a small process noise keeps the gain open: relinearised updates converge (Gauss-Newton)
-    res = cal.ekf(prob, sd[prob.free] ** 2, sd[prob.free] ** 2 * 1e-6, R0, [1.0, 1.0, 1.0], 4)
+    res = ekf(prob, sd[prob.free] ** 2, sd[prob.free] ** 2 * 1e-6, R0, [1.0, 1.0, 1.0], 4)
     err = res.x[0] - errors[prob.free]
     assert np.abs(err[angle]).max() < 1e-12
     assert np.abs(err[~angle]).max() < 1e-9
-    assert cal.metrics(prob.distances(res.x[0], "validation"))["max"] < 1e-9
+    assert metrics(prob.distances(res.x[0], "validation"))["max"] < 1e-9
 
 
 def test_gsbise_is_a_pure_increment_extrapolation(problem):
-    C0, S0, R0 = cal.draw_noise_bases("kr210", 1, problem)
+    C0, S0, R0 = draw_noise_bases("kr210", 1, problem)
     f = [1e-6, 1e-6, 1e-4]
-    plain = cal.ekf(problem, C0, S0, R0, f, 6)
-    gs = cal.ekf(problem, C0, S0, R0, f, 6, gsbise=True)
+    plain = ekf(problem, C0, S0, R0, f, 6)
+    gs = ekf(problem, C0, S0, R0, f, 6, gsbise=True)
     # Eq 24-25: next prior = x̂_{k|k} + (x̂_{k|k} - x̂_{k-1}); plain EKF: next prior = x̂_{k|k}
     np.testing.assert_array_equal(gs.priors[:, 1:], 2 * gs.path[:, :-1] - gs.priors[:, :-1])
     np.testing.assert_array_equal(plain.priors[:, 1:], plain.path[:, :-1])
@@ -259,14 +261,14 @@ def test_fitness_filter_is_the_first_ekf_iteration(problem):
     runs = [0, 1]
     C0, S0, R0 = (
         np.stack(v)
-        for v in zip(*(cal.draw_noise_bases("kr210", r, problem) for r in runs), strict=True)
+        for v in zip(*(draw_noise_bases("kr210", r, problem) for r in runs), strict=True)
     )
     W = np.log10([[[1e-6, 2e-6, 1e-4], [3e-7, 1e-5, 5e-4]]] * 2)
-    fit = cal.NoiseFactorFitness(problem, C0, S0, R0, 1, gsbise=False)
+    fit = NoiseFactorFitness(problem, C0, S0, R0, 1, gsbise=False)
     est = fit.estimates(W)
     for r in runs:
         for p in range(2):
-            ref = cal.ekf(problem, C0[r], S0[r], R0[r], 10.0 ** W[r, p], 1).x[0]
+            ref = ekf(problem, C0[r], S0[r], R0[r], 10.0 ** W[r, p], 1).x[0]
             np.testing.assert_allclose(est[r, p], ref, rtol=1e-8, atol=1e-13)
     values = fit(W)
     x = est[0, 0]
@@ -275,8 +277,8 @@ def test_fitness_filter_is_the_first_ekf_iteration(problem):
 
 
 def test_linear_filter_multi_iteration_matches_sequential_reference(problem):
-    C0, S0, R0 = cal.draw_noise_bases("kr210", 2, problem)
-    fit = cal.NoiseFactorFitness(problem, C0[None], S0[None], R0[None], 5, gsbise=True)
+    C0, S0, R0 = draw_noise_bases("kr210", 2, problem)
+    fit = NoiseFactorFitness(problem, C0[None], S0[None], R0[None], 5, gsbise=True)
     W = np.log10([[[2e-6, 3e-6, 2e-4]]])
     got = fit.estimates(W)[0, 0]
     # reference: the 3n-space recursion on the linear model, with GSBISE (Eq 24-25)
@@ -301,7 +303,7 @@ def test_ukf_equals_kalman_update_for_a_linear_measurement():
     P = np.cov(rng.normal(size=(n, 30)))[None]
     R = rng.uniform(0.1, 1.0, (1, m))
     z = rng.normal(size=(1, m))
-    xu, Pu = cal.ukf_update(x, P, z, R, lambda s: s @ Hm.T)
+    xu, Pu = ukf_update(x, P, z, R, lambda s: s @ Hm.T)
     S = Hm @ P[0] @ Hm.T + np.diag(R[0])
     K = P[0] @ Hm.T @ np.linalg.inv(S)
     np.testing.assert_allclose(xu[0], x[0] + K @ (z[0] - Hm @ x[0]), rtol=1e-10)
@@ -310,7 +312,7 @@ def test_ukf_equals_kalman_update_for_a_linear_measurement():
 
 def test_ukf_matches_filterpy(problem):
     filterpy = pytest.importorskip("filterpy.kalman")
-    small = cal.Problem(
+    small = Problem(
         problem.q_train[:6],
         problem.p_train[:6],
         problem.q_val,
@@ -319,9 +321,9 @@ def test_ukf_matches_filterpy(problem):
         problem.tool,
         problem.free,
     )
-    C0, S0, R0 = cal.draw_noise_bases("kr210", 0, small)
+    C0, S0, R0 = draw_noise_bases("kr210", 0, small)
     f = np.array([1e-6, 1e-6, 1e-4])
-    res = cal.ukf(small, C0, S0, R0, f, 2)
+    res = ukf(small, C0, S0, R0, f, 2)
     r, m = small.dim, 3 * small.q_train.shape[0]
     points = filterpy.MerweScaledSigmaPoints(r, alpha=1.0, beta=2.0, kappa=0.0)
     u = filterpy.UnscentedKalmanFilter(
@@ -347,11 +349,11 @@ def test_lasso_limits():
     X = rng.normal(size=(60, 5))
     beta = np.array([1.0, 0.0, -2.0, 0.0, 0.5])
     y = X @ beta + 0.01 * rng.normal(size=60)
-    b0, _ = cal.lasso_cd(X, y, 0.0, 300)
+    b0, _ = lasso_cd(X, y, 0.0, 300)
     np.testing.assert_allclose(b0, np.linalg.lstsq(X, y, rcond=None)[0], atol=1e-8)
-    big, path = cal.lasso_cd(X, y, 1e3, 3)
+    big, path = lasso_cd(X, y, 1e3, 3)
     assert np.all(big == 0) and path.shape == (3, 5)
-    sparse, _ = cal.lasso_cd(X, y, 0.05, 200)
+    sparse, _ = lasso_cd(X, y, 0.05, 200)
     assert sparse[1] == 0 and sparse[3] == 0 and abs(sparse[0]) > 0.5
 
 
@@ -373,20 +375,22 @@ def test_swarms_respect_the_interface(method):
     np.testing.assert_array_equal(alone.best_x[0], res.best_x[1])  # batch independence
 
 
-def test_optimiser_lookup_never_substitutes():
-    assert cal.optimiser("ipso") is ipso
+def test_optimiser_lookup_never_substitutes(problem):
+    assert METHODS["ipso"] is ipso and METHODS["dqpso"] is dqpso
+    cfg = copy.deepcopy(CFG)
+    cfg["ipso"]["method"] = "no_such_method"
     with pytest.raises(KeyError, match="not registered"):
-        cal.optimiser("no_such_method")
+        identify("ipso", problem, cfg, study="kr210", runs=[0])
 
 
-@pytest.mark.parametrize("identifier", sorted(cal.IDENTIFIERS))
+@pytest.mark.parametrize("identifier", sorted(IDENTIFIERS))
 def test_identifiers_are_deterministic_and_improve_on_bc(problem, identifier):
-    a = cal.identify(identifier, problem, CFG, study="kr210", runs=[0, 1])
-    b = cal.identify(identifier, problem, CFG, study="kr210", runs=[1])
+    a = identify(identifier, problem, CFG, study="kr210", runs=[0, 1])
+    b = identify(identifier, problem, CFG, study="kr210", runs=[1])
     np.testing.assert_array_equal(a.x[1], b.x[0])  # per-seed determinism, batch independent
     assert a.x.shape == (2, problem.dim) and a.time_s.shape == (2,)
-    val = cal.metrics(problem.distances(a.x, "validation"))["rmse"]
-    bc = cal.metrics(problem.distances(np.zeros(problem.dim), "validation"))["rmse"]
+    val = metrics(problem.distances(a.x, "validation"))["rmse"]
+    bc = metrics(problem.distances(np.zeros(problem.dim), "validation"))["rmse"]
     if identifier == "bc":
         np.testing.assert_array_equal(val, bc)
     else:
@@ -395,7 +399,7 @@ def test_identifiers_are_deterministic_and_improve_on_bc(problem, identifier):
 
 
 def test_tuned_factors_stay_in_eq27_ranges(problem):
-    fit = cal.identify("mipo_arkekf", problem, CFG, study="kr210", runs=[0, 1])
+    fit = identify("mipo_arkekf", problem, CFG, study="kr210", runs=[0, 1])
     b = CFG["tuning"]["bounds"]
     for key in ("alpha", "beta", "gamma"):
         assert np.all(fit.info[key] >= b[key][0] * (1 - 1e-12))
@@ -403,7 +407,7 @@ def test_tuned_factors_stay_in_eq27_ranges(problem):
 
 
 def test_fit_frame_round_trip(problem):
-    fit = cal.identify("ekf", problem, CFG, study="kr210", runs=[0, 1])
+    fit = identify("ekf", problem, CFG, study="kr210", runs=[0, 1])
     frame = report.fit_frame(fit, problem, [0, 1])
     np.testing.assert_array_equal(report.estimates(frame, problem.free), fit.x)
     fixed = [c for i, c in enumerate(kin.parameter_names()) if i not in set(problem.free)]
@@ -467,14 +471,14 @@ def test_pivoted_qr_breaks_ties_by_index_not_rounding():
     for eps in (0.0, 1e-15, -1e-15):  # rounding-level perturbations must not flip the choice
         B = A.copy()
         B[0, 2] += eps
-        order, r = cal.pivoted_qr(B / np.linalg.norm(B, axis=0))
+        order, r = pivoted_qr(B / np.linalg.norm(B, axis=0))
         assert 1 in order[:3].tolist() and order[-1] == 2
         assert r[-1] < 1e-12 and np.all(r[:3] > 1e-3)
     # the diagonal magnitudes agree with a library pivoted QR on a generic matrix
     import scipy.linalg
 
     M = rng.normal(size=(40, 6))
-    order, r = cal.pivoted_qr(M)
+    order, r = pivoted_qr(M)
     _, R, piv = scipy.linalg.qr(M, mode="economic", pivoting=True)
     np.testing.assert_array_equal(order, piv)
     np.testing.assert_allclose(r, np.abs(np.diag(R)), rtol=1e-10)

@@ -1,5 +1,5 @@
 # KR210 kinematic calibration (issue #9; the MIPO-ARKEKF paper, §2-3).  Studies live under
-# config["calibration"] (one block per study, e.g. kr210); wildcard {cal} names one.
+# config["calibration"] (one block per study, e.g. kr210); wildcard {study} names one.
 # DAG: simulate_calibration -> calibration_identifiability -> calibrate (one job per identifier,
 # all seeds batched inside) -> calibration_tables / calibration_stats / polishing_path /
 # calibration_figure.  Each rule gets only the config blocks it reads as params.
@@ -7,20 +7,16 @@
 include: "calibration_common.smk"
 
 
-wildcard_constraints:
-    cal="|".join(CAL_STUDIES) if CAL_STUDIES else "^$",
-    identifier="|".join(CAL_IDENTIFIERS),
-    calfig="|".join(CAL_FIGURES),
-
-
 rule simulate_calibration:
     output:
-        data="results/{cal}/calibration/dataset.parquet",
-        truth="results/{cal}/calibration/truth.json",
+        data="results/{study}/calibration/dataset.parquet",
+        truth="results/{study}/calibration/truth.json",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.cal, "robot": _cal(wc)["robot"], "twin": _cal(wc)["twin"]},
+        cfg=lambda wc: {"study": wc.study, "robot": _cal(wc)["robot"], "twin": _cal(wc)["twin"]},
     log:
-        "logs/{cal}/simulate_calibration.log",
+        "logs/{study}/simulate_calibration.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -29,15 +25,17 @@ rule simulate_calibration:
 
 rule calibration_identifiability:
     input:
-        data="results/{cal}/calibration/dataset.parquet",
-        truth="results/{cal}/calibration/truth.json",
+        data="results/{study}/calibration/dataset.parquet",
+        truth="results/{study}/calibration/truth.json",
     output:
-        csv="results/{cal}/identifiability.csv",
-        json="results/{cal}/calibration/identifiability.json",
+        csv="results/{study}/identifiability.csv",
+        json="results/{study}/calibration/identifiability.json",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.cal, "identifiability": _cal(wc)["identifiability"]},
+        cfg=lambda wc: {"study": wc.study, "identifiability": _cal(wc)["identifiability"]},
     log:
-        "logs/{cal}/calibration_identifiability.log",
+        "logs/{study}/calibration_identifiability.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -48,17 +46,20 @@ rule calibrate:
     input:
         unpack(_cal_base),
     output:
-        fit="results/{cal}/calibration/fits/{identifier}.parquet",
-        history="results/{cal}/calibration/histories/{identifier}.parquet",
+        fit="results/{study}/calibration/fits/{identifier}.parquet",
+        history="results/{study}/calibration/histories/{identifier}.parquet",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
+        identifier=one_of(CAL_IDENTIFIERS),
     params:
         cfg=lambda wc: {
-            "study": wc.cal,
+            "study": wc.study,
             "identifier": wc.identifier,
             "runs": _cal(wc)["runs"],
-            **{block: _cal(wc)[block] for block in CAL_BLOCKS[wc.identifier]},
+            **{block: _cal(wc)[block] for block in _cal_blocks(wc.identifier)},
         },
     log:
-        "logs/{cal}/calibrate_{identifier}.log",
+        "logs/{study}/calibrate_{identifier}.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -70,19 +71,21 @@ rule calibration_tables:
         unpack(_cal_base),
         fits=_cal_fits,
     output:
-        table6="results/{cal}/tables/table6.csv",
-        table6_md="results/{cal}/tables/table6.md",
-        table7="results/{cal}/tables/table7.csv",
-        table7_md="results/{cal}/tables/table7.md",
-        hybrid="results/{cal}/tables/hybrid_runtime.csv",
-        hybrid_md="results/{cal}/tables/hybrid_runtime.md",
-        recovery="results/{cal}/tables/parameter_recovery.csv",
-        recovery_summary="results/{cal}/tables/parameter_recovery_summary.csv",
-        recovery_summary_md="results/{cal}/tables/parameter_recovery_summary.md",
+        table6="results/{study}/tables/table6.csv",
+        table6_md="results/{study}/tables/table6.md",
+        table7="results/{study}/tables/table7.csv",
+        table7_md="results/{study}/tables/table7.md",
+        hybrid="results/{study}/tables/hybrid_runtime.csv",
+        hybrid_md="results/{study}/tables/hybrid_runtime.md",
+        recovery="results/{study}/tables/parameter_recovery.csv",
+        recovery_summary="results/{study}/tables/parameter_recovery_summary.csv",
+        recovery_summary_md="results/{study}/tables/parameter_recovery_summary.md",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.cal},
+        cfg=lambda wc: {"study": wc.study},
     log:
-        "logs/{cal}/calibration_tables.log",
+        "logs/{study}/calibration_tables.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -93,12 +96,14 @@ rule calibration_stats:
     input:
         fits=_cal_fits,
     output:
-        csv="results/{cal}/tables/table8.csv",
-        md="results/{cal}/tables/table8.md",
+        csv="results/{study}/tables/table8.csv",
+        md="results/{study}/tables/table8.md",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.cal, "n_boot": 10000},
+        cfg=lambda wc: {"study": wc.study, "n_boot": 10000},
     log:
-        "logs/{cal}/calibration_stats.log",
+        "logs/{study}/calibration_stats.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -110,13 +115,15 @@ rule polishing_path:
         unpack(_cal_base),
         fits=lambda wc: _cal_fits(wc, CAL_POLISHING),
     output:
-        csv="results/{cal}/tables/table9.csv",
-        md="results/{cal}/tables/table9.md",
-        points="results/{cal}/polishing/dwell_errors.parquet",
+        csv="results/{study}/tables/table9.csv",
+        md="results/{study}/tables/table9.md",
+        points="results/{study}/polishing/dwell_errors.parquet",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.cal, "polishing": _cal(wc)["polishing"]},
+        cfg=lambda wc: {"study": wc.study, "polishing": _cal(wc)["polishing"]},
     log:
-        "logs/{cal}/polishing_path.log",
+        "logs/{study}/polishing_path.log",
     conda:
         "../../envs/paramid.yaml"
     script:
@@ -127,18 +134,17 @@ rule calibration_figure:
     input:
         unpack(_cal_base),
         fits=lambda wc: [] if wc.calfig == "fig8" else _cal_fits(wc),
-        histories=lambda wc: [] if wc.calfig == "fig8" else expand(
-            "results/{cal}/calibration/histories/{identifier}.parquet",
-            cal=wc.cal,
-            identifier=CAL_IDENTIFIERS,
-        ),
+        histories=lambda wc: [] if wc.calfig == "fig8" else _cal_histories(wc),
     output:
-        png="results/{cal}/figures/{calfig}.png",
-        pdf="results/{cal}/figures/{calfig}.pdf",
+        png="results/{study}/figures/{calfig}.png",
+        pdf="results/{study}/figures/{calfig}.pdf",
+    wildcard_constraints:
+        study=one_of(CAL_STUDIES),
+        calfig=one_of(CAL_FIGURES),
     params:
-        cfg=lambda wc: {"study": wc.cal, "figure": wc.calfig},
+        cfg=lambda wc: {"study": wc.study, "figure": wc.calfig, "style": config["figures"]},
     log:
-        "logs/{cal}/{calfig}.log",
+        "logs/{study}/calibration_figure_{calfig}.log",
     conda:
         "../../envs/paramid.yaml"
     script:

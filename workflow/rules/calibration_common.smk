@@ -1,44 +1,46 @@
 # Helpers of workflow/rules/calibration.smk (functions and constants only; rules live there).
+# The identifiers, the config blocks each reads and the Table 9 (polishing) rows come from the
+# library's one registry, paramid.calibration.identify.IDENTIFIERS.
+
+from paramid.calibration.identify import IDENTIFIERS as _IDENTIFIERS
 
 CAL_STUDIES = list(config.get("calibration", {}))
-CAL_IDENTIFIERS = [
-    "bc", "ekf", "ekf_gsbise", "ekf_mipo", "mipo_arkekf",
-    "ipso", "lasso", "ukf", "lm_ga", "ekf_dqpso",
-]
-# config blocks each identifier reads (editing one reruns only the identifiers that read it)
-CAL_BLOCKS = {
-    "bc": [],
-    "ekf": ["ekf"],
-    "ekf_gsbise": ["ekf"],
-    "ekf_mipo": ["ekf", "tuning"],
-    "mipo_arkekf": ["ekf", "tuning"],
-    "ipso": ["ipso", "search_box"],
-    "lasso": ["lasso"],
-    "ukf": ["ukf", "ekf"],
-    "lm_ga": ["lm_ga", "search_box"],
-    "ekf_dqpso": ["ekf_dqpso", "ekf", "search_box"],
-}
+CAL_IDENTIFIERS = list(_IDENTIFIERS)
+CAL_POLISHING = [name for name, spec in _IDENTIFIERS.items() if spec.polishing]
 CAL_FIGURES = ["fig8", "fig10", "fig11", "fig12", "fig13"]
-CAL_POLISHING = ["bc", "ekf", "ipso", "lasso", "ukf", "mipo_arkekf"]  # Table 9 rows
 
 
 def _cal(wildcards):
-    return config["calibration"][wildcards.cal]
+    return config["calibration"][wildcards.study]
+
+
+def _cal_blocks(identifier):
+    """The config blocks an identifier reads (editing one reruns only the identifiers that
+    read it)."""
+    return _IDENTIFIERS[identifier].blocks
 
 
 def _cal_base(wildcards):
     return {
-        "data": f"results/{wildcards.cal}/calibration/dataset.parquet",
-        "truth": f"results/{wildcards.cal}/calibration/truth.json",
-        "ident": f"results/{wildcards.cal}/calibration/identifiability.json",
+        "data": f"results/{wildcards.study}/calibration/dataset.parquet",
+        "truth": f"results/{wildcards.study}/calibration/truth.json",
+        "ident": f"results/{wildcards.study}/calibration/identifiability.json",
     }
 
 
 def _cal_fits(wildcards, identifiers=None):
     return expand(
-        "results/{cal}/calibration/fits/{identifier}.parquet",
-        cal=wildcards.cal,
+        "results/{study}/calibration/fits/{identifier}.parquet",
+        study=wildcards.study,
         identifier=identifiers or CAL_IDENTIFIERS,
+    )
+
+
+def _cal_histories(wildcards):
+    return expand(
+        "results/{study}/calibration/histories/{identifier}.parquet",
+        study=wildcards.study,
+        identifier=CAL_IDENTIFIERS,
     )
 
 

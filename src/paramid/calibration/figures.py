@@ -1,31 +1,21 @@
 """Figures of the KR210 calibration study (paper Figures 8 and 10-13) as matplotlib Figures.
 
-Saving (PNG + PDF without time stamps) lives in :func:`paramid.io.save_figure`.
+Draw them inside :func:`paramid.plotting.styled` (the config's ``figures`` style); saving
+(PNG + PDF without time stamps) lives in :func:`paramid.io.save_figure`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
+from paramid.plotting import new_figure
+
 Array = NDArray[np.float64]
-WIDTH_IN = 7.0  # full text width of a two-column paper
-STYLE = {
-    "font.size": 9,
-    "axes.titlesize": 9,
-    "axes.labelsize": 9,
-    "legend.fontsize": 8,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "svg.hashsalt": "paramid",
-}
 
 COLOURS = {
     "BC": "black",
@@ -45,82 +35,106 @@ COLOURS = {
     "EKF+DQPSO": "#bcbd22",
 }
 
+#: Line styles of the series of one panel, in drawing order (see :func:`_series_lines`).
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
+#: Space above the data of a log axis for its legend, as a fraction of the decades spanned.
+LEGEND_HEADROOM = 0.35
+
 __all__ = ["COLOURS", "convergence", "error_profiles", "hybrid_bars", "sample_points"]
 
 
 def sample_points(train: Array, validation: Array, unused: Array) -> Figure:
     """Figure 8: compensation (training) and validation SMR positions in the base frame."""
-    with plt.rc_context(STYLE):
-        fig = plt.figure(figsize=(WIDTH_IN, 4.2), layout="constrained")
-        ax = fig.add_subplot(projection="3d")
-        ax.scatter(*unused.T, s=2, c="0.8", label=f"candidates ({len(unused)})", alpha=0.5)
-        ax.scatter(*train.T, s=6, c="#1f77b4", label=f"compensation points ({len(train)})")
-        ax.scatter(
-            *validation.T, s=8, c="#d62728", marker="^", label=f"validation ({len(validation)})"
-        )
-        ax.set(xlabel="x [mm]", ylabel="y [mm]", zlabel="z [mm]")
-        ax.set_title("Calibration points in the robot base frame (Fig 8)")
-        ax.legend(loc="upper left")
+    fig, ax = new_figure(4.2, subplot_kw={"projection": "3d"})
+    ax.scatter(*unused.T, s=2, c="0.8", label=f"candidates ({len(unused)})", alpha=0.5)
+    ax.scatter(*train.T, s=6, c="#1f77b4", label=f"compensation points ({len(train)})")
+    ax.scatter(*validation.T, s=8, c="#d62728", marker="^", label=f"validation ({len(validation)})")
+    ax.set(xlabel="x [mm]", ylabel="y [mm]", zlabel="z [mm]")
+    ax.set_title("Calibration points in the robot base frame (Fig 8)")
+    ax.legend(loc="upper left")
     return fig
+
+
+def _series_lines(n: int, widest: float, thinnest: float) -> list[tuple[object, float]]:
+    """(line style, width) of n series drawn in order: each its own style, and each drawn
+    thinner than the ones before it, so a later series (M5) over an earlier one with nearly
+    the same values (M1) leaves the earlier one visible on both sides."""
+    widths = np.linspace(widest, thinnest, n) if n > 1 else [widest]
+    return [(LINESTYLES[k % len(LINESTYLES)], float(w)) for k, w in enumerate(widths)]
+
+
+def _log_range(series: Mapping[str, Array]) -> tuple[float, float]:
+    """The range of every positive value of the series, widened by 2 % at both ends."""
+    top = max(float(np.max(v)) for v in series.values())
+    low = min(float(np.min(v[v > 0])) for v in series.values())
+    return low * 0.98, top * 1.02
 
 
 def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
     """Figure 10: per-point validation position errors before/after compensation.
 
-    ``panels`` maps a panel title to {method: errors over the validation points (mm)}.
+    ``panels`` maps a panel title to {method: errors over the validation points (mm)}.  Each
+    series has its own line style and width (:func:`_series_lines`: M1 stays visible under
+    M5) and the legend sits in a band above the data.
     """
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(
-            len(panels),
-            2,
-            figsize=(WIDTH_IN, 2.6 * len(panels)),
-            layout="constrained",
-            gridspec_kw={"width_ratios": [3, 1]},
-            squeeze=False,
-        )
-        for (title, series), (ax, hx) in zip(panels.items(), axes, strict=True):
-            top = max(float(np.max(v)) for v in series.values())
-            low = min(float(np.min(v[v > 0])) for v in series.values())
-            bins = np.geomspace(low * 0.98, top * 1.02, 40)
-            for name, err in series.items():
-                colour = COLOURS.get(name)
-                ax.plot(np.arange(1, err.size + 1), err, lw=0.9, color=colour, label=name)
-                hx.hist(err, bins=bins, orientation="horizontal", histtype="step", color=colour)
-            ax.set(xlabel="Validation point", ylabel="Position error [mm]", title=title)
-            ax.set_yscale("log")
-            hx.set_yscale("log")
-            hx.set(xlabel="Points", ylabel="Position error [mm]", title="Distribution")
-            ax.legend(ncols=len(series), loc="upper center", fontsize=7)
+    fig, axes = new_figure(
+        2.6 * len(panels), nrows=len(panels), ncols=2, width_ratios=[3, 1], squeeze=False
+    )
+    for (title, series), (ax, hx) in zip(panels.items(), axes, strict=True):
+        low, top = _log_range(series)
+        bins = np.geomspace(low, top, 40)
+        lines = _series_lines(len(series), widest=1.6, thinnest=0.8)
+        for (name, err), (ls, lw) in zip(series.items(), lines, strict=True):
+            colour = COLOURS.get(name)
+            ax.plot(np.arange(1, err.size + 1), err, ls=ls, lw=lw, color=colour, label=name)
+            hx.hist(
+                err,
+                bins=bins,
+                orientation="horizontal",
+                histtype="step",
+                color=colour,
+                ls=ls,
+                lw=lw,
+            )
+        ax.set(xlabel="Validation point", ylabel="Position error [mm]", title=title)
+        for a in (ax, hx):
+            a.set_yscale("log")
+            a.set_ylim(low, top * (top / low) ** LEGEND_HEADROOM)
+        hx.set(xlabel="Points", ylabel="Position error [mm]", title="Distribution")
+        ax.legend(ncols=len(series), loc="upper center")
     return fig
 
 
 def convergence(histories: Mapping[str, pd.DataFrame], title: str, bc: float | None) -> Figure:
-    """Figures 11 and 13: training RMSE [mm] per iteration, median over runs with a min-max band."""
-    with plt.rc_context(STYLE):
-        fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.2), layout="constrained")
-        for name, h in histories.items():
-            table = h.pivot(index="iteration", columns="run", values="train_rmse_mm")
-            it = table.index.to_numpy()
-            colour = COLOURS.get(name)
-            ax.plot(it, table.median(axis=1), color=colour, lw=1.3, label=name)
-            ax.fill_between(it, table.min(axis=1), table.max(axis=1), color=colour, alpha=0.15)
-        if bc is not None:
-            ax.axhline(bc, color="black", ls=":", lw=1.0, label="BC")
-        ax.set_yscale("log")
-        ax.set(xlabel="Iteration", ylabel="Training RMSE [mm] (Eq 45)", title=title)
-        ax.legend(ncols=3)
+    """Figures 11 and 13: training RMSE [mm] per iteration, median over runs with a min-max band.
+
+    Each method has its own line style and width (:func:`_series_lines`), so a median drawn
+    over another (M5 over M1) leaves both visible.
+    """
+    fig, ax = new_figure(3.2)
+    lines = _series_lines(len(histories), widest=2.2, thinnest=1.0)
+    for (name, h), (ls, lw) in zip(histories.items(), lines, strict=True):
+        table = h.pivot(index="iteration", columns="run", values="train_rmse_mm")
+        it = table.index.to_numpy()
+        colour = COLOURS.get(name)
+        ax.plot(it, table.median(axis=1), ls=ls, color=colour, lw=lw, label=name)
+        ax.fill_between(it, table.min(axis=1), table.max(axis=1), color=colour, alpha=0.15)
+    if bc is not None:
+        ax.axhline(bc, color="black", ls=":", lw=1.0, label="BC")
+    ax.set_yscale("log")
+    ax.set(xlabel="Iteration", ylabel="Training RMSE [mm] (Eq 45)", title=title)
+    ax.legend(ncols=3)
     return fig
 
 
 def hybrid_bars(table: pd.DataFrame) -> Figure:
     """Figure 12: (a) validation RMSE and (b) time per run of MIPO-ARKEKF and the hybrids."""
-    with plt.rc_context(STYLE):
-        fig, (a, b) = plt.subplots(1, 2, figsize=(WIDTH_IN, 2.8), layout="constrained")
-        names = table["method"].tolist()
-        colours = [COLOURS.get(n) for n in names]
-        x = np.arange(len(names))
-        a.bar(x, table["rmse_mm"], yerr=table["rmse_mm_sd"].fillna(0.0), color=colours)
-        a.set(xticks=x, xticklabels=names, ylabel="Validation RMSE [mm]", title="(a) accuracy")
-        b.bar(x, table["time_s"], yerr=table["time_s_sd"].fillna(0.0), color=colours)
-        b.set(xticks=x, xticklabels=names, ylabel="Time per run [s]", title="(b) computation time")
+    fig, (a, b) = new_figure(2.8, ncols=2)
+    names = table["method"].tolist()
+    colours = [COLOURS.get(n) for n in names]
+    x = np.arange(len(names))
+    a.bar(x, table["rmse_mm"], yerr=table["rmse_mm_sd"].fillna(0.0), color=colours)
+    a.set(xticks=x, xticklabels=names, ylabel="Validation RMSE [mm]", title="(a) accuracy")
+    b.bar(x, table["time_s"], yerr=table["time_s_sd"].fillna(0.0), color=colours)
+    b.set(xticks=x, xticklabels=names, ylabel="Time per run [s]", title="(b) computation time")
     return fig

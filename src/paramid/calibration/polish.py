@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration.core import metrics
+from paramid.calibration.problem import metrics
 from paramid.calibration.twin import pose_matrix
 
 FloatArray = NDArray[np.float64]

@@ -18,12 +18,14 @@ from scipy import stats as sps
 from paramid import io
 from paramid.calibration import kinematics as kin
 from paramid.calibration import paper
-from paramid.calibration.core import LABELS, TABLE7_NAMES, Fit, Problem, metrics, truth_equivalent
+from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
+from paramid.calibration.problem import Problem, metrics, truth_equivalent
 from paramid.stats import comparison_table
 
 __all__ = [
     "TABLE6",
     "TABLE7",
+    "TABLE7_NAMES",
     "TABLE9",
     "HYBRIDS",
     "fit_frame",
@@ -37,10 +39,22 @@ __all__ = [
     "parameter_recovery",
 ]
 
-#: Rows of Table 6 (ablation), Table 7 (all models) and Table 9 (polishing path).
+#: Table 7 names (M1-M5) of the single identification methods, in Table 7's row order.
+TABLE7_NAMES: dict[str, str] = {
+    "bc": "BC",
+    "ekf": "M1",
+    "ipso": "M2",
+    "lasso": "M3",
+    "ukf": "M4",
+    "mipo_arkekf": "M5",
+    "lm_ga": "LM+GA",
+    "ekf_dqpso": "EKF+DQPSO",
+}
+#: Rows of Table 6 (ablation), Table 7 (all models) and Table 9 (polishing path: the Table 7
+#: rows that the identifier registry marks as polishing rows).
 TABLE6: list[str] = ["ekf", "ekf_gsbise", "ekf_mipo", "mipo_arkekf"]
-TABLE7: list[str] = ["bc", "ekf", "ipso", "lasso", "ukf", "mipo_arkekf", "lm_ga", "ekf_dqpso"]
-TABLE9: list[str] = ["bc", "ekf", "ipso", "lasso", "ukf", "mipo_arkekf"]
+TABLE7: list[str] = list(TABLE7_NAMES)
+TABLE9: list[str] = [ident for ident in TABLE7 if IDENTIFIERS[ident].polishing]
 HYBRIDS: list[str] = ["mipo_arkekf", "lm_ga", "ekf_dqpso"]
 METRICS = ("mean", "rmse", "max")
 
@@ -206,7 +220,7 @@ def parameter_recovery(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Identified errors vs the twin's truth, in the identified subset.
 
-    The reference is :func:`paramid.calibration.core.truth_equivalent` (the subset vector that
+    The reference is :func:`paramid.calibration.problem.truth_equivalent` (the subset vector that
     reproduces the true position errors best).  Returns a long frame (method, parameter,
     unit, truth_equivalent, mean estimate, bias, RMS error over runs) and a summary per method
     (RMS error over parameters and runs, angles in urad and lengths in um).

@@ -27,6 +27,10 @@ CEC2022 methods (issue #8)
     ``po`` (Lian et al. 2024), ``mipo`` (the MIPO paper's Alg 1), ``woa``, ``hho``, ``ggo``,
     ``sga``, ``ho``; readings of ambiguous text are in ``docs/choices.md``.
 
+KR210 calibration methods (issue #9)
+    ``ipso`` (M2) and ``dqpso`` (stage 2 of EKF+DQPSO), our readings of the MIPO-ARKEKF
+    paper's references [14] and [15] (``paramid.optim.ipso``, ``paramid.optim.dqpso``).
+
 Schedules
     The update made after iteration g (g = 1..G-1, producing the population evaluated at
     iteration g + 1) uses the fraction t = g/G (``base.progress``): PSO's inertia is
@@ -45,11 +49,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from paramid.optim.base import OptimResult, progress
+from paramid.optim.dqpso import dqpso
 from paramid.optim.genetic import ga
 from paramid.optim.ggo import ggo
 from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
 from paramid.optim.hho import hho
 from paramid.optim.ho import ho
+from paramid.optim.ipso import ipso
 from paramid.optim.mipo import mipo
 from paramid.optim.objectives import CountingObjective, LinearRMSE, Objective, RowwiseObjective
 from paramid.optim.particle_swarm import pso
@@ -60,6 +66,8 @@ from paramid.optim.woa import woa
 METHODS: dict[str, Callable[..., OptimResult]] = {"pso": pso, "ga": ga, "gwo": gwo, "agwo": agwo}
 # CEC2022 comparison methods (issue #8); budget convention in paramid.optim.po.
 METHODS.update({"po": po, "mipo": mipo, "woa": woa, "hho": hho, "ggo": ggo, "sga": sga, "ho": ho})
+# KR210 calibration methods (issue #9): IPSO (M2) and DQPSO (EKF+DQPSO's second stage).
+METHODS.update({"ipso": ipso, "dqpso": dqpso})
 
 __all__ = [
     "METHODS",
@@ -71,11 +79,13 @@ __all__ = [
     "adaptive_exponent",
     "agwo",
     "convergence_factor",
+    "dqpso",
     "ga",
     "ggo",
     "gwo",
     "hho",
     "ho",
+    "ipso",
     "mipo",
     "po",
     "progress",

@@ -1,0 +1,132 @@
+"""Identifiability of the 24 geometric errors (paper Eq 9-10): which subset to identify.
+
+The stacked position Jacobian at the nominal table is column-scaled (so rad and mm columns
+compare); its SVD gives the rank and the unidentifiable combinations, QR with column
+pivoting the identified subset (the first ``rank`` pivots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from paramid.calibration import kinematics as kin
+from paramid.calibration.problem import FloatArray
+
+__all__ = ["Identifiability", "identifiability", "pivoted_qr"]
+
+
+@dataclass(frozen=True)
+class Identifiability:
+    """Rank analysis of the stacked position Jacobian (Eq 9-10) at the nominal table.
+
+    Columns are scaled to unit norm (so rad and mm columns compare); ``singular_values`` are
+    those of the scaled matrix, descending; ``rank`` counts sigma_k > rel_tol sigma_1.
+    ``pivots`` is the column order of QR with column pivoting (Businger-Golub) and
+    ``r_diag`` the |R_kk| in that order; ``free`` = the first ``rank`` pivots (sorted), the
+    identified subset.  ``null_space`` (24 - rank, 24) holds the right singular vectors of
+    the unidentifiable combinations (in scaled coordinates).
+    """
+
+    names: list[str]
+    column_norms: FloatArray
+    singular_values: FloatArray
+    rank: int
+    rel_tol: float
+    pivots: NDArray[np.int64]
+    r_diag: FloatArray
+    free: NDArray[np.int64]
+    null_space: FloatArray
+
+    @property
+    def condition_number(self) -> float:
+        """sigma_1 / sigma_rank of the scaled Jacobian restricted to its rank."""
+        return float(self.singular_values[0] / self.singular_values[self.rank - 1])
+
+    def combinations(self, threshold: float = 0.05) -> list[str]:
+        """Each null-space vector written as a readable combination, e.g. ``+0.707 d2 ...``."""
+        out = []
+        for v in self.null_space:
+            v = v * np.sign(v[np.argmax(np.abs(v))])
+            terms = [
+                f"{v[i]:+.3f} {self.names[i]}"
+                for i in np.argsort(-np.abs(v))
+                if abs(v[i]) >= threshold
+            ]
+            out.append(" ".join(terms))
+        return out
+
+    def table(self) -> pd.DataFrame:
+        """One row per pivot position k: the pivoted parameter, |R_kk|, sigma_k, selected."""
+        s1, r1 = self.singular_values[0], self.r_diag[0]
+        return pd.DataFrame(
+            {
+                "k": np.arange(1, len(self.names) + 1),
+                "pivot_parameter": [self.names[i] for i in self.pivots],
+                "pivot_unit": [kin.parameter_units()[self.names[i]] for i in self.pivots],
+                "r_diag": self.r_diag,
+                "r_diag_rel": self.r_diag / r1,
+                "selected": np.arange(len(self.names)) < self.rank,
+                "singular_value": self.singular_values,
+                "singular_value_rel": self.singular_values / s1,
+                "column_norm": self.column_norms[self.pivots],
+            }
+        )
+
+
+def pivoted_qr(A: ArrayLike, tie_rtol: float = 1e-9) -> tuple[NDArray[np.int64], FloatArray]:
+    """QR with column pivoting (Businger-Golub) with a deterministic tie-break.
+
+    Step k picks the column with the largest norm after projecting out the columns already
+    chosen; columns within ``tie_rtol`` of that norm count as tied and the lowest index wins,
+    so exactly dependent columns (e.g. d2 and d3 of parallel axes) are resolved by Eq 6 order,
+    never by rounding.  Modified Gram-Schmidt with re-orthogonalisation.  Returns the pivot
+    order and |R_kk| (the residual norm of each pivot when chosen).
+    """
+    W = np.array(A, dtype=np.float64)
+    n = W.shape[1]
+    remaining = list(range(n))
+    order, r_diag = [], []
+    for _ in range(n):
+        norms = np.linalg.norm(W[:, remaining], axis=0)
+        top = norms.max()
+        j = min(c for c, v in zip(remaining, norms, strict=True) if v >= (1.0 - tie_rtol) * top)
+        order.append(j)
+        r_diag.append(float(np.linalg.norm(W[:, j])))
+        remaining.remove(j)
+        if r_diag[-1] > 0 and remaining:
+            q = W[:, j] / r_diag[-1]
+            for _ in range(2):  # twice is enough (Giraud et al. 2005)
+                W[:, remaining] -= np.outer(q, q @ W[:, remaining])
+    return np.asarray(order, dtype=np.int64), np.asarray(r_diag)
+
+
+def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
+    """Rank, singular values and the identifiable subset of a stacked Jacobian (3n, 24)."""
+    J = np.asarray(J, dtype=np.float64)
+    if J.ndim != 2 or J.shape[1] != kin.N_PARAMS:
+        raise ValueError(f"J must be (3n, {kin.N_PARAMS}), got {J.shape}")
+    norms = np.linalg.norm(J, axis=0)
+    if np.any(norms == 0):
+        raise ValueError("a parameter has an all-zero Jacobian column")
+    Js = J / norms
+    _, s, vt = np.linalg.svd(Js, full_matrices=False)
+    rank = int(np.count_nonzero(s > rel_tol * s[0]))
+    piv, r_diag = pivoted_qr(Js)
+    qr_rank = int(np.count_nonzero(r_diag > rel_tol * r_diag[0]))
+    if qr_rank != rank:
+        raise RuntimeError(f"QR rank {qr_rank} disagrees with SVD rank {rank}: adjust rel_tol")
+    return Identifiability(
+        names=kin.parameter_names(),
+        column_norms=norms,
+        singular_values=s,
+        rank=rank,
+        rel_tol=float(rel_tol),
+        pivots=np.asarray(piv, dtype=np.int64),
+        r_diag=r_diag,
+        free=np.sort(piv[:rank]).astype(np.int64),
+        null_space=vt[rank:],
+    )

@@ -1,0 +1,422 @@
+"""Identifiers of the KR210 calibration study (paper §3.2) and their one registry.
+
+Every identifier estimates the identified subset x of the geometric errors (Eq 6) of a
+:class:`~paramid.calibration.problem.Problem` for a list of runs (batched where the method
+allows) and returns the same :class:`Fit` (estimates, per-iteration training RMSE, time),
+scored with Eq 45.  :data:`IDENTIFIERS` maps each name to its :class:`IdentifierSpec`; the
+workflow (``workflow/rules/calibration_common.smk``) reads its names, config blocks and
+Table 9 rows from there.
+
+Identifiers (budgets of §3.2.1: 60 iterations, hybrids 30 + 30, MIPO population 100)
+    ``bc``           before compensation: the nominal table.
+    ``ekf``          M1, Eq 16-22, batch form (z_k in R^{3n}), relinearised every iteration,
+                     fixed "manual" noise factors applied to the Eq 28 draws (Eq 26).
+    ``ekf_gsbise``   M1 + the gradient stabiliser of Eq 24-25.
+    ``ekf_mipo``     M1 with (alpha, beta, gamma) of Eq 26-27 tuned by MIPO on Eq 29.
+    ``mipo_arkekf``  M5 = Algorithm 2: MIPO-tuned factors + EKF + GSBISE.
+    ``ipso``         M2, improved PSO on the training RMSE (:mod:`paramid.optim.ipso`).
+    ``lasso``        M3, L1-penalised least squares (coordinate descent, lambda by K-fold CV).
+    ``ukf``          M4, unscented Kalman filter with the same noise model as M1.
+    ``lm_ga``        Levenberg-Marquardt (scipy, 30 iterations) then a GA (30 generations).
+    ``ekf_dqpso``    EKF (30 iterations) then DQPSO (30 iterations, :mod:`paramid.optim.dqpso`).
+
+Population methods are looked up by name in :data:`paramid.optim.METHODS`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import least_squares
+
+from paramid.calibration import kinematics as kin
+from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf
+from paramid.calibration.lasso import lasso_fit
+from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
+from paramid.optim import METHODS, LinearRMSE, Objective, OptimResult
+from paramid.seeding import seed_sequence
+
+__all__ = ["IDENTIFIERS", "LABELS", "Fit", "IdentifierSpec", "PositionRMSE", "identify"]
+
+Config = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Output of one identifier over its runs.
+
+    ``x`` (runs, r) identified errors (native units); ``history`` (runs, K) training RMSE
+    [mm] after each iteration (Eq 45; the objective's best-so-far value for population
+    methods, which score the linear error model); ``time_s`` (runs,) wall time per run;
+    ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns (e.g. the factors).
+    """
+
+    x: FloatArray
+    history: FloatArray
+    time_s: FloatArray
+    n_evals: NDArray[np.int64]
+    info: dict[str, FloatArray] = field(default_factory=dict)
+
+
+class PositionRMSE:
+    """Training RMSE of Eq 45 under a linear model z ≈ y - H x: sqrt(3) x LinearRMSE."""
+
+    def __init__(self, H: FloatArray, y: FloatArray) -> None:
+        self.inner = LinearRMSE(H, y)
+
+    def __call__(self, X: FloatArray) -> FloatArray:
+        return np.sqrt(3.0) * self.inner(X)
+
+
+def _optimise(
+    objective: Objective,
+    lower: FloatArray,
+    upper: FloatArray,
+    stage: Config,
+    seeds: Sequence[np.random.SeedSequence],
+) -> OptimResult:
+    """Run the optimiser ``stage["method"]`` of ``paramid.optim.METHODS`` with the stage's
+    population, iterations and settings; an unregistered name is an error, never a stand-in."""
+    name = stage["method"]
+    if name not in METHODS:
+        raise KeyError(
+            f"optimiser {name!r} is not registered in paramid.optim.METHODS "
+            f"(available: {sorted(METHODS)})"
+        )
+    return METHODS[name](
+        objective,
+        lower,
+        upper,
+        population=stage["population"],
+        iterations=stage["iterations"],
+        seeds=list(seeds),
+        **stage.get("settings", {}),
+    )
+
+
+def _train_rmse_path(problem: Problem, path: FloatArray) -> FloatArray:
+    """Training RMSE (runs, K) of each estimate on a path (runs, K, r), nonlinear model."""
+    return metrics(problem.distances(path, "train"))["rmse"]
+
+
+def _box(
+    problem: Problem, half: Mapping[str, float], centre: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """Search box centre +- half-widths (``angle_deg`` for alpha/theta, ``length_mm``)."""
+    angle = kin.is_angle()[problem.free]
+    w = np.where(angle, np.deg2rad(half["angle_deg"]), float(half["length_mm"]))
+    c = np.zeros(problem.dim) if centre is None else centre
+    return c - w, c + w
+
+
+def _manual_factors(cfg: Config, runs: int) -> FloatArray:
+    """The fixed ("manual") noise factors (alpha, beta, gamma) of Eq 26 for every run."""
+    f = cfg["ekf"]["factors"]
+    return np.tile([f["alpha"], f["beta"], f["gamma"]], (runs, 1)).astype(np.float64)
+
+
+def _tune(
+    problem: Problem,
+    cfg: Config,
+    study: str,
+    identifier: str,
+    runs: Sequence[int],
+    bases: tuple[FloatArray, FloatArray, FloatArray],
+    *,
+    gsbise: bool,
+) -> tuple[FloatArray, FloatArray, NDArray[np.int64]]:
+    """Tune w = log10(alpha, beta, gamma) (Eq 26-27) per run with the configured optimiser.
+
+    Each run has its own Eq 28 draws ``bases`` = (C0, S0, R0), so its fitness (Eq 29) is a
+    different function: the optimiser is called once per run (seed ``(study, identifier,
+    run)``), its population batched.  The optim interface makes a run's result independent
+    of batching, so this equals one call over all seeds with run-specific objectives.
+    Returns factors (runs, 3), the best fitness (runs,) and the evaluations counted (runs,).
+    """
+    tcfg = cfg["tuning"]
+    b = tcfg["bounds"]
+    lower = np.log10([b["alpha"][0], b["beta"][0], b["gamma"][0]])
+    upper = np.log10([b["alpha"][1], b["beta"][1], b["gamma"][1]])
+    best_x, best_f, evals = [], [], []
+    for i, run in enumerate(runs):
+        fitness = NoiseFactorFitness(
+            problem,
+            *(base[i : i + 1] for base in bases),
+            tcfg["fitness_iterations"],
+            gsbise=gsbise,
+            length_unit_mm=cfg["ekf"]["state_length_unit_mm"],
+        )
+        result = _optimise(fitness, lower, upper, tcfg, [seed_sequence(study, identifier, run)])
+        best_x.append(np.asarray(result.best_x)[0])
+        best_f.append(float(result.best_f[0]))
+        evals.append(int(result.n_evals[0]))
+    return 10.0 ** np.stack(best_x), np.asarray(best_f), np.asarray(evals, dtype=np.int64)
+
+
+def _refine(
+    problem: Problem,
+    cfg: Config,
+    study: str,
+    identifier: str,
+    runs: Sequence[int],
+    x1: FloatArray,
+    stage_cfg: Config,
+) -> tuple[FloatArray, FloatArray, NDArray[np.int64]]:
+    """Second hybrid stage: a population method around each first-stage estimate x1 (runs, r).
+
+    The objective is the training RMSE (Eq 45) of the model linearised at x1 (exact to second
+    order near x1); the box is x1 +- ``refine_scale`` x the search box.  Elitist hand-over:
+    a run keeps x1 when the population method finds nothing better (as a GA/PSO seeded with
+    the first-stage estimate would).  Returns (x, history (runs, K2), n_evals).
+    """
+    half = {k: v * stage_cfg["refine_scale"] for k, v in cfg["search_box"].items()}
+    xs, hist, evals = [], [], []
+    for i, run in enumerate(runs):
+        H, h = problem.jacobian(x1[i])
+        y = problem.p_train.reshape(-1) - h + H @ x1[i]
+        objective = PositionRMSE(H, y)
+        lower, upper = _box(problem, half, x1[i])
+        res = _optimise(objective, lower, upper, stage_cfg, [seed_sequence(study, identifier, run)])
+        f1 = float(objective(x1[i][None, None])[0, 0])
+        best = np.asarray(res.best_x)[0] if res.best_f[0] < f1 else x1[i]
+        xs.append(best)
+        hist.append(np.minimum(np.asarray(res.history)[0], f1))
+        evals.append(int(res.n_evals[0]))
+    return np.stack(xs), np.stack(hist), np.asarray(evals, dtype=np.int64)
+
+
+def _identify_bc(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """Before compensation: the nominal table (x = 0)."""
+    n = len(runs)
+    return Fit(
+        x=np.zeros((n, problem.dim)),
+        history=np.zeros((n, 0)),
+        time_s=np.zeros(n),
+        n_evals=np.zeros(n, dtype=np.int64),
+    )
+
+
+def _identify_ekf_family(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """M1 (``ekf``), its GSBISE and MIPO-tuned variants and M5 = Algorithm 2 (``mipo_arkekf``)."""
+    gsbise = identifier in ("ekf_gsbise", "mipo_arkekf")
+    tuned = identifier in ("ekf_mipo", "mipo_arkekf")
+    ecfg = cfg["ekf"]
+    bases = noise_bases(problem, study, runs)
+    start = time.perf_counter()
+    info: dict[str, FloatArray] = {}
+    n_evals = np.zeros(len(runs), dtype=np.int64)
+    if tuned:
+        factors, best_f, evals = _tune(problem, cfg, study, identifier, runs, bases, gsbise=gsbise)
+        info["tuning_best_fitness_mm"] = best_f
+        n_evals += evals
+    else:
+        factors = _manual_factors(cfg, len(runs))
+    res = ekf(
+        problem,
+        *bases,
+        factors,
+        ecfg["iterations"],
+        gsbise=gsbise,
+        length_unit_mm=ecfg["state_length_unit_mm"],
+    )
+    elapsed = time.perf_counter() - start
+    info |= {"alpha": factors[:, 0], "beta": factors[:, 1], "gamma": factors[:, 2]}
+    return Fit(
+        x=res.x,
+        history=_train_rmse_path(problem, res.path),
+        time_s=np.full(len(runs), elapsed / len(runs)),
+        n_evals=n_evals + ecfg["iterations"],
+        info=info,
+    )
+
+
+def _identify_ukf(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """M4: the UKF with M1's noise model and manual factors."""
+    ucfg, ecfg = cfg["ukf"], cfg["ekf"]
+    bases = noise_bases(problem, study, runs)
+    factors = _manual_factors(cfg, len(runs))
+    start = time.perf_counter()
+    res = ukf(
+        problem,
+        *bases,
+        factors,
+        ucfg["iterations"],
+        alpha=ucfg["alpha"],
+        beta=ucfg["beta"],
+        kappa=ucfg["kappa"],
+        length_unit_mm=ecfg["state_length_unit_mm"],
+    )
+    elapsed = time.perf_counter() - start
+    return Fit(
+        x=res.x,
+        history=_train_rmse_path(problem, res.path),
+        time_s=np.full(len(runs), elapsed / len(runs)),
+        n_evals=np.full(len(runs), ucfg["iterations"] * (2 * problem.dim + 1), dtype=np.int64),
+    )
+
+
+def _identify_lasso(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """M3: one deterministic LASSO fit, repeated for every run."""
+    lcfg = cfg["lasso"]
+    start = time.perf_counter()
+    x, path, lam = lasso_fit(
+        problem,
+        sweeps=lcfg["iterations"],
+        folds=lcfg["folds"],
+        n_lambda=lcfg["n_lambda"],
+        lambda_ratio=lcfg["lambda_ratio"],
+    )
+    elapsed = time.perf_counter() - start
+    n = len(runs)
+    return Fit(
+        x=np.tile(x, (n, 1)),
+        history=np.tile(_train_rmse_path(problem, path[None])[0], (n, 1)),
+        time_s=np.full(n, elapsed),
+        n_evals=np.full(n, lcfg["iterations"], dtype=np.int64),
+        info={"lambda": np.full(n, lam)},
+    )
+
+
+def _identify_ipso(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """M2: IPSO on the training RMSE of the linear error model, all runs batched."""
+    H0, z0 = problem.linearised()
+    lower, upper = _box(problem, cfg["search_box"])
+    seeds = [seed_sequence(study, identifier, r) for r in runs]
+    start = time.perf_counter()
+    result = _optimise(PositionRMSE(H0, z0), lower, upper, cfg["ipso"], seeds)
+    elapsed = time.perf_counter() - start
+    return Fit(
+        x=np.asarray(result.best_x),
+        history=np.asarray(result.history),
+        time_s=np.full(len(runs), elapsed / len(runs)),
+        n_evals=np.asarray(result.n_evals),
+    )
+
+
+def _identify_lm_ga(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """Hybrid LM+GA: Levenberg-Marquardt on the nonlinear model, then :func:`_refine`."""
+    hcfg = cfg["lm_ga"]
+    z = problem.p_train.reshape(-1)
+    trace: list[float] = []
+
+    def fun(x: FloatArray) -> FloatArray:
+        r = problem.predict(x, "train").reshape(-1) - z
+        trace.append(float(np.sqrt(3.0 * np.mean(r * r))))
+        return r
+
+    def jac(x: FloatArray) -> FloatArray:
+        return problem.jacobian(x)[0]
+
+    start = time.perf_counter()
+    lm = least_squares(
+        fun, np.zeros(problem.dim), jac=jac, method="lm", max_nfev=hcfg["lm_iterations"]
+    )
+    t_lm = time.perf_counter() - start
+    lm_hist = np.minimum.accumulate(np.asarray(trace))
+    lm_hist = np.pad(lm_hist, (0, hcfg["lm_iterations"] - lm_hist.size), mode="edge")
+    n = len(runs)
+    start = time.perf_counter()
+    x, hist2, evals = _refine(
+        problem, cfg, study, identifier, runs, np.tile(lm.x, (n, 1)), hcfg["ga"]
+    )
+    t_ga = time.perf_counter() - start
+    return Fit(
+        x=x,
+        history=np.concatenate([np.tile(lm_hist, (n, 1)), hist2], axis=1),
+        time_s=np.full(n, t_lm + t_ga / n),
+        n_evals=evals + lm.nfev,
+        info={"lm_train_rmse_mm": np.full(n, lm_hist[-1])},
+    )
+
+
+def _identify_ekf_dqpso(
+    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """Hybrid EKF+DQPSO: M1's EKF (manual factors), then DQPSO by :func:`_refine`."""
+    hcfg, ecfg = cfg["ekf_dqpso"], cfg["ekf"]
+    bases = noise_bases(problem, study, runs)
+    start = time.perf_counter()
+    res = ekf(
+        problem,
+        *bases,
+        _manual_factors(cfg, len(runs)),
+        hcfg["ekf_iterations"],
+        length_unit_mm=ecfg["state_length_unit_mm"],
+    )
+    x, hist2, evals = _refine(problem, cfg, study, identifier, runs, res.x, hcfg["dqpso"])
+    elapsed = time.perf_counter() - start
+    return Fit(
+        x=x,
+        history=np.concatenate([_train_rmse_path(problem, res.path), hist2], axis=1),
+        time_s=np.full(len(runs), elapsed / len(runs)),
+        n_evals=evals + hcfg["ekf_iterations"],
+        info={"ekf_train_rmse_mm": _train_rmse_path(problem, res.path)[:, -1]},
+    )
+
+
+@dataclass(frozen=True)
+class IdentifierSpec:
+    """One identifier: how it runs and what the workflow reads about it.
+
+    ``run(problem, cfg, study, identifier, runs) -> Fit``; ``label`` its row name in the
+    tables; ``blocks`` the study config blocks it reads besides ``runs`` (the rule
+    ``calibrate`` passes exactly these, so editing one reruns only the identifiers that read
+    it); ``polishing`` whether it is a row of Table 9 (the polishing path, §3.2.3).
+    """
+
+    run: Callable[..., Fit]
+    label: str
+    blocks: tuple[str, ...]
+    polishing: bool = False
+
+
+#: The identifiers in workflow order (the order of the fits every table rule reads).
+IDENTIFIERS: dict[str, IdentifierSpec] = {
+    "bc": IdentifierSpec(_identify_bc, "BC", (), polishing=True),
+    "ekf": IdentifierSpec(_identify_ekf_family, "EKF", ("ekf",), polishing=True),
+    "ekf_gsbise": IdentifierSpec(_identify_ekf_family, "EKF+GSBISE", ("ekf",)),
+    "ekf_mipo": IdentifierSpec(_identify_ekf_family, "EKF+MIPO", ("ekf", "tuning")),
+    "mipo_arkekf": IdentifierSpec(
+        _identify_ekf_family, "MIPO-ARKEKF", ("ekf", "tuning"), polishing=True
+    ),
+    "ipso": IdentifierSpec(_identify_ipso, "IPSO", ("ipso", "search_box"), polishing=True),
+    "lasso": IdentifierSpec(_identify_lasso, "LASSO", ("lasso",), polishing=True),
+    "ukf": IdentifierSpec(_identify_ukf, "UKF", ("ukf", "ekf"), polishing=True),
+    "lm_ga": IdentifierSpec(_identify_lm_ga, "LM+GA", ("lm_ga", "search_box")),
+    "ekf_dqpso": IdentifierSpec(
+        _identify_ekf_dqpso, "EKF+DQPSO", ("ekf_dqpso", "ekf", "search_box")
+    ),
+}
+#: Display names (table rows) of the identifiers, read from :data:`IDENTIFIERS`.
+LABELS: dict[str, str] = {name: spec.label for name, spec in IDENTIFIERS.items()}
+
+
+def identify(
+    identifier: str,
+    problem: Problem,
+    cfg: Config,
+    *,
+    study: str,
+    runs: Sequence[int],
+) -> Fit:
+    """Run ``identifier`` for the given run indices (all batched where the method allows)."""
+    if identifier not in IDENTIFIERS:
+        raise KeyError(f"unknown identifier {identifier!r}; known: {sorted(IDENTIFIERS)}")
+    return IDENTIFIERS[identifier].run(problem, cfg, study, identifier, list(runs))

@@ -1,0 +1,193 @@
+"""The calibration problem of the KR210 study (paper §2.2-2.4): data, model and Eq 45.
+
+:class:`Problem` holds the laser-tracker positions of the SMR (Eq 1-2, 11) for the training
+and validation configurations and the identified subset of the 24 geometric errors x = Δe
+(Eq 6; :mod:`paramid.calibration.identifiability` picks the subset); the others stay at their
+nominal values.  :func:`metrics` scores a compensated model (Eq 45).
+
+Noise bases (Eq 26-28): C0, S0, R0 = diag(randn) in the paper; a covariance with a negative
+diagonal is not a covariance, so we read them as diag(|randn|) (half-normal magnitudes;
+positive definite with probability 1), drawn per run from the stream ``(study, "eq28", run)``
+and shared by every EKF/UKF variant, so the ablation rows of run r differ only in the method.
+
+Units
+    Estimates are reported in rad (alpha, theta) and mm (a, d), positions in mm.  Inside the
+    Kalman filters lengths are expressed in ``state_length_unit_mm`` (1 = mm, the unit of
+    Table 1; 1000 = m), which fixes what the ranges of Eq 26-27 mean for the length prior
+    (:func:`state_scale`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from paramid.calibration import kinematics as kin
+from paramid.seeding import generator
+
+FloatArray = NDArray[np.float64]
+
+__all__ = [
+    "FloatArray",
+    "Problem",
+    "draw_noise_bases",
+    "metrics",
+    "noise_bases",
+    "state_scale",
+    "truth_equivalent",
+]
+
+
+def metrics(distances: ArrayLike) -> dict[str, FloatArray]:
+    """Eq 45 over the last axis of point distances |P_i - P'_i| [mm]: MEAN, RMSE and MAX."""
+    d = np.asarray(distances, dtype=np.float64)
+    return {
+        "mean": d.mean(axis=-1),
+        "rmse": np.sqrt(np.mean(d * d, axis=-1)),
+        "max": d.max(axis=-1),
+    }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Training and validation data of one calibration study and the parameters to identify.
+
+    ``q_*`` (n, 6) joint angles [rad]; ``p_*`` (n, 3) measured SMR positions in the base frame
+    [mm]; ``free`` the indices (into Eq 6's 24-vector) of the identified parameters.
+    """
+
+    q_train: FloatArray
+    p_train: FloatArray
+    q_val: FloatArray
+    p_val: FloatArray
+    nominal: FloatArray
+    tool: FloatArray
+    free: NDArray[np.int64]
+    convention: kin.Convention = "standard"
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        nominal: ArrayLike,
+        tool: ArrayLike,
+        free: ArrayLike,
+        convention: kin.Convention = "standard",
+    ) -> Problem:
+        """Build from the twin's frame (:func:`paramid.calibration.twin.simulate`)."""
+        qcols = [f"q{j}" for j in range(1, kin.N_JOINTS + 1)]
+        parts = []
+        for split in ("train", "validation"):
+            sub = frame[frame["split"] == split].sort_values("design_order")
+            parts += [sub[qcols].to_numpy(np.float64), sub[["x", "y", "z"]].to_numpy(np.float64)]
+        return cls(
+            *parts,
+            nominal=np.asarray(nominal, dtype=np.float64),
+            tool=np.asarray(tool, dtype=np.float64),
+            free=np.asarray(free, dtype=np.int64),
+            convention=convention,
+        )
+
+    @property
+    def dim(self) -> int:
+        """Number of identified parameters r."""
+        return int(self.free.size)
+
+    def data(self, split: str) -> tuple[FloatArray, FloatArray]:
+        """(q, p) of ``"train"`` or ``"validation"``."""
+        if split == "train":
+            return self.q_train, self.p_train
+        if split == "validation":
+            return self.q_val, self.p_val
+        raise ValueError(f"split must be 'train' or 'validation', got {split!r}")
+
+    def full(self, x: ArrayLike) -> FloatArray:
+        """Parameter vectors (..., 24): nominal plus the identified errors ``x`` (..., r)."""
+        x = np.asarray(x, dtype=np.float64)
+        out = np.broadcast_to(self.nominal, (*x.shape[:-1], kin.N_PARAMS)).copy()
+        out[..., self.free] += x
+        return out
+
+    def predict(self, x: ArrayLike, split: str) -> FloatArray:
+        """Model positions (..., n, 3) with errors ``x`` (..., r)."""
+        q, _ = self.data(split)
+        params = self.full(x)[..., None, :]
+        return kin.positions(params, q, convention=self.convention, tool=self.tool)
+
+    def distances(self, x: ArrayLike, split: str) -> FloatArray:
+        """Position errors |P_i - P'_i| (..., n) [mm] of the compensated model (Eq 1, 45)."""
+        _, p = self.data(split)
+        return np.linalg.norm(p - self.predict(x, split), axis=-1)
+
+    def jacobian(self, x: ArrayLike, split: str = "train") -> tuple[FloatArray, FloatArray]:
+        """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n)."""
+        q, _ = self.data(split)
+        params = self.full(x)[..., None, :]
+        J, p = kin.position_jacobian(
+            params, q, convention=self.convention, tool=self.tool, with_positions=True
+        )
+        J = J[..., self.free]
+        return J.reshape(*J.shape[:-3], -1, self.dim), p.reshape(*p.shape[:-2], -1)
+
+    def linearised(self) -> tuple[FloatArray, FloatArray]:
+        """The error model of Eq 9/11 at the nominal table: H0 (3n, r) and z0 = P - P' (3n,)."""
+        H0, p0 = self.jacobian(np.zeros(self.dim))
+        return H0, self.p_train.reshape(-1) - p0
+
+    def linear_point_errors(self, x: ArrayLike) -> FloatArray:
+        """|ΔP_i - J_i x| (..., n) on the training set under the linear error model (Eq 29)."""
+        H0, z0 = self.linearised()
+        r = z0 - np.asarray(x, dtype=np.float64) @ H0.T
+        return np.linalg.norm(r.reshape(*r.shape[:-1], -1, 3), axis=-1)
+
+
+def truth_equivalent(problem: Problem, errors: ArrayLike) -> FloatArray:
+    """The identified-subset vector (r,) equivalent to the twin's full 24 errors.
+
+    Least-squares projection of the true position errors J e (noise-free, linear model at the
+    nominal table, training configurations) onto the identified columns: what a perfect
+    identifier of the subset would return.  Parameter-recovery errors are measured from it.
+    """
+    q = problem.q_train
+    J = kin.position_jacobian(
+        problem.nominal, q, convention=problem.convention, tool=problem.tool
+    ).reshape(-1, kin.N_PARAMS)
+    target = J @ np.asarray(errors, dtype=np.float64)
+    return np.linalg.lstsq(J[:, problem.free], target, rcond=None)[0]
+
+
+def draw_noise_bases(
+    study: str, run: int, problem: Problem
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """C0, S0 (diagonals, r) and R0 (diagonal, 3n) of Eq 28 read as diag(|randn|).
+
+    Draws randn(24) for C0, randn(24) for S0 and randn(3n) for R0 in that order from the
+    stream ``(study, "eq28", run)`` as in Algorithm 2 line 3, and keeps the identified entries.
+    """
+    rng = generator(study, "eq28", int(run))
+    C0 = np.abs(rng.standard_normal(kin.N_PARAMS))[problem.free]
+    S0 = np.abs(rng.standard_normal(kin.N_PARAMS))[problem.free]
+    R0 = np.abs(rng.standard_normal(3 * problem.q_train.shape[0]))
+    return C0, S0, R0
+
+
+def state_scale(problem: Problem, length_unit_mm: float) -> FloatArray:
+    """Filter state unit per identified parameter, in native units: 1 rad or ``length_unit_mm``."""
+    angle = kin.is_angle()[problem.free]
+    return np.where(angle, 1.0, float(length_unit_mm))
+
+
+def noise_bases(
+    problem: Problem, study: str, runs: Sequence[int]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The Eq 28 draws of several runs stacked: C0, S0 (runs, r) and R0 (runs, 3n).
+
+    C0 and S0 are per unit of the filter state, R0 per mm^2 (the draws are unitless).
+    """
+    draws = [draw_noise_bases(study, run, problem) for run in runs]
+    C0, S0, R0 = (np.stack([d[i] for d in draws]) for i in range(3))
+    return C0, S0, R0
