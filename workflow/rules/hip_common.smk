@@ -112,13 +112,14 @@ def fit_params(wildcards):
 def fit_population_params(wildcards):
     study = study_config(wildcards)
     # only the settings block of this method's optimiser, so editing GA settings reruns GA only
-    block = {"pso": "pso", "rls_pso": "pso", "rls_ga": "ga", "rls_agwo": "agwo"}.get(wildcards.method)
+    # (GWO has no settings block)
+    block = _methods.POPULATION_METHODS[wildcards.method].optimiser
     return {
         "study": wildcards.study,
         "method": wildcards.method,
         "regressor": study["regressor"],
         "population": study["population"],
-        **({block: study[block]} if block else {}),
+        **({block: study[block]} if block in study else {}),
     }
 
 

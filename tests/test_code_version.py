@@ -1,0 +1,111 @@
+"""Every rule reruns when the library code it runs changes, and only then (issue #14).
+
+The library is copied next to the workflow and put first on PYTHONPATH; every output of
+``all`` is created empty and marked current with ``--touch`` (which records each job's params,
+``params.code`` included), then one module of a family is edited and a dry run must schedule
+that family's jobs and no others (``provenance`` records every output, so it reruns too).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_workflow import copy_workflow
+
+from paramid import provenance
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "workflow" / "rules"
+# a module of each family that only that family's scripts import
+EDITED = {
+    "hip": "hip/sweeps.py",
+    "friction": "friction/report.py",
+    "excitation": "excitation/design.py",
+    "calibration": "calibration/filters.py",
+    "cec2022": "cec2022/study.py",
+}
+FAMILY_RULE_FILES = {
+    "friction": ["nonlinear.smk"],
+    "excitation": ["excitation.smk"],
+    "calibration": ["calibration.smk"],
+    "cec2022": ["cec2022.smk"],
+}
+
+
+def _rule_names(files: list[str]) -> set[str]:
+    text = "\n".join((RULES / f).read_text() for f in files)
+    return set(re.findall(r"^rule (\w+):", text, re.M)) | set(
+        re.findall(r"^use rule \w+ as (\w+)", text, re.M)
+    )
+
+
+def _families() -> dict[str, set[str]]:
+    families = {name: _rule_names(files) for name, files in FAMILY_RULE_FILES.items()}
+    others = [p.name for p in RULES.glob("*.smk") if p.name != "provenance.smk"]
+    taken = set().union(*families.values())
+    families["hip"] = _rule_names(others) - taken
+    return families
+
+
+def _snakemake(workdir: Path, env: dict, *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "1", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout + out.stderr
+
+
+def _planned_rules(text: str) -> set[str]:
+    if "Nothing to be done" in text:
+        return set()
+    stats = text.split("Job stats:", 1)[1]
+    return {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", stats, re.M)} - {"total"}
+
+
+def test_code_version_follows_the_import_closure(tmp_path: Path) -> None:
+    script = tmp_path / "job.py"
+    script.write_text("from paramid.hip import sweeps\n")
+    files = {p.relative_to(provenance.LIBRARY).as_posix() for p in provenance.library_files(script)}
+    assert {"hip/sweeps.py", "hip/pipeline.py", "hip/rls.py", "io.py"} <= files
+    assert not any(f.startswith(("calibration/", "cec2022/")) for f in files)
+    excluded = provenance.library_files(script, exclude=["paramid.optim.ggo"])
+    assert "optim/ggo.py" in files and provenance.LIBRARY / "optim/ggo.py" not in excluded
+
+
+@pytest.mark.slow
+def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> None:
+    workdir = copy_workflow(ROOT, tmp_path / "wf")
+    library = tmp_path / "lib" / "paramid"
+    shutil.copytree(provenance.LIBRARY, library, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(library.parent)}
+    summary = _snakemake(workdir, env, "-n", "all", "--summary")
+    for line in summary.splitlines()[1:]:
+        path = line.split("\t", 1)[0]
+        if path.startswith("results/"):
+            (workdir / path).parent.mkdir(parents=True, exist_ok=True)
+            (workdir / path).touch()
+    _snakemake(workdir, env, "--touch", "all", "-q")
+    assert _planned_rules(_snakemake(workdir, env, "-n", "all")) == set()
+
+    families = _families()
+    for family, module in EDITED.items():
+        path = library / module
+        original = path.read_text()
+        path.write_text(original + "\n# edited\n")
+        try:
+            planned = _planned_rules(_snakemake(workdir, env, "-n", "all"))
+        finally:
+            path.write_text(original)
+        assert planned, f"editing {module} reruns nothing"
+        assert planned - {"provenance"} <= families[family], (family, planned - families[family])

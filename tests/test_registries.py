@@ -1,0 +1,106 @@
+"""Every registry exists once: the config schema's enums equal the library's registries, and the
+rule files read the registries instead of copying them (issue #14)."""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+
+import pytest
+import yaml
+
+from paramid import optim
+from paramid.calibration import kinematics
+from paramid.cec2022 import runs as cec_runs
+from paramid.excitation import design
+from paramid.friction import laws
+from paramid.friction import methods as friction_methods
+from paramid.hip import ingest, methods, model
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+DEFS = SCHEMA["$defs"]
+
+
+def _cec(key: str) -> dict:
+    return DEFS["cec2022"]["properties"][key]
+
+
+@pytest.mark.parametrize(
+    ("enum", "registry"),
+    [
+        (DEFS["method"]["enum"], list(methods.METHODS)),
+        (DEFS["friction_law"]["enum"], list(laws.MODELS)),
+        (
+            DEFS["nonlinear_study"]["properties"]["methods"]["items"]["enum"],
+            list(friction_methods.METHOD_NAMES),
+        ),
+        (_cec("algorithms")["items"]["enum"], list(cec_runs.ALGORITHMS)),
+        (_cec("reference")["enum"], list(cec_runs.ALGORITHMS)),
+        (_cec("budget")["enum"], ["paper", "cec"]),
+        (_cec("dims")["items"]["enum"], list(cec_runs.CEC_BUDGET)),
+    ],
+    ids=[
+        "hip methods",
+        "friction laws",
+        "friction methods",
+        "cec algorithms",
+        "cec reference",
+        "cec budget",
+        "cec dims",
+    ],
+)
+def test_schema_enum_equals_its_registry(enum: list, registry: list) -> None:
+    assert enum == registry
+
+
+def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
+    """Every enum of the schema that names registry entries, found wherever it sits."""
+    found: dict[str, list] = {}
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict):
+            if "enum" in node:
+                found[path] = node["enum"]
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}/{i}")
+
+    walk(SCHEMA, "")
+    regressor = [v for k, v in found.items() if k.endswith("regressor/items")]
+    assert regressor and all(v == list(model.COLUMNS) for v in regressor)
+    criteria = [v for k, v in found.items() if k.endswith("criterion")]
+    assert criteria and all(v == list(design.CRITERIA) for v in criteria)
+    conventions = [v for k, v in found.items() if k.endswith("convention")]
+    assert conventions and all(
+        v == list(typing.get_args(kinematics.Convention)) for v in conventions
+    )
+    for quantity, factors in ingest.UNIT_FACTORS.items():
+        units = [v for k, v in found.items() if k.endswith(f"units/properties/{quantity}")]
+        assert units and all(v == list(factors) for v in units), quantity
+
+
+def test_every_optimiser_a_study_names_is_registered_once() -> None:
+    from paramid.calibration.identify import IDENTIFIERS
+    from paramid.hip.population import POPULATION_METHODS
+
+    assert {spec.optimiser for spec in POPULATION_METHODS.values()} <= set(optim.METHODS)
+    assert set(cec_runs.ALGORITHMS.values()) <= set(optim.METHODS)
+    assert {"ipso", "dqpso"} <= set(optim.METHODS)
+    assert IDENTIFIERS  # the calibration identifiers live in one mapping
+
+
+def test_rule_files_read_the_registries() -> None:
+    """No rule file spells out a registry's entries (they import them from paramid)."""
+    rules = {p.name: p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk")}
+    text = "\n".join(rules.values())
+    for copied in (
+        '"rls_agwo", "rls_gwo"',
+        '"pso", "rls_pso"',
+        '"ekf_gsbise", "ekf_mipo"',
+        '"WOA", "HHO"',
+        "optim/po",
+    ):
+        assert copied not in text, copied
