@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import io
-from paramid.hip import audit, estimators, model, tables
+from paramid.hip import audit, estimators, model
 from paramid.hip.ingest import read_yaml
 
 
@@ -43,7 +43,7 @@ def main(smk) -> None:
     io.write_csv(result, smk.output.csv)
     counts = result["verdict"].value_counts().to_dict()
     caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"
-    io.write_text(tables.to_markdown(result, caption=caption), smk.output.md)
+    io.write_markdown(result, smk.output.md, caption=caption)
     log.info(caption)
 
 

@@ -7,7 +7,6 @@ import pandas as pd
 
 from paramid import io
 from paramid.calibration import paper, polish, report
-from paramid.hip import tables
 
 
 def main(smk) -> None:
@@ -64,9 +63,8 @@ def main(smk) -> None:
         "paper_within_0p5_pct",
         "paper_within_1p0_pct",
     ]
-    io.write_text(
-        tables.to_markdown(t9[cols], caption=f"Table 9 ({cfg['study']}): polishing path [mm, %]"),
-        smk.output.md,
+    io.write_markdown(
+        t9[cols], smk.output.md, caption=f"Table 9 ({cfg['study']}): polishing path [mm, %]"
     )
     path = pd.concat(points, ignore_index=True)
     meta = io.provenance(cfg, smk.input, stage="polishing_path", n_points=int(targets.shape[0]))

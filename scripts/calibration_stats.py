@@ -4,7 +4,6 @@ from pathlib import Path
 
 from paramid import io
 from paramid.calibration import report
-from paramid.hip import tables
 
 
 def main(smk) -> None:
@@ -29,9 +28,8 @@ def main(smk) -> None:
         "cliffs_delta",
         "note",
     ]
-    io.write_text(
-        tables.to_markdown(t8[cols], caption=f"Table 8 ({cfg['study']}): RMSE, M5 vs others"),
-        smk.output.md,
+    io.write_markdown(
+        t8[cols], smk.output.md, caption=f"Table 8 ({cfg['study']}): RMSE, M5 vs others"
     )
     for row in t8.itertuples():
         log.info("%s: diff %.5f mm, p %.3g", row.comparison, row.mean_diff_mm, row.student_p)

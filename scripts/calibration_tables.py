@@ -4,12 +4,11 @@ from pathlib import Path
 
 from paramid import io
 from paramid.calibration import report
-from paramid.hip import tables
 
 
 def _write(frame, csv, md, caption) -> None:
     io.write_csv(frame, csv)
-    io.write_text(tables.to_markdown(frame, caption=caption), md)
+    io.write_markdown(frame, md, caption=caption)
 
 
 def main(smk) -> None:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from paramid import io
-from paramid.hip import figures, model, tables
+from paramid.hip import figures, methods, model, tables
 from paramid.plotting import FigureStyle, styled
 
 POPULATION = ["pso", "rls_pso", "rls_ga", "rls_gwo", "rls_agwo"]
@@ -16,7 +16,7 @@ def _median_estimates(smk, regressor):
     for path in smk.input.fits:
         fit, _ = io.read_parquet(path)
         x = tables.median_run(fit)[names].to_numpy(float)
-        estimates[tables.display_name(Path(path).stem)] = H @ x
+        estimates[methods.display_name(Path(path).stem)] = H @ x
     return frame["time"].to_numpy(), y, estimates
 
 
@@ -42,12 +42,12 @@ def _draw(smk, cfg):
     elif figure == "fig3c":
         fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
         values = {
-            tables.display_name(m): f["val_rmse"].to_numpy()
+            methods.display_name(m): f["val_rmse"].to_numpy()
             for m, f in fits.items()
             if m in POPULATION
         }
         refs = {
-            tables.display_name(m): float(f["val_rmse"].iloc[0])
+            methods.display_name(m): float(f["val_rmse"].iloc[0])
             for m, f in fits.items()
             if m == "bcls"
         }
@@ -58,7 +58,7 @@ def _draw(smk, cfg):
             h = io.read_parquet(path)[0].pivot(
                 index="run", columns="iteration", values="best_train_rmse"
             )
-            histories[tables.display_name(Path(path).stem)] = h.to_numpy()
+            histories[methods.display_name(Path(path).stem)] = h.to_numpy()
         optimum = float(io.read_parquet(smk.input.bcls)[0]["train_rmse"].iloc[0])
         fig = figures.convergence(histories, optimum)
     return fig

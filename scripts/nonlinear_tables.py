@@ -5,7 +5,6 @@ import pandas as pd
 
 from paramid import io
 from paramid.friction import laws, report
-from paramid.hip import tables
 
 
 def main(smk) -> None:
@@ -23,7 +22,7 @@ def main(smk) -> None:
         f"Statistics ({cfg['study']}): RLS-AGWO (a) vs each method (b) per true/fitted friction "
         "law over seeds; Holm over all rows of a metric; bootstrap 95 % CI of median(a) - median(b)"
     )
-    io.write_text(tables.to_markdown(table, digits=4, caption=caption), smk.output.stats_md)
+    io.write_markdown(table, smk.output.stats_md, digits=4, caption=caption)
 
     nonlinear_laws = [f for f in cfg["fitted"] if not laws.get(f).is_linear]
     audit = report.audit_rows(

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.hip import pipeline, signals, sweeps, tables
+from paramid.hip import pipeline, signals, sweeps
 
 
 def _regression(smk, keys) -> pipeline.Regression:
@@ -68,7 +68,7 @@ def main(smk) -> None:
         table = sweeps.sweep_table(sweep, frame, cfg["default"], study, reference)
         io.write_csv(table, smk.output.csv)
         caption = sweeps.sweep_caption(sweep, study)
-        io.write_text(tables.to_markdown(table, caption=caption), smk.output.md)
+        io.write_markdown(table, smk.output.md, caption=caption)
 
 
 main(snakemake)  # noqa: F821

@@ -4,7 +4,7 @@ default), gathered from its one-value jobs."""
 import pandas as pd
 
 from paramid import io
-from paramid.hip import sweeps, tables
+from paramid.hip import sweeps
 
 
 def main(smk) -> None:
@@ -14,9 +14,7 @@ def main(smk) -> None:
     points = pd.concat([io.read_parquet(p)[0] for p in smk.input.points], ignore_index=True)
     table = sweeps.sweep_table(sweep, points, cfg["default"], study)
     io.write_csv(table, smk.output.csv)
-    io.write_text(
-        tables.to_markdown(table, caption=sweeps.sweep_caption(sweep, study)), smk.output.md
-    )
+    io.write_markdown(table, smk.output.md, caption=sweeps.sweep_caption(sweep, study))
     log.info("%s: %d rows", sweep, len(table))
 
 

@@ -237,3 +237,29 @@ def git_commit(path: str | os.PathLike = ".") -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{head}-dirty" if dirty else head
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 4, caption: str = "") -> str:
+    """A GitHub-flavoured Markdown table; NaN prints as "–" like the paper."""
+
+    def cell(v: object) -> str:
+        if isinstance(v, float | np.floating):
+            if np.isnan(v):
+                return "–"
+            if v != 0 and not 1e-3 <= abs(v) < 1e6:
+                return f"{v:.{max(digits - 1, 1)}e}"
+            return f"{v:.{digits}f}"
+        return str(v)
+
+    header = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    lines = ([caption, ""] if caption else []) + [header, rule, *body]
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown(
+    frame: pd.DataFrame, path: str | os.PathLike, *, caption: str = "", digits: int = 4
+) -> None:
+    """Write ``frame`` as a Markdown table (:func:`markdown_table`) atomically."""
+    write_text(markdown_table(frame, digits=digits, caption=caption), path)

@@ -9,7 +9,7 @@ Config ``nonlinear.<study>.methods`` names a subset of :data:`METHOD_NAMES`.
 from __future__ import annotations
 
 from paramid.hip import population
-from paramid.hip.tables import display_name
+from paramid.hip.methods import display_name
 
 POPULATION: tuple[str, ...] = tuple(population.POPULATION_METHODS)  # pso ... rls_agwo
 DETERMINISTIC: tuple[str, ...] = ("least_squares", "varpro")

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
-from paramid.hip.tables import display_name
+from paramid.hip.methods import display_name
 from paramid.plotting import new_figure
 from paramid.seeding import generator
 

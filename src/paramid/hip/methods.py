@@ -12,3 +12,17 @@ from paramid.hip.population import POPULATION_METHODS
 DETERMINISTIC_METHODS: tuple[str, ...] = ("ls", "bcls")
 METHODS: tuple[str, ...] = (*DETERMINISTIC_METHODS, *POPULATION_METHODS)
 FIG3_SELECTED: tuple[str, ...] = ("bcls", "rls_gwo", "rls_agwo")  # the fits of Figure 3a-b
+DISPLAY_NAMES: dict[str, str] = {  # Table 3 labels
+    "ls": "LS",
+    "bcls": "BCLS",
+    "pso": "PSO",
+    "rls_pso": "RLS-PSO",
+    "rls_ga": "RLS-GA",
+    "rls_gwo": "RLS-GWO",
+    "rls_agwo": "RLS-AGWO",
+}
+
+
+def display_name(method: str) -> str:
+    """Table label of a method key (``rls_agwo`` → ``RLS-AGWO``)."""
+    return DISPLAY_NAMES.get(method, method)

@@ -11,15 +11,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-DISPLAY_NAMES = {
-    "ls": "LS",
-    "bcls": "BCLS",
-    "pso": "PSO",
-    "rls_pso": "RLS-PSO",
-    "rls_ga": "RLS-GA",
-    "rls_gwo": "RLS-GWO",
-    "rls_agwo": "RLS-AGWO",
-}
+from paramid.hip.methods import display_name
+
 TABLE3_COLUMNS = [
     "train_mean",
     "val_mean",
@@ -30,11 +23,6 @@ TABLE3_COLUMNS = [
     "time_ms_mean",
     "time_ms_sd",
 ]
-
-
-def display_name(method: str) -> str:
-    """Table label of a method key (``rls_agwo`` → ``RLS-AGWO``)."""
-    return DISPLAY_NAMES.get(method, method)
 
 
 def _sd(values: pd.Series) -> float:
@@ -107,22 +95,3 @@ def table4(
 
 def _num(value: object) -> float:
     return float("nan") if value is None else float(value)
-
-
-def to_markdown(frame: pd.DataFrame, digits: int = 4, caption: str = "") -> str:
-    """A GitHub-flavoured Markdown table; NaN prints as "–" like the paper."""
-
-    def cell(v: object) -> str:
-        if isinstance(v, float | np.floating):
-            if np.isnan(v):
-                return "–"
-            if v != 0 and not 1e-3 <= abs(v) < 1e6:
-                return f"{v:.{max(digits - 1, 1)}e}"
-            return f"{v:.{digits}f}"
-        return str(v)
-
-    header = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    lines = ([caption, ""] if caption else []) + [header, rule, *body]
-    return "\n".join(lines) + "\n"
