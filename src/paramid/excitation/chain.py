@@ -341,14 +341,12 @@ def simulate(
     rng = generator("chain_twin", seed, record)
     torque_noise = rng.standard_normal(tau.shape)
     encoder_noise = rng.standard_normal(q.shape)
-    return twin.Record(
-        time=t,
-        angle=q + noise.encoder_noise_rad * encoder_noise,
-        torque=tau * (1.0 + noise.torque_noise_relative * torque_noise),
-        angle_true=q,
-        velocity_true=qd,
-        acceleration_true=qdd,
-        torque_true=tau,
+    return twin.measure(
+        t,
+        (q, qd, qdd),
+        tau,
+        noise.encoder_noise_rad * encoder_noise,
+        noise.torque_noise_relative * torque_noise,
     )
 
 

@@ -194,10 +194,27 @@ def simulate(
         qdd = qdd - amp * (w * w * np.sin(arg)).sum(axis=1)
 
     torque = plant_torque(settings.x_true, q, qd, qdd, settings, friction)
+    measured = (
+        settings.encoder_noise_rad * encoder_noise,
+        settings.torque_noise_relative * torque_noise,
+    )
+    return measure(t, (q, qd, qdd), torque, *measured)
+
+
+def measure(
+    time: Array,
+    motion: tuple[Array, Array, Array],
+    torque: Array,
+    encoder_error: Array,
+    relative_torque_error: Array,
+) -> Record:
+    """A record as the sensors see it: q_m = q + e_q (encoder) and T_m = T (1 + e_τ) (torque
+    sensor), beside the true q, q̇, q̈ and T."""
+    q, qd, qdd = motion
     return Record(
-        time=t,
-        angle=q + settings.encoder_noise_rad * encoder_noise,
-        torque=torque * (1.0 + settings.torque_noise_relative * torque_noise),
+        time=time,
+        angle=q + encoder_error,
+        torque=torque * (1.0 + relative_torque_error),
         angle_true=q,
         velocity_true=qd,
         acceleration_true=qdd,

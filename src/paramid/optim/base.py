@@ -105,10 +105,10 @@ class Problem:
         objective: Objective,
         lower: ArrayLike,
         upper: ArrayLike,
-        *,
         population: int,
         iterations: int,
         seeds: Sequence[np.random.SeedSequence],
+        *,
         min_population: int = 1,
     ) -> None:
         self.gens = generators(seeds)

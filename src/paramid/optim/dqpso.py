@@ -50,15 +50,7 @@ def dqpso(
     the second half the global best ``c = g`` (exploitation); both share g, so information
     flows between them every iteration.
     """
-    prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=2,
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=2)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     b = beta[0] + (beta[1] - beta[0]) * progress(prob.iterations)

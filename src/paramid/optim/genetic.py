@@ -61,13 +61,7 @@ def ga(
     """
     _check_settings(tournament, crossover, mutation, mutation_scale, elitism, blend_alpha)
     prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=elitism + 1,
+        objective, lower, upper, population, iterations, seeds, min_population=elitism + 1
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
     budget, n_kids = n * prob.iterations, n - elitism

@@ -93,15 +93,7 @@ def _grey_wolf(
     keeps the three best evaluations of the whole run (ties favour the older point), so a
     leader is never lost when the pack moves away from it.
     """
-    prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=LEADERS,
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
     runs, dim, n = prob.runs, prob.dim, prob.population
     a = convergence_factor(progress(prob.iterations), mu)
     lo, hi = prob.box(n)

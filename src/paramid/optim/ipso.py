@@ -50,9 +50,7 @@ def ipso(
     and ``c2: 0.5 -> 2.5`` (Ratnaweera et al. 2004, IEEE TEC 8:240) and |v| clamped to
     ``velocity_clamp`` x span.  Zero initial velocity, uniform initial positions.
     """
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()

@@ -116,9 +116,7 @@ def mipo(
     chebyshev_degree: float = CHEBYSHEV_DEGREE,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with MIPO (Alg 1); see the module docstring."""
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     G = prob.iterations
     ledger = Ledger(prob)

@@ -75,9 +75,7 @@ def pso(
     """
     if velocity_clamp is not None and not velocity_clamp > 0:
         raise ValueError(f"velocity_clamp must be positive or None, got {velocity_clamp}")
-    prob = Problem(
-        objective, lower, upper, population=population, iterations=iterations, seeds=seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     if velocity_clamp is not None:

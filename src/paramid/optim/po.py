@@ -201,13 +201,7 @@ def ledger_start(
     """The start every ledger-budgeted method shares: the problem, its ledger, the clip box,
     the initial population uniform in [L, U] (Eq 30) and its values, (runs, n)."""
     prob = Problem(
-        objective,
-        lower,
-        upper,
-        population=population,
-        iterations=iterations,
-        seeds=seeds,
-        min_population=min_population,
+        objective, lower, upper, population, iterations, seeds, min_population=min_population
     )
     ledger = Ledger(prob)
     lo, hi = prob.box(prob.population)
