@@ -17,8 +17,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from paramid.cec2022.functions import BIASES  # noqa: E402
-from paramid.cec2022.study import ALGORITHMS, INDICATORS  # noqa: E402
+from paramid.cec2022.runs import ALGORITHMS  # noqa: E402
+from paramid.cec2022.study import INDICATORS  # noqa: E402
+from paramid.cec2022.suite import BIASES  # noqa: E402
 
 _TITLES = {
     "ave": "Ave. (mean f over runs)",

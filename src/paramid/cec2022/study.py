@@ -30,27 +30,16 @@ import pandas as pd
 import yaml
 
 from paramid import audit
-from paramid.cec2022.functions import BIASES
-from paramid.cec2022.runs import (
-    ALGORITHMS,
-    CEC_BUDGET,
-    iterations_for,
-    job_seeds,
-    run_job,
-)
+from paramid.cec2022.runs import ALGORITHMS
+from paramid.cec2022.suite import BIASES
 
 __all__ = [
-    "ALGORITHMS",
-    "CEC_BUDGET",
     "INDICATORS",
     "PAPER_ALGORITHMS",
     "audit_table",
     "friedman_table",
-    "iterations_for",
-    "job_seeds",
     "rank_table",
     "read_paper_values",
-    "run_job",
     "run_level_tests",
     "summary_table",
     "wilcoxon_table",
