@@ -324,8 +324,8 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
             "dims": [10, 20],
             "functions": [1, 9],
             "algorithms": ["WOA", "MIPO", "HO"],
-            "figures": {"dpi": 50},
-        }
+        },
+        "figures": {"dpi": 50},
     }
     tmp_path = copy_workflow(ROOT, tmp_path / "wf")
     (tmp_path / "small.yaml").write_text(yaml.safe_dump(overlay))
