@@ -104,8 +104,10 @@ def convergence_figure(
             ax.fill_between(evals, q1, q3, color=colours[algorithm], alpha=0.15, lw=0)
         ax.set_yscale("log")
         ax.set_title(f"F{function}")
-        ax.set_xlabel("function evaluations [-]")
-        ax.set_ylabel("best error f - f* [-]")
-    axes.ravel()[0].legend(ncol=2)
+    for ax in axes[-1]:
+        ax.set_xlabel("evaluations [-]")
+    fig.supylabel("best error f - f* [-]")
+    handles, labels = axes.ravel()[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
     fig.suptitle(f"CEC 2022, D = {dim}: convergence (median and IQR over runs)")
     return fig
