@@ -33,8 +33,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 
-from paramid.cec2022.functions import CEC2022
 from paramid.cec2022.runs import ALGORITHMS, run_job
+from paramid.cec2022.suite import CEC2022
 
 
 def _job(args: tuple[int, int, str, int, int, int]) -> dict:

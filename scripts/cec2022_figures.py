@@ -2,29 +2,31 @@
 
 import re
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from paramid import io
 from paramid.cec2022 import figures
+from paramid.plotting import FigureStyle, styled
 
 
 def main(smk) -> None:
+    log = io.start_log(smk.log[0], "cec2022_figures")
     dim = int(smk.wildcards.dim)
-    style = smk.params.style
+    style = FigureStyle.from_config(smk.params.style)
     ranks = pd.read_csv(smk.input.ranks)
     histories = {}
     for path in smk.input.histories:
         function, algorithm = re.search(r"F(\d+)/(\w+)\.parquet$", path).groups()
         histories[(int(function), algorithm)] = io.read_parquet(path)[0]
-    plt.rcParams.update({"font.size": style["font_size"]})
-    for fig, key in (
-        (figures.rank_figure(ranks, dim, width=style["width"]), "ranks"),
-        (figures.rank_figure(ranks, dim, paper=True, width=style["width"]), "paper_ranks"),
-        (figures.convergence_figure(histories, dim, width=style["width"]), "convergence"),
-    ):
-        io.save_figure(fig, smk.output[f"{key}_png"], smk.output[f"{key}_pdf"], dpi=style["dpi"])
-        plt.close(fig)
+    with styled(style):
+        drawn = {
+            "ranks": figures.rank_figure(ranks, dim),
+            "paper_ranks": figures.rank_figure(ranks, dim, paper=True),
+            "convergence": figures.convergence_figure(histories, dim),
+        }
+    for key, fig in drawn.items():
+        io.save_figure(fig, smk.output[f"{key}_png"], smk.output[f"{key}_pdf"], dpi=style.dpi)
+    log.info("D%d: %s written", dim, ", ".join(drawn))
 
 
 main(snakemake)  # noqa: F821

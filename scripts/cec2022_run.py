@@ -1,7 +1,7 @@
 """Rule cec2022_run: all runs of one (function, dimension, algorithm) in one batched call."""
 
 from paramid import io
-from paramid.cec2022 import runs as study
+from paramid.cec2022 import runs
 
 
 def main(smk) -> None:
@@ -12,8 +12,8 @@ def main(smk) -> None:
         int(smk.wildcards.dim),
         smk.wildcards.algorithm,
     )
-    iterations = study.iterations_for(dim, cfg["population"], cfg["iterations"], cfg["budget"])
-    runs, history, wall = study.run_job(
+    iterations = runs.iterations_for(dim, cfg["population"], cfg["iterations"], cfg["budget"])
+    run_table, history, wall = runs.run_job(
         function,
         dim,
         algorithm,
@@ -22,7 +22,7 @@ def main(smk) -> None:
         iterations=iterations,
         seed=cfg["seed"],
     )
-    runs["time_s"] = wall / cfg["runs"]
+    run_table["time_s"] = wall / cfg["runs"]
     meta = io.provenance(
         cfg,
         stage="cec2022_run",
@@ -35,7 +35,7 @@ def main(smk) -> None:
     )
     units = {"run": "1", "best_f": "1", "error": "1", "n_evals": "1", "time_s": "s"}
     io.write_parquet(
-        runs, smk.output.runs, units=units, meta=meta, nondeterministic_columns=["time_s"]
+        run_table, smk.output.runs, units=units, meta=meta, nondeterministic_columns=["time_s"]
     )
     io.write_parquet(
         history,
@@ -49,7 +49,7 @@ def main(smk) -> None:
         dim,
         algorithm,
         cfg["runs"],
-        int(runs["n_evals"].iloc[0]),
+        int(run_table["n_evals"].iloc[0]),
         wall,
     )
 

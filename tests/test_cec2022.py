@@ -1,4 +1,5 @@
-"""Tests for paramid.cec2022.functions against the organisers' reference values.
+"""Tests for the CEC 2022 suite (paramid.cec2022.suite, basic, kernels, data) against the
+organisers' reference values.
 
 ``tests/data/cec2022_official_test_vectors.csv`` holds 504 points (12 functions x D in {10, 20} x
 21 points: the optimum, 8 points at distances 1e-3..10 from it, 12 uniform points in
@@ -18,8 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paramid.cec2022 import functions as cec2022
-from paramid.cec2022.functions import BIASES, CEC2022
+from paramid.cec2022.basic import schwefel
+from paramid.cec2022.data import load_data
+from paramid.cec2022.kernels import fast_cos, fast_sin, thread_arena
+from paramid.cec2022.suite import BIASES, CEC2022
 
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
 CASES = [(f, d) for f in range(1, 13) for d in (10, 20)]
@@ -220,7 +223,7 @@ def test_packaged_data_checksums() -> None:
 
 @pytest.mark.parametrize(("function", "dim"), CASES, ids=CASE_IDS)
 def test_data_shapes(function: int, dim: int) -> None:
-    data = cec2022.load_data(function, dim)
+    data = load_data(function, dim)
     k = {9: 5, 10: 3, 11: 5, 12: 6}.get(function, 1)
     assert data.shifts.shape == (k, dim)
     assert data.rotations.shape == (k, dim, dim)
@@ -235,7 +238,7 @@ def test_data_shapes(function: int, dim: int) -> None:
 
 
 def test_sin_cos_kernel_accuracy() -> None:
-    ar = cec2022._arena()
+    ar = thread_arena()
     rng = np.random.default_rng(3)
     parts = [rng.uniform(-s, s, 20000) for s in (1e-8, 1.0, 4.0, 30.0, 1e3, 9e5, 5e6)]
     parts.append(np.arange(-5000, 5000) * (np.pi / 2))  # near zeros of sin / cos
@@ -243,8 +246,8 @@ def test_sin_cos_kernel_accuracy() -> None:
     base = ar.top
     try:
         with np.errstate(invalid="ignore"):
-            s = cec2022._sin(x, ar).copy()
-            c = cec2022._cos(x, ar).copy()
+            s = fast_sin(x, ar).copy()
+            c = fast_cos(x, ar).copy()
             s_ref, c_ref = np.sin(x), np.cos(x)
     finally:
         ar.top = base
@@ -283,10 +286,10 @@ def test_schwefel_branches() -> None:
     z[0, : edges.size] = edges
     z[1, : edges.size] = np.nextafter(edges + u0, np.inf) - u0
     z[2, : edges.size] = np.nextafter(edges + u0, -np.inf) - u0
-    ar = cec2022._arena()
+    ar = thread_arena()
     base = ar.top
     try:
-        got = cec2022._schwefel(np.ascontiguousarray(z.T), ar).copy()
+        got = schwefel(np.ascontiguousarray(z.T), ar).copy()
     finally:
         ar.top = base
     np.testing.assert_allclose(got, _schwefel_reference(z), rtol=1e-12, atol=1e-9)

@@ -202,7 +202,7 @@ def test_ledger_truncates_the_last_batch() -> None:
     assert ledger.used.tolist() == [8, 8] and ledger.done and res_used[0] == 8
 
 
-# --- the CEC 2022 study helpers (paramid.cec2022.study) --------------------------
+# --- the CEC 2022 study helpers (paramid.cec2022.runs, .study) -----------------------
 
 
 def test_paper_values_transcription() -> None:
@@ -218,13 +218,14 @@ def test_paper_values_transcription() -> None:
     assert row.loc[(20, 12, "HO"), "paper_best"] == 2.9964e3  # Table 4, F12, HO Best
     assert row.loc[(20, 6, "GGO"), "paper_ave"] == 7.1027e8
     # Raw f values: every mean is at or above the function's minimum F_i* (Table 2).
-    from paramid.cec2022.functions import BIASES
+    from paramid.cec2022.suite import BIASES
 
     assert np.all(paper["paper_ave"] >= paper["function"].map(BIASES))
 
 
 def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     from paramid.cec2022 import study
+    from paramid.cec2022.runs import iterations_for, run_job
 
     runs, tables, ranks = {}, {}, {}
     algorithms = ["WOA", "HHO", "MIPO", "PO"]
@@ -232,7 +233,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
         by_job, by_time = {}, {}
         for function in (1, 5, 9):
             for algorithm in algorithms:
-                frame, history, wall = study.run_job(
+                frame, history, wall = run_job(
                     function, dim, algorithm, runs=4, population=10, iterations=6
                 )
                 assert frame["n_evals"].tolist() == [60] * 4
@@ -270,9 +271,9 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert set(audit["verdict"]) <= {"reproduced", "differs", "not comparable"}
     assert (audit["verdict"] == "not comparable").sum() == 2 * 3  # time ranks, 3 functions x 2 D
     with pytest.raises(ValueError):
-        study.iterations_for(10, 100, 500, "other")
-    assert study.iterations_for(20, 100, 500, "cec") == 10_000
-    assert study.iterations_for(10, 100, 500, "paper") == 500
+        iterations_for(10, 100, 500, "other")
+    assert iterations_for(20, 100, 500, "cec") == 10_000
+    assert iterations_for(10, 100, 500, "paper") == 500
 
 
 # --- workflow pieces: config fragment, schema, rule file --------------------------------------
@@ -323,8 +324,8 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
             "dims": [10, 20],
             "functions": [1, 9],
             "algorithms": ["WOA", "MIPO", "HO"],
-            "figures": {"dpi": 50},
-        }
+        },
+        "figures": {"dpi": 50},
     }
     tmp_path = copy_workflow(ROOT, tmp_path / "wf")
     (tmp_path / "small.yaml").write_text(yaml.safe_dump(overlay))

@@ -1,7 +1,8 @@
 # CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7; issue #8).
 # One job per (function, dimension, algorithm), all runs batched inside it, so the sweep fans
 # out on a cluster; then tables, statistics + audit, and figures per dimension.
-# Config: the `cec2022:` block of config.yaml; targets: rule cec2022.
+# Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style);
+# targets: rule cec2022.
 
 
 include: "cec2022_common.smk"
@@ -17,9 +18,9 @@ rule cec2022_run:
         runs=f"{CEC_OUT}/runs/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
         history=f"{CEC_OUT}/histories/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
     wildcard_constraints:
-        dim="10|20",
-        function="[0-9]+",
-        algorithm="|".join(_cec_runs.ALGORITHMS),
+        dim=one_of(CEC["dims"]),
+        function=one_of(CEC["functions"]),
+        algorithm=one_of(_cec_runs.ALGORITHMS),
     params:
         cfg=cec_run_params,
         code=cec_run_code,
@@ -43,7 +44,7 @@ rule cec2022_tables:
         table=f"{CEC_OUT}/tables/d{{dim}}.csv",
         ranks=f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
     wildcard_constraints:
-        dim="10|20",
+        dim=one_of(CEC["dims"]),
     threads: 1
     resources:
         mem_mb=1000,
@@ -91,9 +92,9 @@ rule cec2022_figures:
             for ext in ("png", "pdf")
         },
     wildcard_constraints:
-        dim="10|20",
+        dim=one_of(CEC["dims"]),
     params:
-        style=CEC["figures"],
+        style=config["figures"],
     threads: 1
     resources:
         mem_mb=1500,

@@ -1,11 +1,6 @@
-"""Benchmark problems for the optimisers (CEC 2022 single-objective suite)."""
+"""The CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7).
 
-from paramid.cec2022.functions import (
-    BIASES,
-    CEC2022,
-    FUNCTION_NAMES,
-    SUPPORTED_DIMS,
-    SUPPORTED_FUNCTIONS,
-)
-
-__all__ = ["BIASES", "CEC2022", "FUNCTION_NAMES", "SUPPORTED_DIMS", "SUPPORTED_FUNCTIONS"]
+Modules: ``suite`` (the functions F1-F12, class ``CEC2022``), ``basic`` (their basic
+functions), ``kernels`` (numerical kernels), ``data`` (the organisers' data files), ``runs``
+(one run job, the ``ALGORITHMS`` registry), ``study`` (tables, tests, audit) and ``figures``.
+"""

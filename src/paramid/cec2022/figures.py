@@ -1,24 +1,25 @@
 """Figures of the CEC 2022 comparison: rank maps (the paper's Figures 6-7) and convergence.
 
-Pure functions returning matplotlib figures; the scripts save them with
-``paramid.io.save_figure`` (PNG + PDF).
+Pure functions returning matplotlib figures drawn with ``paramid.plotting.new_figure``: call
+them inside ``paramid.plotting.styled`` (the workflow's ``figures`` config sets the width and
+fonts); the scripts save them with ``paramid.io.save_figure`` (PNG + PDF).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import matplotlib
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from paramid.cec2022.functions import BIASES  # noqa: E402
-from paramid.cec2022.study import ALGORITHMS, INDICATORS  # noqa: E402
+from paramid.cec2022.runs import ALGORITHMS
+from paramid.cec2022.study import INDICATORS
+from paramid.cec2022.suite import BIASES
+from paramid.plotting import new_figure
 
 _TITLES = {
     "ave": "Ave. (mean f over runs)",
@@ -28,16 +29,30 @@ _TITLES = {
 }
 
 
-def rank_figure(
-    ranks: pd.DataFrame, dim: int, *, paper: bool = False, width: float = 10.0
-) -> Figure:
+def _style_width() -> float:
+    """Figure width of the current style (``paramid.plotting.styled``), inches."""
+    return float(mpl.rcParams["figure.figsize"][0])
+
+
+def _label_cells(ax: Axes, image: AxesImage, grid: np.ndarray) -> None:
+    """Write each finite cell's value in black on light cells and white on dark ones."""
+    for (i, j), value in np.ndenumerate(grid):
+        if not np.isfinite(value):
+            continue
+        red, green, blue, _ = image.cmap(image.norm(value))
+        luminance = 0.299 * red + 0.587 * green + 0.114 * blue
+        shade = "black" if luminance > 0.5 else "white"
+        ax.text(j, i, f"{value:.0f}", ha="center", va="center", color=shade)
+
+
+def rank_figure(ranks: pd.DataFrame, dim: int, *, paper: bool = False) -> Figure:
     """Figures 6-7: per-function rank (1 = best) of each method for the four indicators.
 
     One heat map per indicator, functions F1-F12 by methods; ``paper`` draws the ranks
     computed from the paper's Tables 3-4 instead of ours.
     """
     algorithms = [a for a in ALGORITHMS if a in set(ranks["algorithm"])]
-    fig, axes = plt.subplots(2, 2, figsize=(width, 0.8 * width), constrained_layout=True)
+    fig, axes = new_figure(0.8 * _style_width(), nrows=2, ncols=2)
     prefix = "paper_rank_" if paper else "rank_"
     for ax, k in zip(axes.ravel(), INDICATORS, strict=True):
         grid = ranks.pivot(index="function", columns="algorithm", values=f"{prefix}{k}")
@@ -45,15 +60,13 @@ def rank_figure(
         image = ax.imshow(
             grid.to_numpy(), cmap="viridis_r", vmin=1, vmax=len(algorithms), aspect="auto"
         )
-        for (i, j), value in np.ndenumerate(grid.to_numpy()):
-            if np.isfinite(value):
-                shade = "k" if value <= (1 + len(algorithms)) / 2 else "w"  # dark on light cells
-                ax.text(j, i, f"{value:.0f}", ha="center", va="center", color=shade, fontsize=8)
+        _label_cells(ax, image, grid.to_numpy())
         ax.set_xticks(range(len(algorithms)), algorithms)
         ax.set_yticks(range(len(grid.index)), [f"F{f}" for f in grid.index])
         ax.set_xlabel("algorithm")
         ax.set_ylabel("CEC 2022 function")
         ax.set_title(_TITLES[k])
+        ax.grid(False)
         fig.colorbar(image, ax=ax, label="rank (1 = best) [-]")
     source = "paper's Tables 3-4" if paper else "this reproduction"
     fig.suptitle(f"CEC 2022, D = {dim}: ranks of the four indicators ({source})")
@@ -65,7 +78,6 @@ def convergence_figure(
     dim: int,
     *,
     functions: Sequence[int] | None = None,
-    width: float = 12.0,
 ) -> Figure:
     """Median (line) and interquartile band of the best-so-far error f - f* over the runs
     against evaluations, one panel per function (those in ``histories`` by default), one
@@ -73,12 +85,11 @@ def convergence_figure(
     if functions is None:
         functions = sorted({function for function, _ in histories})
     rows = max(1, -(-len(functions) // 4))
-    fig, axes = plt.subplots(
-        rows, 4, figsize=(width, 0.23 * width * rows + 0.5), constrained_layout=True, squeeze=False
-    )
+    height = 0.23 * _style_width() * rows + 0.5
+    fig, axes = new_figure(height, nrows=rows, ncols=4, squeeze=False)
     for ax in axes.ravel()[len(functions) :]:
         ax.set_visible(False)
-    colours = dict(zip(ALGORITHMS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
+    colours = dict(zip(ALGORITHMS, mpl.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
     for ax, function in zip(axes.ravel(), functions, strict=False):
         for algorithm in ALGORITHMS:
             frame = histories.get((function, algorithm))
@@ -93,8 +104,10 @@ def convergence_figure(
             ax.fill_between(evals, q1, q3, color=colours[algorithm], alpha=0.15, lw=0)
         ax.set_yscale("log")
         ax.set_title(f"F{function}")
-        ax.set_xlabel("function evaluations [-]")
-        ax.set_ylabel("best error f - f* [-]")
-    axes.ravel()[0].legend(fontsize=7, ncol=2)
+    for ax in axes[-1]:
+        ax.set_xlabel("evaluations [-]")
+    fig.supylabel("best error f - f* [-]")
+    handles, labels = axes.ravel()[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
     fig.suptitle(f"CEC 2022, D = {dim}: convergence (median and IQR over runs)")
     return fig
