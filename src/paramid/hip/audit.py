@@ -35,6 +35,42 @@ WHY = {
 }
 
 
+def _table_rows(table: str, ours: pd.DataFrame, printed: Mapping) -> list[dict]:
+    """One row per printed cell of Table 3 (relative tolerance per column) or Table 4
+    (absolute tolerance per parameter; the twin's reference row holds by construction)."""
+    frame = ours.set_index("method")
+    rows = []
+    for method, cells in printed.items():
+        for column, value in cells.items():
+            if value is None or method not in frame.index:
+                continue
+            ours_value = float(frame.loc[method, column])
+            if table == "Table 3":
+                why = WHY["time"] if column.startswith("time") else WHY.get(method, WHY["twin"])
+                tolerance = {"rel": TABLE3_TOLERANCES[column]}
+            else:
+                reference = method == "Reference"
+                why = (
+                    "the twin's truth by construction"
+                    if reference
+                    else WHY.get(method, WHY["twin"])
+                )
+                tolerance = {"abs_": TABLE4_TOLERANCES[column]}
+                if reference:
+                    tolerance["why_ok"] = "the twin's truth by construction"
+            rows.append(
+                numeric(
+                    f"{table} {method} {column}",
+                    table,
+                    value,
+                    ours_value,
+                    why_differs=why,
+                    **tolerance,
+                )
+            )
+    return rows
+
+
 def hip_audit(
     table3: pd.DataFrame,
     table4: pd.DataFrame,
@@ -45,46 +81,8 @@ def hip_audit(
     paper: Mapping,
 ) -> pd.DataFrame:
     """Every numeric claim of the hip paper (Tables 3–4, γ, §4.5, §4.3/§5/§6 statements)."""
-    rows: list[dict] = []
-    t3 = table3.set_index("method")
-    for method, printed in paper["table3"].items():
-        for column, value in printed.items():
-            if value is None or method not in t3.index:
-                continue
-            why = WHY["time"] if column.startswith("time") else WHY.get(method, WHY["twin"])
-            rows.append(
-                numeric(
-                    f"Table 3 {method} {column}",
-                    "Table 3",
-                    value,
-                    float(t3.loc[method, column]),
-                    rel=TABLE3_TOLERANCES[column],
-                    why_differs=why,
-                )
-            )
-    t4 = table4.set_index("method")
-    for method, printed in paper["table4"].items():
-        for name, value in printed.items():
-            if method not in t4.index:
-                continue
-            why = (
-                "the twin's truth by construction"
-                if method == "Reference"
-                else WHY.get(method, WHY["twin"])
-            )
-            rows.append(
-                numeric(
-                    f"Table 4 {method} {name}",
-                    "Table 4",
-                    value,
-                    float(t4.loc[method, name]),
-                    abs_=TABLE4_TOLERANCES[name],
-                    why_differs=why,
-                    why_ok="the twin's truth by construction"
-                    if method == "Reference"
-                    else "within tolerance",
-                )
-            )
+    rows = _table_rows("Table 3", table3, paper["table3"])
+    rows += _table_rows("Table 4", table4, paper["table4"])
     rows.append(
         numeric(
             "NFSI gamma (Eq 10)",
@@ -96,7 +94,7 @@ def hip_audit(
         )
     )
     rows += _sensitivity_rows(margin, cutoff_seed0, paper.get("sensitivity", {}))
-    rows += _claim_rows(t3, stats, paper.get("claims", {}))
+    rows += _claim_rows(table3.set_index("method"), stats, paper.get("claims", {}))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

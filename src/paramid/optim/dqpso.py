@@ -3,9 +3,6 @@
 The calibration paper names the method only by reference ([15] Quang et al., double
 quantum-behaved PSO) without its update rules, so the reading here is ours and is stated in
 the docstring.
-
-Interface, budget (the initial population is iteration 1) and per-run reproducibility are
-those of :mod:`paramid.optim`.
 """
 
 from __future__ import annotations
@@ -15,15 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import (
-    OptimResult,
-    Problem,
-    block_buffer,
-    progress,
-    project,
-    step_blocks,
-    uniform_block,
-)
+from paramid.optim import base
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.particle_swarm import SwarmMemory
 
@@ -53,16 +43,16 @@ def dqpso(
     prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=2)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
-    b = beta[0] + (beta[1] - beta[0]) * progress(prob.iterations)
+    b = beta[0] + (beta[1] - beta[0]) * base.progress(prob.iterations)
     half = n // 2
 
     X = prob.initial()
     memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
     centre = np.empty_like(X)
-    blocks = step_blocks(prob.iterations - 1, 3 * dim * n)
-    buffer = block_buffer(runs, blocks, (3, dim, n))
+    blocks = base.step_blocks(prob.iterations - 1, 3 * dim * n)
+    buffer = base.block_buffer(runs, blocks, (3, dim, n))
     for start, stop in blocks:
-        rnd = uniform_block(prob.gens, buffer[:, : stop - start])
+        rnd = base.uniform_block(prob.gens, buffer[:, : stop - start])
         for i, step in enumerate(range(start, stop)):
             phi, u, sign = rnd[:, i, 0], rnd[:, i, 1], rnd[:, i, 2]
             attractor = phi * memory.pbest + (1.0 - phi) * memory.gbest
@@ -70,6 +60,6 @@ def dqpso(
             centre[..., half:] = memory.gbest
             jump = b[step] * np.abs(centre - X) * -np.log1p(-u)  # ln(1/u'), u' = 1 - u in (0, 1]
             X = attractor + np.where(sign < 0.5, jump, -jump)
-            project(X, lo, hi, out=X)
+            base.project(X, lo, hi, out=X)
             memory.update(step, X, prob.evaluate(X))
     return memory.result(prob)

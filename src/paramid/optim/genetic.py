@@ -27,15 +27,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.optim.base import (
-    FloatArray,
-    OptimResult,
-    Problem,
-    block_buffer,
-    project,
-    step_blocks,
-    uniform_block,
-)
+from paramid.optim import base
+from paramid.optim.base import FloatArray, OptimResult, Problem
 from paramid.optim.objectives import Objective
 
 
@@ -94,7 +87,7 @@ def ga(
             np.multiply(blend[:, i], (parents[:, 1] - parents[:, 0])[:, None], out=kids)
             kids += parents
             kids += jump[:, i]
-            project(kids, lo, hi, out=kids)
+            base.project(kids, lo, hi, out=kids)
             count = min(n_kids, budget - evals)
             batch = kids.reshape(runs, 2 * pairs, dim)[:, :count]
             kid_f = prob.counter(batch)
@@ -166,12 +159,12 @@ class _Draws:
         self.tournament, self.genes = tournament, genes
         pairs, size = genes[1], int(np.prod(genes))
         self.sizes = np.array([tournament * 2 * pairs, pairs, size, size])
-        self.blocks = step_blocks(n_gens, int(self.sizes.sum()))
+        self.blocks = base.step_blocks(n_gens, int(self.sizes.sum()))
         runs = len(gens)
-        self.uniform = block_buffer(runs, self.blocks, (int(self.sizes.sum()),))
-        self.jump = block_buffer(runs, self.blocks, self.genes)
+        self.uniform = base.block_buffer(runs, self.blocks, (int(self.sizes.sum()),))
+        self.jump = base.block_buffer(runs, self.blocks, self.genes)
         # Flat indices into the rank order: elites' ranks 0..E-1, then the winners' ranks.
-        self.chosen = block_buffer(runs, self.blocks, (elitism + 2 * pairs,), dtype=np.intp)
+        self.chosen = base.block_buffer(runs, self.blocks, (elitism + 2 * pairs,), dtype=np.intp)
         self.chosen[...] = run_start[:, :, None]
         self.chosen[..., :elitism] += np.arange(elitism)
         self.run_start = run_start[:, :, None]
@@ -186,7 +179,7 @@ class _Draws:
         """
         runs, length = len(self.gens), stop - start
         flat = self.uniform[:, :length].reshape(runs, -1)
-        uniform_block(self.gens, flat)
+        base.uniform_block(self.gens, flat)
         a, b, c = np.cumsum(self.sizes[:3] * length)
         picks = flat[:, :a].reshape(runs, length, self.tournament, -1)
         keep = np.repeat(flat[:, a:b] < crossover, self.genes[2], axis=1)

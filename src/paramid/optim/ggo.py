@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.po import Draws, ledger_start, settle
 
@@ -52,9 +52,8 @@ def ggo(
     stall_iterations: int = 2,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with GGO; see the module docstring."""
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds, min_population=SENTRIES
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=SENTRIES)
+    ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     n1 = np.full(runs, n // 2)  # exploration group size
     stall = np.zeros(runs, dtype=np.int64)

@@ -13,16 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import (
-    FloatArray,
-    OptimResult,
-    Problem,
-    block_buffer,
-    progress,
-    project,
-    step_blocks,
-    uniform_block,
-)
+from paramid.optim import base
+from paramid.optim.base import FloatArray, OptimResult, Problem
 from paramid.optim.objectives import Objective
 
 LEADERS = 3  # alpha, beta, delta
@@ -51,7 +43,8 @@ def gwo(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Standard bounded GWO: Eq 14-16 with the linear schedule a = 2(1 - g/G) (Eq 11, mu=1)."""
-    return _grey_wolf(objective, lower, upper, population, iterations, seeds, mu=1.0)
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
+    return _grey_wolf(prob, mu=1.0)
 
 
 def agwo(
@@ -72,19 +65,11 @@ def agwo(
     Table 2), computed by the caller from the RLS estimate.
     """
     mu = adaptive_exponent(gamma, mu_base, kappa)
-    return _grey_wolf(objective, lower, upper, population, iterations, seeds, mu=mu)
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
+    return _grey_wolf(prob, mu=mu)
 
 
-def _grey_wolf(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    population: int,
-    iterations: int,
-    seeds: Sequence[np.random.SeedSequence],
-    *,
-    mu: float,
-) -> OptimResult:
+def _grey_wolf(prob: Problem, *, mu: float) -> OptimResult:
     """Eq 14-16 with leaders alpha, beta, delta = the three best points evaluated so far.
 
     Per wolf i and leader l: A_l = a(2 r1 - 1), C_l = 2 r2 (Eq 14), D_l = |C_l X_l - X_i|,
@@ -93,9 +78,8 @@ def _grey_wolf(
     keeps the three best evaluations of the whole run (ties favour the older point), so a
     leader is never lost when the pack moves away from it.
     """
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
     runs, dim, n = prob.runs, prob.dim, prob.population
-    a = convergence_factor(progress(prob.iterations), mu)
+    a = convergence_factor(base.progress(prob.iterations), mu)
     lo, hi = prob.box(n)
     rows = np.arange(runs)[:, None]
 
@@ -113,12 +97,12 @@ def _grey_wolf(
 
     term = np.empty((runs, LEADERS, dim, n))
     step_x = np.empty_like(X)
-    blocks = step_blocks(prob.iterations - 1, 2 * LEADERS * dim * n)
-    A_by_a = block_buffer(runs, blocks, (LEADERS, dim, n))
-    C = block_buffer(runs, blocks, (LEADERS, dim, n))
+    blocks = base.step_blocks(prob.iterations - 1, 2 * LEADERS * dim * n)
+    A_by_a = base.block_buffer(runs, blocks, (LEADERS, dim, n))
+    C = base.block_buffer(runs, blocks, (LEADERS, dim, n))
     for start, stop in blocks:
-        uniform_block(prob.gens, A_by_a[:, : stop - start], signed=True)  # 2 r1 - 1 ~ U(-1, 1)
-        uniform_block(prob.gens, C[:, : stop - start], high=2.0)  # C = 2 r2 ~ U(0, 2)
+        base.uniform_block(prob.gens, A_by_a[:, : stop - start], signed=True)  # 2 r1 - 1 ~ U(-1, 1)
+        base.uniform_block(prob.gens, C[:, : stop - start], high=2.0)  # C = 2 r2 ~ U(0, 2)
         for i, step in enumerate(range(start, stop)):
             np.multiply(C[:, i], leaders[..., None], out=term)  # C_l X_l
             term -= X[:, None]
@@ -127,7 +111,7 @@ def _grey_wolf(
             np.add.reduce(term, axis=1, out=step_x)
             step_x *= a[step] / LEADERS  # sum_l A_l D_l / 3
             np.subtract(np.add.reduce(leaders, axis=1)[..., None] / LEADERS, step_x, out=step_x)
-            project(step_x, lo, hi, out=X)
+            base.project(step_x, lo, hi, out=X)
             pool[..., LEADERS:] = X
             fpool[:, LEADERS:] = prob.evaluate(X)
             leaders = _select_leaders(pool, fpool, rows)

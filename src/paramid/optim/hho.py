@@ -37,7 +37,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
@@ -52,9 +52,8 @@ def hho(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HHO; see the module docstring."""
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
+    ledger, lo, hi, X, f = ledger_start(prob)
     dim, n = prob.dim, prob.population
     # E0, q, r1, r2, r3, r4, random hawk, escape chance r, r5 (jump strength)
     scalars = Draws(prob.gens, (9, n))

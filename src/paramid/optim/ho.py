@@ -52,9 +52,8 @@ def ho(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HO; see the module docstring."""
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds, min_population=2
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=2)
+    ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     half = n // 2
     river = np.arange(n) < half  # phase 1 hippos; the rest defend (phase 2)

@@ -2,9 +2,6 @@
 
 The calibration paper names the method only by reference ([14] Chen et al., improved PSO)
 without its update rules, so the reading here is ours and is stated in the docstring.
-
-Interface, budget (the initial population is iteration 1) and per-run reproducibility are
-those of :mod:`paramid.optim`.
 """
 
 from __future__ import annotations
@@ -14,15 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import (
-    OptimResult,
-    Problem,
-    block_buffer,
-    progress,
-    project,
-    step_blocks,
-    uniform_block,
-)
+from paramid.optim import base
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.particle_swarm import SwarmMemory
 
@@ -55,7 +45,7 @@ def ipso(
     lo, hi = prob.box(n)
     vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()
     vmin = -vmax
-    t = progress(prob.iterations)
+    t = base.progress(prob.iterations)
     w = inertia[0] - (inertia[0] - inertia[1]) * t**2
     a1 = c1[0] + (c1[1] - c1[0]) * t
     a2 = c2[0] + (c2[1] - c2[0]) * t
@@ -64,10 +54,10 @@ def ipso(
     V = np.zeros_like(X)
     memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
     term = np.empty_like(X)
-    blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
-    buffer = block_buffer(runs, blocks, (2, dim, n))
+    blocks = base.step_blocks(prob.iterations - 1, 2 * dim * n)
+    buffer = base.block_buffer(runs, blocks, (2, dim, n))
     for start, stop in blocks:
-        rnd = uniform_block(prob.gens, buffer[:, : stop - start])
+        rnd = base.uniform_block(prob.gens, buffer[:, : stop - start])
         for i, step in enumerate(range(start, stop)):
             V *= w[step]
             np.subtract(memory.pbest, X, out=term)
@@ -80,6 +70,6 @@ def ipso(
             V += term
             np.clip(V, vmin, vmax, out=V)
             X += V
-            project(X, lo, hi, out=X)
+            base.project(X, lo, hi, out=X)
             memory.update(step, X, prob.evaluate(X))
     return memory.result(prob)

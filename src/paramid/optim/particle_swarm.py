@@ -11,15 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import (
-    OptimResult,
-    Problem,
-    block_buffer,
-    progress,
-    project,
-    step_blocks,
-    uniform_block,
-)
+from paramid.optim import base
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 
 
@@ -81,18 +74,21 @@ def pso(
     if velocity_clamp is not None:
         vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()
         vmin = -vmax
-    weights = inertia[0] + (inertia[1] - inertia[0]) * progress(prob.iterations)
+    weights = inertia[0] + (inertia[1] - inertia[0]) * base.progress(prob.iterations)
 
     X = prob.initial()
     V = np.zeros_like(X)
     memory = SwarmMemory(X, prob.evaluate(X), prob.iterations)
 
     term = np.empty_like(X)
-    blocks = step_blocks(prob.iterations - 1, 2 * dim * n)
-    c1_r1, c2_r2 = block_buffer(runs, blocks, (dim, n)), block_buffer(runs, blocks, (dim, n))
+    blocks = base.step_blocks(prob.iterations - 1, 2 * dim * n)
+    c1_r1, c2_r2 = (
+        base.block_buffer(runs, blocks, (dim, n)),
+        base.block_buffer(runs, blocks, (dim, n)),
+    )
     for start, stop in blocks:
-        uniform_block(prob.gens, c1_r1[:, : stop - start], high=c1)  # c1 r1, r1 ~ U(0, 1)
-        uniform_block(prob.gens, c2_r2[:, : stop - start], high=c2)
+        base.uniform_block(prob.gens, c1_r1[:, : stop - start], high=c1)  # c1 r1, r1 ~ U(0, 1)
+        base.uniform_block(prob.gens, c2_r2[:, : stop - start], high=c2)
         for i, step in enumerate(range(start, stop)):
             V *= weights[step]
             np.subtract(memory.pbest, X, out=term)
@@ -102,8 +98,8 @@ def pso(
             term *= c2_r2[:, i]
             V += term
             if velocity_clamp is not None:
-                project(V, vmin, vmax, out=V)
+                base.project(V, vmin, vmax, out=V)
             X += V
-            project(X, lo, hi, out=X)
+            base.project(X, lo, hi, out=X)
             memory.update(step, X, prob.evaluate(X))
     return memory.result(prob)

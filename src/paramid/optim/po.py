@@ -188,26 +188,14 @@ class Ledger:
         return self.prob.result(self.best_x, running[:, -1], history)
 
 
-def ledger_start(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    population: int,
-    iterations: int,
-    seeds: Sequence[np.random.SeedSequence],
-    *,
-    min_population: int = 1,
-) -> tuple[Problem, Ledger, FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The start every ledger-budgeted method shares: the problem, its ledger, the clip box,
+def ledger_start(prob: Problem) -> tuple[Ledger, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The start every ledger-budgeted method shares: the ledger of ``prob``, the clip box,
     the initial population uniform in [L, U] (Eq 30) and its values, (runs, n)."""
-    prob = Problem(
-        objective, lower, upper, population, iterations, seeds, min_population=min_population
-    )
     ledger = Ledger(prob)
     lo, hi = prob.box(prob.population)
     X = prob.initial()
     f, _ = ledger.evaluate(X)
-    return prob, ledger, lo, hi, X, f
+    return ledger, lo, hi, X, f
 
 
 def po(
@@ -223,9 +211,8 @@ def po(
 
     N evaluations per iteration, so exactly ``population`` x ``iterations`` in all.
     """
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
+    ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     scalars = Draws(prob.gens, (8, n))  # St, r (Eq 31, 34, 35), P, r' (Eq 35), r, r' (Eq 36)
     normals = Draws(prob.gens, (2, dim, n), normal=True)

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.po import Draws, ledger_start, settle
 
@@ -48,9 +48,8 @@ def sga(
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with SGA; see the module docstring."""
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
+    ledger, lo, hi, X, f = ledger_start(prob)
     dim, n = prob.dim, prob.population
     V = np.zeros_like(X)
     scalars = Draws(prob.gens, (6, n))  # a, b, c, straight-line branch, r, (spare)

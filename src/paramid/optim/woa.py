@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult
+from paramid.optim.base import OptimResult, Problem
 from paramid.optim.objectives import Objective
 from paramid.optim.po import Draws, ledger_start, settle
 
@@ -41,9 +41,8 @@ def woa(
     spiral_b: float = 1.0,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with WOA; see the module docstring."""
-    prob, ledger, lo, hi, X, f = ledger_start(
-        objective, lower, upper, population, iterations, seeds
-    )
+    prob = Problem(objective, lower, upper, population, iterations, seeds)
+    ledger, lo, hi, X, f = ledger_start(prob)
     n = prob.population
     scalars = Draws(prob.gens, (5, n))  # r1, r2, p, l, random whale
     while not ledger.done:
