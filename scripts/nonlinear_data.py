@@ -7,7 +7,7 @@ import pandas as pd
 
 from paramid import io
 from paramid.friction import data, laws
-from paramid.hip import signals, twin
+from paramid.hip import pipeline, signals, twin
 
 RECORD_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "angle_true": "rad"}
 RECORD_UNITS |= {"velocity_true": "rad/s", "acceleration_true": "rad/s^2", "torque_true": "N m"}
@@ -22,15 +22,7 @@ def write_record(rec: twin.Record, path: str, meta: dict) -> None:
 
 def process(rec: twin.Record, cfg: dict, path: str, meta: dict) -> signals.Processed:
     """The signal chain of §4.1 on one record, written as a signals frame."""
-    s = cfg["signals"]
-    out = signals.process(
-        rec.time,
-        rec.angle,
-        rec.torque,
-        cutoff_hz=s["cutoff_hz"],
-        order=s["filter_order"],
-        trim_s=s["trim_s"],
-    )
+    out = pipeline.process(rec.time, rec.angle, rec.torque, cfg["signals"])
     frame = pd.DataFrame({column: getattr(out, column) for column in SIGNAL_UNITS})
     io.write_parquet(frame, path, units=SIGNAL_UNITS, meta=meta)
     return out

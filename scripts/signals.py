@@ -3,23 +3,17 @@
 import pandas as pd
 
 from paramid import io
-from paramid.hip import model, signals
+from paramid.hip import model, pipeline
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "signals")
     raw, _ = io.read_parquet(smk.input[0])
-    s = cfg["signals"]
-    out = signals.process(
-        raw["time"].to_numpy(),
-        raw["angle"].to_numpy(),
-        raw["torque"].to_numpy(),
-        cutoff_hz=s["cutoff_hz"],
-        order=s["filter_order"],
-        trim_s=s["trim_s"],
+    out = pipeline.process(
+        raw["time"].to_numpy(), raw["angle"].to_numpy(), raw["torque"].to_numpy(), cfg["signals"]
     )
-    H = model.regressor(cfg["regressor"], out.q, out.qd, out.qdd, cfg["gravity"])
+    H, _ = pipeline.regression(out, cfg["regressor"], cfg["gravity"])
     frame = pd.DataFrame(
         {"time": out.time, "q": out.q, "qd": out.qd, "qdd": out.qdd, "torque": out.torque}
     )

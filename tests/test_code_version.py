@@ -1,10 +1,10 @@
 """Every rule reruns when the library code it runs changes, and only then (issue #14).
 
 The library is copied next to the workflow and put first on PYTHONPATH; every output of
-``all`` is created empty and marked current with ``--touch`` (which records each job's params,
-``params.code`` included), then one module of a family is edited and a dry run must schedule
-that family's jobs and no others (``provenance`` records every output, so it reruns too, and
-the target rule ``all``).
+``all`` is created empty and marked current with ``--touch --forceall`` (which records every
+job's params, ``params.code`` included), then one module of a family is edited and a dry run
+must schedule that family's jobs and no others (``provenance`` records every output, so it
+reruns too, and the target rule ``all``).
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ from paramid import provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
-# a module of each family that only that family's scripts import (read by a rule with inputs:
-# --touch records no metadata for input-less jobs, so those cannot show a rerun here)
+# a module of each family that only that family's scripts import
 EDITED = {
     "hip": "hip/sweeps.py",
     "friction": "friction/report.py",
-    "excitation": "excitation/figures.py",
+    "excitation": "excitation/design.py",
     "calibration": "calibration/filters.py",
     "cec2022": "cec2022/study.py",
 }
@@ -140,7 +139,7 @@ def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> No
         if path.startswith("results/"):
             (workdir / path).parent.mkdir(parents=True, exist_ok=True)
             (workdir / path).touch()
-    _snakemake(workdir, env, "--touch", "all", "-q")
+    _snakemake(workdir, env, "--touch", "--forceall", "all", "-q")
     assert _planned_rules(_snakemake(workdir, env, "-n", "all")) == set()
 
     families = _families()

@@ -16,6 +16,29 @@ from typing import Any
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
+#: One colour per method label, shared by every study's figures (hip Figure 3, the friction
+#: study, the KR210 figures; M1-M5 are the KR210 paper's names of EKF ... MIPO-ARKEKF).
+COLOURS: dict[str, str] = {
+    "Measured": "black",
+    "BCLS": "#1b9e77",
+    "LS": "#66a61e",
+    "PSO": "#a6761d",
+    "RLS-PSO": "#e6ab02",
+    "RLS-GA": "#7570b3",
+    "RLS-GWO": "#d95f02",
+    "RLS-AGWO": "#e7298a",
+    "BC": "black",
+    **dict.fromkeys(("EKF", "M1"), "#1f77b4"),
+    "EKF+GSBISE": "#17becf",
+    "EKF+MIPO": "#9467bd",
+    **dict.fromkeys(("IPSO", "M2"), "#ff7f0e"),
+    **dict.fromkeys(("LASSO", "M3"), "#2ca02c"),
+    **dict.fromkeys(("UKF", "M4"), "#8c564b"),
+    **dict.fromkeys(("MIPO-ARKEKF", "M5"), "#d62728"),
+    "LM+GA": "#7f7f7f",
+    "EKF+DQPSO": "#bcbd22",
+}
+
 
 @dataclass(frozen=True)
 class FigureStyle:

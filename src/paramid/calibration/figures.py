@@ -13,34 +13,17 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from paramid.plotting import new_figure
+from paramid.plotting import COLOURS, new_figure
 
 Array = NDArray[np.float64]
 
-COLOURS = {
-    "BC": "black",
-    "EKF": "#1f77b4",
-    "M1": "#1f77b4",
-    "EKF+GSBISE": "#17becf",
-    "EKF+MIPO": "#9467bd",
-    "IPSO": "#ff7f0e",
-    "M2": "#ff7f0e",
-    "LASSO": "#2ca02c",
-    "M3": "#2ca02c",
-    "UKF": "#8c564b",
-    "M4": "#8c564b",
-    "MIPO-ARKEKF": "#d62728",
-    "M5": "#d62728",
-    "LM+GA": "#7f7f7f",
-    "EKF+DQPSO": "#bcbd22",
-}
 
 #: Line styles of the series of one panel, in drawing order (see :func:`_series_lines`).
 LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
 #: Space above the data of a log axis for its legend, as a fraction of the decades spanned.
 LEGEND_HEADROOM = 0.35
 
-__all__ = ["COLOURS", "convergence", "error_profiles", "hybrid_bars", "sample_points"]
+__all__ = ["convergence", "error_profiles", "hybrid_bars", "sample_points"]
 
 
 def sample_points(train: Array, validation: Array, unused: Array) -> Figure:

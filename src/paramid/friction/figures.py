@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from paramid.friction import laws
 from paramid.friction.laws import FrictionModel
 from paramid.friction.methods import DISPLAY, METHOD_NAMES, POPULATION
-from paramid.hip.figures import COLOURS as HIP_COLOURS
+from paramid.plotting import COLOURS as METHOD_COLOURS
 from paramid.plotting import new_figure
 from paramid.seeding import generator
 
@@ -26,8 +26,8 @@ Array = NDArray[np.float64]
 
 #: Method colours: the hip study's (Figure 3); LSQ-TRF takes BCLS's, VarPro black.
 COLOURS = {
-    **{m: HIP_COLOURS[DISPLAY[m]] for m in POPULATION},
-    "least_squares": HIP_COLOURS["BCLS"],
+    **{m: METHOD_COLOURS[DISPLAY[m]] for m in POPULATION},
+    "least_squares": METHOD_COLOURS["BCLS"],
     "varpro": "#000000",
 }
 

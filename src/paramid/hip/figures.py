@@ -14,22 +14,10 @@ from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
 from paramid.hip.methods import display_name
-from paramid.plotting import new_figure
+from paramid.plotting import COLOURS, new_figure
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
-
-
-COLOURS = {
-    "Measured": "black",
-    "BCLS": "#1b9e77",
-    "LS": "#66a61e",
-    "PSO": "#a6761d",
-    "RLS-PSO": "#e6ab02",
-    "RLS-GA": "#7570b3",
-    "RLS-GWO": "#d95f02",
-    "RLS-AGWO": "#e7298a",
-}
 
 
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:

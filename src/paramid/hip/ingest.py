@@ -165,7 +165,7 @@ def check_usable(
     above Nyquist, the record is shorter than trimming (and RLS burn-in) need, or the
     regressor is rank-deficient (listing the collinear columns).
     """
-    from paramid.hip import model, signals
+    from paramid.hip import model, pipeline
 
     fs = record.sample_rate_hz
     cutoff = float(signals_config["cutoff_hz"])
@@ -184,14 +184,7 @@ def check_usable(
             + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
             + f" need at least {needed}"
         )
-    out = signals.process(
-        record.time,
-        record.angle,
-        record.torque,
-        cutoff_hz=cutoff,
-        order=signals_config["filter_order"],
-        trim_s=signals_config["trim_s"],
-    )
+    out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
     collinear = model.collinear_columns(H, regressor)
     if collinear:
