@@ -1,5 +1,5 @@
-# Helpers shared by every family's rule files: wildcard constraints, the rule template (code
-# version + log of every scripted rule) and the parse-time validation stamps.
+# Helpers shared by every family's stage files: wildcard constraints, the template applied to
+# every scripted step (code version + log) and the parse-time validation stamps.
 
 import hashlib as _hashlib
 import json as _json
@@ -52,6 +52,6 @@ def apply_rule_template():
         if scripted.script is None:
             continue
         if not scripted.log:
-            raise ValueError(f"rule {scripted.name} has no log: every job writes one under logs/")
+            raise ValueError(f"{scripted.name} declares no log; every job writes one under logs/")
         if "code" not in scripted.params._names:
             scripted.set_params(code=script_code(_Path(scripted.script).name))

@@ -1,6 +1,6 @@
-# Helpers of the hip-chain rule files (studies: hip, pendulum, users' own): study lookup, config
-# subsets (passed as params, so that a change reruns exactly the stages that read it), the
-# parse-time checks of measured records and the list of final targets.
+# Helpers of the hip-chain stage files (the `studies` block: hip, pendulum, users' own): study
+# lookup, config subsets (passed as params, so that a change reruns exactly the stages that read
+# it), the parse-time checks of measured records and the list of final targets.
 
 from paramid.hip import ingest as _ingest
 from paramid.hip import methods as _methods
