@@ -7,8 +7,10 @@ still receive the documented (runs, n, dim) shape, as a transposed view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -154,6 +156,58 @@ class Problem:
             history=np.ascontiguousarray(history),
             n_evals=self.counter.counts,
         )
+
+
+class Method(Protocol):
+    """The interface every optimiser of :data:`paramid.optim.METHODS` offers."""
+
+    def __call__(
+        self,
+        objective: Objective,
+        lower: ArrayLike,
+        upper: ArrayLike,
+        *,
+        population: int = ...,
+        iterations: int = ...,
+        seeds: Sequence[np.random.SeedSequence],
+        **settings: Any,
+    ) -> OptimResult: ...
+
+
+def optimiser(
+    *, min_population: int = 1, population: int = 30, iterations: int = 80
+) -> Callable[[Callable[..., OptimResult]], Method]:
+    """Give a search ``search(prob, **settings)`` the public interface of every method,
+    ``method(objective, lower, upper, *, population, iterations, seeds, **settings)``: the
+    inputs are validated into one :class:`Problem` (default budget ``population`` x
+    ``iterations``, the hip paper's 30 x 80 unless a method states its own)."""
+
+    def wrap(search: Callable[..., OptimResult]) -> Method:
+        @functools.wraps(search)
+        def method(
+            objective: Objective,
+            lower: ArrayLike,
+            upper: ArrayLike,
+            *,
+            population: int = population,
+            iterations: int = iterations,
+            seeds: Sequence[np.random.SeedSequence],
+            **settings: Any,
+        ) -> OptimResult:
+            prob = Problem(
+                objective,
+                lower,
+                upper,
+                population,
+                iterations,
+                seeds,
+                min_population=min_population,
+            )
+            return search(prob, **settings)
+
+        return method
+
+    return wrap
 
 
 def project(X: FloatArray, lo: FloatArray, hi: FloatArray, out: FloatArray) -> FloatArray:

@@ -7,27 +7,19 @@ the docstring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
 from paramid.optim import base
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.particle_swarm import SwarmMemory
 
 __all__ = ["dqpso"]
 
 
+@optimiser(min_population=2, population=100, iterations=30)
 def dqpso(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 100,
-    iterations: int = 30,
-    seeds: Sequence[np.random.SeedSequence],
     beta: tuple[float, float] = (1.0, 0.5),
 ) -> OptimResult:
     """Double quantum-behaved PSO (our reading of [15]): two QPSO sub-swarms sharing g.
@@ -40,7 +32,6 @@ def dqpso(
     the second half the global best ``c = g`` (exploitation); both share g, so information
     flows between them every iteration.
     """
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=2)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     b = beta[0] + (beta[1] - beta[0]) * base.progress(prob.iterations)

@@ -22,24 +22,17 @@ every other method.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from paramid.optim import base
-from paramid.optim.base import FloatArray, OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser
 
 
+@optimiser()
 def ga(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     tournament: int = 3,
     crossover: float = 0.9,
     mutation: float = 0.2,
@@ -52,9 +45,8 @@ def ga(
     ``crossover`` is the per-pair BLX probability, ``mutation`` the per-gene probability and
     ``mutation_scale`` the Gaussian sigma as a fraction of the box span.
     """
-    _check_settings(tournament, crossover, mutation, mutation_scale, elitism, blend_alpha)
-    prob = Problem(
-        objective, lower, upper, population, iterations, seeds, min_population=elitism + 1
+    _check_settings(
+        prob.population, tournament, crossover, mutation, mutation_scale, elitism, blend_alpha
     )
     runs, dim, n = prob.runs, prob.dim, prob.population
     budget, n_kids = n * prob.iterations, n - elitism
@@ -109,6 +101,7 @@ def ga(
 
 
 def _check_settings(
+    population: int,
     tournament: int,
     crossover: float,
     mutation: float,
@@ -116,9 +109,12 @@ def _check_settings(
     elitism: int,
     blend_alpha: float,
 ) -> None:
-    """Reject GA settings outside their domains (probabilities in [0, 1], counts >= 1)."""
+    """Reject GA settings outside their domains (probabilities in [0, 1], counts >= 1, more
+    individuals than elites)."""
     if tournament < 1 or elitism < 1:
         raise ValueError(f"need tournament >= 1 and elitism >= 1, got {tournament}, {elitism}")
+    if population < elitism + 1:
+        raise ValueError(f"population must be an integer >= {elitism + 1}, got {population}")
     for name, p in (("crossover", crossover), ("mutation", mutation)):
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"{name} probability must be in [0, 1], got {p}")

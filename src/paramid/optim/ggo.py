@@ -28,31 +28,22 @@ its quantities are not defined precisely enough to reproduce; see ``docs/choices
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, settle
 
 SENTRIES = 3
 
 
+@optimiser(min_population=SENTRIES)
 def ggo(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     spiral_b: float = 1.0,
     stall_iterations: int = 2,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with GGO; see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=SENTRIES)
     ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     n1 = np.full(runs, n // 2)  # exploration group size

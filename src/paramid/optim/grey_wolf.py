@@ -8,14 +8,10 @@ exactly, ``agwo`` with mu_base = 1, kappa = 0 reproduces ``gwo`` bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
 from paramid.optim import base
-from paramid.optim.base import FloatArray, OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser
 
 LEADERS = 3  # alpha, beta, delta
 
@@ -33,28 +29,16 @@ def adaptive_exponent(gamma: float, mu_base: float = 0.45, kappa: float = 0.25) 
     return mu
 
 
-def gwo(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
-) -> OptimResult:
+@optimiser(min_population=LEADERS)
+def gwo(prob: Problem) -> OptimResult:
     """Standard bounded GWO: Eq 14-16 with the linear schedule a = 2(1 - g/G) (Eq 11, mu=1)."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
     return _grey_wolf(prob, mu=1.0)
 
 
+@optimiser(min_population=LEADERS)
 def agwo(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     gamma: float,
     mu_base: float = 0.45,
     kappa: float = 0.25,
@@ -65,7 +49,6 @@ def agwo(
     Table 2), computed by the caller from the RLS estimate.
     """
     mu = adaptive_exponent(gamma, mu_base, kappa)
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=LEADERS)
     return _grey_wolf(prob, mu=mu)
 
 

@@ -32,27 +32,15 @@ Choices: ``docs/choices.md`` (section HHO).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
-def hho(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
-) -> OptimResult:
+@optimiser()
+def hho(prob: Problem) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HHO; see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     ledger, lo, hi, X, f = ledger_start(prob)
     dim, n = prob.dim, prob.population
     # E0, q, r1, r2, r3, r4, random hawk, escape chance r, r5 (jump strength)

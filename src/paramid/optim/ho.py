@@ -32,27 +32,15 @@ evaluations are spent, the last batch truncated; T uses the budget fraction t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
-from paramid.optim.base import FloatArray, OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
-def ho(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
-) -> OptimResult:
+@optimiser(min_population=2)
+def ho(prob: Problem) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with HO; see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds, min_population=2)
     ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     half = n // 2

@@ -6,27 +6,19 @@ without its update rules, so the reading here is ours and is stated in the docst
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
 from paramid.optim import base
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.particle_swarm import SwarmMemory
 
 __all__ = ["ipso"]
 
 
+@optimiser(population=100, iterations=60)
 def ipso(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 100,
-    iterations: int = 60,
-    seeds: Sequence[np.random.SeedSequence],
     inertia: tuple[float, float] = (0.9, 0.4),
     c1: tuple[float, float] = (2.5, 0.5),
     c2: tuple[float, float] = (0.5, 2.5),
@@ -40,7 +32,6 @@ def ipso(
     and ``c2: 0.5 -> 2.5`` (Ratnaweera et al. 2004, IEEE TEC 8:240) and |v| clamped to
     ``velocity_clamp`` x span.  Zero initial velocity, uniform initial positions.
     """
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     vmax = np.broadcast_to(velocity_clamp * prob.span, lo.shape).copy()

@@ -33,13 +33,10 @@ Choices are listed in ``docs/choices.md`` (section MIPO).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.optim.base import FloatArray, OptimResult, Problem, uniform_block
-from paramid.optim.objectives import Objective
+from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser, uniform_block
 from paramid.optim.po import Draws, Ledger, _linear_update, levy_steps, settle
 
 #: Chebyshev map degree tau of Eq 37 (the paper uses 2).
@@ -105,18 +102,13 @@ def neighbourhood(
     return X + np.abs(span) / (2.0 * n * r1 * sign)
 
 
+@optimiser()
 def mipo(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     chebyshev_degree: float = CHEBYSHEV_DEGREE,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with MIPO (Alg 1); see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     G = prob.iterations
     ledger = Ledger(prob)

@@ -6,14 +6,10 @@ caller passes (a wide physical box versus the RLS-derived box of Section 3.1, Eq
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
 from paramid.optim import base
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 
 
 class SwarmMemory:
@@ -45,14 +41,10 @@ class SwarmMemory:
         return prob.result(self.gbest[:, :, 0], self.history[:, -1], self.history)
 
 
+@optimiser()
 def pso(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     inertia: tuple[float, float] = (0.9, 0.4),
     c1: float = 2.0,
     c2: float = 2.0,
@@ -68,7 +60,6 @@ def pso(
     """
     if velocity_clamp is not None and not velocity_clamp > 0:
         raise ValueError(f"velocity_clamp must be positive or None, got {velocity_clamp}")
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)
     if velocity_clamp is not None:

@@ -36,19 +36,18 @@ Budget convention (all methods of this module family, ``Ledger``)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from paramid.optim.base import (
     BLOCK_VALUES,
     FloatArray,
     OptimResult,
     Problem,
+    optimiser,
     uniform_block,
 )
-from paramid.optim.objectives import Objective
 
 #: Levy index of Eq 33 (delta = 1.5) and of HHO/HO.
 LEVY_BETA = 1.5
@@ -198,20 +197,12 @@ def ledger_start(prob: Problem) -> tuple[Ledger, FloatArray, FloatArray, FloatAr
     return ledger, lo, hi, X, f
 
 
-def po(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
-) -> OptimResult:
+@optimiser()
+def po(prob: Problem) -> OptimResult:
     """Original parrot optimiser (Lian et al. 2024), Eq 30-36; see the module docstring.
 
     N evaluations per iteration, so exactly ``population`` x ``iterations`` in all.
     """
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     scalars = Draws(prob.gens, (8, n))  # St, r (Eq 31, 34, 35), P, r' (Eq 35), r, r' (Eq 36)

@@ -28,27 +28,15 @@ X_worst - X1.  See ``docs/choices.md`` (section SGA).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, settle
 
 
-def sga(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
-) -> OptimResult:
+@optimiser()
+def sga(prob: Problem) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with SGA; see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     ledger, lo, hi, X, f = ledger_start(prob)
     dim, n = prob.dim, prob.population
     V = np.zeros_like(X)

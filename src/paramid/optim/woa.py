@@ -20,28 +20,19 @@ Choices: ``docs/choices.md`` (section WOA).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from numpy.typing import ArrayLike
 
-from paramid.optim.base import OptimResult, Problem
-from paramid.optim.objectives import Objective
+from paramid.optim.base import OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, settle
 
 
+@optimiser()
 def woa(
-    objective: Objective,
-    lower: ArrayLike,
-    upper: ArrayLike,
+    prob: Problem,
     *,
-    population: int = 30,
-    iterations: int = 80,
-    seeds: Sequence[np.random.SeedSequence],
     spiral_b: float = 1.0,
 ) -> OptimResult:
     """Minimise ``objective`` over [lower, upper] with WOA; see the module docstring."""
-    prob = Problem(objective, lower, upper, population, iterations, seeds)
     ledger, lo, hi, X, f = ledger_start(prob)
     n = prob.population
     scalars = Draws(prob.gens, (5, n))  # r1, r2, p, l, random whale
