@@ -11,7 +11,9 @@ Method
     returning an ``OptimResult``; ``lower``/``upper`` are (dim,) or (runs, dim); ``seeds``
     holds one ``numpy.random.SeedSequence`` per run, built by the caller with
     ``paramid.seeding.seed_sequence(study, method, run)``.  ``METHODS`` maps names to
-    methods.  Every candidate is projected onto [lower, upper] after every update.
+    methods.  Every candidate is projected onto [lower, upper] after every update.  A method
+    module writes only its search over a validated ``base.Problem``; ``base.optimiser`` gives
+    it this interface (and its default budget).
 
 Budget
     The evaluation of the initial population is iteration 1, so ``population`` x
