@@ -17,7 +17,7 @@ a failed run must be handled explicitly by the caller.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -510,7 +510,7 @@ def holm(pvalues: ArrayLike) -> NDArray[np.float64]:
 
 
 def comparison_table(
-    groups: dict[str, ArrayLike],
+    groups: Mapping[str, ArrayLike],
     pairs: Sequence[tuple[str, str]],
     *,
     paired: bool = False,

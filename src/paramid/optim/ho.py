@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from paramid.optim.base import FloatArray, OptimResult, Problem
 from paramid.optim.objectives import Objective
@@ -137,8 +137,8 @@ def _local_search(
 
 def _h_forms(
     r: FloatArray,
-    I1: FloatArray,
-    I2: FloatArray,
+    I1: NDArray[np.floating],
+    I2: NDArray[np.floating],
     not_q1: FloatArray,
     not_q2: FloatArray,
     r_scalar: FloatArray,
