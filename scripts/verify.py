@@ -1,147 +1,17 @@
-"""Rebuild the workflow from scratch in a temporary copy and compare every output with results/.
+"""``python scripts/verify.py [options]``: ``paramid verify`` of this checkout.
 
-    python scripts/verify.py [--study hip] [--cores 2] [--configfile overlay.yaml] [--keep]
-
-The reference is the existing ``results/`` (all studies, or ``results/<study>/``); exactly
-those files are rebuilt in a fresh copy of the checkout and compared as described in
-:mod:`paramid.provenance` (data hashes, timings left out; figures via their source data).
-Exit status: 0 identical, 1 something differs, 2 nothing to verify or the rebuild failed.
+The logic lives in :mod:`paramid.cli` (``paramid verify --help`` lists the options); this
+entry point defaults ``--workflow`` to the checkout it belongs to, not the current directory.
 """
 
-from __future__ import annotations
-
-import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-from paramid import provenance
+from paramid.cli import copy_checkout, main, reference_files
 
 REPO = Path(__file__).resolve().parents[1]
-# never copied into the rebuild: outputs, state, caches and virtual environments
-IGNORED = {
-    ".git",
-    "results",
-    "logs",
-    ".snakemake",
-    ".ci-venv",
-    ".venv",
-    "venv",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    "__pycache__",
-    "build",
-    "dist",
-}
-PROVENANCE_RECORD = "results/provenance.json"
-
-
-def workflow_files(root: Path) -> list[Path]:
-    """The files of the checkout: tracked and untracked-but-not-ignored (git), else a walk."""
-    try:
-        out = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(root),
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-            ],
-            capture_output=True,
-            check=True,
-        ).stdout
-        names = [Path(n) for n in out.decode().split("\0") if n]
-    except (OSError, subprocess.CalledProcessError):
-        names = [
-            p.relative_to(root)
-            for p in root.rglob("*")
-            if p.is_file() and not IGNORED.intersection(p.relative_to(root).parts)
-        ]
-    return [n for n in names if not IGNORED.intersection(n.parts) and (root / n).is_file()]
-
-
-def copy_checkout(root: Path, dest: Path) -> None:
-    """Copy the checkout's files (no outputs, no state) to ``dest``."""
-    for rel in workflow_files(root):
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(root / rel, target, follow_symlinks=False)
-
-
-def reference_files(results_root: Path, studies: list[str]) -> list[str]:
-    """Outputs to verify: everything under results/ (or results/<study>/), less provenance."""
-    unders = [f"results/{s}" for s in studies] or ["results"]
-    files = [rel for under in unders for rel in provenance.list_outputs(results_root, under)]
-    return sorted(f for f in set(files) if f != PROVENANCE_RECORD)
-
-
-def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
-    """Run Snakemake for ``targets`` in ``workdir``; print its tail on failure."""
-    cmd = [sys.executable, "-m", "snakemake", *targets, "--cores", str(cores), "--nolock"]
-    if configfiles:  # last: --configfile takes every value that follows it
-        cmd += ["--configfile", *(str(cf.resolve()) for cf in configfiles)]
-    out = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
-    if out.returncode != 0:
-        print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
-        print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
-    return out.returncode == 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--study", action="append", default=[], help="only this study (repeatable)")
-    parser.add_argument("--cores", type=int, default=2, help="cores for the rebuild")
-    parser.add_argument(
-        "--configfile", action="append", type=Path, default=[], help="overlay used for results/"
-    )
-    parser.add_argument("--workflow", type=Path, default=REPO, help="checkout to rebuild from")
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=None,
-        help="directory holding results/ (default: --workflow)",
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the temporary rebuild")
-    args = parser.parse_args(argv)
-    root = args.workflow.resolve()
-    results_root = (args.results or root).resolve()
-
-    files = reference_files(results_root, args.study)
-    if not files:
-        print(f"verify: no outputs under {results_root}/results to verify", file=sys.stderr)
-        return 2
-    stray = provenance.stray_temporaries(results_root)
-    for path in stray:
-        print(f"verify: stray temporary file (interrupted write?): {path}", file=sys.stderr)
-
-    tmp = Path(tempfile.mkdtemp(prefix="paramid-verify-"))
-    try:
-        copy_checkout(root, tmp)
-        print(f"verify: rebuilding {len(files)} outputs from scratch in {tmp}", flush=True)
-        start = time.perf_counter()
-        if not rebuild(tmp, files, args.cores, args.configfile):
-            return 2
-        print(f"verify: rebuilt in {time.perf_counter() - start:.1f} s", flush=True)
-        scope = [f"results/{s}" for s in args.study] or ["results"]
-        rebuilt = {rel for under in scope for rel in provenance.list_outputs(tmp, under)}
-        rebuilt.discard(PROVENANCE_RECORD)
-        comparison = provenance.compare_trees(results_root, tmp, set(files) | rebuilt)
-    finally:
-        if args.keep:
-            print(f"verify: kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(comparison.report())
-    return 0 if comparison.ok and not stray else 1
-
+# tests/test_provenance.py loads these from this file
+__all__ = ["copy_checkout", "reference_files"]
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["verify", "--workflow", str(REPO), *sys.argv[1:]]))

@@ -290,7 +290,7 @@ def _imported_modules(path: Path) -> set[str]:
                 continue
             found.add(module)
             found.update(f"{module}.{a.name}" for a in node.names)  # submodules named directly
-    closed = set()
+    closed: set[str] = set()
     for name in found:
         parts = name.split(".")
         closed.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))

@@ -1,7 +1,8 @@
 """Repeated-run statistics: summaries, two-group comparisons, Holm adjustment.
 
 Pure functions over numpy arrays.  Every hypothesis test is delegated to :mod:`scipy.stats`;
-every random draw (the bootstrap) comes from a named stream of :mod:`paramid.seeding`.
+every random draw (the bootstrap, resampled by :func:`scipy.stats.bootstrap`) comes from a named
+stream of :mod:`paramid.seeding`.
 
 Sign conventions, used throughout: a comparison of ``a`` against ``b`` reports
 ``median(a) - median(b)``, and every effect size is positive when ``a`` tends to be larger.
@@ -17,7 +18,7 @@ a failed run must be handled explicitly by the caller.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -200,21 +201,32 @@ def _check_n_boot(n_boot: int) -> int:
     return int(n_boot)
 
 
-def _resampled_medians(
-    x: NDArray[np.float64], n_boot: int, rng: np.random.Generator
+def _replicates(
+    data: tuple[NDArray[np.float64], ...],
+    statistic: Callable[..., NDArray],
+    n_boot: int,
+    rng: np.random.Generator,
+    *,
+    paired: bool = False,
 ) -> NDArray[np.float64]:
-    """Medians of ``n_boot`` resamples of ``x`` with replacement, in memory-bounded chunks.
-
-    Generators fill integer arrays element by element in C order, so drawing in chunks gives
-    the same indices as one ``(n_boot, n)`` draw.
-    """
-    out = np.empty(n_boot)
-    step = max(1, _BOOT_CHUNK_ELEMENTS // max(1, x.size))
-    for start in range(0, n_boot, step):
-        stop = min(n_boot, start + step)
-        idx = rng.integers(0, x.size, size=(stop - start, x.size))
-        out[start:stop] = np.median(x[idx], axis=1)
-    return out
+    """``n_boot`` replicates of ``statistic`` by :func:`scipy.stats.bootstrap`, in batches of at
+    most ``_BOOT_CHUNK_ELEMENTS`` values.  Each batch's indices are one ``rng.integers(0, n,
+    (batch, n))`` call, filled in C order: the replicates do not depend on the batch size.
+    (scipy's standard error, unused, has no degrees of freedom for n_boot = 1: silenced.)"""
+    batch = max(1, _BOOT_CHUNK_ELEMENTS // sum(d.size for d in data))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+        warnings.filterwarnings("ignore", "Degrees of freedom", RuntimeWarning)
+        result = sps.bootstrap(
+            data,
+            statistic,
+            n_resamples=n_boot,
+            batch=batch,
+            vectorized=True,
+            paired=paired,
+            method="percentile",
+            rng=rng,
+        )
+    return np.asarray(result.bootstrap_distribution, dtype=np.float64)
 
 
 def bootstrap_median_diff(
@@ -227,11 +239,13 @@ def bootstrap_median_diff(
     name_a: str = "a",
     name_b: str = "b",
 ) -> NDArray[np.float64]:
-    """Bootstrap replicates of ``median(a) - median(b)`` (vectorised, no per-replicate loop).
+    """Bootstrap replicates of ``median(a) - median(b)``, resampled by ``scipy.stats.bootstrap``.
 
     Independent groups are resampled independently, ``a`` from stream
-    ``(*seed_keys, name_a, name_b, "a")`` and ``b`` from ``(*seed_keys, name_a, name_b, "b")``.
-    Paired samples resample whole pairs (the same indices for both) from stream
+    ``(*seed_keys, name_a, name_b, "a")`` and ``b`` from ``(*seed_keys, name_a, name_b, "b")``:
+    two one-sample bootstraps of the median, subtracted (one two-sample call would draw both
+    groups from one generator, interleaved by batch: its replicates would depend on the batch
+    size).  Paired samples resample whole pairs (scipy's ``paired=True``) from stream
     ``(*seed_keys, name_a, name_b, "pairs")``.  Returns an empty array when ``n_boot == 0``.
     """
     x = _as_sample(a, "a")
@@ -239,20 +253,16 @@ def bootstrap_median_diff(
     n_boot = _check_n_boot(n_boot)
     if x.size == 0 or y.size == 0:
         raise ValueError("bootstrap needs non-empty samples")
+    if paired and x.size != y.size:
+        raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
+    if n_boot == 0:
+        return np.empty(0)
     keys = (*seed_keys, name_a, name_b)
     if paired:
-        if x.size != y.size:
-            raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
-        rng = generator(*keys, "pairs")
-        out = np.empty(n_boot)
-        step = max(1, _BOOT_CHUNK_ELEMENTS // (2 * x.size))
-        for start in range(0, n_boot, step):
-            stop = min(n_boot, start + step)
-            idx = rng.integers(0, x.size, size=(stop - start, x.size))
-            out[start:stop] = np.median(x[idx], axis=1) - np.median(y[idx], axis=1)
-        return out
-    med_a = _resampled_medians(x, n_boot, generator(*keys, "a"))
-    med_b = _resampled_medians(y, n_boot, generator(*keys, "b"))
+        diff = lambda u, v, axis: np.median(u, axis=axis) - np.median(v, axis=axis)  # noqa: E731
+        return _replicates((x, y), diff, n_boot, generator(*keys, "pairs"), paired=True)
+    med_a = _replicates((x,), np.median, n_boot, generator(*keys, "a"))
+    med_b = _replicates((y,), np.median, n_boot, generator(*keys, "b"))
     return med_a - med_b
 
 
@@ -510,7 +520,7 @@ def holm(pvalues: ArrayLike) -> NDArray[np.float64]:
 
 
 def comparison_table(
-    groups: dict[str, ArrayLike],
+    groups: Mapping[str, ArrayLike],
     pairs: Sequence[tuple[str, str]],
     *,
     paired: bool = False,

@@ -204,7 +204,9 @@ class NoiseFactorFitness:
         return np.where(np.isfinite(f), f, np.inf)
 
 
-def _sigma_weights(n: int, alpha: float, beta: float, kappa: float) -> tuple[FloatArray, ...]:
+def _sigma_weights(
+    n: int, alpha: float, beta: float, kappa: float
+) -> tuple[FloatArray, FloatArray, float]:
     """Van der Merwe scaled sigma-point weights (Wm, Wc) and lambda."""
     lam = alpha**2 * (n + kappa) - n
     Wm = np.full(2 * n + 1, 0.5 / (n + lam))

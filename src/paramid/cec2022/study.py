@@ -192,7 +192,7 @@ def wilcoxon_table(
     rows = []
     for scope, wide in _wide_by_scope(tables, metric).items():
         peers = [a for a in ALGORITHMS if a in wide.columns and a != reference]
-        block = []
+        block: list[dict[str, Any]] = []
         for peer in peers:
             a, b = wide[reference].to_numpy(), wide[peer].to_numpy()
             c = compare(a, b, paired=True, name_a=reference, name_b=peer, n_boot=0)

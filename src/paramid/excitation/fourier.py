@@ -145,7 +145,7 @@ def rest_basis(order: int) -> Array:
     return scipy.linalg.block_diag(np.ones((1, 1)), za, zb)
 
 
-def grid(period: float, points: int) -> Array:
+def grid(period: float, points: int) -> NDArray[np.floating]:
     """``points`` equally spaced instants over one period, end excluded (the series is periodic)."""
     return np.arange(points) * (period / points)
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 Array = NDArray[np.float64]
 
@@ -81,7 +81,9 @@ def parameter_units(keys: Sequence[str]) -> dict[str, str]:
     return {c.parameter: c.unit for c in check_columns(keys)}
 
 
-def regressor(keys: Sequence[str], q: Array, qd: Array, qdd: Array, gravity: float) -> Array:
+def regressor(
+    keys: Sequence[str], q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, gravity: float
+) -> Array:
     """Stacked regressor H (K × d) of Eq 4–6 for the chosen columns."""
     columns = check_columns(keys)
     q, qd, qdd = (np.asarray(a, dtype=np.float64) for a in (q, qd, qdd))

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from paramid.optim import METHODS, LinearRMSE
 from paramid.seeding import seed_sequence
@@ -56,7 +56,7 @@ def optimiser_settings(method: str, config: Mapping, gamma: float) -> dict:
 
 
 def search_box(
-    method: str, dim: int, rls_lower: Array, rls_upper: Array, standard: Mapping[str, float]
+    method: str, dim: int, rls_lower: ArrayLike, rls_upper: ArrayLike, standard: Mapping[str, float]
 ) -> tuple[Array, Array]:
     """The box a method searches: the RLS box, or the standard box on every parameter."""
     if POPULATION_METHODS[method].box == "rls":

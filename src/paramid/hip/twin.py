@@ -83,7 +83,7 @@ PLANT_PARAMETERS = ("Mxt", "Myt", "Jt", "fc", "fv")  # X of the Eq 1-2 plant (Eq
 class TwinSettings:
     """Plant and sensor settings of the twin (config ``studies.<name>.twin``)."""
 
-    x_true: tuple[float, float, float, float, float]  # Mxt, Myt, Jt, fc, fv (Table 4)
+    x_true: tuple[float, ...]  # Mxt, Myt, Jt, fc, fv (Table 4)
     gravity: float = 9.81
     sample_rate_hz: float = 100.0
     coulomb_smoothing_velocity: float = 0.065  # v_s of fc·tanh(q̇/v_s); 0 → exact sgn (Eq 2)

@@ -33,6 +33,7 @@ evaluations are spent, the last batch truncated; T uses the budget fraction t
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
@@ -125,8 +126,8 @@ def _local_search(
 
 def _h_forms(
     r: FloatArray,
-    I1: FloatArray,
-    I2: FloatArray,
+    I1: NDArray[np.floating],
+    I2: NDArray[np.floating],
     not_q1: FloatArray,
     not_q2: FloatArray,
     r_scalar: FloatArray,

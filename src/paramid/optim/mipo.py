@@ -82,7 +82,7 @@ def adaptive_weights(t: ArrayLike) -> tuple[FloatArray, FloatArray]:
 
 
 def dynamic_opposition(
-    X: FloatArray, lower: ArrayLike, upper: ArrayLike, phi: ArrayLike, r1: ArrayLike, r2: ArrayLike
+    X: FloatArray, lower: ArrayLike, upper: ArrayLike, phi: FloatArray, r1: ArrayLike, r2: ArrayLike
 ) -> FloatArray:
     """Eq 41-42: X + phi r1 (r2 X_f - X) with the opposite point X_f = ub + lb - X (unclipped)."""
     opposite = np.add(lower, upper) - X

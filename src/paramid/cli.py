@@ -1,0 +1,214 @@
+"""The paramid command: verify, report and run in the current checkout.
+
+    paramid verify [--study hip] [--cores 2] [--configfile overlay.yaml] [--keep]
+    paramid report [--output results/report.html] [snakemake options ...]
+    paramid run [targets and snakemake options ...]
+
+``verify`` rebuilds the workflow from scratch in a temporary copy of the checkout and compares
+every output with ``results/``: the reference is the existing ``results/`` (all studies, or
+``results/<study>/``); exactly those files are rebuilt and compared as described in
+:mod:`paramid.provenance` (data hashes, timings left out; figures via their source data).
+Exit status: 0 identical, 1 something differs, 2 nothing to verify or the rebuild failed.
+
+``report`` writes Snakemake's self-contained HTML report of the finished run; ``run`` is
+``snakemake`` with the same interpreter (so the installed paramid is the one the jobs use).
+Both pass any further options to Snakemake and return its exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from paramid import provenance
+
+# never copied into the rebuild: outputs, state, caches and virtual environments
+IGNORED = {
+    ".git",
+    "results",
+    "logs",
+    ".snakemake",
+    ".ci-venv",
+    ".venv",
+    "venv",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mypy_cache",
+    ".hypothesis",
+    "__pycache__",
+    "build",
+    "dist",
+}
+PROVENANCE_RECORD = "results/provenance.json"
+REPORT = "results/report.html"
+
+
+def snakemake_command(*args: str) -> list[str]:
+    """``snakemake`` run by this interpreter, with ``args``."""
+    return [sys.executable, "-m", "snakemake", *args]
+
+
+# --------------------------------------------------------------------------------------
+# verify
+# --------------------------------------------------------------------------------------
+
+
+def workflow_files(root: Path) -> list[Path]:
+    """The files of the checkout: tracked and untracked-but-not-ignored (git), else a walk."""
+    try:
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+        names = [Path(n) for n in out.decode().split("\0") if n]
+    except (OSError, subprocess.CalledProcessError):
+        names = [
+            p.relative_to(root)
+            for p in root.rglob("*")
+            if p.is_file() and not IGNORED.intersection(p.relative_to(root).parts)
+        ]
+    return [n for n in names if not IGNORED.intersection(n.parts) and (root / n).is_file()]
+
+
+def copy_checkout(root: Path, dest: Path) -> None:
+    """Copy the checkout's files (no outputs, no state) to ``dest``."""
+    for rel in workflow_files(root):
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / rel, target, follow_symlinks=False)
+
+
+def reference_files(results_root: Path, studies: Sequence[str]) -> list[str]:
+    """Outputs to verify: everything under results/ (or results/<study>/), less provenance."""
+    unders = [f"results/{s}" for s in studies] or ["results"]
+    files = [rel for under in unders for rel in provenance.list_outputs(results_root, under)]
+    return sorted(f for f in set(files) if f != PROVENANCE_RECORD)
+
+
+def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
+    """Run Snakemake for ``targets`` in ``workdir``; print its tail on failure."""
+    cmd = snakemake_command(*targets, "--cores", str(cores), "--nolock")
+    if configfiles:  # last: --configfile takes every value that follows it
+        cmd += ["--configfile", *(str(cf.resolve()) for cf in configfiles)]
+    out = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
+    if out.returncode != 0:
+        print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
+        print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
+    return out.returncode == 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    """``paramid verify``: rebuild in a temporary copy, compare with results/."""
+    root = args.workflow.resolve()
+    results_root = (args.results or root).resolve()
+    files = reference_files(results_root, args.study)
+    if not files:
+        print(f"verify: no outputs under {results_root}/results to verify", file=sys.stderr)
+        return 2
+    stray = provenance.stray_temporaries(results_root)
+    for path in stray:
+        print(f"verify: stray temporary file (interrupted write?): {path}", file=sys.stderr)
+
+    tmp = Path(tempfile.mkdtemp(prefix="paramid-verify-"))
+    try:
+        copy_checkout(root, tmp)
+        print(f"verify: rebuilding {len(files)} outputs from scratch in {tmp}", flush=True)
+        start = time.perf_counter()
+        if not rebuild(tmp, files, args.cores, args.configfile):
+            return 2
+        print(f"verify: rebuilt in {time.perf_counter() - start:.1f} s", flush=True)
+        scope = [f"results/{s}" for s in args.study] or ["results"]
+        rebuilt = {rel for under in scope for rel in provenance.list_outputs(tmp, under)}
+        rebuilt.discard(PROVENANCE_RECORD)
+        comparison = provenance.compare_trees(results_root, tmp, set(files) | rebuilt)
+    finally:
+        if args.keep:
+            print(f"verify: kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(comparison.report())
+    return 0 if comparison.ok and not stray else 1
+
+
+# --------------------------------------------------------------------------------------
+# report, run
+# --------------------------------------------------------------------------------------
+
+
+def report(args: argparse.Namespace) -> int:
+    """``paramid report``: ``snakemake --report <output>`` in the current directory."""
+    return subprocess.run(
+        snakemake_command("--report", args.output, *args.snakemake_args)
+    ).returncode
+
+
+def run(args: argparse.Namespace) -> int:
+    """``paramid run``: ``snakemake`` with the given targets and options."""
+    return subprocess.run(snakemake_command(*args.snakemake_args)).returncode
+
+
+# --------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``paramid`` argument parser with its three subcommands."""
+    top = argparse.ArgumentParser(prog="paramid", description=__doc__.split("\n\n")[0])
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ver = sub.add_parser("verify", help="rebuild from scratch and compare with results/")
+    ver.add_argument("--study", action="append", default=[], help="only this study (repeatable)")
+    ver.add_argument("--cores", type=int, default=2, help="cores for the rebuild")
+    ver.add_argument(
+        "--configfile", action="append", type=Path, default=[], help="overlay used for results/"
+    )
+    ver.add_argument(
+        "--workflow", type=Path, default=Path.cwd(), help="checkout to rebuild (default: here)"
+    )
+    ver.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="directory holding results/ (default: --workflow)",
+    )
+    ver.add_argument("--keep", action="store_true", help="keep the temporary rebuild")
+    ver.set_defaults(handler=verify)
+
+    more = "Further options are passed to snakemake (see snakemake --help)."
+    rep = sub.add_parser(
+        "report", help=f"write Snakemake's HTML report ({REPORT})", description=more
+    )
+    rep.add_argument("--output", default=REPORT, help="report file (.html or .zip)")
+    rep.set_defaults(handler=report, passes_on=True)
+
+    runp = sub.add_parser("run", help="snakemake with these targets and options", description=more)
+    runp.set_defaults(handler=run, passes_on=True)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``paramid`` command; returns the exit status."""
+    top = parser()
+    args, rest = top.parse_known_args(argv)
+    if rest and not getattr(args, "passes_on", False):
+        top.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.snakemake_args = rest  # report and run pass them to Snakemake
+    status: int = args.handler(args)
+    return status

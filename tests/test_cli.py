@@ -1,0 +1,130 @@
+"""The ``paramid`` command (paramid.cli): help, argument errors, verify with the rebuild mocked,
+report and run passing their commands to Snakemake, and the console-script entry point."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from paramid import cli
+
+
+def tree(root: Path, value: str = "0.1174") -> Path:
+    """A checkout with a Snakefile and two outputs of one study and one of another."""
+    (root / "results/hip/tables").mkdir(parents=True)
+    (root / "results/other").mkdir(parents=True)
+    (root / "Snakefile").write_text("rule all:\n")
+    (root / "results/hip/tables/table3.csv").write_text(f"method,val\nLS,{value}\n")
+    (root / "results/hip/tables/stats.csv").write_text("a,b\nx,y\n")
+    (root / "results/other/x.csv").write_text("a\n1\n")
+    (root / "results/provenance.json").write_text("{}")
+    return root
+
+
+def fake_rebuild(source: Path, calls: list):
+    """A ``rebuild`` that copies the requested targets from ``source`` (no Snakemake)."""
+
+    def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
+        calls.append((workdir, targets, cores, configfiles))
+        assert (workdir / "Snakefile").is_file()  # the checkout was copied, not its outputs
+        assert not (workdir / "results").exists()
+        for rel in targets:
+            (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / rel, workdir / rel)
+        return True
+
+    return rebuild
+
+
+def test_help_lists_the_subcommands(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: paramid")
+    for command in ("verify", "report", "run"):
+        assert command in out
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--help"])
+    assert "--study" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["frobnicate"], ["verify", "--cores", "many"], ["verify", "--nonsense"]],
+)
+def test_argument_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_verify_identical_then_tampered(tmp_path, monkeypatch, capsys):
+    work = tree(tmp_path / "wf")
+    calls: list = []
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, calls))
+    argv = ["verify", "--workflow", str(work), "--study", "hip", "--cores", "3"]
+    assert cli.main(argv) == 0
+    (workdir, targets, cores, configfiles) = calls[0]
+    assert targets == ["results/hip/tables/stats.csv", "results/hip/tables/table3.csv"]
+    assert cores == 3 and configfiles == []
+    assert not workdir.exists()  # the temporary rebuild is removed
+    assert "identical: 2 same, 0 different" in capsys.readouterr().out
+
+    reference = tree(tmp_path / "ref", value="0.1175")  # one number differs from the rebuild
+    assert cli.main([*argv, "--results", str(reference)]) == 1
+    assert "DIFFERENT  results/hip/tables/table3.csv" in capsys.readouterr().out
+
+
+def test_verify_defaults_to_the_current_directory_and_reports_failures(
+    tmp_path, monkeypatch, capsys
+):
+    work = tree(tmp_path / "wf")
+    monkeypatch.chdir(work)
+    calls: list = []
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, calls))
+    assert cli.main(["verify"]) == 0
+    assert "results/other/x.csv" in calls[0][1] and "results/provenance.json" not in calls[0][1]
+    monkeypatch.setattr(cli, "rebuild", lambda *args: False)
+    assert cli.main(["verify"]) == 2
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["verify"]) == 2  # no results/ here
+    assert "no outputs under" in capsys.readouterr().err
+
+
+def test_report_and_run_call_snakemake(monkeypatch):
+    seen: list[list[str]] = []
+
+    def fake_run(cmd, **kwargs):
+        seen.append(cmd)
+        return subprocess.CompletedProcess(cmd, 7)
+
+    monkeypatch.setattr(cli.subprocess, "run", fake_run)
+    snakemake = [sys.executable, "-m", "snakemake"]
+    assert cli.main(["report"]) == 7  # Snakemake's exit status is passed on
+    assert cli.main(["report", "--output", "r.zip", "--configfile", "x.yaml"]) == 7
+    assert cli.main(["run", "results/hip/tables/table3.csv", "--cores", "1", "-n"]) == 7
+    assert seen == [
+        [*snakemake, "--report", "results/report.html"],
+        [*snakemake, "--report", "r.zip", "--configfile", "x.yaml"],
+        [*snakemake, "results/hip/tables/table3.csv", "--cores", "1", "-n"],
+    ]
+
+
+def test_console_script_and_python_m(repo_root):
+    project = tomllib.loads((repo_root / "pyproject.toml").read_text())["project"]
+    module, _, name = project["scripts"]["paramid"].partition(":")
+    assert getattr(importlib.import_module(module), name) is cli.main
+    env = {**os.environ, "PYTHONPATH": str(repo_root / "src")}
+    out = subprocess.run(
+        [sys.executable, "-m", "paramid", "run", "--help"], capture_output=True, text=True, env=env
+    )
+    assert out.returncode == 0 and out.stdout.startswith("usage: paramid run"), out.stderr
