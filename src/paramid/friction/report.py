@@ -292,8 +292,8 @@ def _conclusion_row(
         "tolerance": tolerance,
         "verdict": verdict,
         "reason": (
-            f"{answer}; validation RMSE over {n_runs} seeds; nonlinear case = fitted law nonlinear in "
-            f"its parameters ({', '.join(nonlinear_models)}); "
+            f"{answer}; validation RMSE over {n_runs} seeds; nonlinear case = fitted law "
+            f"nonlinear in its parameters ({', '.join(nonlinear_models)}); "
             f"{lost} of {len(deterministic)} AGWO-vs-deterministic comparisons there are "
             f"significant AGWO losses; {VERDICT_RULE}"
         ),
