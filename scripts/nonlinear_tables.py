@@ -1,5 +1,6 @@
 """Rule nonlinear_tables: summary per cell, AGWO-vs-comparator statistics (effect sizes, Holm)
-and the audit with the conclusion on the paper's open question (§5.1, §5.3)."""
+and the audit (audit.csv, audit.md) with the conclusion on the paper's open question (§5.1,
+§5.3)."""
 
 import pandas as pd
 
@@ -33,8 +34,12 @@ def main(smk) -> None:
         min_delta=s["min_cliffs_delta"],
     )
     io.write_csv(audit, smk.output.audit)
+    counts = audit["verdict"].value_counts().to_dict()
+    caption = f"Claims audit ({cfg['study']}): {len(audit)} claims; verdicts {counts}"
+    io.write_markdown(audit, smk.output.audit_md, caption=caption)
     log.info("%d cells, %d comparisons", len(summary), len(table))
-    log.info("conclusion: %s", audit[audit.claim == "conclusion"].verdict.iloc[0])
+    conclusion = audit[audit.claim == "conclusion"].iloc[0]
+    log.info("conclusion: %s (%s)", conclusion.verdict, conclusion.reason)
 
 
 main(snakemake)  # noqa: F821

@@ -32,5 +32,5 @@ rule audit_study:
 rule audit:
     input:
         audit_targets(),
-        [t for t in nonlinear_targets() if t.endswith("audit.csv")],
+        [t for t in nonlinear_targets() if t.endswith(("audit.csv", "audit.md"))],
         [t for t in CEC_TARGETS if t.endswith("audit.csv")],

@@ -28,7 +28,12 @@ rule calibration_identifiability:
         data="results/{study}/calibration/dataset.parquet",
         truth="results/{study}/calibration/truth.json",
     output:
-        csv="results/{study}/identifiability.csv",
+        csv=report(
+            "results/{study}/identifiability.csv",
+            caption="../report/calibration_identifiability.rst",
+            category="{study}",
+            subcategory="Identifiability",
+        ),
         json="results/{study}/calibration/identifiability.json",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
@@ -71,14 +76,39 @@ rule calibration_tables:
         unpack(_cal_base),
         fits=_cal_fits,
     output:
-        table6="results/{study}/tables/table6.csv",
+        table6=report(
+            "results/{study}/tables/table6.csv",
+            caption="../report/calibration_table6.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         table6_md="results/{study}/tables/table6.md",
-        table7="results/{study}/tables/table7.csv",
+        table7=report(
+            "results/{study}/tables/table7.csv",
+            caption="../report/calibration_table7.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         table7_md="results/{study}/tables/table7.md",
-        hybrid="results/{study}/tables/hybrid_runtime.csv",
+        hybrid=report(
+            "results/{study}/tables/hybrid_runtime.csv",
+            caption="../report/calibration_hybrid_runtime.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         hybrid_md="results/{study}/tables/hybrid_runtime.md",
-        recovery="results/{study}/tables/parameter_recovery.csv",
-        recovery_summary="results/{study}/tables/parameter_recovery_summary.csv",
+        recovery=report(
+            "results/{study}/tables/parameter_recovery.csv",
+            caption="../report/calibration_parameter_recovery.rst",
+            category="{study}",
+            subcategory="Parameter recovery",
+        ),
+        recovery_summary=report(
+            "results/{study}/tables/parameter_recovery_summary.csv",
+            caption="../report/calibration_parameter_recovery_summary.rst",
+            category="{study}",
+            subcategory="Parameter recovery",
+        ),
         recovery_summary_md="results/{study}/tables/parameter_recovery_summary.md",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
@@ -96,7 +126,12 @@ rule calibration_stats:
     input:
         fits=_cal_fits,
     output:
-        csv="results/{study}/tables/table8.csv",
+        csv=report(
+            "results/{study}/tables/table8.csv",
+            caption="../report/calibration_table8.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         md="results/{study}/tables/table8.md",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
@@ -115,7 +150,12 @@ rule polishing_path:
         unpack(_cal_base),
         fits=lambda wc: _cal_fits(wc, CAL_POLISHING),
     output:
-        csv="results/{study}/tables/table9.csv",
+        csv=report(
+            "results/{study}/tables/table9.csv",
+            caption="../report/calibration_table9.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         md="results/{study}/tables/table9.md",
         points="results/{study}/polishing/dwell_errors.parquet",
     wildcard_constraints:
@@ -136,7 +176,12 @@ rule calibration_figure:
         fits=lambda wc: [] if wc.calfig == "fig8" else _cal_fits(wc),
         histories=lambda wc: [] if wc.calfig == "fig8" else _cal_histories(wc),
     output:
-        png="results/{study}/figures/{calfig}.png",
+        png=report(
+            "results/{study}/figures/{calfig}.png",
+            caption="../report/calibration_figure.rst",
+            category="{study}",
+            subcategory="Figures",
+        ),
         pdf="results/{study}/figures/{calfig}.pdf",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),

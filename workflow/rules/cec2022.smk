@@ -1,6 +1,7 @@
 # CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7; issue #8).
 # One job per (function, dimension, algorithm), all runs batched inside it, so the sweep fans
 # out on a cluster; then tables, statistics + audit, and figures per dimension.
+# Every table and PNG figure is in `snakemake --report` under the category "cec2022".
 # Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style);
 # targets: rule cec2022.
 
@@ -41,8 +42,18 @@ rule cec2022_tables:
         runs=lambda wc: cec_runs(wc.dim),
         paper=CEC["paper_values"],
     output:
-        table=f"{CEC_OUT}/tables/d{{dim}}.csv",
-        ranks=f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
+        table=report(
+            f"{CEC_OUT}/tables/d{{dim}}.csv",
+            caption="../report/cec2022_table.rst",
+            category="cec2022",
+            subcategory="Tables",
+        ),
+        ranks=report(
+            f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
+            caption="../report/cec2022_rank_table.rst",
+            category="cec2022",
+            subcategory="Ranks",
+        ),
     wildcard_constraints:
         dim=one_of(CEC["dims"]),
     threads: 1
@@ -63,10 +74,30 @@ rule cec2022_stats:
         ranks=expand(f"{CEC_OUT}/tables/ranks_d{{dim}}.csv", dim=CEC["dims"]),
         runs=[p for dim in CEC["dims"] for p in cec_runs(dim)],
     output:
-        friedman=f"{CEC_OUT}/tables/friedman.csv",
-        wilcoxon=f"{CEC_OUT}/tables/wilcoxon.csv",
-        runs_tests=f"{CEC_OUT}/tables/runs_tests.csv",
-        audit=f"{CEC_OUT}/audit.csv",
+        friedman=report(
+            f"{CEC_OUT}/tables/friedman.csv",
+            caption="../report/cec2022_friedman.rst",
+            category="cec2022",
+            subcategory="Statistics",
+        ),
+        wilcoxon=report(
+            f"{CEC_OUT}/tables/wilcoxon.csv",
+            caption="../report/cec2022_wilcoxon.rst",
+            category="cec2022",
+            subcategory="Statistics",
+        ),
+        runs_tests=report(
+            f"{CEC_OUT}/tables/runs_tests.csv",
+            caption="../report/cec2022_runs_tests.rst",
+            category="cec2022",
+            subcategory="Statistics",
+        ),
+        audit=report(
+            f"{CEC_OUT}/audit.csv",
+            caption="../report/cec2022_audit.rst",
+            category="cec2022",
+            subcategory="Audit",
+        ),
     params:
         cfg={"reference": CEC["reference"]},
     threads: 1
@@ -87,10 +118,15 @@ rule cec2022_figures:
         histories=lambda wc: cec_histories(wc.dim),
     output:
         **{
-            f"{name}_{ext}": f"{CEC_OUT}/figures/{name}_d{{dim}}.{ext}"
+            f"{name}_png": report(
+                f"{CEC_OUT}/figures/{name}_d{{dim}}.png",
+                caption=f"../report/cec2022_{name}_figure.rst",
+                category="cec2022",
+                subcategory="Figures",
+            )
             for name in CEC_FIGURES
-            for ext in ("png", "pdf")
         },
+        **{f"{name}_pdf": f"{CEC_OUT}/figures/{name}_d{{dim}}.pdf" for name in CEC_FIGURES},
     wildcard_constraints:
         dim=one_of(CEC["dims"]),
     params:

@@ -29,8 +29,18 @@ rule excitation_comparison:
         design="results/{study}/excitation/design.json",
     output:
         seeds="results/{study}/comparison/seeds.parquet",
-        table="results/{study}/tables/comparison.csv",
-        sensitivity="results/{study}/tables/comparison_sensitivity.csv",
+        table=report(
+            "results/{study}/tables/comparison.csv",
+            caption="../report/excitation_comparison.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
+        sensitivity=report(
+            "results/{study}/tables/comparison_sensitivity.csv",
+            caption="../report/excitation_sensitivity.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
     wildcard_constraints:
         study=one_of(HIP_DESIGNS),
     params:
@@ -48,7 +58,12 @@ rule excitation_figure:
         design="results/{study}/excitation/design.json",
         seeds="results/{study}/comparison/seeds.parquet",
     output:
-        png="results/{study}/figures/excitation.png",
+        png=report(
+            "results/{study}/figures/excitation.png",
+            caption="../report/excitation_figure.rst",
+            category="{study}",
+            subcategory="Figures",
+        ),
         pdf="results/{study}/figures/excitation.pdf",
     wildcard_constraints:
         study=one_of(HIP_DESIGNS),
@@ -66,7 +81,12 @@ rule chain_recovery:
     input:
         design="results/{study}/excitation/design.json",
     output:
-        table="results/{study}/tables/recovery.csv",
+        table=report(
+            "results/{study}/tables/recovery.csv",
+            caption="../report/chain_recovery.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         summary="results/{study}/tables/recovery.json",
     wildcard_constraints:
         study=one_of(CHAIN_DESIGNS),

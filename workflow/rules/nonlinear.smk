@@ -5,7 +5,7 @@
 # Config: `nonlinear: {<name>: {...}}` in config.yaml; the trajectories,
 # twin noise, signal chain, RLS, budget and Table 2 settings come from studies.<base_study>.
 # Jobs per study: one data job, one fit job and one figure per true friction law, and one
-# tables job (summary, statistics, audit).
+# tables job (summary, statistics, audit.csv and audit.md).
 
 include: "nonlinear_common.smk"
 
@@ -57,7 +57,12 @@ rule nonlinear_figure:
         traces="results/{study}/histories/{truth}.parquet",
         calibration="results/{study}/signals/{truth}/calibration.parquet",
     output:
-        png="results/{study}/figures/{truth}.png",
+        png=report(
+            "results/{study}/figures/{truth}.png",
+            caption="../report/nonlinear_figure.rst",
+            category="{study}",
+            subcategory="Figures",
+        ),
         pdf="results/{study}/figures/{truth}.pdf",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
@@ -77,10 +82,26 @@ rule nonlinear_tables:
     input:
         fits=nonlinear_fits,
     output:
-        summary="results/{study}/tables/summary.csv",
-        stats="results/{study}/tables/stats.csv",
+        summary=report(
+            "results/{study}/tables/summary.csv",
+            caption="../report/nonlinear_summary.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
+        stats=report(
+            "results/{study}/tables/stats.csv",
+            caption="../report/nonlinear_stats.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
         stats_md="results/{study}/tables/stats.md",
-        audit="results/{study}/audit.csv",
+        audit=report(
+            "results/{study}/audit.csv",
+            caption="../report/nonlinear_audit.rst",
+            category="{study}",
+            subcategory="Audit",
+        ),
+        audit_md="results/{study}/audit.md",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
     params:

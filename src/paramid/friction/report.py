@@ -197,13 +197,10 @@ def _truth_row(
             f"model: {cost}"
         ),
         "tolerance": tolerance,
-        "verdict": ("reproduced" if wins.method_b.isin(DETERMINISTIC).any() else "differs")
-        + (
-            f": AGWO significantly better in {len(wins)}, worse in {len(losses)} of "
-            f"{len(g)} comparisons"
-        ),
+        "verdict": "reproduced" if wins.method_b.isin(DETERMINISTIC).any() else "differs",
         "reason": (
-            f"validation RMSE over {int(g.n_a.max())} seeds, {VERDICT_RULE} "
+            f"AGWO significantly better in {len(wins)}, worse in {len(losses)} of {len(g)} "
+            f"comparisons; validation RMSE over {int(g.n_a.max())} seeds, {VERDICT_RULE} "
             "(median lower, Holm MWU, Cliff's delta)"
         ),
     }
@@ -247,9 +244,11 @@ def _cost_per_run(nl_summary: pd.DataFrame) -> str:
 
 def _conclusion_verdict(
     nl: pd.DataFrame, wins: dict[str, list[str]], lost: int, compared: int
-) -> str:
+) -> tuple[str, str]:
     """The paper's conjecture (§5.1, §5.3): population search pays off where linear least
-    squares no longer applies -- i.e. AGWO beats the deterministic nonlinear baselines."""
+    squares no longer applies -- i.e. AGWO beats the deterministic nonlinear baselines.
+
+    Returns the verdict (``reproduced`` or ``differs``) and the answer behind it."""
     n_cells = len(nl[["true_model", "fitted_model"]].drop_duplicates())
 
     def cells(m: str) -> str:
@@ -263,9 +262,8 @@ def _conclusion_verdict(
         beaten.append(f"standard PSO in {len(wins['pso'])}/{n_cells} (an RLS-box effect, §5.1)")
     never = [DISPLAY[m] for m in COMPARATORS if m not in wins and (nl.method_b == m).any()]
     term = "reproduced" if any(m in wins for m in DETERMINISTIC) else "differs"
-    return (
-        f"{term}: "
-        + ("AGWO beats " + "; ".join(beaten) if beaten else "AGWO beats no comparator")
+    return term, (
+        ("AGWO beats " + "; ".join(beaten) if beaten else "AGWO beats no comparator")
         + (f"; never {', '.join(never)}" if never else "")
         + f"; loses to the deterministic baselines in {lost}/{compared}"
         + " nonlinear comparisons"
@@ -282,6 +280,7 @@ def _conclusion_row(
     deterministic = nl[nl.method_b.isin(DETERMINISTIC)]
     lost = int((deterministic.verdict == "a worse").sum())
     n_runs = int(val.n_a.max()) if len(val) else 0
+    verdict, answer = _conclusion_verdict(nl, wins, lost, len(deterministic))
     return {
         "claim": "conclusion",
         "source": "paper §3.3, §5.1, §5.3; stats.csv (val_rmse, Holm over all cells)",
@@ -291,10 +290,10 @@ def _conclusion_row(
         ),
         "reproduced_value": "; ".join(lines) + "; " + cost_text,
         "tolerance": tolerance,
-        "verdict": _conclusion_verdict(nl, wins, lost, len(deterministic)),
+        "verdict": verdict,
         "reason": (
-            f"validation RMSE over {n_runs} seeds; nonlinear case = fitted law nonlinear in "
-            f"its parameters ({', '.join(nonlinear_models)}); "
+            f"{answer}; validation RMSE over {n_runs} seeds; nonlinear case = fitted law "
+            f"nonlinear in its parameters ({', '.join(nonlinear_models)}); "
             f"{lost} of {len(deterministic)} AGWO-vs-deterministic comparisons there are "
             f"significant AGWO losses; {VERDICT_RULE}"
         ),
@@ -318,7 +317,7 @@ def audit_rows(
     VarPro on the nonlinear cells.  Verdicts use :mod:`paramid.audit`'s terms against the
     paper's conjecture that population search pays off where linear least squares no longer
     applies: ``reproduced`` if AGWO beats a deterministic baseline, else ``differs``; the
-    answer follows after the colon.
+    ``reason`` column gives the answer (wins and losses per comparator) and the rule.
     """
     val = stats_tab[stats_tab.metric == "val_rmse"].copy()
     val["verdict"] = verdicts(val, alpha=alpha, min_delta=min_delta)
