@@ -9,9 +9,16 @@ from paramid.hip import model, pipeline
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "signals")
-    raw, _ = io.read_parquet(smk.input[0])
+    raw, _ = io.read_parquet(smk.input.record)
+    cutoff = cfg["signals"]["cutoff_hz"]
+    if cutoff == "auto":  # chosen on the calibration record (rule choose_cutoff)
+        cutoff = io.read_json(smk.input.cutoff[0])["chosen_hz"]
     out = pipeline.process(
-        raw["time"].to_numpy(), raw["angle"].to_numpy(), raw["torque"].to_numpy(), cfg["signals"]
+        raw["time"].to_numpy(),
+        raw["angle"].to_numpy(),
+        raw["torque"].to_numpy(),
+        cfg["signals"],
+        float(cutoff),
     )
     H, _ = pipeline.regression(out, cfg["regressor"], cfg["gravity"])
     frame = pd.DataFrame(
@@ -22,9 +29,11 @@ def main(smk) -> None:
         frame[f"H_{key}"] = column
         units[f"H_{key}"] = model.COLUMNS[key].column_unit
     condition = model.condition_number(H)
-    meta = io.provenance(cfg, smk.input, stage="signals", condition_number=condition)
+    meta = io.provenance(
+        cfg, smk.input, stage="signals", condition_number=condition, cutoff_hz=float(cutoff)
+    )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
-    log.info("%d samples kept; cond(H) = %.1f", len(frame), condition)
+    log.info("%d samples kept; cutoff %g Hz; cond(H) = %.1f", len(frame), cutoff, condition)
 
 
 main(snakemake)  # noqa: F821

@@ -20,9 +20,15 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], f"sweep_{cfg['sweep']}")
     settings, block, sweep, study = cfg["settings"], cfg["sweep_config"], cfg["sweep"], cfg["study"]
-    if sweep == "cutoff_hz":
+    if sweep == "cutoff_hz" and "twin" in settings:
         seeds = settings["twin"]["seed"] + np.arange(block["twin_seeds"])
         frame = sweeps.cutoff_point(settings, float(cfg["value"]), seeds.tolist())
+    elif sweep == "cutoff_hz":  # a measured study: its own record pair
+        records = {}
+        for name in ("calibration", "validation"):
+            raw, _ = io.read_parquet(smk.input[name])
+            records[name] = tuple(raw[c].to_numpy() for c in ("time", "angle", "torque"))
+        frame = sweeps.measured_cutoff_point(records, settings, float(cfg["value"]))
     elif sweep == "agwo_grid":
         frame = sweeps.agwo_grid(
             _regression(smk, settings["regressor"]),

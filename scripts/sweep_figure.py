@@ -35,7 +35,8 @@ def main(smk) -> None:
                 runs = pd.concat(points, ignore_index=True)
                 seed0 = runs[runs["run"] == runs["run"].min()].set_index("value")["val_rmse"]
             label, scale = LABELS[sweep]
-            fig = figures.sweep(table, label, scale, float(cfg["default"]), seed0=seed0)
+            default = float(table["default_value"].iloc[0])  # a chosen cutoff too (auto)
+            fig = figures.sweep(table, label, scale, default, seed0=seed0)
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("%s: figure from %d table rows", sweep, len(table))
 

@@ -12,7 +12,10 @@ def main(smk) -> None:
     sweep, study = cfg["sweep"], cfg["study"]
     log = io.start_log(smk.log[0], f"sweep_table_{sweep}")
     points = pd.concat([io.read_parquet(p)[0] for p in smk.input.points], ignore_index=True)
-    table = sweeps.sweep_table(sweep, points, cfg["default"], study)
+    default = cfg["default"]
+    if default == "auto":  # the cutoff chosen from the data (rule choose_cutoff)
+        default = io.read_json(smk.input.default[0])["chosen_hz"]
+    table = sweeps.sweep_table(sweep, points, default, study)
     io.write_csv(table, smk.output.csv)
     io.write_markdown(table, smk.output.md, caption=sweeps.sweep_caption(sweep, study))
     log.info("%s: %d rows", sweep, len(table))

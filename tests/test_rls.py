@@ -36,6 +36,32 @@ def test_rls_converges_to_x_true_on_noise_free_exact_sign_data(hip):
     assert np.ptp(traj[100:], axis=0).max() < 1e-4
 
 
+def _literal_rls(H: np.ndarray, y: np.ndarray, forgetting: float, p0: float) -> np.ndarray:
+    """Eq 7–9 written out sample by sample (the reference the information form must equal)."""
+    d = H.shape[1]
+    x, P = np.zeros(d), p0 * np.eye(d)
+    out = np.empty_like(H)
+    for k, (h, yk) in enumerate(zip(H, y, strict=True)):
+        gain = P @ h / (forgetting + h @ P @ h)  # Eq 7
+        x = x + gain * (yk - h @ x)  # Eq 8
+        P = (np.eye(d) - np.outer(gain, h)) @ P / forgetting  # Eq 9
+        out[k] = x
+    return out
+
+
+@pytest.mark.parametrize("forgetting", [0.9, 0.98, 1.0])
+def test_information_form_equals_the_literal_recursion(forgetting: float):
+    rng = np.random.default_rng(3)
+    H = rng.normal(size=(2, 700, 5))
+    H[..., 3] = np.sign(H[..., 3])
+    y = H @ np.array([1.5, -0.2, 1.1, 0.8, 2.5]) + 0.05 * rng.normal(size=(2, 700))
+    batch = rls.rls_trajectory(H, y, forgetting, 1e4, chunk=64)  # chunk edges inside the run
+    for s in range(2):
+        np.testing.assert_allclose(
+            batch[s], _literal_rls(H[s], y[s], forgetting, 1e4), rtol=1e-8, atol=1e-9
+        )
+
+
 def test_rls_without_forgetting_equals_batch_least_squares():
     rng = np.random.default_rng(7)
     H = rng.normal(size=(300, 5))

@@ -90,6 +90,26 @@ def measured_path(wildcards):
     return study_config(wildcards)["records"][wildcards.record]["path"]
 
 
+def cutoff_is_auto(study):
+    """Whether the study's low-pass cutoff is chosen from its calibration record."""
+    return config["studies"][study]["signals"]["cutoff_hz"] == "auto"
+
+
+def chosen_cutoff(wildcards):
+    """The cutoff choice a stage needs ([] for a fixed cutoff)."""
+    return [f"results/{wildcards.study}/signals/cutoff.json"] if cutoff_is_auto(wildcards.study) else []
+
+
+def cutoff_params(wildcards):
+    study = study_config(wildcards)
+    return {
+        "study": wildcards.study,
+        "signals": study["signals"],
+        "regressor": study["regressor"],
+        "gravity": study["gravity"],
+    }
+
+
 def signals_params(wildcards):
     study = study_config(wildcards)
     return {
@@ -178,16 +198,27 @@ def sweep_params(wildcards):
 
 
 def sweep_cutoff_params(wildcards):
+    """A twin study runs its records for every twin seed at the cutoff; a measured study runs
+    its two records once (no seeds to pair)."""
     study = study_config(wildcards)
     signals = {k: v for k, v in study["signals"].items() if k != "cutoff_hz"}
-    keys = ("regressor", "gravity", "rls", "twin", "records")
+    twin = study_kind(wildcards.study) == "twin"
+    keys = ("regressor", "gravity", "rls", "records") + (("twin",) if twin else ())
+    block = study["sweeps"]["cutoff_hz"]
     return {
         "study": wildcards.study,
         "sweep": "cutoff_hz",
         "value": wildcards.value,
-        "sweep_config": {"twin_seeds": study["sweeps"]["cutoff_hz"]["twin_seeds"]},
+        "sweep_config": {"twin_seeds": block["twin_seeds"]} if twin else {},
         "settings": {**{k: study[k] for k in keys}, "signals": signals},
     }
+
+
+def sweep_cutoff_records(wildcards):
+    """The measured records a cutoff-sweep job filters (none for a twin: it simulates)."""
+    if study_kind(wildcards.study) == "twin":
+        return {}
+    return {r: f"results/{wildcards.study}/records/{r}.parquet" for r in RECORDS}
 
 
 def sweep_points(wildcards, sweep=None):
@@ -223,6 +254,13 @@ def sweep_default(wildcards, sweep):
 def sweep_table_params(wildcards):
     sweep = wildcards.sweep
     return {"study": wildcards.study, "sweep": sweep, "default": sweep_default(wildcards, sweep)}
+
+
+def sweep_default_choice(wildcards):
+    """A cutoff sweep whose default is ``auto`` is tested against the chosen cutoff."""
+    if wildcards.sweep == "cutoff_hz" and sweep_default(wildcards, "cutoff_hz") == "auto":
+        return chosen_cutoff(wildcards)
+    return []
 
 
 def sweep_figure_params(wildcards, sweep=None):
@@ -312,6 +350,8 @@ def study_targets(study):
         targets += [f"{base}/figures/fig3d.{ext}" for ext in ("png", "pdf")]
     if set(FIG3_SELECTED) <= set(methods):
         targets += [f"{base}/figures/{fig}.{ext}" for fig in ("fig3a", "fig3b") for ext in ("png", "pdf")]
+    if cutoff_is_auto(study):
+        targets += [f"{base}/tables/cutoff.{ext}" for ext in ("csv", "md")]
     return targets + sweep_targets(study)
 
 

@@ -31,6 +31,8 @@ rule sweep_point:
 
 
 rule sweep_cutoff:
+    input:
+        unpack(sweep_cutoff_records),
     output:
         points="results/{study}/sweeps/cutoff_hz/{value}.parquet",
     wildcard_constraints:
@@ -86,6 +88,7 @@ rule sweep_single:
 rule sweep_table:
     input:
         points=sweep_points,
+        default=sweep_default_choice,
     output:
         csv=report(
             "results/{study}/tables/sweep_{sweep}.csv",

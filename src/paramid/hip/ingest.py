@@ -149,6 +149,27 @@ def load_record(
     )
 
 
+def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study: str) -> float:
+    """The cutoff to check a record with: the configured one (which must lie below Nyquist) or,
+    for ``auto``, the highest candidate this record can use (the choice itself needs both
+    records and runs in the workflow)."""
+    from paramid.hip import cutoff
+
+    field = f"studies.{study}.signals"
+    if signals_config["cutoff_hz"] == "auto":
+        try:
+            return cutoff.usable_candidates(signals_config["cutoff_candidates_hz"], [fs])[-1]
+        except ValueError as err:
+            raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
+    value = float(signals_config["cutoff_hz"])
+    if value >= fs / 2:
+        raise InputError(
+            f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
+            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
+        )
+    return value
+
+
 def check_usable(
     record: MeasuredRecord,
     path: str | Path,
@@ -168,12 +189,7 @@ def check_usable(
     from paramid.hip import model, pipeline
 
     fs = record.sample_rate_hz
-    cutoff = float(signals_config["cutoff_hz"])
-    if cutoff >= fs / 2:
-        raise InputError(
-            f"{path}: studies.{study}.signals.cutoff_hz = {cutoff:g} Hz is at or above the "
-            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
-        )
+    cutoff = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     burn_in = int(round(burn_in_s * fs))
     needed = 2 * trim + burn_in + 2 * len(regressor) + 3

@@ -102,7 +102,7 @@ def collinear_columns(H: Array, keys: Sequence[str]) -> list[str]:
     A column is involved when it carries weight in a right singular vector of a singular
     value below numpy's rank tolerance.
     """
-    _, s, vt = np.linalg.svd(H, full_matrices=True)
+    _, s, vt = np.linalg.svd(H, full_matrices=False)  # economic: O(N d) memory
     tol = s.max(initial=0.0) * max(H.shape) * np.finfo(np.float64).eps
     rank = int(np.sum(s > tol))
     if rank == H.shape[1]:

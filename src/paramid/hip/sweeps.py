@@ -81,6 +81,25 @@ def fit_methods(
     return pd.concat(frames, ignore_index=True)
 
 
+def measured_cutoff_point(
+    records: Mapping[str, tuple[Array, Array, Array]], study_config: Mapping, cutoff_hz: float
+) -> pd.DataFrame:
+    """BCLS (Eq 17) train and validation RMSE of a measured study at one cutoff (Figure 4b on
+    real records): ``records`` maps calibration/validation to (time, angle, torque); one row,
+    ``run`` 0 (one record pair, nothing to pair over)."""
+    keys, gravity = study_config["regressor"], study_config["gravity"]
+    parts = {}
+    for name in ("calibration", "validation"):
+        processed = pipeline.process(*records[name], study_config["signals"], cutoff_hz)
+        parts[name] = pipeline.regression(processed, keys, gravity)
+    (H, y), (H_val, y_val) = parts["calibration"], parts["validation"]
+    fs = 1.0 / float(np.median(np.diff(records["calibration"][0])))
+    prior = pipeline.rls_prior(H, y, keys, study_config["rls"], fs)
+    x = estimators.bcls(H, y, prior.lower, prior.upper)
+    row = {"method": "bcls", "run": 0, "train_rmse": estimators.rmse(H, y, x)}
+    return pd.DataFrame([row | {"val_rmse": estimators.rmse(H_val, y_val, x)}])
+
+
 def cutoff_point(study_config: Mapping, cutoff_hz: float, seeds: Sequence[int]) -> pd.DataFrame:
     """BCLS (Eq 17) validation RMSE per twin noise seed at one cutoff (Figure 4b).
 

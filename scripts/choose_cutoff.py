@@ -1,0 +1,56 @@
+"""Rule choose_cutoff: the low-pass cutoff of a study chosen on its calibration record by
+blocked cross-validation of the LS fit (signals.cutoff_hz: auto; paramid.hip.cutoff)."""
+
+import pandas as pd
+
+from paramid import io
+from paramid.hip import cutoff, signals
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "choose_cutoff")
+    s = cfg["signals"]
+    record, _ = io.read_parquet(smk.input.calibration)
+    validation, _ = io.read_parquet(smk.input.validation)
+    rates = [signals.sample_rate(f["time"].to_numpy()) for f in (record, validation)]
+    candidates = cutoff.usable_candidates(s["cutoff_candidates_hz"], rates)
+    choice = cutoff.choose_cutoff(
+        record["time"].to_numpy(),
+        record["angle"].to_numpy(),
+        record["torque"].to_numpy(),
+        cfg["regressor"],
+        cfg["gravity"],
+        s,
+        candidates,
+        s["cv_blocks"],
+    )
+    table = pd.DataFrame(
+        {
+            "cutoff_hz": choice.candidates_hz,
+            "cv_rmse": choice.cv_rmse,
+            "chosen": choice.candidates_hz == choice.chosen_hz,
+        }
+    )
+    meta = io.provenance(cfg, smk.input, stage="choose_cutoff")
+    io.write_json(
+        {
+            "chosen_hz": choice.chosen_hz,
+            "rule": choice.rule,
+            "blocks": choice.blocks,
+            "candidates_hz": choice.candidates_hz.tolist(),
+            "cv_rmse": choice.cv_rmse.tolist(),
+            "provenance": meta,
+        },
+        smk.output.choice,
+    )
+    io.write_csv(table, smk.output.csv)
+    caption = (
+        f"Cutoff of {cfg['study']}: blocked {choice.blocks}-fold CV RMSE [N m] of the LS fit on "
+        f"the calibration record per candidate; chosen {choice.chosen_hz:g} Hz"
+    )
+    io.write_markdown(table, smk.output.md, caption=caption)
+    log.info("chosen cutoff %g Hz (CV RMSE %.5f N m)", choice.chosen_hz, choice.cv_rmse.min())
+
+
+main(snakemake)  # noqa: F821

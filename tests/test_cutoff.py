@@ -1,0 +1,91 @@
+"""The cutoff chosen from the data (signals.cutoff_hz: auto, paramid.hip.cutoff)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paramid.hip import cutoff, estimators, ingest, pipeline
+
+ROOT = Path(__file__).resolve().parents[1]
+UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
+KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd", "offset"]  # the README's example block
+SIGNALS = {"filter_order": 4, "trim_s": 0.2}
+
+
+def _record(name: str) -> ingest.MeasuredRecord:
+    path = ROOT / "data" / "pendulum" / f"{name}_measured.csv"
+    return ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+
+
+def _validation_rmse(cal: ingest.MeasuredRecord, val: ingest.MeasuredRecord, hz: float) -> float:
+    """LS on the calibration record, RMSE on the validation record's torque as recorded."""
+    fits = []
+    for rec in (cal, val):
+        processed = pipeline.process(rec.time, rec.angle, rec.torque, SIGNALS, hz)
+        fits.append(pipeline.regression(processed, KEYS, 9.81))
+    (H, y), (Hv, yv) = fits
+    return estimators.rmse(Hv, yv, estimators.ls(H, y))
+
+
+@pytest.mark.parametrize(
+    ("calibration", "validation"), [("sysid_pd", "swingup_ddp"), ("swingup_ddp", "sysid_pd")]
+)
+def test_chosen_cutoff_is_within_10_percent_of_the_best_in_3_to_8_hz(calibration, validation):
+    """Two real records of different runs of the DFKI pendulum: the cutoff chosen on the
+    calibration record alone validates within 10 % of the best cutoff in 3-8 Hz (issue #15)."""
+    cal, val = _record(calibration), _record(validation)
+    candidates = cutoff.usable_candidates(
+        cutoff.DEFAULT_CANDIDATES_HZ, [cal.sample_rate_hz, val.sample_rate_hz]
+    )
+    choice = cutoff.choose_cutoff(
+        cal.time, cal.angle, cal.torque, KEYS, 9.81, SIGNALS, candidates, blocks=5
+    )
+    best = min(_validation_rmse(cal, val, hz) for hz in (3.0, 4.0, 5.0, 6.0, 7.0, 8.0))
+    assert _validation_rmse(cal, val, choice.chosen_hz) <= 1.10 * best
+    assert choice.chosen_hz == choice.candidates_hz[np.argmin(choice.cv_rmse)]
+
+
+def test_blocked_cv_equals_an_explicit_fold_loop():
+    rng = np.random.default_rng(2)
+    H = rng.normal(size=(103, 4))
+    y = H @ np.array([1.0, -2.0, 0.5, 3.0]) + 0.2 * rng.normal(size=103)
+    folds = [np.arange(a, b) for a, b in [(0, 25), (25, 51), (51, 77), (77, 103)]]  # floor(k n / 4)
+    errors = []
+    for test in folds:
+        train = np.setdiff1d(np.arange(103), test)
+        x = np.linalg.solve(H[train].T @ H[train], H[train].T @ y[train])
+        errors.append(y[test] - H[test] @ x)
+    expected = np.sqrt(np.mean(np.concatenate(errors) ** 2))
+    np.testing.assert_allclose(cutoff.blocked_cv_rmse(H, y, 4), expected, rtol=1e-10)
+
+
+def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
+    """Encoder quantisation on a slow swing: the CV score rises at high cutoffs (q̈ noise), so
+    the choice is a low cutoff, not the highest candidate."""
+    fs = 500.0
+    t = np.arange(0, 8, 1 / fs)
+    q = 0.8 * np.sin(2 * np.pi * 0.7 * t) + 0.3 * np.sin(2 * np.pi * 1.9 * t + 0.4)
+    qd = np.gradient(q, t)
+    qdd = np.gradient(qd, t)
+    torque = 0.17 * qdd + 0.35 * 9.81 * np.sin(q) + 0.16 * np.sign(qd) + 0.02 * qd
+    angle = np.round(q / 0.0029) * 0.0029  # a 12-bit encoder's steps
+    choice = cutoff.choose_cutoff(
+        t,
+        angle,
+        torque,
+        ["g_sin_q", "qdd", "sign_qd", "qd"],
+        9.81,
+        SIGNALS,
+        cutoff.usable_candidates(cutoff.DEFAULT_CANDIDATES_HZ, [fs]),
+        blocks=5,
+    )
+    assert choice.chosen_hz <= 10.0
+    assert choice.cv_rmse[-1] > 1.5 * choice.cv_rmse.min()
+
+
+def test_no_usable_candidate_is_an_error():
+    with pytest.raises(ValueError, match="Nyquist"):
+        cutoff.usable_candidates([30.0, 60.0], [50.0])
