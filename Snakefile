@@ -56,6 +56,7 @@ rule studies:
 
 
 rule all:
+    default_target: True
     input:
         rules.studies.input,
         nonlinear_targets(),

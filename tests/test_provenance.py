@@ -1,10 +1,9 @@
 """Provenance: git commit of the checkout, comparison hashes per output kind, provenance.json,
-tree comparison, and scripts/verify.py end to end (rebuild, identical, then a tampered output).
+tree comparison, and ``paramid verify`` end to end (rebuild, identical, then a tampered output).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import runpy
 import shutil
@@ -16,7 +15,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from paramid import io, provenance
+from paramid import cli, io, provenance
 
 HAVE_GIT = shutil.which("git") is not None
 
@@ -233,31 +232,22 @@ def test_collect_keeps_hashes_drops_bulk_and_timings(tmp_path):
     assert io.canonical_json(rec_a) == io.canonical_json(rec_b)
 
 
-def load_verify(repo_root: Path):
-    spec = importlib.util.spec_from_file_location("verify", repo_root / "scripts/verify.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_verify_reference_files_skip_provenance_and_other_studies(tmp_path, repo_root):
-    verify = load_verify(repo_root)
     ref = make_tree(tmp_path / "ref")
     (ref / "results/other").mkdir()
     (ref / "results/other/x.csv").write_text("a\n1\n")
     (ref / "results/provenance.json").write_text("{}")
-    assert verify.reference_files(ref, ["hip"]) == provenance.list_outputs(ref, "results/hip")
-    everything = verify.reference_files(ref, [])
+    assert cli.reference_files(ref, ["hip"]) == provenance.list_outputs(ref, "results/hip")
+    everything = cli.reference_files(ref, [])
     assert "results/other/x.csv" in everything and "results/provenance.json" not in everything
 
 
 def test_verify_copies_the_checkout_without_outputs(tmp_path, repo_root):
-    verify = load_verify(repo_root)
     src = make_tree(tmp_path / "src")
     (src / "Snakefile").write_text("rule all:\n")
     (src / ".snakemake").mkdir()
     (src / ".snakemake/state").write_text("x")
-    verify.copy_checkout(src, tmp_path / "dest")
+    cli.copy_checkout(src, tmp_path / "dest")
     assert (tmp_path / "dest/Snakefile").is_file()
     assert not (tmp_path / "dest/results").exists() and not (tmp_path / "dest/.snakemake").exists()
 
@@ -278,7 +268,7 @@ def test_verify_passes_on_a_fresh_build_and_names_a_tampered_output(tmp_path, re
     assert "results/hip/rls/summary.json" in files and len(files) >= 7
 
     def run_verify() -> subprocess.CompletedProcess:
-        cmd = [sys.executable, str(repo_root / "scripts/verify.py"), "--workflow", str(work)]
+        cmd = [sys.executable, "-m", "paramid", "verify", "--workflow", str(work)]
         return subprocess.run(
             [*cmd, "--study", "hip", "--cores", "2"], capture_output=True, text=True, timeout=600
         )
@@ -336,7 +326,7 @@ def test_provenance_rules_wire_into_the_workflow(tmp_path, repo_root):
     assert "rule provenance:" in text and "rule verify:" not in text  # verify is not in all
     dry = snakemake(work, "-n", "-p", "--cores", "2", "verify")
     assert dry.returncode == 0, dry.stderr[-3000:]
-    assert "scripts/verify.py --workflow" in dry.stdout + dry.stderr
+    assert "-m paramid verify --workflow" in dry.stdout + dry.stderr
     unlock = snakemake(work, "--unlock")  # needs no --cores (verify's threads are lazy)
     assert unlock.returncode == 0, unlock.stderr[-3000:]
     lint = snakemake(work, "--lint")

@@ -50,9 +50,6 @@ def report_outputs(parsed) -> dict[str, tuple]:
     return parsed.outputs
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs `default_target: True` on rule all in the Snakefile (lead)"
-)
 def test_plain_report_command_covers_rule_all(parsed):
     """`snakemake --report` builds the report of the default target: it must be `all`."""
     assert parsed.default_target == "all"

@@ -24,7 +24,8 @@ def excitation_design_params(wildcards):
 def excitation_comparison_params(wildcards):
     block = EXCITATION[wildcards.study]
     study = config["studies"][block["base_study"]]
-    base = {k: study[k] for k in ("twin", "gravity", "regressor", "records", "signals", "rls")}
+    base = {k: study[k] for k in ("twin", "gravity", "regressor", "records", "rls")}
+    base["signals"] = fixed_signal_settings(study)
     return {"comparison": block["comparison"], "base": base}
 
 

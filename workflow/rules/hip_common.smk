@@ -90,6 +90,12 @@ def measured_path(wildcards):
     return study_config(wildcards)["records"][wildcards.record]["path"]
 
 
+def fixed_signal_settings(study):
+    """The signal chain's settings without those of the cutoff choice (a chain that uses the
+    chosen cutoff reads it from signals/cutoff.json, so the candidates never rerun it)."""
+    return {k: v for k, v in study["signals"].items() if k not in ("cutoff_candidates_hz", "cv_blocks")}
+
+
 def cutoff_is_auto(study):
     """Whether the study's low-pass cutoff is chosen from its calibration record."""
     return config["studies"][study]["signals"]["cutoff_hz"] == "auto"
@@ -113,7 +119,7 @@ def cutoff_params(wildcards):
 def signals_params(wildcards):
     study = study_config(wildcards)
     return {
-        "signals": study["signals"],
+        "signals": fixed_signal_settings(study),
         "regressor": study["regressor"],
         "gravity": study["gravity"],
     }
@@ -201,7 +207,7 @@ def sweep_cutoff_params(wildcards):
     """A twin study runs its records for every twin seed at the cutoff; a measured study runs
     its two records once (no seeds to pair)."""
     study = study_config(wildcards)
-    signals = {k: v for k, v in study["signals"].items() if k != "cutoff_hz"}
+    signals = {k: v for k, v in fixed_signal_settings(study).items() if k != "cutoff_hz"}
     twin = study_kind(wildcards.study) == "twin"
     keys = ("regressor", "gravity", "rls", "records") + (("twin",) if twin else ())
     block = study["sweeps"]["cutoff_hz"]

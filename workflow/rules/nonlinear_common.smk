@@ -38,7 +38,7 @@ def nonlinear_data_params(wildcards):
         "gravity": base["gravity"],
         "twin": base["twin"],
         "records": base["records"],
-        "signals": base["signals"],
+        "signals": fixed_signal_settings(base),
         "rls": base["rls"],
         "agwo": base["agwo"],
     }

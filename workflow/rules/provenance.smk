@@ -2,7 +2,7 @@
 # provenance: one JSON with every output under results/: its metadata block (config hash,
 #   input SHA-256, versions) and data hash, plus the git commit of the checkout. Part of `all`.
 # verify: rebuild everything from scratch in a temporary copy and compare every output's
-#   data hash with results/ (scripts/verify.py). Not part of `all`: run `snakemake verify`.
+#   data hash with results/ (paramid verify). Not part of `all`: run `snakemake verify`.
 
 import os
 import shlex
@@ -45,5 +45,5 @@ rule verify:
     conda:
         "../../envs/paramid.yaml"
     shell:
-        "{params.python:q} {params.checkout:q}/scripts/verify.py --workflow {params.checkout:q}"
+        "{params.python:q} -m paramid verify --workflow {params.checkout:q}"
         " --results . --cores {threads} {params.configfiles} 2>&1 | tee {log}"
