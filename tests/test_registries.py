@@ -15,7 +15,7 @@ from paramid.cec2022 import runs as cec_runs
 from paramid.excitation import design
 from paramid.friction import laws
 from paramid.friction import methods as friction_methods
-from paramid.hip import ingest, methods, model
+from paramid.hip import checks, ingest, methods, model
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
@@ -73,6 +73,8 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
     assert regressor and all(v == list(model.COLUMNS) for v in regressor)
     criteria = [v for k, v in found.items() if k.endswith("criterion")]
     assert criteria and all(v == list(design.CRITERIA) for v in criteria)
+    skips = [v for k, v in found.items() if k.endswith("checks/properties/skip/items")]
+    assert skips and all(v == list(checks.RECORD_CHECKS) for v in skips)
     conventions = [v for k, v in found.items() if k.endswith("convention")]
     assert conventions and all(
         v == list(typing.get_args(kinematics.Convention)) for v in conventions

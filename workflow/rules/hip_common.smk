@@ -41,7 +41,9 @@ def validate_inputs():
         cfg = config["studies"][study]
         for record in RECORDS:
             spec = cfg["records"][record]
-            settings = {k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls")}
+            settings = {
+                k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
+            }
             done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, _ingest)
             if done:
                 continue
@@ -57,6 +59,7 @@ def validate_inputs():
                 gravity=cfg["gravity"],
                 signals_config=cfg["signals"],
                 burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
+                skip_checks=cfg["checks"]["skip"],
             )
     mark_validated(checked)
 

@@ -10,7 +10,7 @@ it; otherwise the record is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,14 +179,17 @@ def check_usable(
     gravity: float,
     signals_config: Mapping,
     burn_in_s: float = 0.0,
+    skip_checks: Sequence[str] = (),
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
     Raises :class:`InputError` naming the file and the config field when the cutoff is at or
-    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, or the
-    regressor is rank-deficient (listing the collinear columns).
+    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, the regressor
+    is rank-deficient (listing the collinear columns), or a plausibility check of
+    :mod:`paramid.hip.checks` fails (degrees given as rad, constant torque, absurd magnitudes,
+    a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
     """
-    from paramid.hip import model, pipeline
+    from paramid.hip import checks, model, pipeline
 
     fs = record.sample_rate_hz
     cutoff = _checked_cutoff(signals_config, fs, path, study)
@@ -199,6 +202,19 @@ def check_usable(
             f"studies.{study}.signals.trim_s ({trim} samples at each end)"
             + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
             + f" need at least {needed}"
+        )
+
+    def r2(angle: Array, torque: Array) -> float:
+        processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
+        H, y = pipeline.regression(processed, regressor, gravity)
+        return checks.explained_variance(H, y, np.linalg.lstsq(H, y, rcond=None)[0])
+
+    problems = checks.record_problems(record.time, record.angle, record.torque, skip_checks, r2)
+    if problems:
+        name, message = problems[0]
+        raise InputError(
+            f"{path}: {message} (a check of studies.{study}; if the record is right, skip it "
+            f"with studies.{study}.checks.skip: [{name}])"
         )
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)

@@ -1,0 +1,78 @@
+"""Plausibility checks of measured records and of fits (paramid.hip.checks, issue #15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paramid.hip import checks, ingest, pipeline
+
+ROOT = Path(__file__).resolve().parents[1]
+UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
+KEYS = ["g_sin_q", "qdd", "sign_qd", "qd", "offset"]
+SIGNALS = {"filter_order": 4, "trim_s": 0.2}
+
+
+@pytest.fixture(scope="module")
+def pendulum() -> ingest.MeasuredRecord:
+    path = ROOT / "data/pendulum/swingup_ddp_measured.csv"
+    return ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+
+
+def _r2(rec: ingest.MeasuredRecord):
+    def r2(angle, torque):
+        processed = pipeline.process(rec.time, angle, torque, SIGNALS, 6.0)
+        H, y = pipeline.regression(processed, KEYS, 9.81)
+        return checks.explained_variance(H, y, np.linalg.lstsq(H, y, rcond=None)[0])
+
+    return r2
+
+
+def _problems(rec, angle=None, torque=None, skip=()):
+    angle = rec.angle if angle is None else angle
+    torque = rec.torque if torque is None else torque
+    return [name for name, _ in checks.record_problems(rec.time, angle, torque, skip, _r2(rec))]
+
+
+def test_a_real_record_passes_every_check(pendulum):
+    assert _problems(pendulum) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "angle", "torque"),
+    [
+        ("angle_units", lambda r: np.rad2deg(r.angle), None),
+        ("torque_varies", None, lambda r: np.zeros_like(r.torque)),
+        ("magnitudes", None, lambda r: 1e4 * r.torque),  # raw counts declared as N m
+        ("encoder_clipped", lambda r: np.minimum(r.angle, np.quantile(r.angle, 0.8)), None),
+        ("columns_swapped", lambda r: r.torque, lambda r: r.angle),
+    ],
+)
+def test_each_check_catches_its_fault_and_can_be_skipped(pendulum, name, angle, torque):
+    faulty = {
+        "angle": angle(pendulum) if angle else None,
+        "torque": torque(pendulum) if torque else None,
+    }
+    # swapped columns also make the "angle" implausible in rad; the swap check runs alone here
+    others = ["angle_units"] if name == "columns_swapped" else []
+    assert _problems(pendulum, **faulty, skip=others)[0] == name
+    assert name not in _problems(pendulum, **faulty, skip=[name, *others])
+
+
+def test_fit_quality_against_direct_formulas():
+    rng = np.random.default_rng(5)
+    H = rng.normal(size=(400, 3))
+    y = H @ np.array([1.0, 2.0, -1.0]) + 0.1 * rng.normal(size=400)
+    y[[10, 200]] += 5.0  # two spikes
+    x = np.linalg.lstsq(H, y, rcond=None)[0]
+    quality = checks.fit_quality(H, y, x, spike_k=8.0)
+    r = y - H @ x
+    total = np.sum((y - y.mean()) ** 2)
+    assert quality.explained_variance == pytest.approx(1 - np.sum(r**2) / total, rel=1e-12)
+    assert quality.rmse == pytest.approx(np.sqrt(np.mean(r**2)), rel=1e-12)
+    assert quality.spikes == 2
+    assert quality.problem(0.5) is None
+    assert "explains" in quality.problem(0.999)
+    assert "not finite" in checks.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)
