@@ -9,6 +9,7 @@ a scratch disk); what lies beneath them must stay beneath them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -41,11 +42,16 @@ def confine(
     given = Path(value)
     target = (given if given.is_absolute() else workdir / given).resolve()
     if target == base or base not in target.parents:
-        hint = f"; {root}/ resolves to {base}" if target != base else ""
+        lexical = Path(os.path.normpath(workdir / given))
+        if target == base:
+            how = f"is {root}/ itself"
+        elif (workdir / root) in lexical.parents:
+            how = f"follows a symlink out of {root}/"
+        else:
+            how = f"lies outside {root}/"
         raise PathError(
-            f"{field} = {value!r} resolves to {target}, which is not a folder inside "
-            f"{root}/ of the workflow directory{hint}: the workflow writes only under "
-            f"{'/ and '.join(ROOTS)}/ (use e.g. {root}/<name>)"
+            f"{field} = {value!r} resolves to {target}, which {how}: the workflow writes only "
+            f"into folders inside {'/ and '.join(ROOTS)}/ of {workdir} (use e.g. {root}/<name>)"
         )
     relative = target.relative_to(base)
     owner = (taken or {}).get(relative.parts[0])
