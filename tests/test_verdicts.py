@@ -116,7 +116,9 @@ def test_cec_verdicts_do_not_move_with_the_load(load):
     rng = np.random.default_rng(5)
     tables = _cec_tables(rng)
     first = _cec_audit(tables)
-    loaded = {d: t.assign(time_s=LOADS[load](t["time_s"].to_numpy(), rng)) for d, t in tables.items()}
+    loaded = {
+        d: t.assign(time_s=LOADS[load](t["time_s"].to_numpy(), rng)) for d, t in tables.items()
+    }
     second = _cec_audit(loaded)
     pd.testing.assert_series_equal(first["verdict"], second["verdict"])
     timed = first["claim"].str.contains("Time")

@@ -31,7 +31,8 @@ def row(
 def timing(claim: str, source: str, paper: float, ours: float, reason: str) -> dict:
     """A claim about wall-clock time: our value beside the paper's, verdict machine-dependent
     (a time, or a ratio of times from different jobs, moves with the machine's load)."""
-    return row(claim, source, paper, ours, "not judged (wall-clock time)", MACHINE_DEPENDENT, reason)
+    tolerance = "not judged (wall-clock time)"
+    return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason)
 
 
 def numeric(

@@ -242,7 +242,7 @@ def check_file(path: str | Path, field: str | None = None) -> Path:
     if path.is_symlink() and not path.exists():
         raise InputError(f"{where}: a symlink to {os.readlink(path)!r}, which does not exist")
     if not path.exists():
-        raise InputError(f"{where}: file not found (a relative path starts at the workflow directory)")
+        raise InputError(f"{where}: file not found (relative paths start in the workflow folder)")
     if path.is_dir():
         raise InputError(f"{where}: a directory, not a file")
     if not os.access(path, os.R_OK):
