@@ -6,11 +6,12 @@ failure into a few lines: the field path, the offending value and the broken rul
 would crash on or silently misread: names in ``reference.values`` and ``rls.mechanical``
 that are not parameters of the study's regressor, a twin sampled below twice its cutoff,
 a CEC reference that is not among the compared algorithms, a ``base_study`` that is not a
-twin study, and two studies that would share one results folder.
+twin study, and two studies (or a study and the CEC output) that would share one folder.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -179,8 +180,19 @@ def _check_chain_twins(config: Mapping) -> None:
             )
 
 
-def _check_cec(cec: Mapping | None) -> None:
-    if cec and cec["reference"] not in cec["algorithms"]:
+def _check_cec(cec: Mapping | None, owners: Mapping[str, str]) -> None:
+    """The reference is among the compared algorithms; the output folder is no study's (as
+    written: :func:`paramid.paths.confine` checks it again with symlinks resolved)."""
+    if not cec:
+        return
+    for key in ("output", "logs"):
+        parts = Path(os.path.normpath(cec[key])).parts
+        if len(parts) > 1 and parts[1] in owners:
+            raise ConfigError(
+                f"cec2022.{key} = {cec[key]!r} and {owners[parts[1]]} would both write "
+                f"{parts[0]}/{parts[1]}: rename the study or set another cec2022.{key}"
+            )
+    if cec["reference"] not in cec["algorithms"]:
         raise ConfigError(
             f"cec2022.reference = {cec['reference']!r} is not among cec2022.algorithms "
             f"{cec['algorithms']}: the reference is tested against each of them"
@@ -189,9 +201,9 @@ def _check_cec(cec: Mapping | None) -> None:
 
 def check(config: Mapping) -> None:
     """Every check of this module on a validated config (defaults filled)."""
-    result_folders(config)
+    owners = result_folders(config)
     for name, study in config["studies"].items():
         _check_study(name, study)
     _check_base_studies(config)
     _check_chain_twins(config)
-    _check_cec(config.get("cec2022"))
+    _check_cec(config.get("cec2022"), owners)
