@@ -36,7 +36,7 @@ def _field(path: Any) -> str:
 
 def _short(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 5] + " ...}"
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 4] + " ..."
 
 
 def _reason(error: Any) -> str:
@@ -187,7 +187,7 @@ def _check_cec(cec: Mapping | None, owners: Mapping[str, str]) -> None:
         return
     for key in ("output", "logs"):
         parts = Path(os.path.normpath(cec[key])).parts
-        if len(parts) > 1 and parts[1] in owners:
+        if len(parts) > 1 and parts[0] in ("results", "logs") and parts[1] in owners:
             raise ConfigError(
                 f"cec2022.{key} = {cec[key]!r} and {owners[parts[1]]} would both write "
                 f"{parts[0]}/{parts[1]}: rename the study or set another cec2022.{key}"
