@@ -3,8 +3,9 @@
 # (filter, differentiate, trim) -> RLS bounds -> per-method seeded fits -> tables, statistics
 # and figures.
 
-from snakemake.utils import min_version, update_config, validate
+from snakemake.utils import min_version, update_config
 
+from paramid.config import validate
 from paramid.hip.ingest import read_yaml
 
 min_version("9.0")
@@ -16,7 +17,8 @@ update_config(_settings, config)
 config.clear()
 config.update(_settings)
 
-validate(config, "workflow/schemas/config.schema.yaml")
+# schema errors in three lines: field path, offending value, broken rule (paramid.config)
+validate(config, f"{workflow.basedir}/workflow/schemas/config.schema.yaml")
 
 
 report: "workflow/report/workflow.rst"

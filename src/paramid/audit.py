@@ -2,8 +2,12 @@
 
 Verdicts: ``reproduced`` (within the stated tolerance; for a difference between methods:
 same direction, Holm-adjusted p < 0.05 and a bootstrap CI that excludes 0), ``direction
-only`` (same direction or ordering, but the size or the significance does not hold), and
-``differs``.  Every row says why.
+only`` (same direction or ordering, but the size or the significance does not hold),
+``differs``, ``not comparable`` (the paper gives nothing to compare with) and
+``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
+paper's but never judged, since a verdict on it could flip between two builds of the same
+commit with the machine's load).  Every verdict is a function of seeded, deterministic
+results only, so two clean builds give the same verdict column.  Every row says why.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import pandas as pd
 
 COLUMNS = ["claim", "source", "paper_value", "reproduced_value", "tolerance", "verdict", "reason"]
 ALPHA = 0.05
+VERDICTS = ("reproduced", "direction only", "differs", "not comparable", "machine-dependent")
+MACHINE_DEPENDENT = "machine-dependent"
 
 
 def row(
@@ -20,6 +26,13 @@ def row(
 ) -> dict:
     """One audit row."""
     return dict(zip(COLUMNS, (claim, source, paper, ours, tolerance, verdict, reason), strict=True))
+
+
+def timing(claim: str, source: str, paper: float, ours: float, reason: str) -> dict:
+    """A claim about wall-clock time: our value beside the paper's, verdict machine-dependent
+    (a time, or a ratio of times from different jobs, moves with the machine's load)."""
+    tolerance = "not judged (wall-clock time)"
+    return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason)
 
 
 def numeric(

@@ -11,7 +11,8 @@ What is compared for each kind of output under ``results/``:
 - Figures (PNG, PDF, SVG): not compared byte-wise; they are drawn from Parquet/JSON that is
   compared, so they are reported as "compared via source data".
 - Derived reports (``audit.csv``/``audit.md``): also "compared via source data"; they
-  restate the tables, and some of their claims (and verdicts) are about wall-clock times.
+  restate the tables; their timing claims carry the verdict machine-dependent, so the verdict
+  column is reproducible, but the reproduced values of those rows are not.
   Likewise ``provenance.json``: it holds the other outputs' hashes (compared) and the SHA-256
   of input files, which differ between runs where an input has a timing column.
 - Anything else: the SHA-256 of its bytes.

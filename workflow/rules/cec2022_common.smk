@@ -3,6 +3,7 @@
 import sys as _sys
 
 from paramid import optim as _optim
+from paramid import paths as _paths
 from paramid.cec2022 import runs as _cec_runs
 
 if "cec2022" not in config:
@@ -10,8 +11,10 @@ if "cec2022" not in config:
         "config has no `cec2022:` block: see config.yaml"
     )
 CEC = config["cec2022"]
-CEC_OUT = CEC.get("output", "results/cec2022")
-CEC_LOGS = CEC.get("logs", "logs/cec2022")
+# confined to results/ and logs/ (symlinks followed); never another study's folder
+CEC_OUT = _paths.confine(CEC["output"], "cec2022.output", "results", taken=RESULT_FOLDERS)
+CEC_LOGS = _paths.confine(CEC["logs"], "cec2022.logs", "logs", taken=RESULT_FOLDERS)
+mark_validated(check_paper_values(CEC["paper_values"], "cec2022.paper_values"))
 
 
 def cec_run_code(wildcards):

@@ -2,8 +2,19 @@
 # lookup, config subsets (passed as params, so that a change reruns exactly the stages that read
 # it), the parse-time checks of measured records and the list of final targets.
 
+from paramid import config as _config_checks
+from paramid import paths as _paths
 from paramid.hip import ingest as _ingest
 from paramid.hip import methods as _methods
+
+# Snakemake reads --configfile files itself and keeps the last of two equal keys silently:
+# reading them again finds such duplicates (paramid.hip.ingest.read_yaml names file and line)
+for _configfile in workflow.overwrite_configfiles:
+    _ingest.read_yaml(_configfile)
+# what the schema cannot say (paramid.config), and no study folder a symlink leading out
+_config_checks.check(config)
+RESULT_FOLDERS = _config_checks.result_folders(config)
+_paths.check_study_folders(RESULT_FOLDERS)
 
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
@@ -26,6 +37,8 @@ def study_kind(study):
 
 TWIN_STUDIES = [s for s in STUDIES if study_kind(s) == "twin"]
 MEASURED_STUDIES = [s for s in STUDIES if study_kind(s) == "measured"]
+
+
 def validate_inputs():
     """Check every shipped or measured input before any job runs: one clear error, nothing
     written (measured records, and the YAML of the paper's values)."""
@@ -33,17 +46,17 @@ def validate_inputs():
     for study in STUDIES:
         path = config["studies"][study].get("paper_values")
         if path:
-            done, stamp = validated_before(path, {}, _ingest)
-            if not done:
-                _ingest.read_yaml(path)
-                checked.append(stamp)
+            checked += check_paper_values(path, f"studies.{study}.paper_values")
     for study in MEASURED_STUDIES:
         cfg = config["studies"][study]
         for record in RECORDS:
             spec = cfg["records"][record]
+            _ingest.check_file(spec["path"], f"studies.{study}.records.{record}.path")
             settings = {
                 k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
             }
+            sweep = cfg.get("sweeps", {}).get("cutoff_hz", {}).get("values", [])
+            settings["sweep_cutoffs"] = sweep
             done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, _ingest)
             if done:
                 continue
@@ -51,6 +64,7 @@ def validate_inputs():
             loaded = _ingest.load_record(
                 spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
             )
+            check_sweep_cutoffs(study, spec["path"], sweep, loaded.sample_rate_hz)
             _ingest.check_usable(
                 loaded,
                 spec["path"],
@@ -62,6 +76,31 @@ def validate_inputs():
                 skip_checks=cfg["checks"]["skip"],
             )
     mark_validated(checked)
+
+
+def check_paper_values(path, field):
+    """A YAML mapping of the paper's printed values; returns the stamps to leave."""
+    _ingest.check_file(path, field)
+    done, stamp = validated_before(path, {}, _ingest)
+    if done:
+        return []
+    values = _ingest.read_yaml(path)
+    if not isinstance(values, dict):
+        raise _ingest.InputError(
+            f"{field} = {path!r} holds a {type(values).__name__}, not a mapping of the paper's "
+            "tables (see data/hip/paper_values.yaml)"
+        )
+    return [stamp]
+
+
+def check_sweep_cutoffs(study, path, values, sample_rate_hz):
+    """Every cutoff of a measured study's cutoff sweep lies below the record's Nyquist."""
+    high = [v for v in values if v >= sample_rate_hz / 2]
+    if high:
+        raise _ingest.InputError(
+            f"{path}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above the "
+            f"Nyquist frequency {sample_rate_hz / 2:g} Hz of this record"
+        )
 
 
 validate_inputs()

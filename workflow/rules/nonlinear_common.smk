@@ -10,8 +10,6 @@ from paramid.friction import methods as _friction_methods
 NONLINEAR_STUDIES = config.get("nonlinear", {})
 FRICTION_LAWS = list(_friction_laws.MODELS)
 for _name, _nl in NONLINEAR_STUDIES.items():
-    if _name in config.get("studies", {}):
-        raise ValueError(f"nonlinear study {_name!r} collides with studies.{_name} (results/{_name})")
     for _law in [*_nl["truths"], *_nl["fitted"]]:
         _friction_laws.get(_law)  # raises for a law the registry does not know
     _unknown = sorted(set(_nl["methods"]) - set(_friction_methods.METHOD_NAMES))

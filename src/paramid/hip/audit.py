@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from paramid.audit import ALPHA, COLUMNS, method_difference, numeric, row
+from paramid.audit import ALPHA, COLUMNS, method_difference, numeric, row, timing
 
 TABLE3_TOLERANCES = {  # column -> relative tolerance
     "train_mean": 0.06,
@@ -17,9 +17,7 @@ TABLE3_TOLERANCES = {  # column -> relative tolerance
     "val_q1": 0.06,
     "val_q3": 0.06,
     "val_sd": 0.5,
-    "time_ms_mean": 0.5,
-    "time_ms_sd": 0.5,
-}
+}  # time_ms_* cells are reported, not judged (paramid.audit.timing)
 TABLE4_TOLERANCES = {"Mxt": 0.01, "Myt": 0.01, "Jt": 0.01, "fc": 0.03, "fv": 0.03}
 WHY = {
     "time": "runtimes are implementation-specific (paper: one run at a time on an i5-14600KF; "
@@ -45,8 +43,13 @@ def _table_rows(table: str, ours: pd.DataFrame, printed: Mapping) -> list[dict]:
             if value is None or method not in frame.index:
                 continue
             ours_value = float(frame.loc[method, column])
+            claim = f"{table} {method} {column}"
+            if column.startswith("time"):
+                why = f"ours {ours_value:.4g} ms vs {value:g} ms; " + WHY["time"]
+                rows.append(timing(claim, table, value, ours_value, why))
+                continue
             if table == "Table 3":
-                why = WHY["time"] if column.startswith("time") else WHY.get(method, WHY["twin"])
+                why = WHY.get(method, WHY["twin"])
                 tolerance = {"rel": TABLE3_TOLERANCES[column]}
             else:
                 reference = method == "Reference"
@@ -60,7 +63,7 @@ def _table_rows(table: str, ours: pd.DataFrame, printed: Mapping) -> list[dict]:
                     tolerance["why_ok"] = "the twin's truth by construction"
             rows.append(
                 numeric(
-                    f"{table} {method} {column}",
+                    claim,
                     table,
                     value,
                     ours_value,
@@ -233,15 +236,14 @@ def _speed_rows(t3: pd.DataFrame, claims: Mapping) -> list[dict]:
         ratio = float(t3.loc["RLS-AGWO", "time_ms_mean"] / t3.loc["BCLS", "time_ms_mean"])
         paper_ratio = 4.78 / 0.13
         rows.append(
-            row(
+            timing(
                 "BCLS is orders of magnitude faster than RLS-AGWO",
                 "§4.3, §6",
                 claims["bcls_speedup"],
                 ratio,
-                ">= 100x per run",
-                "reproduced" if ratio >= 100 else ("direction only" if ratio > 1 else "differs"),
-                f"ours {ratio:.1f}x per run; the paper's own Table 3 gives {paper_ratio:.0f}x "
-                "(4.78 / 0.13 ms), about 1.6 orders; " + WHY["time"],
+                f"ours {ratio:.1f}x per run (timed in different jobs, so the ratio moves with "
+                f"the load); the paper's own Table 3 gives {paper_ratio:.0f}x (4.78 / 0.13 ms), "
+                "about 1.6 orders; " + WHY["time"],
             )
         )
     return rows

@@ -10,6 +10,7 @@ it; otherwise the record is rejected.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,9 +51,7 @@ class MeasuredRecord:
 
 def read_table(path: str | Path) -> pd.DataFrame:
     """Read a CSV or Parquet file, naming the file in every error."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: file not found")
+    path = check_file(path)
     if path.stat().st_size == 0:
         raise InputError(f"{path}: file is empty")
     try:
@@ -207,7 +206,8 @@ def check_usable(
     def r2(angle: Array, torque: Array) -> float:
         processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
         H, y = pipeline.regression(processed, regressor, gravity)
-        return checks.explained_variance(H, y, np.linalg.lstsq(H, y, rcond=None)[0])
+        x: Array = np.linalg.lstsq(H, y, rcond=None)[0]
+        return checks.explained_variance(H, y, x)
 
     problems = checks.record_problems(record.time, record.angle, record.torque, skip_checks, r2)
     if problems:
@@ -227,17 +227,58 @@ def check_usable(
         )
 
 
+def _unique_key_loader() -> type:
+    """A safe YAML loader that refuses a key given twice in one mapping (PyYAML keeps the last
+    silently)."""
+    import yaml
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first given on line {seen[key] + 1})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeyLoader
+
+
+def check_file(path: str | Path, field: str | None = None) -> Path:
+    """``path`` if it is a readable file; else an :class:`InputError` naming the file (and the
+    config ``field`` that gives it) and what is wrong: missing, a directory, a dangling
+    symlink, unreadable."""
+    path = Path(path)
+    where = f"{field} = {str(path)!r}" if field else str(path)
+    if path.is_symlink() and not path.exists():
+        raise InputError(f"{where}: a symlink to {os.readlink(path)!r}, which does not exist")
+    if not path.exists():
+        raise InputError(f"{where}: file not found (relative paths start in the workflow folder)")
+    if path.is_dir():
+        raise InputError(f"{where}: a directory, not a file")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{where}: the file is not readable (permissions)")
+    return path
+
+
 def read_yaml(path: str | Path) -> Any:
-    """Load a YAML file; a syntax error names the file, line and column."""
+    """Load a YAML file; a syntax error or a key given twice names the file, line and column."""
     import yaml
 
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read: {err.strerror}") from err
+    except (OSError, UnicodeDecodeError) as err:
+        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise InputError(f"{path}: cannot be read: {why}") from err
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_unique_key_loader())  # noqa: S506 (a SafeLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"

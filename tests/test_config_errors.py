@@ -1,0 +1,261 @@
+"""Configs the schema accepts never crash a job: each case of issue #15 item 5 is refused by the
+schema or by paramid.config with its field named, in a few lines; bad files in a study get the
+project's own message and nothing is written."""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Callable
+
+import pytest
+
+from paramid import config as config_checks
+from paramid.hip import ingest
+
+SCHEMA = "workflow/schemas/config.schema.yaml"
+
+
+@pytest.fixture(scope="module")
+def raw(repo_root) -> dict:
+    """config.yaml as written (defaults not yet filled)."""
+    return ingest.read_yaml(repo_root / "config.yaml")
+
+
+def _refused(raw: dict, repo_root, edit: Callable[[dict], None]) -> str:
+    config = copy.deepcopy(raw)
+    edit(config)
+    with pytest.raises(config_checks.ConfigError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+        config_checks.check(config)
+    return str(err.value)
+
+
+def _hip(edit: Callable[[dict], None]) -> Callable[[dict], None]:
+    return lambda c: edit(c["studies"]["hip"])
+
+
+CASES = {
+    "margin sweep without methods": (
+        _hip(lambda s: s["sweeps"]["margin"].pop("methods")),
+        ["studies.hip.sweeps.margin", "'methods' is a required property"],
+    ),
+    "leave-one-out without methods": (
+        _hip(lambda s: s["sweeps"].update(leave_one_trajectory_out={})),
+        ["studies.hip.sweeps.leave_one_trajectory_out", "'methods'"],
+    ),
+    "population sweep below the smallest population": (
+        _hip(lambda s: s["sweeps"]["population"].update(values=[2, 30])),
+        ["studies.hip.sweeps.population.values[0] = 2"],
+    ),
+    "methods: []": (
+        _hip(lambda s: s.update(methods=[])),
+        ["studies.hip.methods = []", "should be non-empty"],
+    ),
+    "cec2022.algorithms with 2 entries": (
+        lambda c: c["cec2022"].update(algorithms=["MIPO", "PO"]),
+        ["cec2022.algorithms = ['MIPO', 'PO']", "too short"],
+    ),
+    "cec2022.reference not compared": (
+        lambda c: c["cec2022"].update(algorithms=["WOA", "HHO", "PO"]),
+        ["cec2022.reference = 'MIPO' is not among cec2022.algorithms"],
+    ),
+    "twin sampled below twice the cutoff": (
+        _hip(lambda s: s["twin"].update(sample_rate_hz=25.0)),
+        ["studies.hip.signals.cutoff_hz = 15 Hz", "studies.hip.twin.sample_rate_hz = 25 Hz"],
+    ),
+    "twin cutoff sweep above Nyquist": (
+        _hip(lambda s: s["sweeps"]["cutoff_hz"].update(values=[5.0, 50.0, 60.0])),
+        ["studies.hip.sweeps.cutoff_hz.values [50.0, 60.0]", "Nyquist frequency 50 Hz"],
+    ),
+    "twin cutoff auto without a usable candidate": (
+        _hip(lambda s: s["signals"].update(cutoff_hz="auto", cutoff_candidates_hz=[45.0])),
+        ["studies.hip.signals.cutoff_candidates_hz", "sample_rate_hz = 100 Hz"],
+    ),
+    "chain twin below twice its cutoff": (
+        lambda c: c["excitation"]["chain4"]["twin"].update(sample_rate_hz=20.0),
+        ["excitation.chain4.identification.cutoff_hz = 15 Hz", "Nyquist frequency 10 Hz"],
+    ),
+    "unknown reference.values name": (
+        lambda c: c["studies"]["pendulum"]["reference"]["values"].update(Myt=0.1),
+        ["studies.pendulum.reference.values: ['Myt'] not parameters", "'tau0'"],
+    ),
+    "unknown rls.mechanical name": (
+        _hip(lambda s: s["rls"]["mechanical"].update(tau0={"min": 0.0})),
+        ["studies.hip.rls.mechanical: ['tau0'] not parameters"],
+    ),
+    "rls.mechanical min above max": (
+        _hip(lambda s: s["rls"]["mechanical"].update(Jt={"min": 2.0, "max": 1.0})),
+        ["studies.hip.rls.mechanical.Jt: min > max"],
+    ),
+    "study named like an excitation design": (
+        lambda c: c["studies"].update(chain4=copy.deepcopy(c["studies"]["hip"])),
+        ["excitation.chain4 and studies.chain4 would both write results/chain4"],
+    ),
+    "study named like a calibration study": (
+        lambda c: c["studies"].update(kr210=copy.deepcopy(c["studies"]["pendulum"])),
+        ["calibration.kr210 and studies.kr210"],
+    ),
+    "study named like a nonlinear study": (
+        lambda c: c["studies"].update(hip_nonlinear=copy.deepcopy(c["studies"]["hip"])),
+        ["nonlinear.hip_nonlinear and studies.hip_nonlinear"],
+    ),
+    "study named like the CEC folder": (
+        lambda c: c["studies"].update(cec2022=copy.deepcopy(c["studies"]["hip"])),
+        ["cec2022.output = 'results/cec2022' and studies.cec2022 would both write"],
+    ),
+    "nonlinear study on a measured base": (
+        lambda c: c["nonlinear"]["hip_nonlinear"].update(base_study="pendulum"),
+        ["nonlinear.hip_nonlinear.base_study = 'pendulum': a measured study"],
+    ),
+    "excitation design on a missing base": (
+        lambda c: c["excitation"]["hip_designed"].update(base_study="hop"),
+        ["excitation.hip_designed.base_study = 'hop': no such study"],
+    ),
+    "measured record with a misspelt key": (
+        lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(unit={}),
+        ["studies.pendulum.records.calibration = {'path'", "('unit' was unexpected)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_accepted_configs_never_reach_a_job(raw, repo_root, case):
+    edit, patterns = CASES[case]
+    message = _refused(raw, repo_root, edit)
+    for pattern in patterns:
+        assert pattern in message, message
+    assert len(message.splitlines()) <= 3 and "Failed validating" not in message
+
+
+def test_schema_messages_are_short(raw, repo_root):
+    message = _refused(raw, repo_root, _hip(lambda s: s["signals"].update(cutoff_hz=-1.0)))
+    assert message.splitlines()[:2] == [
+        "invalid config: studies.hip.signals.cutoff_hz = -1.0",
+        "  -1.0 is less than or equal to the minimum of 0 or 'auto' was expected",
+    ]
+
+
+def test_shipped_config_and_default_mechanical_limits_pass(raw, repo_root):
+    config = copy.deepcopy(raw)
+    # a regressor without qdd has no Jt, yet the default rls.mechanical names it
+    config["studies"]["pendulum"]["regressor"] = ["g_sin_q", "sign_qd", "qd", "offset"]
+    del config["studies"]["pendulum"]["reference"]
+    config_checks.validate(config, repo_root / SCHEMA)
+    config_checks.check(config)
+    schema = ingest.read_yaml(repo_root / SCHEMA)
+    rls = schema["$defs"]["study"]["properties"]["rls"]["properties"]
+    assert rls["mechanical"]["default"] == config_checks.DEFAULT_MECHANICAL
+    assert config_checks.result_folders(config)["kr210"] == "calibration.kr210"
+
+
+def test_duplicate_yaml_key_names_file_and_lines(tmp_path):
+    path = tmp_path / "my.yaml"
+    path.write_text("studies:\n  hip:\n    methods: [ls]\n    gravity: 9.8\n    methods: [bcls]\n")
+    with pytest.raises(ingest.InputError, match=r"my\.yaml: .*line 5.*duplicate key 'methods' "):
+        ingest.read_yaml(path)
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "dangling symlink"])
+def test_bad_record_paths_get_the_projects_message(tmp_path, kind):
+    path = tmp_path / "cal.csv"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "dangling symlink":
+        os.symlink(tmp_path / "gone.csv", path)
+    field = "studies.mine.records.calibration.path"
+    expected = {
+        "missing": "file not found",
+        "directory": "a directory, not a file",
+        "dangling symlink": "a symlink to .*gone.csv.*, which does not exist",
+    }[kind]
+    with pytest.raises(ingest.InputError, match=rf"{field} = '.*cal\.csv': {expected}"):
+        ingest.check_file(path, field)
+    with pytest.raises(ingest.InputError, match=expected):
+        ingest.load_record(path, {})
+
+
+# End to end: a dry run stops at parse time with the project's message, nothing written.
+USER = """\
+studies:
+  mine:
+    records:
+      calibration: {path: data/mine/cal.csv}
+      validation: {path: data/pendulum/sysid_pd_measured.csv, columns: {angle: position}}
+    regressor: [g_sin_q, qdd, sign_qd, qd, offset]
+"""
+
+
+def _dry_run_fails(workdir, *patterns: str) -> None:
+    from test_workflow import snakemake
+
+    out = snakemake(workdir, "-n", "--cores", "1", "studies", "--configfile", "my.yaml")
+    text = out.stdout + out.stderr
+    assert out.returncode != 0
+    for pattern in patterns:
+        assert pattern in text, text[-3000:]
+    assert "Traceback" not in text and len(text.splitlines()) < 12, text
+    assert not (workdir / "results").exists() and not (workdir / "logs").exists()
+
+
+@pytest.fixture()
+def workdir(tmp_path, repo_root):
+    from test_workflow import copy_workflow
+
+    return copy_workflow(repo_root, tmp_path / "wf")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["missing", "directory", "dangling symlink"])
+def test_dry_run_names_a_bad_record_path(workdir, kind):
+    (workdir / "data/mine").mkdir()
+    if kind == "directory":
+        (workdir / "data/mine/cal.csv").mkdir()
+    elif kind == "dangling symlink":
+        os.symlink(workdir / "data/mine/gone.csv", workdir / "data/mine/cal.csv")
+    (workdir / "my.yaml").write_text(USER)
+    _dry_run_fails(workdir, "studies.mine.records.calibration.path = 'data/mine/cal.csv'")
+
+
+@pytest.mark.slow
+def test_dry_run_refuses_duplicate_keys_in_a_configfile(workdir):
+    (workdir / "my.yaml").write_text("studies:\n  hip:\n    gravity: 9.8\n    gravity: 9.81\n")
+    _dry_run_fails(workdir, "my.yaml: malformed YAML at line 4", "duplicate key 'gravity'")
+
+
+@pytest.mark.slow
+def test_dry_run_refuses_paper_values_that_are_not_a_mapping(workdir):
+    (workdir / "data/hip/list.yaml").write_text("- 0.1\n- 0.2\n")
+    (workdir / "my.yaml").write_text("studies:\n  hip:\n    paper_values: data/hip/list.yaml\n")
+    _dry_run_fails(workdir, "studies.hip.paper_values = 'data/hip/list.yaml' holds a list")
+
+
+@pytest.mark.slow
+def test_dry_run_refuses_a_study_named_like_the_cec_folder(workdir):
+    block = USER.replace("mine:", "cec2022:").replace("data/mine/cal.csv", "x.csv")
+    (workdir / "my.yaml").write_text(block)
+    _dry_run_fails(workdir, "cec2022.output = 'results/cec2022' and studies.cec2022")
+
+
+SWEEP = "studies:\n  pendulum:\n    sweeps:\n      cutoff_hz: {values: [3.0, 6.0, 12.0]}\n"
+
+
+@pytest.mark.slow
+def test_cutoff_sweep_on_a_measured_study_builds(workdir):
+    import pandas as pd
+    from test_workflow import snakemake
+
+    (workdir / "my.yaml").write_text(SWEEP)
+    target = "results/pendulum/tables/sweep_cutoff_hz.csv"
+    out = snakemake(workdir, "--cores", "1", target, "--configfile", "my.yaml")
+    assert out.returncode == 0, out.stderr[-3000:]
+    table = pd.read_csv(workdir / target)
+    assert table["value"].tolist() == [3, 6, 12] and set(table["method"]) == {"bcls"}
+    assert table["val_median"].notna().all()
+
+
+@pytest.mark.slow
+def test_measured_cutoff_sweep_above_nyquist_is_refused(workdir):
+    # the validation record is sampled at 300 Hz: 200 Hz lies above its Nyquist frequency
+    (workdir / "my.yaml").write_text(SWEEP.replace("12.0", "200.0"))
+    _dry_run_fails(workdir, "studies.pendulum.sweeps.cutoff_hz.values [200.0]", "Nyquist")

@@ -1,0 +1,135 @@
+"""Audit verdicts are reproducible: wall-clock times that differ with the machine's load (all
+times x3, or noisy) leave every verdict unchanged; timing claims are machine-dependent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid import audit
+from paramid.cec2022 import study
+from paramid.hip import audit as hip_audit
+from paramid.hip.ingest import read_yaml
+
+LOADS = {
+    "x3": lambda t, rng: 3.0 * t,
+    "x0.2": lambda t, rng: 0.2 * t,
+    "noisy": lambda t, rng: t * rng.lognormal(0.0, 1.0, size=t.shape),
+}
+
+
+@pytest.fixture(scope="module")
+def paper(repo_root) -> dict:
+    return read_yaml(repo_root / "data/hip/paper_values.yaml")
+
+
+def _hip_tables(paper: dict, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 3 and 4 as a build would give them: the paper's numbers, our times."""
+    t3 = pd.DataFrame.from_dict(paper["table3"], orient="index").astype(float)
+    t3 = t3.fillna({"val_sd": 0.0, "val_q1": 0.1152, "val_q3": 0.1152})
+    t3["time_ms_mean"] = rng.uniform(0.05, 50.0, size=len(t3))
+    t3["time_ms_sd"] = 0.1 * t3["time_ms_mean"]
+    t4 = pd.DataFrame.from_dict(paper["table4"], orient="index").astype(float)
+    return t3.rename_axis("method").reset_index(), t4.rename_axis("method").reset_index()
+
+
+def _stats() -> pd.DataFrame:
+    pairs = [("RLS-AGWO", "RLS-GWO", -3.5), ("RLS-AGWO", "BCLS", 30.0)]
+    pairs += [("PSO", "BCLS", 60.0), ("RLS-PSO", "BCLS", 0.01), ("RLS-GA", "BCLS", 0.02)]
+    return pd.DataFrame(
+        [
+            {
+                "a": a,
+                "b": b,
+                "median_diff_pct": pct,
+                "holm_p_mwu": 1e-4,
+                "boot_ci_low": pct / 200 - 1e-3,
+                "boot_ci_high": pct / 50 - 1e-3 if pct < 0 else pct / 50,
+                "cliffs_delta": -0.6,
+                "outlier_frac_2x_bcls": 0.2,
+            }
+            for a, b, pct in pairs
+        ]
+    )
+
+
+def _hip_verdicts(paper: dict, t3: pd.DataFrame, t4: pd.DataFrame) -> pd.DataFrame:
+    return hip_audit.hip_audit(t3, t4, _stats(), {"gamma": 0.0331}, None, None, paper)
+
+
+@pytest.mark.parametrize("load", sorted(LOADS))
+def test_hip_verdicts_do_not_move_with_the_load(paper, load):
+    rng = np.random.default_rng(3)
+    t3, t4 = _hip_tables(paper, rng)
+    first = _hip_verdicts(paper, t3, t4)
+    loaded = t3.copy()
+    for column in ("time_ms_mean", "time_ms_sd"):
+        loaded[column] = LOADS[load](t3[column].to_numpy(), rng)
+    second = _hip_verdicts(paper, loaded, t4)
+    assert second["reproduced_value"].ne(first["reproduced_value"]).any()  # the times did move
+    pd.testing.assert_series_equal(first["verdict"], second["verdict"])
+    timed = first["claim"].str.contains("time_ms|faster")
+    assert timed.sum() == 13
+    assert set(first.loc[timed, "verdict"]) == {audit.MACHINE_DEPENDENT}
+    assert set(first["verdict"]) <= set(audit.VERDICTS)
+
+
+def test_hip_verdicts_still_follow_the_errors(paper):
+    """Not every verdict is frozen: a validation error far from the paper's one differs."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    worse = t3.copy()
+    worse.loc[worse["method"] == "BCLS", "val_mean"] *= 2
+    claim = "Table 3 BCLS val_mean"
+    before = _hip_verdicts(paper, t3, t4).set_index("claim").loc[claim, "verdict"]
+    after = _hip_verdicts(paper, worse, t4).set_index("claim").loc[claim, "verdict"]
+    assert (before, after) == ("reproduced", "differs")
+
+
+def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
+    rows = {d: [] for d in (10, 20)}
+    for dim in rows:
+        for function in range(1, 13):
+            for algorithm in study.PAPER_ALGORITHMS:
+                ave = float(rng.lognormal(3.0, 1.0))
+                rows[dim].append(
+                    {
+                        "function": function,
+                        "algorithm": algorithm,
+                        "ave": ave,
+                        "std": 0.1 * ave,
+                        "time_s": float(rng.uniform(0.5, 5.0)),
+                        "best": 0.5 * ave,
+                        **{f"paper_{k}": float(rng.uniform(1, 2)) for k in study.INDICATORS},
+                    }
+                )
+    return {d: pd.DataFrame(r) for d, r in rows.items()}
+
+
+def _cec_audit(tables: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    ranks = {d: study.rank_table(t) for d, t in tables.items()}
+    return study.audit_table(ranks, study.friedman_table(tables), study.wilcoxon_table(tables))
+
+
+@pytest.mark.parametrize("load", sorted(LOADS))
+def test_cec_verdicts_do_not_move_with_the_load(load):
+    rng = np.random.default_rng(5)
+    tables = _cec_tables(rng)
+    first = _cec_audit(tables)
+    loaded = {
+        d: t.assign(time_s=LOADS[load](t["time_s"].to_numpy(), rng)) for d, t in tables.items()
+    }
+    second = _cec_audit(loaded)
+    pd.testing.assert_series_equal(first["verdict"], second["verdict"])
+    timed = first["claim"].str.contains("Time")
+    assert timed.sum() == 2 * 12
+    assert set(first.loc[timed, "verdict"]) == {audit.MACHINE_DEPENDENT}
+    if load == "noisy":  # the time ranks themselves did move
+        assert second.loc[timed, "reproduced_value"].ne(first.loc[timed, "reproduced_value"]).any()
+
+
+def test_timing_rows_are_never_judged():
+    fast = audit.timing("t", "T", 1.0, 0.001, "why")
+    slow = audit.timing("t", "T", 1.0, 1000.0, "why")
+    assert fast["verdict"] == slow["verdict"] == "machine-dependent"
+    assert audit.MACHINE_DEPENDENT in audit.VERDICTS
