@@ -1,5 +1,6 @@
 # Helpers shared by every family's stage files: wildcard constraints, the template applied to
-# every scripted step (code version + log) and the parse-time validation stamps.
+# every scripted step (code version, log, benchmark, priority) and the parse-time validation
+# stamps.
 
 import hashlib as _hashlib
 import json as _json
@@ -46,8 +47,16 @@ def script_code(script, exclude=()):
     return _provenance.code_version(_Path(workflow.basedir) / "scripts" / script, exclude)
 
 
-def apply_rule_template():
-    """Give every scripted rule its code version and check the parts every rule must have."""
+def benchmark_path(scripted):
+    """benchmarks/<rule>/<wildcard values>.tsv (benchmarks/<rule>.tsv without wildcards): the
+    wall time and memory of each of a rule's jobs, wildcards in the order of its output path."""
+    names = dict.fromkeys(_re.findall(r"{(\w+)", str(scripted.output[0])))
+    return "/".join([f"benchmarks/{scripted.name}", *(f"{{{w}}}" for w in names)]) + ".tsv"
+
+
+def apply_rule_template(first_files, priority):
+    """Give every scripted rule its code version and benchmark file, check the parts every rule
+    must have, and give the rules declared in ``first_files`` (file names) ``priority``."""
     for scripted in workflow.rules:
         if scripted.script is None:
             continue
@@ -55,3 +64,7 @@ def apply_rule_template():
             raise ValueError(f"{scripted.name} declares no log; every job writes one under logs/")
         if "code" not in scripted.params._names:
             scripted.set_params(code=script_code(_Path(scripted.script).name))
+        scripted.benchmark_modifier = scripted.log_modifier  # the rule's own path modifier
+        scripted.benchmark = benchmark_path(scripted)
+        if _Path(scripted.snakefile).name in first_files:
+            scripted.priority = priority

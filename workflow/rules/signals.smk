@@ -16,7 +16,5 @@ rule signals:
         "prepare"
     log:
         "logs/{study}/signals_{record}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/signals.py"
