@@ -64,11 +64,15 @@ def test_environment_installs_this_checkout(repo_root):
     assert target.resolve() == repo_root.resolve()
 
 
-def test_no_rule_declares_a_per_rule_conda_environment(repo_root):
-    """The Snakefile imports paramid at parse time, so the run needs one environment; a
-    per-rule ``conda:`` would promise software deployment that cannot work."""
+def test_rules_name_the_one_environment(repo_root):
+    """The Snakefile imports paramid at parse time, so the run has one environment: the rule
+    template names it (a per-rule env file would be built where ``pip -e ..`` is not the
+    checkout); no rule file declares its own ``conda:``."""
     files = [repo_root / "Snakefile", *sorted((repo_root / "workflow/rules").glob("*.smk"))]
     assert [f.name for f in files if re.search(r"^\s*conda:", f.read_text(), re.M)] == []
+    template = (repo_root / "workflow/rules/common.smk").read_text()
+    named = re.search(r'^CONDA_ENV = "(.+)"$', template, re.M)[1]
+    assert named == _environment(repo_root)["name"]
 
 
 def test_default_profile_sets_the_local_defaults(repo_root):

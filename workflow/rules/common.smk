@@ -51,13 +51,24 @@ def benchmark_path(scripted):
     """benchmarks/<rule>/<wildcard values>.tsv (benchmarks/<rule>.tsv without wildcards): the
     wall time and memory of each of a rule's jobs, wildcards in the order of its output path."""
     names = dict.fromkeys(_re.findall(r"{(\w+)", str(scripted.output[0])))
-    return "/".join([f"benchmarks/{scripted.name}", *(f"{{{w}}}" for w in names)]) + ".tsv"
+    return _Path("benchmarks", scripted.name, *(f"{{{w}}}" for w in names)).as_posix() + ".tsv"
+
+
+# The one environment of the whole run: `name:` of envs/paramid.yaml, created once by the user
+# (conda env create -f envs/paramid.yaml). Snakemake itself must run in it (the Snakefile imports
+# paramid), so with --use-conda every job activates this named environment; nothing is built
+# per rule.
+CONDA_ENV = "paramid"
 
 
 def apply_rule_template(first_files, priority):
-    """Give every scripted rule its code version and benchmark file, check the parts every rule
-    must have, and give the rules declared in ``first_files`` (file names) ``priority``."""
+    """Give every rule that runs something the run's conda environment, and every scripted
+    rule its code version and benchmark file; check the parts every rule must have, and give
+    the rules declared in ``first_files`` (file names) ``priority``."""
     for scripted in workflow.rules:
+        if scripted.norun:
+            continue
+        scripted.conda_env = CONDA_ENV
         if scripted.script is None:
             continue
         if not scripted.log:
