@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data"]
+FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
 
 
 def run(workdir: Path, *args: str) -> tuple[float, str]:

@@ -4,8 +4,11 @@ profile a fresh checkout picks up, and what the rule template gives every script
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -53,26 +56,32 @@ def test_environment_pins_every_dependency_within_pyproject(repo_root):
     assert SpecifierSet(project["requires-python"]).contains(pins["python"] + ".0")
 
 
-def test_environment_installs_this_checkout(repo_root):
-    """conda runs the pip section from the env file's folder: ``..`` must be the checkout."""
+def test_environment_installs_this_checkout(repo_root, tmp_path):
+    """The pip section names ${PARAMID_CHECKOUT}, which pip expands (a path relative to the
+    file would break once Snakemake copies it to .snakemake/conda/); the workflow sets it."""
     env = _environment(repo_root)
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert pip[0].startswith("-e ")
-    target = (repo_root / ENV_FILE).parent / pip[0].removeprefix("-e ").strip()
-    project = tomllib.loads((target / "pyproject.toml").read_text())["project"]
-    assert project["name"] == "paramid"
-    assert target.resolve() == repo_root.resolve()
+    assert pip == ["-e ${PARAMID_CHECKOUT}"]
+    requirements = tmp_path / "requirements.txt"  # what conda hands to pip
+    requirements.write_text("\n".join(pip) + "\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index"]
+        + ["--no-build-isolation", "-r", str(requirements)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PARAMID_CHECKOUT": str(repo_root)},
+        timeout=120,
+    )
+    assert f"Obtaining file://{repo_root.as_posix()}" in out.stdout, out.stdout + out.stderr
+    template = (repo_root / "workflow/rules/common.smk").read_text()
+    assert "PARAMID_CHECKOUT=_Path(workflow.basedir)" in template
 
 
-def test_rules_name_the_one_environment(repo_root):
-    """The Snakefile imports paramid at parse time, so the run has one environment: the rule
-    template names it (a per-rule env file would be built where ``pip -e ..`` is not the
-    checkout); no rule file declares its own ``conda:``."""
+def test_every_rule_names_the_one_environment(repo_root):
+    """No rule file declares its own ``conda:``; the rule template gives every rule the one
+    environment file (checked in the dry run below)."""
     files = [repo_root / "Snakefile", *sorted((repo_root / "workflow/rules").glob("*.smk"))]
     assert [f.name for f in files if re.search(r"^\s*conda:", f.read_text(), re.M)] == []
-    template = (repo_root / "workflow/rules/common.smk").read_text()
-    named = re.search(r'^CONDA_ENV = "(.+)"$', template, re.M)[1]
-    assert named == _environment(repo_root)["name"]
 
 
 def test_default_profile_sets_the_local_defaults(repo_root):

@@ -4,6 +4,7 @@
 
 import hashlib as _hashlib
 import json as _json
+import os as _os
 import re as _re
 from pathlib import Path as _Path
 
@@ -54,11 +55,13 @@ def benchmark_path(scripted):
     return _Path("benchmarks", scripted.name, *(f"{{{w}}}" for w in names)).as_posix() + ".tsv"
 
 
-# The one environment of the whole run: `name:` of envs/paramid.yaml, created once by the user
-# (conda env create -f envs/paramid.yaml). Snakemake itself must run in it (the Snakefile imports
-# paramid), so with --use-conda every job activates this named environment; nothing is built
-# per rule.
-CONDA_ENV = "paramid"
+# The one environment of the whole run (envs/paramid.yaml, pinned versions), named by every
+# rule: Snakemake runs in it (the Snakefile imports paramid), and with --use-conda it builds it
+# once under .snakemake/conda/ for the jobs. Its pip section installs ${PARAMID_CHECKOUT}, the
+# checkout: pip expands the variable, which a relative path could not do once Snakemake has
+# copied the file.
+CONDA_ENV = _Path(workflow.basedir, "envs", "paramid.yaml").as_posix()
+_os.environ.update(PARAMID_CHECKOUT=_Path(workflow.basedir).as_posix())  # set, never read here
 
 
 def apply_rule_template(first_files, priority):
