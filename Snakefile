@@ -75,4 +75,7 @@ include: "workflow/rules/provenance.smk"
 # modules the script imports (their whole import closure, paramid.provenance.code_version), so
 # editing library code reruns exactly the rules whose jobs run it. A rule may pass a narrower
 # `code` itself (cec2022_run: only its own optimiser of optim.METHODS); every rule has a log.
-apply_rule_template()
+# Each also gets a benchmark file (benchmarks/<rule>/<wildcards>.tsv: wall time, memory), every
+# rule the run's one conda environment (by name, envs/paramid.yaml), and the hip chain's rules
+# run first (priority).
+apply_rule_template(first_files=HIP_RULE_FILES, priority=HIP_PRIORITY)

@@ -11,6 +11,7 @@ from paramid.cec2022 import study
 
 def main(smk) -> None:
     reference = smk.params.cfg["reference"]
+    log = io.start_log(smk.log[0], "cec2022_stats")
     tables = {int(re.search(r"d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.tables}
     ranks = {
         int(re.search(r"ranks_d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.ranks
@@ -26,6 +27,9 @@ def main(smk) -> None:
     io.write_csv(study.run_level_tests(runs, reference=reference), smk.output.runs_tests)
     io.write_csv(
         study.audit_table(ranks, friedman, wilcoxon, reference=reference), smk.output.audit
+    )
+    log.info(
+        "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)
     )
 
 

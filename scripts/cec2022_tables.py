@@ -8,6 +8,7 @@ from paramid.cec2022 import study
 
 def main(smk) -> None:
     dim = int(smk.wildcards.dim)
+    log = io.start_log(smk.log[0], "cec2022_tables")
     runs, times = {}, {}
     for path in smk.input.runs:
         function, algorithm = re.search(r"F(\d+)/(\w+)\.parquet$", path).groups()
@@ -18,6 +19,7 @@ def main(smk) -> None:
     table = study.summary_table(runs, times, paper, dim)
     io.write_csv(table, smk.output.table)
     io.write_csv(study.rank_table(table), smk.output.ranks)
+    log.info("D%d: %d (function, algorithm) jobs summarised", dim, len(table))
 
 
 main(snakemake)  # noqa: F821

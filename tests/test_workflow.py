@@ -25,14 +25,31 @@ WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "en
 
 
 def copy_workflow(repo_root: Path, dest: Path) -> Path:
+    """The workflow's files in ``dest``; of data/ only the shipped files (those git tracks), so
+    a user's own records (data/mine/, as the README suggests) never reach a test's copy."""
     dest.mkdir(parents=True, exist_ok=True)
     for name in WORKFLOW_FILES:
         src = repo_root / name
-        if src.is_dir():
+        if name == "data":
+            for path in shipped_files(repo_root, name):
+                (dest / path).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(repo_root / path, dest / path)
+        elif src.is_dir():
             shutil.copytree(src, dest / name)
         else:
             shutil.copy2(src, dest / name)
     return dest
+
+
+def shipped_files(repo_root: Path, folder: str) -> list[str]:
+    """Paths (relative to ``repo_root``) of the files git tracks under ``folder``."""
+    listed = subprocess.run(
+        ["git", "-C", str(repo_root), "ls-files", "-z", "--", folder],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [path for path in listed.split("\0") if path]
 
 
 def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import tempfile
 from collections.abc import Iterable, Mapping
 from importlib import metadata
@@ -88,11 +89,26 @@ def provenance(
     }
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it; it is put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_target(path: str | os.PathLike) -> tuple[Path, Path]:
+    """The target and a temporary file beside it, with the mode ``open()`` would give.
+
+    ``mkstemp`` creates files 0600; the final file gets 0666 minus the umask (0644 under the
+    usual umask 022), so colleagues sharing a cluster account or group can read the results.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+    finally:
+        os.close(fd)
     return target, Path(tmp)
 
 
@@ -172,16 +188,43 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
     write_text(frame.to_csv(index=False, float_format="%.10g"), path)
 
 
+class _JobLogHandler(logging.FileHandler):
+    """The handler :func:`start_log` puts on the root logger (told apart from others')."""
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
 def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
-    """A logger that writes to a rule's ``log:`` file (overwritten on each run)."""
+    """Send everything a job reports to its rule's ``log:`` file (overwritten on each run).
+
+    The file handler sits on the root logger, so the progress lines of library modules
+    (``logging.getLogger(__name__)``), Python warnings (``logging.captureWarnings``) and an
+    uncaught exception's traceback (``sys.excepthook``) land in the log with time stamps. The
+    traceback is still printed to stderr and the job still exits non-zero, so Snakemake
+    reports the failure as before. Returns the logger ``name`` for the script's own lines.
+    """
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    logger = logging.getLogger(name)
-    logger.handlers.clear()
-    handler = logging.FileHandler(path, mode="w")
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    return logger
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _JobLogHandler)]:
+        root.removeHandler(old)
+        old.close()
+    handler = _JobLogHandler(path, mode="w")
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    sys.excepthook = _log_uncaught
+    return logging.getLogger(name)
+
+
+def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+    """``sys.excepthook`` of a job: the traceback into the log, then Python's default hook."""
+    if not issubclass(kind, KeyboardInterrupt):
+        logging.getLogger("paramid.job").critical(
+            "job failed with an uncaught exception", exc_info=(kind, error, trace)
+        )
+    sys.__excepthook__(kind, error, trace)
 
 
 def read_regression(

@@ -23,8 +23,6 @@ rule audit_study:
         "report"
     log:
         "logs/{study}/audit.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/audit.py"
 

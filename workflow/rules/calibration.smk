@@ -17,8 +17,6 @@ rule simulate_calibration:
         cfg=lambda wc: {"study": wc.study, "robot": _cal(wc)["robot"], "twin": _cal(wc)["twin"]},
     log:
         "logs/{study}/simulate_calibration.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_simulate.py"
 
@@ -41,8 +39,6 @@ rule calibration_identifiability:
         cfg=lambda wc: {"study": wc.study, "identifiability": _cal(wc)["identifiability"]},
     log:
         "logs/{study}/calibration_identifiability.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_identifiability.py"
 
@@ -65,8 +61,6 @@ rule calibrate:
         },
     log:
         "logs/{study}/calibrate_{identifier}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_identify.py"
 
@@ -116,8 +110,6 @@ rule calibration_tables:
         cfg=lambda wc: {"study": wc.study},
     log:
         "logs/{study}/calibration_tables.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_tables.py"
 
@@ -139,8 +131,6 @@ rule calibration_stats:
         cfg=lambda wc: {"study": wc.study, "n_boot": 10000},
     log:
         "logs/{study}/calibration_stats.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_stats.py"
 
@@ -164,8 +154,6 @@ rule polishing_path:
         cfg=lambda wc: {"study": wc.study, "polishing": _cal(wc)["polishing"]},
     log:
         "logs/{study}/polishing_path.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_polishing.py"
 
@@ -190,7 +178,5 @@ rule calibration_figure:
         cfg=lambda wc: {"study": wc.study, "figure": wc.calfig, "style": config["figures"]},
     log:
         "logs/{study}/calibration_figure_{calfig}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/calibration_figures.py"

@@ -31,8 +31,6 @@ rule cec2022_run:
         runtime=30,
     log:
         f"{CEC_LOGS}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/cec2022_run.py"
 
@@ -62,8 +60,6 @@ rule cec2022_tables:
         runtime=5,
     log:
         f"{CEC_LOGS}/tables_d{{dim}}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/cec2022_tables.py"
 
@@ -106,8 +102,6 @@ rule cec2022_stats:
         runtime=5,
     log:
         f"{CEC_LOGS}/stats.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/cec2022_stats.py"
 
@@ -137,7 +131,5 @@ rule cec2022_figures:
         runtime=5,
     log:
         f"{CEC_LOGS}/figures_d{{dim}}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/cec2022_figures.py"

@@ -18,8 +18,6 @@ rule design_excitation:
         cfg=excitation_design_params,
     log:
         "logs/{study}/design_excitation.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/design_excitation.py"
 
@@ -47,8 +45,6 @@ rule excitation_comparison:
         cfg=excitation_comparison_params,
     log:
         "logs/{study}/excitation_comparison.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/excitation_compare.py"
 
@@ -71,8 +67,6 @@ rule excitation_figure:
         cfg=excitation_figure_params,
     log:
         "logs/{study}/excitation_figure.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/excitation_figure.py"
 
@@ -94,7 +88,5 @@ rule chain_recovery:
         cfg=chain_recovery_params,
     log:
         "logs/{study}/chain_recovery.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/chain_recovery.py"

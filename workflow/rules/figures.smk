@@ -26,8 +26,6 @@ rule fig3a:
         "report"
     log:
         "logs/{study}/fig3a.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/figures.py"
 
@@ -76,8 +74,6 @@ rule fig3c:
         "report"
     log:
         "logs/{study}/fig3c.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/figures.py"
 
@@ -108,7 +104,5 @@ rule fig3d:
         "report"
     log:
         "logs/{study}/fig3d.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/figures.py"

@@ -22,8 +22,6 @@ rule fit:
         "prepare"
     log:
         "logs/{study}/fit_{method}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/fit.py"
 
@@ -48,7 +46,5 @@ rule fit_population:
         "population"
     log:
         "logs/{study}/fit_{method}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/fit_population.py"

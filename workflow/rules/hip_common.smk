@@ -19,6 +19,12 @@ _paths.check_study_folders(RESULT_FOLDERS)
 STUDIES = list(config["studies"])
 RECORDS = ["calibration", "validation"]
 
+# The hip chain's stage files: their jobs run before the other families' (priority, given by
+# the rule template), so a run of `all` has the headline hip results first.
+HIP_STAGES = ("simulate", "ingest", "signals", "rls", "fit", "tables", "stats", "figures", "sweeps")
+HIP_RULE_FILES = [f"{stage}.smk" for stage in (*HIP_STAGES, "audit")]
+HIP_PRIORITY = 50
+
 
 def record_kind(study, record):
     """'twin' for a simulated record (Eq 18/19-style trajectory), 'measured' for a file."""

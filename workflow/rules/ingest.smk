@@ -19,7 +19,5 @@ rule ingest:
         "prepare"
     log:
         "logs/{study}/ingest_{record}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/ingest.py"

@@ -24,8 +24,6 @@ rule nonlinear_data:
         cfg=nonlinear_data_params,
     log:
         "logs/{study}/nonlinear_data_{truth}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/nonlinear_data.py"
 
@@ -45,8 +43,6 @@ rule nonlinear_fit:
         cfg=nonlinear_fit_params,
     log:
         "logs/{study}/nonlinear_fit_{truth}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/nonlinear_fit.py"
 
@@ -72,8 +68,6 @@ rule nonlinear_figure:
         style=config["figures"],
     log:
         "logs/{study}/nonlinear_figure_{truth}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/nonlinear_figure.py"
 
@@ -108,7 +102,5 @@ rule nonlinear_tables:
         cfg=nonlinear_tables_params,
     log:
         "logs/{study}/nonlinear_tables.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/nonlinear_tables.py"

@@ -21,8 +21,6 @@ rule provenance:
     localrule: True
     log:
         "logs/provenance.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/provenance.py"
 
@@ -42,8 +40,6 @@ rule verify:
     localrule: True
     log:
         "logs/verify.log",
-    conda:
-        "../../envs/paramid.yaml"
     shell:
         "{params.python:q} -m paramid verify --workflow {params.checkout:q}"
         " --results . --cores {threads} {params.configfiles} 2>&1 | tee {log}"

@@ -17,7 +17,5 @@ rule rls_bounds:
         "prepare"
     log:
         "logs/{study}/rls_bounds.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/rls_bounds.py"

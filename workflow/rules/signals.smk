@@ -47,7 +47,5 @@ rule signals:
         "prepare"
     log:
         "logs/{study}/signals_{record}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/signals.py"

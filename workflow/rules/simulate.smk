@@ -16,7 +16,5 @@ rule simulate:
         "prepare"
     log:
         "logs/{study}/simulate_{record}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/simulate.py"

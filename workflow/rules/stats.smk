@@ -26,7 +26,5 @@ rule stats:
         "report"
     log:
         "logs/{study}/stats.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/stats.py"

@@ -24,8 +24,6 @@ rule sweep_point:
         "sweeps"
     log:
         "logs/{study}/sweep_{sweep}_{value}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/sweep.py"
 
@@ -47,8 +45,6 @@ rule sweep_cutoff:
         "sweeps"
     log:
         "logs/{study}/sweep_cutoff_hz_{value}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/sweep.py"
 
@@ -79,8 +75,6 @@ rule sweep_single:
         "sweeps"
     log:
         "logs/{study}/sweep_{sweep}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/sweep.py"
 
@@ -109,8 +103,6 @@ rule sweep_table:
         "sweeps"
     log:
         "logs/{study}/sweep_table_{sweep}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/sweep_table.py"
 
@@ -139,8 +131,6 @@ rule sweep_figure:
         "report"
     log:
         "logs/{study}/sweep_figure_{sweep}.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/sweep_figure.py"
 

@@ -35,7 +35,5 @@ rule tables:
         "report"
     log:
         "logs/{study}/tables.log",
-    conda:
-        "../../envs/paramid.yaml"
     script:
         "../../scripts/tables.py"

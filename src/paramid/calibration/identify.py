@@ -25,6 +25,7 @@ Population methods are looked up by name in :data:`paramid.optim.METHODS`.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from paramid.seeding import seed_sequence
 __all__ = ["IDENTIFIERS", "LABELS", "Fit", "IdentifierSpec", "PositionRMSE", "identify"]
 
 Config = Mapping[str, Any]
+LOG = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,9 @@ def _tune(
     upper = np.log10([b["alpha"][1], b["beta"][1], b["gamma"][1]])
     best_x, best_f, evals = [], [], []
     for i, run in enumerate(runs):
+        LOG.info(
+            "%s: tuning the noise factors of run %d (%d/%d)", identifier, run, i + 1, len(runs)
+        )
         fitness = NoiseFactorFitness(
             problem,
             *(base[i : i + 1] for base in bases),
@@ -177,6 +182,7 @@ def _refine(
     half = {k: v * stage_cfg["refine_scale"] for k, v in cfg["search_box"].items()}
     xs, hist, evals = [], [], []
     for i, run in enumerate(runs):
+        LOG.info("%s: refining run %d (%d/%d)", identifier, run, i + 1, len(runs))
         H, h = problem.jacobian(x1[i])
         y = problem.p_train.reshape(-1) - h + H @ x1[i]
         objective = PositionRMSE(H, y)
@@ -419,4 +425,5 @@ def identify(
     """Run ``identifier`` for the given run indices (all batched where the method allows)."""
     if identifier not in IDENTIFIERS:
         raise KeyError(f"unknown identifier {identifier!r}; known: {sorted(IDENTIFIERS)}")
+    LOG.info("%s: %d runs", identifier, len(runs))
     return IDENTIFIERS[identifier].run(problem, cfg, study, identifier, list(runs))

@@ -7,6 +7,7 @@ Seeds: run r of (algorithm, F, D) uses the stream ("cec2022", seed, algorithm, F
 
 from __future__ import annotations
 
+import logging
 import time
 
 import numpy as np
@@ -15,6 +16,8 @@ import pandas as pd
 from paramid.cec2022.suite import CEC2022
 from paramid.optim import METHODS, OptimResult
 from paramid.seeding import seed_sequence
+
+LOG = logging.getLogger(__name__)
 
 #: Display name -> paramid.optim.METHODS key, in the paper's column order (+ the original PO).
 ALGORITHMS: dict[str, str] = {
@@ -66,6 +69,15 @@ def run_job(
     problem = CEC2022(function, dim)
     method = METHODS[ALGORITHMS[algorithm]]
     seeds = job_seeds(seed, algorithm, function, dim, runs)
+    LOG.info(
+        "F%d D%d %s: %d runs x %d iterations x population %d, batched: started",
+        function,
+        dim,
+        algorithm,
+        runs,
+        iterations,
+        population,
+    )
     start = time.perf_counter()
     res: OptimResult = method(
         problem,

@@ -27,6 +27,7 @@ re-centred) by the smallest factor that makes it feasible on that grid — recor
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ from paramid.excitation.fourier import (
     rest_basis,
 )
 from paramid.seeding import Key, generator
+
+LOG = logging.getLogger(__name__)
 
 RegressorFn = Callable[[Array, Array, Array, float], Array]
 """``fn(q, q̇, q̈, sign_smoothing) -> H``: q etc. of shape (M, J); H stacked (rows = M·J)."""
@@ -420,6 +423,15 @@ def design(
             i, exact, surrogate, bool(res.success), str(res.message), int(res.nit), shrink
         )
         results.append((theta, start))
+        LOG.info(
+            "start %d/%d: %s %.4g (SLSQP %d iterations, %s)",
+            i + 1,
+            starts,
+            criterion,
+            exact,
+            start.iterations,
+            start.message,
+        )
     finite = [r for r in results if math.isfinite(r[1].value)]
     if not finite:
         raise RuntimeError("every start gave a rank-deficient regressor")

@@ -8,6 +8,7 @@ reach of 1 % of the cell's best) and the improvement traces.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -24,6 +25,7 @@ from paramid.hip import population
 from paramid.seeding import seed_sequence
 
 Array = NDArray[np.float64]
+LOG = logging.getLogger(__name__)
 
 
 def fit_cell(
@@ -42,6 +44,7 @@ def fit_cell(
     """Every method on one (true model, fitted model) cell; ``seeds(method)`` gives its runs."""
     out: dict[str, RunSet] = {}
     for method in methods:
+        LOG.info("fitted %s, method %s: started", cell.hip.friction.name, method)
         lower, upper = boxes[method]
         if method in population.POPULATION_METHODS:
             out[method] = fit_population(
@@ -161,7 +164,8 @@ def fit_truth(
     truth = np.asarray(truth, dtype=np.float64)
     all_params = list(parameter_units())
     frames, traces = [], []
-    for name in fitted:
+    for k, name in enumerate(fitted, 1):
+        LOG.info("true %s, fitted %s (%d/%d): %s", true_model, name, k, len(fitted), methods)
         hip = hip_model(name, gravity)
         boxes = {
             m: search_box(hip, m, rigid_lower, rigid_upper, friction_bounds, pop["standard_box"])

@@ -20,11 +20,11 @@ l ~ U(-1, 1); OriginalHHO uses the scalar mean of all coordinates as X_m, S ~ U(
 instead of U(0, 1) in the dives, and re-evaluates unchanged hawks.  Differences from
 mealpy are therefore expected where elitism matters (hybrid and composition functions).
 
-mealpy is not a paramid dependency and pins an old numpy; see benchmarks/README.md for the
+mealpy is not a paramid dependency and pins an old numpy; see perf/README.md for the
 separate venv (``/tmp/mealpy-venv``: ``pip install --no-deps mealpy`` + numpy, scipy,
 pandas, matplotlib, and ``pip install --no-deps -e .`` for paramid itself).
 
-    /tmp/mealpy-venv/bin/python benchmarks/cec2022_peers.py [--functions 1 4 6 9]
+    /tmp/mealpy-venv/bin/python perf/cec2022_peers.py [--functions 1 4 6 9]
         [--dim 10] [--runs 15] [--population 50] [--iterations 200] [--no-mealpy]
 
 Measured (mealpy 3.0.3, numpy 2.4; ``--functions 1 2 4 6 9 11 --runs 20``, D = 10,

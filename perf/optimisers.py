@@ -4,9 +4,9 @@ Each configuration runs 30 seeds x 2400 evaluations (population 30, 80 iteration
 batched call on a 460 x 5 LinearRMSE problem (the Eq 6 regressor on the Eq 18 trajectory);
 the median of several repeats is reported.  mealpy (not a paramid dependency) is timed on
 the same objective with exactly 2400 evaluations (epoch=79, pop_size=30), counted at the
-objective.  See benchmarks/README.md for the mealpy venv.
+objective.  See perf/README.md for the mealpy venv.
 
-    python benchmarks/optimisers.py [--repeats 15] [--mealpy-runs 5]
+    python perf/optimisers.py [--repeats 15] [--mealpy-runs 5]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ MEALPY_HELP = """mealpy is not installed in this interpreter; its rows are skipp
     /tmp/mealpy-venv/bin/pip install --no-deps mealpy==3.0.3
     /tmp/mealpy-venv/bin/pip install numpy scipy pandas matplotlib
     /tmp/mealpy-venv/bin/pip install --no-deps -e .
-    /tmp/mealpy-venv/bin/python benchmarks/optimisers.py
+    /tmp/mealpy-venv/bin/python perf/optimisers.py
 (mealpy 3.0.3 imports numpy, scipy, pandas and matplotlib; its pins numpy<=1.26 and opfunu
 are not needed for OriginalGWO / LDW_PSO, which run on numpy 2.)"""
 

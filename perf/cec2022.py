@@ -9,7 +9,7 @@ evaluations), plus the share of CPU time spent in the objective (measured separa
 timing the CEC function on the same number of points).  CPU time is the better measure on
 a shared machine: it excludes time spent waiting for a core.
 
-    python benchmarks/cec2022.py [--workers 2] [--runs 30] [--iterations 500]
+    python perf/cec2022.py [--workers 2] [--runs 30] [--iterations 500]
         [--functions 1 2 ...] [--dims 10 20] [--out results/cec2022/benchmark.csv]
 
 Measured (2-vCPU VM shared with other jobs, load average 3-7 during the run, Python 3.11,

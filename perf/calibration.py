@@ -8,7 +8,7 @@ RMSE.  The noise-factor tuner is ``paramid.optim.METHODS["mipo"]`` when register
 output says so.  ``--fitness-iterations 60`` times the alternative reading of Eq 29 (the full
 60-iteration filter inside every fitness evaluation).
 
-Usage: python benchmarks/calibration.py [--runs 10] [--tuner mipo|pso] [--repeats 3]
+Usage: python perf/calibration.py [--runs 10] [--tuner mipo|pso] [--repeats 3]
        [--fitness-iterations 1] [--only mipo_arkekf,ekf]
 """
 

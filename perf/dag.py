@@ -7,7 +7,7 @@ Runs in a temporary copy of the workflow:
   3. the rerun after a figure-style change (config `figures.font_size`),
 and prints wall times, job counts and which rules the style change reran.
 
-Usage: python benchmarks/dag.py [--cores 2] [--study hip] [--repeat 3]
+Usage: python perf/dag.py [--cores 2] [--study hip] [--repeat 3]
 """
 
 from __future__ import annotations
