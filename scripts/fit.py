@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import io
-from paramid.hip import estimators, model
+from paramid.hip import checks, estimators, model
 
 
 def main(smk) -> None:
@@ -25,6 +25,18 @@ def main(smk) -> None:
         )
     else:
         raise ValueError(f"rule fit: unknown deterministic method {method!r}")
+    quality = checks.fit_quality(H, y, result.x, cfg["fit"]["spike_mad_k"])
+    problem = quality.problem(cfg["fit"]["min_explained_variance"])
+    if problem:  # the study fails here: one message, no traceback, nothing written
+        log.error("%s on %s: %s", method, smk.input.calibration, problem)
+        raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")
+    if quality.spikes:
+        log.warning(
+            "%d isolated spike(s) in the calibration residual (|r| > %.4g N m = %g scaled MADs)",
+            quality.spikes,
+            quality.spike_threshold_n_m,
+            cfg["fit"]["spike_mad_k"],
+        )
 
     row = {"run": 0, "seed": pd.NA, **dict(zip(names, result.x, strict=True))}
     row |= {
@@ -36,7 +48,14 @@ def main(smk) -> None:
     frame = pd.DataFrame([row]).astype({"run": "int64", "seed": "Int64", "n_evals": "Int64"})
     units = {"run": "1", "seed": "1", **model.parameter_units(keys)}
     units |= {"train_rmse": "N m", "val_rmse": "N m", "time_ms": "ms", "n_evals": "1"}
-    meta = io.provenance(cfg, smk.input, stage="fit")
+    meta = io.provenance(
+        cfg,
+        smk.input,
+        stage="fit",
+        explained_variance=quality.explained_variance,
+        residual_spikes=quality.spikes,
+        spike_threshold_n_m=quality.spike_threshold_n_m,
+    )
     io.write_parquet(
         frame, smk.output[0], units=units, meta=meta, nondeterministic_columns=["time_ms"]
     )

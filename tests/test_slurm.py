@@ -3,7 +3,7 @@
 tests/slurm/start-local-slurm.sh brings SLURM up (installing it with apt when needed) and
 down again, also when the test fails. A reduced hip study (3 seeds per population method,
 written as a --configfile overlay in the temporary copy) runs once locally and once with
-`--profile workflow/profiles/slurm`; every output's data hash must match.
+`--workflow-profile workflow/profiles/slurm`; every output's data hash must match.
 
 Skipped, with the reason, where SLURM cannot be installed (not root, no apt-get) or the
 `cluster` extra is missing -- except under CI=true, where those are failures.
@@ -96,7 +96,7 @@ def test_slurm_run_matches_local_run(slurm, tmp_path, repo_root):
     start = time.perf_counter()
     out = snakemake(
         cluster,
-        "--profile",
+        "--workflow-profile",
         "workflow/profiles/slurm",
         "--cores",
         "2",  # the node's CPUs: a group job asks for at most this many

@@ -206,8 +206,8 @@ def check_usable(
     def r2(angle: Array, torque: Array) -> float:
         processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
         H, y = pipeline.regression(processed, regressor, gravity)
-        x: Array = np.linalg.lstsq(H, y, rcond=None)[0]
-        return checks.explained_variance(H, y, x)
+        x = np.linalg.lstsq(H, y, rcond=None)[0]
+        return checks.explained_variance(H, y, np.asarray(x, dtype=np.float64))
 
     problems = checks.record_problems(record.time, record.angle, record.torque, skip_checks, r2)
     if problems:
