@@ -24,7 +24,6 @@ validate(config, f"{workflow.basedir}/workflow/schemas/config.schema.yaml")
 report: "workflow/report/workflow.rst"
 
 
-
 include: "workflow/rules/common.smk"
 include: "workflow/rules/hip_common.smk"
 

@@ -13,16 +13,16 @@ rule audit_study:
             subcategory="Audit",
         ),
         md="results/{study}/audit.md",
-    params:
-        cfg=audit_params,
+    log:
+        "logs/{study}/audit.log",
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/audit.log",
+    params:
+        cfg=audit_params,
     script:
         "../../scripts/audit.py"
 

@@ -4,6 +4,7 @@
 # all seeds batched inside) -> calibration_tables / calibration_stats / polishing_path /
 # calibration_figure.  Each rule gets only the config blocks it reads as params.
 
+
 include: "calibration_common.smk"
 
 
@@ -11,12 +12,12 @@ rule simulate_calibration:
     output:
         data="results/{study}/calibration/dataset.parquet",
         truth="results/{study}/calibration/truth.json",
+    log:
+        "logs/{study}/simulate_calibration.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
         cfg=lambda wc: {"study": wc.study, "robot": _cal(wc)["robot"], "twin": _cal(wc)["twin"]},
-    log:
-        "logs/{study}/simulate_calibration.log",
     script:
         "../../scripts/calibration_simulate.py"
 
@@ -33,12 +34,12 @@ rule calibration_identifiability:
             subcategory="Identifiability",
         ),
         json="results/{study}/calibration/identifiability.json",
+    log:
+        "logs/{study}/calibration_identifiability.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
         cfg=lambda wc: {"study": wc.study, "identifiability": _cal(wc)["identifiability"]},
-    log:
-        "logs/{study}/calibration_identifiability.log",
     script:
         "../../scripts/calibration_identifiability.py"
 
@@ -49,6 +50,8 @@ rule calibrate:
     output:
         fit="results/{study}/calibration/fits/{identifier}.parquet",
         history="results/{study}/calibration/histories/{identifier}.parquet",
+    log:
+        "logs/{study}/calibrate_{identifier}.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
         identifier=one_of(CAL_IDENTIFIERS),
@@ -59,8 +62,6 @@ rule calibrate:
             "runs": _cal(wc)["runs"],
             **{block: _cal(wc)[block] for block in _cal_blocks(wc.identifier)},
         },
-    log:
-        "logs/{study}/calibrate_{identifier}.log",
     script:
         "../../scripts/calibration_identify.py"
 
@@ -104,12 +105,12 @@ rule calibration_tables:
             subcategory="Parameter recovery",
         ),
         recovery_summary_md="results/{study}/tables/parameter_recovery_summary.md",
+    log:
+        "logs/{study}/calibration_tables.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
         cfg=lambda wc: {"study": wc.study},
-    log:
-        "logs/{study}/calibration_tables.log",
     script:
         "../../scripts/calibration_tables.py"
 
@@ -125,12 +126,12 @@ rule calibration_stats:
             subcategory="Tables",
         ),
         md="results/{study}/tables/table8.md",
+    log:
+        "logs/{study}/calibration_stats.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
         cfg=lambda wc: {"study": wc.study, "n_boot": 10000},
-    log:
-        "logs/{study}/calibration_stats.log",
     script:
         "../../scripts/calibration_stats.py"
 
@@ -148,12 +149,12 @@ rule polishing_path:
         ),
         md="results/{study}/tables/table9.md",
         points="results/{study}/polishing/dwell_errors.parquet",
+    log:
+        "logs/{study}/polishing_path.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
         cfg=lambda wc: {"study": wc.study, "polishing": _cal(wc)["polishing"]},
-    log:
-        "logs/{study}/polishing_path.log",
     script:
         "../../scripts/calibration_polishing.py"
 
@@ -171,12 +172,12 @@ rule calibration_figure:
             subcategory="Figures",
         ),
         pdf="results/{study}/figures/{calfig}.pdf",
+    log:
+        "logs/{study}/calibration_figure_{calfig}.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
         calfig=one_of(CAL_FIGURES),
     params:
         cfg=lambda wc: {"study": wc.study, "figure": wc.calfig, "style": config["figures"]},
-    log:
-        "logs/{study}/calibration_figure_{calfig}.log",
     script:
         "../../scripts/calibration_figures.py"

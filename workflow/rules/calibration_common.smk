@@ -47,7 +47,14 @@ def _cal_histories(wildcards):
 def calibration_targets(study):
     """Final outputs of one calibration study (for rule all)."""
     base = f"results/{study}"
-    tables = ["table6", "table7", "hybrid_runtime", "parameter_recovery_summary", "table8", "table9"]
+    tables = [
+        "table6",
+        "table7",
+        "hybrid_runtime",
+        "parameter_recovery_summary",
+        "table8",
+        "table9",
+    ]
     return [
         f"{base}/identifiability.csv",
         *(f"{base}/tables/{t}.{ext}" for t in tables for ext in ("csv", "md")),

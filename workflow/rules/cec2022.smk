@@ -18,19 +18,19 @@ rule cec2022_run:
     output:
         runs=f"{CEC_OUT}/runs/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
         history=f"{CEC_OUT}/histories/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
+    log:
+        f"{CEC_LOGS}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
     wildcard_constraints:
         dim=one_of(CEC["dims"]),
         function=one_of(CEC["functions"]),
         algorithm=one_of(_cec_runs.ALGORITHMS),
-    params:
-        cfg=cec_run_params,
-        code=cec_run_code,
     threads: 1
     resources:
         mem_mb=1500,
         runtime=30,
-    log:
-        f"{CEC_LOGS}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
+    params:
+        cfg=cec_run_params,
+        code=cec_run_code,
     script:
         "../../scripts/cec2022_run.py"
 
@@ -52,14 +52,14 @@ rule cec2022_tables:
             category="cec2022",
             subcategory="Ranks",
         ),
+    log:
+        f"{CEC_LOGS}/tables_d{{dim}}.log",
     wildcard_constraints:
         dim=one_of(CEC["dims"]),
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    log:
-        f"{CEC_LOGS}/tables_d{{dim}}.log",
     script:
         "../../scripts/cec2022_tables.py"
 
@@ -94,14 +94,14 @@ rule cec2022_stats:
             category="cec2022",
             subcategory="Audit",
         ),
-    params:
-        cfg={"reference": CEC["reference"]},
+    log:
+        f"{CEC_LOGS}/stats.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    log:
-        f"{CEC_LOGS}/stats.log",
+    params:
+        cfg={"reference": CEC["reference"]},
     script:
         "../../scripts/cec2022_stats.py"
 
@@ -121,15 +121,15 @@ rule cec2022_figures:
             for name in CEC_FIGURES
         },
         **{f"{name}_pdf": f"{CEC_OUT}/figures/{name}_d{{dim}}.pdf" for name in CEC_FIGURES},
+    log:
+        f"{CEC_LOGS}/figures_d{{dim}}.log",
     wildcard_constraints:
         dim=one_of(CEC["dims"]),
-    params:
-        style=config["figures"],
     threads: 1
     resources:
         mem_mb=1500,
         runtime=5,
-    log:
-        f"{CEC_LOGS}/figures_d{{dim}}.log",
+    params:
+        style=config["figures"],
     script:
         "../../scripts/cec2022_figures.py"

@@ -7,9 +7,7 @@ from paramid import paths as _paths
 from paramid.cec2022 import runs as _cec_runs
 
 if "cec2022" not in config:
-    raise ValueError(
-        "config has no `cec2022:` block: see config.yaml"
-    )
+    raise ValueError("config has no `cec2022:` block: see config.yaml")
 CEC = config["cec2022"]
 # confined to results/ and logs/ (symlinks followed); never another study's folder
 CEC_OUT = _paths.confine(CEC["output"], "cec2022.output", "results", taken=RESULT_FOLDERS)

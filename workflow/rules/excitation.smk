@@ -12,12 +12,12 @@ rule design_excitation:
     output:
         json="results/{study}/excitation/design.json",
         trajectory="results/{study}/excitation/trajectory.parquet",
+    log:
+        "logs/{study}/design_excitation.log",
     wildcard_constraints:
         study=one_of(HIP_DESIGNS + CHAIN_DESIGNS),
     params:
         cfg=excitation_design_params,
-    log:
-        "logs/{study}/design_excitation.log",
     script:
         "../../scripts/design_excitation.py"
 
@@ -39,12 +39,12 @@ rule excitation_comparison:
             category="{study}",
             subcategory="Tables",
         ),
+    log:
+        "logs/{study}/excitation_comparison.log",
     wildcard_constraints:
         study=one_of(HIP_DESIGNS),
     params:
         cfg=excitation_comparison_params,
-    log:
-        "logs/{study}/excitation_comparison.log",
     script:
         "../../scripts/excitation_compare.py"
 
@@ -61,12 +61,12 @@ rule excitation_figure:
             subcategory="Figures",
         ),
         pdf="results/{study}/figures/excitation.pdf",
+    log:
+        "logs/{study}/excitation_figure.log",
     wildcard_constraints:
         study=one_of(HIP_DESIGNS),
     params:
         cfg=excitation_figure_params,
-    log:
-        "logs/{study}/excitation_figure.log",
     script:
         "../../scripts/excitation_figure.py"
 
@@ -82,11 +82,11 @@ rule chain_recovery:
             subcategory="Tables",
         ),
         summary="results/{study}/tables/recovery.json",
+    log:
+        "logs/{study}/chain_recovery.log",
     wildcard_constraints:
         study=one_of(CHAIN_DESIGNS),
     params:
         cfg=chain_recovery_params,
-    log:
-        "logs/{study}/chain_recovery.log",
     script:
         "../../scripts/chain_recovery.py"

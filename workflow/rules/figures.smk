@@ -1,5 +1,6 @@
 # Stage 7: Figure 3a-d, each its own rule so that one figure rebuilds alone (PNG and PDF).
 
+
 rule fig3a:
     input:
         validation="results/{study}/signals/validation.parquet",
@@ -12,20 +13,20 @@ rule fig3a:
             subcategory="Figure 3",
         ),
         pdf="results/{study}/figures/fig3a.pdf",
+    log:
+        "logs/{study}/fig3a.log",
+    group:
+        "report"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
     params:
         cfg=lambda wc: {
             "figure": "fig3a",
             "regressor": study_config(wc)["regressor"],
             "style": config["figures"],
         },
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/fig3a.log",
     script:
         "../../scripts/figures.py"
 
@@ -39,14 +40,14 @@ use rule fig3a as fig3b with:
             subcategory="Figure 3",
         ),
         pdf="results/{study}/figures/fig3b.pdf",
+    log:
+        "logs/{study}/fig3b.log",
     params:
         cfg=lambda wc: {
             "figure": "fig3b",
             "regressor": study_config(wc)["regressor"],
             "style": config["figures"],
         },
-    log:
-        "logs/{study}/fig3b.log",
 
 
 rule fig3c:
@@ -64,16 +65,16 @@ rule fig3c:
             subcategory="Figure 3",
         ),
         pdf="results/{study}/figures/fig3c.pdf",
-    params:
-        cfg={"figure": "fig3c", "style": config["figures"]},
+    log:
+        "logs/{study}/fig3c.log",
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/fig3c.log",
+    params:
+        cfg={"figure": "fig3c", "style": config["figures"]},
     script:
         "../../scripts/figures.py"
 
@@ -94,15 +95,15 @@ rule fig3d:
             subcategory="Figure 3",
         ),
         pdf="results/{study}/figures/fig3d.pdf",
-    params:
-        cfg={"figure": "fig3d", "style": config["figures"]},
+    log:
+        "logs/{study}/fig3d.log",
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/fig3d.log",
+    params:
+        cfg={"figure": "fig3d", "style": config["figures"]},
     script:
         "../../scripts/figures.py"

@@ -10,18 +10,18 @@ rule fit:
         bounds=lambda wc: [] if wc.method == "ls" else f"results/{wc.study}/rls/summary.json",
     output:
         "results/{study}/fits/{method}.parquet",
+    log:
+        "logs/{study}/fit_{method}.log",
     wildcard_constraints:
         method=one_of(DETERMINISTIC_METHODS),
-    params:
-        cfg=fit_params,
+    group:
+        "prepare"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/fit_{method}.log",
+    params:
+        cfg=fit_params,
     script:
         "../../scripts/fit.py"
 
@@ -34,17 +34,17 @@ rule fit_population:
     output:
         fits="results/{study}/fits/{method}.parquet",
         history="results/{study}/histories/{method}.parquet",
+    log:
+        "logs/{study}/fit_{method}.log",
     wildcard_constraints:
         method=one_of(POPULATION_METHODS),
-    params:
-        cfg=fit_population_params,
+    group:
+        "population"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    group:
-        "population"
-    log:
-        "logs/{study}/fit_{method}.log",
+    params:
+        cfg=fit_population_params,
     script:
         "../../scripts/fit_population.py"

@@ -131,7 +131,11 @@ def simulate_params(wildcards):
 
 def ingest_params(wildcards):
     study = study_config(wildcards)
-    return {"record": wildcards.record, "spec": study["records"][wildcards.record], "ingest": study["ingest"]}
+    return {
+        "record": wildcards.record,
+        "spec": study["records"][wildcards.record],
+        "ingest": study["ingest"],
+    }
 
 
 def measured_path(wildcards):
@@ -141,7 +145,9 @@ def measured_path(wildcards):
 def fixed_signal_settings(study):
     """The signal chain's settings without those of the cutoff choice (a chain that uses the
     chosen cutoff reads it from signals/cutoff.json, so the candidates never rerun it)."""
-    return {k: v for k, v in study["signals"].items() if k not in ("cutoff_candidates_hz", "cv_blocks")}
+    return {
+        k: v for k, v in study["signals"].items() if k not in ("cutoff_candidates_hz", "cv_blocks")
+    }
 
 
 def cutoff_is_auto(study):
@@ -151,7 +157,11 @@ def cutoff_is_auto(study):
 
 def chosen_cutoff(wildcards):
     """The cutoff choice a stage needs ([] for a fixed cutoff)."""
-    return [f"results/{wildcards.study}/signals/cutoff.json"] if cutoff_is_auto(wildcards.study) else []
+    return (
+        [f"results/{wildcards.study}/signals/cutoff.json"]
+        if cutoff_is_auto(wildcards.study)
+        else []
+    )
 
 
 def cutoff_params(wildcards):
@@ -403,7 +413,9 @@ def study_targets(study):
     if population and "bcls" in methods:
         targets += [f"{base}/figures/fig3d.{ext}" for ext in ("png", "pdf")]
     if set(FIG3_SELECTED) <= set(methods):
-        targets += [f"{base}/figures/{fig}.{ext}" for fig in ("fig3a", "fig3b") for ext in ("png", "pdf")]
+        targets += [
+            f"{base}/figures/{fig}.{ext}" for fig in ("fig3a", "fig3b") for ext in ("png", "pdf")
+        ]
     if cutoff_is_auto(study):
         targets += [f"{base}/tables/cutoff.{ext}" for ext in ("csv", "md")]
     return targets + sweep_targets(study)
@@ -411,5 +423,3 @@ def study_targets(study):
 
 def all_targets():
     return [target for study in STUDIES for target in study_targets(study)] + audit_targets()
-
-

@@ -7,17 +7,17 @@ rule ingest:
         measured_path,
     output:
         "results/{study}/records/{record}.parquet",
+    log:
+        "logs/{study}/ingest_{record}.log",
     wildcard_constraints:
         study=one_of(MEASURED_STUDIES),
-    params:
-        cfg=ingest_params,
+    group:
+        "prepare"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/ingest_{record}.log",
+    params:
+        cfg=ingest_params,
     script:
         "../../scripts/ingest.py"

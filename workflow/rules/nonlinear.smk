@@ -7,6 +7,7 @@
 # Jobs per study: one data job, one fit job and one figure per true friction law, and one
 # tables job (summary, statistics, audit.csv and audit.md).
 
+
 include: "nonlinear_common.smk"
 
 
@@ -17,13 +18,13 @@ rule nonlinear_data:
         calibration="results/{study}/signals/{truth}/calibration.parquet",
         validation="results/{study}/signals/{truth}/validation.parquet",
         prior="results/{study}/rls/{truth}.json",
+    log:
+        "logs/{study}/nonlinear_data_{truth}.log",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
         truth=one_of(FRICTION_LAWS),
     params:
         cfg=nonlinear_data_params,
-    log:
-        "logs/{study}/nonlinear_data_{truth}.log",
     script:
         "../../scripts/nonlinear_data.py"
 
@@ -36,13 +37,13 @@ rule nonlinear_fit:
     output:
         fits="results/{study}/fits/{truth}.parquet",
         traces="results/{study}/histories/{truth}.parquet",
+    log:
+        "logs/{study}/nonlinear_fit_{truth}.log",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
         truth=one_of(FRICTION_LAWS),
     params:
         cfg=nonlinear_fit_params,
-    log:
-        "logs/{study}/nonlinear_fit_{truth}.log",
     script:
         "../../scripts/nonlinear_fit.py"
 
@@ -60,14 +61,14 @@ rule nonlinear_figure:
             subcategory="Figures",
         ),
         pdf="results/{study}/figures/{truth}.pdf",
+    log:
+        "logs/{study}/nonlinear_figure_{truth}.log",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
         truth=one_of(FRICTION_LAWS),
     params:
         cfg=nonlinear_figure_params,
         style=config["figures"],
-    log:
-        "logs/{study}/nonlinear_figure_{truth}.log",
     script:
         "../../scripts/nonlinear_figure.py"
 
@@ -96,11 +97,11 @@ rule nonlinear_tables:
             subcategory="Audit",
         ),
         audit_md="results/{study}/audit.md",
+    log:
+        "logs/{study}/nonlinear_tables.log",
     wildcard_constraints:
         study=one_of(NONLINEAR_STUDIES),
     params:
         cfg=nonlinear_tables_params,
-    log:
-        "logs/{study}/nonlinear_tables.log",
     script:
         "../../scripts/nonlinear_tables.py"

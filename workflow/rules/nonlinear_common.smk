@@ -83,5 +83,7 @@ def nonlinear_targets():
         base = f"results/{name}"
         targets += [f"{base}/tables/{t}.csv" for t in ("summary", "stats")]
         targets += [f"{base}/tables/stats.md", f"{base}/audit.csv", f"{base}/audit.md"]
-        targets += [f"{base}/figures/{truth}.{ext}" for truth in nl["truths"] for ext in ("png", "pdf")]
+        targets += [
+            f"{base}/figures/{truth}.{ext}" for truth in nl["truths"] for ext in ("png", "pdf")
+        ]
     return targets

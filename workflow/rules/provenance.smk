@@ -18,9 +18,9 @@ rule provenance:
         PROVENANCE_INPUTS,
     output:
         PROVENANCE_JSON,
-    localrule: True
     log:
         "logs/provenance.log",
+    localrule: True
     script:
         "../../scripts/provenance.py"
 
@@ -28,6 +28,10 @@ rule provenance:
 rule verify:
     input:
         PROVENANCE_INPUTS,
+    log:
+        "logs/verify.log",
+    localrule: True
+    threads: lambda wildcards: workflow.cores  # all cores given (lazy: --unlock needs none)
     params:
         python=sys.executable,
         checkout=workflow.basedir,  # the Snakefile's directory: the checkout to rebuild
@@ -36,10 +40,6 @@ rule verify:
             f"--configfile {shlex.quote(os.path.abspath(str(p)))}"
             for p in workflow.overwrite_configfiles
         ),
-    threads: lambda wildcards: workflow.cores  # all cores given (lazy: --unlock needs none)
-    localrule: True
-    log:
-        "logs/verify.log",
     shell:
         "{params.python:q} -m paramid verify --workflow {params.checkout:q}"
         " --results . --cores {threads} {params.configfiles} 2>&1 | tee {log}"

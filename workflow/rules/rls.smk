@@ -7,15 +7,15 @@ rule rls_bounds:
     output:
         trajectory="results/{study}/rls/trajectory.parquet",
         summary="results/{study}/rls/summary.json",
-    params:
-        cfg=rls_params,
+    log:
+        "logs/{study}/rls_bounds.log",
+    group:
+        "prepare"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/rls_bounds.log",
+    params:
+        cfg=rls_params,
     script:
         "../../scripts/rls_bounds.py"

@@ -15,18 +15,18 @@ rule choose_cutoff:
             subcategory="Signals",
         ),
         md="results/{study}/tables/cutoff.md",
-    params:
-        cfg=cutoff_params,
+    log:
+        "logs/{study}/choose_cutoff.log",
+    group:
+        "prepare"
+    conda:
+        "../../envs/paramid.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/choose_cutoff.log",
-    conda:
-        "../../envs/paramid.yaml"
+    params:
+        cfg=cutoff_params,
     script:
         "../../scripts/choose_cutoff.py"
 
@@ -37,15 +37,15 @@ rule signals:
         cutoff=chosen_cutoff,
     output:
         "results/{study}/signals/{record}.parquet",
-    params:
-        cfg=signals_params,
+    log:
+        "logs/{study}/signals_{record}.log",
+    group:
+        "prepare"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/signals_{record}.log",
+    params:
+        cfg=signals_params,
     script:
         "../../scripts/signals.py"

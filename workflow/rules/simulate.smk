@@ -4,17 +4,17 @@
 rule simulate:
     output:
         "results/{study}/records/{record}.parquet",
+    log:
+        "logs/{study}/simulate_{record}.log",
     wildcard_constraints:
         study=one_of(TWIN_STUDIES),
-    params:
-        cfg=simulate_params,
+    group:
+        "prepare"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "prepare"
-    log:
-        "logs/{study}/simulate_{record}.log",
+    params:
+        cfg=simulate_params,
     script:
         "../../scripts/simulate.py"

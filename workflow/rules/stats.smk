@@ -16,15 +16,15 @@ rule stats:
             subcategory="Tables",
         ),
         md="results/{study}/tables/stats.md",
-    params:
-        cfg=lambda wc: {"study": wc.study, "methods": study_config(wc)["methods"]},
+    log:
+        "logs/{study}/stats.log",
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/stats.log",
+    params:
+        cfg=lambda wc: {"study": wc.study, "methods": study_config(wc)["methods"]},
     script:
         "../../scripts/stats.py"

@@ -11,19 +11,19 @@ rule sweep_point:
         validation="results/{study}/signals/validation.parquet",
     output:
         points="results/{study}/sweeps/{sweep}/{value}.parquet",
+    log:
+        "logs/{study}/sweep_{sweep}_{value}.log",
     wildcard_constraints:
         sweep="margin",
         value=r"[0-9.eE+-]+",
-    params:
-        cfg=sweep_params,
+    group:
+        "sweeps"
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
-    group:
-        "sweeps"
-    log:
-        "logs/{study}/sweep_{sweep}_{value}.log",
+    params:
+        cfg=sweep_params,
     script:
         "../../scripts/sweep.py"
 
@@ -33,18 +33,18 @@ rule sweep_cutoff:
         unpack(sweep_cutoff_records),
     output:
         points="results/{study}/sweeps/cutoff_hz/{value}.parquet",
+    log:
+        "logs/{study}/sweep_cutoff_hz_{value}.log",
     wildcard_constraints:
         value=r"[0-9.eE+-]+",
-    params:
-        cfg=sweep_cutoff_params,
+    group:
+        "sweeps"
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
-    group:
-        "sweeps"
-    log:
-        "logs/{study}/sweep_cutoff_hz_{value}.log",
+    params:
+        cfg=sweep_cutoff_params,
     script:
         "../../scripts/sweep.py"
 
@@ -63,18 +63,18 @@ rule sweep_single:
             subcategory="Sweeps",
         ),
         md="results/{study}/tables/sweep_{sweep}.md",
+    log:
+        "logs/{study}/sweep_{sweep}.log",
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
-    params:
-        cfg=sweep_params,
+    group:
+        "sweeps"
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
-    group:
-        "sweeps"
-    log:
-        "logs/{study}/sweep_{sweep}.log",
+    params:
+        cfg=sweep_params,
     script:
         "../../scripts/sweep.py"
 
@@ -91,18 +91,18 @@ rule sweep_table:
             subcategory="Sweeps",
         ),
         md="results/{study}/tables/sweep_{sweep}.md",
+    log:
+        "logs/{study}/sweep_table_{sweep}.log",
     wildcard_constraints:
         sweep="margin|cutoff_hz",
-    params:
-        cfg=sweep_table_params,
+    group:
+        "sweeps"
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
-    group:
-        "sweeps"
-    log:
-        "logs/{study}/sweep_table_{sweep}.log",
+    params:
+        cfg=sweep_table_params,
     script:
         "../../scripts/sweep_table.py"
 
@@ -119,18 +119,18 @@ rule sweep_figure:
             subcategory="Sweeps",
         ),
         pdf="results/{study}/figures/sweep_{sweep}.pdf",
+    log:
+        "logs/{study}/sweep_figure_{sweep}.log",
     wildcard_constraints:
         sweep="forgetting|population|agwo_grid|leave_one_trajectory_out",
-    params:
-        cfg=sweep_figure_params,
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1500,
         runtime=10,
-    group:
-        "report"
-    log:
-        "logs/{study}/sweep_figure_{sweep}.log",
+    params:
+        cfg=sweep_figure_params,
     script:
         "../../scripts/sweep_figure.py"
 
@@ -147,10 +147,10 @@ use rule sweep_figure as fig4a with:
             subcategory="Figure 4",
         ),
         pdf="results/{study}/figures/fig4a.pdf",
-    params:
-        cfg=lambda wc: sweep_figure_params(wc, "margin"),
     log:
         "logs/{study}/fig4a.log",
+    params:
+        cfg=lambda wc: sweep_figure_params(wc, "margin"),
 
 
 use rule sweep_figure as fig4b with:
@@ -165,7 +165,7 @@ use rule sweep_figure as fig4b with:
             subcategory="Figure 4",
         ),
         pdf="results/{study}/figures/fig4b.pdf",
-    params:
-        cfg=lambda wc: sweep_figure_params(wc, "cutoff_hz"),
     log:
         "logs/{study}/fig4b.log",
+    params:
+        cfg=lambda wc: sweep_figure_params(wc, "cutoff_hz"),

@@ -25,15 +25,15 @@ rule tables:
             subcategory="Tables",
         ),
         table4_md="results/{study}/tables/table4.md",
-    params:
-        cfg=tables_params,
+    log:
+        "logs/{study}/tables.log",
+    group:
+        "report"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    group:
-        "report"
-    log:
-        "logs/{study}/tables.log",
+    params:
+        cfg=tables_params,
     script:
         "../../scripts/tables.py"
