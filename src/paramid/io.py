@@ -141,9 +141,30 @@ def write_parquet(
         tmp.unlink(missing_ok=True)
 
 
+class UserError(ValueError):
+    """An error whose message is the whole story (bad input, an unreadable file): a job prints
+    it without a traceback (see :func:`start_log`)."""
+
+
+class UnreadableFile(UserError):
+    """An intermediate that cannot be read (truncated, corrupt): named, with how to rebuild it."""
+
+
 def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read a Parquet file written by :func:`write_parquet`: the frame and its metadata block."""
-    table = pq.read_table(path)
+    """Read a Parquet file written by :func:`write_parquet`: the frame and its metadata block.
+
+    A truncated or corrupt file raises :class:`UnreadableFile` naming it and the command that
+    rebuilds it (a missing one raises FileNotFoundError as usual).
+    """
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as err:
+        if not Path(path).exists():
+            raise
+        raise UnreadableFile(
+            f"{path}: unreadable Parquet ({err}); rebuild it with "
+            f"`snakemake --force {path}` (or delete it and rerun)"
+        ) from None
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     meta = json.loads(raw) if raw else {}
     return table.to_pandas(), meta
@@ -219,7 +240,12 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
 
 
 def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:
-    """``sys.excepthook`` of a job: the traceback into the log, then Python's default hook."""
+    """``sys.excepthook`` of a job: the traceback into the log, then Python's default hook; a
+    :class:`UserError` is its message alone, in the log and on stderr."""
+    if issubclass(kind, UserError):
+        logging.getLogger("paramid.job").error("%s", error)
+        print(f"paramid: {error}", file=sys.stderr)
+        return
     if not issubclass(kind, KeyboardInterrupt):
         logging.getLogger("paramid.job").critical(
             "job failed with an uncaught exception", exc_info=(kind, error, trace)

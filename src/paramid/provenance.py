@@ -203,15 +203,18 @@ class Comparison:
     missing: list[str] = field(default_factory=list)  # in the reference, not rebuilt
     extra: list[str] = field(default_factory=list)  # rebuilt, not in the reference (a note)
     via_source: list[str] = field(default_factory=list)  # figures, derived reports
+    unreadable: list[str] = field(default_factory=list)  # with the reason and how to rebuild
 
     @property
     def ok(self) -> bool:
-        """True when nothing differs and nothing of the reference is missing."""
-        return not (self.different or self.missing)
+        """True when nothing differs, nothing is unreadable and none of the reference is
+        missing."""
+        return not (self.different or self.missing or self.unreadable)
 
     def report(self) -> str:
         """Human-readable summary, differences first."""
-        lines = [f"DIFFERENT  {p}" for p in self.different]
+        lines = [f"UNREADABLE {p}" for p in self.unreadable]
+        lines += [f"DIFFERENT  {p}" for p in self.different]
         lines += [f"MISSING    {p} (not rebuilt)" for p in self.missing]
         lines += [f"extra      {p} (not in the reference, not compared)" for p in self.extra]
         lines += [f"same       {p}" for p in self.same]
@@ -219,6 +222,7 @@ class Comparison:
         verdict = "identical" if self.ok else "DIFFERENT"
         lines.append(
             f"{verdict}: {len(self.same)} same, {len(self.different)} different, "
+            f"{len(self.unreadable)} unreadable, "
             f"{len(self.missing)} missing, {len(self.extra)} extra, "
             f"{len(self.via_source)} figures/reports {VIA_SOURCE}"
         )
@@ -241,11 +245,25 @@ def compare_trees(
             result.extra.append(rel)
         elif output_kind(rel) in VIA_SOURCE_KINDS:
             result.via_source.append(rel)
-        elif output_hash(a) == output_hash(b):
-            result.same.append(rel)
         else:
-            result.different.append(rel)
+            _compare_one(rel, a, b, result)
     return result
+
+
+def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
+    """File ``rel`` of both trees, sorted into ``result``; one that cannot be read is
+    reported as unreadable (and so as a difference), never a crash."""
+    try:
+        hash_a = output_hash(a)
+    except io.UnreadableFile as err:
+        result.unreadable.append(f"{rel} (reference: {err})")
+        return
+    try:
+        hash_b = output_hash(b)
+    except io.UnreadableFile as err:
+        result.unreadable.append(f"{rel} (rebuilt: {err})")
+        return
+    (result.same if hash_a == hash_b else result.different).append(rel)
 
 
 def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:

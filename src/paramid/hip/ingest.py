@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from paramid.io import UserError
+
 Array = NDArray[np.float64]
 REQUIRED = ("time", "angle", "torque")
 OPTIONAL = ("velocity",)
@@ -32,7 +34,7 @@ UNIT_FACTORS = {
 SI_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
 
 
-class InputError(ValueError):
+class InputError(UserError):
     """A defect in a user's input file or config, with the place it was found."""
 
 
