@@ -19,8 +19,6 @@ rule choose_cutoff:
         "logs/{study}/choose_cutoff.log",
     group:
         "prepare"
-    conda:
-        "../../envs/paramid.yaml"
     threads: 1
     resources:
         mem_mb=1000,
