@@ -36,7 +36,8 @@ def table3(
 ) -> pd.DataFrame:
     """Table 3: train mean; validation mean, SD, median, Q1, Q3; time mean and SD (§4.2).
 
-    SD and quartiles of a single deterministic run are NaN (the paper prints "–").  Where
+    SD and quartiles of a single deterministic run are NaN (the paper prints "–"); the
+    ``paper_*`` columns are there only for a study with the paper's printed values.  Where
     ``timing`` gives a method's per-run times from repeats of its batched call, the time
     mean and SD come from those repeats instead of the fit rows.
     """
@@ -56,8 +57,9 @@ def table3(
             "time_ms_mean": float(times.mean()),
             "time_ms_sd": _sd(times),
         }
-        printed = (paper or {}).get(row["method"], {})
-        row |= {f"paper_{c}": _num(printed.get(c)) for c in TABLE3_COLUMNS}
+        if paper is not None:
+            printed = paper.get(row["method"], {})
+            row |= {f"paper_{c}": _num(printed.get(c)) for c in TABLE3_COLUMNS}
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -78,6 +80,7 @@ def table4(
     median-validation run.
 
     LS is left out, as in the paper, because it equals BCLS whenever the bounds are inactive.
+    ``paper_*`` columns only for a study with the paper's printed values.
     """
     rows: list[dict] = []
     if reference is not None:
@@ -87,8 +90,8 @@ def table4(
             continue
         run = median_run(fit)
         rows.append({"method": display_name(method), **{n: float(run[n]) for n in names}})
-    for row in rows:
-        printed = (paper or {}).get(row["method"], {})
+    for row in rows if paper is not None else []:
+        printed = paper.get(row["method"], {})
         row |= {f"paper_{n}": _num(printed.get(n)) for n in names}
     return pd.DataFrame(rows)
 

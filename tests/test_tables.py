@@ -1,0 +1,36 @@
+"""Tables 3 and 4: paper_* columns only for a study with the paper's printed values (#19)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from paramid.hip import tables
+
+
+def _fits() -> dict[str, pd.DataFrame]:
+    one = {"Mxt": [1.5], "train_rmse": [0.14], "val_rmse": [0.12], "time_ms": [0.1]}
+    runs = {
+        "Mxt": [1.4, 1.5, 1.6],
+        "train_rmse": [0.15, 0.14, 0.16],
+        "val_rmse": [0.13, 0.12, 0.14],
+        "time_ms": [5.0, 5.0, 5.0],
+    }
+    return {"bcls": pd.DataFrame(one), "rls_agwo": pd.DataFrame(runs)}
+
+
+def test_a_study_without_printed_values_has_no_paper_columns():
+    t3 = tables.table3(_fits())
+    t4 = tables.table4(_fits(), ["Mxt"], reference={"Mxt": 1.5})
+    assert not [c for c in (*t3.columns, *t4.columns) if c.startswith("paper_")]
+    assert t3.set_index("method").loc["RLS-AGWO", "val_median"] == 0.13
+    assert t4.set_index("method").loc["RLS-AGWO", "Mxt"] == 1.5  # the median-validation run
+
+
+def test_printed_values_stand_beside_ours():
+    paper3 = {"BCLS": {"val_mean": 0.1152}}
+    t3 = tables.table3(_fits(), paper3).set_index("method")
+    assert t3.loc["BCLS", "paper_val_mean"] == 0.1152
+    assert np.isnan(t3.loc["RLS-AGWO", "paper_val_mean"])
+    t4 = tables.table4(_fits(), ["Mxt"], None, {"BCLS": {"Mxt": 1.4994}}).set_index("method")
+    assert t4.loc["BCLS", "paper_Mxt"] == 1.4994
