@@ -90,9 +90,10 @@ def table4(
             continue
         run = median_run(fit)
         rows.append({"method": display_name(method), **{n: float(run[n]) for n in names}})
-    for row in rows if paper is not None else []:
-        printed = paper.get(row["method"], {})
-        row |= {f"paper_{n}": _num(printed.get(n)) for n in names}
+    if paper is not None:
+        for row in rows:
+            printed = paper.get(row["method"], {})
+            row |= {f"paper_{n}": _num(printed.get(n)) for n in names}
     return pd.DataFrame(rows)
 
 
