@@ -1,0 +1,1 @@
+"""Robots from a URDF (placeholder)."""
