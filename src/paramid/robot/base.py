@@ -27,7 +27,7 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.robot.model import Robot, regressor
+from paramid.robot.model import Robot, joint_ranges, regressor
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -155,17 +155,12 @@ def structural_base(
 ) -> BaseParameters:
     """Base parameters of the model itself: pivoted QR of Y on random states.
 
-    q uniform within the joint limits (±π where the URDF gives none or a continuous joint),
+    q uniform within :func:`~paramid.robot.model.joint_ranges`,
     q̇ and q̈ standard normal, all from the stream ``keys``.  Any excitation identifies at most
     these; :func:`unidentified` names what a given one misses.
     """
     rng = generator(*keys)
-    model = robot.model
-    lo = np.array([model.lowerPositionLimit[model.joints[j].idx_q] for j in robot.pin_joint])
-    hi = np.array([model.upperPositionLimit[model.joints[j].idx_q] for j in robot.pin_joint])
-    span_ok = np.isfinite(lo) & np.isfinite(hi) & (hi > lo) & (hi - lo < 2 * np.pi)
-    lo, hi = np.where(span_ok, lo, -np.pi), np.where(span_ok, hi, np.pi)
-    q = rng.uniform(lo, hi, (samples, robot.n_joints))
+    q = rng.uniform(*joint_ranges(robot), (samples, robot.n_joints))
     dq = rng.standard_normal((samples, robot.n_joints))
     ddq = rng.standard_normal((samples, robot.n_joints))
     Y = regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)

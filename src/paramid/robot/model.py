@@ -49,12 +49,12 @@ class RobotError(UserError):
 class Robot:
     """A URDF robot with only ``joints`` moving (others locked), plus friction per joint.
 
-    ``model`` is the reduced Pinocchio model; ``links`` names each moving body (the URDF child
-    link of its joint, in Pinocchio's joint order); ``standard_names`` lists the 10 inertial
-    parameters per link (:data:`INERTIAL` + ``_<link>``) then, per joint in ``joints`` order,
-    ``fv_<joint>``, ``fc_<joint>``, ``f0_<joint>`` for the configured terms.  ``pin_joint`` is
-    the reduced model's joint id of each entry of ``joints`` (the user's order may differ from
-    the tree's).
+    ``urdf`` is the source file, ``model`` the reduced Pinocchio model; ``links`` names each
+    moving body (the URDF child link of its joint, in Pinocchio's joint order);
+    ``standard_names`` lists the 10 inertial parameters per link (:data:`INERTIAL` +
+    ``_<link>``) then, per joint in ``joints`` order, ``fv_<joint>``, ``fc_<joint>``,
+    ``f0_<joint>`` for the configured terms.  ``pin_joint`` is the reduced model's joint id of
+    each entry of ``joints`` (the user's order may differ from the tree's).
     """
 
     urdf: str
@@ -165,10 +165,25 @@ def load_robot(
     default 0, i.e. Pinocchio's neutral configuration).
 
     ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
-    joint.  Raises :class:`RobotError` for a missing or unparsable URDF, a joint that is not in
-    it, a duplicated joint, an unknown friction term or a moving joint with several coordinates.
+    joint.  Raises :class:`RobotError` for a missing or unparsable URDF and everything
+    :func:`robot_from_model` rejects.
     """
-    full = _parse(urdf)
+    return robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
+
+
+def robot_from_model(
+    full: pin.Model,
+    joints: Sequence[str],
+    locked: Mapping[str, float] | None = None,
+    friction: Iterable[str] = ("viscous", "coulomb"),
+    offset: bool = False,
+    source: str = "<model>",
+) -> Robot:
+    """:func:`load_robot` on a Pinocchio model already built (e.g. a sample model).
+
+    Raises :class:`RobotError` for a joint that is not in the model, a duplicated joint, an
+    unknown friction term or a moving joint with several coordinates.
+    """
     joints = tuple(joints)
     known = [str(n) for n in list(full.names)[1:]]
     _check_names(joints, dict(locked or {}), known)
@@ -185,13 +200,12 @@ def load_robot(
     lock_values = {j: given.get(j, 0.0) for j in one_dof}
     reference = _reference(full, {**lock_values, **given})
     lock_ids = [full.getJointId(j) for j in free]
-    model = pin.buildReducedModel(full, lock_ids, reference) if lock_ids else full
-    links = tuple(_child_link(model, jid) for jid in range(1, model.njoints))
+    model = pin.buildReducedModel(full, lock_ids, reference) if lock_ids else full.copy()
     return Robot(
-        urdf=str(urdf),
+        urdf=source,
         model=model,
         joints=joints,
-        links=links,
+        links=tuple(_child_link(model, jid) for jid in range(1, model.njoints)),
         locked=tuple(lock_values.items()),
         friction=friction,
         offset=bool(offset),
@@ -219,6 +233,18 @@ def friction_columns(robot: Robot) -> dict[str, NDArray[np.intp]]:
         t: robot.n_inertial + len(terms) * np.arange(robot.n_joints) + i
         for i, t in enumerate(terms)
     }
+
+
+def joint_ranges(robot: Robot) -> tuple[Array, Array]:
+    """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
+    continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""
+    model = robot.model
+    idx = [model.joints[j].idx_q for j in robot.pin_joint]
+    kinds = [model.joints[j].nq for j in robot.pin_joint]
+    lo = np.array([model.lowerPositionLimit[i] for i in idx])
+    hi = np.array([model.upperPositionLimit[i] for i in idx])
+    ok = np.isfinite(lo) & np.isfinite(hi) & (hi > lo) & (np.array(kinds) == 1)
+    return np.where(ok, lo, -np.pi), np.where(ok, hi, np.pi)
 
 
 def _states(robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike) -> tuple[Array, ...]:
