@@ -31,7 +31,7 @@ from paramid.robot.model import Robot, joint_ranges, regressor
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
-ZERO = 1e-10  # entries of K below this are round-off of structural zeros
+ZERO = 1e-10  # |K| entries below this are round-off of structural zeros: not printed
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def _expressions(K: Array, independent: Array, dependent: Array, names: Sequence
     for row, i in zip(K, independent, strict=True):
         text = names[i]
         for value, j in zip(row, dependent, strict=True):
-            if value != 0:
+            if abs(value) >= ZERO:
                 text += f" {'-' if value < 0 else '+'} {abs(value):.6g}*{names[j]}"
         out.append(text.replace(" 1*", " "))
     return out
@@ -102,7 +102,8 @@ def base_parameters(Y: ArrayLike, names: Sequence[str], rel_tol: float = 1e-8) -
     link, would otherwise be broken by round-off, so permuting Y's rows could rename the base
     parameters): scanning the standard parameters in order, a column is independent when its
     distance to the span of the columns kept before it exceeds rel_tol · |R₀₀| (Gautier 1991's
-    regrouping order).  Then K solves Y₁ K = Y₂ and entries below 1e-10 are set to zero.  A
+    regrouping order).  Then K solves Y₁ K = Y₂ (entries below 1e-10 are round-off of
+    structural zeros: kept in K, left out of ``expressions``).  A
     rank that the two tests disagree on (a column within round-off of the threshold) raises
     ValueError: choose another ``rel_tol``.
     """
@@ -123,7 +124,6 @@ def base_parameters(Y: ArrayLike, names: Sequence[str], rel_tol: float = 1e-8) -
         )
     dependent = np.setdiff1d(np.arange(len(names)), independent)
     K = np.linalg.lstsq(compressed[:, independent], compressed[:, dependent], rcond=None)[0]
-    K[np.abs(K) < ZERO] = 0.0
     return BaseParameters(
         independent=independent,
         dependent=dependent,
@@ -170,14 +170,16 @@ def structural_base(
 def unidentified(W: ArrayLike, base: BaseParameters, rel_tol: float | None = None) -> list[str]:
     """Names of the base parameters that the base regressor W (M, r) leaves unidentifiable.
 
-    Pivoted QR of W: the columns pivoted past its numerical rank (``rel_tol``, default the
-    base's tolerance) are combinations of the others on these data.  Empty when W has full rank.
+    The ordered scan of :func:`base_parameters` on W's columns (threshold ``rel_tol``, default
+    the base's tolerance, times W's largest column norm): a column within that distance of the
+    span of the columns before it is a combination of them on these data, and is named.  Empty
+    when W has full rank.
     """
     W = np.asarray(W, dtype=np.float64)
     if W.ndim != 2 or W.shape[1] != base.rank:
         raise ValueError(f"W has shape {W.shape}; expected (M, {base.rank})")
     tol = base.tolerance if rel_tol is None else rel_tol
-    _, R, piv = scipy.linalg.qr(W, mode="economic", pivoting=True)
-    rank = _numerical_rank(R, tol)
-    missing = list(piv[rank:]) + list(range(R.shape[1], base.rank))
-    return [base.names[i] for i in sorted(set(missing))]
+    compressed = scipy.linalg.qr(W, mode="r")[0]
+    threshold = tol * float(np.linalg.norm(compressed, axis=0).max(initial=0.0))
+    kept = _canonical_columns(compressed, threshold) if threshold > 0 else []
+    return [name for i, name in enumerate(base.names) if i not in set(kept)]
