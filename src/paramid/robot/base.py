@@ -61,7 +61,9 @@ class BaseParameters:
         return B
 
 
-def _expressions(K: Array, independent: Array, dependent: Array, names: Sequence[str]) -> list[str]:
+def _expressions(
+    K: Array, independent: NDArray[np.intp], dependent: NDArray[np.intp], names: Sequence[str]
+) -> list[str]:
     """Readable β: the independent name plus each dependent term with its coefficient."""
     out = []
     for row, i in zip(K, independent, strict=True):
@@ -181,5 +183,5 @@ def unidentified(W: ArrayLike, base: BaseParameters, rel_tol: float | None = Non
     tol = base.tolerance if rel_tol is None else rel_tol
     compressed = scipy.linalg.qr(W, mode="r")[0]
     threshold = tol * float(np.linalg.norm(compressed, axis=0).max(initial=0.0))
-    kept = _canonical_columns(compressed, threshold) if threshold > 0 else []
-    return [name for i, name in enumerate(base.names) if i not in set(kept)]
+    kept = set(_canonical_columns(compressed, threshold).tolist()) if threshold > 0 else set()
+    return [name for i, name in enumerate(base.names) if i not in kept]

@@ -16,9 +16,10 @@ q̇ (viscous f_v), sgn q̇ (Coulomb f_c) and optionally 1 (offset f_0):
 
 Joint values are one number per joint in the URDF's coordinates (rad or m); Pinocchio stores a
 ``continuous`` joint as (cos q, sin q), which :func:`pin_configuration` builds.  The regressor
-is a loop over samples calling the C++ regressor with one reused ``pin.Data`` (measured about
-4 µs per sample for the 7-joint Kinova Gen3, 0.1 s for 20 000 samples): Pinocchio has no
-batched call.
+is a loop over samples calling the C++ regressor with one reused ``pin.Data``: Pinocchio has no
+batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 000 samples take
+0.07 s in the C++ calls and 0.1–0.4 s for the whole :func:`regressor` (writing a 20 000 × 7 ×
+84 array); :func:`inverse_dynamics` (``pin.rnea``) 0.05 s.
 """
 
 from __future__ import annotations
