@@ -1,0 +1,330 @@
+"""A serial robot from a URDF: the moving joints, their regressor and inverse dynamics.
+
+:func:`load_robot` reads a URDF with Pinocchio (Carpentier et al. 2019) and locks every joint
+that is not identified at a configured value (``pin.buildReducedModel``: a locked joint's child
+links are welded to its parent, their inertias merged).  The rigid-body torque is linear in the
+standard parameters, 10 per moving link in Pinocchio's order
+
+    π_k = [m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz],
+
+with c the centre of mass and I the rotational inertia about the joint frame's origin, both in
+the joint frame (Atkeson, An & Hollerbach 1986; Khalil & Dombre 2002, §9.3):
+τ = Y(q, q̇, q̈) π (``pin.computeJointTorqueRegressor``).  Friction adds per joint the columns
+q̇ (viscous f_v), sgn q̇ (Coulomb f_c) and optionally 1 (offset f_0):
+
+    τ_j = Y_j π + f_v,j q̇_j + f_c,j sgn(q̇_j) + f_0,j.
+
+Joint values are one number per joint in the URDF's coordinates (rad or m); Pinocchio stores a
+``continuous`` joint as (cos q, sin q), which :func:`pin_configuration` builds.  The regressor
+is a loop over samples calling the C++ regressor with one reused ``pin.Data``: Pinocchio has no
+batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 000 samples take
+0.07 s in the C++ calls and 0.1–0.4 s for the whole :func:`regressor` (writing a 20 000 × 7 ×
+84 array); :func:`inverse_dynamics` (``pin.rnea``) 0.05 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pinocchio as pin
+from numpy.typing import ArrayLike, NDArray
+
+from paramid.io import UserError
+
+Array = NDArray[np.float64]
+INERTIAL = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
+FRICTION = {"viscous": "fv", "coulomb": "fc"}
+OFFSET = "f0"
+ONE_DOF = {"RX", "RY", "RZ", "RevoluteUnaligned", "PX", "PY", "PZ", "PrismaticUnaligned"}
+CONTINUOUS = {"RUBX", "RUBY", "RUBZ", "RevoluteUnboundedUnaligned"}
+
+
+class RobotError(UserError):
+    """A URDF or joint list that cannot give a robot model (the message names the culprit)."""
+
+
+@dataclass(frozen=True)
+class Robot:
+    """A URDF robot with only ``joints`` moving (others locked), plus friction per joint.
+
+    ``urdf`` is the source file, ``model`` the reduced Pinocchio model; ``links`` names each
+    moving body (the URDF child link of its joint, in Pinocchio's joint order);
+    ``standard_names`` lists the 10 inertial parameters per link (:data:`INERTIAL` +
+    ``_<link>``) then, per joint in ``joints`` order, ``fv_<joint>``, ``fc_<joint>``,
+    ``f0_<joint>`` for the configured terms.  ``pin_joint`` is the reduced model's joint id of
+    each entry of ``joints`` (the user's order may differ from the tree's).
+    """
+
+    urdf: str
+    model: pin.Model
+    joints: tuple[str, ...]
+    links: tuple[str, ...]
+    locked: tuple[tuple[str, float], ...]
+    friction: tuple[str, ...]
+    offset: bool
+    pin_joint: tuple[int, ...]
+
+    @property
+    def n_joints(self) -> int:
+        return len(self.joints)
+
+    @property
+    def n_inertial(self) -> int:
+        """Number of inertial standard parameters (10 per moving link)."""
+        return 10 * len(self.links)
+
+    @property
+    def friction_terms(self) -> tuple[str, ...]:
+        """Prefixes of the friction columns of each joint, e.g. ("fv", "fc", "f0")."""
+        return tuple(FRICTION[f] for f in self.friction) + ((OFFSET,) if self.offset else ())
+
+    @property
+    def standard_names(self) -> list[str]:
+        inertial = [f"{p}_{link}" for link in self.links for p in INERTIAL]
+        friction = [f"{t}_{j}" for j in self.joints for t in self.friction_terms]
+        return inertial + friction
+
+    @property
+    def n_parameters(self) -> int:
+        return self.n_inertial + self.n_joints * len(self.friction_terms)
+
+
+def _check_names(joints: Sequence[str], locked: Mapping[str, float], known: list[str]) -> None:
+    """Duplicates, unknown joints and joints both moving and locked raise RobotError."""
+    if not joints:
+        raise RobotError("no joints to identify: list at least one URDF joint")
+    dupes = sorted({j for j in joints if list(joints).count(j) > 1})
+    if dupes:
+        raise RobotError(f"joint(s) listed twice: {dupes}")
+    for where, names in (("joints", joints), ("locked", locked)):
+        unknown = [j for j in names if j not in known]
+        if unknown:
+            raise RobotError(f"{where}: joint(s) {unknown} not in the URDF (it has {known})")
+    both = [j for j in joints if j in locked]
+    if both:
+        raise RobotError(f"joint(s) {both} are both identified and locked")
+
+
+def _parse(urdf: str | Path) -> pin.Model:
+    path = Path(urdf)
+    if not path.is_file():
+        raise RobotError(f"URDF file {str(path)!r} not found")
+    try:
+        return pin.buildModelFromUrdf(str(path))
+    except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
+        raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
+
+
+def _joint_kind(model: pin.Model, jid: int) -> str:
+    """'one' (revolute/prismatic), 'continuous' ((cos, sin)) or 'other' (multi-DOF)."""
+    short = model.joints[jid].shortname().removeprefix("JointModel")
+    if short in CONTINUOUS:
+        return "continuous"
+    return "one" if short in ONE_DOF else "other"
+
+
+def _set_joint(model: pin.Model, jid: int, value: float | Array, q: Array) -> None:
+    """Write joint values into Pinocchio configurations q (..., nq) in place, (cos, sin) for a
+    continuous joint."""
+    i = model.joints[jid].idx_q
+    if _joint_kind(model, jid) == "continuous":
+        q[..., i], q[..., i + 1] = np.cos(value), np.sin(value)
+    else:
+        q[..., i] = value
+
+
+def _reference(full: pin.Model, locked: Mapping[str, float]) -> Array:
+    """Full configuration with each locked joint at its value (others neutral)."""
+    q = pin.neutral(full)
+    for name, value in locked.items():
+        jid = full.getJointId(name)
+        if _joint_kind(full, jid) == "other":
+            raise RobotError(f"locked joint {name!r} has several coordinates: leave it neutral")
+        _set_joint(full, jid, float(value), q)
+    return q
+
+
+def _child_link(model: pin.Model, jid: int) -> str:
+    """Name of the first URDF link attached to joint ``jid`` (its moving body)."""
+    for frame in model.frames:
+        if frame.parentJoint == jid and frame.type == pin.FrameType.BODY:
+            return str(frame.name)
+    return str(model.names[jid])
+
+
+def load_robot(
+    urdf: str | Path,
+    joints: Sequence[str],
+    locked: Mapping[str, float] | None = None,
+    friction: Iterable[str] = ("viscous", "coulomb"),
+    offset: bool = False,
+) -> Robot:
+    """Robot of ``urdf`` with ``joints`` moving; every other joint locked (at ``locked[name]``,
+    default 0, i.e. Pinocchio's neutral configuration).
+
+    ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
+    joint.  Raises :class:`RobotError` for a missing or unparsable URDF and everything
+    :func:`robot_from_model` rejects.
+    """
+    return robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
+
+
+def robot_from_model(
+    full: pin.Model,
+    joints: Sequence[str],
+    locked: Mapping[str, float] | None = None,
+    friction: Iterable[str] = ("viscous", "coulomb"),
+    offset: bool = False,
+    source: str = "<model>",
+) -> Robot:
+    """:func:`load_robot` on a Pinocchio model already built (e.g. a sample model).
+
+    Raises :class:`RobotError` for a joint that is not in the model, a duplicated joint, an
+    unknown friction term or a moving joint with several coordinates.
+    """
+    joints = tuple(joints)
+    known = [str(n) for n in list(full.names)[1:]]
+    _check_names(joints, dict(locked or {}), known)
+    friction = tuple(friction)
+    bad = [f for f in friction if f not in FRICTION]
+    if bad or len(set(friction)) != len(friction):
+        raise RobotError(f"friction terms {list(friction)}: each of {list(FRICTION)} at most once")
+    for name in joints:
+        if _joint_kind(full, full.getJointId(name)) == "other":
+            raise RobotError(f"joint {name!r} has several coordinates; only 1-DOF joints move")
+    given = {j: float(v) for j, v in (locked or {}).items()}
+    free = [j for j in known if j not in joints]
+    one_dof = [j for j in free if _joint_kind(full, full.getJointId(j)) != "other"]
+    lock_values = {j: given.get(j, 0.0) for j in one_dof}
+    reference = _reference(full, {**lock_values, **given})
+    lock_ids = [full.getJointId(j) for j in free]
+    model = pin.buildReducedModel(full, lock_ids, reference) if lock_ids else full.copy()
+    return Robot(
+        urdf=source,
+        model=model,
+        joints=joints,
+        links=tuple(_child_link(model, jid) for jid in range(1, model.njoints)),
+        locked=tuple(lock_values.items()),
+        friction=friction,
+        offset=bool(offset),
+        pin_joint=tuple(int(model.getJointId(j)) for j in joints),
+    )
+
+
+def urdf_parameters(robot: Robot) -> Array:
+    """The URDF's standard parameters (p,) in :attr:`Robot.standard_names` order; friction 0."""
+    theta = np.zeros(robot.n_parameters)
+    for k in range(1, robot.model.njoints):
+        theta[10 * (k - 1) : 10 * k] = robot.model.inertias[k].toDynamicParameters()
+    return theta
+
+
+def link_parameter_slices(robot: Robot) -> dict[str, slice]:
+    """Standard columns of each moving link (10 each, :data:`INERTIAL` order)."""
+    return {link: slice(10 * k, 10 * (k + 1)) for k, link in enumerate(robot.links)}
+
+
+def friction_columns(robot: Robot) -> dict[str, NDArray[np.intp]]:
+    """Standard column indices of each friction term ("fv", "fc", "f0"), one per joint."""
+    terms = robot.friction_terms
+    return {
+        t: robot.n_inertial + len(terms) * np.arange(robot.n_joints) + i
+        for i, t in enumerate(terms)
+    }
+
+
+def joint_ranges(robot: Robot) -> tuple[Array, Array]:
+    """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
+    continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""
+    model = robot.model
+    idx = [model.joints[j].idx_q for j in robot.pin_joint]
+    kinds = [model.joints[j].nq for j in robot.pin_joint]
+    lo = np.array([model.lowerPositionLimit[i] for i in idx])
+    hi = np.array([model.upperPositionLimit[i] for i in idx])
+    ok = np.isfinite(lo) & np.isfinite(hi) & (hi > lo) & (np.array(kinds) == 1)
+    return np.where(ok, lo, -np.pi), np.where(ok, hi, np.pi)
+
+
+def _states(robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike) -> tuple[Array, ...]:
+    """Validate (N, n_joints) joint arrays (a single sample (n_joints,) is promoted)."""
+    arrays = tuple(np.atleast_2d(np.asarray(x, dtype=np.float64)) for x in (q, dq, ddq))
+    for name, x in zip(("q", "dq", "ddq"), arrays, strict=True):
+        if x.ndim != 2 or x.shape[1] != robot.n_joints or x.shape[0] != arrays[0].shape[0]:
+            raise ValueError(f"{name} has shape {x.shape}; expected (N, {robot.n_joints})")
+    return arrays
+
+
+def pin_configuration(robot: Robot, q: ArrayLike) -> Array:
+    """Pinocchio configurations (N, nq) of joint values q (N, n_joints); continuous: (cos, sin)."""
+    q = np.atleast_2d(np.asarray(q, dtype=np.float64))
+    out = np.zeros((q.shape[0], robot.model.nq))
+    for k, jid in enumerate(robot.pin_joint):
+        _set_joint(robot.model, jid, q[:, k], out)
+    return out
+
+
+def _velocity_index(robot: Robot) -> NDArray[np.intp]:
+    """Index into Pinocchio's velocity vector of each entry of ``robot.joints``."""
+    return np.array([robot.model.joints[j].idx_v for j in robot.pin_joint], dtype=np.intp)
+
+
+def _friction_block(robot: Robot, dq: Array) -> Array:
+    """Friction columns (N, n_joints, n_joints · terms): q̇, sgn q̇, 1 on each joint's own row."""
+    n, terms = robot.n_joints, robot.friction_terms
+    values = {"fv": dq, "fc": np.sign(dq), "f0": np.ones_like(dq)}
+    out = np.zeros((dq.shape[0], n, n * len(terms)))
+    rows = np.arange(n)
+    for i, t in enumerate(terms):
+        out[:, rows, len(terms) * rows + i] = values[t]
+    return out
+
+
+def regressor(robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike) -> Array:
+    """Y (N, n_joints, p) with τ = Y θ: inertial columns (Pinocchio) then friction columns.
+
+    Rows follow ``robot.joints``; one ``pin.Data`` is reused over the samples.
+    """
+    q, dq, ddq = _states(robot, q, dq, ddq)
+    model, data = robot.model, robot.model.createData()
+    qp, vi = pin_configuration(robot, q), _velocity_index(robot)
+    v, a = np.zeros((q.shape[0], model.nv)), np.zeros((q.shape[0], model.nv))
+    v[:, vi], a[:, vi] = dq, ddq
+    Y = np.empty((q.shape[0], model.nv, robot.n_parameters))
+    for qk, vk, ak, out in zip(qp, v, a, Y[..., : robot.n_inertial], strict=True):
+        out[...] = pin.computeJointTorqueRegressor(model, data, qk, vk, ak)
+    if np.any(vi != np.arange(model.nv)):
+        Y = Y[:, vi]
+    Y[..., robot.n_inertial :] = _friction_block(robot, dq)
+    return Y
+
+
+def inverse_dynamics(
+    robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike, theta: ArrayLike
+) -> Array:
+    """τ (N, n_joints) by ``pin.rnea`` on a copy of the model carrying θ's inertias, plus friction.
+
+    Independent of :func:`regressor` (the test compares the two).  Every link needs a positive
+    mass in θ (``pin.Inertia.FromDynamicParameters`` divides by it); for any other θ use
+    ``regressor(...) @ theta``.
+    """
+    q, dq, ddq = _states(robot, q, dq, ddq)
+    theta = np.asarray(theta, dtype=np.float64)
+    if theta.shape != (robot.n_parameters,):
+        raise ValueError(f"theta has shape {theta.shape}; expected ({robot.n_parameters},)")
+    model = robot.model.copy()
+    for k in range(1, model.njoints):
+        pi = theta[10 * (k - 1) : 10 * k]
+        if not pi[0] > 0:
+            raise ValueError(f"link {robot.links[k - 1]!r} has mass {pi[0]}: rnea needs m > 0")
+        model.inertias[k] = pin.Inertia.FromDynamicParameters(pi)
+    data = model.createData()
+    qp, vi = pin_configuration(robot, q), _velocity_index(robot)
+    v, a = np.zeros((q.shape[0], model.nv)), np.zeros((q.shape[0], model.nv))
+    v[:, vi], a[:, vi] = dq, ddq
+    tau = np.empty_like(q)
+    for k in range(q.shape[0]):
+        tau[k] = pin.rnea(model, data, qp[k], v[k], a[k])[vi]
+    return tau + _friction_block(robot, dq) @ theta[robot.n_inertial :]

@@ -1,0 +1,307 @@
+"""paramid.robot.model and .base (issue #16 item 1): URDF robot with locked joints, regressor vs
+``pin.rnea``, friction columns, base parameters by pivoted QR, and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+from paramid.io import UserError
+from paramid.robot.base import (
+    base_columns,
+    base_parameters,
+    structural_base,
+    to_base,
+    unidentified,
+)
+from paramid.robot.model import (
+    Robot,
+    RobotError,
+    friction_columns,
+    inverse_dynamics,
+    link_parameter_slices,
+    load_robot,
+    pin_configuration,
+    regressor,
+    robot_from_model,
+    urdf_parameters,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+KINOVA_URDF = ROOT / "data" / "kinova_gen3" / "kinovaGen3.urdf"
+KINOVA_JOINTS = [f"joint_{k}" for k in range(1, 8)]
+
+SMALL_URDF = """<?xml version="1.0"?>
+<robot name="small">
+  <link name="base"/>
+  <link name="upper">
+    <inertial><origin xyz="0.01 0.02 0.15" rpy="0.1 0 0"/><mass value="2.0"/>
+      <inertia ixx="0.03" ixy="0.001" ixz="0.002" iyy="0.04" iyz="0.003" izz="0.01"/></inertial>
+  </link>
+  <link name="fore">
+    <inertial><origin xyz="0.2 0.01 0" rpy="0 0.2 0"/><mass value="1.5"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial>
+  </link>
+  <link name="slider">
+    <inertial><origin xyz="0 0 0.05"/><mass value="0.5"/>
+      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.002"/></inertial>
+  </link>
+  <link name="finger">
+    <inertial><origin xyz="0.03 0 0"/><mass value="0.2"/>
+      <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0002" iyz="0" izz="0.0002"/></inertial>
+  </link>
+  <link name="tool">
+    <inertial><origin xyz="0 0 0.02"/><mass value="0.3"/>
+      <inertia ixx="0.0003" ixy="0" ixz="0" iyy="0.0003" iyz="0" izz="0.0001"/></inertial>
+  </link>
+  <joint name="spin" type="continuous"><parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="fore"/>
+    <origin xyz="0 0 0.3" rpy="0.3 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="10" velocity="2"/></joint>
+  <joint name="slide" type="prismatic"><parent link="fore"/><child link="slider"/>
+    <origin xyz="0.4 0 0"/><axis xyz="1 0 0"/>
+    <limit lower="-0.1" upper="0.1" effort="50" velocity="1"/></joint>
+  <joint name="grip" type="revolute"><parent link="slider"/><child link="finger"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="flange" type="fixed"><parent link="slider"/><child link="tool"/>
+    <origin xyz="0 0 0.08"/></joint>
+</robot>
+"""
+
+
+@pytest.fixture(scope="module")
+def kinova() -> Robot:
+    return load_robot(KINOVA_URDF, KINOVA_JOINTS)
+
+
+@pytest.fixture(scope="module")
+def small_urdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("urdf") / "small.urdf"
+    path.write_text(SMALL_URDF)
+    return path
+
+
+def states(n: int, joints: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return (
+        rng.uniform(-4.0, 4.0, (n, joints)),  # beyond ±π: continuous joints wrap
+        rng.normal(0.0, 2.0, (n, joints)),
+        rng.normal(0.0, 5.0, (n, joints)),
+    )
+
+
+def rnea_reference(model: pin.Model, q_full: np.ndarray, v: np.ndarray, a: np.ndarray):
+    data = model.createData()
+    return np.array([pin.rnea(model, data, *x) for x in zip(q_full, v, a, strict=True)])
+
+
+def random_inertial(robot: Robot, seed: int) -> np.ndarray:
+    """θ with physically plausible random inertias (so rnea can carry them) and friction."""
+    rng = np.random.default_rng(seed)
+    theta = np.zeros(robot.n_parameters)
+    for k in range(len(robot.links)):
+        inertia = pin.Inertia.Random()
+        inertia.mass = rng.uniform(0.5, 3.0)
+        theta[10 * k : 10 * k + 10] = inertia.toDynamicParameters()
+    theta[robot.n_inertial :] = rng.uniform(0.1, 2.0, robot.n_parameters - robot.n_inertial)
+    return theta
+
+
+# ------------------------------------------------------------------------------------------------
+# Regressor against pin.rnea
+# ------------------------------------------------------------------------------------------------
+
+
+def test_kinova_rnea_equals_regressor_times_urdf_parameters(kinova: Robot) -> None:
+    assert kinova.model.nq == 11 and kinova.model.nv == 7  # 4 continuous joints: (cos, sin)
+    q, dq, ddq = states(300, 7, seed=1)
+    tau = rnea_reference(kinova.model, pin_configuration(kinova, q), dq, ddq)
+    theta = urdf_parameters(kinova)
+    assert np.abs(tau).max() > 1.0
+    assert np.abs(regressor(kinova, q, dq, ddq) @ theta - tau).max() < 1e-10
+    assert np.abs(inverse_dynamics(kinova, q, dq, ddq, theta) - tau).max() < 1e-10
+
+
+def test_kinova_names_and_urdf_values(kinova: Robot) -> None:
+    names = kinova.standard_names
+    assert len(names) == 70 + 14 and kinova.n_parameters == 84
+    assert names[:2] == ["m_shoulder_link", "mx_shoulder_link"]
+    assert names[9] == "Izz_shoulder_link" and names[70:72] == ["fv_joint_1", "fc_joint_1"]
+    theta = urdf_parameters(kinova)
+    masses = theta[[s.start for s in link_parameter_slices(kinova).values()]]
+    assert masses.sum() == pytest.approx(6.401, abs=1e-3)  # SOURCE.md: moving mass 6.401 kg
+    assert np.all(theta[70:] == 0)
+
+
+def test_sample_manipulator_locking_and_any_theta() -> None:
+    """Pinocchio's sample arm (no file): 4 of 6 joints move, 2 locked; rows in the user's order."""
+    full = pin.buildSampleModelManipulator()
+    joints = ["elbow_joint", "shoulder1_joint", "wrist2_joint", "shoulder2_joint"]
+    robot = robot_from_model(full, joints, locked={"shoulder3_joint": 0.7}, offset=True)
+    assert robot.n_joints == 4 and robot.n_inertial == 40
+    assert dict(robot.locked) == {"shoulder3_joint": 0.7, "wrist1_joint": 0.0}
+    q, dq, ddq = states(50, 4, seed=2)
+    ids = [full.getJointId(j) - 1 for j in joints]  # all joints of the sample arm are 1-DOF
+    q_full, v_full, a_full = (np.zeros((50, 6)) for _ in range(3))
+    q_full[:, full.getJointId("shoulder3_joint") - 1] = 0.7
+    q_full[:, ids], v_full[:, ids], a_full[:, ids] = q, dq, ddq
+    tau = rnea_reference(full, q_full, v_full, a_full)[:, ids]
+    theta = urdf_parameters(robot)
+    assert np.abs(regressor(robot, q, dq, ddq) @ theta - tau).max() < 1e-10
+    other = random_inertial(robot, seed=3)
+    Y = regressor(robot, q, dq, ddq)
+    assert np.abs(Y @ other - inverse_dynamics(robot, q, dq, ddq, other)).max() < 1e-10
+
+
+def test_small_urdf_continuous_prismatic_locked_fixed(small_urdf: Path) -> None:
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"], locked={"grip": 0.4})
+    assert robot.links == ("upper", "fore", "slider")  # tool (fixed) and finger (locked) merged
+    full = pin.buildModelFromUrdf(str(small_urdf))
+    q, dq, ddq = states(40, 3, seed=4)
+    q[:, 2] *= 0.02
+    q_full = np.zeros((40, full.nq))
+    q_full[:, 0], q_full[:, 1] = np.cos(q[:, 0]), np.sin(q[:, 0])
+    q_full[:, 2], q_full[:, 3], q_full[:, 4] = q[:, 1], q[:, 2], 0.4
+    pad = np.zeros((40, 1))
+    tau = rnea_reference(full, q_full, np.hstack([dq, pad]), np.hstack([ddq, pad]))[:, :3]
+    theta = urdf_parameters(robot)
+    assert theta[20] == pytest.approx(0.5 + 0.2 + 0.3)  # slider + locked finger + fixed tool
+    assert np.abs(regressor(robot, q, dq, ddq) @ theta - tau).max() < 1e-10
+    assert np.abs(inverse_dynamics(robot, q, dq, ddq, theta) - tau).max() < 1e-10
+
+
+def test_friction_columns_and_joint_order(kinova: Robot) -> None:
+    robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True)
+    cols = friction_columns(robot)
+    assert [robot.standard_names[i] for i in cols["fc"][:2]] == ["fc_joint_7", "fc_joint_6"]
+    q, dq, ddq = states(20, 7, seed=5)
+    dq[0, 3] = 0.0
+    theta = np.zeros(robot.n_parameters)
+    fv, fc, f0 = np.linspace(0.1, 0.7, 7), np.linspace(0.5, 2.0, 7), np.linspace(-1, 1, 7)
+    theta[cols["fv"]], theta[cols["fc"]], theta[cols["f0"]] = fv, fc, f0
+    tau = regressor(robot, q, dq, ddq) @ theta
+    np.testing.assert_allclose(tau, fv * dq + fc * np.sign(dq) + f0, rtol=0, atol=1e-14)
+    assert tau[0, 3] == f0[3]  # sgn(0) = 0
+    assert robot.links == kinova.links  # links stay in tree order, rows follow the user's
+    reversed_rows = regressor(robot, q, dq, ddq)[..., :70]
+    forward = regressor(kinova, q[:, ::-1], dq[:, ::-1], ddq[:, ::-1])[..., :70]
+    np.testing.assert_array_equal(reversed_rows, forward[:, ::-1])
+
+
+def test_friction_none_and_shapes(kinova: Robot) -> None:
+    robot = load_robot(KINOVA_URDF, KINOVA_JOINTS, friction=())
+    assert robot.n_parameters == 70 and robot.friction_terms == ()
+    with pytest.raises(ValueError, match=r"expected \(N, 7\)"):
+        regressor(kinova, np.zeros((3, 6)), np.zeros((3, 6)), np.zeros((3, 6)))
+    with pytest.raises(ValueError, match="mass"):
+        inverse_dynamics(kinova, np.zeros(7), np.zeros(7), np.zeros(7), np.zeros(84))
+
+
+# ------------------------------------------------------------------------------------------------
+# Bad input
+# ------------------------------------------------------------------------------------------------
+
+
+def test_missing_urdf(tmp_path: Path) -> None:
+    with pytest.raises(RobotError, match="nope.urdf.*not found"):
+        load_robot(tmp_path / "nope.urdf", ["a"])
+    assert issubclass(RobotError, UserError)
+
+
+def test_unparsable_urdf(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot name='x'><link name='a'></robot")
+    with pytest.raises(RobotError, match="bad.urdf.*could not be parsed"):
+        load_robot(bad, ["a"])
+
+
+@pytest.mark.parametrize(
+    ("joints", "locked", "friction", "match"),
+    [
+        (["joint_1", "joint_9"], None, ("viscous",), r"joints: joint\(s\) \['joint_9'\] not in"),
+        (["joint_1"], {"gripper": 0.0}, ("viscous",), r"locked: joint\(s\) \['gripper'\]"),
+        (["joint_1", "joint_1"], None, ("viscous",), "listed twice"),
+        (["joint_1"], {"joint_1": 0.0}, ("viscous",), "both identified and locked"),
+        (["joint_1"], None, ("stribeck",), "friction terms"),
+        ([], None, ("viscous",), "no joints"),
+    ],
+)
+def test_bad_joints(joints, locked, friction, match) -> None:
+    with pytest.raises(RobotError, match=match):
+        load_robot(KINOVA_URDF, joints, locked=locked, friction=friction)
+
+
+# ------------------------------------------------------------------------------------------------
+# Base parameters
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kinova_stack(kinova: Robot) -> np.ndarray:
+    q, dq, ddq = states(300, 7, seed=6)
+    return regressor(kinova, q, dq, ddq)
+
+
+def test_kinova_base_count(kinova: Robot, kinova_stack: np.ndarray) -> None:
+    base = base_parameters(kinova_stack.reshape(-1, 84), kinova.standard_names)
+    assert base.rank == 59  # 45 inertial + 7 viscous + 7 Coulomb (SOURCE.md: 70 -> 45)
+    assert sum(not n.startswith(("fv_", "fc_")) for n in base.names) == 45
+    assert base.names[-14:] == tuple(kinova.standard_names[70:])
+    assert "m_shoulder_link" not in base.names  # the first link's mass never acts on a joint
+    inertial = load_robot(KINOVA_URDF, KINOVA_JOINTS, friction=())
+    assert structural_base(inertial).rank == 45
+    structural = structural_base(kinova)
+    assert structural.names == base.names
+
+
+def test_base_deterministic_and_row_order(kinova: Robot, kinova_stack: np.ndarray) -> None:
+    Y = kinova_stack.reshape(-1, 84)
+    first, again = (base_parameters(Y, kinova.standard_names) for _ in range(2))
+    assert np.array_equal(first.independent, again.independent)
+    assert np.array_equal(first.K, again.K) and first.expressions == again.expressions
+    shuffled = base_parameters(
+        Y[np.random.default_rng(7).permutation(len(Y))], kinova.standard_names
+    )
+    assert np.array_equal(shuffled.independent, first.independent)
+    np.testing.assert_allclose(shuffled.K, first.K, rtol=0, atol=1e-9)
+
+
+def test_base_regressor_reproduces_standard(kinova: Robot, kinova_stack: np.ndarray) -> None:
+    base = base_parameters(kinova_stack.reshape(-1, 84), kinova.standard_names)
+    rng = np.random.default_rng(8)
+    for theta in (rng.normal(size=84), urdf_parameters(kinova)):
+        tau = kinova_stack @ theta
+        tau_base = base_columns(kinova_stack, base) @ to_base(theta, base)
+        assert np.abs(tau - tau_base).max() < 1e-9
+        np.testing.assert_allclose(base.matrix @ theta, to_base(theta, base), atol=1e-14)
+    assert base.expressions[base.names.index("Izz_shoulder_link")].startswith(
+        "Izz_shoulder_link + "
+    )
+
+
+def test_unidentified_names_missing_base_parameters(
+    kinova: Robot, kinova_stack: np.ndarray
+) -> None:
+    base = base_parameters(kinova_stack.reshape(-1, 84), kinova.standard_names)
+    assert unidentified(base_columns(kinova_stack, base).reshape(-1, base.rank), base) == []
+    q = np.zeros((200, 7))
+    q[:, 1] = np.linspace(-1.0, 1.0, 200)  # only joint 2 moves, slowly, one way
+    dq = np.zeros_like(q)
+    dq[:, 1] = 0.5
+    W = base_columns(regressor(kinova, q, dq, np.zeros_like(q)), base).reshape(-1, base.rank)
+    missing = unidentified(W, base)
+    assert "fv_joint_1" in missing and "fc_joint_7" in missing and "fv_joint_2" not in missing
+    assert "fc_joint_2" in missing  # q̇₂ constant: Coulomb = viscous / 0.5, the later one is named
+    assert 35 < len(missing) < base.rank
+
+
+def test_base_parameters_bad_shapes() -> None:
+    with pytest.raises(ValueError, match="expected"):
+        base_parameters(np.zeros((10, 3)), ["a", "b"])
+    with pytest.raises(ValueError, match="non-finite"):
+        base_parameters(np.full((4, 2), np.nan), ["a", "b"])

@@ -1,0 +1,113 @@
+"""paramid.robot.twin (issue #16 item 5, library level): a Kinova Gen3 twin on a Fourier
+excitation; noise-free data recover the true base parameters, the sensors are as stated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paramid.excitation.fourier import FourierTrajectory
+from paramid.robot.base import base_columns, structural_base, to_base
+from paramid.robot.model import (
+    Robot,
+    friction_columns,
+    joint_ranges,
+    load_robot,
+    regressor,
+    urdf_parameters,
+)
+from paramid.robot.twin import (
+    KINOVA_TORQUE_NOISE_NM,
+    TwinNoise,
+    excitation,
+    simulate,
+    true_parameters,
+)
+
+KINOVA_URDF = Path(__file__).resolve().parents[1] / "data" / "kinova_gen3" / "kinovaGen3.urdf"
+
+
+@pytest.fixture(scope="module")
+def kinova() -> Robot:
+    return load_robot(KINOVA_URDF, [f"joint_{k}" for k in range(1, 8)])
+
+
+@pytest.fixture(scope="module")
+def theta(kinova: Robot) -> np.ndarray:
+    return true_parameters(kinova, seed=1, inertia_spread=0.2)
+
+
+def test_noise_free_twin_recovers_base_parameters(kinova: Robot, theta: np.ndarray) -> None:
+    """OLS (np.linalg.lstsq) on the stacked base regressor of one 10 s period at 200 Hz."""
+    trajectory = excitation(kinova, seed=1)
+    rec = simulate(kinova, theta, trajectory, 10.0, 200.0, TwinNoise.noise_free(), seed=1)
+    assert np.array_equal(rec.q, rec.q_true) and np.array_equal(rec.tau, rec.tau_true)
+    base = structural_base(kinova)
+    W = base_columns(regressor(kinova, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
+    beta = np.linalg.lstsq(W, rec.tau.reshape(-1), rcond=None)[0]
+    truth = to_base(theta, base)
+    assert np.linalg.norm(beta - truth) / np.linalg.norm(truth) < 1e-6
+    # each parameter to 1e-6 relative; those below 1 mm·kg / 1e-3 kg m² are zero up to URDF
+    # round-off (e.g. 3.7e-6 from a π/2 printed as 1.5708) and are held to 1e-9 absolute
+    assert np.all(np.abs(beta - truth) <= 1e-6 * np.maximum(np.abs(truth), 1e-3))
+
+
+def test_true_parameters(kinova: Robot, theta: np.ndarray) -> None:
+    cols = friction_columns(kinova)
+    assert np.all((0.1 <= theta[cols["fv"]]) & (theta[cols["fv"]] <= 0.5))
+    assert np.all((0.5 <= theta[cols["fc"]]) & (theta[cols["fc"]] <= 2.0))
+    ratio = theta[:70].reshape(7, 10) / urdf_parameters(kinova)[:70].reshape(7, 10)
+    factor = ratio[:, 0]  # one factor per link, within ±20 %
+    assert np.all(np.abs(factor - 1) <= 0.2) and np.ptp(factor) > 0.05
+    finite = np.isfinite(ratio)
+    np.testing.assert_allclose(ratio[finite], np.broadcast_to(factor[:, None], ratio.shape)[finite])
+    assert np.array_equal(theta, true_parameters(kinova, seed=1, inertia_spread=0.2))
+    assert not np.array_equal(theta, true_parameters(kinova, seed=2, inertia_spread=0.2))
+    with pytest.raises(ValueError, match="inertia_spread"):
+        true_parameters(kinova, inertia_spread=1.0)
+
+
+def test_excitation_within_ranges(kinova: Robot) -> None:
+    trajectory = excitation(kinova, seed=3, amplitude_rad=2.0, max_velocity_rad_s=1.0)
+    assert isinstance(trajectory, FourierTrajectory) and trajectory.period == pytest.approx(10.0)
+    q, dq, _ = trajectory.evaluate_joints(np.linspace(0.0, 10.0, 5001))
+    lo, hi = joint_ranges(kinova)
+    assert np.all(q >= lo - 1e-3) and np.all(q <= hi + 1e-3)
+    assert np.all(np.abs(q - trajectory.q0).max(axis=0) <= 0.45 * (hi - lo) + 1e-3)
+    assert np.abs(dq).max() <= 1.0 + 1e-3
+    assert np.all(np.abs(dq).max(axis=0) > 0.3)  # every joint moves
+
+
+def test_noisy_twin_sensors(kinova: Robot, theta: np.ndarray) -> None:
+    trajectory = excitation(kinova, seed=1)
+    noise = TwinNoise()
+    rec = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="cal")
+    step = noise.encoder_step_rad
+    np.testing.assert_allclose(rec.q / step, np.round(rec.q / step), atol=1e-6)
+    assert np.abs(rec.q - rec.q_true).max() <= step / 2 + 1e-12
+    sigma = np.std(rec.tau - rec.tau_true, axis=0)
+    np.testing.assert_allclose(sigma, KINOVA_TORQUE_NOISE_NM, rtol=0.05)
+    assert np.std(rec.dq - rec.dq_true) == pytest.approx(noise.velocity_noise_rad_s, rel=0.05)
+    again = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="cal")
+    assert np.array_equal(again.tau, rec.tau)
+    val = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="val")
+    assert not np.array_equal(val.tau, rec.tau) and np.array_equal(val.tau_true, rec.tau_true)
+    quiet = TwinNoise(torque_noise_nm=0.0)
+    no_tau = simulate(kinova, theta, trajectory, 20.0, 500.0, quiet, seed=1, record="cal")
+    assert np.array_equal(no_tau.dq, rec.dq) and np.array_equal(no_tau.tau, rec.tau_true)
+
+
+def test_record_frame_and_errors(kinova: Robot, theta: np.ndarray) -> None:
+    trajectory = excitation(kinova, seed=1)
+    rec = simulate(kinova, theta, trajectory, 1.0, 100.0, TwinNoise(), seed=0)
+    frame = rec.frame(kinova.joints)
+    assert list(frame.columns[:3]) == ["time", "q_joint_1", "q_joint_2"]
+    assert frame.shape == (100, 1 + 3 * 7)
+    np.testing.assert_array_equal(frame["tau_joint_3"], rec.tau[:, 2])
+    with pytest.raises(ValueError, match="fewer than 2 samples"):
+        simulate(kinova, theta, trajectory, 0.001, 100.0, TwinNoise(), seed=0)
+    three = FourierTrajectory(np.zeros(3), np.ones((3, 2)), np.ones((3, 2)), 1.0)
+    with pytest.raises(ValueError, match="trajectory has 3 joints, robot 7"):
+        simulate(kinova, theta, three, 1.0, 100.0, TwinNoise(), seed=0)
