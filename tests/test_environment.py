@@ -23,6 +23,7 @@ CONDA_NAMES = {
     "snakemake": ["snakemake-minimal"],
     "matplotlib": ["matplotlib-base"],
     "pyyaml": ["pyyaml"],
+    "pin": ["pinocchio"],
 }
 PROFILE_LINE = (
     "Using workflow specific profile profiles/default for setting default command line arguments."
