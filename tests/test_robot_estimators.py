@@ -230,9 +230,9 @@ def test_population_methods_approach_ols(rich: Problem, method: str):
 
 
 def test_rank_deficient_data_names_the_parameters(rich: Problem):
-    W = rich.W.copy()
-    W[:, 1] = 2 * W[:, 0]
-    bad = Problem(**{**rich.__dict__, "W": W})
+    R = rich.R.copy()
+    R[:, :, rich.base.independent[1]] = 2 * R[:, :, rich.base.independent[0]]
+    bad = Problem(**{**rich.__dict__, "R": R})
     with pytest.raises(ValueError, match=rich.names[1]):
         ESTIMATORS["ols"](bad, {})
 
@@ -241,7 +241,7 @@ def test_compress_preserves_the_objective():
     rng = np.random.default_rng(0)
     Y, y, theta = rng.standard_normal((1000, 8)), rng.standard_normal(1000), rng.standard_normal(8)
     R, c, rho2 = estimators.compress(Y, y, chunk=300)
-    direct = np.mean((Y @ theta - y) ** 2)
+    direct = np.sum((Y @ theta - y) ** 2)
     np.testing.assert_allclose(np.sum((R @ theta - c) ** 2) + rho2, direct, rtol=1e-12)
 
 

@@ -3,13 +3,16 @@
 Data: the standard regressor Y (M, p) and torque y (M,) of the calibration records, rows
 joint-major per sample (row k·n + j is joint j at sample k); the base regressor is
 W = Y[:, independent] and base = θ[independent] + K θ[dependent] (pivoted QR, see
-:mod:`paramid.robot.base`).  Every estimator takes a :class:`Problem` and its settings and
-returns a :class:`Fit`; :data:`ESTIMATORS` names them:
+:mod:`paramid.robot.base`).  :func:`make_problem` compresses each joint's rows once by QR,
+[Y_j y_j] = Q_j [R_j c_j; 0 ρ_j]; since W_j's columns are columns of Y_j,
+‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖² + ρ_j², so OLS, WLS and LMI work on n·p rows
+instead of M (exactly, up to round-off).  Every estimator takes a :class:`Problem` and its
+settings and returns a :class:`Fit`; :data:`ESTIMATORS` names them:
 
 ``urdf``
     The maker's model, no fit: the URDF's standard parameters (friction 0), the baseline row.
 ``ols``
-    min ‖y − W β‖² by Householder QR; standard errors from σ̂² (WᵀW)⁻¹ with
+    min ‖y − W β‖² (QR of the compressed rows); standard errors from σ̂² (WᵀW)⁻¹ with
     σ̂² = ‖r‖²/(M − r) (Gautier 1997, "Dynamic identification of robots with power model").
 ``wls``
     Per-joint noise variances σ̂_j² = ‖r_j‖²/(K − r/n) from the OLS residuals r_j of joint j,
@@ -30,8 +33,9 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
 
         (1/M) ‖Y θ − y‖² + w ‖θ − θ_urdf‖²
 
-    by cvxpy with Clarabel.  The data enter only through the QR compression [Y y] = Q [R c; 0 ρ]
-    (R p×p), since ‖Yθ − y‖² = ‖Rθ − c‖² + ρ²: cvxpy never sees the M×p data.  The weight w
+    by cvxpy with Clarabel.  The data enter only through the per-joint compressions, stacked
+    and compressed once more to R (p×p) and c, since ‖Yθ − y‖² = ‖Rθ − c‖² + ρ²: cvxpy never
+    sees the M×p data.  The weight w
     ≥ 0 [N² m² per squared parameter unit] pulls the parameters the data do not determine
     (and, weakly, the others) towards the URDF; w = 0 (default) fits the data alone.
 """
@@ -76,8 +80,9 @@ class Problem:
     n_joints: int
     names: list[str]  # base parameter names (r)
     base: BaseMap
-    R: Array  # (p, p) from the QR compression of [Y y], scaled by 1/√M
-    c: Array  # (p,)
+    R: Array  # (n, p, p) per joint j: [Y_j y_j] = Q_j [R_j c_j; 0 ρ_j] (Y_j: joint j's rows)
+    c: Array  # (n, p)
+    rho2: Array  # (n,) ρ_j²: ‖Y_j θ − y_j‖² = ‖R_j θ − c_j‖² + ρ_j²
     theta_urdf: Array  # (p,) URDF standard parameters, friction 0
     links: Mapping[str, slice]  # moving link -> its 10 standard columns
     nonnegative: Index  # standard columns constrained ≥ 0 (viscous, Coulomb friction)
@@ -100,14 +105,14 @@ class Fit:
 
 
 def compress(Y: Array, y: Array, chunk: int = 50_000) -> tuple[Array, Array, float]:
-    """R (p, p), c (p,) and ρ² of [Y y] = Q [R c; 0 ρ], scaled by 1/√M, in row chunks (memory
-    O(chunk·p)): (1/M)‖Yθ − y‖² = ‖Rθ − c‖² + ρ²."""
+    """R (p, p), c (p,) and ρ² of [Y y] = Q [R c; 0 ρ] by Householder QR in row chunks (memory
+    O(chunk·p)): ‖Yθ − y‖² = ‖Rθ − c‖² + ρ² for every θ."""
     M, p = Y.shape
     acc = np.zeros((0, p + 1))
     for start in range(0, M, chunk):
         block = np.column_stack([Y[start : start + chunk], y[start : start + chunk]])
         acc = scipy.linalg.qr(np.vstack([acc, block]), mode="r")[0][: p + 1]
-    acc = np.vstack([acc, np.zeros((max(0, p + 1 - acc.shape[0]), p + 1))]) / np.sqrt(M)
+    acc = np.vstack([acc, np.zeros((max(0, p + 1 - acc.shape[0]), p + 1))])
     return acc[:p, :p], acc[:p, p], float(acc[p, p] ** 2)
 
 
@@ -125,32 +130,37 @@ def standard_completion(beta: Array, base: BaseMap, prior: Array) -> Array:
     return theta
 
 
-def _check_rank(problem: Problem) -> None:
-    rank = np.linalg.matrix_rank(problem.W)
-    if rank < problem.W.shape[1]:
-        involved = collinear_columns(problem.W, problem.names)
+def _weighted_ls(problem: Problem, weights: Array) -> tuple[Array, Array]:
+    """β minimising Σ_j w_j ‖W_j β − y_j‖² and √diag (Σ_j w_j W_jᵀW_j)⁻¹, from the per-joint
+    compression (W_j = Y_j[:, independent], so ‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖²
+    + ρ_j²): a QR of n·p rows instead of M; a rank-deficient W is named."""
+    root = np.sqrt(weights)[:, None]
+    A = (root[:, :, None] * problem.R[:, :, problem.base.independent]).reshape(
+        -1, len(problem.names)
+    )
+    Q, R = np.linalg.qr(A)
+    rank = np.linalg.matrix_rank(R)
+    if rank < R.shape[1]:
+        involved = collinear_columns(A, problem.names)
         raise ValueError(
-            f"the stacked base regressor has rank {rank} < {problem.W.shape[1]}: {involved} are "
+            f"the stacked base regressor has rank {rank} < {R.shape[1]}: {involved} are "
             "not identifiable from these records (they do not excite them independently)"
         )
-
-
-def _weighted_ls(W: Array, y: Array, weights: Array | None) -> tuple[Array, Array]:
-    """β and the row norms of R⁻¹ (√diag (WᵀΛW)⁻¹) by QR of the row-weighted W."""
-    if weights is not None:
-        root = np.sqrt(weights)
-        W, y = W * root[:, None], y * root
-    Q, R = np.linalg.qr(W)
-    beta = scipy.linalg.solve_triangular(R, Q.T @ y)
+    beta = scipy.linalg.solve_triangular(R, Q.T @ (root * problem.c).reshape(-1))
     R_inv = scipy.linalg.solve_triangular(R, np.eye(R.shape[0]))
     return beta, np.sqrt(np.sum(R_inv * R_inv, axis=1))
 
 
+def joint_residuals(problem: Problem, beta: Array) -> Array:
+    """‖y_j − W_j β‖² (n,) of each joint, from the compression."""
+    fitted = problem.R[:, :, problem.base.independent] @ beta - problem.c
+    return np.sum(fitted * fitted, axis=1) + problem.rho2
+
+
 def joint_variances(problem: Problem, beta: Array) -> Array:
     """σ̂_j² = ‖r_j‖²/(K − r/n) of each joint's residuals."""
-    residual = (problem.y - problem.W @ beta).reshape(-1, problem.n_joints)
-    dof = residual.shape[0] - problem.W.shape[1] / problem.n_joints
-    return np.sum(residual * residual, axis=0) / dof
+    samples = problem.y.size // problem.n_joints
+    return joint_residuals(problem, beta) / (samples - len(problem.names) / problem.n_joints)
 
 
 def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
@@ -160,18 +170,15 @@ def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 
 def fit_ols(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Ordinary least squares with standard errors."""
-    _check_rank(problem)
-    beta, scale = _weighted_ls(problem.W, problem.y, None)
-    residual = problem.y - problem.W @ beta
-    sigma2 = float(residual @ residual) / (problem.y.size - beta.size)
+    beta, scale = _weighted_ls(problem, np.ones(problem.n_joints))
+    sigma2 = float(np.sum(joint_residuals(problem, beta))) / (problem.y.size - beta.size)
     return Fit(beta, stderr=np.sqrt(sigma2) * scale)
 
 
 def fit_wls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Weighted least squares, per-joint weights from the OLS residuals."""
     variances = joint_variances(problem, fit_ols(problem, settings).base)
-    weights = np.tile(1.0 / variances, problem.y.size // problem.n_joints)
-    beta, stderr = _weighted_ls(problem.W, problem.y, weights)
+    beta, stderr = _weighted_ls(problem, 1.0 / variances)
     note = "joint noise std [N m]: " + ", ".join(f"{s:.4g}" for s in np.sqrt(variances))
     return Fit(beta, stderr=stderr, notes=[note])
 
@@ -197,7 +204,7 @@ def fit_bcls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Bound-constrained least squares inside the RLS box (Eq 17)."""
     from paramid.hip.estimators import bcls
 
-    _check_rank(problem)
+    fit_ols(problem, settings)  # names unidentifiable parameters before the RLS run
     box = rls_box(problem, settings)[0]
     beta = bcls(problem.W, problem.y, box.lower, box.upper)
     return Fit(beta, lower=box.lower, upper=box.upper, notes=box.notes)
@@ -268,7 +275,9 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     ]
     if problem.nonnegative.size:
         constraints.append(theta[problem.nonnegative] >= 0)
-    objective = cp.sum_squares(problem.R @ theta - problem.c)
+    R, c, _ = compress(problem.R.reshape(-1, problem.R.shape[-1]), problem.c.reshape(-1))
+    scale = 1.0 / np.sqrt(problem.y.size)  # the mean squared residual: 1/M ‖Yθ − y‖²
+    objective = cp.sum_squares(scale * R @ theta - scale * c)
     if weight > 0:
         objective = objective + weight * cp.sum_squares(theta - problem.theta_urdf)
     program = cp.Problem(cp.Minimize(objective), constraints)
@@ -305,8 +314,8 @@ def make_problem(
     compressed; ``kwargs`` are the remaining fields (theta_urdf, links, nonnegative,
     sample_rate_hz, study)."""
     n_joints = Y[0].shape[1]
-    Ys = np.concatenate([y_.reshape(-1, y_.shape[-1]) for y_ in Y])
-    ys = np.concatenate([t.reshape(-1) for t in tau])
-    R, c, _ = compress(Ys, ys)
-    W = Ys[:, base.independent]
-    return Problem(W, ys, n_joints, list(names), base, R, c, **kwargs)
+    Ys, taus = np.concatenate(Y), np.concatenate(tau)
+    parts = [compress(Ys[:, j], taus[:, j]) for j in range(n_joints)]
+    R, c, rho2 = (np.array(x) for x in zip(*parts, strict=True))
+    W = Ys.reshape(-1, Ys.shape[-1])[:, base.independent]
+    return Problem(W, taus.reshape(-1), n_joints, list(names), base, R, c, rho2, **kwargs)

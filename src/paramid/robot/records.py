@@ -116,12 +116,16 @@ def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
     if t.size < 3:
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
     step = np.diff(t)
-    if np.any(step <= 0):
-        row = int(np.flatnonzero(step <= 0)[0]) + 1
-        what = "duplicate time stamp" if step[row - 1] == 0 else "time is not increasing:"
+    if np.any(step == 0):
+        row = int(np.flatnonzero(step == 0)[0]) + 1
         raise InputError(
-            f"{path}: {what} {t[row]!r} after {t[row - 1]!r} at data row {row + 1} "
-            f"(file line {row + 2})"
+            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
+        )
+    if np.any(step < 0):
+        row = int(np.flatnonzero(step < 0)[0]) + 1
+        raise InputError(
+            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
+            f"{t[row]!r} after {t[row - 1]!r}"
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
