@@ -83,6 +83,39 @@ def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) ->
     return values
 
 
+def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
+    """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
+    naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter``."""
+    if t.size < 3:
+        raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
+    step = np.diff(t)
+    if np.any(step == 0):
+        row = int(np.flatnonzero(step == 0)[0]) + 1
+        raise InputError(
+            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
+        )
+    if np.any(step < 0):
+        row = int(np.flatnonzero(step < 0)[0]) + 1
+        raise InputError(
+            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
+            f"{t[row]!r} after {t[row - 1]!r}"
+        )
+    median = float(np.median(step))
+    jitter = float(np.max(np.abs(step - median)) / median)
+    if jitter > max_jitter:
+        row = int(np.argmax(np.abs(step - median))) + 1
+        raise InputError(
+            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
+            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
+        )
+    return median, jitter
+
+
+def uniform_grid(t: Array, median: float) -> Array:
+    """The uniform grid t₀ + k·Δ (Δ the median interval) covering the stamps ``t``."""
+    return t[0] + median * np.arange(int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1)
+
+
 def load_record(
     path: str | Path,
     units: Mapping[str, str],
@@ -112,32 +145,10 @@ def load_record(
             factor = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])]
             data[field] = factor * _numeric_column(frame, columns[field], field, path)
     t = data["time"]
-    if t.size < 3:
-        raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
-    step = np.diff(t)
-    if np.any(step == 0):
-        row = int(np.flatnonzero(step == 0)[0]) + 1
-        raise InputError(
-            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
-        )
-    if np.any(step < 0):
-        row = int(np.flatnonzero(step < 0)[0]) + 1
-        raise InputError(
-            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
-            f"{t[row]!r} after {t[row - 1]!r}"
-        )
-    median = float(np.median(step))
-    jitter = float(np.max(np.abs(step - median)) / median)
-    if jitter > max_jitter:
-        row = int(np.argmax(np.abs(step - median))) + 1
-        raise InputError(
-            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
-        )
+    median, jitter = time_grid(t, path, max_jitter)
     resampled = jitter > 1e-9
     if resampled:
-        n = int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1
-        grid = t[0] + median * np.arange(n)
+        grid = uniform_grid(t, median)
         data = {f: (grid if f == "time" else np.interp(grid, t, v)) for f, v in data.items()}
     return MeasuredRecord(
         time=data["time"] - data["time"][0],

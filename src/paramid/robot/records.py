@@ -28,7 +28,14 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.hip.ingest import UNIT_FACTORS, InputError, _numeric_column, read_table
+from paramid.hip.ingest import (
+    UNIT_FACTORS,
+    InputError,
+    _numeric_column,
+    read_table,
+    time_grid,
+    uniform_grid,
+)
 
 Array = NDArray[np.float64]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
@@ -110,34 +117,6 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
-def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
-    """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
-    naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter``."""
-    if t.size < 3:
-        raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
-    step = np.diff(t)
-    if np.any(step == 0):
-        row = int(np.flatnonzero(step == 0)[0]) + 1
-        raise InputError(
-            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
-        )
-    if np.any(step < 0):
-        row = int(np.flatnonzero(step < 0)[0]) + 1
-        raise InputError(
-            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
-            f"{t[row]!r} after {t[row - 1]!r}"
-        )
-    median = float(np.median(step))
-    jitter = float(np.max(np.abs(step - median)) / median)
-    if jitter > max_jitter:
-        row = int(np.argmax(np.abs(step - median))) + 1
-        raise InputError(
-            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
-        )
-    return median, jitter
-
-
 def load_record(
     path: str | Path,
     joints: Sequence[str],
@@ -172,7 +151,7 @@ def load_record(
     median, jitter = time_grid(t, path, max_jitter)
     resampled = jitter > 1e-9
     if resampled:
-        grid = t[0] + median * np.arange(int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1)
+        grid = uniform_grid(t, median)
         data = {f: grid if f == "time" else _interp(grid, t, v) for f, v in data.items()}
     return RobotRecord(
         time=data["time"] - data["time"][0],
