@@ -36,12 +36,15 @@ class CutoffChoice:
     rule: str = "lowest blocked cross-validation RMSE of the LS fit on the calibration record"
 
 
-def blocked_cv_rmse(H: Array, y: Array, blocks: int) -> float:
+def blocked_cv_rmse(H: Array, y: Array, blocks: int, rows_per_sample: int = 1) -> float:
     """RMSE of LS predictions on each of ``blocks`` contiguous held-out blocks, fitted on the
-    others; the root of the mean squared error over all held-out samples."""
+    others; the root of the mean squared error over all held-out rows.  Blocks hold whole
+    samples (``rows_per_sample`` rows each: one per joint of a multi-joint record).  LS by SVD,
+    so a rank-deficient H still gives unique predictions."""
     if blocks < 2:
         raise ValueError(f"cross-validation needs at least 2 blocks, got {blocks}")
-    edges = np.linspace(0, y.size, blocks + 1).astype(int)
+    samples = y.size // rows_per_sample
+    edges = rows_per_sample * np.linspace(0, samples, blocks + 1).astype(int)
     squared = 0.0
     for start, stop in zip(edges[:-1], edges[1:], strict=True):
         train = np.ones(y.size, dtype=bool)

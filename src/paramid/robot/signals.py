@@ -93,23 +93,6 @@ def stacked(parts: Sequence[ProcessedRecord], regressor: Regressor) -> tuple[Arr
     )
 
 
-def blocked_cv_rmse(W: Array, y: Array, n_joints: int, blocks: int) -> float:
-    """:func:`paramid.hip.cutoff.blocked_cv_rmse` with blocks of whole samples (all joints of a
-    sample in one block); least squares by SVD, so a rank-deficient W (standard columns) is
-    fine: its predictions are unique."""
-    if blocks < 2:
-        raise ValueError(f"cross-validation needs at least 2 blocks, got {blocks}")
-    samples = y.size // n_joints
-    edges = n_joints * np.linspace(0, samples, blocks + 1).astype(int)
-    squared = 0.0
-    for start, stop in zip(edges[:-1], edges[1:], strict=True):
-        train = np.ones(y.size, dtype=bool)
-        train[start:stop] = False
-        x = np.linalg.lstsq(W[train], y[train], rcond=None)[0]
-        squared += float(np.sum((y[start:stop] - W[start:stop] @ x) ** 2))
-    return float(np.sqrt(squared / y.size))
-
-
 def choose_cutoff(
     records: Sequence[RobotRecord],
     signals_config: Mapping,
@@ -118,7 +101,7 @@ def choose_cutoff(
     blocks: int = 5,
 ) -> cutoff.CutoffChoice:
     """The ``auto`` cutoff of the calibration ``records``: the usable candidate (below 0.8 ×
-    the lowest Nyquist frequency after decimation) with the lowest :func:`blocked_cv_rmse` of
+    the lowest Nyquist frequency after decimation) with the lowest :func:`paramid.hip.cutoff.blocked_cv_rmse` (blocks of whole samples) of
     the stacked fit (ties: the lower cutoff)."""
     factor = int(signals_config.get("decimate", 1))
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
@@ -126,7 +109,7 @@ def choose_cutoff(
     scores = []
     for cut in usable:
         W, y = stacked([process(r, signals_config, cut) for r in records], regressor)
-        scores.append(blocked_cv_rmse(W, y, n_joints, blocks))
+        scores.append(cutoff.blocked_cv_rmse(W, y, blocks, rows_per_sample=n_joints))
     cv = np.array(scores)
     candidates = np.asarray(usable, dtype=np.float64)
     rule = "lowest blocked CV RMSE of the LS fit on the stacked calibration regressor"
