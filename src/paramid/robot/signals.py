@@ -101,8 +101,9 @@ def choose_cutoff(
     blocks: int = 5,
 ) -> cutoff.CutoffChoice:
     """The ``auto`` cutoff of the calibration ``records``: the usable candidate (below 0.8 ×
-    the lowest Nyquist frequency after decimation) with the lowest :func:`paramid.hip.cutoff.blocked_cv_rmse` (blocks of whole samples) of
-    the stacked fit (ties: the lower cutoff)."""
+    the lowest Nyquist frequency after decimation) with the lowest blocked CV RMSE of the
+    stacked fit (:func:`paramid.hip.cutoff.blocked_cv_rmse`, blocks of whole samples; ties:
+    the lower cutoff)."""
     factor = int(signals_config.get("decimate", 1))
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
     n_joints = records[0].q.shape[1]
