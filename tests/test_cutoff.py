@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paramid.hip import cutoff, estimators, ingest, pipeline
@@ -89,3 +90,35 @@ def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
 def test_no_usable_candidate_is_an_error():
     with pytest.raises(ValueError, match="Nyquist"):
         cutoff.usable_candidates([30.0, 60.0], [50.0])
+
+
+@pytest.mark.slow
+def test_the_readme_block_on_two_pendulum_runs_needs_no_signal_settings(tmp_path, repo_root):
+    """The README's study block (no signals settings) on two real records of different runs:
+    the workflow's LS validation RMSE is within 10 % of the best cutoff in 3-8 Hz."""
+    import shutil
+
+    from test_workflow import copy_workflow, snakemake
+
+    work = copy_workflow(repo_root, tmp_path / "wf")
+    (work / "data/mine").mkdir(parents=True)
+    for name, record in (("cal", "sysid_pd"), ("val", "swingup_ddp")):
+        shutil.copy(work / f"data/pendulum/{record}_measured.csv", work / f"data/mine/{name}.csv")
+    block = """\
+studies:
+  mine:
+    records:
+      calibration: {path: data/mine/cal.csv, columns: {angle: position}}
+      validation:  {path: data/mine/val.csv, columns: {angle: position}}
+    regressor: [g_sin_q, g_cos_q, qdd, sign_qd, qd, offset]
+    methods: [ls, bcls]
+"""
+    (work / "my.yaml").write_text(block)
+    out = snakemake(
+        work, "--cores", "1", "results/mine/tables/table3.csv", "--configfile", "my.yaml"
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    table = pd.read_csv(work / "results/mine/tables/table3.csv").set_index("method")
+    cal, val = _record("sysid_pd"), _record("swingup_ddp")
+    best = min(_validation_rmse(cal, val, hz) for hz in (3.0, 4.0, 5.0, 6.0, 7.0, 8.0))
+    assert table.loc["LS", "val_mean"] <= 1.10 * best
