@@ -1,0 +1,191 @@
+"""Multi-joint records: per-joint columns, units, validation and resampling.
+
+A record is a CSV or Parquet file with a time column and, per identified joint, its angle
+(``q``), optionally its measured velocity (``dq``) and its torque (``tau``).  By default the
+columns are ``time``, ``q_<joint>``, ``dq_<joint>`` and ``tau_<joint>`` with ``<joint>`` the
+URDF joint name; other layouts map by template per record, e.g. ``{time: Time, q:
+"Position{i}", dq: "Velocity{i}", tau: "TorqueCur{i}"}`` with ``{i}`` the 1-based index of the
+joint in the configured list and ``{joint}`` its name.  Units use the tables of
+:mod:`paramid.hip.ingest` (``time``: s or ms, ``q``: rad or deg, ``dq``: rad/s or deg/s,
+``tau``: N m or N mm).
+
+Every defect is one :class:`paramid.hip.ingest.InputError` naming the file and the row or
+column: a missing joint column, a file whose per-joint columns are for another number of
+joints, a non-finite value, a time that does not increase.  Jittered stamps are resampled
+linearly onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) as in the 1-DOF chain; arm logs
+at ≈1 kHz with 0.7–9 ms intervals are normal, hence the wider default tolerance
+(``max_jitter``, a multiple of the median interval).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from paramid.hip.ingest import UNIT_FACTORS, InputError, _numeric_column, read_table
+
+Array = NDArray[np.float64]
+DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
+#: record field -> the field of paramid.hip.ingest.UNIT_FACTORS that gives its units
+UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
+MAX_JITTER = 10.0  # 1 kHz logs with intervals up to 9 ms (issue #16) pass; 11 ms does not
+
+
+@dataclass(frozen=True)
+class RobotRecord:
+    """A validated multi-joint record in SI units on a uniform time grid (time from 0)."""
+
+    time: Array  # (N,) [s]
+    q: Array  # (N, n) [rad]
+    dq: Array | None  # (N, n) [rad/s], when measured
+    tau: Array  # (N, n) [N m]
+    joints: tuple[str, ...]
+    sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
+    jitter: float  # max |Δt − median Δt| / median Δt in the file
+    resampled: bool
+
+
+def joint_columns(template: str, joints: Sequence[str]) -> list[str]:
+    """The column of each joint: ``template`` with ``{i}`` (1-based index) and ``{joint}``."""
+    return [template.format(i=i + 1, joint=joint) for i, joint in enumerate(joints)]
+
+
+def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
+    """The file's columns that ``template`` names for some integer ``{i}``."""
+    parts = re.split(r"(\{i\})", template)
+    pattern = re.compile("".join(r"\d+" if p == "{i}" else re.escape(p) for p in parts))
+    return [str(c) for c in frame.columns if pattern.fullmatch(str(c))]
+
+
+def _field_columns(
+    frame: pd.DataFrame, field: str, template: str, joints: Sequence[str], path: Path
+) -> list[str] | None:
+    """The file's columns of ``field`` for the configured joints; None when an optional field
+    (``dq``) has no column at all.  An indexed template (``{i}``) must match exactly one column
+    per configured joint (else a joint count mismatch); a named one (``{joint}``) may leave
+    other joints' columns (e.g. locked ones) in the file."""
+    if "{i}" not in template and "{joint}" not in template:
+        raise InputError(
+            f"{path}: columns.{field} = {template!r} names no joint: use {{i}} (1-based joint "
+            "index) or {joint} (the URDF joint name)"
+        )
+    wanted = joint_columns(template, joints)
+    present = [c for c in wanted if c in frame.columns]
+    if field == "dq" and not present:
+        return None
+    if "{i}" in template:
+        found = _indexed_columns(frame, template)
+        if len(found) != len(joints):
+            raise InputError(
+                f"{path}: {len(found)} {field} column(s) match {template!r} ({found}) but "
+                f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch"
+            )
+    for column, joint in zip(wanted, joints, strict=True):
+        if column not in frame.columns:
+            raise InputError(
+                f"{path}: missing column {column!r} ({field} of joint {joint!r}); the file has "
+                f"{field} columns {present} of those configured"
+            )
+    return wanted
+
+
+def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
+    """SI factor per record field from the configured units (SI when not given)."""
+    factors = {}
+    for field, table in UNIT_FIELDS.items():
+        unit = units.get(field)
+        if unit is not None and unit not in UNIT_FACTORS[table]:
+            known = sorted(UNIT_FACTORS[table])
+            raise InputError(f"{path}: unknown unit {unit!r} for {field}; known: {known}")
+        factors[field] = 1.0 if unit is None else UNIT_FACTORS[table][unit]
+    unknown = sorted(set(units) - set(UNIT_FIELDS))
+    if unknown:
+        raise InputError(f"{path}: units names unknown field(s) {unknown}; known: {UNIT_FIELDS}")
+    return factors
+
+
+def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
+    """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
+    naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter``."""
+    if t.size < 3:
+        raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
+    step = np.diff(t)
+    if np.any(step == 0):
+        row = int(np.flatnonzero(step == 0)[0]) + 1
+        raise InputError(
+            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
+        )
+    if np.any(step < 0):
+        row = int(np.flatnonzero(step < 0)[0]) + 1
+        raise InputError(
+            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
+            f"{t[row]!r} after {t[row - 1]!r}"
+        )
+    median = float(np.median(step))
+    jitter = float(np.max(np.abs(step - median)) / median)
+    if jitter > max_jitter:
+        row = int(np.argmax(np.abs(step - median))) + 1
+        raise InputError(
+            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
+            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
+        )
+    return median, jitter
+
+
+def load_record(
+    path: str | Path,
+    joints: Sequence[str],
+    columns: Mapping[str, str] | None = None,
+    units: Mapping[str, str] | None = None,
+    max_jitter: float = MAX_JITTER,
+) -> RobotRecord:
+    """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
+
+    ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``);
+    ``units`` maps a field to a unit of :data:`paramid.hip.ingest.UNIT_FACTORS`.
+    """
+    path = Path(path)
+    columns = {**DEFAULT_COLUMNS, **(columns or {})}
+    unknown = sorted(set(columns) - set(DEFAULT_COLUMNS))
+    if unknown:
+        raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
+    factors = _unit_factors(units or {}, path)
+    frame = read_table(path)
+    if columns["time"] not in frame.columns:
+        raise InputError(
+            f"{path}: missing time column {columns['time']!r}; the file has {list(frame.columns)}"
+        )
+    names = {f: _field_columns(frame, f, columns[f], joints, path) for f in ("q", "dq", "tau")}
+    data = {"time": factors["time"] * _numeric_column(frame, columns["time"], "time", path)}
+    for field, cols in names.items():
+        if cols is not None:
+            data[field] = factors[field] * np.column_stack(
+                [_numeric_column(frame, c, field, path) for c in cols]
+            )
+    t = data["time"]
+    median, jitter = time_grid(t, path, max_jitter)
+    resampled = jitter > 1e-9
+    if resampled:
+        grid = t[0] + median * np.arange(int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1)
+        data = {f: grid if f == "time" else _interp(grid, t, v) for f, v in data.items()}
+    return RobotRecord(
+        time=data["time"] - data["time"][0],
+        q=data["q"],
+        dq=data.get("dq"),
+        tau=data["tau"],
+        joints=tuple(joints),
+        sample_rate_hz=1.0 / median,
+        jitter=jitter,
+        resampled=resampled,
+    )
+
+
+def _interp(grid: Array, t: Array, values: Array) -> Array:
+    """Linear interpolation of every column of ``values`` (N, n) onto ``grid``."""
+    return np.column_stack([np.interp(grid, t, v) for v in values.T])

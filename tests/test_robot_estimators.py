@@ -1,0 +1,263 @@
+"""Estimators and physical consistency of paramid.robot on Pinocchio's sample manipulator.
+
+The fixture builds the joint-torque regressor with Pinocchio directly (6 revolute joints,
+10 inertial parameters per link, viscous and Coulomb friction per joint), the base columns by
+pivoted QR, and synthetic torques from known parameters along a Fourier excitation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pinocchio as pin
+import pytest
+import scipy.linalg
+
+from paramid.robot import consistency, estimators
+from paramid.robot.estimators import ESTIMATORS, Problem
+
+MODEL = pin.buildSampleModelManipulator()
+N_JOINTS = MODEL.nv
+FV = np.array([0.8, 0.6, 0.5, 0.3, 0.2, 0.1])
+FC = np.array([0.5, 0.4, 0.3, 0.2, 0.1, 0.1])
+NOISE = np.array([0.20, 0.15, 0.10, 0.05, 0.02, 0.02])  # torque noise std per joint [N m]
+# RLS over 50 base parameters needs a long memory and burn-in: with the hip's λ = 0.98 and 1 s
+# the box is 20-55 times wider than the parameters and 3000 evaluations end 2-8 x OLS's RMSE
+POPULATION = {
+    "rls": {"forgetting": 1.0, "p0": 1e4, "burn_in_s": 5.0, "margin": 0.1, "nfsi_eps": 1e-9},
+    "runs": 30,
+    "population": 30,
+    "iterations": 100,  # 3000 evaluations per run
+    "pso": {"inertia_start": 0.9, "inertia_end": 0.4, "c1": 2.0, "c2": 2.0, "velocity_clamp": None},
+    "agwo": {"mu_base": 0.45, "kappa": 0.25},
+}
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The base map: β = θ[independent] + K θ[dependent]."""
+
+    independent: np.ndarray
+    dependent: np.ndarray
+    K: np.ndarray
+
+
+def truth() -> np.ndarray:
+    """The model's standard parameters, then viscous and Coulomb friction."""
+    inertial = [MODEL.inertias[i].toDynamicParameters() for i in range(1, MODEL.njoints)]
+    return np.concatenate([*inertial, FV, FC])
+
+
+def regressor(q: np.ndarray, dq: np.ndarray, ddq: np.ndarray) -> np.ndarray:
+    """(K, n, 10 n + 2 n): Pinocchio's joint-torque regressor, then viscous and Coulomb."""
+    data = MODEL.createData()
+    inertial = np.stack(
+        [pin.computeJointTorqueRegressor(MODEL, data, *row) for row in zip(q, dq, ddq, strict=True)]
+    )
+    eye = np.eye(N_JOINTS)
+    return np.concatenate([inertial, dq[:, :, None] * eye, np.sign(dq)[:, :, None] * eye], axis=2)
+
+
+def fourier(seconds: float, rate: float, amplitude: float, seed: int) -> tuple:
+    """q, q̇, q̈ (K, n) of a 5-harmonic Fourier excitation at 0.2 Hz base frequency."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * rate)) / rate
+    w = 2 * np.pi * 0.2 * np.arange(1, 6)
+    a, b = amplitude * rng.uniform(-1, 1, (2, N_JOINTS, 5)) / np.arange(1, 6)
+    phase = w[:, None] * t  # (5, K)
+    q = a @ np.sin(phase) + b @ np.cos(phase)
+    dq = (a * w) @ np.cos(phase) - (b * w) @ np.sin(phase)
+    ddq = -(a * w**2) @ np.sin(phase) - (b * w**2) @ np.cos(phase)
+    return q.T, dq.T, ddq.T
+
+
+def selection(Y: np.ndarray) -> Selection:
+    """Base columns by pivoted QR of the stacked regressor (M, p)."""
+    _, R, piv = scipy.linalg.qr(Y, mode="economic", pivoting=True)
+    rank = int(np.sum(np.abs(np.diag(R)) > 1e-8 * abs(R[0, 0])))
+    independent, dependent = np.sort(piv[:rank]), np.sort(piv[rank:])
+    K = np.linalg.lstsq(Y[:, independent], Y[:, dependent], rcond=None)[0]
+    return Selection(independent, dependent, K)
+
+
+STD_NAMES = [
+    f"{kind}_{link}"
+    for link in range(1, N_JOINTS + 1)
+    for kind in ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
+] + [f"{kind}_{j}" for kind in ("fv", "fc") for j in range(1, N_JOINTS + 1)]
+RICH = fourier(20.0, 100.0, 1.2, seed=1)
+Y_RICH = regressor(*RICH)
+BASE = selection(Y_RICH.reshape(-1, Y_RICH.shape[-1]))
+
+
+def problem(Y: np.ndarray, tau: np.ndarray, theta_urdf: np.ndarray | None = None) -> Problem:
+    """The estimators' problem on one record (100 Hz)."""
+    return estimators.make_problem(
+        [Y],
+        [tau],
+        BASE,
+        [STD_NAMES[i] for i in BASE.independent],
+        theta_urdf=truth() if theta_urdf is None else theta_urdf,
+        links={f"link{i}": slice(10 * i, 10 * i + 10) for i in range(N_JOINTS)},
+        nonnegative=np.arange(10 * N_JOINTS, 12 * N_JOINTS),
+        sample_rate_hz=100.0,
+        study="robot-test",
+    )
+
+
+def noisy(Y: np.ndarray, seed: int) -> np.ndarray:
+    """Torques of the true parameters with independent Gaussian noise of std NOISE per joint."""
+    rng = np.random.default_rng(seed)
+    return Y @ truth() + NOISE * rng.standard_normal(Y.shape[:2])
+
+
+@pytest.fixture(scope="module")
+def rich() -> Problem:
+    return problem(Y_RICH, noisy(Y_RICH, 0))
+
+
+def test_fixture_regressor_matches_rnea():
+    q, dq, ddq = (x[:5] for x in RICH)
+    tau = np.stack(
+        [pin.rnea(MODEL, MODEL.createData(), *row) for row in zip(q, dq, ddq, strict=True)]
+    )
+    friction = FV * dq + FC * np.sign(dq)
+    np.testing.assert_allclose(regressor(q, dq, ddq) @ truth(), tau + friction, atol=1e-10)
+    assert 0 < BASE.independent.size < 12 * N_JOINTS
+
+
+def test_ols_equals_lstsq(rich: Problem):
+    fit = ESTIMATORS["ols"](rich, {})
+    expected = np.linalg.lstsq(rich.W, rich.y, rcond=None)[0]
+    np.testing.assert_allclose(fit.base, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+    assert fit.stderr is not None and np.all(fit.stderr > 0)
+
+
+def test_wls_equals_explicit_weighted_solve(rich: Problem):
+    beta_ols = np.linalg.lstsq(rich.W, rich.y, rcond=None)[0]
+    r = (rich.y - rich.W @ beta_ols).reshape(-1, N_JOINTS)
+    variances = np.sum(r**2, axis=0) / (r.shape[0] - rich.W.shape[1] / N_JOINTS)
+    root = np.tile(1 / np.sqrt(variances), r.shape[0])
+    expected = np.linalg.lstsq(rich.W * root[:, None], rich.y * root, rcond=None)[0]
+    fit = ESTIMATORS["wls"](rich, {})
+    np.testing.assert_allclose(fit.base, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+    Ww = rich.W * root[:, None]
+    np.testing.assert_allclose(fit.stderr, np.sqrt(np.diag(np.linalg.inv(Ww.T @ Ww))), rtol=1e-8)
+    # the per-joint noise levels are recovered
+    np.testing.assert_allclose(np.sqrt(variances), NOISE, rtol=0.1)
+
+
+def test_wls_intervals_cover_truth():
+    true_base = estimators.to_base(truth(), BASE)
+    covered = []
+    for seed in range(20):
+        fit = ESTIMATORS["wls"](problem(Y_RICH, noisy(Y_RICH, 100 + seed)), {})
+        covered.append(np.abs(fit.base - true_base) <= 1.96 * fit.stderr)
+    rate = np.mean(covered)
+    assert rate >= 0.9, rate
+    assert rate <= 0.99, rate  # the intervals are not vacuously wide
+
+
+def test_lmi_without_regularisation_recovers_base_parameters():
+    exact = problem(Y_RICH, Y_RICH @ truth(), theta_urdf=np.zeros(12 * N_JOINTS))
+    fit = ESTIMATORS["lmi"](exact, {})
+    true_base = estimators.to_base(truth(), BASE)
+    np.testing.assert_allclose(fit.base, true_base, rtol=0, atol=1e-6 * np.abs(true_base).max())
+    assert min(inconsistencies(fit.standard)) >= -1e-9
+
+
+def poorly_excited() -> Problem:
+    """A short, slow record with noise: friction and several inertial directions are barely
+    excited, so OLS is free to leave the physical set."""
+    weak = fourier(3.0, 100.0, 0.15, seed=7)
+    Y = regressor(*weak)
+    return problem(Y, noisy(Y, 3))
+
+
+def inconsistencies(theta: np.ndarray) -> tuple[float, float]:
+    """Smallest pseudo-inertia eigenvalue over links and smallest friction coefficient."""
+    eig = consistency.smallest_eigenvalue(theta[: 10 * N_JOINTS].reshape(-1, 10))
+    return float(eig.min()), float(theta[10 * N_JOINTS :].min())
+
+
+def test_lmi_is_consistent_where_ols_is_not():
+    weak = poorly_excited()
+    ols = ESTIMATORS["ols"](weak, {})
+    completed = estimators.standard_completion(ols.base, BASE, truth())
+    assert min(inconsistencies(completed)) < -1e-3  # OLS leaves the physical set here
+    lmi = ESTIMATORS["lmi"](weak, {})
+    eig, friction = inconsistencies(lmi.standard)
+    assert eig >= -1e-9 and friction >= -1e-9
+    report = consistency.link_report(lmi.standard, weak.links)
+    assert [r.link for r in report] == list(weak.links) and all(r.consistent for r in report)
+
+
+def test_lmi_weight_pulls_towards_the_urdf():
+    weak = poorly_excited()
+    free = ESTIMATORS["lmi"](weak, {}).standard
+    pulled = ESTIMATORS["lmi"](weak, {"weight": 1e3}).standard
+    prior = weak.theta_urdf
+    assert np.linalg.norm(pulled - prior) < 0.1 * np.linalg.norm(free - prior)
+    with pytest.raises(ValueError, match="weight"):
+        ESTIMATORS["lmi"](weak, {"weight": -1.0})
+
+
+def test_urdf_row_is_the_prior(rich: Problem):
+    fit = ESTIMATORS["urdf"](rich, {})
+    np.testing.assert_array_equal(fit.standard, rich.theta_urdf)
+    np.testing.assert_allclose(rich.W @ fit.base, Y_RICH.reshape(-1, 12 * N_JOINTS) @ truth())
+
+
+def test_bcls_stays_inside_the_rls_box(rich: Problem):
+    fit = ESTIMATORS["bcls"](rich, POPULATION)
+    assert fit.lower is not None and fit.upper is not None
+    assert np.all(fit.base >= fit.lower - 1e-12) and np.all(fit.base <= fit.upper + 1e-12)
+    box, _ = estimators.rls_box(rich, POPULATION)
+    np.testing.assert_array_equal(fit.lower, box.lower)
+
+
+@pytest.mark.parametrize("method", ["rls_pso", "rls_agwo"])
+def test_population_methods_approach_ols(rich: Problem, method: str):
+    fit = ESTIMATORS[method](rich, POPULATION)
+    ols = ESTIMATORS["ols"](rich, {}).base
+    rmse_ols = np.sqrt(np.mean((rich.y - rich.W @ ols) ** 2))
+    assert fit.runs is not None and fit.runs.shape == (30, rich.W.shape[1])
+    assert fit.run_rmse is not None and fit.run_rmse.min() >= rmse_ols * (1 - 1e-12)
+    assert fit.run_rmse.min() <= 1.01 * rmse_ols, (fit.run_rmse.min(), rmse_ols)
+    again = ESTIMATORS[method](rich, POPULATION)
+    np.testing.assert_array_equal(again.runs, fit.runs)  # seeded by (study, method, run)
+
+
+def test_rank_deficient_data_names_the_parameters(rich: Problem):
+    R = rich.R.copy()
+    R[:, :, rich.base.independent[1]] = 2 * R[:, :, rich.base.independent[0]]
+    bad = Problem(**{**rich.__dict__, "R": R})
+    with pytest.raises(ValueError, match=rich.names[1]):
+        ESTIMATORS["ols"](bad, {})
+
+
+def test_compress_preserves_the_objective():
+    rng = np.random.default_rng(0)
+    Y, y, theta = rng.standard_normal((1000, 8)), rng.standard_normal(1000), rng.standard_normal(8)
+    R, c, rho2 = estimators.compress(Y, y, chunk=300)
+    direct = np.sum((Y @ theta - y) ** 2)
+    np.testing.assert_allclose(np.sum((R @ theta - c) ** 2) + rho2, direct, rtol=1e-12)
+
+
+def test_pseudo_inertia_of_known_bodies():
+    # a point mass m at c: J = m [c; 1][c; 1]ᵀ (rank 1, smallest eigenvalue 0)
+    m, c = 2.0, np.array([0.1, -0.2, 0.3])
+    inertia = pin.Inertia(m, c, np.zeros((3, 3)))
+    J = consistency.pseudo_inertia(inertia.toDynamicParameters())
+    np.testing.assert_allclose(J, m * np.outer([*c, 1], [*c, 1]), atol=1e-15)
+    assert abs(consistency.smallest_eigenvalue(inertia.toDynamicParameters())) < 1e-12
+    # a solid box with half-sizes a, b, d about its centre: Σ = m diag(a², b², d²)/3
+    a, b, d = 0.3, 0.2, 0.1
+    box = pin.Inertia.FromBox(m, 2 * a, 2 * b, 2 * d)
+    J = consistency.pseudo_inertia(box.toDynamicParameters())
+    np.testing.assert_allclose(J[:3, :3], m * np.diag([a * a, b * b, d * d]) / 3, atol=1e-15)
+    # positive-definite I violating the triangle inequality Ixx <= Iyy + Izz is inconsistent
+    bad = np.array([1.0, 0, 0, 0, 3.0, 0, 1.0, 0, 0, 1.0])
+    assert np.all(np.linalg.eigvalsh(np.diag([3.0, 1.0, 1.0])) > 0)
+    assert consistency.smallest_eigenvalue(bad) < 0

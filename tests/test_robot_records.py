@@ -1,0 +1,227 @@
+"""Multi-joint records (paramid.robot.records) and their signal chain (paramid.robot.signals)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid.hip import pipeline
+from paramid.hip.ingest import InputError
+from paramid.robot import records, signals
+
+JOINTS = ["shoulder", "elbow", "wrist"]
+KINOVA = Path("/work/shared/datasets/kinova_gen3_chiha/opti_traj_testing2.csv")
+KINOVA_COLUMNS = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
+SIGNALS = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1}
+
+
+def motion(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """q, q̇, q̈ (N, 3): one sinusoid per joint."""
+    w = 2 * np.pi * np.array([0.5, 0.7, 1.1])
+    a = np.array([1.0, 0.5, 0.25])
+    return (
+        a * np.sin(w * t[:, None]),
+        a * w * np.cos(w * t[:, None]),
+        -a * w**2 * np.sin(w * t[:, None]),
+    )
+
+
+def frame(t: np.ndarray, velocity: bool = True) -> pd.DataFrame:
+    """The default layout: time, q_<joint>, dq_<joint>, tau_<joint>."""
+    q, dq, _ = motion(t)
+    data = {"time": t}
+    for j, name in enumerate(JOINTS):
+        data[f"q_{name}"] = q[:, j]
+        if velocity:
+            data[f"dq_{name}"] = dq[:, j]
+        data[f"tau_{name}"] = 2.0 * q[:, j] + 0.1 * j
+    return pd.DataFrame(data)
+
+
+@pytest.fixture
+def uniform(tmp_path: Path) -> Path:
+    path = tmp_path / "record.csv"
+    frame(np.arange(2000) / 1000.0).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_default_layout_round_trips(tmp_path: Path, suffix: str):
+    t = np.arange(500) / 500.0
+    path = tmp_path / f"record{suffix}"
+    data = frame(t)
+    data.to_csv(path, index=False) if suffix == ".csv" else data.to_parquet(path)
+    record = records.load_record(path, JOINTS)
+    q, dq, _ = motion(t)
+    np.testing.assert_allclose(record.q, q, rtol=1e-12)
+    np.testing.assert_allclose(record.dq, dq, rtol=1e-12)
+    np.testing.assert_allclose(record.tau[:, 2], 2 * q[:, 2] + 0.2, rtol=1e-12)
+    assert record.sample_rate_hz == pytest.approx(500.0) and not record.resampled
+
+
+def test_template_columns_and_units(tmp_path: Path):
+    t = np.arange(300) / 1000.0
+    q, _, _ = motion(t)
+    data = {"Time": np.arange(300)}  # row index in ms
+    for j in range(3):
+        data[f"Position{j + 1}"] = np.degrees(q[:, j])
+        data[f"Tq{j + 1}"] = 1e3 * q[:, j]  # N mm
+        data[f"Position{j + 1}Ref"] = 0.0  # similar names that are not joint columns
+    path = tmp_path / "log.csv"
+    pd.DataFrame(data).to_csv(path, index=False)
+    record = records.load_record(
+        path,
+        JOINTS,
+        columns={"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "Tq{i}"},
+        units={"time": "ms", "q": "deg", "tau": "N mm"},
+    )
+    np.testing.assert_allclose(record.time, t, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(record.q, q, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(record.tau, q, rtol=1e-12, atol=1e-15)
+    assert record.dq is None
+
+
+def test_joint_name_template(tmp_path: Path):
+    data = frame(np.arange(100) / 100.0, velocity=False)
+    data = data.rename(columns=lambda c: c.replace("q_", "pos.") if c.startswith("q_") else c)
+    data["pos.gripper"] = 0.0  # a locked joint's column is allowed with {joint}
+    path = tmp_path / "named.csv"
+    data.to_csv(path, index=False)
+    record = records.load_record(path, JOINTS, columns={"q": "pos.{joint}"})
+    assert record.q.shape == (100, 3) and record.dq is None
+
+
+def test_jittered_stamps_are_resampled(tmp_path: Path):
+    rng = np.random.default_rng(0)
+    step = 1e-3 * rng.choice([0.7, 1.0, 1.0, 1.0, 1.3, 9.0], size=3000)
+    t = np.concatenate([[0.0], np.cumsum(step)])
+    data = frame(t)
+    data[[f"q_{j}" for j in JOINTS]] = np.outer(
+        t, [1.0, 2.0, 3.0]
+    )  # linear: exact after resampling
+    path = tmp_path / "jitter.csv"
+    data.to_csv(path, index=False)
+    record = records.load_record(path, JOINTS)
+    assert record.resampled and record.jitter == pytest.approx(8.0)
+    assert record.sample_rate_hz == pytest.approx(1000.0)
+    np.testing.assert_allclose(np.diff(record.time), 1e-3, rtol=1e-9)
+    np.testing.assert_allclose(record.q, np.outer(record.time, [1.0, 2.0, 3.0]), atol=1e-12)
+    with pytest.raises(InputError, match="jitter 8 .* exceeds the tolerance 5"):
+        records.load_record(path, JOINTS, max_jitter=5.0)
+
+
+def test_missing_joint_column(tmp_path: Path, uniform: Path):
+    data = pd.read_csv(uniform).drop(columns="tau_elbow")
+    data.to_csv(path := tmp_path / "missing.csv", index=False)
+    with pytest.raises(InputError, match=r"missing.csv: missing column 'tau_elbow' \(tau of joint"):
+        records.load_record(path, JOINTS)
+
+
+def test_joint_count_mismatch(tmp_path: Path):
+    data = pd.DataFrame({"t": [0.0, 0.1, 0.2, 0.3], **{f"P{i}": 0.0 for i in range(1, 5)}})
+    data = data.assign(**{f"T{i}": 0.0 for i in range(1, 4)})
+    data.to_csv(path := tmp_path / "four.csv", index=False)
+    columns = {"time": "t", "q": "P{i}", "tau": "T{i}"}
+    with pytest.raises(InputError, match=r"four.csv: 4 q column\(s\) match 'P\{i\}'.*3 joints"):
+        records.load_record(path, JOINTS, columns=columns)
+
+
+def test_nan_names_the_row(tmp_path: Path, uniform: Path):
+    data = pd.read_csv(uniform)
+    data.loc[41, "q_wrist"] = np.nan
+    data.to_csv(path := tmp_path / "nan.csv", index=False)
+    with pytest.raises(
+        InputError, match=r"nan.csv: column 'q_wrist' .* data row 42 \(file line 43"
+    ):
+        records.load_record(path, JOINTS)
+
+
+@pytest.mark.parametrize(("value", "what"), [(0.0095, "not increasing"), (0.01, "duplicate")])
+def test_bad_time_names_the_row(tmp_path: Path, uniform: Path, value: float, what: str):
+    data = pd.read_csv(uniform)
+    data.loc[11, "time"] = value  # row 10 has t = 0.010
+    data.to_csv(path := tmp_path / "time.csv", index=False)
+    with pytest.raises(InputError, match=rf"time.csv: .*{what}.* data row 12 \(file line 13\)"):
+        records.load_record(path, JOINTS)
+
+
+def test_bad_config_is_named(uniform: Path):
+    with pytest.raises(InputError, match="unknown unit 'furlong' for q"):
+        records.load_record(uniform, JOINTS, units={"q": "furlong"})
+    with pytest.raises(InputError, match="names no joint"):
+        records.load_record(uniform, JOINTS, columns={"q": "angle"})
+    with pytest.raises(InputError, match="missing time column 'Time'"):
+        records.load_record(uniform, JOINTS, columns={"time": "Time"})
+
+
+@pytest.mark.skipif(not KINOVA.exists(), reason="Kinova Gen3 records not available")
+def test_real_kinova_layout():
+    joints = [f"joint_{i}" for i in range(1, 8)]
+    record = records.load_record(KINOVA, joints, columns=KINOVA_COLUMNS, units={"time": "ms"})
+    assert record.q.shape == (2294, 7) and record.dq is not None and record.tau.shape == (2294, 7)
+    assert record.sample_rate_hz == pytest.approx(1000.0) and not record.resampled
+    raw = pd.read_csv(KINOVA)
+    np.testing.assert_array_equal(record.tau[:, 6], raw["TorqueCur7"].to_numpy())
+    processed = signals.process(record, SIGNALS)
+    # the filtered measured velocity agrees with the derivative of the filtered angle
+    from_angle = signals.process(records.RobotRecord(**{**record.__dict__, "dq": None}), SIGNALS)
+    assert np.corrcoef(processed.dq.ravel(), from_angle.dq.ravel())[0, 1] > 0.99
+
+
+def test_process_is_the_hip_chain_per_joint(uniform: Path):
+    record = records.load_record(uniform, JOINTS)
+    angle_only = records.RobotRecord(**{**record.__dict__, "dq": None})
+    out = signals.process(angle_only, SIGNALS)
+    for j in range(3):
+        hip = pipeline.process(record.time, record.q[:, j], record.tau[:, j], SIGNALS)
+        np.testing.assert_array_equal(out.q[:, j], hip.q)
+        np.testing.assert_array_equal(out.ddq[:, j], hip.qdd)
+        np.testing.assert_array_equal(out.tau[:, j], hip.torque)  # as recorded, not filtered
+    assert out.time.size == 2000 - 2 * 100
+
+
+def test_measured_velocity_is_filtered_and_differentiated_once(uniform: Path):
+    record = records.load_record(uniform, JOINTS)
+    measured = signals.process(record, SIGNALS)
+    from_angle = signals.process(records.RobotRecord(**{**record.__dict__, "dq": None}), SIGNALS)
+    _, dq, ddq = motion(measured.time)
+    middle = slice(300, -300)  # away from the filter's end transients
+    for out in (measured, from_angle):
+        np.testing.assert_allclose(out.dq[middle], dq[middle], atol=2e-3)
+        np.testing.assert_allclose(out.ddq[middle], ddq[middle], atol=2e-2)
+    # one differentiation of the measured velocity instead of two of the angle: smaller q̈
+    # errors where the end transients remain
+    error = np.abs(measured.ddq - ddq).max(axis=0)
+    assert np.all(error < 0.2 * np.abs(from_angle.ddq - ddq).max(axis=0)), error
+
+
+def test_decimation(uniform: Path):
+    record = records.load_record(uniform, JOINTS)
+    full = signals.process(record, SIGNALS)
+    every_fifth = signals.process(record, {**SIGNALS, "decimate": 5})
+    np.testing.assert_array_equal(every_fifth.q, full.q[::5])
+    assert every_fifth.sample_rate_hz == pytest.approx(200.0)
+    with pytest.raises(ValueError, match="Nyquist frequency 10 Hz of the decimated rate"):
+        signals.process(record, {**SIGNALS, "decimate": 50})
+
+
+def diagonal_regressor(q: np.ndarray, dq: np.ndarray, ddq: np.ndarray) -> np.ndarray:
+    """(K, n, 2n): per joint an inertia (q̈) and a viscous (q̇) column."""
+    eye = np.eye(q.shape[1])
+    return np.concatenate([ddq[:, :, None] * eye, dq[:, :, None] * eye], axis=2)
+
+
+def test_auto_cutoff_rejects_noise_and_keeps_motion():
+    rng = np.random.default_rng(1)
+    t = np.arange(4000) / 500.0
+    q, dq, ddq = motion(t)
+    tau = 0.5 * ddq + 0.3 * dq + 0.05 * rng.standard_normal(q.shape)
+    angle = q + 1e-3 * rng.standard_normal(q.shape)  # encoder noise, amplified by q̈
+    record = records.RobotRecord(t, angle, None, tau, tuple(JOINTS), 500.0, 0.0, False)
+    choice = signals.choose_cutoff([record, record], SIGNALS, diagonal_regressor, blocks=4)
+    assert choice.candidates_hz.max() < 0.8 * 250.0
+    assert 6.0 <= choice.chosen_hz <= 12.0, choice
+    assert choice.cv_rmse[0] > choice.cv_rmse.min() < choice.cv_rmse[-1]
