@@ -26,8 +26,9 @@ def main(smk) -> None:
         units.update(frame_units)
     meta = io.provenance(cfg, smk.input, stage="robot_predict")
     io.write_parquet(pd.concat(frames, ignore_index=True), smk.output[0], units=units, meta=meta)
-    log.info("%s: %d validation samples in %d records", cfg["method"], sum(map(len, frames)),
-             len(frames))
+    log.info(
+        "%s: %d validation samples in %d records", cfg["method"], sum(map(len, frames)), len(frames)
+    )
 
 
 main(snakemake)  # noqa: F821

@@ -16,8 +16,12 @@ def main(smk) -> None:
     part = signals.process(record, cfg["signals"], float(cutoff))
     meta = io.provenance(cfg, smk.input, stage="robot_signals")
     study.write_signals(part, joints, smk.output[0], meta)
-    log.info("%d samples retained at %.4g Hz, cutoff %.4g Hz", part.time.size,
-             part.sample_rate_hz, part.cutoff_hz)
+    log.info(
+        "%d samples retained at %.4g Hz, cutoff %.4g Hz",
+        part.time.size,
+        part.sample_rate_hz,
+        part.cutoff_hz,
+    )
 
 
 main(snakemake)  # noqa: F821

@@ -26,7 +26,8 @@ rule robot_record:
 rule robot_cutoff:
     input:
         records=lambda wc: [
-            f"results/{wc.study}/records/{n}.parquet" for n in robot_records(wc.study, "calibration")
+            f"results/{wc.study}/records/{n}.parquet"
+            for n in robot_records(wc.study, "calibration")
         ],
     output:
         "results/{study}/signals/cutoff.json",

@@ -36,9 +36,7 @@ def robot_record_names(study):
 
 def robot_is_twin(study):
     """True for simulated records (duration_s + excitation), False for joint logs (path)."""
-    kinds = {
-        "path" in spec for role in ROBOT_ROLES for spec in ROBOTS[study]["records"][role]
-    }
+    kinds = {"path" in spec for role in ROBOT_ROLES for spec in ROBOTS[study]["records"][role]}
     if len(kinds) > 1:
         raise _RobotConfigError(
             f"robots.{study}.records: all records must be joint logs (path) or all twin "
@@ -80,7 +78,11 @@ def _check_robot_study(study):
 def _check_robot_log(study, name, role, spec):
     field = f"robots.{study}.records.{role} ({name}).path"
     _robot_check_file(spec["path"], field)
-    settings = {"spec": spec, "joints": ROBOTS[study]["joints"], "signals": ROBOTS[study]["signals"]}
+    settings = {
+        "spec": spec,
+        "joints": ROBOTS[study]["joints"],
+        "signals": ROBOTS[study]["signals"],
+    }
     done, stamp = validated_before(spec["path"], settings, _robot_records)
     if done:
         return []

@@ -22,7 +22,10 @@ def torque_figure(
     """One row per joint, one column per validation record: the torque as recorded (grey)
     and each method's prediction."""
     fig, axes = new_figure(
-        1.1 * len(joints) + 0.6, nrows=len(joints), ncols=len(records), squeeze=False,
+        1.1 * len(joints) + 0.6,
+        nrows=len(joints),
+        ncols=len(records),
+        squeeze=False,
         sharex="col",
     )
     first = next(iter(predictions.values()))
@@ -31,8 +34,9 @@ def torque_figure(
         time = first.loc[rows, "time"].to_numpy()
         for r, joint in enumerate(joints):
             ax = axes[r, c]
-            ax.plot(time, first.loc[rows, f"tau_meas_{joint}"], color="0.6", lw=0.6,
-                    label="measured")
+            ax.plot(
+                time, first.loc[rows, f"tau_meas_{joint}"], color="0.6", lw=0.6, label="measured"
+            )
             for method, frame in predictions.items():
                 part = frame[frame["record"] == record]
                 ax.plot(part["time"], part[f"tau_pred_{joint}"], lw=0.7, label=method)

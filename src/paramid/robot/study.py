@@ -78,9 +78,7 @@ def _channel(frame: pd.DataFrame, name: str, joints: Sequence[str]) -> Array:
 
 def write_signals(part: ProcessedRecord, joints: Sequence[str], path: str | Path, meta) -> None:
     """A processed record as Parquet (time, q, dq, ddq, tau per joint)."""
-    frame, units = channel_frame(
-        part.time, {c: getattr(part, c) for c in CHANNELS}, joints
-    )
+    frame, units = channel_frame(part.time, {c: getattr(part, c) for c in CHANNELS}, joints)
     meta = {**meta, "sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
     io.write_parquet(frame, path, units=units, meta=meta)
 
@@ -267,8 +265,10 @@ def consistency_table(
         if standard is None:
             standard = estimators.standard_completion(beta, base, prior)
             source = "base + URDF dependent parameters"
-        for link in link_report(standard, links):
-            rows.append((method, link.link, link.mass, link.min_eigenvalue, link.consistent, source))
+        rows += [
+            (method, k.link, k.mass, k.min_eigenvalue, k.consistent, source)
+            for k in link_report(standard, links)
+        ]
     columns = ["method", "link", "mass", "min_eigenvalue", "consistent", "standard_from"]
     return pd.DataFrame(rows, columns=columns)
 
