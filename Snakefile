@@ -48,6 +48,7 @@ include: "workflow/rules/excitation.smk"
 include: "workflow/rules/calibration.smk"
 include: "workflow/rules/cec2022.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/robot.smk"
 
 
 # the studies under `studies:` (hip, pendulum, users' own): tables, figures, sweeps, audits
@@ -64,6 +65,7 @@ rule all:
         excitation_targets(),
         [t for study in CAL_STUDIES for t in calibration_targets(study)],
         CEC_TARGETS,
+        robot_targets(),
         "results/provenance.json",
 
 

@@ -1,0 +1,27 @@
+"""Rule robot_recovery: a twin study's base-parameter recovery (truth known): estimate, relative
+error and whether the 95 % interval covers the truth, per method and base parameter."""
+
+from paramid import io
+from paramid.robot import study, twin
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "robot_recovery")
+    robot = study.robot_of(cfg["robot"])
+    base = study.base_from_json(io.read_json(smk.input.base))
+    truth = twin.true_parameters(robot, cfg["twin"]["seed"], cfg["twin"]["inertia_spread"])
+    fits = {m: io.read_parquet(p)[0] for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
+    table = study.recovery_table(fits, base, truth)
+    io.write_csv(table, smk.output[0])
+    for method, part in table.groupby("method", sort=False):
+        covered = part["covered_95"].dropna()
+        log.info(
+            "%s: median relative error %.3g, 95 %% coverage %s",
+            method,
+            part["rel_error"].median(),
+            f"{covered.mean():.3f}" if len(covered) else "n/a",
+        )
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,27 @@
+"""Rule robot_signals: one record filtered, differentiated, trimmed and decimated per joint
+(the hip chain, §4.1); the torque stays as recorded."""
+
+from paramid import io
+from paramid.robot import records, signals, study
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "robot_signals")
+    joints = cfg["joints"]
+    cutoff = cfg["signals"]["cutoff_hz"]
+    if cutoff == "auto":
+        cutoff = io.read_json(smk.input.cutoff)["cutoff_hz"]
+    record = records.load_record(smk.input.record, joints)
+    part = signals.process(record, cfg["signals"], float(cutoff))
+    meta = io.provenance(cfg, smk.input, stage="robot_signals")
+    study.write_signals(part, joints, smk.output[0], meta)
+    log.info(
+        "%d samples retained at %.4g Hz, cutoff %.4g Hz",
+        part.time.size,
+        part.sample_rate_hz,
+        part.cutoff_hz,
+    )
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,29 @@
+"""Rule robot_tables: validation RMSE per method, record and joint (against the torque as
+recorded), base parameters with standard errors, and the per-link consistency report."""
+
+from paramid import io
+from paramid.robot import study
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "robot_tables")
+    robot = study.robot_of(cfg["robot"])
+    base = study.base_from_json(io.read_json(smk.input.base))
+    methods = cfg["methods"]
+    fits = {m: io.read_parquet(p)[0] for m, p in zip(methods, smk.input.fits, strict=True)}
+    predictions = {
+        m: io.read_parquet(p)[0] for m, p in zip(methods, smk.input.predictions, strict=True)
+    }
+    validation = study.validation_table(predictions, robot.joints)
+    io.write_csv(validation, smk.output.validation)
+    io.write_csv(study.parameters_table(fits, base), smk.output.parameters)
+    consistency = study.consistency_table(fits, base, robot)
+    io.write_csv(consistency, smk.output.consistency)
+    summary = validation.groupby("method", sort=False)["rmse"].mean()
+    log.info("mean validation RMSE [N m] by method: %s", summary.round(4).to_dict())
+    bad = consistency.loc[~consistency["consistent"], ["method", "link"]]
+    log.info("links with an indefinite pseudo-inertia: %s", bad.values.tolist())
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,147 @@
+"""Multi-joint robot studies in the workflow (`robots:`; workflow/rules/robot.smk): the shipped
+studies plan, a small twin study builds end to end with the promised columns, and bad input
+stops the run with one clear error before anything is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_workflow import copy_workflow, planned_jobs, snakemake
+
+from paramid.robot import model, twin
+
+pytestmark = pytest.mark.slow
+
+URDF = "data/kinova_gen3/kinovaGen3.urdf"
+JOINTS = [f"joint_{i}" for i in range(1, 8)]
+TWIN_BLOCK = f"""\
+robots:
+  tiny:
+    urdf: {URDF}
+    joints: {JOINTS}
+    twin: {{sample_rate_hz: 100.0}}
+    records:
+      calibration: [{{duration_s: 8.0, excitation: {{seed: 1, period_s: 4.0}}}}]
+      validation: [{{duration_s: 4.0, excitation: {{seed: 2, period_s: 4.0}}}}]
+    signals: {{cutoff_hz: 10.0, trim_s: 0.2}}
+    methods: [urdf, ols, wls]
+"""
+LOG_BLOCK = f"""\
+robots:
+  mine:
+    urdf: {URDF}
+    joints: {JOINTS}
+    records:
+      calibration: [{{path: data/mine/cal.csv}}]
+      validation: [{{path: data/mine/val.csv}}]
+    signals: {{cutoff_hz: 10.0}}
+    methods: [urdf, ols]
+"""
+
+
+def _tables(study: str, twin_study: bool) -> list[str]:
+    names = ["validation", "parameters", "consistency", *(["recovery"] if twin_study else [])]
+    return [f"results/{study}/tables/{t}.csv" for t in names]
+
+
+@pytest.fixture()
+def workdir(tmp_path, repo_root) -> Path:
+    return copy_workflow(repo_root, tmp_path / "wf")
+
+
+def test_shipped_studies_plan_every_stage(workdir):
+    targets = [
+        *_tables("kinova_gen3", False),
+        *_tables("gen3_twin", True),
+        "results/kinova_gen3/figures/torque.png",
+    ]
+    jobs = planned_jobs(workdir, *targets)
+    assert jobs["robot_record"] == 3 + 2  # kinova: 1 calibration + 2 validation logs; twin: 2
+    assert jobs["robot_signals"] == 5
+    assert jobs["robot_model"] == 2
+    assert jobs["robot_fit"] == 7 + 7  # one job per method, seeds inside
+    assert jobs["robot_predict"] == 14
+    assert jobs["robot_recovery"] == 1
+    assert "robot_cutoff" not in jobs  # both studies fix cutoff_hz
+
+
+def test_small_twin_study_builds_its_tables(workdir):
+    (workdir / "my.yaml").write_text(TWIN_BLOCK)
+    targets = [*_tables("tiny", True), "results/tiny/figures/rmse.png"]
+    out = snakemake(workdir, "--cores", "2", *targets, "--configfile", "my.yaml")
+    assert out.returncode == 0, out.stderr[-3000:]
+    base = pd.read_json(workdir / "results/tiny/model/base.json", typ="series")
+    assert base["counts"]["standard"] == 84 and base["rank"] == 59
+    validation = pd.read_csv(workdir / "results/tiny/tables/validation.csv")
+    assert list(validation.columns) == ["method", "record", "joint", "rmse", "rel_rmse"]
+    assert len(validation) == 3 * 1 * 7
+    rmse = validation.groupby("method")["rmse"].mean()
+    assert rmse["ols"] < rmse["urdf"]  # the twin has friction the URDF lacks
+    parameters = pd.read_csv(workdir / "results/tiny/tables/parameters.csv")
+    ols = parameters[parameters["method"] == "ols"]
+    assert len(ols) == 59 and np.all(ols["stderr"] > 0)
+    consistency = pd.read_csv(workdir / "results/tiny/tables/consistency.csv")
+    assert list(consistency.columns[:4]) == ["method", "link", "mass", "min_eigenvalue"]
+    assert len(consistency) == 3 * 7
+    recovery = pd.read_csv(workdir / "results/tiny/tables/recovery.csv")
+    assert recovery.loc[recovery["method"] == "wls", "covered_95"].mean() >= 0.8
+
+
+def _write_logs(workdir: Path) -> None:
+    """Twin records of the Gen3 stand in for a user's joint logs."""
+    robot = model.load_robot(workdir / URDF, JOINTS)
+    theta = twin.true_parameters(robot, seed=0)
+    (workdir / "data/mine").mkdir(parents=True)
+    for name, seed in (("cal", 1), ("val", 2)):
+        trajectory = twin.excitation(robot, seed=seed, period_s=4.0)
+        rec = twin.simulate(robot, theta, trajectory, 4.0, 100.0, twin.TwinNoise(), 0, name)
+        rec.frame(JOINTS).to_csv(workdir / f"data/mine/{name}.csv", index=False)
+
+
+def _edit_log(workdir: Path, edit) -> None:
+    path = workdir / "data/mine/cal.csv"
+    frame = edit(pd.read_csv(path))
+    frame.to_csv(path, index=False)
+
+
+def _nan(frame: pd.DataFrame) -> pd.DataFrame:
+    frame.loc[41, "tau_joint_3"] = np.nan
+    return frame
+
+
+def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
+    frame.loc[9, "time"] = frame.loc[7, "time"]
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("block", "edit", "patterns"),
+    [
+        (LOG_BLOCK.replace(URDF, "data/none.urdf"), None, ["data/none.urdf", "not found"]),
+        (LOG_BLOCK.replace("'joint_7'", "'joint_9'"), None, ["joint_9", "not in the URDF"]),
+        (LOG_BLOCK, lambda f: f.drop(columns="tau_joint_3"), ["cal.csv", "tau_joint_3"]),
+        (
+            LOG_BLOCK.replace("cal.csv}", "cal.csv, columns: {q: 'q_joint_{i}'}}"),
+            lambda f: f.drop(columns="q_joint_7"),
+            ["cal.csv", "6 q column(s)", "7 joints", "joint count mismatch"],
+        ),
+        (LOG_BLOCK, _nan, ["cal.csv", "tau", "row 42"]),
+        (LOG_BLOCK, _backwards, ["cal.csv", "not increasing", "data row 10"]),
+    ],
+    ids=["urdf_missing", "unknown_joint", "missing_column", "joint_count", "nan", "time_back"],
+)
+def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patterns):
+    _write_logs(workdir)
+    if edit is not None:
+        _edit_log(workdir, edit)
+    (workdir / "my.yaml").write_text(block)
+    out = snakemake(workdir, "--cores", "1", *_tables("mine", False), "--configfile", "my.yaml")
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    for pattern in patterns:
+        assert pattern in text, text[-3000:]
+    assert "Traceback" not in text, text[-3000:]
+    assert not (workdir / "results").exists()
