@@ -62,10 +62,12 @@ def test_every_study_has_reported_tables_and_figures(report_outputs, config):
         *config.get("nonlinear", {}),
         *config.get("excitation", {}),
         *config.get("calibration", {}),
+        *config.get("robots", {}),
         Path(config["cec2022"].get("output", "results/cec2022")).name,
     }
     assert studies == expected
-    assert len(expected) == 7  # hip, pendulum, hip_nonlinear, hip_designed, chain4, kr210, cec2022
+    # hip, pendulum, hip_nonlinear, hip_designed, chain4, kr210, cec2022, gen3_twin, kinova_gen3
+    assert len(expected) == 9
 
 
 def test_every_final_table_and_figure_is_a_report_output(report_outputs):

@@ -85,7 +85,7 @@ def result_folders(config: Mapping) -> dict[str, str]:
     """``results/<name>`` folder -> the config field of the study that writes it; raises
     :class:`ConfigError` when two studies (of any family) would share one."""
     owners: dict[str, str] = {}
-    for family in ("studies", "nonlinear", "excitation", "calibration"):
+    for family in ("studies", "nonlinear", "excitation", "calibration", "robots"):
         for name in config.get(family) or {}:
             field = f"{family}.{name}"
             if name in owners:

@@ -100,13 +100,8 @@ def _check_robot_log(study, name, role, spec):
 
 
 def validate_robot_inputs():
-    """Check every robot study's inputs before any job runs (one clear error, nothing written)."""
-    clash = [s for s in ROBOT_STUDIES if s in RESULT_FOLDERS]
-    if clash:
-        raise _RobotConfigError(
-            f"robots.{clash[0]} and {RESULT_FOLDERS[clash[0]]} would both write "
-            f"results/{clash[0]}: rename one of them"
-        )
+    """Check every robot study's inputs before any job runs (one clear error, nothing written;
+    name clashes with other families are caught by paramid.config.result_folders)."""
     _robot_paths.check_study_folders(ROBOT_STUDIES)
     stamps = []
     for study in ROBOT_STUDIES:

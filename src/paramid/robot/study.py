@@ -150,9 +150,8 @@ def problem(
 ) -> estimators.Problem:
     """The identification problem of the calibration records (stacked, joint-major)."""
     friction = friction_columns(robot)
-    nonnegative = np.sort(
-        np.concatenate([friction[t] for t in ("fv", "fc") if t in friction] or [np.zeros(0)])
-    ).astype(np.intp)
+    columns = [np.asarray(friction[t], dtype=np.intp) for t in ("fv", "fc") if t in friction]
+    nonnegative = np.sort(np.concatenate(columns)) if columns else np.zeros(0, dtype=np.intp)
     return estimators.make_problem(
         standard_regressors(robot, parts),
         [p.tau for p in parts],
