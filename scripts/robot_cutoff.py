@@ -19,7 +19,7 @@ def main(smk) -> None:
         cfg["signals"]["cv_blocks"],
     )
     summary = {
-        "cutoff_hz": choice.chosen_hz,
+        "chosen_hz": choice.chosen_hz,
         "candidates_hz": choice.candidates_hz.tolist(),
         "cv_rmse": choice.cv_rmse.tolist(),
         "rule": choice.rule,

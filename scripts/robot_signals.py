@@ -11,7 +11,7 @@ def main(smk) -> None:
     joints = cfg["joints"]
     cutoff = cfg["signals"]["cutoff_hz"]
     if cutoff == "auto":
-        cutoff = io.read_json(smk.input.cutoff)["cutoff_hz"]
+        cutoff = io.read_json(smk.input.cutoff)["chosen_hz"]  # as the 1-DOF choice
     record = records.load_record(smk.input.record, joints)
     part = signals.process(record, cfg["signals"], float(cutoff))
     meta = io.provenance(cfg, smk.input, stage="robot_signals")

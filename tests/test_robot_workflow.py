@@ -145,3 +145,20 @@ def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patter
         assert pattern in text, text[-3000:]
     assert "Traceback" not in text, text[-3000:]
     assert not (workdir / "results").exists()
+
+
+def test_auto_cutoff_is_chosen_on_the_calibration_records(workdir):
+    """signals.cutoff_hz: auto runs robot_cutoff before the signal chain of every record."""
+    (workdir / "my.yaml").write_text(
+        TWIN_BLOCK.replace("cutoff_hz: 10.0", "cutoff_hz: auto").replace(
+            "methods: [urdf, ols, wls]", "methods: [ols]"
+        )
+    )
+    out = snakemake(
+        workdir, "--cores", "2", "results/tiny/tables/validation.csv", "--configfile", "my.yaml"
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    choices = sorted((workdir / "results/tiny").rglob("cutoff*.json"))
+    assert choices, "no cutoff choice written"
+    chosen = pd.read_json(choices[0], typ="series")["chosen_hz"]
+    assert 0 < chosen < 0.8 * 100.0 / 2  # below 0.8 x Nyquist of the 100 Hz twin
