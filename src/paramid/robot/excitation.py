@@ -94,6 +94,10 @@ class Physical:
         return out
 
 
+def _grid(period: float, points: int) -> Array:
+    return np.asarray(grid(period, points), dtype=np.float64)
+
+
 def _field(study: str, name: str) -> str:
     return f"robots.{study}.excitation.{name}"
 
@@ -231,7 +235,7 @@ def design_for_robot(
 
 def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
     """The check grid: ``fine_factor`` × ``grid_points`` instants over one period."""
-    return grid(trajectory.period, fine_factor * grid_points)
+    return _grid(trajectory.period, fine_factor * grid_points)
 
 
 def violations(
@@ -278,13 +282,13 @@ def random_feasible(
     problem = dz.RestProblem.on_grid(
         design_regressor(robot, base),
         spec["criterion"],
-        grid(period, points),
+        _grid(period, points),
         omega,
         order,
         robot.n_joints,
         spec["boundary"] == "rest_to_rest",
     )
-    t_fine = grid(period, int(spec["fine_factor"]) * points)
+    t_fine = _grid(period, int(spec["fine_factor"]) * points)
     fine = dz.fourier_basis(t_fine, omega, order)
     for k in range(tries):
         rng = generator("robot_excitation", study, int(spec["seed"]), "random", k)
@@ -439,7 +443,7 @@ def compare(
         errors = twin_errors(setup, trajectory, periods, seeds)
         errors.insert(0, "trajectory", name)
         per_seed.append(errors)
-        W, _ = _base_rows(setup, trajectory, grid(trajectory.period, grid_points))
+        W, _ = _base_rows(setup, trajectory, _grid(trajectory.period, grid_points))
         worst = max(feasibility[name].values())
         rows.append(
             {"trajectory": name}
@@ -461,3 +465,74 @@ def compare(
     table.loc[0, "cond_below_designed"] = False
     first = ["trajectory", "cond", "logdet", "param_error_median", "val_rmse_median", "p_value"]
     return table[first + [c for c in table.columns if c not in first]], pd.concat(per_seed)
+
+
+def design_summary(
+    result: dz.Design,
+    robot: Robot,
+    base: BaseParameters,
+    limits: JointLimits,
+    urdf: Mapping[str, Any],
+    physical: Physical,
+    spec: Mapping[str, Any],
+) -> dict[str, Any]:
+    """design.json: coefficients per joint, criterion, cond (raw and column-scaled), log det,
+    the URDF's and the used limits, fine-grid violations, active constraints, the base
+    columns every comparison uses, and the solver's report per start."""
+    trajectory = result.trajectory
+    t_fine = fine_grid(trajectory, result.grid_points, result.fine_factor)
+    t = _grid(trajectory.period, result.grid_points)
+    W = design_regressor(robot, base)(*trajectory.evaluate_joints(t), 0.0)
+    tau = np.abs(physical.torque(robot, *trajectory.evaluate_joints(t_fine))).max(axis=0)
+    active = [{**c, "joint": robot.joints[c["joint"] - 1]} for c in result.active if c["active"]]
+    return {
+        "joints": list(robot.joints),
+        "trajectory": trajectory.to_dict(),
+        "boundary": spec["boundary"],
+        "criterion": result.criterion,
+        "criterion_definition": "raw 2-norm cond of the base regressor incl. friction columns"
+        if result.criterion == "cond"
+        else "-log det(W'W/K) of the base regressor incl. friction columns",
+        "value": result.value,
+        "scores": scores(W),
+        "limits_urdf": dict(urdf) | {"effort": physical.effort.tolist()},
+        "limits_used": limits.to_dict()
+        | {
+            "effort": ((1 - float(spec["effort_margin"])) * physical.effort).tolist(),
+            "floor_height_m": physical.floor,
+        },
+        "margins": dict(spec["margins"]),
+        "effort_reached": tau.tolist(),
+        "fine_violation": violations(robot, trajectory, limits, physical, t_fine),
+        "active_constraints": active,
+        "base_columns": {
+            "names": list(base.names),
+            "independent": base.independent.tolist(),
+            "rank": base.rank,
+            "chosen_by": "paramid.robot.base.structural_base (seeded random states, canonical "
+            "order); the same columns score every compared trajectory",
+        },
+        "solver": {
+            "method": "SLSQP, multi-start (paramid.excitation.design)",
+            "starts": [s.__dict__ for s in result.starts],
+            "grid_points": result.grid_points,
+            "fine_factor": result.fine_factor,
+            "sign_smoothing": result.sign_smoothing,
+            "shrink": result.shrink,
+        },
+    }
+
+
+def trajectory_frame(
+    trajectory: FourierTrajectory, joints: Sequence[str], rate_hz: float
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """One period at ``rate_hz``: time, q_/dq_/ddq_<joint> (a controller can replay it), units."""
+    t = np.arange(int(round(trajectory.period * rate_hz))) / rate_hz
+    q, dq, ddq = trajectory.evaluate_joints(t)
+    columns: dict[str, Array] = {"time": t}
+    units = {"time": "s"}
+    for name, values, unit in (("q", q, "rad"), ("dq", dq, "rad/s"), ("ddq", ddq, "rad/s^2")):
+        for k, joint in enumerate(joints):
+            columns[f"{name}_{joint}"] = values[:, k]
+            units[f"{name}_{joint}"] = unit
+    return pd.DataFrame(columns), units
