@@ -37,7 +37,7 @@ def robot_record_names(study):
 
 def robot_is_twin(study):
     """True for simulated records (duration_s + excitation), False for joint logs (path)."""
-    kinds = {"path" in spec for role in ROBOT_ROLES for spec in ROBOTS[study]["records"][role]}
+    kinds = {"path" in spec for _, spec in robot_record_names(study).values()}
     if len(kinds) > 1:
         raise _RobotConfigError(
             f"robots.{study}.records: all records must be joint logs (path) or all twin "

@@ -16,6 +16,12 @@ def _check_robot_excitation(study):
     spec = ROBOTS[study]["excitation"]
     robot = _robot_study.robot_of(ROBOTS[study])
     limits, _ = _robot_excitation.limits_of(robot, spec, study)
+    noise = ROBOTS[study]["twin"]["noise"]["torque_noise_nm"]
+    if isinstance(noise, list) and len(noise) != robot.n_joints:
+        raise _RobotConfigError(
+            f"robots.{study}.twin.noise.torque_noise_nm has {len(noise)} values for "
+            f"{robot.n_joints} joints (the excitation comparison runs on the twin)"
+        )
     omega = 2 * 3.141592653589793 * spec["base_frequency_hz"]
     for entry in spec["compare"]:
         _robot_check_file(
