@@ -49,6 +49,7 @@ include: "workflow/rules/calibration.smk"
 include: "workflow/rules/cec2022.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/robot.smk"
+include: "workflow/rules/robot_excitation.smk"
 
 
 # the studies under `studies:` (hip, pendulum, users' own): tables, figures, sweeps, audits

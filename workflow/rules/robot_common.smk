@@ -22,8 +22,9 @@ def robot_record_names(study):
     """{record id: (role, spec)} of a study; ids default to the file stem (measured) or
     <role>_<k> (twin) and must be unique."""
     names = {}
+    records = ROBOTS[study].get("records") or {}  # none: an excitation-only study
     for role in ROBOT_ROLES:
-        for k, spec in enumerate(ROBOTS[study]["records"][role], start=1):
+        for k, spec in enumerate(records.get(role, []), start=1):
             default = _RobotPath(spec["path"]).stem if "path" in spec else f"{role}_{k}"
             name = spec.get("name", default)
             if name in names:
@@ -36,7 +37,7 @@ def robot_record_names(study):
 
 def robot_is_twin(study):
     """True for simulated records (duration_s + excitation), False for joint logs (path)."""
-    kinds = {"path" in spec for role in ROBOT_ROLES for spec in ROBOTS[study]["records"][role]}
+    kinds = {"path" in spec for _, spec in robot_record_names(study).values()}
     if len(kinds) > 1:
         raise _RobotConfigError(
             f"robots.{study}.records: all records must be joint logs (path) or all twin "
@@ -185,6 +186,9 @@ def robot_targets():
     """Final outputs of every robot study (for rule all)."""
     out = []
     for study in ROBOT_STUDIES:
+        out += robot_excitation_targets(study)
+        if "records" not in ROBOTS[study]:
+            continue
         base = f"results/{study}"
         out.append(f"{base}/model/base.json")
         out += [f"{base}/tables/{t}.csv" for t in ("validation", "parameters", "consistency")]

@@ -221,11 +221,14 @@ class RestProblem:
         omega_f: float,
         order: int,
         n_joints: int,
+        rest_to_rest: bool = True,
     ) -> RestProblem:
+        """``rest_to_rest=False``: all 2n+1 coefficients free (a periodic trajectory)."""
         phi = fourier_basis(t, omega_f, order)
         q, qd, qdd = (p @ np.ones((2 * order + 1, n_joints)) for p in phi)
         columns = regressor_fn(q, qd, qdd, 0.0).shape[1]
-        return cls(regressor_fn, criterion, rest_basis(order), phi, n_joints, columns)
+        rest = rest_basis(order) if rest_to_rest else np.eye(2 * order + 1)
+        return cls(regressor_fn, criterion, rest, phi, n_joints, columns)
 
     @property
     def order(self) -> int:
@@ -379,6 +382,40 @@ def run_start(
     return res
 
 
+def _one_start(
+    problem: RestProblem,
+    i: int,
+    starts: int,
+    tight: JointLimits,
+    constraints: list[dict[str, Any]],
+    schedule: Sequence[float],
+    maxiter: int,
+    phi_fine: Bases,
+    limits: JointLimits,
+    seed_keys: Sequence[Key],
+) -> tuple[Array, StartResult]:
+    """Start i of :func:`design`: seeded random point, SLSQP continuation, fine-grid repair."""
+    criterion = problem.criterion
+    z0 = problem.random_start(tight, generator(*seed_keys, "start", i))
+    res = run_start(problem, z0, constraints, schedule, maxiter)
+    theta, shrink = repair(problem.theta(res.x), limits, phi_fine)
+    exact = criterion_value(problem.regressor(theta, 0.0), criterion)
+    surrogate = criterion_value(problem.regressor(theta, schedule[-1]), criterion)
+    start = StartResult(
+        i, exact, surrogate, bool(res.success), str(res.message), int(res.nit), shrink
+    )
+    LOG.info(
+        "start %d/%d: %s %.4g (SLSQP %d iterations, %s)",
+        i + 1,
+        starts,
+        criterion,
+        exact,
+        start.iterations,
+        start.message,
+    )
+    return theta, start
+
+
 def design(
     regressor_fn: RegressorFn,
     limits: JointLimits,
@@ -393,6 +430,8 @@ def design(
     maxiter: int = 300,
     fine_factor: int = 10,
     seed_keys: Sequence[Key] = ("excitation",),
+    rest_to_rest: bool = True,
+    extra_constraints: Callable[[RestProblem], list[dict[str, Any]]] | None = None,
 ) -> Design:
     """Minimise cond(H) (Eq 10) or −log det(HᵀH/K) over the Fourier coefficients (Eq 8) subject
     to the limits and rest conditions of Eq 9, by SLSQP from ``starts`` seeded starts.
@@ -401,37 +440,33 @@ def design(
     rest subspace, scaled to fill 30–90 % of the limits and centred in the angle range.  The
     limits are imposed on ``grid_points`` instants per period, tightened by ``margin``; the
     result is checked (and if need be shrunk) on a grid ``fine_factor`` times finer.  The best
-    start by the exact-sgn criterion wins.
+    start by the exact-sgn criterion wins.  ``rest_to_rest=False`` drops the rest conditions
+    (periodic trajectory); ``extra_constraints(problem)`` adds SLSQP constraints on z (e.g. a
+    robot's effort limits or a keep-out zone, :mod:`paramid.robot.excitation`).
     """
     schedule = smoothing_schedule(criterion, starts, order, grid_points, sign_smoothing)
     period = 2 * np.pi / omega_f
     problem = RestProblem.on_grid(
-        regressor_fn, criterion, grid(period, grid_points), omega_f, order, limits.n_joints
+        regressor_fn,
+        criterion,
+        grid(period, grid_points),
+        omega_f,
+        order,
+        limits.n_joints,
+        rest_to_rest,
     )
     t_fine = grid(period, fine_factor * grid_points)
     phi_fine = fourier_basis(t_fine, omega_f, order)
     tight = limits.tightened(margin)
     constraints = problem.limit_constraints(tight)
-    results: list[tuple[Array, StartResult]] = []
-    for i in range(starts):
-        z0 = problem.random_start(tight, generator(*seed_keys, "start", i))
-        res = run_start(problem, z0, constraints, schedule, maxiter)
-        theta, shrink = repair(problem.theta(res.x), limits, phi_fine)
-        exact = criterion_value(problem.regressor(theta, 0.0), criterion)
-        surrogate = criterion_value(problem.regressor(theta, schedule[-1]), criterion)
-        start = StartResult(
-            i, exact, surrogate, bool(res.success), str(res.message), int(res.nit), shrink
+    if extra_constraints is not None:
+        constraints += extra_constraints(problem)
+    results = [
+        _one_start(
+            problem, i, starts, tight, constraints, schedule, maxiter, phi_fine, limits, seed_keys
         )
-        results.append((theta, start))
-        LOG.info(
-            "start %d/%d: %s %.4g (SLSQP %d iterations, %s)",
-            i + 1,
-            starts,
-            criterion,
-            exact,
-            start.iterations,
-            start.message,
-        )
+        for i in range(starts)
+    ]
     finite = [r for r in results if math.isfinite(r[1].value)]
     if not finite:
         raise RuntimeError("every start gave a rank-deficient regressor")

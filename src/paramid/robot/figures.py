@@ -2,7 +2,8 @@
 
 - :func:`torque_figure`: measured vs predicted torque per joint on the validation records;
 - :func:`rmse_figure`: per-joint validation RMSE by method, one panel per record;
-- :func:`parameters_figure`: base parameters by method with ±1.96 standard errors.
+- :func:`parameters_figure`: base parameters by method with ±1.96 standard errors;
+- :func:`excitation_figure`: a designed excitation's joint trajectories against the limits.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from paramid.excitation.fourier import FourierTrajectory
 from paramid.plotting import new_figure
 
 
@@ -92,4 +94,30 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
     ax.set_xticks(x, names, rotation=90, fontsize="x-small")
     ax.set_ylabel("base parameter [SI]")
     ax.legend(ncol=min(7, len(methods)), loc="upper right")
+    return fig
+
+
+def excitation_figure(
+    trajectory: FourierTrajectory, joints: Sequence[str], limits: Mapping[str, Sequence[float]]
+) -> Figure:
+    """One row per joint: q (left) and q̇ (right) of the designed excitation over one period,
+    the limits used dashed."""
+    t = np.linspace(0.0, trajectory.period, 2000)
+    q, dq, _ = trajectory.evaluate_joints(t)
+    fig, axes = new_figure(
+        1.0 * len(joints) + 0.6, nrows=len(joints), ncols=2, squeeze=False, sharex=True
+    )
+    for k, joint in enumerate(joints):
+        for ax, values, lo, hi, unit in (
+            (axes[k, 0], q[:, k], limits["q_min"][k], limits["q_max"][k], "rad"),
+            (axes[k, 1], dq[:, k], -limits["qd_max"][k], limits["qd_max"][k], "rad/s"),
+        ):
+            ax.plot(t, values, lw=0.8)
+            for bound in (lo, hi):
+                ax.axhline(bound, color="0.4", ls="--", lw=0.6)
+            ax.set_ylabel(f"{joint} [{unit}]")
+    axes[0, 0].set_title("position vs limits")
+    axes[0, 1].set_title("velocity vs limits")
+    for ax in axes[-1]:
+        ax.set_xlabel("time [s]")
     return fig

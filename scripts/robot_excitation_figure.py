@@ -1,0 +1,25 @@
+"""Rule robot_excitation_figure: the designed joint trajectories over one period against the
+limits used (position and velocity), PNG + PDF."""
+
+from paramid import io
+from paramid.excitation.fourier import FourierTrajectory
+from paramid.plotting import FigureStyle, styled
+from paramid.robot import figures
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "robot_excitation_figure")
+    design = io.read_json(smk.input.design)
+    style = FigureStyle.from_config(cfg["style"])
+    with styled(style):
+        fig = figures.excitation_figure(
+            FourierTrajectory.from_dict(design["trajectory"]),
+            design["joints"],
+            design["limits_used"],
+        )
+        io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
+    log.info("excitation figure written")
+
+
+main(snakemake)  # noqa: F821

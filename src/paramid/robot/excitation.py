@@ -1,0 +1,538 @@
+"""Excitation design for a URDF robot (the excitation paper, Eq 7–10) and its test on the twin.
+
+Per joint the excitation is the finite Fourier series of Eq 8
+(:class:`paramid.excitation.fourier.FourierTrajectory`) with L harmonics of ω = 2π f; the
+design is :func:`paramid.excitation.design.design` (seeded multi-start SLSQP, rest conditions
+of Eq 9 exactly, limits on a grid and re-checked on a grid ``fine_factor`` times finer) with:
+
+- limits from the URDF shrunk by absolute margins: position range (±π for a continuous joint)
+  minus ``margins.position_rad`` on each side, velocity limit minus ``margins.velocity_rad_s``,
+  acceleration limits from the config (a URDF has none);
+- effort limits (where the URDF gives them) on the torque of the **URDF** inertias, friction
+  left out (unknown before identification), shrunk by ``effort_margin`` (a fraction): SLSQP
+  constraints on the grid, checked on the fine grid;
+- an optional Cartesian keep-out: every moving joint frame's origin above ``floor_height_m``
+  (world z, forward kinematics) plus ``clearance_m`` on the grid, the floor itself on the
+  fine grid;
+- the criterion on the **raw** base regressor including friction columns, Y[..., independent]
+  with the base columns chosen once per robot (:func:`paramid.robot.base.structural_base`:
+  seeded random states, canonical column order) and stored in design.json, the same columns for
+  every compared trajectory.  Raw cond mixes units (column norms differ by orders of
+  magnitude); :func:`scores` reports it beside the cond of unit-norm columns.
+
+:func:`compare` scores trajectories on the twin: per noise seed, the torque of the true
+parameters on the true states plus the twin's per-joint torque noise, OLS on the base
+regressor of the true states (the filter chain of the study is not re-run: the torque noise
+dominates the twin's error), median relative base-parameter error and torque RMSE against the
+noise-free torque of an independent validation trajectory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pinocchio as pin
+import scipy.stats
+from numpy.typing import NDArray
+
+from paramid.excitation import design as dz
+from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
+from paramid.io import UserError
+from paramid.robot.base import BaseParameters, base_columns, to_base
+from paramid.robot.model import (
+    Robot,
+    friction_columns,
+    inverse_dynamics,
+    joint_ranges,
+    pin_configuration,
+    regressor,
+    urdf_parameters,
+)
+from paramid.seeding import generator
+
+Array = NDArray[np.float64]
+
+
+class ExcitationError(UserError):
+    """Settings or a coefficient file that cannot give an excitation (names the field/file)."""
+
+
+@dataclass(frozen=True)
+class Physical:
+    """Limits beyond Eq 9: effort [N m] per joint (inf: none) on the URDF inertias, and the
+    floor [m] every moving joint origin stays above (None: no keep-out)."""
+
+    effort: Array
+    floor: float | None
+    clearance: float
+
+    def torque(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> Array:
+        """Rigid-body torque of the URDF inertias (N, n), friction left out."""
+        theta = urdf_parameters(robot)
+        return inverse_dynamics(robot, q, dq, ddq, theta)
+
+    def heights(self, robot: Robot, q: Array) -> Array:
+        """World z of every moving joint frame's origin (N, n_moving)."""
+        model, data = robot.model, robot.model.createData()
+        out = np.empty((q.shape[0], model.njoints - 1))
+        for k, qk in enumerate(pin_configuration(robot, q)):
+            pin.forwardKinematics(model, data, qk)
+            out[k] = [data.oMi[j].translation[2] for j in range(1, model.njoints)]
+        return out
+
+    def violation(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> dict[str, float]:
+        """Largest excess over the effort limits [N m] and below the floor [m] (≤ 0: satisfied)."""
+        excess = np.abs(self.torque(robot, q, dq, ddq)) - self.effort
+        out = {"effort": float(np.max(excess))}
+        if self.floor is not None:
+            out["floor"] = float(np.max(self.floor - self.heights(robot, q)))
+        return out
+
+
+def _grid(period: float, points: int) -> Array:
+    return np.asarray(grid(period, points), dtype=np.float64)
+
+
+def _field(study: str, name: str) -> str:
+    return f"robots.{study}.excitation.{name}"
+
+
+def _per_joint(value: Any, n: int, field: str) -> Array:
+    arr = np.atleast_1d(np.asarray(value, dtype=np.float64))
+    if arr.size == 1:
+        arr = np.full(n, arr[0])
+    if arr.shape != (n,):
+        raise ExcitationError(f"{field} has {arr.size} values for {n} joints")
+    return arr
+
+
+def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointLimits, dict]:
+    """The limits used (URDF shrunk by the margins; acceleration from ``spec``) and a report of
+    the URDF's own; raises :class:`ExcitationError` when a margin empties a limit or the
+    settings are out of range."""
+    n = robot.n_joints
+    if int(spec["harmonics"]) < 1:
+        raise ExcitationError(f"{_field(study, 'harmonics')} must be >= 1, got {spec['harmonics']}")
+    if not float(spec["base_frequency_hz"]) > 0:
+        raise ExcitationError(
+            f"{_field(study, 'base_frequency_hz')} must be > 0, got {spec['base_frequency_hz']}"
+        )
+    lo, hi = joint_ranges(robot)
+    vi = [robot.model.joints[j].idx_v for j in robot.pin_joint]
+    vel = np.asarray(robot.model.velocityLimit)[vi]
+    margins = spec["margins"]
+    mq, mv = float(margins["position_rad"]), float(margins["velocity_rad_s"])
+    for k, joint in enumerate(robot.joints):
+        if hi[k] - lo[k] <= 2 * mq:
+            raise ExcitationError(
+                f"{_field(study, 'margins.position_rad')} = {mq:g} rad on each side empties "
+                f"{joint}'s range [{lo[k]:g}, {hi[k]:g}] rad"
+            )
+        if not vel[k] > mv:
+            raise ExcitationError(
+                f"{_field(study, 'margins.velocity_rad_s')} = {mv:g} rad/s is not below "
+                f"{joint}'s URDF velocity limit {vel[k]:g} rad/s"
+            )
+    acc = _per_joint(
+        spec["acceleration_limit_rad_s2"], n, _field(study, "acceleration_limit_rad_s2")
+    )
+    if np.any(acc <= 0):
+        raise ExcitationError(f"{_field(study, 'acceleration_limit_rad_s2')} must be positive")
+    limits = JointLimits(lo + mq, hi - mq, vel - mv, acc)
+    urdf = {"q_min": lo.tolist(), "q_max": hi.tolist(), "qd_max": vel.tolist()}
+    return limits, urdf
+
+
+def physical_of(robot: Robot, spec: Mapping[str, Any]) -> Physical:
+    """Effort limits of the URDF (0 or missing: none) and the configured keep-out."""
+    vi = [robot.model.joints[j].idx_v for j in robot.pin_joint]
+    effort = np.asarray(robot.model.effortLimit, dtype=np.float64)[vi]
+    effort = np.where(effort > 0, effort, np.inf)
+    keep_out = spec.get("keep_out") or {}
+    floor = keep_out.get("floor_height_m")
+    return Physical(
+        effort=effort,
+        floor=None if floor is None else float(floor),
+        clearance=float(keep_out.get("clearance_m", 0.0)),
+    )
+
+
+def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
+    """Stacked base regressor (M·n × r) of the states; Coulomb columns tanh(q̇/v_s) when v_s > 0."""
+    fc = friction_columns(robot).get("fc")
+    rows = np.arange(robot.n_joints)
+
+    def fn(q: Array, qd: Array, qdd: Array, smoothing: float) -> Array:
+        Y = regressor(robot, q, qd, qdd)
+        if smoothing > 0 and fc is not None:
+            Y[:, rows, fc] = np.tanh(qd / smoothing)
+        return base_columns(Y, base).reshape(-1, base.rank)
+
+    return fn
+
+
+def _physical_constraints(
+    robot: Robot, physical: Physical, effort_margin: float
+) -> Any:  # Callable[[RestProblem], list[dict]]
+    """SLSQP constraints (values ≥ 0) on the design grid: effort and keep-out."""
+
+    def build(problem: dz.RestProblem) -> list[dict[str, Any]]:
+        def states(z: Array) -> tuple[Array, Array, Array]:
+            theta = problem.theta(z)
+            return tuple(p @ theta for p in problem.phi)  # type: ignore[return-value]
+
+        out = []
+        bound = (1 - effort_margin) * physical.effort
+        if np.any(np.isfinite(bound)):
+            finite = np.isfinite(bound)
+
+            def effort(z: Array) -> Array:
+                tau = physical.torque(robot, *states(z))
+                return (bound - np.abs(tau))[:, finite].ravel()
+
+            out.append({"type": "ineq", "fun": effort})
+        if physical.floor is not None:
+            level = physical.floor + physical.clearance
+
+            def floor(z: Array) -> Array:
+                return (physical.heights(robot, states(z)[0]) - level).ravel()
+
+            out.append({"type": "ineq", "fun": floor})
+        return out
+
+    return build
+
+
+def design_for_robot(
+    robot: Robot, base: BaseParameters, spec: Mapping[str, Any], study: str
+) -> tuple[dz.Design, JointLimits, dict, Physical]:
+    """Design the excitation of ``spec`` (a ``robots.<study>.excitation`` block)."""
+    limits, urdf = limits_of(robot, spec, study)
+    physical = physical_of(robot, spec)
+    result = dz.design(
+        design_regressor(robot, base),
+        limits,
+        order=int(spec["harmonics"]),
+        omega_f=2 * np.pi * float(spec["base_frequency_hz"]),
+        grid_points=int(spec["grid_points"]),
+        starts=int(spec["starts"]),
+        criterion=spec["criterion"],
+        margin=0.0,
+        sign_smoothing=spec["sign_smoothing"],
+        maxiter=int(spec["maxiter"]),
+        fine_factor=int(spec["fine_factor"]),
+        seed_keys=("robot_excitation", study, int(spec["seed"])),
+        rest_to_rest=spec["boundary"] == "rest_to_rest",
+        extra_constraints=_physical_constraints(robot, physical, float(spec["effort_margin"])),
+    )
+    return result, limits, urdf, physical
+
+
+def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
+    """The check grid: ``fine_factor`` × ``grid_points`` instants over one period."""
+    return _grid(trajectory.period, fine_factor * grid_points)
+
+
+def violations(
+    robot: Robot,
+    trajectory: FourierTrajectory,
+    limits: JointLimits,
+    physical: Physical,
+    t: Array,
+) -> dict[str, float]:
+    """Largest excess over every limit on grid t (≤ 0: all satisfied)."""
+    out = limit_violation(trajectory, limits, t)
+    return out | physical.violation(robot, *trajectory.evaluate_joints(t))
+
+
+def scores(W: Array) -> dict[str, float]:
+    """cond (raw, the design's criterion), cond of unit-norm columns and log det(WᵀW/K)."""
+    sv = np.linalg.svd(W, compute_uv=False)
+    scaled = np.linalg.svd(W / np.linalg.norm(W, axis=0), compute_uv=False)
+    with np.errstate(divide="ignore"):
+        logdet = float(np.sum(np.log(sv * sv / W.shape[0])))
+    return {
+        "cond": float(sv[0] / sv[-1]) if sv[-1] > 0 else float("inf"),
+        "cond_scaled": float(scaled[0] / scaled[-1]) if scaled[-1] > 0 else float("inf"),
+        "logdet": logdet,
+    }
+
+
+def random_feasible(
+    robot: Robot,
+    base: BaseParameters,
+    spec: Mapping[str, Any],
+    limits: JointLimits,
+    physical: Physical,
+    study: str,
+    tries: int = 100,
+) -> tuple[FourierTrajectory, int]:
+    """A random Fourier trajectory with the design's L, f and boundary conditions that meets
+    every limit on the fine grid: draw k is a start of the design's kind (stream
+    ("robot_excitation", study, seed, "random", k)) scaled into the kinematic limits; the
+    first draw that also meets the effort and keep-out limits is returned with its k."""
+    order, omega = int(spec["harmonics"]), 2 * np.pi * float(spec["base_frequency_hz"])
+    period = 2 * np.pi / omega
+    points = int(spec["grid_points"])
+    problem = dz.RestProblem.on_grid(
+        design_regressor(robot, base),
+        spec["criterion"],
+        _grid(period, points),
+        omega,
+        order,
+        robot.n_joints,
+        spec["boundary"] == "rest_to_rest",
+    )
+    t_fine = _grid(period, int(spec["fine_factor"]) * points)
+    fine = dz.fourier_basis(t_fine, omega, order)
+    for k in range(tries):
+        rng = generator("robot_excitation", study, int(spec["seed"]), "random", k)
+        theta, _ = dz.repair(problem.theta(problem.random_start(limits, rng)), limits, fine)
+        trajectory = FourierTrajectory.from_theta(theta, omega)
+        if max(violations(robot, trajectory, limits, physical, t_fine).values()) <= 0:
+            return trajectory, k
+    raise ExcitationError(
+        f"robots.{study}.excitation: no random trajectory among {tries} draws meets the limits "
+        "(effort or keep_out too tight?)"
+    )
+
+
+def read_coefficients(
+    path: str | Path, joints: Sequence[str], order: int, omega_f: float, constant: str
+) -> FourierTrajectory:
+    """A coefficients file (``joint, harmonic, a, b``; ``harmonic`` 0 rows give q₀ in ``a``).
+
+    ``constant: offset``: q₀ is the series' constant term (Eq 8); ``constant: start``: the
+    file's value is the pose at t = 0, so q₀ = q(0) + Σ bₗ/(lω) (the trajectory executed).
+    Raises :class:`ExcitationError` naming the file for missing columns, joints or harmonics
+    that do not match the study.
+    """
+    try:
+        frame = pd.read_csv(path)
+    except (OSError, pd.errors.ParserError) as err:
+        raise ExcitationError(f"{path}: cannot read a coefficients file: {err}") from err
+    missing = {"joint", "harmonic", "a", "b"} - set(frame.columns)
+    if missing:
+        raise ExcitationError(f"{path}: missing column(s) {sorted(missing)}")
+    names = list(dict.fromkeys(frame["joint"].astype(str)))
+    if sorted(names) != sorted(joints):
+        raise ExcitationError(
+            f"{path}: joints {names} ({len(names)}) do not match the study's {list(joints)} "
+            f"({len(joints)})"
+        )
+    q0, a, b = np.zeros(len(joints)), np.zeros((len(joints), order)), np.zeros((len(joints), order))
+    for k, joint in enumerate(joints):
+        rows = frame[frame["joint"].astype(str) == joint]
+        harmonics = sorted(int(h) for h in rows["harmonic"])
+        if harmonics != list(range(order + 1)):
+            raise ExcitationError(
+                f"{path}: joint {joint} has harmonics {harmonics}; the study uses 0..{order} "
+                f"(harmonic 0 = q0, then {order} harmonics)"
+            )
+        rows = rows.sort_values("harmonic")
+        q0[k] = float(rows["a"].iloc[0])
+        a[k], b[k] = rows["a"].to_numpy()[1:], rows["b"].to_numpy()[1:]
+    if constant == "start":
+        q0 = q0 + (b / (omega_f * np.arange(1, order + 1))).sum(axis=1)
+    return FourierTrajectory(q0, a, b, omega_f)
+
+
+def coefficient_frame(trajectory: FourierTrajectory, joints: Sequence[str]) -> pd.DataFrame:
+    """The coefficients-file layout of a trajectory (harmonic 0: a = q₀, b = 0)."""
+    rows = []
+    for k, joint in enumerate(joints):
+        rows.append({"joint": joint, "harmonic": 0, "a": trajectory.q0[k], "b": 0.0})
+        for h in range(trajectory.order):
+            rows.append(
+                {
+                    "joint": joint,
+                    "harmonic": h + 1,
+                    "a": trajectory.a[k, h],
+                    "b": trajectory.b[k, h],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class TwinSetup:
+    """What :func:`compare` needs of the twin: true standard parameters θ, per-joint torque
+    noise σ [N m], sample rate, the base map and the validation trajectory."""
+
+    robot: Robot
+    base: BaseParameters
+    theta: Array
+    sigma: Array
+    rate_hz: float
+    validation: FourierTrajectory
+    validation_s: float
+
+
+def _samples(trajectory: FourierTrajectory, duration_s: float, rate_hz: float) -> Array:
+    return np.arange(int(round(duration_s * rate_hz))) / rate_hz
+
+
+def _base_rows(setup: TwinSetup, trajectory: FourierTrajectory, t: Array) -> tuple[Array, Array]:
+    """Base regressor W (N·n, r) and true torque (N·n,) on the true states at instants t."""
+    Y = regressor(setup.robot, *trajectory.evaluate_joints(t))
+    tau = Y @ setup.theta
+    return base_columns(Y, setup.base).reshape(-1, setup.base.rank), tau.ravel()
+
+
+def twin_errors(
+    setup: TwinSetup, trajectory: FourierTrajectory, periods: int, seeds: Sequence[int]
+) -> pd.DataFrame:
+    """Per noise seed: median relative base-parameter error of OLS and validation torque RMSE.
+
+    Seed s draws the torque noise (N, n) from the stream ("robot_excitation", "noise", s), the
+    same for every trajectory of the same length (paired seeds).
+    """
+    W, tau = _base_rows(
+        setup, trajectory, _samples(trajectory, periods * trajectory.period, setup.rate_hz)
+    )
+    Q, R = np.linalg.qr(W)
+    beta = to_base(setup.theta, setup.base)
+    W_val, tau_val = _base_rows(
+        setup, setup.validation, _samples(setup.validation, setup.validation_s, setup.rate_hz)
+    )
+    n = setup.robot.n_joints
+    noise = np.column_stack(
+        [
+            (
+                generator("robot_excitation", "noise", int(s)).standard_normal((len(tau) // n, n))
+                * setup.sigma
+            ).ravel()
+            for s in seeds
+        ]
+    )
+    estimates = np.linalg.solve(R, Q.T @ (tau[:, None] + noise))  # (r, seeds)
+    rel = np.abs(estimates - beta[:, None]) / np.abs(beta)[:, None]
+    residual = W_val @ estimates - tau_val[:, None]
+    return pd.DataFrame(
+        {
+            "seed": np.asarray(seeds, dtype=np.int64),
+            "param_error": np.median(rel, axis=0),
+            "val_rmse": np.sqrt(np.mean(residual**2, axis=0)),
+        }
+    )
+
+
+def compare(
+    setup: TwinSetup,
+    trajectories: Mapping[str, FourierTrajectory],
+    feasibility: Mapping[str, dict[str, float]],
+    periods: int,
+    seeds: Sequence[int],
+    grid_points: int,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The comparison table (one row per trajectory, ``designed`` first) and the per-seed errors.
+
+    cond, cond_scaled and logdet are those of the base regressor on ``grid_points`` instants of
+    one period (the design's grid for the designed one); ``p_value`` is the two-sided Wilcoxon
+    signed-rank test of the per-seed parameter errors against the designed trajectory's (paired
+    by seed); ``feasible`` says whether every limit holds on the fine grid (``max_violation``
+    ≤ 0); ``cond_below_designed`` flags a feasible trajectory whose cond beats the design.
+    """
+    per_seed, rows = [], []
+    for name, trajectory in trajectories.items():
+        errors = twin_errors(setup, trajectory, periods, seeds)
+        errors.insert(0, "trajectory", name)
+        per_seed.append(errors)
+        W, _ = _base_rows(setup, trajectory, _grid(trajectory.period, grid_points))
+        worst = max(feasibility[name].values())
+        rows.append(
+            {"trajectory": name}
+            | scores(W)
+            | {
+                "param_error_median": float(errors["param_error"].median()),
+                "val_rmse_median": float(errors["val_rmse"].median()),
+                "feasible": bool(worst <= 0),
+                "max_violation": worst,
+            }
+        )
+    table = pd.DataFrame(rows)
+    designed = per_seed[0]["param_error"].to_numpy()
+    table["p_value"] = [np.nan] + [
+        float(scipy.stats.wilcoxon(e["param_error"].to_numpy(), designed).pvalue)
+        for e in per_seed[1:]
+    ]
+    table["cond_below_designed"] = table["feasible"] & (table["cond"] < table["cond"].iloc[0])
+    table.loc[0, "cond_below_designed"] = False
+    first = ["trajectory", "cond", "logdet", "param_error_median", "val_rmse_median", "p_value"]
+    return table[first + [c for c in table.columns if c not in first]], pd.concat(per_seed)
+
+
+def design_summary(
+    result: dz.Design,
+    robot: Robot,
+    base: BaseParameters,
+    limits: JointLimits,
+    urdf: Mapping[str, Any],
+    physical: Physical,
+    spec: Mapping[str, Any],
+) -> dict[str, Any]:
+    """design.json: coefficients per joint, criterion, cond (raw and column-scaled), log det,
+    the URDF's and the used limits, fine-grid violations, active constraints, the base
+    columns every comparison uses, and the solver's report per start."""
+    trajectory = result.trajectory
+    t_fine = fine_grid(trajectory, result.grid_points, result.fine_factor)
+    t = _grid(trajectory.period, result.grid_points)
+    W = design_regressor(robot, base)(*trajectory.evaluate_joints(t), 0.0)
+    tau = np.abs(physical.torque(robot, *trajectory.evaluate_joints(t_fine))).max(axis=0)
+    active = [{**c, "joint": robot.joints[c["joint"] - 1]} for c in result.active if c["active"]]
+    return {
+        "joints": list(robot.joints),
+        "trajectory": trajectory.to_dict(),
+        "boundary": spec["boundary"],
+        "criterion": result.criterion,
+        "criterion_definition": "raw 2-norm cond of the base regressor incl. friction columns"
+        if result.criterion == "cond"
+        else "-log det(W'W/K) of the base regressor incl. friction columns",
+        "value": result.value,
+        "scores": scores(W),
+        "limits_urdf": dict(urdf) | {"effort": physical.effort.tolist()},
+        "limits_used": limits.to_dict()
+        | {
+            "effort": ((1 - float(spec["effort_margin"])) * physical.effort).tolist(),
+            "floor_height_m": physical.floor,
+        },
+        "margins": dict(spec["margins"]),
+        "effort_reached": tau.tolist(),
+        "fine_violation": violations(robot, trajectory, limits, physical, t_fine),
+        "active_constraints": active,
+        "base_columns": {
+            "names": list(base.names),
+            "independent": base.independent.tolist(),
+            "rank": base.rank,
+            "chosen_by": "paramid.robot.base.structural_base (seeded random states, canonical "
+            "order); the same columns score every compared trajectory",
+        },
+        "solver": {
+            "method": "SLSQP, multi-start (paramid.excitation.design)",
+            "starts": [s.__dict__ for s in result.starts],
+            "grid_points": result.grid_points,
+            "fine_factor": result.fine_factor,
+            "sign_smoothing": result.sign_smoothing,
+            "shrink": result.shrink,
+        },
+    }
+
+
+def trajectory_frame(
+    trajectory: FourierTrajectory, joints: Sequence[str], rate_hz: float
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """One period at ``rate_hz``: time, q_/dq_/ddq_<joint> (a controller can replay it), units."""
+    t = np.arange(int(round(trajectory.period * rate_hz))) / rate_hz
+    q, dq, ddq = trajectory.evaluate_joints(t)
+    columns: dict[str, Array] = {"time": t}
+    units = {"time": "s"}
+    for name, values, unit in (("q", q, "rad"), ("dq", dq, "rad/s"), ("ddq", ddq, "rad/s^2")):
+        for k, joint in enumerate(joints):
+            columns[f"{name}_{joint}"] = values[:, k]
+            units[f"{name}_{joint}"] = unit
+    return pd.DataFrame(columns), units

@@ -1,0 +1,161 @@
+"""Excitation design for a URDF robot (paramid.robot.excitation, issue #17): the design meets
+every limit on the fine grid, is reproducible, beats a random feasible trajectory on cond, and
+bad settings or coefficient files raise one clear error naming the field or file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid.robot import base, model, twin
+from paramid.robot import excitation as ex
+
+URDF = "data/kinova_gen3/kinovaGen3.urdf"
+JOINTS = ["joint_2", "joint_4", "joint_6"]
+SPEC = {
+    "harmonics": 2,
+    "base_frequency_hz": 0.2,
+    "boundary": "rest_to_rest",
+    "margins": {"position_rad": 0.087, "velocity_rad_s": 0.17},
+    "acceleration_limit_rad_s2": [7.5, 12.5, 20],
+    "effort_margin": 0.1,
+    "keep_out": {"floor_height_m": 0.05, "clearance_m": 0.01},
+    "criterion": "cond",
+    "starts": 2,
+    "maxiter": 15,
+    "grid_points": 24,
+    "fine_factor": 10,
+    "sign_smoothing": [0.1],
+    "seed": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def robot():
+    return model.load_robot(URDF, JOINTS)
+
+
+@pytest.fixture(scope="module")
+def structural(robot):
+    return base.structural_base(robot)
+
+
+@pytest.fixture(scope="module")
+def designed(robot, structural):
+    return ex.design_for_robot(robot, structural, SPEC, "unit")
+
+
+def test_design_meets_every_limit_on_the_fine_grid(robot, designed):
+    result, limits, urdf, physical = designed
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    worst = ex.violations(robot, result.trajectory, limits, physical, t)
+    assert set(worst) == {"q_min", "q_max", "qd_max", "qdd_max", "effort", "floor"}
+    assert max(worst.values()) <= 0
+    # the limits used are the URDF's minus the margins
+    np.testing.assert_allclose(limits.q_max, np.array(urdf["q_max"]) - 0.087)
+    np.testing.assert_allclose(limits.qd_max, np.array(urdf["qd_max"]) - 0.17)
+    _, dq0, ddq0 = result.trajectory.evaluate_joints(np.zeros(1))
+    assert np.abs(dq0).max() < 1e-9 and np.abs(ddq0).max() < 1e-9  # rest at t = 0
+
+
+def test_same_seed_gives_identical_coefficients(robot, structural, designed):
+    again = ex.design_for_robot(robot, structural, SPEC, "unit")[0]
+    np.testing.assert_array_equal(again.trajectory.theta, designed[0].trajectory.theta)
+
+
+def test_designed_cond_beats_a_random_feasible_trajectory(robot, structural, designed, tmp_path):
+    result, limits, _, physical = designed
+    random, _ = ex.random_feasible(robot, structural, SPEC, limits, physical, "unit")
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    trajectories = {"designed": result.trajectory, "random": random}
+    feasible = {k: ex.violations(robot, v, limits, physical, t) for k, v in trajectories.items()}
+    setup = ex.TwinSetup(
+        robot=robot,
+        base=structural,
+        theta=twin.true_parameters(robot, 0, 0.2),
+        sigma=np.full(3, 1.0),
+        rate_hz=50.0,
+        validation=twin.excitation(robot, 2, 2, 5.0),
+        validation_s=5.0,
+    )
+    table, seeds = ex.compare(setup, trajectories, feasible, 1, range(6), SPEC["grid_points"])
+    assert list(table.columns[:6]) == [
+        "trajectory",
+        "cond",
+        "logdet",
+        "param_error_median",
+        "val_rmse_median",
+        "p_value",
+    ]
+    assert list(table["trajectory"]) == ["designed", "random"]
+    assert table["feasible"].all() and not table["cond_below_designed"].any()
+    assert table["cond"].iloc[0] == pytest.approx(result.cond, rel=1e-9)
+    assert table["cond"].iloc[0] < table["cond"].iloc[1]
+    assert np.isnan(table["p_value"].iloc[0]) and 0 < table["p_value"].iloc[1] <= 1
+    assert len(seeds) == 12
+
+
+def test_periodic_boundary_frees_the_rest_conditions(robot, structural):
+    spec = SPEC | {"boundary": "periodic", "starts": 1, "maxiter": 5}
+    result, limits, _, physical = ex.design_for_robot(robot, structural, spec, "unit")
+    _, dq0, _ = result.trajectory.evaluate_joints(np.zeros(1))
+    assert np.abs(dq0).max() > 1e-6
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    assert max(ex.violations(robot, result.trajectory, limits, physical, t).values()) <= 0
+
+
+@pytest.mark.parametrize(
+    ("edit", "pattern"),
+    [
+        ({"harmonics": 0}, r"excitation\.harmonics must be >= 1"),
+        ({"base_frequency_hz": 0.0}, r"excitation\.base_frequency_hz must be > 0"),
+        (
+            {"margins": {"position_rad": 2.5, "velocity_rad_s": 0.1}},
+            r"margins\.position_rad = 2\.5 rad on each side empties joint_2",
+        ),
+        (
+            {"margins": {"position_rad": 0.1, "velocity_rad_s": 1.5}},
+            r"margins\.velocity_rad_s = 1\.5 rad/s is not below joint_2",
+        ),
+        ({"acceleration_limit_rad_s2": [1, 2]}, r"acceleration_limit_rad_s2 has 2 values for 3"),
+    ],
+)
+def test_bad_settings_name_the_field(robot, edit, pattern):
+    with pytest.raises(ex.ExcitationError, match=r"^robots\.unit\.excitation\."):
+        ex.limits_of(robot, SPEC | edit, "unit")
+    with pytest.raises(ex.ExcitationError, match=pattern):
+        ex.limits_of(robot, SPEC | edit, "unit")
+
+
+def _coefficients(robot, path, joints=None, harmonics=2):
+    trajectory = twin.excitation(robot, 3, harmonics, 5.0)
+    frame = ex.coefficient_frame(trajectory, joints or robot.joints)
+    frame.to_csv(path, index=False)
+    return trajectory
+
+
+def test_coefficient_file_round_trip_and_start_pose(robot, tmp_path):
+    path = tmp_path / "c.csv"
+    original = _coefficients(robot, path)
+    back = ex.read_coefficients(path, robot.joints, 2, original.omega_f, "offset")
+    np.testing.assert_allclose(back.theta, original.theta)
+    # constant: start -> the file's harmonic-0 value is the pose at t = 0
+    started = ex.read_coefficients(path, robot.joints, 2, original.omega_f, "start")
+    q_start = started.evaluate_joints(np.zeros(1))[0][0]
+    np.testing.assert_allclose(q_start, original.q0, atol=1e-12)
+
+
+def test_coefficient_file_that_does_not_match_names_the_file(robot, tmp_path):
+    wrong_joints = tmp_path / "joints.csv"
+    _coefficients(robot, wrong_joints, joints=["joint_1", "joint_4", "joint_6"])
+    with pytest.raises(ex.ExcitationError, match=r"joints.csv: joints .* do not match"):
+        ex.read_coefficients(wrong_joints, robot.joints, 2, 1.0, "offset")
+    wrong_order = tmp_path / "order.csv"
+    _coefficients(robot, wrong_order, harmonics=3)
+    with pytest.raises(ex.ExcitationError, match=r"order.csv: joint joint_2 has harmonics"):
+        ex.read_coefficients(wrong_order, robot.joints, 2, 1.0, "offset")
+    missing = tmp_path / "missing.csv"
+    pd.DataFrame({"joint": ["joint_2"], "a": [0.0]}).to_csv(missing, index=False)
+    with pytest.raises(ex.ExcitationError, match=r"missing.csv: missing column\(s\)"):
+        ex.read_coefficients(missing, robot.joints, 2, 1.0, "offset")

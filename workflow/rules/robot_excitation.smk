@@ -1,0 +1,70 @@
+# Excitation design for a robot study (issue #17; excitation paper Eq 7-10 under the URDF's
+# limits; paramid.robot.excitation). A study's `excitation:` block -> robot_excitation_design
+# (design.json, trajectory.parquet/.csv at the controller rate) -> robot_excitation_compare
+# (designed vs a random feasible trajectory vs the configured coefficient files on the twin,
+# comparison.csv) and robot_excitation_figure. Needs no records.
+
+
+include: "robot_excitation_common.smk"
+
+
+rule robot_excitation_design:
+    output:
+        design="results/{study}/excitation/design.json",
+        parquet="results/{study}/excitation/trajectory.parquet",
+        csv=report(
+            "results/{study}/excitation/trajectory.csv",
+            caption="../report/robot_excitation_trajectory.rst",
+            category="{study}",
+            subcategory="Excitation",
+        ),
+    log:
+        "logs/{study}/robot_excitation_design.log",
+    wildcard_constraints:
+        study=one_of(robot_excitation_studies()),
+    params:
+        cfg=robot_excitation_params,
+    script:
+        "../../scripts/robot_excitation_design.py"
+
+
+rule robot_excitation_compare:
+    input:
+        design="results/{study}/excitation/design.json",
+        coefficients=robot_excitation_coefficients,
+    output:
+        report(
+            "results/{study}/excitation/comparison.csv",
+            caption="../report/robot_excitation_comparison.rst",
+            category="{study}",
+            subcategory="Excitation",
+        ),
+    log:
+        "logs/{study}/robot_excitation_compare.log",
+    wildcard_constraints:
+        study=one_of(robot_excitation_studies()),
+    params:
+        cfg=robot_excitation_params,
+    script:
+        "../../scripts/robot_excitation_compare.py"
+
+
+rule robot_excitation_figure:
+    input:
+        design="results/{study}/excitation/design.json",
+    output:
+        png=report(
+            "results/{study}/excitation/trajectories.png",
+            caption="../report/robot_excitation_figure.rst",
+            category="{study}",
+            subcategory="Excitation",
+        ),
+        pdf="results/{study}/excitation/trajectories.pdf",
+    log:
+        "logs/{study}/robot_excitation_figure.log",
+    wildcard_constraints:
+        study=one_of(robot_excitation_studies()),
+    params:
+        cfg=lambda wc: {"study": wc.study, "style": config["figures"]},
+    script:
+        "../../scripts/robot_excitation_figure.py"
