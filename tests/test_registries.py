@@ -106,3 +106,26 @@ def test_rule_files_read_the_registries() -> None:
         "optim/po",
     ):
         assert copied not in text, copied
+
+
+def test_cutoff_candidates_default_is_the_library_list() -> None:
+    """The schema's default candidates of ``cutoff_hz: auto`` (1-DOF and robot studies) are
+    paramid.hip.cutoff.DEFAULT_CANDIDATES_HZ."""
+    from paramid.hip import cutoff
+
+    text = (ROOT / "workflow/schemas/config.schema.yaml").read_text()
+    defaults = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if "cutoff_candidates_hz" in node:
+                defaults.append(node["cutoff_candidates_hz"]["default"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(yaml.safe_load(text))
+    assert len(defaults) == 2
+    assert all(d == list(cutoff.DEFAULT_CANDIDATES_HZ) for d in defaults)

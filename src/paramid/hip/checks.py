@@ -45,14 +45,14 @@ def angle_units(time: Array, angle: Array) -> str | None:
     return None
 
 
-def torque_varies(time: Array, torque: Array) -> str | None:
+def torque_varies(torque: Array) -> str | None:
     """A constant (or all-zero) torque carries no information about the parameters."""
     if float(np.ptp(torque)) == 0.0:
         return f"the torque is constant ({torque[0]:g} N m): nothing to identify"
     return None
 
 
-def magnitudes(time: Array, angle: Array, torque: Array) -> str | None:
+def magnitudes(torque: Array) -> str | None:
     """Absurd magnitudes: a unit or scaling error."""
     peak = float(np.max(np.abs(torque)))
     if peak > MAX_TORQUE_N_M:
@@ -111,8 +111,8 @@ def record_problems(
     runs only on a record that passes the others (a unit error would mislead it)."""
     checks: dict[str, Callable[[], str | None]] = {
         "angle_units": lambda: angle_units(time, angle),
-        "torque_varies": lambda: torque_varies(time, torque),
-        "magnitudes": lambda: magnitudes(time, angle, torque),
+        "torque_varies": lambda: torque_varies(torque),
+        "magnitudes": lambda: magnitudes(torque),
         "encoder_clipped": lambda: encoder_clipped(angle),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.hip import estimators, pipeline, population
+from paramid.hip import estimators, pipeline, population, signals
 
 Array = NDArray[np.float64]
 # twin-seed sweeps pair runs by seed; optimiser sweeps (independent seeded runs) are unpaired
@@ -93,7 +93,7 @@ def measured_cutoff_point(
         processed = pipeline.process(*records[name], study_config["signals"], cutoff_hz)
         parts[name] = pipeline.regression(processed, keys, gravity)
     (H, y), (H_val, y_val) = parts["calibration"], parts["validation"]
-    fs = 1.0 / float(np.median(np.diff(records["calibration"][0])))
+    fs = signals.sample_rate(records["calibration"][0])
     prior = pipeline.rls_prior(H, y, keys, study_config["rls"], fs)
     x = estimators.bcls(H, y, prior.lower, prior.upper)
     row = {"method": "bcls", "run": 0, "train_rmse": estimators.rmse(H, y, x)}
