@@ -1,15 +1,11 @@
 """Time every KR210 calibration identifier with the paper's budgets (issue #9: MIPO-ARKEKF <= 5 s).
 
-Builds the twin's data set from the config fragment (docs/fragments/kr210.yaml, or the
-``calibration.kr210`` block of config.yaml once merged), then runs each identifier for all
-runs in one batched call and reports wall time per run, CPU time per run and the validation
-RMSE.  The noise-factor tuner is ``paramid.optim.METHODS["mipo"]`` when registered; until then
-``--tuner pso`` times the same code path with PSO (population 100 x 60 iterations) and the
-output says so.  ``--fitness-iterations 60`` times the alternative reading of Eq 29 (the full
-60-iteration filter inside every fitness evaluation).
+Builds the twin's first data set from the ``calibration.kr210`` block of config.yaml and the
+identified subset of ``--model``, then runs each identifier for all runs in one batched call
+and reports wall time per run, CPU time per run and the validation RMSE.
 
 Usage: python perf/calibration.py [--runs 10] [--tuner mipo|pso] [--repeats 3]
-       [--fitness-iterations 1] [--only mipo_arkekf,ekf]
+       [--fitness-iterations 1] [--only mipo_arkekf,ekf] [--model paper]
 """
 
 from __future__ import annotations
@@ -23,8 +19,8 @@ import numpy as np
 import yaml
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import twin
-from paramid.calibration.identifiability import identifiability
+from paramid.calibration import model, twin
+from paramid.calibration.identifiability import model_identifiability
 from paramid.calibration.identify import IDENTIFIERS, identify
 from paramid.calibration.problem import Problem, metrics
 from paramid.optim import METHODS
@@ -33,22 +29,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def study_config() -> dict:
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    if "calibration" in config and "kr210" in config["calibration"]:
-        return config["calibration"]["kr210"]
-    return yaml.safe_load((ROOT / "docs/fragments/kr210.yaml").read_text())["calibration"]["kr210"]
+    return yaml.safe_load((ROOT / "config.yaml").read_text())["calibration"]["kr210"]
 
 
-def build_problem(cfg: dict) -> Problem:
+def build_problem(cfg: dict, model_name: str = "paper") -> Problem:
+    """The first data set of the twin and the identified subset of ``model_name``."""
     robot = cfg["robot"]
     table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
-    data = twin.simulate("kr210", cfg["twin"], table)
+    mass = model.MassModel.from_config(cfg["mass_model"])
+    data = twin.simulate("kr210", cfg["twin"], table, mass=mass)
     t = data.truth
-    train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
-    q = train[[f"q{j}" for j in range(1, 7)]].to_numpy()
-    J = kin.position_jacobian(t["nominal"], q, convention=t["convention"], tool=t["tool_mm"])
-    ident = identifiability(J.reshape(-1, kin.N_PARAMS), cfg["identifiability"]["rel_tol"])
-    return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], ident.free, t["convention"])
+    spec = cfg["models"][model_name]
+    candidates = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
+    everything = Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], candidates)
+    _, free, _ = model_identifiability([everything], candidates, cfg["identifiability"]["rel_tol"])
+    return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free)
 
 
 def main() -> None:
@@ -58,13 +53,14 @@ def main() -> None:
     parser.add_argument("--tuner", default="mipo" if "mipo" in METHODS else "pso")
     parser.add_argument("--fitness-iterations", type=int, default=None)
     parser.add_argument("--only", default="", help="comma-separated identifiers")
+    parser.add_argument("--model", default="paper", help="a model of calibration.kr210.models")
     args = parser.parse_args()
 
     cfg = copy.deepcopy(study_config())
     cfg["tuning"]["method"] = args.tuner
     if args.fitness_iterations is not None:
         cfg["tuning"]["fitness_iterations"] = args.fitness_iterations
-    problem = build_problem(cfg)
+    problem = build_problem(cfg, args.model)
     runs = list(range(args.runs))
     names = args.only.split(",") if args.only else list(IDENTIFIERS)
     stand_in = (

@@ -23,9 +23,10 @@ def _sample_points(frame):
     )
 
 
-def _error_profiles(problem, fits):
+def _error_profiles(problems, fits):
     def errors(ident):
         run = _median_run(fits[ident])
+        problem = problems[int(run["run"])]
         x = report.estimates(run.to_frame().T, problem.free)[0]
         return problem.distances(x, "validation")
 
@@ -42,14 +43,17 @@ def _error_profiles(problem, fits):
 
 
 def _draw(figure, smk):
-    problem, frame, _, _ = report.load_problem(smk.input.data, smk.input.truth, smk.input.ident)
+    runs = list(range(smk.params.cfg["runs"]))
+    problems, frame, _, _ = report.load_problems(
+        smk.input.data, smk.input.truth, smk.input.ident, "paper", runs
+    )
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
     hist = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     bc = float(fits["bc"]["train_rmse_mm"].iloc[0]) if "bc" in fits else None
     if figure == "fig8":
-        return _sample_points(frame)
+        return _sample_points(frame[frame["repeat"] == 0])
     if figure == "fig10":
-        return _error_profiles(problem, fits)
+        return _error_profiles(problems, fits)
     if figure == "fig11":
         names = report.TABLE7_NAMES
         return figs.convergence(

@@ -6,37 +6,55 @@ import numpy as np
 import pandas as pd
 
 from paramid import io
-from paramid.calibration import paper, polish, report
+from paramid.calibration import kinematics as kin
+from paramid.calibration import model, paper, polish, report, twin
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "polishing_path")
-    problem, _, truth, _ = report.load_problem(smk.input.data, smk.input.truth, smk.input.ident)
-    fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
+    runs = list(range(cfg["runs"]))
     pcfg = cfg["polishing"]
     targets = polish.path_targets(pcfg)
-    tcp, conv = pcfg["tcp_mm"], truth["convention"]
+    tcp = np.asarray(pcfg["tcp_mm"], dtype=np.float64)
+    table = kin.DHTable.from_degrees(**cfg["robot"]["dh"], convention=cfg["robot"]["convention"])
+    mass = model.MassModel.from_config(cfg["mass_model"])
+    truth = io.read_json(smk.input.truth)
+    robots = [
+        twin.robot_of(cfg["study"], cfg["twin"], table, mass, report.dataset_of(r, truth))
+        for r in runs
+    ]
     centre = targets[0].copy()
     centre[:3, 3] = pcfg["centre_mm"]
-    q_seed = polish.seed_configuration(truth["nominal"], centre, tool=tcp, convention=conv)
+    q_seed = polish.seed_configuration(truth["nominal"], centre, tool=tcp)
     rows, points = [], []
-    for ident in report.TABLE9:
-        x = report.estimates(fits[ident], problem.free)
-        errors = polish.tracking_errors(
-            problem.full(x), truth["true"], targets, q_seed, tool=tcp, convention=conv
+    for path in map(Path, smk.input.fits):
+        model_name, ident = path.parent.name, path.stem
+        problems, _, _, _ = report.load_problems(
+            smk.input.data, smk.input.truth, smk.input.ident, model_name, runs
+        )
+        fit = io.read_parquet(path)[0].sort_values("run")
+        x = report.estimates(fit, problems[0].free)
+        errors = np.concatenate(
+            [
+                polish.tracking_errors(p.full(xr), robot, targets, q_seed, tool=tcp, mass=mass)
+                for p, xr, robot in zip(problems, x, robots, strict=True)
+            ]
         )
         s = polish.summary(errors)
-        name = report.TABLE7_NAMES[ident]
+        name = report.model_label(ident, model_name)
         row = {
             "method": name,
+            "model": model_name,
             "stage": "before" if ident == "bc" else "after",
             "runs": errors.shape[0],
         }
         for key, values in s.items():
             row[key] = float(np.mean(values))
             row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
-        row |= {f"paper_{k}": v for k, v in paper.TABLE9[name].items()}
+        printed = paper.TABLE9.get(name, {}) if model_name == "paper" else {}
+        for key in ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct"):
+            row[f"paper_{key}"] = printed.get(key, float("nan"))
         rows.append(row)
         points.append(
             pd.DataFrame(
@@ -66,10 +84,13 @@ def main(smk) -> None:
     io.write_markdown(
         t9[cols], smk.output.md, caption=f"Table 9 ({cfg['study']}): polishing path [mm, %]"
     )
-    path = pd.concat(points, ignore_index=True)
+    path_errors = pd.concat(points, ignore_index=True)
     meta = io.provenance(cfg, smk.input, stage="polishing_path", n_points=int(targets.shape[0]))
     io.write_parquet(
-        path, smk.output.points, units={"method": "1", "point": "1", "error_mm": "mm"}, meta=meta
+        path_errors,
+        smk.output.points,
+        units={"method": "1", "point": "1", "error_mm": "mm"},
+        meta=meta,
     )
     for row in rows:
         log.info("%s: mean %.4f mm, max %.4f mm", row["method"], row["mean_mm"], row["max_mm"])

@@ -1,8 +1,8 @@
-"""Rule simulate_calibration: the laser-tracker twin's data set and truth (§2.1.1, §3.2.1)."""
+"""Rule simulate_calibration: the laser-tracker twin's data sets and truth (§2.1.1, §3.2.1)."""
 
 from paramid import io
 from paramid.calibration import kinematics as kin
-from paramid.calibration import twin
+from paramid.calibration import model, twin
 
 
 def main(smk) -> None:
@@ -10,18 +10,28 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "simulate_calibration")
     robot = cfg["robot"]
     table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
-    data = twin.simulate(cfg["study"], cfg["twin"], table)
-    meta = io.provenance(cfg, smk.input, stage="simulate_calibration", truth=data.truth)
+    mass = model.MassModel.from_config(cfg["mass_model"])
+    data = twin.simulate(cfg["study"], cfg["twin"], table, mass=mass, repeats=cfg["runs"])
+    meta = io.provenance(
+        cfg, smk.input, stage="simulate_calibration", sources=data.truth["sources"]
+    )
     io.write_parquet(data.frame, smk.output.data, units=twin.frame_units(), meta=meta)
     io.write_json(data.truth, smk.output.truth)
     sel = data.frame[data.frame["selected"]]
+    dev = (
+        sel[["x_true", "y_true", "z_true"]].to_numpy() - sel[["x_nom", "y_nom", "z_nom"]].to_numpy()
+    )
     log.info(
-        "%d candidates, %d selected (%d train), tracker sigma %.4f-%.4f mm",
-        len(data.frame),
-        len(sel),
+        "%d data set(s) of %d candidates, %d selected (%d train); sources %s; "
+        "tracker sigma %.4f-%.4f mm; true - nominal RMS %.3f mm",
+        data.truth["n_datasets"],
+        len(data.frame) // data.truth["n_datasets"],
+        len(sel) // data.truth["n_datasets"],
         data.truth["n_train"],
+        data.truth["sources"] or "none",
         sel["sigma_mm"].min(),
         sel["sigma_mm"].max(),
+        float(((dev**2).sum(axis=1).mean()) ** 0.5),
     )
 
 

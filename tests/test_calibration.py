@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 import yaml
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import polish, report, twin
+from paramid.calibration import model, polish, report, twin
 from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf, ukf_update
 from paramid.calibration.identifiability import identifiability, pivoted_qr
 from paramid.calibration.identify import IDENTIFIERS, identify
@@ -20,6 +21,7 @@ from paramid.optim import METHODS, dqpso, ipso
 from paramid.seeding import generator, seed_sequence
 
 ROOT = Path(__file__).resolve().parents[1]
+MASS = model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
 
 TWIN = {
     "seed": 0,
@@ -119,7 +121,7 @@ def test_twin_is_deterministic_and_shaped(data):
     q = f[[f"q{j}" for j in range(1, 7)]].to_numpy()
     assert np.all(q >= lo) and np.all(q <= hi)
     other = twin.simulate("kr210", dict(TWIN, seed=1), kin.KR210_TABLE1)
-    assert not np.allclose(other.truth["errors"], data.truth["errors"])
+    assert not np.allclose(other.truth["repeats"][0]["errors"], data.truth["repeats"][0]["errors"])
 
 
 def test_tracker_noise_model(data):
@@ -154,7 +156,7 @@ def test_greedy_maximin_spreads_points():
 
 
 def test_identifiability_finds_the_two_null_combinations(problem, data):
-    J = kin.position_jacobian(data.truth["nominal"], problem.q_train, tool=problem.tool)
+    J = kin.position_jacobian(data.truth["nominal"], problem.q_train, tool=data.truth["tool_mm"])
     ident = identifiability(J.reshape(-1, 24))
     assert ident.rank == 22
     names = kin.parameter_names()
@@ -180,9 +182,10 @@ def test_identifiability_finds_the_two_null_combinations(problem, data):
 
 
 def test_truth_equivalent_returns_identified_errors(problem):
-    errors = np.zeros(24)
-    errors[problem.free] = generator("test", "errs").normal(0, 1e-4, problem.dim)
-    np.testing.assert_allclose(truth_equivalent(problem, errors), errors[problem.free], atol=1e-12)
+    x = generator("test", "errs").normal(0, 1e-4, problem.dim)
+    H0, p0 = problem.jacobian(np.zeros(problem.dim))
+    true_positions = (p0 + H0 @ x).reshape(-1, 3)  # positions the linear model explains exactly
+    np.testing.assert_allclose(truth_equivalent(problem, true_positions), x, atol=1e-12)
 
 
 # ------------------------------------------------------------------ filters
@@ -227,7 +230,7 @@ def test_ekf_recovers_identifiable_parameters_on_noise_free_data(problem):
     errors[problem.free] = generator("test", "truth").normal(0, sd[problem.free])
     data = _noise_free(errors)
     prob = _problem(data, problem.free)
-    r, angle = prob.dim, kin.is_angle()[prob.free]
+    r, angle = prob.dim, prob.kinds == "angle"
     R0 = np.full(3 * prob.q_train.shape[0], 1e-16)  # mm^2: noise-free data
     # S = 0 (static parameters): the first update is exact up to the linearisation error,
     # and with data reuse later updates shrink (1/k), so a few-1e-8 error remains
@@ -312,14 +315,11 @@ def test_ukf_equals_kalman_update_for_a_linear_measurement():
 
 def test_ukf_matches_filterpy(problem):
     filterpy = pytest.importorskip("filterpy.kalman")
-    small = Problem(
-        problem.q_train[:6],
-        problem.p_train[:6],
-        problem.q_val,
-        problem.p_val,
-        problem.nominal,
-        problem.tool,
-        problem.free,
+    small = dataclasses.replace(
+        problem,
+        q_train=problem.q_train[:6],
+        p_train=problem.p_train[:6],
+        tau_train=problem.tau_train[:6],
     )
     C0, S0, R0 = draw_noise_bases("kr210", 0, small)
     f = np.array([1e-6, 1e-6, 1e-4])
@@ -408,9 +408,9 @@ def test_tuned_factors_stay_in_eq27_ranges(problem):
 
 def test_fit_frame_round_trip(problem):
     fit = identify("ekf", problem, CFG, study="kr210", runs=[0, 1])
-    frame = report.fit_frame(fit, problem, [0, 1])
+    frame = report.fit_frame(fit, [problem, problem], [0, 1])
     np.testing.assert_array_equal(report.estimates(frame, problem.free), fit.x)
-    fixed = [c for i, c in enumerate(kin.parameter_names()) if i not in set(problem.free)]
+    fixed = [c for i, c in enumerate(model.parameter_names()) if i not in set(problem.free)]
     assert all((frame[f"de_{c}"] == 0).all() for c in fixed)
     units = report.fit_units(frame)
     assert units["de_alpha1"] == "rad" and units["val_rmse_mm"] == "mm"
@@ -439,9 +439,10 @@ def test_tracking_error_vanishes_with_the_true_parameters(data):
     centre = targets[0].copy()
     centre[:3, 3] = cfg["centre_mm"]
     nominal = np.asarray(data.truth["nominal"])
-    true = np.asarray(data.truth["true"])
+    robot = twin.robot_of("kr210", TWIN, kin.KR210_TABLE1, MASS, 0)  # geometric errors only
+    commanded = [model.nominal_vector(e, TWIN["tool_mm"]) for e in (nominal, robot.dh)]
     q0 = polish.seed_configuration(nominal, centre, tool=cfg["tcp_mm"])
-    err = polish.tracking_errors(np.stack([nominal, true]), true, targets, q0, tool=cfg["tcp_mm"])
+    err = polish.tracking_errors(np.stack(commanded), robot, targets, q0, tool=cfg["tcp_mm"])
     assert err[1].max() < 1e-6  # compensating with the truth is exact
     assert err[0].min() > 0.05  # the nominal table misses by a fraction of a mm
     s = polish.summary(err)

@@ -11,6 +11,8 @@ import yaml
 
 from paramid import optim
 from paramid.calibration import kinematics
+from paramid.calibration import model as cal_model
+from paramid.calibration.identify import IDENTIFIERS
 from paramid.cec2022 import runs as cec_runs
 from paramid.excitation import design
 from paramid.friction import laws
@@ -26,6 +28,12 @@ def _cec(key: str) -> dict:
     return DEFS["cec2022"]["properties"][key]
 
 
+def _cal_model(key: str) -> dict:
+    return DEFS["calibration_study"]["properties"]["models"]["additionalProperties"]["properties"][
+        key
+    ]
+
+
 @pytest.mark.parametrize(
     ("enum", "registry"),
     [
@@ -39,6 +47,8 @@ def _cec(key: str) -> dict:
         (_cec("reference")["enum"], list(cec_runs.ALGORITHMS)),
         (_cec("budget")["enum"], ["paper", "cec"]),
         (_cec("dims")["items"]["enum"], list(cec_runs.CEC_BUDGET)),
+        (_cal_model("groups")["items"]["enum"], list(cal_model.GROUPS)),
+        (_cal_model("identifiers")["oneOf"][1]["items"]["enum"], list(IDENTIFIERS)),
     ],
     ids=[
         "hip methods",
@@ -48,6 +58,8 @@ def _cec(key: str) -> dict:
         "cec reference",
         "cec budget",
         "cec dims",
+        "calibration model groups",
+        "calibration identifiers",
     ],
 )
 def test_schema_enum_equals_its_registry(enum: list, registry: list) -> None:

@@ -1,7 +1,7 @@
 # KR210 kinematic calibration (issue #9; the MIPO-ARKEKF paper, §2-3).  Studies live under
 # config["calibration"] (one block per study, e.g. kr210); wildcard {study} names one.
-# DAG: simulate_calibration -> calibration_identifiability -> calibrate (one job per identifier,
-# all seeds batched inside) -> calibration_tables / calibration_stats / polishing_path /
+# DAG: simulate_calibration (one data set per repeat) -> calibration_identifiability (every
+# model) -> calibrate (one job per model and identifier, each run on its own data set) -> calibration_tables / calibration_stats / polishing_path /
 # calibration_figure.  Each rule gets only the config blocks it reads as params.
 
 
@@ -17,7 +17,13 @@ rule simulate_calibration:
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.study, "robot": _cal(wc)["robot"], "twin": _cal(wc)["twin"]},
+        cfg=lambda wc: {
+            "study": wc.study,
+            "robot": _cal(wc)["robot"],
+            "twin": _cal(wc)["twin"],
+            "mass_model": _cal(wc)["mass_model"],
+            "runs": _cal(wc)["runs"],
+        },
     script:
         "../../scripts/calibration_simulate.py"
 
@@ -39,7 +45,11 @@ rule calibration_identifiability:
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.study, "identifiability": _cal(wc)["identifiability"]},
+        cfg=lambda wc: {
+            "study": wc.study,
+            "identifiability": _cal(wc)["identifiability"],
+            "models": _cal(wc)["models"],
+        },
     script:
         "../../scripts/calibration_identifiability.py"
 
@@ -48,16 +58,18 @@ rule calibrate:
     input:
         unpack(_cal_base),
     output:
-        fit="results/{study}/calibration/fits/{identifier}.parquet",
-        history="results/{study}/calibration/histories/{identifier}.parquet",
+        fit="results/{study}/calibration/fits/{model}/{identifier}.parquet",
+        history="results/{study}/calibration/histories/{model}/{identifier}.parquet",
     log:
-        "logs/{study}/calibrate_{identifier}.log",
+        "logs/{study}/calibrate_{model}_{identifier}.log",
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
+        model=one_of(CAL_MODELS),
         identifier=one_of(CAL_IDENTIFIERS),
     params:
         cfg=lambda wc: {
             "study": wc.study,
+            "model": wc.model,
             "identifier": wc.identifier,
             "runs": _cal(wc)["runs"],
             **{block: _cal(wc)[block] for block in _cal_blocks(wc.identifier)},
@@ -69,7 +81,7 @@ rule calibrate:
 rule calibration_tables:
     input:
         unpack(_cal_base),
-        fits=_cal_fits,
+        fits=_cal_all_fits,
     output:
         table6=report(
             "results/{study}/tables/table6.csv",
@@ -85,6 +97,13 @@ rule calibration_tables:
             subcategory="Tables",
         ),
         table7_md="results/{study}/tables/table7.md",
+        models=report(
+            "results/{study}/tables/models.csv",
+            caption="../report/calibration_models.rst",
+            category="{study}",
+            subcategory="Tables",
+        ),
+        models_md="results/{study}/tables/models.md",
         hybrid=report(
             "results/{study}/tables/hybrid_runtime.csv",
             caption="../report/calibration_hybrid_runtime.rst",
@@ -110,7 +129,7 @@ rule calibration_tables:
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.study},
+        cfg=lambda wc: {"study": wc.study, "runs": _cal(wc)["runs"], "n_boot": 10000},
     script:
         "../../scripts/calibration_tables.py"
 
@@ -139,7 +158,7 @@ rule calibration_stats:
 rule polishing_path:
     input:
         unpack(_cal_base),
-        fits=lambda wc: _cal_fits(wc, CAL_POLISHING),
+        fits=lambda wc: _cal_all_fits(wc, polishing=True),
     output:
         csv=report(
             "results/{study}/tables/table9.csv",
@@ -154,7 +173,14 @@ rule polishing_path:
     wildcard_constraints:
         study=one_of(CAL_STUDIES),
     params:
-        cfg=lambda wc: {"study": wc.study, "polishing": _cal(wc)["polishing"]},
+        cfg=lambda wc: {
+            "study": wc.study,
+            "runs": _cal(wc)["runs"],
+            "robot": _cal(wc)["robot"],
+            "twin": _cal(wc)["twin"],
+            "mass_model": _cal(wc)["mass_model"],
+            "polishing": _cal(wc)["polishing"],
+        },
     script:
         "../../scripts/calibration_polishing.py"
 
@@ -178,6 +204,11 @@ rule calibration_figure:
         study=one_of(CAL_STUDIES),
         calfig=one_of(CAL_FIGURES),
     params:
-        cfg=lambda wc: {"study": wc.study, "figure": wc.calfig, "style": config["figures"]},
+        cfg=lambda wc: {
+            "study": wc.study,
+            "runs": _cal(wc)["runs"],
+            "figure": wc.calfig,
+            "style": config["figures"],
+        },
     script:
         "../../scripts/calibration_figures.py"

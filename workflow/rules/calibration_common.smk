@@ -6,6 +6,9 @@ from paramid.calibration.identify import IDENTIFIERS as _IDENTIFIERS
 
 CAL_STUDIES = list(config.get("calibration", {}))
 CAL_IDENTIFIERS = list(_IDENTIFIERS)
+CAL_MODELS = sorted(
+    {m for study in config.get("calibration", {}).values() for m in study.get("models", {})}
+)
 CAL_POLISHING = [name for name, spec in _IDENTIFIERS.items() if spec.polishing]
 CAL_FIGURES = ["fig8", "fig10", "fig11", "fig12", "fig13"]
 
@@ -28,19 +31,39 @@ def _cal_base(wildcards):
     }
 
 
+def _cal_model_identifiers(study):
+    """{model: identifiers} of a study (``all`` = every registered identifier)."""
+    models = config["calibration"][study]["models"]
+    return {
+        name: CAL_IDENTIFIERS if spec["identifiers"] == "all" else list(spec["identifiers"])
+        for name, spec in models.items()
+    }
+
+
 def _cal_fits(wildcards, identifiers=None):
+    """Fits of the paper's model (Tables 6-8, figures)."""
     return expand(
-        "results/{study}/calibration/fits/{identifier}.parquet",
+        "results/{study}/calibration/fits/paper/{identifier}.parquet",
         study=wildcards.study,
-        identifier=identifiers or CAL_IDENTIFIERS,
+        identifier=identifiers or _cal_model_identifiers(wildcards.study)["paper"],
     )
+
+
+def _cal_all_fits(wildcards, polishing=False):
+    """Fits of every model and its identifiers (only Table 9 rows with ``polishing``)."""
+    return [
+        f"results/{wildcards.study}/calibration/fits/{model}/{ident}.parquet"
+        for model, idents in _cal_model_identifiers(wildcards.study).items()
+        for ident in idents
+        if not polishing or ident in CAL_POLISHING
+    ]
 
 
 def _cal_histories(wildcards):
     return expand(
-        "results/{study}/calibration/histories/{identifier}.parquet",
+        "results/{study}/calibration/histories/paper/{identifier}.parquet",
         study=wildcards.study,
-        identifier=CAL_IDENTIFIERS,
+        identifier=_cal_model_identifiers(wildcards.study)["paper"],
     )
 
 
@@ -50,6 +73,7 @@ def calibration_targets(study):
     tables = [
         "table6",
         "table7",
+        "models",
         "hybrid_runtime",
         "parameter_recovery_summary",
         "table8",

@@ -1,4 +1,7 @@
-"""Identifiability of the 24 geometric errors (paper Eq 9-10): which subset to identify.
+"""Identifiability of a calibration model (paper Eq 9-10): which subset to identify.
+
+The columns are the candidate parameters of a model (the 24 geometric errors of Eq 6 for the
+paper's model; the extended vector of :mod:`paramid.calibration.model` for the complete one).
 
 The stacked position Jacobian at the nominal table is column-scaled (so rad and mm columns
 compare); its SVD gives the rank and the unidentifiable combinations, QR with column
@@ -7,6 +10,7 @@ pivoting the identified subset (the first ``rank`` pivots).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,9 +18,10 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration.problem import FloatArray
+from paramid.calibration import model
+from paramid.calibration.problem import FloatArray, Problem
 
-__all__ = ["Identifiability", "identifiability", "pivoted_qr"]
+__all__ = ["Identifiability", "identifiability", "model_identifiability", "pivoted_qr"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class Identifiability:
             {
                 "k": np.arange(1, len(self.names) + 1),
                 "pivot_parameter": [self.names[i] for i in self.pivots],
-                "pivot_unit": [kin.parameter_units()[self.names[i]] for i in self.pivots],
+                "pivot_unit": [model.parameter_units()[self.names[i]] for i in self.pivots],
                 "r_diag": self.r_diag,
                 "r_diag_rel": self.r_diag / r1,
                 "selected": np.arange(len(self.names)) < self.rank,
@@ -104,14 +109,25 @@ def pivoted_qr(A: ArrayLike, tie_rtol: float = 1e-9) -> tuple[NDArray[np.int64],
     return np.asarray(order, dtype=np.int64), np.asarray(r_diag)
 
 
-def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
-    """Rank, singular values and the identifiable subset of a stacked Jacobian (3n, 24)."""
+def identifiability(
+    J: ArrayLike, rel_tol: float = 1e-9, names: list[str] | None = None
+) -> Identifiability:
+    """Rank, singular values and the identifiable subset of a stacked Jacobian (3n, m).
+
+    ``names`` label the m columns (default: the 24 DH parameters of Eq 6); ``free`` indexes
+    the columns.
+    """
     J = np.asarray(J, dtype=np.float64)
-    if J.ndim != 2 or J.shape[1] != kin.N_PARAMS:
-        raise ValueError(f"J must be (3n, {kin.N_PARAMS}), got {J.shape}")
+    names = kin.parameter_names() if names is None else list(names)
+    if J.ndim != 2 or J.shape[1] != len(names):
+        raise ValueError(f"J must be (3n, {len(names)}), got {J.shape}")
     norms = np.linalg.norm(J, axis=0)
     if np.any(norms == 0):
-        raise ValueError("a parameter has an all-zero Jacobian column")
+        zero = [n for n, v in zip(names, norms, strict=True) if v == 0]
+        raise ValueError(f"parameters with an all-zero Jacobian column: {zero}")
+    tiny = [n for n, v in zip(names, norms, strict=True) if v < 1e-12 * norms.max()]
+    if tiny:
+        raise ValueError(f"parameters whose Jacobian column is numerically zero: {tiny}")
     Js = J / norms
     _, s, vt = np.linalg.svd(Js, full_matrices=False)
     rank = int(np.count_nonzero(s > rel_tol * s[0]))
@@ -120,7 +136,7 @@ def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
     if qr_rank != rank:
         raise RuntimeError(f"QR rank {qr_rank} disagrees with SVD rank {rank}: adjust rel_tol")
     return Identifiability(
-        names=kin.parameter_names(),
+        names=names,
         column_norms=norms,
         singular_values=s,
         rank=rank,
@@ -130,3 +146,28 @@ def identifiability(J: ArrayLike, rel_tol: float = 1e-9) -> Identifiability:
         free=np.sort(piv[:rank]).astype(np.int64),
         null_space=vt[rank:],
     )
+
+
+def model_identifiability(
+    problems: Sequence[Problem], candidates: ArrayLike, rel_tol: float = 1e-9
+) -> tuple[Identifiability, NDArray[np.int64], list[int]]:
+    """Identifiability of a model's ``candidates`` (indices into the extended vector of
+    :mod:`paramid.calibration.model`) at the nominal vector, on the first data set's training
+    configurations; the rank is re-checked on every data set.
+
+    Returns the analysis (columns = candidates), the identified subset as extended indices,
+    and the rank on each data set.  A data set whose rank differs is an error: the subset
+    would not be the same model.
+    """
+    cand = np.asarray(candidates, dtype=np.int64)
+    names = model.parameter_names()
+    analyses = []
+    for problem in problems:
+        H, _ = problem.jacobian(np.zeros(problem.dim))
+        full = np.zeros((H.shape[0], model.N_EXTENDED))
+        full[:, problem.free] = H
+        analyses.append(identifiability(full[:, cand], rel_tol, [names[i] for i in cand]))
+    ranks = [a.rank for a in analyses]
+    if len(set(ranks)) > 1:
+        raise ValueError(f"the model's rank differs between data sets: {ranks}")
+    return analyses[0], cand[analyses[0].free], ranks

@@ -28,21 +28,28 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import least_squares
 
-from paramid.calibration import kinematics as kin
 from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf
 from paramid.calibration.lasso import lasso_fit
 from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
 from paramid.optim import METHODS, LinearRMSE, Objective, OptimResult
 from paramid.seeding import seed_sequence
 
-__all__ = ["IDENTIFIERS", "LABELS", "Fit", "IdentifierSpec", "PositionRMSE", "identify"]
+__all__ = [
+    "IDENTIFIERS",
+    "LABELS",
+    "Fit",
+    "IdentifierSpec",
+    "PositionRMSE",
+    "identify",
+    "identify_runs",
+]
 
 Config = Mapping[str, Any]
 LOG = logging.getLogger(__name__)
@@ -109,9 +116,14 @@ def _train_rmse_path(problem: Problem, path: FloatArray) -> FloatArray:
 def _box(
     problem: Problem, half: Mapping[str, float], centre: FloatArray | None = None
 ) -> tuple[FloatArray, FloatArray]:
-    """Search box centre +- half-widths (``angle_deg`` for alpha/theta, ``length_mm``)."""
-    angle = kin.is_angle()[problem.free]
-    w = np.where(angle, np.deg2rad(half["angle_deg"]), float(half["length_mm"]))
+    """Search box centre +- half-widths (``angle_deg`` for angles, ``length_mm`` for
+    lengths, ``compliance_rad_per_knm`` for compliances)."""
+    widths = {
+        "angle": np.deg2rad(half["angle_deg"]),
+        "length": float(half["length_mm"]),
+        "compliance": float(half.get("compliance_rad_per_knm", 1e-3)),
+    }
+    w = np.array([widths[k] for k in problem.kinds])
     c = np.zeros(problem.dim) if centre is None else centre
     return c - w, c + w
 
@@ -412,6 +424,34 @@ IDENTIFIERS: dict[str, IdentifierSpec] = {
 }
 #: Display names (table rows) of the identifiers, read from :data:`IDENTIFIERS`.
 LABELS: dict[str, str] = {name: spec.label for name, spec in IDENTIFIERS.items()}
+
+
+def identify_runs(
+    identifier: str,
+    problems: Sequence[Problem],
+    cfg: Config,
+    *,
+    study: str,
+    runs: Sequence[int],
+) -> Fit:
+    """Run ``identifier`` once per run on that run's data set ``problems[i]``, timing each.
+
+    Each repeat has its own data (twin draw, tracker noise, split), so runs are separate
+    calls; ``time_s`` is each call's wall time.  Fits are stacked in run order.
+    """
+    fits = []
+    for problem, run in zip(problems, runs, strict=True):
+        start = time.perf_counter()
+        fit = identify(identifier, problem, cfg, study=study, runs=[run])
+        fits.append(replace(fit, time_s=np.array([time.perf_counter() - start])))
+    keys = fits[0].info.keys()
+    return Fit(
+        x=np.concatenate([f.x for f in fits]),
+        history=np.concatenate([f.history for f in fits]),
+        time_s=np.concatenate([f.time_s for f in fits]),
+        n_evals=np.concatenate([f.n_evals for f in fits]),
+        info={k: np.concatenate([np.atleast_1d(f.info[k]) for f in fits]) for k in keys},
+    )
 
 
 def identify(

@@ -49,6 +49,10 @@ KIND_UNITS = {"alpha": "rad", "a": "mm", "d": "mm", "theta": "rad"}
 __all__ = [
     "KINDS",
     "KR210_TABLE1",
+    "Chain",
+    "chain",
+    "last",
+    "tool_point",
     "N_PARAMS",
     "DHTable",
     "Convention",
@@ -138,12 +142,15 @@ def _split(params: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, Floa
 @dataclass(frozen=True)
 class Chain:
     """Frames {k}, k = 0..6 (0 = base), component-major for speed: ``x[k]``, ``y[k]``,
-    ``z[k]`` are the axes and ``o[k]`` the origin of frame {k}, each (3, *batch)."""
+    ``z[k]`` are the axes and ``o[k]`` the origin of frame {k}, each (3, *batch).
+    ``xa[k]`` is the axis of the twist alpha_k and the offset a_k (standard DH): ``x[k]``
+    before a Hayati rotation beta_k (equal to ``x[k]`` where beta_k = 0)."""
 
     x: list[FloatArray]
     y: list[FloatArray]
     z: list[FloatArray]
     o: list[FloatArray]
+    xa: list[FloatArray]
 
 
 def _turn(u: FloatArray, v: FloatArray, c: FloatArray, s: FloatArray):
@@ -151,50 +158,85 @@ def _turn(u: FloatArray, v: FloatArray, c: FloatArray, s: FloatArray):
     return u * c + v * s, v * c - u * s
 
 
-def _chain(params: FloatArray, q: FloatArray, convention: Convention) -> Chain:
-    """Frames along the chain; every array op runs over the whole batch per component."""
+def chain(
+    params: FloatArray,
+    q: FloatArray,
+    convention: Convention,
+    *,
+    base: tuple[FloatArray, FloatArray] | None = None,
+    beta: FloatArray | None = None,
+) -> Chain:
+    """Frames along the chain; every array op runs over the whole batch per component.
+
+    ``base`` = (R (..., 3, 3), t (..., 3)) places frame {0} in the world (default: identity);
+    ``beta`` (..., 6) adds Hayati's rotation Ry(beta_i) after Rx(alpha_i) (standard DH only;
+    Hayati & Mirmirani 1985, for nearly parallel axes).
+    """
     if convention not in ("standard", "modified"):
         raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
     alpha, a, d, theta = _split(params)
-    shape = np.broadcast_shapes(params.shape[:-1], q.shape[:-1])
-    eye = np.eye(3).reshape(3, 3, *([1] * len(shape)))
-    x = np.broadcast_to(eye[0], (3, *shape))
-    y = np.broadcast_to(eye[1], (3, *shape))
-    z = np.broadcast_to(eye[2], (3, *shape))
-    o = np.zeros((3, *shape))
-    xs, ys, zs, os_ = [x], [y], [z], [o]
+    batch = [params.shape[:-1], q.shape[:-1]]
+    if base is not None:
+        batch += [base[0].shape[:-2], base[1].shape[:-1]]
+    if beta is not None:
+        if convention != "standard":
+            raise ValueError("Hayati beta is implemented for the standard DH convention only")
+        batch.append(beta.shape[:-1])
+    shape = np.broadcast_shapes(*batch)
+    if base is None:
+        eye = np.eye(3).reshape(3, 3, *([1] * len(shape)))
+        x = np.broadcast_to(eye[0], (3, *shape))
+        y = np.broadcast_to(eye[1], (3, *shape))
+        z = np.broadcast_to(eye[2], (3, *shape))
+        o = np.zeros((3, *shape))
+    else:
+        R = np.moveaxis(np.broadcast_to(base[0], (*shape, 3, 3)), (-2, -1), (0, 1))
+        x, y, z = R[:, 0], R[:, 1], R[:, 2]
+        o = np.moveaxis(np.broadcast_to(base[1], (*shape, 3)), -1, 0)
+    xs, ys, zs, os_, xas = [x], [y], [z], [o], [x]
     angle = np.moveaxis(np.broadcast_to(theta + q, (*shape, N_JOINTS)), -1, 0)
     ct, st = np.cos(angle), np.sin(angle)
     ca = np.moveaxis(np.broadcast_to(np.cos(alpha), (*shape, N_JOINTS)), -1, 0)
     sa = np.moveaxis(np.broadcast_to(np.sin(alpha), (*shape, N_JOINTS)), -1, 0)
     av = np.moveaxis(np.broadcast_to(a, (*shape, N_JOINTS)), -1, 0)
     dv = np.moveaxis(np.broadcast_to(d, (*shape, N_JOINTS)), -1, 0)
+    if beta is not None:
+        bv = np.moveaxis(np.broadcast_to(beta, (*shape, N_JOINTS)), -1, 0)
+        cb, sb = np.cos(bv), np.sin(bv)
     for i in range(N_JOINTS):
-        if convention == "standard":  # Rz(theta) Tz(d) Tx(a) Rx(alpha)
+        if convention == "standard":  # Rz(theta) Tz(d) Tx(a) Rx(alpha) [Ry(beta)]
             x, y = _turn(x, y, ct[i], st[i])
             o = o + z * dv[i] + x * av[i]
             y, z = _turn(y, z, ca[i], sa[i])
+            xas.append(x)
+            if beta is not None:
+                z, x = _turn(z, x, cb[i], sb[i])
         else:  # Tx(a) Rx(alpha) Tz(d) Rz(theta)
             o = o + x * av[i]
             y, z = _turn(y, z, ca[i], sa[i])
             o = o + z * dv[i]
             x, y = _turn(x, y, ct[i], st[i])
+            xas.append(x)
         xs.append(x)
         ys.append(y)
         zs.append(z)
         os_.append(o)
-    return Chain(x=xs, y=ys, z=zs, o=os_)
+    return Chain(x=xs, y=ys, z=zs, o=os_, xa=xas)
 
 
-def _tool_point(chain: Chain, t: FloatArray) -> FloatArray:
+def tool_point(frames: Chain, t: FloatArray) -> FloatArray:
     """p = o_6 + R_6 t, (3, *batch); ``t`` (..., 3) broadcasts against the batch."""
     tc = np.moveaxis(t, -1, 0)
-    return chain.o[-1] + chain.x[-1] * tc[0] + chain.y[-1] * tc[1] + chain.z[-1] * tc[2]
+    return frames.o[-1] + frames.x[-1] * tc[0] + frames.y[-1] * tc[1] + frames.z[-1] * tc[2]
 
 
-def _last(v: FloatArray) -> FloatArray:
+def last(v: FloatArray) -> FloatArray:
     """(3, *batch) -> (*batch, 3)."""
     return np.moveaxis(v, 0, -1)
+
+
+def _beta(beta: ArrayLike | None) -> FloatArray | None:
+    return None if beta is None else np.asarray(beta, dtype=np.float64)
 
 
 def _inputs(
@@ -216,15 +258,17 @@ def forward(
     *,
     convention: Convention = "standard",
     tool: ArrayLike | None = None,
+    beta: ArrayLike | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Flange rotation R_6 (..., 3, 3) and tool-point position p (..., 3) in the base frame.
 
-    Eq 4-5: ``0T6 = prod_i A_i`` and ``p = o_6 + R_6 t`` with ``t`` the tool point in {6}.
+    Eq 4-5: ``0T6 = prod_i A_i`` and ``p = o_6 + R_6 t`` with ``t`` the tool point in {6};
+    ``beta`` (6,) optional Hayati rotations (see :func:`chain`).
     """
     P, Q, t = _inputs(params, q, tool)
-    chain = _chain(P, Q, convention)
-    R6 = np.stack([_last(chain.x[-1]), _last(chain.y[-1]), _last(chain.z[-1])], axis=-1)
-    return R6, _last(_tool_point(chain, t))
+    frames = chain(P, Q, convention, beta=_beta(beta))
+    R6 = np.stack([last(frames.x[-1]), last(frames.y[-1]), last(frames.z[-1])], axis=-1)
+    return R6, last(tool_point(frames, t))
 
 
 def transform(
@@ -252,7 +296,7 @@ def positions(
 ) -> FloatArray:
     """Tool-point positions P_r(e, Q) (..., 3) in mm (Eq 5), vectorised over both arguments."""
     P, Q, t = _inputs(params, q, tool)
-    return _last(_tool_point(_chain(P, Q, convention), t))
+    return last(tool_point(chain(P, Q, convention), t))
 
 
 def position_jacobian(
@@ -274,26 +318,26 @@ def position_jacobian(
     With ``with_positions`` the tool-point positions (..., 3) are returned too.
     """
     P, Q, t = _inputs(params, q, tool)
-    chain = _chain(P, Q, convention)
-    p = _tool_point(chain, t)
+    frames = chain(P, Q, convention)
+    p = tool_point(frames, t)
     J = np.empty((3, N_PARAMS, *p.shape[1:]))
     for i in range(N_JOINTS):
         if convention == "standard":
-            z, o_before = chain.z[i], chain.o[i]
-            x, o_after = chain.x[i + 1], chain.o[i + 1]
+            z, o_before = frames.z[i], frames.o[i]
+            x, o_after = frames.x[i + 1], frames.o[i + 1]
             J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_before, axis=0)
             J[:, 2 * N_JOINTS + i] = z
             J[:, N_JOINTS + i] = x
             J[:, i] = np.cross(x, p - o_after, axis=0)
         else:
-            x, o_before = chain.x[i], chain.o[i]
-            z, o_after = chain.z[i + 1], chain.o[i + 1]
+            x, o_before = frames.x[i], frames.o[i]
+            z, o_after = frames.z[i + 1], frames.o[i + 1]
             J[:, i] = np.cross(x, p - o_before, axis=0)
             J[:, N_JOINTS + i] = x
             J[:, 2 * N_JOINTS + i] = z
             J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_after, axis=0)
     J = np.moveaxis(J, (0, 1), (-2, -1))
-    p = _last(p)
+    p = last(p)
     return (J, p) if with_positions else J
 
 
@@ -303,16 +347,17 @@ def geometric_jacobian(
     *,
     convention: Convention = "standard",
     tool: ArrayLike | None = None,
+    beta: ArrayLike | None = None,
 ) -> FloatArray:
     """6 x 6 Jacobian of the tool point's [linear (mm/rad); angular (1)] velocity w.r.t. q."""
     P, Q, t = _inputs(params, q, tool)
-    chain = _chain(P, Q, convention)
-    p = _tool_point(chain, t)
+    frames = chain(P, Q, convention, beta=_beta(beta))
+    p = tool_point(frames, t)
     J = np.empty((6, N_JOINTS, *p.shape[1:]))
     for i in range(N_JOINTS):
         k = i if convention == "standard" else i + 1
-        J[:3, i] = np.cross(chain.z[k], p - chain.o[k], axis=0)
-        J[3:, i] = chain.z[k]
+        J[:3, i] = np.cross(frames.z[k], p - frames.o[k], axis=0)
+        J[3:, i] = frames.z[k]
     return np.moveaxis(J, (0, 1), (-2, -1))
 
 
@@ -340,6 +385,7 @@ def inverse_kinematics(
     tol_mm: float = 1e-9,
     tol_rad: float = 1e-12,
     max_iter: int = 50,
+    beta: ArrayLike | None = None,
 ) -> FloatArray:
     """Joint angles (..., 6) that put the tool frame at ``target`` (..., 4, 4), by Newton.
 
@@ -352,14 +398,14 @@ def inverse_kinematics(
     T = np.asarray(target, dtype=np.float64)
     q = np.array(np.broadcast_to(q0, (*T.shape[:-2], N_JOINTS)), dtype=np.float64)
     for _ in range(max_iter):
-        R, p = forward(P, q, convention=convention, tool=tool)
+        R, p = forward(P, q, convention=convention, tool=tool, beta=beta)
         err = np.concatenate([T[..., :3, 3] - p, rotation_error(T[..., :3, :3], R)], axis=-1)
         done = (np.abs(err[..., :3]).max(axis=-1) < tol_mm) & (
             np.abs(err[..., 3:]).max(axis=-1) < tol_rad
         )
         if np.all(done):
             return q
-        J = geometric_jacobian(P, q, convention=convention, tool=tool)
+        J = geometric_jacobian(P, q, convention=convention, tool=tool, beta=beta)
         try:
             step = np.linalg.solve(J, err[..., None])[..., 0]
         except np.linalg.LinAlgError:  # a singular pose (e.g. stretched out): least squares

@@ -5,10 +5,10 @@ The path is a boustrophedon raster of dwell points at ``pitch`` over a disc of t
 diameter (Table 10: phi 150 mm flat ULE glass), the tool axis normal to the part.  For each
 set of parameters used by the controller (the nominal table = before compensation, or an
 identifier's estimate = after), the commanded joint angles come from inverse kinematics with
-those parameters; the robot (the twin's true parameters) then puts the tool point at
-FK_true(q_cmd).  The tracking error of a dwell point is |FK_true(q_cmd) - target| [mm]
-(the twin's truth; no tracker noise), summarised as MEAN, RMSE, MAX (Eq 45) and the share of
-points within +-0.5 mm and +-1.0 mm.
+those parameters; the robot (the twin's physical robot: true geometry and joint deflections)
+then puts the tool point at FK_true(q_cmd).  The tracking error of a dwell point is
+|FK_true(q_cmd) - target| [mm] (the twin's truth; no tracker noise), summarised as MEAN,
+RMSE, MAX (Eq 45) and the share of points within +-0.5 mm and +-1.0 mm.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
+from paramid.calibration import model
 from paramid.calibration.problem import metrics
-from paramid.calibration.twin import pose_matrix
+from paramid.calibration.twin import PhysicalRobot, pose_matrix
 
 FloatArray = NDArray[np.float64]
 
@@ -80,21 +81,24 @@ def seed_configuration(
 
 def tracking_errors(
     commanded: ArrayLike,
-    true: ArrayLike,
+    robot: PhysicalRobot,
     targets: FloatArray,
     q_seed: ArrayLike,
     *,
     tool: ArrayLike,
-    convention: kin.Convention = "standard",
+    mass: model.MassModel | None = None,
 ) -> FloatArray:
-    """|FK_true(IK_commanded(target)) - target| (k, m) for k commanded parameter sets (k, 24)."""
+    """|robot(IK_commanded(target)) - target| (k, m) for k commanded extended parameter
+    vectors (k, 38) of :mod:`paramid.calibration.model`: the controller inverts its model
+    (compliance included where identified, with the nominal ``mass`` model) and the twin's
+    physical ``robot`` (geometry, deflections) places the tool point ``tool``."""
     P = np.atleast_2d(np.asarray(commanded, dtype=np.float64))
-    T = np.broadcast_to(targets, (P.shape[0], *targets.shape))
-    q = kin.inverse_kinematics(
-        P[:, None, :], T, q_seed, convention=convention, tool=tool, tol_mm=1e-8, tol_rad=1e-11
-    )
-    reached = kin.positions(true, q, convention=convention, tool=tool)
-    return np.linalg.norm(reached - targets[..., :3, 3], axis=-1)
+    errors = []
+    for e in P:
+        q = model.inverse_kinematics(e, targets, q_seed, mass=mass, tool=tool)
+        reached = robot.positions(q, tool)
+        errors.append(np.linalg.norm(reached - targets[..., :3, 3], axis=-1))
+    return np.stack(errors)
 
 
 def summary(errors: ArrayLike) -> dict[str, FloatArray]:

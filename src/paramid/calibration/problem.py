@@ -1,9 +1,10 @@
 """The calibration problem of the KR210 study (paper §2.2-2.4): data, model and Eq 45.
 
 :class:`Problem` holds the laser-tracker positions of the SMR (Eq 1-2, 11) for the training
-and validation configurations and the identified subset of the 24 geometric errors x = Δe
-(Eq 6; :mod:`paramid.calibration.identifiability` picks the subset); the others stay at their
-nominal values.  :func:`metrics` scores a compensated model (Eq 45).
+and validation configurations of one data set and the identified subset x of the extended
+parameter vector of :mod:`paramid.calibration.model` (the 24 geometric errors of Eq 6 for
+the paper's model; :mod:`paramid.calibration.identifiability` picks the subset); the others
+stay at their nominal values.  :func:`metrics` scores a compensated model (Eq 45).
 
 Noise bases (Eq 26-28): C0, S0, R0 = diag(randn) in the paper; a covariance with a negative
 diagonal is not a covariance, so we read them as diag(|randn|) (half-normal magnitudes;
@@ -27,9 +28,11 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
+from paramid.calibration import model
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]
+Points = NDArray[np.int64] | slice | None
 
 __all__ = [
     "FloatArray",
@@ -54,10 +57,13 @@ def metrics(distances: ArrayLike) -> dict[str, FloatArray]:
 
 @dataclass(frozen=True)
 class Problem:
-    """Training and validation data of one calibration study and the parameters to identify.
+    """Training and validation data of one calibration data set and the parameters to identify.
 
-    ``q_*`` (n, 6) joint angles [rad]; ``p_*`` (n, 3) measured SMR positions in the base frame
-    [mm]; ``free`` the indices (into Eq 6's 24-vector) of the identified parameters.
+    ``q_*`` (n, 6) commanded joint angles [rad]; ``p_*`` (n, 3) measured SMR positions in the
+    base frame [mm]; ``tau_*`` (n, 6) nominal gravity moments [kN m] (what the compliances
+    of :mod:`paramid.calibration.model` multiply); ``nominal`` the extended nominal vector
+    (38,) and ``free`` the indices (into it) of the identified parameters: the paper's model
+    identifies DH entries only (indices 0-23, Eq 6), the complete model more.
     """
 
     q_train: FloatArray
@@ -65,9 +71,9 @@ class Problem:
     q_val: FloatArray
     p_val: FloatArray
     nominal: FloatArray
-    tool: FloatArray
     free: NDArray[np.int64]
-    convention: kin.Convention = "standard"
+    tau_train: FloatArray
+    tau_val: FloatArray
 
     @classmethod
     def from_frame(
@@ -77,25 +83,47 @@ class Problem:
         tool: ArrayLike,
         free: ArrayLike,
         convention: kin.Convention = "standard",
+        *,
+        repeat: int = 0,
     ) -> Problem:
-        """Build from the twin's frame (:func:`paramid.calibration.twin.simulate`)."""
+        """Build from the twin's frame (:func:`paramid.calibration.twin.simulate`): data set
+        ``repeat``, the DH table ``nominal`` (24,) and the nominal tool point (3,)."""
+        if convention != "standard":
+            raise ValueError("the calibration model is built on standard DH (docs/kr210.md)")
+        if "repeat" in frame:
+            frame = frame[frame["repeat"] == repeat]
         qcols = [f"q{j}" for j in range(1, kin.N_JOINTS + 1)]
-        parts = []
-        for split in ("train", "validation"):
+        tcols = [f"tau{j}" for j in range(1, kin.N_JOINTS + 1)]
+        parts: dict[str, FloatArray] = {}
+        for split, tag in (("train", "train"), ("validation", "val")):
             sub = frame[frame["split"] == split].sort_values("design_order")
-            parts += [sub[qcols].to_numpy(np.float64), sub[["x", "y", "z"]].to_numpy(np.float64)]
+            parts[f"q_{tag}"] = sub[qcols].to_numpy(np.float64)
+            parts[f"p_{tag}"] = sub[["x", "y", "z"]].to_numpy(np.float64)
+            has_tau = all(c in sub for c in tcols)
+            parts[f"tau_{tag}"] = (
+                sub[tcols].to_numpy(np.float64) if has_tau else np.zeros((len(sub), 6))
+            )
         return cls(
-            *parts,
-            nominal=np.asarray(nominal, dtype=np.float64),
-            tool=np.asarray(tool, dtype=np.float64),
+            **parts,
+            nominal=model.nominal_vector(nominal, tool),
             free=np.asarray(free, dtype=np.int64),
-            convention=convention,
         )
 
     @property
     def dim(self) -> int:
         """Number of identified parameters r."""
         return int(self.free.size)
+
+    @property
+    def kinds(self) -> NDArray[np.str_]:
+        """Kind of each identified parameter: ``angle``, ``length`` or ``compliance``."""
+        return model.kinds()[self.free]
+
+    @property
+    def names(self) -> list[str]:
+        """Names of the identified parameters."""
+        names = model.parameter_names()
+        return [names[i] for i in self.free]
 
     def data(self, split: str) -> tuple[FloatArray, FloatArray]:
         """(q, p) of ``"train"`` or ``"validation"``."""
@@ -105,31 +133,37 @@ class Problem:
             return self.q_val, self.p_val
         raise ValueError(f"split must be 'train' or 'validation', got {split!r}")
 
+    def _points(self, split: str, points: Points) -> tuple[FloatArray, FloatArray]:
+        """(q, tau) of a split, restricted to ``points`` (index array or slice; None = all)."""
+        q, _ = self.data(split)
+        tau = self.tau_train if split == "train" else self.tau_val
+        if points is None:
+            return q, tau
+        return q[points], tau[points]
+
     def full(self, x: ArrayLike) -> FloatArray:
-        """Parameter vectors (..., 24): nominal plus the identified errors ``x`` (..., r)."""
+        """Extended parameter vectors (..., 38): nominal plus the identified errors ``x``."""
         x = np.asarray(x, dtype=np.float64)
-        out = np.broadcast_to(self.nominal, (*x.shape[:-1], kin.N_PARAMS)).copy()
+        out = np.broadcast_to(self.nominal, (*x.shape[:-1], model.N_EXTENDED)).copy()
         out[..., self.free] += x
         return out
 
-    def predict(self, x: ArrayLike, split: str) -> FloatArray:
+    def predict(self, x: ArrayLike, split: str, points: Points = None) -> FloatArray:
         """Model positions (..., n, 3) with errors ``x`` (..., r)."""
-        q, _ = self.data(split)
-        params = self.full(x)[..., None, :]
-        return kin.positions(params, q, convention=self.convention, tool=self.tool)
+        q, tau = self._points(split, points)
+        return model.positions(self.full(x)[..., None, :], q, tau)
 
     def distances(self, x: ArrayLike, split: str) -> FloatArray:
         """Position errors |P_i - P'_i| (..., n) [mm] of the compensated model (Eq 1, 45)."""
         _, p = self.data(split)
         return np.linalg.norm(p - self.predict(x, split), axis=-1)
 
-    def jacobian(self, x: ArrayLike, split: str = "train") -> tuple[FloatArray, FloatArray]:
+    def jacobian(
+        self, x: ArrayLike, split: str = "train", points: Points = None
+    ) -> tuple[FloatArray, FloatArray]:
         """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n)."""
-        q, _ = self.data(split)
-        params = self.full(x)[..., None, :]
-        J, p = kin.position_jacobian(
-            params, q, convention=self.convention, tool=self.tool, with_positions=True
-        )
+        q, tau = self._points(split, points)
+        J, p = model.jacobian(self.full(x)[..., None, :], q, tau, with_positions=True)
         J = J[..., self.free]
         return J.reshape(*J.shape[:-3], -1, self.dim), p.reshape(*p.shape[:-2], -1)
 
@@ -145,19 +179,18 @@ class Problem:
         return np.linalg.norm(r.reshape(*r.shape[:-1], -1, 3), axis=-1)
 
 
-def truth_equivalent(problem: Problem, errors: ArrayLike) -> FloatArray:
-    """The identified-subset vector (r,) equivalent to the twin's full 24 errors.
+def truth_equivalent(problem: Problem, true_positions: ArrayLike) -> FloatArray:
+    """The identified-subset vector (r,) that best explains the twin's noise-free positions.
 
-    Least-squares projection of the true position errors J e (noise-free, linear model at the
-    nominal table, training configurations) onto the identified columns: what a perfect
-    identifier of the subset would return.  Parameter-recovery errors are measured from it.
+    Least-squares fit of the true position errors P_true - P_nominal (training
+    configurations, no tracker noise) by the model linearised at the nominal vector (Eq 9):
+    what a perfect identifier of the subset would return.  On a purely geometric twin this
+    is the projection of J e onto the identified columns.  Parameter-recovery errors are
+    measured from it.
     """
-    q = problem.q_train
-    J = kin.position_jacobian(
-        problem.nominal, q, convention=problem.convention, tool=problem.tool
-    ).reshape(-1, kin.N_PARAMS)
-    target = J @ np.asarray(errors, dtype=np.float64)
-    return np.linalg.lstsq(J[:, problem.free], target, rcond=None)[0]
+    H0, p0 = problem.jacobian(np.zeros(problem.dim))
+    target = np.asarray(true_positions, dtype=np.float64).reshape(-1) - p0
+    return np.asarray(np.linalg.lstsq(H0, target, rcond=None)[0], dtype=np.float64)
 
 
 def draw_noise_bases(
@@ -166,19 +199,24 @@ def draw_noise_bases(
     """C0, S0 (diagonals, r) and R0 (diagonal, 3n) of Eq 28 read as diag(|randn|).
 
     Draws randn(24) for C0, randn(24) for S0 and randn(3n) for R0 in that order from the
-    stream ``(study, "eq28", run)`` as in Algorithm 2 line 3, and keeps the identified entries.
+    stream ``(study, "eq28", run)`` as in Algorithm 2 line 3, then randn(14) each for the
+    entries of the complete model (base, beta2, tool, compliance), and keeps the
+    identified entries: every model of a run shares the draws of its common parameters.
     """
     rng = generator(study, "eq28", int(run))
-    C0 = np.abs(rng.standard_normal(kin.N_PARAMS))[problem.free]
-    S0 = np.abs(rng.standard_normal(kin.N_PARAMS))[problem.free]
+    C0 = np.abs(rng.standard_normal(kin.N_PARAMS))
+    S0 = np.abs(rng.standard_normal(kin.N_PARAMS))
     R0 = np.abs(rng.standard_normal(3 * problem.q_train.shape[0]))
+    extra = model.N_EXTENDED - kin.N_PARAMS
+    C0 = np.concatenate([C0, np.abs(rng.standard_normal(extra))])[problem.free]
+    S0 = np.concatenate([S0, np.abs(rng.standard_normal(extra))])[problem.free]
     return C0, S0, R0
 
 
 def state_scale(problem: Problem, length_unit_mm: float) -> FloatArray:
-    """Filter state unit per identified parameter, in native units: 1 rad or ``length_unit_mm``."""
-    angle = kin.is_angle()[problem.free]
-    return np.where(angle, 1.0, float(length_unit_mm))
+    """Filter state unit per identified parameter, in native units: 1 (rad, rad/(kN m)) or
+    ``length_unit_mm`` for lengths."""
+    return np.where(problem.kinds == "length", float(length_unit_mm), 1.0)
 
 
 def noise_bases(

@@ -16,8 +16,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from paramid import io
-from paramid.calibration import kinematics as kin
-from paramid.calibration import paper
+from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
 from paramid.stats import comparison_table
@@ -28,8 +27,13 @@ __all__ = [
     "TABLE7_NAMES",
     "TABLE9",
     "HYBRIDS",
+    "dataset_of",
     "fit_frame",
-    "load_problem",
+    "load_problems",
+    "model_comparison",
+    "model_label",
+    "model_rows",
+    "noise_floor",
     "fit_units",
     "history_frame",
     "estimates",
@@ -59,28 +63,41 @@ HYBRIDS: list[str] = ["mipo_arkekf", "lm_ga", "ekf_dqpso"]
 METRICS = ("mean", "rmse", "max")
 
 
-def load_problem(
-    dataset: str, truth: str, identifiability: str
-) -> tuple[Problem, pd.DataFrame, dict, dict]:
-    """The calibration problem from the rule outputs: (problem, data frame, truth, ident)."""
+def dataset_of(run: int, truth: Mapping) -> int:
+    """The data set of a run: its own with ``vary_data``, else the single shared one."""
+    return int(run) % int(truth.get("n_datasets", 1))
+
+
+def load_problems(
+    dataset: str, truth: str, identifiability: str, model_name: str, runs: Sequence[int]
+) -> tuple[list[Problem], pd.DataFrame, dict, dict]:
+    """One calibration problem per run (its data set, the model's identified subset) from
+    the rule outputs: (problems, data frame, truth, the model's identifiability entry)."""
     frame, _ = io.read_parquet(dataset)
     t = io.read_json(truth)
-    ident = io.read_json(identifiability)
-    problem = Problem.from_frame(frame, t["nominal"], t["tool_mm"], ident["free"], t["convention"])
-    return problem, frame, t, ident
+    ident = io.read_json(identifiability)[model_name]
+    problems = [
+        Problem.from_frame(
+            frame, t["nominal"], t["tool_mm"], ident["free"], repeat=dataset_of(run, t)
+        )
+        for run in runs
+    ]
+    return problems, frame, t, ident
 
 
-def fit_frame(fit: Fit, problem: Problem, runs: Sequence[int]) -> pd.DataFrame:
+def fit_frame(fit: Fit, problems: Sequence[Problem], runs: Sequence[int]) -> pd.DataFrame:
     """The per-run frame of one identifier (see the module docstring)."""
     frame = pd.DataFrame({"run": np.asarray(runs, dtype=np.int64)})
     frame["seed"] = frame["run"]
-    de = np.zeros((len(runs), kin.N_PARAMS))
-    de[:, problem.free] = fit.x
-    for j, name in enumerate(kin.parameter_names()):
+    free = problems[0].free
+    de = np.zeros((len(runs), model.N_EXTENDED))
+    de[:, free] = fit.x
+    for j, name in enumerate(model.parameter_names()):
         frame[f"de_{name}"] = de[:, j]
     for split, tag in (("train", "train"), ("validation", "val")):
-        for key, values in metrics(problem.distances(fit.x, split)).items():
-            frame[f"{tag}_{key}_mm"] = values
+        values = [metrics(p.distances(x, split)) for p, x in zip(problems, fit.x, strict=True)]
+        for key in METRICS:
+            frame[f"{tag}_{key}_mm"] = [float(v[key]) for v in values]
     frame["time_s"] = fit.time_s
     frame["n_evals"] = fit.n_evals.astype(np.int64)
     for key, values in fit.info.items():
@@ -91,7 +108,7 @@ def fit_frame(fit: Fit, problem: Problem, runs: Sequence[int]) -> pd.DataFrame:
 def fit_units(frame: pd.DataFrame) -> dict[str, str]:
     """Units of a fit frame's columns."""
     units = {"run": "1", "seed": "1", "time_s": "s", "n_evals": "1"}
-    units |= {f"de_{k}": v for k, v in kin.parameter_units().items()}
+    units |= {f"de_{k}": v for k, v in model.parameter_units().items()}
     units |= {c: "mm" for c in frame.columns if c.endswith("_mm")}
     units |= {"alpha": "1", "beta": "1", "gamma": "1", "lambda": "1"}
     return {c: units.get(c, "1") for c in frame.columns}
@@ -111,8 +128,8 @@ def history_frame(fit: Fit, runs: Sequence[int]) -> pd.DataFrame:
 
 
 def estimates(frame: pd.DataFrame, free: Sequence[int]) -> np.ndarray:
-    """Identified errors (runs, r) of the free parameters, from a fit frame."""
-    names = kin.parameter_names()
+    """Identified errors (runs, r) of the free parameters (extended indices), from a fit frame."""
+    names = model.parameter_names()
     return frame[[f"de_{names[i]}" for i in free]].to_numpy(np.float64)
 
 
@@ -216,30 +233,33 @@ def table8(fits: Mapping[str, pd.DataFrame], *, n_boot: int = 10_000) -> pd.Data
 
 
 def parameter_recovery(
-    fits: Mapping[str, pd.DataFrame], problem: Problem, errors: Sequence[float]
+    fits: Mapping[str, pd.DataFrame],
+    problems: Sequence[Problem],
+    true_positions: Sequence[np.ndarray],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Identified errors vs the twin's truth, in the identified subset.
+    """Identified parameters vs the twin's truth, in the identified subset, run by run.
 
-    The reference is :func:`paramid.calibration.problem.truth_equivalent` (the subset vector that
-    reproduces the true position errors best).  Returns a long frame (method, parameter,
-    unit, truth_equivalent, mean estimate, bias, RMS error over runs) and a summary per method
-    (RMS error over parameters and runs, angles in urad and lengths in um).
+    The reference of run r is :func:`paramid.calibration.problem.truth_equivalent` on its
+    data set (the subset vector that reproduces its noise-free positions best).  Returns a
+    long frame (method, parameter, unit, mean truth equivalent, mean estimate, bias, RMS error
+    over runs) and a summary per method (RMS error over parameters and runs, angles in urad
+    and lengths in um).
     """
-    ref = truth_equivalent(problem, errors)
-    names = kin.parameter_names()
-    units = kin.parameter_units()
-    angle = kin.is_angle()[problem.free]
+    refs = np.stack([truth_equivalent(p, t) for p, t in zip(problems, true_positions, strict=True)])
+    problem = problems[0]
+    names, units, kinds = problem.names, model.parameter_units(), problem.kinds
     long_rows, summary = [], []
     for ident, f in fits.items():
+        runs = f["run"].to_numpy()
+        err = estimates(f, problem.free) - refs[runs]
         x = estimates(f, problem.free)
-        err = x - ref
-        for k, i in enumerate(problem.free):
+        for k, name in enumerate(names):
             long_rows.append(
                 {
                     "method": LABELS[ident],
-                    "parameter": names[i],
-                    "unit": units[names[i]],
-                    "truth_equivalent": ref[k],
+                    "parameter": name,
+                    "unit": units[name],
+                    "truth_equivalent": float(refs[runs, k].mean()),
                     "estimate_mean": float(x[:, k].mean()),
                     "bias": float(err[:, k].mean()),
                     "rms_error": float(np.sqrt(np.mean(err[:, k] ** 2))),
@@ -248,8 +268,88 @@ def parameter_recovery(
         summary.append(
             {
                 "method": LABELS[ident],
-                "angle_rms_error_urad": 1e6 * float(np.sqrt(np.mean(err[:, angle] ** 2))),
-                "length_rms_error_um": 1e3 * float(np.sqrt(np.mean(err[:, ~angle] ** 2))),
+                "angle_rms_error_urad": 1e6
+                * float(np.sqrt(np.mean(err[:, kinds == "angle"] ** 2))),
+                "length_rms_error_um": 1e3
+                * float(np.sqrt(np.mean(err[:, kinds == "length"] ** 2))),
             }
         )
     return pd.DataFrame(long_rows), pd.DataFrame(summary)
+
+
+def noise_floor(frame: pd.DataFrame) -> float:
+    """RMSE [mm] of the tracker noise alone on the validation points: sqrt(mean 3 sigma^2)
+    per data set (isotropic per-axis sigma), averaged over data sets."""
+    val = frame[frame["split"] == "validation"]
+    by_set = val.groupby("repeat" if "repeat" in val else np.zeros(len(val)))["sigma_mm"]
+    return float(by_set.apply(lambda s: np.sqrt(3.0 * np.mean(s.to_numpy() ** 2))).mean())
+
+
+def model_label(identifier: str, model_name: str) -> str:
+    """Table 7 row name of an identifier on a model (the paper's names on the paper model)."""
+    name = TABLE7_NAMES.get(identifier, LABELS[identifier])
+    return name if model_name == "paper" else f"{name} [{model_name}]"
+
+
+def model_rows(fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float) -> pd.DataFrame:
+    """Table 7's rows beyond the paper's model: every identifier run on another model
+    (``fits[model][identifier]``), then the tracker noise floor, with a ``model`` column."""
+    parts = []
+    for model_name, by_ident in fits.items():
+        if model_name == "paper":
+            continue
+        names = {i: model_label(i, model_name) for i in by_ident}
+        rows = accuracy_table(by_ident, list(by_ident), names=names)
+        paper_columns = [c for c in rows if c.startswith("paper_")]
+        rows[paper_columns] = np.nan  # the paper reports its own model only
+        parts.append(rows.assign(model=model_name))
+    floor = pd.DataFrame(
+        [
+            {
+                "method": "tracker noise floor",
+                "identifier": "noise_floor",
+                "model": "",
+                "rmse_mm": floor_mm,
+            }
+        ]
+    )
+    return pd.concat([*parts, floor], ignore_index=True)
+
+
+def model_comparison(
+    fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float, *, n_boot: int = 10_000
+) -> pd.DataFrame:
+    """Each identifier on every other model against itself on the paper's model, paired by
+    repeat (same data): validation RMSE of both, the ratio of the paper model's RMSE to the
+    noise floor, and :func:`paramid.stats.comparison_table`'s paired t / Wilcoxon with Holm
+    over all rows."""
+    groups, pairs, rows = {}, [], []
+    paper_fits = fits["paper"]
+    for model_name, by_ident in fits.items():
+        if model_name == "paper":
+            continue
+        for ident, f in by_ident.items():
+            if ident not in paper_fits:
+                continue
+            base = paper_fits[ident].sort_values("run")
+            other = f.sort_values("run")
+            if not np.array_equal(base["run"].to_numpy(), other["run"].to_numpy()):
+                raise ValueError(f"{ident}: runs of the {model_name} and paper fits differ")
+            a, b = model_label(ident, model_name), model_label(ident, "paper")
+            groups[a] = other["val_rmse_mm"].to_numpy(np.float64)
+            groups[b] = base["val_rmse_mm"].to_numpy(np.float64)
+            pairs.append((a, b))
+            rows.append(
+                {
+                    "identifier": ident,
+                    "model": model_name,
+                    "rmse_mm": float(groups[a].mean()),
+                    "paper_model_rmse_mm": float(groups[b].mean()),
+                    "paper_model_over_noise_floor": float(groups[b].mean() / floor_mm),
+                    "model_over_noise_floor": float(groups[a].mean() / floor_mm),
+                }
+            )
+    comp = comparison_table(
+        groups, pairs, paired=True, n_boot=n_boot, seed_keys=("kr210", "models")
+    )
+    return pd.concat([pd.DataFrame(rows), comp], axis=1)

@@ -17,7 +17,7 @@ train/validation split (70/30).  Every draw comes from a named stream
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +26,17 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
+from paramid.calibration import model
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]
 
 __all__ = [
+    "PhysicalRobot",
     "TrackerNoise",
+    "data_keys",
+    "draw_robot",
+    "robot_of",
     "TwinData",
     "draw_errors",
     "greedy_maximin",
@@ -56,7 +61,7 @@ class TrackerNoise:
         return (self.constant_um + self.per_metre_um * r_m) / self.coverage / 1000.0
 
 
-def pose_matrix(position_mm: Sequence[float], rpy_deg: Sequence[float]) -> FloatArray:
+def pose_matrix(position_mm: ArrayLike, rpy_deg: ArrayLike) -> FloatArray:
     """Homogeneous transform with R = Rz(yaw) Ry(pitch) Rx(roll) and the given translation."""
     roll, pitch, yaw = np.deg2rad(np.asarray(rpy_deg, dtype=np.float64))
     cr, sr, cp, sp, cy, sy = (
@@ -111,16 +116,14 @@ def sample_configurations(
     lower_rad: ArrayLike,
     upper_rad: ArrayLike,
     n: int,
+    accept: Callable[[FloatArray], NDArray[np.bool_]],
     *,
-    params: ArrayLike,
-    tool: ArrayLike,
-    min_height_mm: float,
     batch: int = 4096,
 ) -> FloatArray:
-    """``n`` configurations uniform in the joint box whose tool point is above the floor.
+    """``n`` configurations uniform in the joint box that ``accept`` keeps (floor, sight).
 
-    Draws blocks of ``batch`` configurations and keeps, in draw order, those with tool-point
-    z >= ``min_height_mm`` (uniform on the feasible part of the box).
+    Draws blocks of ``batch`` configurations and keeps, in draw order, those accepted
+    (uniform on the accepted part of the box).
     """
     lo = np.asarray(lower_rad, dtype=np.float64)
     hi = np.asarray(upper_rad, dtype=np.float64)
@@ -128,13 +131,14 @@ def sample_configurations(
     total = 0
     for _ in range(1000):
         q = lo + (hi - lo) * rng.random((batch, kin.N_JOINTS))
-        z = kin.positions(params, q, tool=tool)[:, 2]
-        good = q[z >= min_height_mm]
+        good = q[accept(q)]
         kept.append(good)
         total += good.shape[0]
         if total >= n:
             return np.concatenate(kept)[:n]
-    raise RuntimeError("could not find enough configurations above the floor height")
+    raise RuntimeError(
+        "could not find enough configurations above the floor and in the tracker's sight"
+    )
 
 
 def greedy_maximin(points: FloatArray, k: int, start: int | None = None) -> NDArray[np.int64]:
@@ -173,47 +177,242 @@ class TwinData:
     truth: dict[str, Any]
 
 
-def simulate(study: str, cfg: Mapping[str, Any], nominal: kin.DHTable) -> TwinData:
-    """Simulate the calibration data set of §3.2.1 from the ``twin`` config block.
+@dataclass(frozen=True)
+class PhysicalRobot:
+    """One drawn robot of the twin: geometry plus the non-geometric error sources.
 
-    ``frame`` has one row per candidate configuration: ``q1..q6`` [rad], ``selected``,
-    ``split`` (``train`` / ``validation`` / ``unused``), ``design_order`` (position in the
-    maximin sequence, -1 if unused), the SMR measured by the tracker in its frame
-    (``xl, yl, zl``) and mapped to the base (``x, y, z``), the true position (``x_true``...),
-    the nominal model's prediction (``x_nom``...), the tracker distance and noise sigma.
+    ``dh`` (24,) true DH table (Eq 6); ``beta2`` Hayati tilt of axis 3 against axis 2 [rad];
+    ``mass`` its true mass model; ``compliance`` (6,) [rad/(kN m)] (0 = rigid);
+    ``lost_motion`` (6,) [rad]: the joint sits at +-lost_motion/2 on the flank its gravity
+    moment loads, or on the ``approach`` flank where |M| < ``switch_moment`` [kN m];
+    ``transmission`` (6, H) amplitudes [rad] and ``phase`` (6, H) of the harmonics
+    ``harmonics`` (H,) of the joint angle (transmission error per output revolution).
     """
-    seed = int(cfg["seed"])
-    keys = (study, "twin", seed)
-    e_nom = nominal.vector()
+
+    dh: FloatArray
+    beta2: float
+    mass: model.MassModel
+    compliance: FloatArray
+    lost_motion: FloatArray
+    approach: float
+    switch_moment: float
+    transmission: FloatArray
+    phase: FloatArray
+    harmonics: FloatArray
+
+    def deflection(self, q: FloatArray) -> FloatArray:
+        """Joint deflections (..., 6) [rad] at commanded angles q: compliance x gravity
+        moment, lost motion and transmission error."""
+        M = model.gravity_moments(self.mass, self.dh, q)
+        side = np.where(np.abs(M) >= self.switch_moment, np.sign(M), self.approach)
+        waves = np.sum(
+            self.transmission * np.sin(self.harmonics * q[..., None] + self.phase), axis=-1
+        )
+        return self.compliance * M + 0.5 * self.lost_motion * side + waves
+
+    def positions(self, q: FloatArray, tool: ArrayLike) -> FloatArray:
+        """Tool-point positions (..., 3) in the robot base frame for commanded angles q."""
+        beta = np.zeros(kin.N_JOINTS)
+        beta[1] = self.beta2
+        R, p = kin.forward(self.dh, q + self.deflection(q), tool=tool, beta=beta)
+        return p
+
+    def flange_axes(self, q: FloatArray) -> FloatArray:
+        """Flange rotations R_6 (..., 3, 3) for commanded angles q."""
+        beta = np.zeros(kin.N_JOINTS)
+        beta[1] = self.beta2
+        return kin.forward(self.dh, q + self.deflection(q), beta=beta)[0]
+
+
+def _source(cfg: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    """The config of an enabled non-geometric source, or None."""
+    block = cfg.get("sources", {}).get(name)
+    return block if block and block.get("enabled", True) else None
+
+
+def draw_robot(
+    keys: tuple, cfg: Mapping[str, Any], nominal: kin.DHTable, mass: model.MassModel
+) -> tuple[PhysicalRobot, dict[str, Any]]:
+    """Draw one robot: DH errors (Eq 6-7) and every enabled source of ``cfg["sources"]``.
+
+    Each source has its own stream ``(*keys, <source>)``; a disabled source draws nothing, so
+    switching one off leaves every other draw unchanged.  Returns the robot and its truth.
+    """
     errors = draw_errors(generator(*keys, "errors"), cfg["errors_sd"])
-    e_true = e_nom + errors
+    n = kin.N_JOINTS
+    truth: dict[str, Any] = {"errors": errors.tolist()}
+    beta2 = 0.0
+    if src := _source(cfg, "hayati_beta2"):
+        beta2 = float(np.deg2rad(src["sd_deg"]) * generator(*keys, "beta2").standard_normal())
+    truth["beta2"] = beta2
+    compliance = np.zeros(n)
+    true_mass = mass
+    if src := _source(cfg, "compliance"):
+        rng = generator(*keys, "compliance")
+        k = np.asarray(src["stiffness_knm_per_rad"], dtype=np.float64)
+        k = k * (1.0 + src["stiffness_spread"] * rng.standard_normal(n))
+        compliance = 1.0 / k
+        true_mass = mass.scaled(1.0 + src["mass_spread"] * rng.standard_normal(n))
+    truth["compliance_rad_per_knm"] = compliance.tolist()
+    truth["masses_kg"] = list(true_mass.masses_kg)
+    lost = np.zeros(n)
+    approach, switch = 1.0, 0.0
+    if src := _source(cfg, "backlash"):
+        lost = np.deg2rad(np.asarray(src["lost_motion_arcmin"], dtype=np.float64) / 60.0)
+        approach, switch = float(src["approach"]), float(src["switch_moment_knm"])
+    truth["lost_motion_rad"] = lost.tolist()
+    harmonics = np.ones(1)
+    amp, phase = np.zeros((n, 1)), np.zeros((n, 1))
+    if src := _source(cfg, "transmission"):
+        harmonics = np.asarray(src["harmonics"], dtype=np.float64)
+        a = np.deg2rad(np.asarray(src["amplitude_arcsec"], dtype=np.float64) / 3600.0)
+        amp = np.repeat(a[:, None], harmonics.size, axis=1)
+        phase = generator(*keys, "transmission").uniform(0, 2 * np.pi, (n, harmonics.size))
+    truth["transmission_phase"] = phase.tolist()
+    robot = PhysicalRobot(
+        dh=nominal.vector() + errors,
+        beta2=beta2,
+        mass=true_mass,
+        compliance=compliance,
+        lost_motion=lost,
+        approach=approach,
+        switch_moment=switch,
+        transmission=amp,
+        phase=phase,
+        harmonics=harmonics,
+    )
+    return robot, truth
+
+
+def _perturbation(keys: tuple, cfg: Mapping[str, Any], name: str, size: int) -> FloatArray:
+    """N(0, sd^2) draws of an enabled offset source (``sd_mm`` / ``sd_deg``), else zeros."""
+    src = _source(cfg, name)
+    if src is None:
+        return np.zeros(size)
+    return generator(*keys, name).standard_normal(size)
+
+
+def _line_of_sight(
+    cfg: Mapping[str, Any], tracker_mm: FloatArray
+) -> Callable[[FloatArray, FloatArray], NDArray[np.bool_]] | None:
+    """Acceptance test of the SMR's line of sight: the SMR's axis (flange frame) within
+    ``max_angle_deg`` of the direction to the tracker; None when not configured."""
+    los = cfg.get("line_of_sight")
+    if not los or not los.get("enabled", True):
+        return None
+    axis = np.asarray(los["smr_axis"], dtype=np.float64)
+    axis = axis / np.linalg.norm(axis)
+    cos_max = np.cos(np.deg2rad(los["max_angle_deg"]))
+
+    def visible(R6: FloatArray, p: FloatArray) -> NDArray[np.bool_]:
+        view = tracker_mm - p
+        view /= np.linalg.norm(view, axis=-1, keepdims=True)
+        return np.einsum("nij,j,ni->n", R6, axis, view) >= cos_max
+
+    return visible
+
+
+def data_keys(study: str, cfg: Mapping[str, Any], repeat: int) -> tuple:
+    """Stream keys of data set ``repeat``: ``(study, "twin", seed, repeat)`` with
+    ``vary_data``, else ``(study, "twin", seed)`` (one data set for every repeat)."""
+    seed = int(cfg["seed"])
+    return (
+        (study, "twin", seed, int(repeat)) if cfg.get("vary_data", False) else (study, "twin", seed)
+    )
+
+
+def robot_of(
+    study: str, cfg: Mapping[str, Any], nominal: kin.DHTable, mass: model.MassModel, repeat: int
+) -> PhysicalRobot:
+    """The physical robot of data set ``repeat`` (the same draw as :func:`simulate`'s)."""
+    return draw_robot(data_keys(study, cfg, repeat), cfg, nominal, mass)[0]
+
+
+def simulate(
+    study: str,
+    cfg: Mapping[str, Any],
+    nominal: kin.DHTable,
+    *,
+    mass: model.MassModel | None = None,
+    repeats: int = 1,
+) -> TwinData:
+    """Simulate the calibration data of §3.2.1 from the ``twin`` config block, per repeat.
+
+    With ``cfg["vary_data"]`` every repeat r draws its own robot (DH errors and the enabled
+    sources), configurations, split and tracker noise from the streams ``(study, "twin",
+    seed, r, <part>)``; otherwise one data set (streams ``(study, "twin", seed, <part>)``)
+    serves every repeat.  ``frame`` has one row per candidate configuration and data set:
+    ``repeat``, ``q1..q6`` [rad] (commanded), ``tau1..tau6`` [kN m] (the nominal
+    ``mass`` model's gravity moments, for the compliance model), ``selected``, ``split``
+    (``train`` / ``validation`` / ``unused``), ``design_order``, the SMR measured in the
+    tracker frame (``xl, yl, zl``) and mapped to the base with the nominal registration
+    (``x, y, z``), the true position (``x_true``...), the nominal model's prediction
+    (``x_nom``...), the tracker distance and noise sigma.
+    """
+    mass = mass or model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
+    datasets = repeats if cfg.get("vary_data", False) else 1
+    frames, truths = [], []
+    for r in range(datasets):
+        frame, truth = _simulate_one(data_keys(study, cfg, r), cfg, nominal, mass)
+        frame.insert(0, "repeat", np.int64(r))
+        frames.append(frame)
+        truths.append(truth)
     tool = np.asarray(cfg["tool_mm"], dtype=np.float64)
+    T_BL = pose_matrix(cfg["tracker"]["position_mm"], cfg["tracker"]["rpy_deg"])
+    truth_all = {
+        "parameters": kin.parameter_names(),
+        "nominal": nominal.vector().tolist(),
+        "tool_mm": tool.tolist(),
+        "T_BL": T_BL.tolist(),
+        "convention": nominal.convention,
+        "design": "greedy maximin in joint space scaled to [0,1]^6, start nearest the centroid",
+        "n_datasets": datasets,
+        "n_train": truths[0]["n_train"],
+        "n_validation": truths[0]["n_validation"],
+        "sources": sorted(k for k in cfg.get("sources", {}) if _source(cfg, k)),
+        "repeats": truths,
+    }
+    return TwinData(frame=pd.concat(frames, ignore_index=True), truth=truth_all)
+
+
+def _simulate_one(
+    keys: tuple, cfg: Mapping[str, Any], nominal: kin.DHTable, mass: model.MassModel
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """One data set of :func:`simulate` from the streams ``(*keys, <part>)``."""
+    robot, truth = draw_robot(keys, cfg, nominal, mass)
+    tool_nominal = np.asarray(cfg["tool_mm"], dtype=np.float64)
+    smr = _source(cfg, "smr_offset")
+    tool = tool_nominal + (smr["sd_mm"] if smr else 0.0) * _perturbation(keys, cfg, "smr_offset", 3)
     T_BL = pose_matrix(cfg["tracker"]["position_mm"], cfg["tracker"]["rpy_deg"])  # {L} in {B}
-    T_LB = invert(T_BL)
+    reg = _source(cfg, "registration")
+    d = _perturbation(keys, cfg, "registration", 6)
+    if reg:
+        d = d * np.repeat([reg["position_sd_mm"], reg["angle_sd_deg"]], 3)
+    T_true = T_BL @ pose_matrix(d[:3], d[3:])  # the tracker's true pose in {B}
     limits = cfg["joint_limits_deg"]
+    lower, upper = np.deg2rad(limits["lower"]), np.deg2rad(limits["upper"])
+    visible = _line_of_sight(cfg, T_true[:3, 3])
+    floor = float(cfg["min_height_mm"])
+
+    def accept(q: FloatArray) -> NDArray[np.bool_]:
+        p = robot.positions(q, tool)
+        ok = p[:, 2] >= floor
+        return ok & visible(robot.flange_axes(q), p) if visible is not None else ok
+
     q = sample_configurations(
-        generator(*keys, "configurations"),
-        np.deg2rad(limits["lower"]),
-        np.deg2rad(limits["upper"]),
-        int(cfg["candidates"]),
-        params=e_true,
-        tool=tool,
-        min_height_mm=float(cfg["min_height_mm"]),
+        generator(*keys, "configurations"), lower, upper, int(cfg["candidates"]), accept
     )
-    scaled = (q - np.deg2rad(limits["lower"])) / np.deg2rad(
-        np.subtract(limits["upper"], limits["lower"])
-    )
-    order = greedy_maximin(scaled, int(cfg["selected"]))
+    order = greedy_maximin((q - lower) / (upper - lower), int(cfg["selected"]))
     train = split_mask(order.size, float(cfg["train_fraction"]), generator(*keys, "split"))
 
-    p_true = kin.positions(e_true, q, convention=nominal.convention, tool=tool)
-    p_nom = kin.positions(e_nom, q, convention=nominal.convention, tool=tool)
-    p_true_L = apply(T_LB, p_true)
+    e_nom = nominal.vector()
+    p_true = robot.positions(q, tool)
+    p_nom = kin.positions(e_nom, q, convention=nominal.convention, tool=tool_nominal)
+    p_true_L = apply(invert(T_true), p_true)
     distance = np.linalg.norm(p_true_L, axis=1)
-    noise = TrackerNoise(**cfg["noise"])
-    sigma = noise.sigma_mm(distance)
+    sigma = TrackerNoise(**cfg["noise"]).sigma_mm(distance)
     p_meas_L = p_true_L + sigma[:, None] * generator(*keys, "noise").standard_normal(p_true.shape)
-    p_meas = apply(T_BL, p_meas_L)
+    p_meas = apply(T_BL, p_meas_L)  # mapped back with the nominal registration (Eq 2)
 
     n = q.shape[0]
     split = np.full(n, "unused", dtype=object)
@@ -222,6 +421,9 @@ def simulate(study: str, cfg: Mapping[str, Any], nominal: kin.DHTable) -> TwinDa
     design_order = np.full(n, -1, dtype=np.int64)
     design_order[order] = np.arange(order.size)
     frame = pd.DataFrame({f"q{j + 1}": q[:, j] for j in range(kin.N_JOINTS)})
+    tau = model.gravity_moments(mass, e_nom, q)
+    for j in range(kin.N_JOINTS):
+        frame[f"tau{j + 1}"] = tau[:, j]
     frame["selected"] = design_order >= 0
     frame["split"] = split.astype(str)
     frame["design_order"] = design_order
@@ -230,24 +432,20 @@ def simulate(study: str, cfg: Mapping[str, Any], nominal: kin.DHTable) -> TwinDa
             frame[f"{axis}{block}"] = values[:, j]
     frame["tracker_distance_mm"] = distance
     frame["sigma_mm"] = sigma
-    truth = {
-        "parameters": kin.parameter_names(),
-        "nominal": e_nom.tolist(),
-        "true": e_true.tolist(),
-        "errors": errors.tolist(),
-        "tool_mm": tool.tolist(),
-        "T_BL": T_BL.tolist(),
-        "convention": nominal.convention,
-        "design": "greedy maximin in joint space scaled to [0,1]^6, start nearest the centroid",
+    truth |= {
+        "true": robot.dh.tolist(),
+        "tool_true_mm": tool.tolist(),
+        "registration_error": d.tolist(),
         "n_train": int(train.sum()),
         "n_validation": int((~train).sum()),
     }
-    return TwinData(frame=frame, truth=truth)
+    return frame, truth
 
 
 def frame_units() -> dict[str, str]:
     """Units of the columns of :attr:`TwinData.frame`."""
-    units = {f"q{j + 1}": "rad" for j in range(kin.N_JOINTS)}
+    units = {"repeat": "1"} | {f"q{j + 1}": "rad" for j in range(kin.N_JOINTS)}
+    units |= {f"tau{j + 1}": "kN m" for j in range(kin.N_JOINTS)}
     units |= {"selected": "1", "split": "1", "design_order": "1"}
     for block in ("l", "", "_true", "_nom"):
         units |= {f"{axis}{block}": "mm" for axis in "xyz"}

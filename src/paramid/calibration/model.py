@@ -1,0 +1,324 @@
+"""The complete kinematic error model of the KR210 cell (issue #18), beside the paper's 24 DH.
+
+Parameter vector (``N_EXTENDED`` = 38 entries, this order):
+
+    ``alpha1..6, a1..6, d1..6, theta1..6``  the 24 DH parameters of Eq 6 (rad, mm)
+    ``base_x, base_y`` [mm], ``base_rx, base_ry`` [rad]
+        the robot base in the tracker-registered world frame: p = Rx(rx) Ry(ry) p_robot + t.
+        The base's z offset and rotation about z are absorbed by d1 and theta1 (joint 1 is
+        vertical), so only these four are parameters.
+    ``beta2`` [rad]  Hayati's rotation Ry(beta) after Rx(alpha2) (Hayati & Mirmirani 1985):
+        joint axes 2 and 3 are parallel, where DH cannot represent a small tilt between them.
+    ``tool_x, tool_y, tool_z`` [mm]  the SMR (tool point) in the flange frame {6} (T_F^S of
+        Eq 2), which the paper takes as known.
+    ``c1..c6`` [rad/(kN m)]  joint compliances: joint i deflects by c_i M_i(q), M_i the
+        gravity moment about its axis from a nominal mass model (:class:`MassModel`).
+
+The identification models are subsets of these groups (:data:`GROUPS`): ``dh`` alone is the
+paper's model; ``dh + base + beta2 + tool`` the complete geometric model (rank 27 with
+position-only data: 4 R + 2 P + 3 per joint type count, Everett et al. 1987, less the 3 of
+orientation); ``+ compliance`` adds the deflections.  Parameters outside the model stay at
+their nominal values (base and beta 0, the configured tool, compliance 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from paramid.calibration import kinematics as kin
+
+FloatArray = NDArray[np.float64]
+
+__all__ = [
+    "GROUPS",
+    "N_EXTENDED",
+    "MassModel",
+    "gravity_moments",
+    "group_indices",
+    "inverse_kinematics",
+    "jacobian",
+    "kinds",
+    "nominal_vector",
+    "parameter_names",
+    "parameter_units",
+    "positions",
+]
+
+GRAVITY_M_S2 = 9.81
+_BASE = ["base_x", "base_y", "base_rx", "base_ry"]
+_TOOL = ["tool_x", "tool_y", "tool_z"]
+_COMPLIANCE = [f"c{j}" for j in range(1, kin.N_JOINTS + 1)]
+
+#: Parameter groups of the extended vector, in order, and their names.
+GROUPS: dict[str, list[str]] = {
+    "dh": kin.parameter_names(),
+    "base": _BASE,
+    "beta2": ["beta2"],
+    "tool": _TOOL,
+    "compliance": _COMPLIANCE,
+}
+_NAMES = [name for names in GROUPS.values() for name in names]
+N_EXTENDED = len(_NAMES)
+_INDEX = {name: i for i, name in enumerate(_NAMES)}
+_SLICE: dict[str, Any] = {
+    "base": slice(_INDEX["base_x"], _INDEX["base_ry"] + 1),
+    "beta2": _INDEX["beta2"],
+    "tool": slice(_INDEX["tool_x"], _INDEX["tool_z"] + 1),
+    "compliance": slice(_INDEX["c1"], _INDEX["c6"] + 1),
+}
+
+
+def parameter_names() -> list[str]:
+    """Names of the extended vector's entries, in order."""
+    return list(_NAMES)
+
+
+def parameter_units() -> dict[str, str]:
+    """Unit of every extended parameter."""
+    units = kin.parameter_units()
+    units |= {"base_x": "mm", "base_y": "mm", "base_rx": "rad", "base_ry": "rad"}
+    units |= {"beta2": "rad"} | {n: "mm" for n in _TOOL} | {n: "rad/(kN m)" for n in _COMPLIANCE}
+    return units
+
+
+def kinds() -> NDArray[np.str_]:
+    """Kind of every extended parameter: ``angle``, ``length`` or ``compliance``."""
+    unit = parameter_units()
+    table = {"rad": "angle", "mm": "length", "rad/(kN m)": "compliance"}
+    return np.array([table[unit[n]] for n in _NAMES])
+
+
+def group_indices(
+    groups: Sequence[str], compliance_joints: Sequence[int] = ()
+) -> NDArray[np.int64]:
+    """Indices of the candidate parameters of a model made of ``groups``.
+
+    ``compliance`` takes only the joints listed in ``compliance_joints`` (1-based): a joint
+    whose gravity moment is zero everywhere (joint 1, vertical) has no identifiable compliance.
+    """
+    unknown = sorted(set(groups) - set(GROUPS))
+    if unknown:
+        raise ValueError(f"unknown parameter groups {unknown}; known: {list(GROUPS)}")
+    out: list[int] = []
+    for group in GROUPS:
+        if group not in groups:
+            continue
+        names = GROUPS[group]
+        if group == "compliance":
+            names = [f"c{j}" for j in compliance_joints]
+        out += [_INDEX[n] for n in names]
+    return np.asarray(out, dtype=np.int64)
+
+
+def nominal_vector(dh: ArrayLike, tool: ArrayLike) -> FloatArray:
+    """The extended nominal vector: the DH table, base and beta 0, the tool, compliance 0."""
+    e = np.zeros(N_EXTENDED)
+    e[: kin.N_PARAMS] = np.asarray(dh, dtype=np.float64)
+    e[_SLICE["tool"]] = np.asarray(tool, dtype=np.float64)
+    return e
+
+
+def _rotation_xy(rx: FloatArray, ry: FloatArray) -> FloatArray:
+    """Rx(rx) Ry(ry), (..., 3, 3)."""
+    cx, sx, cy, sy = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry)
+    zero = np.zeros_like(cx)
+    return np.stack(
+        [
+            np.stack([cy, zero, sy], axis=-1),
+            np.stack([sx * sy, cx, -sx * cy], axis=-1),
+            np.stack([-cx * sy, sx, cx * cy], axis=-1),
+        ],
+        axis=-2,
+    )
+
+
+def _frames(e: FloatArray, q: FloatArray, tau: FloatArray) -> tuple[kin.Chain, FloatArray]:
+    """The chain at the deflected joint angles q + c M and its tool point (3, *batch)."""
+    b = e[..., _SLICE["base"]]
+    R = _rotation_xy(b[..., 2], b[..., 3])
+    t = np.stack([b[..., 0], b[..., 1], np.zeros_like(b[..., 0])], axis=-1)
+    beta = np.zeros((*e.shape[:-1], kin.N_JOINTS))
+    beta[..., 1] = e[..., _SLICE["beta2"]]
+    q_eff = q + e[..., _SLICE["compliance"]] * tau
+    frames = kin.chain(e[..., : kin.N_PARAMS], q_eff, "standard", base=(R, t), beta=beta)
+    return frames, kin.tool_point(frames, e[..., _SLICE["tool"]])
+
+
+def _inputs(e: ArrayLike, q: ArrayLike, tau: ArrayLike | None) -> tuple[FloatArray, ...]:
+    E = np.asarray(e, dtype=np.float64)
+    Q = np.asarray(q, dtype=np.float64)
+    if E.shape[-1] != N_EXTENDED:
+        raise ValueError(f"parameters must end in {N_EXTENDED}, got {E.shape}")
+    T = np.zeros(kin.N_JOINTS) if tau is None else np.asarray(tau, dtype=np.float64)
+    return E, Q, T
+
+
+def positions(e: ArrayLike, q: ArrayLike, tau: ArrayLike | None = None) -> FloatArray:
+    """Tool-point positions (..., 3) [mm] of the extended model (standard DH).
+
+    ``q`` (..., 6) commanded joint angles [rad]; ``tau`` (..., 6) the nominal gravity moments
+    [kN m] that the compliances multiply (None = no deflection).
+    """
+    E, Q, T = _inputs(e, q, tau)
+    return kin.last(_frames(E, Q, T)[1])
+
+
+def jacobian(
+    e: ArrayLike, q: ArrayLike, tau: ArrayLike | None = None, *, with_positions: bool = False
+) -> FloatArray | tuple[FloatArray, FloatArray]:
+    """Analytic Jacobian dp/de (..., 3, 38) of :func:`positions` (and p with ``with_positions``).
+
+    DH columns as :func:`paramid.calibration.kinematics.position_jacobian` (alpha_i and a_i
+    along the axis before Hayati's rotation); base: e_x, e_y, e_x x (p - t), (Rx e_y) x
+    (p - t); beta2: y_2 x (p - o_2); tool: the flange axes x_6, y_6, z_6; compliance c_i:
+    the theta_i column times M_i(q) (the deflection adds to the joint angle).
+    """
+    E, Q, T = _inputs(e, q, tau)
+    frames, p = _frames(E, Q, T)
+    n = kin.N_JOINTS
+    J = np.zeros((3, N_EXTENDED, *p.shape[1:]))
+    for i in range(n):
+        z, o_before = frames.z[i], frames.o[i]
+        xa, o_after = frames.xa[i + 1], frames.o[i + 1]
+        J[:, 3 * n + i] = np.cross(z, p - o_before, axis=0)
+        J[:, 2 * n + i] = z
+        J[:, n + i] = xa
+        J[:, i] = np.cross(xa, p - o_after, axis=0)
+    base = _INDEX["base_x"]
+    J[0, base] = 1.0
+    J[1, base + 1] = 1.0
+    arm = p - frames.o[0]
+    J[:, base + 2] = np.cross(
+        np.array([1.0, 0.0, 0.0]).reshape(3, *([1] * (p.ndim - 1))), arm, axis=0
+    )
+    rx = E[..., _INDEX["base_rx"]]
+    y_rot = np.stack([np.zeros_like(rx), np.cos(rx), np.sin(rx)], axis=-1)
+    y_rot = np.moveaxis(np.broadcast_to(y_rot, (*arm.shape[1:], 3)), -1, 0)
+    J[:, base + 3] = np.cross(y_rot, arm, axis=0)
+    J[:, _INDEX["beta2"]] = np.cross(frames.y[2], p - frames.o[2], axis=0)
+    tool = _INDEX["tool_x"]
+    J[:, tool], J[:, tool + 1], J[:, tool + 2] = frames.x[-1], frames.y[-1], frames.z[-1]
+    Tm = np.moveaxis(np.broadcast_to(T, (*p.shape[1:], n)), -1, 0)
+    c0 = _INDEX["c1"]
+    J[:, c0 : c0 + n] = J[:, 3 * n : 4 * n] * Tm
+    J = np.moveaxis(J, (0, 1), (-2, -1))
+    return (J, kin.last(p)) if with_positions else J
+
+
+@dataclass(frozen=True)
+class MassModel:
+    """A nominal mass model for gravity moments: link masses [kg] with their centres of mass
+    [mm] in the standard-DH link frames {1}..{6}, a payload [kg] at ``payload_com_mm`` in the
+    flange frame, and an A2 counterbalance that cancels ``counterbalance`` (fraction) of the
+    arm's own (payload-free) gravity moment about joint 2."""
+
+    masses_kg: tuple[float, ...]
+    com_mm: tuple[tuple[float, float, float], ...]
+    payload_kg: float = 0.0
+    payload_com_mm: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    counterbalance: float = 0.0
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any]) -> MassModel:
+        """From a ``mass_model`` config block (same keys as the fields)."""
+        masses = tuple(float(m) for m in cfg["masses_kg"])
+        com = tuple(tuple(float(v) for v in c) for c in cfg["com_mm"])
+        if len(masses) != kin.N_JOINTS or len(com) != kin.N_JOINTS:
+            raise ValueError(f"mass_model needs {kin.N_JOINTS} masses and centres of mass")
+        return cls(
+            masses_kg=masses,
+            com_mm=com,  # type: ignore[arg-type]
+            payload_kg=float(cfg.get("payload_kg", 0.0)),
+            payload_com_mm=tuple(float(v) for v in cfg.get("payload_com_mm", (0, 0, 0))),  # type: ignore[arg-type]
+            counterbalance=float(cfg.get("counterbalance", 0.0)),
+        )
+
+    def scaled(self, factors: ArrayLike, payload_factor: float = 1.0) -> MassModel:
+        """The same model with link masses times ``factors`` (6,) and the payload times
+        ``payload_factor`` (the twin's true masses)."""
+        f = np.asarray(factors, dtype=np.float64)
+        return MassModel(
+            masses_kg=tuple((np.asarray(self.masses_kg) * f).tolist()),
+            com_mm=self.com_mm,
+            payload_kg=self.payload_kg * payload_factor,
+            payload_com_mm=self.payload_com_mm,
+            counterbalance=self.counterbalance,
+        )
+
+
+def gravity_moments(mass: MassModel, dh: ArrayLike, q: ArrayLike) -> FloatArray:
+    """Gravity moments M_i(q) (..., 6) [kN m] about the joint axes (standard DH, z up).
+
+    M_i = z_{i-1} . sum_{j >= i} (c_j - o_{i-1}) x (m_j g), g = (0, 0, -9.81) m/s^2, with the
+    payload on link 6; at joint 2 the counterbalance removes its fraction of the links'
+    (payload-free) moment.  The sign is that of the deflection the moment causes.
+    """
+    P = np.asarray(dh, dtype=np.float64)
+    Q = np.asarray(q, dtype=np.float64)
+    frames = kin.chain(P, Q, "standard")
+    n = kin.N_JOINTS
+
+    def world(k: int, local: Sequence[float]) -> FloatArray:
+        return (
+            frames.o[k] + frames.x[k] * local[0] + frames.y[k] * local[1] + frames.z[k] * local[2]
+        )
+
+    weight = np.array([0.0, 0.0, -GRAVITY_M_S2]).reshape(3, *([1] * (frames.o[0].ndim - 1)))
+    com = [world(j + 1, mass.com_mm[j]) for j in range(n)]
+    payload = world(n, mass.payload_com_mm)
+    out = np.empty((n, *frames.o[0].shape[1:]))
+    for i in range(n):
+        links = sum(
+            np.cross(com[j] - frames.o[i], mass.masses_kg[j] * weight, axis=0) for j in range(i, n)
+        )
+        load = np.cross(payload - frames.o[i], mass.payload_kg * weight, axis=0)
+        links_moment = np.sum(frames.z[i] * links, axis=0)
+        if i == 1:
+            links_moment = (1.0 - mass.counterbalance) * links_moment
+        out[i] = links_moment + np.sum(frames.z[i] * load, axis=0)
+    return np.moveaxis(out, 0, -1) * 1e-6  # N mm -> kN m
+
+
+def inverse_kinematics(
+    e: ArrayLike,
+    target: FloatArray,
+    q0: ArrayLike,
+    *,
+    mass: MassModel | None = None,
+    tool: ArrayLike | None = None,
+    iterations: int = 8,
+) -> FloatArray:
+    """Commanded joint angles (..., 6) that put ``tool`` (flange frame; default: the model's
+    tool) at ``target`` (..., 4, 4) under the extended model ``e`` (38,).
+
+    The geometric part (base, beta2, DH) is inverted by Newton with the geometric Jacobian
+    (:func:`paramid.calibration.kinematics.inverse_kinematics` on a frame-0-relative target);
+    the compliance by the fixed point q = q_eff - c M(q) (M from ``mass`` at the nominal DH
+    part of ``e``; contraction since |c dM/dq| << 1).
+    """
+    E = np.asarray(e, dtype=np.float64)
+    if E.ndim != 1:
+        raise ValueError("inverse_kinematics takes one parameter vector (38,)")
+    b = E[_SLICE["base"]]
+    R = _rotation_xy(b[2], b[3])
+    t = np.array([b[0], b[1], 0.0])
+    local = np.array(target, dtype=np.float64)
+    local[..., :3, :3] = R.T @ local[..., :3, :3]
+    local[..., :3, 3] = (local[..., :3, 3] - t) @ R
+    beta = np.zeros(kin.N_JOINTS)
+    beta[1] = E[_SLICE["beta2"]]
+    tcp = E[_SLICE["tool"]] if tool is None else np.asarray(tool, dtype=np.float64)
+    dh = E[: kin.N_PARAMS]
+    q_eff = kin.inverse_kinematics(dh, local, q0, tool=tcp, beta=beta, tol_mm=1e-8, tol_rad=1e-11)
+    c = E[_SLICE["compliance"]]
+    if mass is None or not np.any(c):
+        return q_eff
+    q = q_eff
+    for _ in range(iterations):
+        q = q_eff - c * gravity_moments(mass, dh, q)
+    return q
