@@ -1,10 +1,17 @@
-"""Audit verdicts: tolerances and statistics decide, not the comparison of two medians."""
+"""Audit verdicts: tolerances and statistics decide, not the comparison of two medians; the
+KR210 calibration audit from small synthetic tables."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
+import pytest
 
 from paramid import audit
+from paramid.calibration import audit as calibration_audit
+from paramid.calibration import paper, report, significance
+from paramid.hip import audit as hip_audit
+from paramid.seeding import generator
 
 
 def test_numeric_verdicts_follow_the_tolerance():
@@ -45,3 +52,124 @@ def test_method_difference_needs_direction_significance_and_size():
         audit.method_difference("c", "s", 3.0, _stats(1.0, 0.5, -0.001, 0.003))["verdict"]
         == "differs"
     )
+
+
+# ------------------------------------------------------------------ KR210 calibration audit
+
+#: Synthetic validation-RMSE levels [mm]: BC at the paper's value, the ablation strictly
+#: ordered, M5 at a twin-like noise floor far below the paper's, LM+GA below M5.
+LEVELS = {
+    "bc": 0.8927,
+    "ekf": 0.62,
+    "ekf_gsbise": 0.57,
+    "ekf_mipo": 0.52,
+    "mipo_arkekf": 0.03,
+    "ipso": 0.64,
+    "lasso": 0.66,
+    "ukf": 0.55,
+    "lm_ga": 0.02,
+    "ekf_dqpso": 0.45,
+}
+TIME_S = {"mipo_arkekf": 1.0, "lm_ga": 0.5, "ekf_dqpso": 2.0}
+
+
+def _fits(runs: int = 10) -> dict[str, pd.DataFrame]:
+    rng = generator("test", "kr210_audit")
+    shared = rng.normal(0.0, 0.002, runs)  # each repeat's data moves every method alike
+    fits = {}
+    for ident, level in LEVELS.items():
+        rmse = level + shared + rng.normal(0.0, 1e-4, runs)
+        fits[ident] = pd.DataFrame(
+            {
+                "run": np.arange(runs),
+                "val_mean_mm": 0.9 * rmse,
+                "val_rmse_mm": rmse,
+                "val_max_mm": 2.5 * rmse,
+                "time_s": TIME_S.get(ident, 0.1),
+            }
+        )
+    return fits
+
+
+def _table9() -> pd.DataFrame:
+    """M5: the printed percentages, a tenth of the printed errors; every other row half of its
+    printed values."""
+    rows = []
+    for name, cells in paper.TABLE9.items():
+        if name == "M5":
+            cells = {k: v if k.endswith("_pct") else 0.1 * v for k, v in cells.items()}
+        else:
+            cells = {k: 0.5 * v for k, v in cells.items()}
+        rows.append({"method": name, **cells})
+    return pd.DataFrame(rows)
+
+
+def _tables(fits: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    return {
+        "table6": report.accuracy_table(fits, report.TABLE6),
+        "table7": report.accuracy_table(fits, report.TABLE7, names=report.TABLE7_NAMES),
+        "table8": significance.table8(fits, n_boot=0),
+        "table9": _table9(),
+        "hybrid": report.hybrid_runtime_table(fits),
+    }
+
+
+def test_kr210_audit_verdicts_from_synthetic_tables():
+    fits = _fits()
+    result = calibration_audit.kr210_audit(**_tables(fits), fits=fits)
+    assert list(result.columns) == audit.COLUMNS == hip_audit.COLUMNS
+    assert set(result["verdict"]) <= set(audit.VERDICTS)
+    assert result["reason"].str.len().min() > 5
+    v = result.set_index("claim")["verdict"]
+    assert v["Table 7 BC RMSE (mean of repeats)"] == "reproduced"  # 0.8927 as printed
+    assert v["Table 7 M5 RMSE (mean of repeats)"] == "differs"  # 0.03 vs 0.4858
+    assert v["Table 6 MIPO-ARKEKF RMSE (mean of repeats)"] == "differs"
+    assert v["EKF+DQPSO RMSE (mean of repeats)"] == "reproduced"  # 0.45 vs 0.4538
+    timed = result["claim"].str.contains("time")
+    assert timed.sum() == 5 and set(result.loc[timed, "verdict"]) == {audit.MACHINE_DEPENDENT}
+    # orderings on paired statistics: the ablation holds and is significant
+    assert v["Table 6 ablation ordering of RMSE: EKF > EKF+GSBISE > EKF+MIPO > MIPO-ARKEKF"] == (
+        "reproduced"
+    )
+    assert v["Table 7: M5 has the lowest RMSE of M1-M5"] == "reproduced"
+    # LM+GA beats M5 here: that comparison, and "all seven significant", differ
+    assert v["Table 8 M5 vs LM+GA: M5's RMSE is significantly lower"] == "differs"
+    assert v["Table 8 M5 vs M4: M5's RMSE is significantly lower"] == "reproduced"
+    assert v["Table 8: M5's RMSE is significantly lower than each of the seven compared"] == (
+        "differs"
+    )
+    # the paper against itself: M4's printed p, the hybrids' signs and missing SDs
+    assert v["Table 8 M5 vs M4: printed p follows from the printed means and SDs"] == "differs"
+    assert v["Table 8 M5 vs M1: printed p follows from the printed means and SDs"] == "reproduced"
+    assert v["Table 8 M5 vs LM+GA: printed p follows from the printed means and SDs"] == (
+        "not comparable"
+    )
+    assert v["Table 8 M5 vs LM+GA: printed difference = difference of the printed means"] == (
+        "differs"
+    )
+    # Table 9: M5's bands as printed, BC's MEAN not; M5 lowest without per-run pairs
+    assert v["Table 9 M5 points within ±0.5 mm (%)"] == "reproduced"
+    assert v["Table 9 BC MEAN"] == "differs"
+    assert v["Table 9: M5 has the lowest path RMSE"] == "direction only"
+
+
+def test_kr210_audit_reads_only_the_papers_model_and_methods():
+    fits = _fits()
+    tables = _tables(fits)
+    first = calibration_audit.kr210_audit(**tables, fits=fits)
+    extra = {}
+    for name, frame in tables.items():
+        paper_rows = frame.assign(model="paper")
+        other = paper_rows.assign(model="complete")
+        numeric = other.select_dtypes("number").columns
+        other[numeric] = other[numeric] * 3.0
+        extra[name] = pd.concat([other, paper_rows], ignore_index=True)
+    ekf_sequential = tables["table7"].iloc[[1]].assign(identifier="ekf_sequential", model="paper")
+    extra["table7"] = pd.concat([extra["table7"], ekf_sequential], ignore_index=True)
+    fits_extra = dict(fits, ekf_sequential=fits["ekf"].assign(val_rmse_mm=9.0))
+    again = calibration_audit.kr210_audit(**extra, fits=fits_extra)
+    pd.testing.assert_frame_equal(again, first)
+    # a missing paper row is an error, not a silently shorter audit
+    short = dict(tables, table7=tables["table7"][tables["table7"]["identifier"] != "ukf"])
+    with pytest.raises(ValueError, match="Table 7"):
+        calibration_audit.kr210_audit(**short, fits=fits)

@@ -7,14 +7,16 @@ import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
+from scipy import stats as sps
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import model, polish, report, twin
+from paramid.calibration import model, paper, polish, report, significance, twin
 from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf, ukf_update
 from paramid.calibration.identifiability import identifiability, pivoted_qr
-from paramid.calibration.identify import IDENTIFIERS, identify
+from paramid.calibration.identify import IDENTIFIERS, LABELS, identify
 from paramid.calibration.lasso import lasso_cd
 from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
 from paramid.optim import METHODS, dqpso, ipso
@@ -483,3 +485,105 @@ def test_pivoted_qr_breaks_ties_by_index_not_rounding():
     _, R, piv = scipy.linalg.qr(M, mode="economic", pivoting=True)
     np.testing.assert_array_equal(order, piv)
     np.testing.assert_allclose(r, np.abs(np.diag(R)), rtol=1e-10)
+
+
+# ------------------------------------------------------------------ Table 8 (paired)
+
+
+def _rmse_fits(rng: np.random.Generator, runs: int = 10) -> dict:
+    """Fit frames (run, val_rmse_mm) for every Table 7 identifier, rows shuffled differently per
+    method: a large repeat effect shared by all methods (each repeat has its own data), M5 0.01
+    mm below every other method, small per-run noise."""
+    shared = rng.normal(0.0, 0.05, runs)
+    fits = {}
+    for ident in report.TABLE7:
+        level = 0.50 if ident == "mipo_arkekf" else 0.51
+        frame = pd.DataFrame(
+            {"run": np.arange(runs), "val_rmse_mm": level + shared + rng.normal(0, 1e-3, runs)}
+        )
+        fits[ident] = frame.sample(frac=1.0, random_state=int(rng.integers(1 << 31)))
+    return fits
+
+
+def test_table8_pairs_rows_by_run_whatever_their_order():
+    rng = generator("test", "table8")
+    fits = _rmse_fits(rng)
+    t8 = significance.table8(fits, n_boot=200).set_index("identifier")
+    assert list(t8.columns) == significance.TABLE8_COLUMNS[:1] + significance.TABLE8_COLUMNS[2:]
+    m5 = fits["mipo_arkekf"].sort_values("run")["val_rmse_mm"].to_numpy()
+    for ident in ("bc", "ukf", "lm_ga"):
+        other = fits[ident].sort_values("run")["val_rmse_mm"].to_numpy()
+        expected = sps.ttest_rel(other, m5)
+        assert t8.loc[ident, "paired_t"] == pytest.approx(expected.statistic, rel=1e-12)
+        assert t8.loc[ident, "paired_p"] == pytest.approx(expected.pvalue, rel=1e-12)
+        assert t8.loc[ident, "wilcoxon_p"] == pytest.approx(sps.wilcoxon(other, m5).pvalue)
+        assert t8.loc[ident, "mean_diff_mm"] == pytest.approx(np.mean(other - m5), rel=1e-12)
+        # pairing removes the shared repeat effect: significant paired, not independent
+        assert t8.loc[ident, "significant"] and t8.loc[ident, "student_p"] > 0.05
+    # Holm over the seven comparisons: never below the raw p-value, at most 7x it
+    assert np.all(t8["holm_p_paired_t"] >= t8["paired_p"])
+    assert np.all(t8["holm_p_paired_t"] <= np.minimum(1.0, 7 * t8["paired_p"]) * (1 + 1e-12))
+    # extra identifiers and rows of other models are ignored
+    extra = {k: v.assign(model="paper") for k, v in fits.items()}
+    extra["ukf"] = pd.concat([extra["ukf"], extra["ukf"].assign(model="complete", val_rmse_mm=9.0)])
+    extra["ekf_sequential"] = fits["ekf"].assign(val_rmse_mm=5.0)
+    again = significance.table8(extra, n_boot=200).set_index("identifier")
+    pd.testing.assert_frame_equal(again, t8)
+
+
+def test_table8_missing_run_is_an_error():
+    fits = _rmse_fits(generator("test", "table8"))
+    fits["ukf"] = fits["ukf"][fits["ukf"]["run"] != 3]
+    with pytest.raises(ValueError, match=r"missing runs: \{'ukf': \[3\]\}"):
+        significance.table8(fits, n_boot=0)
+    fits = _rmse_fits(generator("test", "table8"))
+    fits["bc"] = pd.concat([fits["bc"], fits["bc"].iloc[:1]])
+    with pytest.raises(ValueError, match="more than once"):
+        significance.table8(fits, n_boot=0)
+
+
+def _pooled_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:
+    """Student's two-sample t by the textbook pooled-variance formula, two-sided p."""
+    sp = np.sqrt(((n - 1) * s1**2 + (n - 1) * s2**2) / (2 * n - 2))
+    t = (m1 - m2) / (sp * np.sqrt(1 / n + 1 / n))
+    return 2 * sps.t.sf(abs(t), 2 * n - 2)
+
+
+def _welch_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:
+    """Welch's t with the Welch-Satterthwaite degrees of freedom, two-sided p."""
+    v1, v2 = s1**2 / n, s2**2 / n
+    df = (v1 + v2) ** 2 / (v1**2 / (n - 1) + v2**2 / (n - 1))
+    return 2 * sps.t.sf(abs(m1 - m2) / np.sqrt(v1 + v2), df)
+
+
+def test_paper_implied_p_values_follow_the_printed_means_and_sds():
+    m5_mean, m5_sd = paper.ACCURACY["MIPO-ARKEKF"]["rmse"]
+    flags = {}
+    for ident in report.TABLE7:
+        if ident == "mipo_arkekf":
+            continue
+        row = significance.paper_implied(ident)
+        mean, sd = paper.ACCURACY[LABELS[ident]]["rmse"]
+        assert row["paper_diff_of_means_mm"] == pytest.approx(mean - m5_mean, abs=1e-12)
+        flags[report.TABLE7_NAMES[ident]] = (
+            row["paper_diff_consistent"],
+            row["paper_p_consistent"],
+        )
+        if sd is None:
+            assert np.isnan(row["paper_student_p"]) and "not computable" in row["paper_p_check"]
+            continue
+        student = _pooled_p(mean, sd, m5_mean, m5_sd, significance.N_PAPER)
+        welch = _welch_p(mean, sd, m5_mean, m5_sd, significance.N_PAPER)
+        assert row["paper_student_p"] == pytest.approx(student, rel=1e-9)
+        assert row["paper_welch_p"] == pytest.approx(welch, rel=1e-9)
+    # M4: 0.5518 ± 0.0155 vs 0.4858 ± 0.0126 (n = 10) imply p ~ 1e-8, the paper prints 0.003
+    assert significance.paper_implied("ukf")["paper_student_p"] < 1e-7
+    assert flags == {
+        "BC": ("yes", "yes"),
+        "M1": ("yes", "yes"),
+        "M2": ("yes", "yes"),
+        "M3": ("yes", "yes"),
+        "M4": ("yes", "no"),
+        "LM+GA": ("no", "not computable"),  # printed +0.0231, means 0.4627 - 0.4858 < 0
+        "EKF+DQPSO": ("no", "not computable"),
+    }

@@ -35,7 +35,7 @@ EDITED = {
 FAMILY_RULE_FILES = {
     "friction": ["nonlinear.smk"],
     "excitation": ["excitation.smk"],
-    "calibration": ["calibration.smk"],
+    "calibration": ["calibration.smk", "calibration_audit.smk"],
     "cec2022": ["cec2022.smk"],
     "robot": ["robot.smk", "robot_excitation.smk"],
 }

@@ -32,3 +32,4 @@ rule audit:
         audit_targets(),
         [t for t in nonlinear_targets() if t.endswith(("audit.csv", "audit.md"))],
         [t for t in CEC_TARGETS if t.endswith("audit.csv")],
+        [f"results/{s}/audit.{ext}" for s in CAL_STUDIES for ext in ("csv", "md")],

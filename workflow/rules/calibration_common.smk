@@ -83,5 +83,7 @@ def calibration_targets(study):
         f"{base}/identifiability.csv",
         *(f"{base}/tables/{t}.{ext}" for t in tables for ext in ("csv", "md")),
         f"{base}/tables/parameter_recovery.csv",
+        f"{base}/audit.csv",
+        f"{base}/audit.md",
         *(f"{base}/figures/{f}.{ext}" for f in CAL_FIGURES for ext in ("png", "pdf")),
     ]

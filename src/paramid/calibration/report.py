@@ -13,13 +13,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from paramid import io
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
-from paramid.stats import comparison_table
 
 __all__ = [
     "TABLE6",
@@ -39,7 +37,6 @@ __all__ = [
     "estimates",
     "accuracy_table",
     "hybrid_runtime_table",
-    "table8",
     "parameter_recovery",
 ]
 
@@ -195,41 +192,6 @@ def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
-
-
-def table8(fits: Mapping[str, pd.DataFrame], *, n_boot: int = 10_000) -> pd.DataFrame:
-    """Table 8: validation RMSE of M5 against BC, M1-M4 and the hybrids over the runs.
-
-    ``mean_diff_mm`` = mean(other) - mean(M5) (the paper's sign), ``student_t``/``student_p``
-    the independent-samples (pooled-variance) t-test the paper uses, ``significant`` =
-    student_p < 0.05; then every column of :func:`paramid.stats.comparison_table` for the
-    pairs (M5, other): Welch t, Mann-Whitney U, their Holm-adjusted p-values over the seven
-    comparisons, Hedges g, Cliff's delta and a bootstrap CI of the median difference.
-    """
-    others = [i for i in TABLE7 if i != "mipo_arkekf"]
-    groups = {TABLE7_NAMES[i]: fits[i]["val_rmse_mm"].to_numpy(np.float64) for i in TABLE7}
-    pairs = [("M5", TABLE7_NAMES[i]) for i in others]
-    comp = comparison_table(groups, pairs, n_boot=n_boot, seed_keys=("kr210", "table8"))
-    m5 = groups["M5"]
-    rows = []
-    for ident in others:
-        name = TABLE7_NAMES[ident]
-        b = groups[name]
-        with np.errstate(all="ignore"):
-            student = sps.ttest_ind(b, m5, equal_var=True)
-        diff, p_text = paper.TABLE8[name]
-        rows.append(
-            {
-                "comparison": f"M5 vs {name}",
-                "mean_diff_mm": float(b.mean() - m5.mean()),
-                "student_t": float(student.statistic),
-                "student_p": float(student.pvalue),
-                "significant": bool(student.pvalue < 0.05),
-                "paper_mean_diff_mm": diff,
-                "paper_p": p_text,
-            }
-        )
-    return pd.concat([pd.DataFrame(rows), comp], axis=1)
 
 
 def parameter_recovery(
