@@ -277,3 +277,42 @@ def test_default_twin_must_hold(default_data):
     floors = np.array([_floor(None, default_data, r) for r in runs])
     assert np.all(paper >= 5 * floors)
     assert np.all(full < paper) and stats.ttest_rel(full, paper).pvalue < 0.05
+
+
+def test_model_rows_and_comparison_pair_by_run():
+    """Table 7's model rows carry no paper values; the comparison pairs runs, whatever the
+    frames' row order, and refuses fits whose runs differ."""
+    import pandas as pd
+
+    from paramid.calibration import report
+
+    rng = generator("test", "models")
+
+    def frame(rmse, order):
+        return pd.DataFrame(
+            {
+                "run": order,
+                "val_rmse_mm": rmse[order],
+                "val_mean_mm": rmse[order],
+                "val_max_mm": 2 * rmse[order],
+                "time_s": np.ones(len(order)),
+            }
+        )
+
+    paper_rmse = 1.0 + 0.1 * rng.standard_normal(6)
+    full_rmse = paper_rmse - 0.8 + 0.01 * rng.standard_normal(6)
+    order = np.arange(6)
+    fits = {
+        "paper": {"lm_ga": frame(paper_rmse, order)},
+        "complete_compliance": {"lm_ga": frame(full_rmse, order[::-1].copy())},
+    }
+    rows = report.model_rows(fits, 0.025)
+    assert list(rows["method"]) == ["LM+GA [complete_compliance]", "tracker noise floor"]
+    assert rows.filter(like="paper_").isna().all().all()
+    comp = report.model_comparison(fits, 0.025, n_boot=200)
+    paired = stats.ttest_rel(full_rmse, paper_rmse)
+    assert comp.loc[0, "welch_p"] == pytest.approx(paired.pvalue)
+    assert comp.loc[0, "paper_model_over_noise_floor"] == pytest.approx(paper_rmse.mean() / 0.025)
+    fits["complete_compliance"]["lm_ga"] = frame(full_rmse, order[:5])
+    with pytest.raises(ValueError, match="runs"):
+        report.model_comparison(fits, 0.025, n_boot=200)

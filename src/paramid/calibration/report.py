@@ -18,6 +18,7 @@ from paramid import io
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
+from paramid.stats import comparison_table
 
 __all__ = [
     "TABLE6",
