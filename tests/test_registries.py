@@ -11,6 +11,7 @@ import yaml
 
 from paramid import optim
 from paramid.calibration import kinematics
+from paramid.calibration.filters import READINGS
 from paramid.cec2022 import runs as cec_runs
 from paramid.excitation import design
 from paramid.friction import laws
@@ -26,6 +27,10 @@ def _cec(key: str) -> dict:
     return DEFS["cec2022"]["properties"][key]
 
 
+def _tuning(key: str) -> dict:
+    return DEFS["calibration_study"]["properties"]["tuning"]["properties"][key]
+
+
 @pytest.mark.parametrize(
     ("enum", "registry"),
     [
@@ -39,6 +44,7 @@ def _cec(key: str) -> dict:
         (_cec("reference")["enum"], list(cec_runs.ALGORITHMS)),
         (_cec("budget")["enum"], ["paper", "cec"]),
         (_cec("dims")["items"]["enum"], list(cec_runs.CEC_BUDGET)),
+        (_tuning("reduced")["required"], list(READINGS)),
     ],
     ids=[
         "hip methods",
@@ -48,6 +54,7 @@ def _cec(key: str) -> dict:
         "cec reference",
         "cec budget",
         "cec dims",
+        "calibration filter readings",
     ],
 )
 def test_schema_enum_equals_its_registry(enum: list, registry: list) -> None:

@@ -163,22 +163,19 @@ def _chain(params: FloatArray, q: FloatArray, convention: Convention) -> Chain:
     z = np.broadcast_to(eye[2], (3, *shape))
     o = np.zeros((3, *shape))
     xs, ys, zs, os_ = [x], [y], [z], [o]
-    angle = np.moveaxis(np.broadcast_to(theta + q, (*shape, N_JOINTS)), -1, 0)
+    angle = theta + q  # joint variables (..., 6) broadcast against the frames (3, *shape)
     ct, st = np.cos(angle), np.sin(angle)
-    ca = np.moveaxis(np.broadcast_to(np.cos(alpha), (*shape, N_JOINTS)), -1, 0)
-    sa = np.moveaxis(np.broadcast_to(np.sin(alpha), (*shape, N_JOINTS)), -1, 0)
-    av = np.moveaxis(np.broadcast_to(a, (*shape, N_JOINTS)), -1, 0)
-    dv = np.moveaxis(np.broadcast_to(d, (*shape, N_JOINTS)), -1, 0)
+    ca, sa = np.cos(alpha), np.sin(alpha)
     for i in range(N_JOINTS):
         if convention == "standard":  # Rz(theta) Tz(d) Tx(a) Rx(alpha)
-            x, y = _turn(x, y, ct[i], st[i])
-            o = o + z * dv[i] + x * av[i]
-            y, z = _turn(y, z, ca[i], sa[i])
+            x, y = _turn(x, y, ct[..., i], st[..., i])
+            o = o + z * d[..., i] + x * a[..., i]
+            y, z = _turn(y, z, ca[..., i], sa[..., i])
         else:  # Tx(a) Rx(alpha) Tz(d) Rz(theta)
-            o = o + x * av[i]
-            y, z = _turn(y, z, ca[i], sa[i])
-            o = o + z * dv[i]
-            x, y = _turn(x, y, ct[i], st[i])
+            o = o + x * a[..., i]
+            y, z = _turn(y, z, ca[..., i], sa[..., i])
+            o = o + z * d[..., i]
+            x, y = _turn(x, y, ct[..., i], st[..., i])
         xs.append(x)
         ys.append(y)
         zs.append(z)
@@ -190,6 +187,14 @@ def _tool_point(chain: Chain, t: FloatArray) -> FloatArray:
     """p = o_6 + R_6 t, (3, *batch); ``t`` (..., 3) broadcasts against the batch."""
     tc = np.moveaxis(t, -1, 0)
     return chain.o[-1] + chain.x[-1] * tc[0] + chain.y[-1] * tc[1] + chain.z[-1] * tc[2]
+
+
+def _cross(u: FloatArray, v: FloatArray) -> FloatArray:
+    """u x v of component-major vectors (3, *batch): np.cross(u, v, axis=0) without the axis
+    moves that dominate its cost on small batches."""
+    return np.stack(
+        (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    )
 
 
 def _last(v: FloatArray) -> FloatArray:
@@ -276,23 +281,14 @@ def position_jacobian(
     P, Q, t = _inputs(params, q, tool)
     chain = _chain(P, Q, convention)
     p = _tool_point(chain, t)
-    J = np.empty((3, N_PARAMS, *p.shape[1:]))
-    for i in range(N_JOINTS):
-        if convention == "standard":
-            z, o_before = chain.z[i], chain.o[i]
-            x, o_after = chain.x[i + 1], chain.o[i + 1]
-            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_before, axis=0)
-            J[:, 2 * N_JOINTS + i] = z
-            J[:, N_JOINTS + i] = x
-            J[:, i] = np.cross(x, p - o_after, axis=0)
-        else:
-            x, o_before = chain.x[i], chain.o[i]
-            z, o_after = chain.z[i + 1], chain.o[i + 1]
-            J[:, i] = np.cross(x, p - o_before, axis=0)
-            J[:, N_JOINTS + i] = x
-            J[:, 2 * N_JOINTS + i] = z
-            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_after, axis=0)
-    J = np.moveaxis(J, (0, 1), (-2, -1))
+    # all joints at once: frames stacked on axis 1, (3, 7, *batch); {i-1} = [:-1], {i} = [1:]
+    x, z = np.stack(chain.x, axis=1), np.stack(chain.z, axis=1)
+    r = p[:, None] - np.stack(chain.o, axis=1)
+    if convention == "standard":
+        cols = (_cross(x[:, 1:], r[:, 1:]), x[:, 1:], z[:, :-1], _cross(z[:, :-1], r[:, :-1]))
+    else:
+        cols = (_cross(x[:, :-1], r[:, :-1]), x[:, :-1], z[:, 1:], _cross(z[:, 1:], r[:, 1:]))
+    J = np.moveaxis(np.concatenate(cols, axis=1), (0, 1), (-2, -1))  # alpha, a, d, theta
     p = _last(p)
     return (J, p) if with_positions else J
 
@@ -311,7 +307,7 @@ def geometric_jacobian(
     J = np.empty((6, N_JOINTS, *p.shape[1:]))
     for i in range(N_JOINTS):
         k = i if convention == "standard" else i + 1
-        J[:3, i] = np.cross(chain.z[k], p - chain.o[k], axis=0)
+        J[:3, i] = _cross(chain.z[k], p - chain.o[k])
         J[3:, i] = chain.z[k]
     return np.moveaxis(J, (0, 1), (-2, -1))
 

@@ -30,9 +30,12 @@ from paramid.calibration import kinematics as kin
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]
+#: Configurations of a split: an index array or a slice.
+Points = slice | NDArray[np.intp] | Sequence[int]
 
 __all__ = [
     "FloatArray",
+    "Points",
     "Problem",
     "draw_noise_bases",
     "metrics",
@@ -112,9 +115,11 @@ class Problem:
         out[..., self.free] += x
         return out
 
-    def predict(self, x: ArrayLike, split: str) -> FloatArray:
-        """Model positions (..., n, 3) with errors ``x`` (..., r)."""
+    def predict(self, x: ArrayLike, split: str, points: Points | None = None) -> FloatArray:
+        """Model positions (..., n, 3) with errors ``x`` (..., r); ``points`` (an index array or
+        a slice) selects configurations of the split (default all)."""
         q, _ = self.data(split)
+        q = q if points is None else q[points]
         params = self.full(x)[..., None, :]
         return kin.positions(params, q, convention=self.convention, tool=self.tool)
 
@@ -123,9 +128,13 @@ class Problem:
         _, p = self.data(split)
         return np.linalg.norm(p - self.predict(x, split), axis=-1)
 
-    def jacobian(self, x: ArrayLike, split: str = "train") -> tuple[FloatArray, FloatArray]:
-        """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n)."""
+    def jacobian(
+        self, x: ArrayLike, split: str = "train", points: Points | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n);
+        ``points`` (an index array or a slice) selects configurations (default all)."""
         q, _ = self.data(split)
+        q = q if points is None else q[points]
         params = self.full(x)[..., None, :]
         J, p = kin.position_jacobian(
             params, q, convention=self.convention, tool=self.tool, with_positions=True
