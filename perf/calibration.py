@@ -1,11 +1,15 @@
-"""Time every KR210 calibration identifier with the paper's budgets (issue #9: MIPO-ARKEKF <= 5 s).
+"""Time every KR210 calibration identifier with the configured budgets (issue #9: M5 <= 5 s).
 
 Builds the twin's first data set from the ``calibration.kr210`` block of config.yaml and the
 identified subset of ``--model``, then runs each identifier for all runs in one batched call
-and reports wall time per run, CPU time per run and the validation RMSE.
+and reports wall time per run, CPU time per run and the validation RMSE.  ``--fitness`` and
+``--budget`` override ``tuning.fitness`` (``filter``: the filter inside every Eq 29
+evaluation; ``linear_surrogate``) and ``tuning.budget`` (``paper``: 100 x 60; ``reduced``);
+``perf/calibration_tuning.py`` compares them.
 
 Usage: python perf/calibration.py [--runs 10] [--tuner mipo|pso] [--repeats 3]
-       [--fitness-iterations 1] [--only mipo_arkekf,ekf] [--model paper]
+       [--fitness filter|linear_surrogate] [--budget paper|reduced] [--only mipo_arkekf,ekf]
+       [--model paper]
 """
 
 from __future__ import annotations
@@ -51,15 +55,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3, help="timed repeats (median)")
     parser.add_argument("--tuner", default="mipo" if "mipo" in METHODS else "pso")
-    parser.add_argument("--fitness-iterations", type=int, default=None)
+    parser.add_argument("--fitness", choices=["filter", "linear_surrogate"], default=None)
+    parser.add_argument("--budget", choices=["paper", "reduced"], default=None)
     parser.add_argument("--only", default="", help="comma-separated identifiers")
     parser.add_argument("--model", default="paper", help="a model of calibration.kr210.models")
     args = parser.parse_args()
 
     cfg = copy.deepcopy(study_config())
     cfg["tuning"]["method"] = args.tuner
-    if args.fitness_iterations is not None:
-        cfg["tuning"]["fitness_iterations"] = args.fitness_iterations
+    for key in ("fitness", "budget"):
+        if getattr(args, key) is not None:
+            cfg["tuning"][key] = getattr(args, key)
     problem = build_problem(cfg, args.model)
     runs = list(range(args.runs))
     names = args.only.split(",") if args.only else list(IDENTIFIERS)
@@ -71,10 +77,10 @@ def main() -> None:
     print(
         f"KR210 calibration: {problem.q_train.shape[0]} train / {problem.q_val.shape[0]} "
         f"validation points, {problem.dim} identified parameters, {args.runs} runs batched, "
-        f"tuning fitness iterations {cfg['tuning']['fitness_iterations']}{stand_in}"
+        f"tuning fitness {cfg['tuning']['fitness']}, budget {cfg['tuning']['budget']}{stand_in}"
     )
     print(
-        f"{'identifier':12s} {'time_s':>8s} {'wall s/run':>10s} {'cpu s/run':>10s} "
+        f"{'identifier':24s} {'time_s':>8s} {'wall s/run':>10s} {'cpu s/run':>10s} "
         f"{'val RMSE mm':>12s}"
     )
     for name in names:
@@ -86,7 +92,7 @@ def main() -> None:
             cpus.append((time.process_time() - c0) / len(runs))
         rmse = metrics(problem.distances(fit.x, "validation"))["rmse"]
         print(
-            f"{name:12s} {fit.time_s.mean():8.3f} {np.median(walls):10.3f} "
+            f"{name:24s} {fit.time_s.mean():8.3f} {np.median(walls):10.3f} "
             f"{np.median(cpus):10.3f} {rmse.mean():12.5f}"
         )
 

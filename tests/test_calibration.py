@@ -14,7 +14,15 @@ from scipy import stats as sps
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model, paper, polish, report, significance, twin
-from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf, ukf_update
+from paramid.calibration.filters import (
+    READINGS,
+    LinearSurrogateFitness,
+    NoiseFactorFitness,
+    ekf,
+    sequential_ekf,
+    ukf,
+    ukf_update,
+)
 from paramid.calibration.identifiability import identifiability, pivoted_qr
 from paramid.calibration.identify import IDENTIFIERS, LABELS, identify
 from paramid.calibration.lasso import lasso_cd
@@ -49,9 +57,15 @@ CFG = {
     },
     "tuning": {
         "method": "mipo",  # paramid.optim's MIPO (its staying behaviour evaluates subsets)
-        "population": 8,
-        "iterations": 4,
-        "fitness_iterations": 1,
+        "fitness": "filter",
+        "surrogate_iterations": 1,
+        "budget": "reduced",
+        "population": 100,
+        "iterations": 60,
+        "reduced": {
+            "batch": {"population": 8, "iterations": 4},
+            "sequential": {"population": 4, "iterations": 2},
+        },
         "bounds": {"alpha": [1e-7, 1e-5], "beta": [1e-7, 1e-5], "gamma": [1e-5, 1e-3]},
         "settings": {},
     },
@@ -262,33 +276,27 @@ def test_gsbise_is_a_pure_increment_extrapolation(problem):
     np.testing.assert_allclose(gs.C, plain.C, rtol=0, atol=1e-2 * np.abs(plain.C).max())
 
 
-def test_fitness_filter_is_the_first_ekf_iteration(problem):
-    runs = [0, 1]
-    C0, S0, R0 = (
-        np.stack(v)
-        for v in zip(*(draw_noise_bases("kr210", r, problem) for r in runs), strict=True)
-    )
-    W = np.log10([[[1e-6, 2e-6, 1e-4], [3e-7, 1e-5, 5e-4]]] * 2)
-    fit = NoiseFactorFitness(problem, C0, S0, R0, 1, gsbise=False)
+def test_linear_surrogate_is_the_first_ekf_iteration(problem):
+    C0, S0, R0 = draw_noise_bases("kr210", 1, problem)
+    W = np.log10([[1e-6, 2e-6, 1e-4], [3e-7, 1e-5, 5e-4]])
+    fit = LinearSurrogateFitness(problem, C0, S0, R0, 1, gsbise=False)
     est = fit.estimates(W)
-    for r in runs:
-        for p in range(2):
-            ref = ekf(problem, C0[r], S0[r], R0[r], 10.0 ** W[r, p], 1).x[0]
-            np.testing.assert_allclose(est[r, p], ref, rtol=1e-8, atol=1e-13)
+    for p in range(2):
+        ref = ekf(problem, C0, S0, R0, 10.0 ** W[p], 1).x[0]
+        np.testing.assert_allclose(est[p], ref, rtol=1e-8, atol=1e-13)
     values = fit(W)
-    x = est[0, 0]
-    expected = problem.linear_point_errors(x).mean()
-    assert values.shape == (2, 2) and values[0, 0] == pytest.approx(expected, rel=1e-10)
+    expected = problem.linear_point_errors(est[0]).mean()
+    assert values.shape == (2,) and values[0] == pytest.approx(expected, rel=1e-10)
 
 
 def test_linear_filter_multi_iteration_matches_sequential_reference(problem):
     C0, S0, R0 = draw_noise_bases("kr210", 2, problem)
-    fit = NoiseFactorFitness(problem, C0[None], S0[None], R0[None], 5, gsbise=True)
-    W = np.log10([[[2e-6, 3e-6, 2e-4]]])
-    got = fit.estimates(W)[0, 0]
+    fit = LinearSurrogateFitness(problem, C0, S0, R0, 5, gsbise=True)
+    W = np.log10([2e-6, 3e-6, 2e-4])
+    got = fit.estimates(W)
     # reference: the 3n-space recursion on the linear model, with GSBISE (Eq 24-25)
-    H, z = fit.H, fit.z0
-    a, b, g = 10.0 ** W[0, 0]
+    H, z = fit.H0 * fit.scale, fit.z0
+    a, b, g = 10.0**W
     C, x = np.diag(a * C0), np.zeros(problem.dim)
     R = np.diag(g * R0)
     for _ in range(5):
@@ -298,6 +306,145 @@ def test_linear_filter_multi_iteration_matches_sequential_reference(problem):
         C = (np.eye(problem.dim) - K @ H) @ Cm
         x = 2 * post - x
     np.testing.assert_allclose(got, post * fit.scale, rtol=1e-6, atol=1e-10)
+
+
+@pytest.mark.parametrize("reading", ["batch", "sequential"])
+def test_filter_fitness_scores_the_filter_as_run(problem, reading):
+    """Eq 29 of the filter Algorithm 2 runs (nonlinear, relinearised, K iterations, GSBISE),
+    the whole population in one batch; the best filter is kept, not run again."""
+    small = _subset(problem, 8)
+    C0, S0, R0 = draw_noise_bases("kr210", 0, small)
+    W = np.log10([[[1e-6, 2e-6, 1e-4], [1e-5, 1e-7, 1e-5], [3e-7, 1e-5, 5e-4]]])
+    fit = NoiseFactorFitness(small, C0, S0, R0, READINGS[reading], 3, gsbise=True)
+    values = fit(W)
+    assert values.shape == (1, 3)
+    H0, z0 = small.linearised()
+    for p in range(3):
+        alone = READINGS[reading](small, C0, S0, R0, 10.0 ** W[0, p], 3, gsbise=True)
+        resid = (z0 - H0 @ alone.x[0]).reshape(-1, 3)
+        assert values[0, p] == pytest.approx(np.linalg.norm(resid, axis=1).mean(), rel=1e-12)
+    best = int(np.argmin(values[0]))
+    kept = fit.result(W[0, best])
+    alone = READINGS[reading](small, C0, S0, R0, 10.0 ** W[0, best], 3, gsbise=True)
+    np.testing.assert_allclose(kept.path, alone.path, rtol=1e-12, atol=1e-15)
+    assert fit.best_f == values[0, best]
+
+
+def _subset(problem: Problem, n: int) -> Problem:
+    """The problem on its first n training points."""
+    return dataclasses.replace(
+        problem,
+        q_train=problem.q_train[:n],
+        p_train=problem.p_train[:n],
+        tau_train=problem.tau_train[:n],
+    )
+
+
+def test_per_point_jacobian_matches_finite_differences(problem):
+    x = generator("test", "jac-points").normal(0, 1e-4, (2, problem.dim))
+    points = np.array([5, 2, 40])
+    H, h = problem.jacobian(x, "train", points)
+    assert H.shape == (2, 9, problem.dim) and h.shape == (2, 9)
+    H_all, h_all = problem.jacobian(x)
+    rows = (3 * points[:, None] + np.arange(3)).reshape(-1)
+    np.testing.assert_array_equal(H, H_all[:, rows])
+    np.testing.assert_array_equal(h, problem.predict(x, "train", points).reshape(2, -1))
+    one, _ = problem.jacobian(x[0], "train", slice(7, 8))
+    eps = 1e-6
+    fd = np.empty((3, problem.dim))
+    for j in range(problem.dim):
+        dx = np.zeros(problem.dim)
+        dx[j] = eps
+        plus = problem.predict(x[0] + dx, "train", slice(7, 8))
+        minus = problem.predict(x[0] - dx, "train", slice(7, 8))
+        fd[:, j] = (plus - minus).reshape(-1) / (2 * eps)
+    np.testing.assert_allclose(one, fd, rtol=1e-6, atol=1e-6)
+
+
+class _LinearProblem:
+    """A linear measurement model z_i = H_i x + v_i with the Problem API the filters read."""
+
+    def __init__(self, H: np.ndarray, z: np.ndarray) -> None:
+        self.H, self.p_train = H, z  # (n, 3, r), (n, 3)
+        self.free = np.arange(H.shape[-1])
+        self.kinds = model.kinds()[self.free]  # state_scale: alpha1.. are angles, a1.. lengths
+
+    def jacobian(self, x, split="train", points=None):
+        H = self.H if points is None else self.H[points]
+        H = H.reshape(-1, H.shape[-1])
+        return np.broadcast_to(H, (*np.shape(x)[:-1], *H.shape)), np.asarray(x) @ H.T
+
+
+def test_sequential_pass_without_process_noise_is_the_batch_posterior():
+    """S = 0, one pass over a linear model: the per-point filter (Eq 16-22) ends at the
+    information-form posterior (C0^-1 + H^T R^-1 H)^-1 (prior mean 0), for any order."""
+    rng = generator("test", "sequential-linear")
+    n, r = 6, 4
+    H, z = rng.normal(size=(n, 3, r)), rng.normal(size=(n, 3))
+    C0, R0 = rng.uniform(0.5, 2.0, r), rng.uniform(0.1, 1.0, 3 * n)
+    res = sequential_ekf(_LinearProblem(H, z), C0, np.zeros(r), R0, [1.0, 1.0, 1.0], 1)
+    Hs = H.reshape(-1, r)
+    info = np.diag(1 / C0) + Hs.T @ np.diag(1 / R0) @ Hs
+    post_C = np.linalg.inv(info)
+    np.testing.assert_allclose(res.x[0], post_C @ Hs.T @ (z.reshape(-1) / R0), rtol=1e-10)
+    np.testing.assert_allclose(res.C[0], post_C, rtol=1e-9, atol=1e-12)
+    # the batch reading's single update is the same posterior (one update, S = 0)
+    batch = ekf(_LinearProblem(H, z), C0, np.zeros(r), R0, [1.0, 1.0, 1.0], 1)
+    np.testing.assert_allclose(batch.x[0], res.x[0], rtol=1e-10)
+
+
+@pytest.mark.parametrize("gsbise", [False, True])
+def test_sequential_ekf_is_algorithm2_lines_5_19(problem, gsbise):
+    """Against the literal per-point recursion in the 3-row space (Eq 16-22, 24-25)."""
+    small = _subset(problem, 5)
+    C0, S0, R0 = draw_noise_bases("kr210", 3, small)
+    f = np.array([2e-6, 1e-7, 2e-4])
+    res = sequential_ekf(small, C0, S0, R0, f, 2, gsbise=gsbise)
+    x, C = np.zeros(small.dim), np.diag(f[0] * C0)
+    for k in range(2):
+        np.testing.assert_allclose(res.priors[0, k], x, rtol=1e-9, atol=1e-15)
+        for i in range(5):
+            Cm = C + np.diag(f[1] * S0)  # Eq 18
+            H, h = small.jacobian(x, "train", [i])  # Eq 10 at the current state
+            K = Cm @ H.T @ np.linalg.inv(H @ Cm @ H.T + np.diag(f[2] * R0[3 * i : 3 * i + 3]))
+            post = x + K @ (small.p_train[i] - h)  # Eq 19-21
+            C = (np.eye(small.dim) - K @ H) @ Cm  # Eq 22
+            x = 2 * post - x if gsbise else post  # Eq 24-25 inside the point loop
+        np.testing.assert_allclose(res.path[0, k], post, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(res.C[0], C, rtol=1e-7, atol=1e-9 * np.abs(C).max())
+
+
+def test_sequential_gsbise_is_a_pure_increment_extrapolation(problem):
+    """One point per pass: GSBISE changes only where the next update starts (Eq 24-25)."""
+    one = _subset(problem, 1)
+    C0, S0, R0 = draw_noise_bases("kr210", 4, one)
+    f = [1e-6, 1e-6, 1e-4]
+    plain = sequential_ekf(one, C0, S0, R0, f, 4)
+    gs = sequential_ekf(one, C0, S0, R0, f, 4, gsbise=True)
+    np.testing.assert_array_equal(gs.priors[:, 1:], 2 * gs.path[:, :-1] - gs.priors[:, :-1])
+    np.testing.assert_array_equal(plain.priors[:, 1:], plain.path[:, :-1])
+    np.testing.assert_array_equal(gs.path[:, 0], plain.path[:, 0])
+
+
+def test_filters_return_nan_for_a_singular_member_instead_of_raising(problem):
+    """A singular innovation (here C = S = R = 0 for one member) is a diverged filter, not an
+    exception for the whole batch; the other members are unaffected."""
+    small = _subset(problem, 4)
+    C0, S0, R0 = draw_noise_bases("kr210", 0, small)
+    factors = np.array([[1e-6, 1e-6, 1e-4], [0.0, 0.0, 0.0]])
+    for run in (sequential_ekf, ekf):
+        with np.errstate(all="ignore"):  # 1/R = inf: the degenerate member warns
+            res = run(small, C0, S0, R0, factors, 2)
+        alone = run(small, C0, S0, R0, factors[:1], 2)
+        np.testing.assert_array_equal(res.x[0], alone.x[0])
+        assert not np.isfinite(res.x[1]).any()
+    # a population in which every filter diverges scores +inf; the result is then run again
+    zeros = (np.zeros_like(C0), np.zeros_like(S0), np.zeros_like(R0))
+    fit = NoiseFactorFitness(small, *zeros, READINGS["sequential"], 1, gsbise=False)
+    W = np.log10([[[1e-6, 1e-6, 1e-4], [1e-5, 1e-5, 1e-3]]])
+    np.testing.assert_array_equal(fit(W), np.inf)
+    with np.errstate(all="ignore"):
+        assert not np.isfinite(fit.result(W[0, 0]).x).any()
 
 
 def test_ukf_equals_kalman_update_for_a_linear_measurement():
@@ -395,9 +542,41 @@ def test_identifiers_are_deterministic_and_improve_on_bc(problem, identifier):
     bc = metrics(problem.distances(np.zeros(problem.dim), "validation"))["rmse"]
     if identifier == "bc":
         np.testing.assert_array_equal(val, bc)
+    elif identifier == "mipo_arkekf_sequential":
+        # GSBISE inside the per-point loop diverges for every factor in the Eq 27 box: reported
+        assert np.all(a.info["diverged"]) and np.all(val > bc)
     else:
         assert np.all(val < bc)
         assert np.all(np.isfinite(a.history)) and a.history.shape[0] == 2
+        assert not np.any(a.info.get("diverged", False))
+
+
+def test_ekf_family_times_each_run_and_reports_divergence(problem):
+    fit = identify("ekf_sequential", problem, CFG, study="kr210", runs=[0, 1])
+    assert fit.info["diverged"].dtype == bool and not fit.info["diverged"].any()
+    assert np.all(fit.time_s > 0) and fit.time_s[0] != fit.time_s[1]  # timed per run
+    bc = metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"]
+    cfg = copy.deepcopy(CFG)
+    cfg["ekf"]["iterations"] = 3
+    bad = identify("mipo_arkekf_sequential", problem, cfg, study="kr210", runs=[2])
+    assert bad.info["diverged"][0]  # flagged, logged, never raised
+    assert not np.all(bad.history[0] <= bc) or not np.all(np.isfinite(bad.x))
+
+
+def test_linear_surrogate_tuning_is_labelled(problem):
+    cfg = copy.deepcopy(CFG)
+    cfg["tuning"]["fitness"] = "linear_surrogate"
+    fit = identify("mipo_arkekf", problem, cfg, study="kr210", runs=[0])
+    assert fit.info["tuning_fitness"].tolist() == ["linear_surrogate"]
+    frame = report.fit_frame(fit, [problem], [0])
+    table = report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"])
+    assert table["method"].tolist() == ["MIPO-ARKEKF [linear-surrogate tuning]"]
+    tuned = identify("mipo_arkekf", problem, CFG, study="kr210", runs=[0])
+    frame = report.fit_frame(tuned, [problem], [0])
+    assert report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"])["method"][0] == (
+        "MIPO-ARKEKF"
+    )
+    assert frame["tuning_fitness"].tolist() == ["filter"] and frame["diverged"].dtype == bool
 
 
 def test_tuned_factors_stay_in_eq27_ranges(problem):
@@ -459,9 +638,15 @@ def test_calibration_config_validates_against_the_schema():
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     schema = str(ROOT / "workflow/schemas/config.schema.yaml")
     validate(copy.deepcopy(config), schema)
-    assert config["calibration"]["kr210"]["tuning"]["population"] == 100
+    tuning = config["calibration"]["kr210"]["tuning"]
+    assert tuning["population"] == 100 and tuning["iterations"] == 60  # §3.2.1 (budget: paper)
+    assert tuning["fitness"] == "filter"
     bad = copy.deepcopy(config)
     bad["calibration"]["kr210"]["tuning"]["population"] = 1
+    with pytest.raises(Exception, match="validat"):
+        validate(bad, schema)
+    bad = copy.deepcopy(config)
+    bad["calibration"]["kr210"]["tuning"]["fitness_iterations"] = 1  # replaced by `fitness`
     with pytest.raises(Exception, match="validat"):
         validate(bad, schema)
 

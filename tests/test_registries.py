@@ -12,6 +12,7 @@ import yaml
 from paramid import optim
 from paramid.calibration import kinematics
 from paramid.calibration import model as cal_model
+from paramid.calibration.filters import READINGS
 from paramid.calibration.identify import IDENTIFIERS
 from paramid.cec2022 import runs as cec_runs
 from paramid.excitation import design
@@ -34,6 +35,10 @@ def _cal_model(key: str) -> dict:
     ]
 
 
+def _tuning(key: str) -> dict:
+    return DEFS["calibration_study"]["properties"]["tuning"]["properties"][key]
+
+
 @pytest.mark.parametrize(
     ("enum", "registry"),
     [
@@ -49,6 +54,7 @@ def _cal_model(key: str) -> dict:
         (_cec("dims")["items"]["enum"], list(cec_runs.CEC_BUDGET)),
         (_cal_model("groups")["items"]["enum"], list(cal_model.GROUPS)),
         (_cal_model("identifiers")["oneOf"][1]["items"]["enum"], list(IDENTIFIERS)),
+        (_tuning("reduced")["required"], list(READINGS)),
     ],
     ids=[
         "hip methods",
@@ -60,6 +66,7 @@ def _cal_model(key: str) -> dict:
         "cec dims",
         "calibration model groups",
         "calibration identifiers",
+        "calibration filter readings",
     ],
 )
 def test_schema_enum_equals_its_registry(enum: list, registry: list) -> None:

@@ -7,13 +7,18 @@ scored with Eq 45.  :data:`IDENTIFIERS` maps each name to its :class:`Identifier
 workflow (``workflow/rules/calibration_common.smk``) reads its names, config blocks and
 Table 9 rows from there.
 
-Identifiers (budgets of §3.2.1: 60 iterations, hybrids 30 + 30, MIPO population 100)
+Identifiers (budgets of §3.2.1: 60 iterations, hybrids 30 + 30, MIPO population 100 x 60;
+the MIPO tuning runs a reduced budget by default, config ``tuning.budget``)
     ``bc``           before compensation: the nominal table.
     ``ekf``          M1, Eq 16-22, batch form (z_k in R^{3n}), relinearised every iteration,
                      fixed "manual" noise factors applied to the Eq 28 draws (Eq 26).
     ``ekf_gsbise``   M1 + the gradient stabiliser of Eq 24-25.
     ``ekf_mipo``     M1 with (alpha, beta, gamma) of Eq 26-27 tuned by MIPO on Eq 29.
     ``mipo_arkekf``  M5 = Algorithm 2: MIPO-tuned factors + EKF + GSBISE.
+    ``ekf_sequential``          M1 in the literal per-point reading of Algorithm 2 (lines 5-6:
+                                for k, for i; :func:`~paramid.calibration.filters.sequential_ekf`).
+    ``mipo_arkekf_sequential``  M5 in that reading: GSBISE inside the per-point loop, the
+                                factors tuned on Eq 29 with the sequential filter.
     ``ipso``         M2, improved PSO on the training RMSE (:mod:`paramid.optim.ipso`).
     ``lasso``        M3, L1-penalised least squares (coordinate descent, lambda by K-fold CV).
     ``ukf``          M4, unscented Kalman filter with the same noise model as M1.
@@ -35,13 +40,21 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import least_squares
 
-from paramid.calibration.filters import NoiseFactorFitness, ekf, ukf
+from paramid.calibration.filters import (
+    READINGS,
+    FilterResult,
+    LinearSurrogateFitness,
+    NoiseFactorFitness,
+    ekf,
+    ukf,
+)
 from paramid.calibration.lasso import lasso_fit
 from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
 from paramid.optim import METHODS, LinearRMSE, Objective, OptimResult
 from paramid.seeding import seed_sequence
 
 __all__ = [
+    "EKF_VARIANTS",
     "IDENTIFIERS",
     "LABELS",
     "Fit",
@@ -61,15 +74,17 @@ class Fit:
 
     ``x`` (runs, r) identified errors (native units); ``history`` (runs, K) training RMSE
     [mm] after each iteration (Eq 45; the objective's best-so-far value for population
-    methods, which score the linear error model); ``time_s`` (runs,) wall time per run;
-    ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns (e.g. the factors).
+    methods, which score the linear error model); ``time_s`` (runs,) wall time per run (of
+    the call for one run; the EKF family times each run, the others divide a batched call's
+    time by its runs); ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns
+    (e.g. the factors, ``diverged``).
     """
 
     x: FloatArray
     history: FloatArray
     time_s: FloatArray
     n_evals: NDArray[np.int64]
-    info: dict[str, FloatArray] = field(default_factory=dict)
+    info: dict[str, NDArray[Any]] = field(default_factory=dict)
 
 
 class PositionRMSE:
@@ -134,45 +149,77 @@ def _manual_factors(cfg: Config, runs: int) -> FloatArray:
     return np.tile([f["alpha"], f["beta"], f["gamma"]], (runs, 1)).astype(np.float64)
 
 
+#: The EKF family: identifier -> (reading of Algorithm 2 lines 5-19, GSBISE, MIPO-tuned).
+EKF_VARIANTS: dict[str, tuple[str, bool, bool]] = {
+    "ekf": ("batch", False, False),
+    "ekf_gsbise": ("batch", True, False),
+    "ekf_mipo": ("batch", False, True),
+    "mipo_arkekf": ("batch", True, True),
+    "ekf_sequential": ("sequential", False, False),
+    "mipo_arkekf_sequential": ("sequential", True, True),
+}
+
+
+def _tuning_stage(tcfg: Config, reading: str) -> dict[str, Any]:
+    """The tuner as a population stage: ``budget: paper`` = population x iterations of
+    §3.2.1 for every reading, ``budget: reduced`` = the per-reading budget of ``reduced``."""
+    budget = tcfg if tcfg["budget"] == "paper" else tcfg["reduced"][reading]
+    return {
+        "method": tcfg["method"],
+        "population": budget["population"],
+        "iterations": budget["iterations"],
+        "settings": tcfg.get("settings", {}),
+    }
+
+
 def _tune(
     problem: Problem,
     cfg: Config,
     study: str,
     identifier: str,
-    runs: Sequence[int],
+    run: int,
     bases: tuple[FloatArray, FloatArray, FloatArray],
-    *,
-    gsbise: bool,
-) -> tuple[FloatArray, FloatArray, NDArray[np.int64]]:
-    """Tune w = log10(alpha, beta, gamma) (Eq 26-27) per run with the configured optimiser.
+) -> tuple[FloatArray, float, int, FilterResult]:
+    """Tune w = log10(alpha, beta, gamma) (Eq 26-27) of one run and run its filter.
 
-    Each run has its own Eq 28 draws ``bases`` = (C0, S0, R0), so its fitness (Eq 29) is a
-    different function: the optimiser is called once per run (seed ``(study, identifier,
-    run)``), its population batched.  The optim interface makes a run's result independent
-    of batching, so this equals one call over all seeds with run-specific objectives.
-    Returns factors (runs, 3), the best fitness (runs,) and the evaluations counted (runs,).
+    ``bases`` = (C0, S0, R0) are the run's Eq 28 draws (Algorithm 2 line 3).  The fitness
+    (``tuning.fitness``) is Eq 29 with x̂ the output of the identifier's own filter
+    (``filter``: reading, K = ``ekf.iterations``, GSBISE as the identifier; the whole
+    population batched) or of the linear-model surrogate (``linear_surrogate``,
+    ``surrogate_iterations`` updates).  The optimiser runs with seed ``(study, identifier,
+    run)``.  Returns the factors (3,), the best fitness, the evaluations counted and the
+    filter with the tuned factors (kept from the tuning with the ``filter`` fitness).
     """
-    tcfg = cfg["tuning"]
+    tcfg, ecfg = cfg["tuning"], cfg["ekf"]
+    reading, gsbise, _ = EKF_VARIANTS[identifier]
     b = tcfg["bounds"]
     lower = np.log10([b["alpha"][0], b["beta"][0], b["gamma"][0]])
     upper = np.log10([b["alpha"][1], b["beta"][1], b["gamma"][1]])
-    best_x, best_f, evals = [], [], []
-    for i, run in enumerate(runs):
-        LOG.info(
-            "%s: tuning the noise factors of run %d (%d/%d)", identifier, run, i + 1, len(runs)
-        )
+    unit = ecfg["state_length_unit_mm"]
+    fitness: NoiseFactorFitness | LinearSurrogateFitness
+    if tcfg["fitness"] == "filter":
         fitness = NoiseFactorFitness(
             problem,
-            *(base[i : i + 1] for base in bases),
-            tcfg["fitness_iterations"],
+            *bases,
+            READINGS[reading],
+            ecfg["iterations"],
             gsbise=gsbise,
-            length_unit_mm=cfg["ekf"]["state_length_unit_mm"],
+            length_unit_mm=unit,
         )
-        result = _optimise(fitness, lower, upper, tcfg, [seed_sequence(study, identifier, run)])
-        best_x.append(np.asarray(result.best_x)[0])
-        best_f.append(float(result.best_f[0]))
-        evals.append(int(result.n_evals[0]))
-    return 10.0 ** np.stack(best_x), np.asarray(best_f), np.asarray(evals, dtype=np.int64)
+    else:
+        fitness = LinearSurrogateFitness(
+            problem, *bases, tcfg["surrogate_iterations"], gsbise=gsbise, length_unit_mm=unit
+        )
+    stage = _tuning_stage(tcfg, reading)
+    result = _optimise(fitness, lower, upper, stage, [seed_sequence(study, identifier, run)])
+    w = np.asarray(result.best_x)[0]
+    if isinstance(fitness, NoiseFactorFitness):
+        res = fitness.result(w)
+    else:
+        res = READINGS[reading](
+            problem, *bases, 10.0**w, ecfg["iterations"], gsbise=gsbise, length_unit_mm=unit
+        )
+    return 10.0**w, float(result.best_f[0]), int(result.n_evals[0]), res
 
 
 def _refine(
@@ -224,35 +271,67 @@ def _identify_bc(
 def _identify_ekf_family(
     problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
-    """M1 (``ekf``), its GSBISE and MIPO-tuned variants and M5 = Algorithm 2 (``mipo_arkekf``)."""
-    gsbise = identifier in ("ekf_gsbise", "mipo_arkekf")
-    tuned = identifier in ("ekf_mipo", "mipo_arkekf")
+    """M1, its GSBISE and MIPO-tuned variants and M5 = Algorithm 2, in the batch or the
+    sequential reading (:data:`EKF_VARIANTS`), run by run and timed per run.
+
+    Per run: the Eq 28 draws (line 3), the tuned (line 4, :func:`_tune`) or manual factors,
+    the filter (lines 5-19).  ``diverged``: a non-finite estimate on the path or a training
+    RMSE above the nominal table's (BC) at any iteration; such runs are logged, never raised.
+    """
+    reading, gsbise, tuned = EKF_VARIANTS[identifier]
     ecfg = cfg["ekf"]
-    bases = noise_bases(problem, study, runs)
-    start = time.perf_counter()
-    info: dict[str, FloatArray] = {}
-    n_evals = np.zeros(len(runs), dtype=np.int64)
+    manual = _manual_factors(cfg, 1)[0]
+    factors, best_f, n_evals, times, paths = [], [], [], [], []
+    for i, run in enumerate(runs):
+        start = time.perf_counter()
+        bases = tuple(base[0] for base in noise_bases(problem, study, [run]))
+        if tuned:
+            LOG.info("%s: tuning run %d (%d/%d)", identifier, run, i + 1, len(runs))
+            f, fbest, evals, res = _tune(problem, cfg, study, identifier, run, bases)
+        else:
+            f, fbest, evals = manual, np.nan, 0
+            res = READINGS[reading](
+                problem,
+                *bases,
+                f,
+                ecfg["iterations"],
+                gsbise=gsbise,
+                length_unit_mm=ecfg["state_length_unit_mm"],
+            )
+        times.append(time.perf_counter() - start)
+        factors.append(f)
+        best_f.append(fbest)
+        n_evals.append(evals + ecfg["iterations"])
+        paths.append(res.path[0])
+    path = np.stack(paths)
+    history = _train_rmse_path(problem, path)
+    bc = float(metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"])
+    diverged = ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
+    for run, flag, h in zip(runs, diverged, history, strict=True):
+        if flag:
+            LOG.warning(
+                "%s: run %d diverged (final training RMSE %s mm, BC %.4f mm)",
+                identifier,
+                run,
+                h[-1],
+                bc,
+            )
+    F = np.stack(factors)
+    info: dict[str, NDArray[Any]] = {
+        "alpha": F[:, 0],
+        "beta": F[:, 1],
+        "gamma": F[:, 2],
+        "diverged": diverged,
+    }
     if tuned:
-        factors, best_f, evals = _tune(problem, cfg, study, identifier, runs, bases, gsbise=gsbise)
-        info["tuning_best_fitness_mm"] = best_f
-        n_evals += evals
-    else:
-        factors = _manual_factors(cfg, len(runs))
-    res = ekf(
-        problem,
-        *bases,
-        factors,
-        ecfg["iterations"],
-        gsbise=gsbise,
-        length_unit_mm=ecfg["state_length_unit_mm"],
-    )
-    elapsed = time.perf_counter() - start
-    info |= {"alpha": factors[:, 0], "beta": factors[:, 1], "gamma": factors[:, 2]}
+        info["tuning_best_fitness_mm"] = np.asarray(best_f)
+        info["tuning_fitness"] = np.full(len(runs), cfg["tuning"]["fitness"])
+    LOG.info("%s: %d of %d runs diverged", identifier, int(diverged.sum()), len(runs))
     return Fit(
-        x=res.x,
-        history=_train_rmse_path(problem, res.path),
-        time_s=np.full(len(runs), elapsed / len(runs)),
-        n_evals=n_evals + ecfg["iterations"],
+        x=path[:, -1],
+        history=history,
+        time_s=np.asarray(times),
+        n_evals=np.asarray(n_evals, dtype=np.int64),
         info=info,
     )
 
@@ -261,10 +340,10 @@ def _identify_ukf(
     problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
     """M4: the UKF with M1's noise model and manual factors."""
+    start = time.perf_counter()
     ucfg, ecfg = cfg["ukf"], cfg["ekf"]
     bases = noise_bases(problem, study, runs)
     factors = _manual_factors(cfg, len(runs))
-    start = time.perf_counter()
     res = ukf(
         problem,
         *bases,
@@ -312,10 +391,10 @@ def _identify_ipso(
     problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
     """M2: IPSO on the training RMSE of the linear error model, all runs batched."""
+    start = time.perf_counter()
     H0, z0 = problem.linearised()
     lower, upper = _box(problem, cfg["search_box"])
     seeds = [seed_sequence(study, identifier, r) for r in runs]
-    start = time.perf_counter()
     result = _optimise(PositionRMSE(H0, z0), lower, upper, cfg["ipso"], seeds)
     elapsed = time.perf_counter() - start
     return Fit(
@@ -368,9 +447,9 @@ def _identify_ekf_dqpso(
     problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
     """Hybrid EKF+DQPSO: M1's EKF (manual factors), then DQPSO by :func:`_refine`."""
+    start = time.perf_counter()
     hcfg, ecfg = cfg["ekf_dqpso"], cfg["ekf"]
     bases = noise_bases(problem, study, runs)
-    start = time.perf_counter()
     res = ekf(
         problem,
         *bases,
@@ -413,6 +492,10 @@ IDENTIFIERS: dict[str, IdentifierSpec] = {
     "ekf_mipo": IdentifierSpec(_identify_ekf_family, "EKF+MIPO", ("ekf", "tuning")),
     "mipo_arkekf": IdentifierSpec(
         _identify_ekf_family, "MIPO-ARKEKF", ("ekf", "tuning"), polishing=True
+    ),
+    "ekf_sequential": IdentifierSpec(_identify_ekf_family, "EKF (sequential)", ("ekf",)),
+    "mipo_arkekf_sequential": IdentifierSpec(
+        _identify_ekf_family, "MIPO-ARKEKF (sequential)", ("ekf", "tuning")
     ),
     "ipso": IdentifierSpec(_identify_ipso, "IPSO", ("ipso", "search_box"), polishing=True),
     "lasso": IdentifierSpec(_identify_lasso, "LASSO", ("lasso",), polishing=True),

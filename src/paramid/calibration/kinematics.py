@@ -51,6 +51,7 @@ __all__ = [
     "KR210_TABLE1",
     "Chain",
     "chain",
+    "cross",
     "last",
     "tool_point",
     "N_PARAMS",
@@ -194,28 +195,24 @@ def chain(
         x, y, z = R[:, 0], R[:, 1], R[:, 2]
         o = np.moveaxis(np.broadcast_to(base[1], (*shape, 3)), -1, 0)
     xs, ys, zs, os_, xas = [x], [y], [z], [o], [x]
-    angle = np.moveaxis(np.broadcast_to(theta + q, (*shape, N_JOINTS)), -1, 0)
+    angle = theta + q  # joint variables (..., 6) broadcast against the frames (3, *shape)
     ct, st = np.cos(angle), np.sin(angle)
-    ca = np.moveaxis(np.broadcast_to(np.cos(alpha), (*shape, N_JOINTS)), -1, 0)
-    sa = np.moveaxis(np.broadcast_to(np.sin(alpha), (*shape, N_JOINTS)), -1, 0)
-    av = np.moveaxis(np.broadcast_to(a, (*shape, N_JOINTS)), -1, 0)
-    dv = np.moveaxis(np.broadcast_to(d, (*shape, N_JOINTS)), -1, 0)
+    ca, sa = np.cos(alpha), np.sin(alpha)
     if beta is not None:
-        bv = np.moveaxis(np.broadcast_to(beta, (*shape, N_JOINTS)), -1, 0)
-        cb, sb = np.cos(bv), np.sin(bv)
+        cb, sb = np.cos(beta), np.sin(beta)
     for i in range(N_JOINTS):
         if convention == "standard":  # Rz(theta) Tz(d) Tx(a) Rx(alpha) [Ry(beta)]
-            x, y = _turn(x, y, ct[i], st[i])
-            o = o + z * dv[i] + x * av[i]
-            y, z = _turn(y, z, ca[i], sa[i])
+            x, y = _turn(x, y, ct[..., i], st[..., i])
+            o = o + z * d[..., i] + x * a[..., i]
+            y, z = _turn(y, z, ca[..., i], sa[..., i])
             xas.append(x)
             if beta is not None:
-                z, x = _turn(z, x, cb[i], sb[i])
+                z, x = _turn(z, x, cb[..., i], sb[..., i])
         else:  # Tx(a) Rx(alpha) Tz(d) Rz(theta)
-            o = o + x * av[i]
-            y, z = _turn(y, z, ca[i], sa[i])
-            o = o + z * dv[i]
-            x, y = _turn(x, y, ct[i], st[i])
+            o = o + x * a[..., i]
+            y, z = _turn(y, z, ca[..., i], sa[..., i])
+            o = o + z * d[..., i]
+            x, y = _turn(x, y, ct[..., i], st[..., i])
             xas.append(x)
         xs.append(x)
         ys.append(y)
@@ -228,6 +225,14 @@ def tool_point(frames: Chain, t: FloatArray) -> FloatArray:
     """p = o_6 + R_6 t, (3, *batch); ``t`` (..., 3) broadcasts against the batch."""
     tc = np.moveaxis(t, -1, 0)
     return frames.o[-1] + frames.x[-1] * tc[0] + frames.y[-1] * tc[1] + frames.z[-1] * tc[2]
+
+
+def cross(u: FloatArray, v: FloatArray) -> FloatArray:
+    """u x v of component-major vectors (3, *batch): np.cross(u, v, axis=0) without the axis
+    moves that dominate its cost on small batches."""
+    return np.stack(
+        (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    )
 
 
 def last(v: FloatArray) -> FloatArray:
@@ -320,23 +325,14 @@ def position_jacobian(
     P, Q, t = _inputs(params, q, tool)
     frames = chain(P, Q, convention)
     p = tool_point(frames, t)
-    J = np.empty((3, N_PARAMS, *p.shape[1:]))
-    for i in range(N_JOINTS):
-        if convention == "standard":
-            z, o_before = frames.z[i], frames.o[i]
-            x, o_after = frames.x[i + 1], frames.o[i + 1]
-            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_before, axis=0)
-            J[:, 2 * N_JOINTS + i] = z
-            J[:, N_JOINTS + i] = x
-            J[:, i] = np.cross(x, p - o_after, axis=0)
-        else:
-            x, o_before = frames.x[i], frames.o[i]
-            z, o_after = frames.z[i + 1], frames.o[i + 1]
-            J[:, i] = np.cross(x, p - o_before, axis=0)
-            J[:, N_JOINTS + i] = x
-            J[:, 2 * N_JOINTS + i] = z
-            J[:, 3 * N_JOINTS + i] = np.cross(z, p - o_after, axis=0)
-    J = np.moveaxis(J, (0, 1), (-2, -1))
+    # all joints at once: frames stacked on axis 1, (3, 7, *batch); {i-1} = [:-1], {i} = [1:]
+    x, z = np.stack(frames.x, axis=1), np.stack(frames.z, axis=1)
+    r = p[:, None] - np.stack(frames.o, axis=1)
+    if convention == "standard":
+        cols = (cross(x[:, 1:], r[:, 1:]), x[:, 1:], z[:, :-1], cross(z[:, :-1], r[:, :-1]))
+    else:
+        cols = (cross(x[:, :-1], r[:, :-1]), x[:, :-1], z[:, 1:], cross(z[:, 1:], r[:, 1:]))
+    J = np.moveaxis(np.concatenate(cols, axis=1), (0, 1), (-2, -1))  # alpha, a, d, theta
     p = last(p)
     return (J, p) if with_positions else J
 
@@ -356,7 +352,7 @@ def geometric_jacobian(
     J = np.empty((6, N_JOINTS, *p.shape[1:]))
     for i in range(N_JOINTS):
         k = i if convention == "standard" else i + 1
-        J[:3, i] = np.cross(frames.z[k], p - frames.o[k], axis=0)
+        J[:3, i] = cross(frames.z[k], p - frames.o[k])
         J[3:, i] = frames.z[k]
     return np.moveaxis(J, (0, 1), (-2, -1))
 

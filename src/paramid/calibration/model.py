@@ -182,25 +182,23 @@ def jacobian(
     frames, p = _frames(E, Q, T)
     n = kin.N_JOINTS
     J = np.zeros((3, N_EXTENDED, *p.shape[1:]))
-    for i in range(n):
-        z, o_before = frames.z[i], frames.o[i]
-        xa, o_after = frames.xa[i + 1], frames.o[i + 1]
-        J[:, 3 * n + i] = np.cross(z, p - o_before, axis=0)
-        J[:, 2 * n + i] = z
-        J[:, n + i] = xa
-        J[:, i] = np.cross(xa, p - o_after, axis=0)
+    # all joints at once: frames stacked on axis 1, (3, 7, *batch); {i-1} = [:-1], {i} = [1:]
+    xa, z = np.stack(frames.xa, axis=1), np.stack(frames.z, axis=1)
+    r = p[:, None] - np.stack(frames.o, axis=1)
+    J[:, :n] = kin.cross(xa[:, 1:], r[:, 1:])
+    J[:, n : 2 * n] = xa[:, 1:]
+    J[:, 2 * n : 3 * n] = z[:, :-1]
+    J[:, 3 * n : 4 * n] = kin.cross(z[:, :-1], r[:, :-1])
     base = _INDEX["base_x"]
     J[0, base] = 1.0
     J[1, base + 1] = 1.0
     arm = p - frames.o[0]
-    J[:, base + 2] = np.cross(
-        np.array([1.0, 0.0, 0.0]).reshape(3, *([1] * (p.ndim - 1))), arm, axis=0
-    )
+    J[:, base + 2] = np.stack([np.zeros_like(arm[0]), -arm[2], arm[1]])  # e_x x arm
     rx = E[..., _INDEX["base_rx"]]
     y_rot = np.stack([np.zeros_like(rx), np.cos(rx), np.sin(rx)], axis=-1)
     y_rot = np.moveaxis(np.broadcast_to(y_rot, (*arm.shape[1:], 3)), -1, 0)
-    J[:, base + 3] = np.cross(y_rot, arm, axis=0)
-    J[:, _INDEX["beta2"]] = np.cross(frames.y[2], p - frames.o[2], axis=0)
+    J[:, base + 3] = kin.cross(y_rot, arm)
+    J[:, _INDEX["beta2"]] = kin.cross(frames.y[2], p - frames.o[2])
     tool = _INDEX["tool_x"]
     J[:, tool], J[:, tool + 1], J[:, tool + 2] = frames.x[-1], frames.y[-1], frames.z[-1]
     Tm = np.moveaxis(np.broadcast_to(T, (*p.shape[1:], n)), -1, 0)

@@ -32,10 +32,12 @@ from paramid.calibration import model
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]
-Points = NDArray[np.int64] | slice | None
+#: Configurations of a split: an index array or a slice (None = all).
+Points = slice | NDArray[np.intp] | Sequence[int] | None
 
 __all__ = [
     "FloatArray",
+    "Points",
     "Problem",
     "draw_noise_bases",
     "metrics",
@@ -149,7 +151,8 @@ class Problem:
         return out
 
     def predict(self, x: ArrayLike, split: str, points: Points = None) -> FloatArray:
-        """Model positions (..., n, 3) with errors ``x`` (..., r)."""
+        """Model positions (..., n, 3) with errors ``x`` (..., r); ``points`` (an index array or
+        a slice) selects configurations of the split (default all)."""
         q, tau = self._points(split, points)
         return model.positions(self.full(x)[..., None, :], q, tau)
 
@@ -161,7 +164,8 @@ class Problem:
     def jacobian(
         self, x: ArrayLike, split: str = "train", points: Points = None
     ) -> tuple[FloatArray, FloatArray]:
-        """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n)."""
+        """Stacked Jacobian (..., 3n, r) w.r.t. the free parameters and positions (..., 3n);
+        ``points`` (an index array or a slice) selects configurations (default all)."""
         q, tau = self._points(split, points)
         J, p = model.jacobian(self.full(x)[..., None, :], q, tau, with_positions=True)
         J = J[..., self.free]
