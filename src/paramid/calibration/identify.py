@@ -268,6 +268,25 @@ def _identify_bc(
     )
 
 
+def _diverged(
+    problem: Problem, identifier: str, runs: Sequence[int], path: FloatArray, history: FloatArray
+) -> NDArray[np.bool_]:
+    """Per run: a non-finite estimate on the path (runs, K, r) or a training RMSE above the
+    nominal table's (BC) at any iteration; such runs are logged as warnings, never raised."""
+    bc = float(metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"])
+    diverged = ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
+    for run, flag, h in zip(runs, diverged, history, strict=True):
+        if flag:
+            LOG.warning(
+                "%s: run %d diverged (final training RMSE %s mm, BC %.4f mm)",
+                identifier,
+                run,
+                h[-1],
+                bc,
+            )
+    return diverged
+
+
 def _identify_ekf_family(
     problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
@@ -305,17 +324,7 @@ def _identify_ekf_family(
         paths.append(res.path[0])
     path = np.stack(paths)
     history = _train_rmse_path(problem, path)
-    bc = float(metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"])
-    diverged = ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
-    for run, flag, h in zip(runs, diverged, history, strict=True):
-        if flag:
-            LOG.warning(
-                "%s: run %d diverged (final training RMSE %s mm, BC %.4f mm)",
-                identifier,
-                run,
-                h[-1],
-                bc,
-            )
+    diverged = _diverged(problem, identifier, runs, path, history)
     F = np.stack(factors)
     info: dict[str, NDArray[Any]] = {
         "alpha": F[:, 0],
@@ -355,11 +364,13 @@ def _identify_ukf(
         length_unit_mm=ecfg["state_length_unit_mm"],
     )
     elapsed = time.perf_counter() - start
+    history = _train_rmse_path(problem, res.path)
     return Fit(
         x=res.x,
-        history=_train_rmse_path(problem, res.path),
+        history=history,
         time_s=np.full(len(runs), elapsed / len(runs)),
         n_evals=np.full(len(runs), ucfg["iterations"] * (2 * problem.dim + 1), dtype=np.int64),
+        info={"diverged": _diverged(problem, identifier, runs, res.path, history)},
     )
 
 

@@ -172,6 +172,7 @@ def accuracy_table(
             row[f"{m}_mm_sd"] = _sd(f[f"val_{m}_mm"])
         row["time_s"] = float(f["time_s"].mean())
         row["time_s_sd"] = _sd(f["time_s"])
+        row["diverged_runs"] = int(f["diverged"].sum()) if "diverged" in f else 0
         printed = paper.ACCURACY.get(LABELS[ident], {})
         for m in METRICS:
             mean, sd = printed.get(m, (None, None))
