@@ -53,30 +53,33 @@ FIT_IDENTIFIERS: list[str] = list(dict.fromkeys([*TABLE6, *SINGLE, M5]))
 TOLERANCE = {"mean": 0.10, "sd": 0.50, "diff": 0.25, "path": 0.10, "band_pct": 10.0}
 
 WHY = {
-    "bc_ok": "agreement by construction: the size of the twin's DH errors was set so that BC's "
-    "RMSE is the paper's (docs/kr210.md §2), not an independent check",
-    "bc": "only the size of the twin's DH errors was set from the paper (to match BC's RMSE); "
-    "the shape of the uncompensated error distribution follows from Gaussian DH errors "
-    "(Eq 6-7), while the real robot's errors include non-geometric ones",
+    "bc_ok": "agreement not by construction: the twin's DH error sizes were set (before issue "
+    "#18) so that a geometric-only BC matched the paper, but its BC now also contains the "
+    "physical sources (gravity deflection, lost motion, transmission error, registration; "
+    "docs/kr210.md §2), sized from physics",
+    "bc": "the twin's uncompensated error is dominated by the gravity deflection of its assumed "
+    "KR210-class mass and stiffness model plus lost motion and transmission error "
+    "(docs/kr210.md §2), sized from physics and stated assumptions, not from the paper; the "
+    "real robot's error mix is not known",
     "level": "the accuracy after calibration is set by what the 24-parameter DH model (Eq 6) "
     "cannot absorb: on the real KR210 non-geometric errors (compliance, thermal drift, "
-    "transmission), on our twin only the error sources it simulates outside that model plus "
-    "the AT960 noise (docs/kr210.md §2); the twin is not their robot, so the residual level "
-    "is not expected to match",
+    "transmission), on our physical twin its assumed compliance, lost motion, transmission "
+    "error, registration and SMR offset plus the AT960 noise (docs/kr210.md §2); the twin is "
+    "not their robot, so the residual level is not expected to match",
     "sd": "the spread over repeats comes from how the data and the seeds vary between repeats; "
-    "the paper's repeats reuse one measured data set (§3.2.2) and spread around residuals "
-    "dominated by non-geometric errors, ours around the twin's",
+    "the paper's repeats reuse one measured data set (§3.2.2), ours each draw their own robot, "
+    "poses, split and tracker noise",
     "bc_sd": "the paper's repeats reuse one calibration data set (§3.2.2), on which BC (no "
     "identification) is deterministic, yet it prints an SD for BC; ours is the spread of the "
     "uncompensated error over our repeats' data",
     "path": "the dwell-point error over the 150 mm part (§3.2.3, Table 10) is what the "
-    "controller's model leaves at one patch of the workspace; as for Table 7, the paper's "
-    "includes non-geometric errors the twin does not reproduce",
+    "controller's model leaves at one patch of the workspace; as for Table 7, it is set by the "
+    "error sources of each robot, the paper's real one and our twin's assumed ones",
     "band": "the share of dwell points within the band follows from the path-error level of the "
     "same row (MEAN, RMSE, MAX), which differs for the reason given there",
     "time": "the paper's times are MATLAB on the authors' PC, one run at a time (§3.2.2); ours "
-    "are numpy over all repeats in one call (time per run = batch / repeats) on whatever "
-    "machine built this, so they move with the machine and its load",
+    "are numpy, each repeat timed alone, with a reduced MIPO budget by default (docs/kr210.md "
+    "§4), on whatever machine built this, so they move with the machine and its load",
 }
 
 
