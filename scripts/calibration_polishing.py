@@ -10,6 +10,23 @@ from paramid.calibration import kinematics as kin
 from paramid.calibration import model, paper, polish, report, twin
 
 
+def _row(name: str, model_name: str, ident: str, errors: np.ndarray) -> dict:
+    """Table 9 row: mean and SD over runs of each path metric, the paper's values."""
+    row: dict = {
+        "method": name,
+        "model": model_name,
+        "stage": "before" if ident == "bc" else "after",
+        "runs": errors.shape[0],
+    }
+    for key, values in polish.summary(errors).items():
+        row[key] = float(np.mean(values))
+        row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
+    printed = paper.TABLE9.get(name, {}) if model_name == "paper" else {}
+    for key in ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct"):
+        row[f"paper_{key}"] = printed.get(key, float("nan"))
+    return row
+
+
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "polishing_path")
@@ -41,20 +58,8 @@ def main(smk) -> None:
                 for p, xr, robot in zip(problems, x, robots, strict=True)
             ]
         )
-        s = polish.summary(errors)
         name = report.model_label(ident, model_name)
-        row = {
-            "method": name,
-            "model": model_name,
-            "stage": "before" if ident == "bc" else "after",
-            "runs": errors.shape[0],
-        }
-        for key, values in s.items():
-            row[key] = float(np.mean(values))
-            row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
-        printed = paper.TABLE9.get(name, {}) if model_name == "paper" else {}
-        for key in ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct"):
-            row[f"paper_{key}"] = printed.get(key, float("nan"))
+        row = _row(name, model_name, ident, errors)
         rows.append(row)
         points.append(
             pd.DataFrame(

@@ -96,6 +96,16 @@ CASES = {
         lambda c: c["studies"].update(kr210=copy.deepcopy(c["studies"]["pendulum"])),
         ["calibration.kr210 and studies.kr210"],
     ),
+    "calibration paper model without a table identifier": (
+        lambda c: c["calibration"]["kr210"]["models"]["paper"].update(identifiers=["ekf"]),
+        ["calibration.kr210.models.paper.identifiers lacks", "'bc'"],
+    ),
+    "compliance group without its joints": (
+        lambda c: c["calibration"]["kr210"]["models"]["complete_compliance"].pop(
+            "compliance_joints"
+        ),
+        ["calibration.kr210.models.complete_compliance: compliance_joints"],
+    ),
     "study named like a nonlinear study": (
         lambda c: c["studies"].update(hip_nonlinear=copy.deepcopy(c["studies"]["hip"])),
         ["nonlinear.hip_nonlinear and studies.hip_nonlinear"],

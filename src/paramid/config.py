@@ -199,6 +199,27 @@ def _check_cec(cec: Mapping | None, owners: Mapping[str, str]) -> None:
         )
 
 
+def _check_calibration(config: Mapping) -> None:
+    """The paper's model runs every identifier Tables 6-9 read; compliance groups name joints."""
+    from paramid.calibration.report import PAPER_IDENTIFIERS
+
+    for name, study in (config.get("calibration") or {}).items():
+        for model_name, spec in study["models"].items():
+            field = f"calibration.{name}.models.{model_name}"
+            if ("compliance" in spec["groups"]) != bool(spec.get("compliance_joints")):
+                raise ConfigError(
+                    f"{field}: compliance_joints lists the joints of the 'compliance' group "
+                    "(give both or neither)"
+                )
+        paper = study["models"]["paper"]["identifiers"]
+        missing = [i for i in PAPER_IDENTIFIERS if paper != "all" and i not in paper]
+        if missing:
+            raise ConfigError(
+                f"calibration.{name}.models.paper.identifiers lacks {missing}: Tables 6-9 of "
+                "the paper's model read them (use 'all')"
+            )
+
+
 def check(config: Mapping) -> None:
     """Every check of this module on a validated config (defaults filled)."""
     owners = result_folders(config)
@@ -207,3 +228,4 @@ def check(config: Mapping) -> None:
     _check_base_studies(config)
     _check_chain_twins(config)
     _check_cec(config.get("cec2022"), owners)
+    _check_calibration(config)

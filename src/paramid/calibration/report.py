@@ -24,6 +24,7 @@ from paramid.stats import comparison_table
 __all__ = [
     "TABLE6",
     "TABLE6_SEQUENTIAL",
+    "PAPER_IDENTIFIERS",
     "TABLE7",
     "TABLE7_NAMES",
     "TABLE9",
@@ -62,6 +63,8 @@ TABLE6_SEQUENTIAL: list[str] = ["ekf_sequential", "mipo_arkekf_sequential"]
 TABLE7: list[str] = list(TABLE7_NAMES)
 TABLE9: list[str] = [ident for ident in TABLE7 if IDENTIFIERS[ident].polishing]
 HYBRIDS: list[str] = ["mipo_arkekf", "lm_ga", "ekf_dqpso"]
+#: Identifiers the paper model's tables and figures read (the sequential rows are optional).
+PAPER_IDENTIFIERS: list[str] = list(dict.fromkeys([*TABLE7, *TABLE6, *HYBRIDS]))
 METRICS = ("mean", "rmse", "max")
 
 
