@@ -47,9 +47,12 @@ def _draw(figure, smk):
     problems, frame, _, _ = report.load_problems(
         smk.input.data, smk.input.truth, smk.input.ident, "paper", runs
     )
-    fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
+    by_model: dict = {}
+    for path in map(Path, smk.input.fits):
+        by_model.setdefault(path.parent.name, {})[path.stem] = io.read_parquet(path)[0]
+    fits = by_model.get("paper", {})
     hist = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
-    bc = float(fits["bc"]["train_rmse_mm"].iloc[0]) if "bc" in fits else None
+    bc = float(fits["bc"]["train_rmse_mm"].mean()) if "bc" in fits else None
     if figure == "fig8":
         return _sample_points(frame[frame["repeat"] == 0])
     if figure == "fig10":
@@ -59,6 +62,17 @@ def _draw(figure, smk):
         return figs.convergence(
             {names[i]: hist[i] for i in SINGLE}, "Convergence of M1-M5 (Fig 11)", bc
         )
+    if figure == "models":  # the identifiers run on more than one model
+        shared = set.intersection(*(set(f) for f in by_model.values())) if by_model else set()
+        groups = {
+            model_name: {
+                report.model_label(i, "paper"): f.sort_values("run")["val_rmse_mm"].to_numpy()
+                for i, f in by_ident.items()
+                if i in shared
+            }
+            for model_name, by_ident in by_model.items()
+        }
+        return figs.model_comparison(groups, report.noise_floor(frame))
     if figure == "fig12":
         return figs.hybrid_bars(report.hybrid_runtime_table(fits))
     if figure == "fig13":

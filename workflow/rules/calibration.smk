@@ -188,7 +188,7 @@ rule polishing_path:
 rule calibration_figure:
     input:
         unpack(_cal_base),
-        fits=lambda wc: [] if wc.calfig == "fig8" else _cal_fits(wc),
+        fits=_cal_figure_fits,
         histories=lambda wc: [] if wc.calfig == "fig8" else _cal_histories(wc),
     output:
         png=report(

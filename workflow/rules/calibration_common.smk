@@ -10,7 +10,7 @@ CAL_MODELS = sorted(
     {m for study in config.get("calibration", {}).values() for m in study.get("models", {})}
 )
 CAL_POLISHING = [name for name, spec in _IDENTIFIERS.items() if spec.polishing]
-CAL_FIGURES = ["fig8", "fig10", "fig11", "fig12", "fig13"]
+CAL_FIGURES = ["fig8", "fig10", "fig11", "fig12", "fig13", "models"]
 
 
 def _cal(wildcards):
@@ -57,6 +57,13 @@ def _cal_all_fits(wildcards, polishing=False):
         for ident in idents
         if not polishing or ident in CAL_POLISHING
     ]
+
+
+def _cal_figure_fits(wildcards):
+    """Fig 8 reads no fit, the models figure every model's, the others the paper model's."""
+    if wildcards.calfig == "fig8":
+        return []
+    return _cal_all_fits(wildcards) if wildcards.calfig == "models" else _cal_fits(wildcards)
 
 
 def _cal_histories(wildcards):

@@ -23,7 +23,7 @@ LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
 #: Space above the data of a log axis for its legend, as a fraction of the decades spanned.
 LEGEND_HEADROOM = 0.35
 
-__all__ = ["convergence", "error_profiles", "hybrid_bars", "sample_points"]
+__all__ = ["convergence", "error_profiles", "hybrid_bars", "model_comparison", "sample_points"]
 
 
 def sample_points(train: Array, validation: Array, unused: Array) -> Figure:
@@ -120,4 +120,35 @@ def hybrid_bars(table: pd.DataFrame) -> Figure:
     a.set(xticks=x, xticklabels=names, ylabel="Validation RMSE [mm]", title="(a) accuracy")
     b.bar(x, table["time_s"], yerr=table["time_s_sd"].fillna(0.0), color=colours)
     b.set(xticks=x, xticklabels=names, ylabel="Time per run [s]", title="(b) computation time")
+    return fig
+
+
+def model_comparison(groups: Mapping[str, Mapping[str, Array]], floor_mm: float) -> Figure:
+    """Validation RMSE per repeat of each identifier on each identification model (issue #18):
+    ``groups`` maps a model to {method: RMSE over the repeats [mm]}; one box per (model,
+    method) on a log axis, repeats as points, the tracker noise floor as a line."""
+    fig, ax = new_figure(3.4)
+    labels, values, colours = [], [], []
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+    for k, (model_name, methods) in enumerate(groups.items()):
+        for method, v in methods.items():
+            labels.append(f"{method}\n{model_name.replace('_', chr(10) + '+ ')}")
+            values.append(np.asarray(v, dtype=np.float64))
+            colours.append(palette[k % len(palette)])
+    x = np.arange(1, len(values) + 1)
+    boxes = ax.boxplot(values, positions=x, widths=0.6, patch_artist=True, showfliers=False)
+    for patch, colour in zip(boxes["boxes"], colours, strict=True):
+        patch.set(facecolor=colour, alpha=0.35)
+    for xi, v in zip(x, values, strict=True):
+        ax.plot(np.full(v.size, xi), v, "k.", ms=3)
+    ax.axhline(
+        floor_mm, color="black", ls=":", lw=1.0, label=f"tracker noise floor {floor_mm:.3f} mm"
+    )
+    ax.set_yscale("log")
+    ax.set_xticks(x, labels, fontsize="x-small")
+    ax.set(
+        ylabel="Validation RMSE [mm] (Eq 45)",
+        title="Identification models: validation RMSE per repeat",
+    )
+    ax.legend(loc="upper right")
     return fig
