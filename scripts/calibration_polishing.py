@@ -45,11 +45,14 @@ def main(smk) -> None:
     centre[:3, 3] = pcfg["centre_mm"]
     q_seed = polish.seed_configuration(truth["nominal"], centre, tool=tcp)
     rows, points = [], []
+    problems_of: dict[str, list] = {}  # one load per model
     for path in map(Path, smk.input.fits):
         model_name, ident = path.parent.name, path.stem
-        problems, _, _, _ = report.load_problems(
-            smk.input.data, smk.input.truth, smk.input.ident, model_name, runs
-        )
+        if model_name not in problems_of:
+            problems_of[model_name] = report.load_problems(
+                smk.input.data, smk.input.truth, smk.input.ident, model_name, runs
+            )[0]
+        problems = problems_of[model_name]
         fit = io.read_parquet(path)[0].sort_values("run")
         x = report.estimates(fit, problems[0].free)
         errors = np.concatenate(
