@@ -24,7 +24,7 @@ import yaml
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model, twin
-from paramid.calibration.identifiability import model_identifiability
+from paramid.calibration.identifiability import extended_jacobian, model_identifiability
 from paramid.calibration.identify import IDENTIFIERS, identify
 from paramid.calibration.problem import Problem, metrics
 from paramid.optim import METHODS
@@ -45,8 +45,8 @@ def build_problem(cfg: dict, model_name: str = "paper") -> Problem:
     t = data.truth
     spec = cfg["models"][model_name]
     candidates = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
-    everything = Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], candidates)
-    _, free, _ = model_identifiability([everything], candidates, cfg["identifiability"]["rel_tol"])
+    J = extended_jacobian(Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], []))
+    _, free, _ = model_identifiability([J], candidates, cfg["identifiability"]["rel_tol"])
     return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free)
 
 

@@ -14,7 +14,7 @@ from scipy import stats
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model, polish, twin
-from paramid.calibration.identifiability import model_identifiability
+from paramid.calibration.identifiability import extended_jacobian, model_identifiability
 from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
 from paramid.seeding import generator
@@ -48,10 +48,11 @@ def _only(*sources: str, **changes) -> dict:
 def _problems(data: twin.TwinData, groups, joints=(), runs=(0,)) -> list[Problem]:
     t = data.truth
     cand = model.group_indices(groups, joints)
-    every = [
-        Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], cand, repeat=r) for r in runs
+    jacobians = [
+        extended_jacobian(Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], [], repeat=r))
+        for r in runs
     ]
-    _, free, _ = model_identifiability(every, cand)
+    _, free, _ = model_identifiability(jacobians, cand)
     return [
         Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free, repeat=r) for r in runs
     ]
@@ -67,7 +68,7 @@ def _lm_rmse(problems: list[Problem]) -> np.ndarray:
     )
 
 
-def _floor(problem: Problem, data: twin.TwinData, repeat: int = 0) -> float:
+def _floor(data: twin.TwinData, repeat: int = 0) -> float:
     val = data.frame[(data.frame["repeat"] == repeat) & (data.frame["split"] == "validation")]
     return float(np.sqrt(3.0 * np.mean(val["sigma_mm"] ** 2)))
 
@@ -155,20 +156,21 @@ def test_identifiable_counts_of_the_three_models(default_data):
     """24 DH: 22; complete geometric (DH, 4 base, beta2, SMR offset): 27, the count for
     position-only data of a 6R arm; with the compliances of joints 2-5: 31."""
     t = default_data.truth
-    every = model.group_indices(list(model.GROUPS), range(1, 7))
-    problems = [
-        Problem.from_frame(default_data.frame, t["nominal"], t["tool_mm"], every, repeat=r)
+    jacobians = [
+        extended_jacobian(
+            Problem.from_frame(default_data.frame, t["nominal"], t["tool_mm"], [], repeat=r)
+        )
         for r in range(4)
     ]
     counts = {}
     for name, spec in STUDY["models"].items():
         cand = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
-        ident, free, ranks = model_identifiability(problems, cand)
+        ident, free, ranks = model_identifiability(jacobians, cand)
         counts[name] = (ident.rank, len(cand))
         assert ranks == [ident.rank] * 4 and free.size == ident.rank
     assert counts == {"paper": (22, 24), "complete": (27, 32), "complete_compliance": (31, 36)}
     with pytest.raises(ValueError, match="c1"):  # joint 1 is vertical: no gravity moment
-        model_identifiability(problems, model.group_indices(["dh", "compliance"], [1]))
+        model_identifiability(jacobians, model.group_indices(["dh", "compliance"], [1]))
 
 
 # ------------------------------------------------------------------ the twin's sources
@@ -209,7 +211,7 @@ def test_the_model_of_a_source_removes_it_to_the_noise_floor(sources, groups, jo
     data = twin.simulate("kr210", cfg, TABLE, mass=MASS)
     paper = _problems(data, ["dh"])
     fuller = _problems(data, groups, joints)
-    floor = _floor(paper[0], data)
+    floor = _floor(data)
     assert _lm_rmse(paper)[0] > 1.5 * floor
     assert _lm_rmse(fuller)[0] < 1.2 * floor
 
@@ -221,7 +223,7 @@ def test_all_sources_off_reaches_todays_noise_floor():
     paper = _problems(data, ["dh"])
     rmse = _lm_rmse(paper)[0]
     assert rmse == pytest.approx(0.0276, abs=2e-4)
-    assert rmse < 1.2 * _floor(paper[0], data)
+    assert rmse < 1.2 * _floor(data)
 
 
 def test_line_of_sight_and_floor_hold_for_every_configuration(default_data):
@@ -229,7 +231,7 @@ def test_line_of_sight_and_floor_hold_for_every_configuration(default_data):
     frame = default_data.frame[default_data.frame["repeat"] == 1]
     robot = twin.robot_of("kr210", STUDY["twin"], TABLE, MASS, 1)
     q = frame[[f"q{j}" for j in range(1, 7)]].to_numpy()
-    R6 = robot.flange_axes(q)
+    R6 = robot.pose(q, default_data.truth["repeats"][1]["tool_true_mm"])[0]
     p = frame[["x_true", "y_true", "z_true"]].to_numpy()
     T_true = np.asarray(default_data.truth["T_BL"])  # within the registration error
     view = T_true[:3, 3] - p
@@ -274,7 +276,7 @@ def test_default_twin_must_hold(default_data):
     paper = _lm_rmse(_problems(default_data, ["dh"], runs=runs))
     spec = STUDY["models"]["complete_compliance"]
     full = _lm_rmse(_problems(default_data, spec["groups"], spec["compliance_joints"], runs=runs))
-    floors = np.array([_floor(None, default_data, r) for r in runs])
+    floors = np.array([_floor(default_data, r) for r in runs])
     assert np.all(paper >= 5 * floors)
     assert np.all(full < paper) and stats.ttest_rel(full, paper).pvalue < 0.05
 

@@ -11,7 +11,7 @@ pivoting the identified subset (the first ``rank`` pivots).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,13 @@ from paramid.calibration import kinematics as kin
 from paramid.calibration import model
 from paramid.calibration.problem import FloatArray, Problem
 
-__all__ = ["Identifiability", "identifiability", "model_identifiability", "pivoted_qr"]
+__all__ = [
+    "Identifiability",
+    "extended_jacobian",
+    "identifiability",
+    "model_identifiability",
+    "pivoted_qr",
+]
 
 
 @dataclass(frozen=True)
@@ -149,25 +155,28 @@ def identifiability(
 
 
 def model_identifiability(
-    problems: Sequence[Problem], candidates: ArrayLike, rel_tol: float = 1e-9
+    jacobians: Sequence[ArrayLike], candidates: ArrayLike, rel_tol: float = 1e-9
 ) -> tuple[Identifiability, NDArray[np.int64], list[int]]:
     """Identifiability of a model's ``candidates`` (indices into the extended vector of
-    :mod:`paramid.calibration.model`) at the nominal vector, on the first data set's training
-    configurations; the rank is re-checked on every data set.
+    :mod:`paramid.calibration.model`) from the stacked Jacobians (3n, 38) of every data set
+    at the nominal vector (:func:`extended_jacobian`): analysed on the first, the rank
+    re-checked on every data set.
 
     Returns the analysis (columns = candidates), the identified subset as extended indices,
     and the rank on each data set.  A data set whose rank differs is an error: the subset
     would not be the same model.
     """
     cand = np.asarray(candidates, dtype=np.int64)
-    names = model.parameter_names()
-    analyses = []
-    for problem in problems:
-        H, _ = problem.jacobian(np.zeros(problem.dim))
-        full = np.zeros((H.shape[0], model.N_EXTENDED))
-        full[:, problem.free] = H
-        analyses.append(identifiability(full[:, cand], rel_tol, [names[i] for i in cand]))
+    names = [model.parameter_names()[i] for i in cand]
+    analyses = [identifiability(np.asarray(J)[:, cand], rel_tol, names) for J in jacobians]
     ranks = [a.rank for a in analyses]
     if len(set(ranks)) > 1:
         raise ValueError(f"the model's rank differs between data sets: {ranks}")
     return analyses[0], cand[analyses[0].free], ranks
+
+
+def extended_jacobian(problem: Problem) -> FloatArray:
+    """The stacked Jacobian (3n, 38) of all extended parameters at the nominal vector on
+    ``problem``'s training configurations (its ``free`` set is irrelevant)."""
+    full = replace(problem, free=np.arange(model.N_EXTENDED))
+    return full.jacobian(np.zeros(model.N_EXTENDED))[0]

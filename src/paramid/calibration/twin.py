@@ -210,18 +210,16 @@ class PhysicalRobot:
         )
         return self.compliance * M + 0.5 * self.lost_motion * side + waves
 
+    def pose(self, q: FloatArray, tool: ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """Flange rotations R_6 (..., 3, 3) and tool-point positions (..., 3) in the robot
+        base frame for commanded angles q (deflections included)."""
+        beta = np.zeros(kin.N_JOINTS)
+        beta[1] = self.beta2
+        return kin.forward(self.dh, q + self.deflection(q), tool=tool, beta=beta)
+
     def positions(self, q: FloatArray, tool: ArrayLike) -> FloatArray:
         """Tool-point positions (..., 3) in the robot base frame for commanded angles q."""
-        beta = np.zeros(kin.N_JOINTS)
-        beta[1] = self.beta2
-        R, p = kin.forward(self.dh, q + self.deflection(q), tool=tool, beta=beta)
-        return p
-
-    def flange_axes(self, q: FloatArray) -> FloatArray:
-        """Flange rotations R_6 (..., 3, 3) for commanded angles q."""
-        beta = np.zeros(kin.N_JOINTS)
-        beta[1] = self.beta2
-        return kin.forward(self.dh, q + self.deflection(q), beta=beta)[0]
+        return self.pose(q, tool)[1]
 
 
 def _source(cfg: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
@@ -282,14 +280,6 @@ def draw_robot(
         harmonics=harmonics,
     )
     return robot, truth
-
-
-def _perturbation(keys: tuple, cfg: Mapping[str, Any], name: str, size: int) -> FloatArray:
-    """N(0, sd^2) draws of an enabled offset source (``sd_mm`` / ``sd_deg``), else zeros."""
-    src = _source(cfg, name)
-    if src is None:
-        return np.zeros(size)
-    return generator(*keys, name).standard_normal(size)
 
 
 def _line_of_sight(
@@ -381,13 +371,14 @@ def _simulate_one(
     """One data set of :func:`simulate` from the streams ``(*keys, <part>)``."""
     robot, truth = draw_robot(keys, cfg, nominal, mass)
     tool_nominal = np.asarray(cfg["tool_mm"], dtype=np.float64)
-    smr = _source(cfg, "smr_offset")
-    tool = tool_nominal + (smr["sd_mm"] if smr else 0.0) * _perturbation(keys, cfg, "smr_offset", 3)
+    tool = tool_nominal.copy()
+    if smr := _source(cfg, "smr_offset"):
+        tool += smr["sd_mm"] * generator(*keys, "smr_offset").standard_normal(3)
     T_BL = pose_matrix(cfg["tracker"]["position_mm"], cfg["tracker"]["rpy_deg"])  # {L} in {B}
-    reg = _source(cfg, "registration")
-    d = _perturbation(keys, cfg, "registration", 6)
-    if reg:
-        d = d * np.repeat([reg["position_sd_mm"], reg["angle_sd_deg"]], 3)
+    d = np.zeros(6)  # registration error: translation [mm], rotation [deg]
+    if reg := _source(cfg, "registration"):
+        sd = np.repeat([reg["position_sd_mm"], reg["angle_sd_deg"]], 3)
+        d = sd * generator(*keys, "registration").standard_normal(6)
     T_true = T_BL @ pose_matrix(d[:3], d[3:])  # the tracker's true pose in {B}
     limits = cfg["joint_limits_deg"]
     lower, upper = np.deg2rad(limits["lower"]), np.deg2rad(limits["upper"])
@@ -395,9 +386,9 @@ def _simulate_one(
     floor = float(cfg["min_height_mm"])
 
     def accept(q: FloatArray) -> NDArray[np.bool_]:
-        p = robot.positions(q, tool)
+        R6, p = robot.pose(q, tool)
         ok = p[:, 2] >= floor
-        return ok & visible(robot.flange_axes(q), p) if visible is not None else ok
+        return ok & visible(R6, p) if visible is not None else ok
 
     q = sample_configurations(
         generator(*keys, "configurations"), lower, upper, int(cfg["candidates"]), accept
