@@ -6,7 +6,7 @@
 from snakemake.utils import min_version, update_config
 
 from paramid.config import validate
-from paramid.hip.ingest import read_yaml
+from paramid.ingest import read_yaml
 
 min_version("9.0")
 

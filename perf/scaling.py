@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from paramid.hip import estimators, ingest, pipeline
+from paramid import estimators, ingest
+from paramid.hip import pipeline
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 SIGNALS = {"cutoff_hz": 15.0, "filter_order": 4, "trim_s": 0.2}

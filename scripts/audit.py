@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from paramid import io
-from paramid.hip import audit, estimators, model
-from paramid.hip.ingest import read_yaml
+from paramid import estimators, io
+from paramid.hip import audit, model
+from paramid.ingest import read_yaml
 
 
 def main(smk) -> None:

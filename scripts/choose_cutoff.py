@@ -1,10 +1,10 @@
 """Rule choose_cutoff: the low-pass cutoff of a study chosen on its calibration record by
-blocked cross-validation of the LS fit (signals.cutoff_hz: auto; paramid.hip.cutoff)."""
+blocked cross-validation of the LS fit (signals.cutoff_hz: auto; paramid.cutoff)."""
 
 import pandas as pd
 
-from paramid import io
-from paramid.hip import cutoff, signals
+from paramid import cutoff, io, signals
+from paramid.hip import pipeline
 
 
 def main(smk) -> None:
@@ -15,7 +15,7 @@ def main(smk) -> None:
     validation, _ = io.read_parquet(smk.input.validation)
     rates = [signals.sample_rate(f["time"].to_numpy()) for f in (record, validation)]
     candidates = cutoff.usable_candidates(s["cutoff_candidates_hz"], rates)
-    choice = cutoff.choose_cutoff(
+    choice = pipeline.choose_cutoff(
         record["time"].to_numpy(),
         record["angle"].to_numpy(),
         record["torque"].to_numpy(),

@@ -9,15 +9,14 @@ q, qd, qdd on the twin's sample grid as trajectory.parquet.
 import numpy as np
 import pandas as pd
 
-from paramid import io
+from paramid import io, simulation
 from paramid.excitation import chain, design, fourier, hip
-from paramid.hip import twin
 
 
 def _hip(cfg):
     base = cfg["base"]
     spec = base["records"][cfg["design"]["limits_from_record"]]
-    reference = twin.Trajectory.from_config(spec["trajectory"])
+    reference = simulation.Trajectory.from_config(spec["trajectory"])
     # the extremes Eq 18 reaches over its record, on a 0.1 ms grid
     dense = np.arange(int(round(spec["duration_s"] * 1e4))) / 1e4
     limits = fourier.reached_limits(reference, dense)

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from paramid import io
+from paramid import io, simulation
 from paramid.excitation import fourier, hip
 from paramid.hip import model, twin
 
@@ -32,12 +32,12 @@ def main(smk) -> None:
     )
     variants = [
         hip.Variant(
-            "paper_eq18", twin.Trajectory.from_config(cal["trajectory"]), cal["duration_s"]
+            "paper_eq18", simulation.Trajectory.from_config(cal["trajectory"]), cal["duration_s"]
         ),
         hip.Variant("designed", designed, period),
         hip.Variant("designed_averaged", designed, period, c["periods"], c["periodic_filter"]),
     ]
-    validation = twin.Trajectory.from_config(val["trajectory"])
+    validation = simulation.Trajectory.from_config(val["trajectory"])
     seeds = np.arange(c["seeds"]) + base["twin"]["seed"]
     cond = {
         "paper_eq18": design["reference"]["cond"],

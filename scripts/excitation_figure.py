@@ -1,8 +1,7 @@
 """Rule excitation_figure: Eq 18 vs the designed excitation and the identification errors."""
 
-from paramid import io
+from paramid import io, simulation
 from paramid.excitation import figures, fourier
-from paramid.hip import twin
 from paramid.plotting import FigureStyle, styled
 
 
@@ -12,7 +11,7 @@ def main(smk) -> None:
     design = io.read_json(smk.input.design)
     per_seed, _ = io.read_parquet(smk.input.seeds)
     trajectories = {
-        "paper Eq 18": twin.Trajectory.from_config(cfg["calibration"]["trajectory"]),
+        "paper Eq 18": simulation.Trajectory.from_config(cfg["calibration"]["trajectory"]),
         "designed": fourier.FourierTrajectory.from_dict(design["trajectory"]),
     }
     limits = fourier.JointLimits(**design["limits"])

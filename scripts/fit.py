@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from paramid import io
-from paramid.hip import checks, estimators, model
+from paramid import estimators, io, plausibility
+from paramid.hip import model
 
 
 def main(smk) -> None:
@@ -25,7 +25,7 @@ def main(smk) -> None:
         )
     else:
         raise ValueError(f"rule fit: unknown deterministic method {method!r}")
-    quality = checks.fit_quality(H, y, result.x, cfg["fit"]["spike_mad_k"])
+    quality = plausibility.fit_quality(H, y, result.x, cfg["fit"]["spike_mad_k"])
     problem = quality.problem(cfg["fit"]["min_explained_variance"])
     if problem:  # the study fails here: one message, no traceback, nothing written
         log.error("%s on %s: %s", method, smk.input.calibration, problem)

@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from paramid import io
-from paramid.hip import model, population
+from paramid import io, population
+from paramid.hip import model
 
 
 def main(smk) -> None:

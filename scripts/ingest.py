@@ -2,8 +2,7 @@
 
 import pandas as pd
 
-from paramid import io
-from paramid.hip import ingest
+from paramid import ingest, io
 
 
 def main(smk) -> None:

@@ -5,22 +5,22 @@ from dataclasses import asdict
 
 import pandas as pd
 
-from paramid import io
-from paramid.friction import data, laws
-from paramid.hip import pipeline, signals, twin
+from paramid import io, signals, simulation
+from paramid.friction import laws
+from paramid.hip import nonlinear, pipeline, twin
 
 RECORD_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "angle_true": "rad"}
 RECORD_UNITS |= {"velocity_true": "rad/s", "acceleration_true": "rad/s^2", "torque_true": "N m"}
 SIGNAL_UNITS = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
 
 
-def write_record(rec: twin.Record, path: str, meta: dict) -> None:
+def write_record(rec: simulation.Record, path: str, meta: dict) -> None:
     """The raw twin record (measured and true signals)."""
     raw = pd.DataFrame({column: getattr(rec, column) for column in RECORD_UNITS})
     io.write_parquet(raw, path, units=RECORD_UNITS, meta=meta)
 
 
-def process(rec: twin.Record, cfg: dict, path: str, meta: dict) -> signals.Processed:
+def process(rec: simulation.Record, cfg: dict, path: str, meta: dict) -> signals.Processed:
     """The signal chain of §4.1 on one record, written as a signals frame."""
     out = pipeline.process(rec.time, rec.angle, rec.torque, cfg["signals"])
     frame = pd.DataFrame({column: getattr(out, column) for column in SIGNAL_UNITS})
@@ -47,10 +47,10 @@ def main(smk) -> None:
     processed = {}
     for record in ("calibration", "validation"):
         spec = cfg["records"][record]
-        rec = data.simulate_variant(
+        rec = nonlinear.simulate_variant(
             hip,
             truth,
-            twin.Trajectory.from_config(spec["trajectory"]),
+            simulation.Trajectory.from_config(spec["trajectory"]),
             spec["duration_s"],
             settings,
             cfg["twin"]["seed"],
@@ -60,7 +60,9 @@ def main(smk) -> None:
         processed[record] = process(rec, cfg, smk.output[record], meta)
         log.info("%s: %d samples kept", record, processed[record].time.size)
 
-    prior = data.linear_prior(processed["calibration"], cfg["gravity"], cfg["rls"], cfg["agwo"])
+    prior = nonlinear.linear_prior(
+        processed["calibration"], cfg["gravity"], cfg["rls"], cfg["agwo"]
+    )
     io.write_json({**prior.to_json(), "truth": truth_by_name, "provenance": meta}, smk.output.prior)
     lower, upper = prior.rigid()
     log.info("truth %s; RLS box L=%s U=%s gamma=%.5f", truth, lower, upper, prior.gamma)

@@ -3,14 +3,15 @@ of a population method in one batched call (§4.1-4.3 protocol, Eq 13/21)."""
 
 from paramid import io
 from paramid.friction import cells, laws
-from paramid.friction.data import Data, LinearPrior
+from paramid.friction.data import LinearPrior
+from paramid.hip import nonlinear
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "nonlinear_fit")
-    cal = Data.from_frame(io.read_parquet(smk.input.calibration)[0], cfg["gravity"])
-    val = Data.from_frame(io.read_parquet(smk.input.validation)[0], cfg["gravity"])
+    cal = nonlinear.joint_data_from_frame(io.read_parquet(smk.input.calibration)[0], cfg["gravity"])
+    val = nonlinear.joint_data_from_frame(io.read_parquet(smk.input.validation)[0], cfg["gravity"])
     saved = io.read_json(smk.input.prior)
     prior = LinearPrior.from_json(saved)
     hip = laws.hip_model(cfg["truth"], cfg["gravity"])

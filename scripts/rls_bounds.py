@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from paramid import io
-from paramid.hip import model, pipeline, signals
+from paramid import io, signals
+from paramid.hip import model, pipeline
 
 
 def main(smk) -> None:

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from paramid import io
+from paramid import estimators, io
 from paramid.hip import model, pipeline
 
 
@@ -28,7 +28,7 @@ def main(smk) -> None:
     for key, column in zip(cfg["regressor"], H.T, strict=True):
         frame[f"H_{key}"] = column
         units[f"H_{key}"] = model.COLUMNS[key].column_unit
-    condition = model.condition_number(H)
+    condition = estimators.condition_number(H)
     meta = io.provenance(
         cfg, smk.input, stage="signals", condition_number=condition, cutoff_hz=float(cutoff)
     )

@@ -4,7 +4,7 @@ from dataclasses import asdict
 
 import pandas as pd
 
-from paramid import io
+from paramid import io, simulation
 from paramid.hip import twin
 
 
@@ -12,7 +12,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "simulate")
     settings = twin.TwinSettings.from_config({**cfg["twin"], "gravity": cfg["gravity"]})
-    trajectory = twin.Trajectory.from_config(cfg["spec"]["trajectory"])
+    trajectory = simulation.Trajectory.from_config(cfg["spec"]["trajectory"])
     record = twin.simulate(
         trajectory,
         cfg["spec"]["duration_s"],

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from paramid import io
-from paramid.hip import pipeline, signals, sweeps
+from paramid import io, signals
+from paramid.hip import pipeline, sweeps
 
 
 def _regression(smk, keys) -> pipeline.Regression:

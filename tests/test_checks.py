@@ -1,4 +1,4 @@
-"""Plausibility checks of measured records and of fits (paramid.hip.checks, issue #15)."""
+"""Plausibility checks of measured records and of fits (paramid.plausibility, issue #15)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paramid.hip import checks, ingest, pipeline
+from paramid import ingest, plausibility
+from paramid.hip import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
@@ -25,7 +26,7 @@ def _r2(rec: ingest.MeasuredRecord):
     def r2(angle, torque):
         processed = pipeline.process(rec.time, angle, torque, SIGNALS, 6.0)
         H, y = pipeline.regression(processed, KEYS, 9.81)
-        return checks.explained_variance(H, y, np.linalg.lstsq(H, y, rcond=None)[0])
+        return plausibility.explained_variance(H, y, np.linalg.lstsq(H, y, rcond=None)[0])
 
     return r2
 
@@ -33,7 +34,9 @@ def _r2(rec: ingest.MeasuredRecord):
 def _problems(rec, angle=None, torque=None, skip=()):
     angle = rec.angle if angle is None else angle
     torque = rec.torque if torque is None else torque
-    return [name for name, _ in checks.record_problems(rec.time, angle, torque, skip, _r2(rec))]
+    return [
+        name for name, _ in plausibility.record_problems(rec.time, angle, torque, skip, _r2(rec))
+    ]
 
 
 def test_a_real_record_passes_every_check(pendulum):
@@ -67,7 +70,7 @@ def test_fit_quality_against_direct_formulas():
     y = H @ np.array([1.0, 2.0, -1.0]) + 0.1 * rng.normal(size=400)
     y[[10, 200]] += 5.0  # two spikes
     x = np.linalg.lstsq(H, y, rcond=None)[0]
-    quality = checks.fit_quality(H, y, x, spike_k=8.0)
+    quality = plausibility.fit_quality(H, y, x, spike_k=8.0)
     r = y - H @ x
     total = np.sum((y - y.mean()) ** 2)
     assert quality.explained_variance == pytest.approx(1 - np.sum(r**2) / total, rel=1e-12)
@@ -75,4 +78,4 @@ def test_fit_quality_against_direct_formulas():
     assert quality.spikes == 2
     assert quality.problem(0.5) is None
     assert "explains" in quality.problem(0.999)
-    assert "not finite" in checks.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)
+    assert "not finite" in plausibility.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)

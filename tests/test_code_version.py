@@ -80,7 +80,7 @@ def test_code_version_follows_the_import_closure(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
     script.write_text("from paramid.hip import sweeps\n")
     files = {p.relative_to(provenance.LIBRARY).as_posix() for p in provenance.library_files(script)}
-    assert {"hip/sweeps.py", "hip/pipeline.py", "hip/rls.py", "stats.py"} <= files
+    assert {"hip/sweeps.py", "hip/pipeline.py", "rls.py", "stats.py"} <= files
     assert not any(f.startswith(("calibration/", "cec2022/")) for f in files)
     excluded = provenance.library_files(script, exclude=["paramid.optim.ggo"])
     assert "optim/ggo.py" in files and provenance.LIBRARY / "optim/ggo.py" not in excluded

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from paramid import config as config_checks
-from paramid.hip import ingest
+from paramid import ingest
 
 SCHEMA = "workflow/schemas/config.schema.yaml"
 

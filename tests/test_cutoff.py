@@ -1,4 +1,4 @@
-"""The cutoff chosen from the data (signals.cutoff_hz: auto, paramid.hip.cutoff)."""
+"""The cutoff chosen from the data (signals.cutoff_hz: auto, paramid.cutoff)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid.hip import cutoff, estimators, ingest, pipeline
+from paramid import cutoff, estimators, ingest
+from paramid.hip import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
@@ -41,7 +42,7 @@ def test_chosen_cutoff_is_within_10_percent_of_the_best_in_3_to_8_hz(calibration
     candidates = cutoff.usable_candidates(
         cutoff.DEFAULT_CANDIDATES_HZ, [cal.sample_rate_hz, val.sample_rate_hz]
     )
-    choice = cutoff.choose_cutoff(
+    choice = pipeline.choose_cutoff(
         cal.time, cal.angle, cal.torque, KEYS, 9.81, SIGNALS, candidates, blocks=5
     )
     best = min(_validation_rmse(cal, val, hz) for hz in (3.0, 4.0, 5.0, 6.0, 7.0, 8.0))
@@ -73,7 +74,7 @@ def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
     qdd = np.gradient(qd, t)
     torque = 0.17 * qdd + 0.35 * 9.81 * np.sin(q) + 0.16 * np.sign(qd) + 0.02 * qd
     angle = np.round(q / 0.0029) * 0.0029  # a 12-bit encoder's steps
-    choice = cutoff.choose_cutoff(
+    choice = pipeline.choose_cutoff(
         t,
         angle,
         torque,

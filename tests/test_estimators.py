@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import lsq_linear
 
-from paramid.hip import estimators
+from paramid import estimators
 
 
 def _problem(seed: int = 3, n: int = 200, d: int = 5):

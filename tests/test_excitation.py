@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from paramid import signals, simulation
 from paramid.excitation.design import Design, criterion_value, design, neg_log_det, repair
 from paramid.excitation.fourier import (
     LIMIT_NAMES,
@@ -19,7 +20,8 @@ from paramid.excitation.fourier import (
     reached_limits,
     rest_basis,
 )
-from paramid.excitation.hip import (
+from paramid.hip import twin
+from paramid.hip.excitation import (
     HipSetup,
     Variant,
     compare_hip,
@@ -27,7 +29,6 @@ from paramid.excitation.hip import (
     simulate_periods,
     summarise,
 )
-from paramid.hip import signals, twin
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
@@ -46,9 +47,9 @@ def _random_trajectory(joints: int = 3, order: int = 5, seed: int = 0) -> Fourie
 
 
 @pytest.fixture(scope="module")
-def eq18(request) -> twin.Trajectory:
-    return twin.Trajectory(
-        60.0, (twin.HarmonicTerm("sin", 30.0, 0.5), twin.HarmonicTerm("cos", 15.0, 1.0))
+def eq18(request) -> simulation.Trajectory:
+    return simulation.Trajectory(
+        60.0, (simulation.HarmonicTerm("sin", 30.0, 0.5), simulation.HarmonicTerm("cos", 15.0, 1.0))
     )
 
 
@@ -105,7 +106,7 @@ def test_single_joint_evaluate_has_the_twin_shape_and_is_periodic():
     traj = _random_trajectory(joints=1)
     t = np.linspace(0, 1, 11)
     assert all(x.shape == (11,) for x in traj.evaluate(t))
-    assert isinstance(traj, twin.Evaluable)
+    assert isinstance(traj, simulation.Evaluable)
     for a, b in zip(traj.evaluate(t), traj.evaluate(t + traj.period), strict=True):
         np.testing.assert_allclose(a, b, atol=1e-9)
     again = FourierTrajectory.from_dict(traj.to_dict())
@@ -265,7 +266,7 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
         ripple_rms_rad=0.0,
     )
     setup = HipSetup(clean, tuple(KEYS), 15.0, 4, 0.2, hip["rls"], "ls")
-    validation = twin.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
+    validation = simulation.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
     variants = [
         Variant("paper_eq18", eq18, 5.0),
         Variant("designed", hip_design.trajectory, PERIOD),

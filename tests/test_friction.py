@@ -8,9 +8,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from paramid import simulation
 from paramid.friction import laws as friction
 from paramid.friction.laws import MODELS, TRUTHS
-from paramid.hip import twin
+from paramid.hip import nonlinear, twin
 
 NAMES = list(MODELS)
 
@@ -51,7 +52,7 @@ def test_hip_model_jacobian_matches_finite_differences(name):
     hip = friction.hip_model(name)
     rng = np.random.default_rng(2)
     q, qd, qdd = rng.uniform(0, 2, 40), _velocities()[:40], rng.normal(0, 5, 40)
-    H = hip.rigid_regressor(q, qd, qdd)
+    H = nonlinear.joint_data(q, qd, qdd, np.zeros_like(q), hip.gravity).H_rb
     theta = np.concatenate([[1.5, -0.2, 1.1], MODELS[name].vector(TRUTHS[name])])
     numeric = _central_difference(lambda t: hip.torque(H, qd, t), theta)
     np.testing.assert_allclose(hip.jacobian(H, qd, theta), numeric, rtol=1e-6, atol=1e-7)
@@ -151,7 +152,7 @@ def test_twin_friction_callable_is_backwards_compatible(hip):
     s = twin.TwinSettings.from_config({**hip["twin"], "gravity": hip["gravity"]}, names)
     s = dataclasses.replace(s, coulomb_smoothing_velocity=0.0)
     spec = hip["records"]["calibration"]
-    traj = twin.Trajectory.from_config(spec["trajectory"])
+    traj = simulation.Trajectory.from_config(spec["trajectory"])
     default = twin.simulate(traj, spec["duration_s"], s, 0, "calibration")
     law = MODELS["coulomb_viscous"].callable([s.x_true[3], s.x_true[4]])
     given = twin.simulate(traj, spec["duration_s"], s, 0, "calibration", friction=law)

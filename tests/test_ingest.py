@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid.hip import ingest
+from paramid import ingest
+from paramid.hip import checks
 
 HIP_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 SIGNALS = {"filter_order": 4, "cutoff_hz": 15.0, "trim_s": 0.2}
@@ -124,7 +125,7 @@ def test_parquet_records_are_read(tmp_path):
 def _check(path, **kw):
     rec = ingest.load_record(path, {})
     args = dict(study="mine", regressor=HIP_KEYS, gravity=9.81, signals_config=SIGNALS)
-    ingest.check_usable(rec, path, **(args | kw))
+    checks.check_usable(rec, path, **(args | kw))
 
 
 def test_usable_record_passes(tmp_path):

@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid import simulation
 from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
 from paramid.friction.laws import TRUTHS
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
-from paramid.hip import twin
+from paramid.hip import nonlinear, twin
 from paramid.optim import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
@@ -36,16 +37,16 @@ def _truth(name: str) -> np.ndarray:
 def _true_data(hip: dict, name: str, record: str, **changes) -> data.Data:
     """Twin variant ``name`` sampled on the true (noise-free, unfiltered) signals."""
     spec = hip["records"][record]
-    rec = data.simulate_variant(
+    rec = nonlinear.simulate_variant(
         friction.hip_model(name),
         _truth(name),
-        twin.Trajectory.from_config(spec["trajectory"]),
+        simulation.Trajectory.from_config(spec["trajectory"]),
         spec["duration_s"],
         _settings(hip, **{**NOISE_FREE, **changes}),
         0,
         record,
     )
-    return data.Data.from_signals(
+    return nonlinear.joint_data(
         rec.angle_true, rec.velocity_true, rec.acceleration_true, rec.torque, 9.81
     )
 

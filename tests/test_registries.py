@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paramid import optim
+from paramid import ingest, optim, plausibility
 from paramid.calibration import kinematics
 from paramid.calibration import model as cal_model
 from paramid.calibration.filters import READINGS
@@ -18,7 +18,7 @@ from paramid.cec2022 import runs as cec_runs
 from paramid.excitation import design
 from paramid.friction import laws
 from paramid.friction import methods as friction_methods
-from paramid.hip import checks, ingest, methods, model
+from paramid.hip import methods, model
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
@@ -93,7 +93,7 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
     criteria = [v for k, v in found.items() if k.endswith("criterion")]
     assert criteria and all(v == list(design.CRITERIA) for v in criteria)
     skips = [v for k, v in found.items() if k.endswith("checks/properties/skip/items")]
-    assert skips and all(v == list(checks.RECORD_CHECKS) for v in skips)
+    assert skips and all(v == list(plausibility.RECORD_CHECKS) for v in skips)
     conventions = [v for k, v in found.items() if k.endswith("convention")]
     assert conventions and all(
         v == list(typing.get_args(kinematics.Convention)) for v in conventions
@@ -105,7 +105,7 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
 
 def test_every_optimiser_a_study_names_is_registered_once() -> None:
     from paramid.calibration.identify import IDENTIFIERS
-    from paramid.hip.population import POPULATION_METHODS
+    from paramid.population import POPULATION_METHODS
 
     assert {spec.optimiser for spec in POPULATION_METHODS.values()} <= set(optim.METHODS)
     assert set(cec_runs.ALGORITHMS.values()) <= set(optim.METHODS)
@@ -129,8 +129,8 @@ def test_rule_files_read_the_registries() -> None:
 
 def test_cutoff_candidates_default_is_the_library_list() -> None:
     """The schema's default candidates of ``cutoff_hz: auto`` (1-DOF and robot studies) are
-    paramid.hip.cutoff.DEFAULT_CANDIDATES_HZ."""
-    from paramid.hip import cutoff
+    paramid.cutoff.DEFAULT_CANDIDATES_HZ."""
+    from paramid import cutoff
 
     text = (ROOT / "workflow/schemas/config.schema.yaml").read_text()
     defaults = []

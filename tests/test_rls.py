@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid.hip import model, rls, twin
+from paramid import rls, simulation
+from paramid.hip import model, twin
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -23,7 +24,9 @@ def _exact_sign_data(hip: dict) -> tuple[np.ndarray, np.ndarray]:
         ripple_rms_rad=0.0,
     )
     spec = hip["records"]["calibration"]
-    rec = twin.simulate(twin.Trajectory.from_config(spec["trajectory"]), 5.0, s, 0, "calibration")
+    rec = twin.simulate(
+        simulation.Trajectory.from_config(spec["trajectory"]), 5.0, s, 0, "calibration"
+    )
     H = model.regressor(KEYS, rec.angle_true, rec.velocity_true, rec.acceleration_true, 9.81)
     return H, rec.torque
 

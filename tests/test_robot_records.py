@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from paramid.hip import pipeline
-from paramid.hip.ingest import InputError
+from paramid.ingest import InputError
 from paramid.robot import records, signals
 
 JOINTS = ["shoulder", "elbow", "wrist"]

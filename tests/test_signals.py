@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paramid.hip import signals
+from paramid import signals
 
 FS = 100.0
 

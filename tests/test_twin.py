@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid.hip import model, signals, twin
+from paramid import signals, simulation
+from paramid.hip import model, twin
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -18,10 +19,14 @@ def _settings(hip: dict, **changes) -> twin.TwinSettings:
     return dataclasses.replace(s, **changes)
 
 
-def _record(hip: dict, name: str, settings: twin.TwinSettings, seed: int = 0) -> twin.Record:
+def _record(hip: dict, name: str, settings: twin.TwinSettings, seed: int = 0) -> simulation.Record:
     spec = hip["records"][name]
     return twin.simulate(
-        twin.Trajectory.from_config(spec["trajectory"]), spec["duration_s"], settings, seed, name
+        simulation.Trajectory.from_config(spec["trajectory"]),
+        spec["duration_s"],
+        settings,
+        seed,
+        name,
     )
 
 
@@ -40,7 +45,7 @@ def test_sample_counts_match_table2(hip):
 
 
 def test_trajectory_derivatives_are_analytic(hip):
-    traj = twin.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
+    traj = simulation.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
     t = np.linspace(0, 7, 20001)
     q, qd, qdd = traj.evaluate(t)
     h = t[1] - t[0]
@@ -99,6 +104,6 @@ def test_noise_models_have_configured_size(hip):
 
 def test_unknown_trajectory_function_is_rejected():
     with pytest.raises(ValueError, match="'tan'"):
-        twin.Trajectory.from_config(
+        simulation.Trajectory.from_config(
             {"offset_deg": 0, "terms": [{"fn": "tan", "amplitude_deg": 1, "frequency_hz": 1}]}
         )

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
+from paramid import simulation
 from paramid.hip import twin
 
 pytestmark = pytest.mark.slow
@@ -38,7 +39,11 @@ def _write_records(workdir: Path, hip: dict) -> None:
     ):
         spec = hip["records"][record]
         rec = twin.simulate(
-            twin.Trajectory.from_config(spec["trajectory"]), spec["duration_s"], settings, 5, record
+            simulation.Trajectory.from_config(spec["trajectory"]),
+            spec["duration_s"],
+            settings,
+            5,
+            record,
         )
         pd.DataFrame(
             {"time": rec.time, "angle": rec.angle * scale, "torque": rec.torque + 0.3}

@@ -10,7 +10,7 @@ import pytest
 from paramid import audit
 from paramid.cec2022 import study
 from paramid.hip import audit as hip_audit
-from paramid.hip.ingest import read_yaml
+from paramid.ingest import read_yaml
 
 LOADS = {
     "x3": lambda t, rng: 3.0 * t,

@@ -108,7 +108,7 @@ def _check_names(field: str, names: Any, known: list[str], regressor: list[str])
 
 def _twin_cutoffs(name: str, study: Mapping) -> None:
     """A twin sampled at f_s can only be filtered below f_s / 2 (the chain's Butterworth)."""
-    from paramid.hip import cutoff
+    from paramid import cutoff
 
     fs = float(study["twin"]["sample_rate_hz"])
     field = f"studies.{name}"

@@ -273,7 +273,7 @@ def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | Non
 
 
 def _module_file(dotted: str) -> Path | None:
-    """The file of a ``paramid`` module or package (``paramid.hip.rls`` -> hip/rls.py)."""
+    """The file of a ``paramid`` module or package (``paramid.rls`` -> hip/rls.py)."""
     parts = dotted.split(".")[1:]
     base = LIBRARY.joinpath(*parts)
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):

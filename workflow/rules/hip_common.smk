@@ -4,11 +4,12 @@
 
 from paramid import config as _config_checks
 from paramid import paths as _paths
-from paramid.hip import ingest as _ingest
+from paramid import ingest as _ingest
+from paramid.hip import checks as _hip_checks
 from paramid.hip import methods as _methods
 
 # Snakemake reads --configfile files itself and keeps the last of two equal keys silently:
-# reading them again finds such duplicates (paramid.hip.ingest.read_yaml names file and line)
+# reading them again finds such duplicates (paramid.ingest.read_yaml names file and line)
 for _configfile in workflow.overwrite_configfiles:
     _ingest.read_yaml(_configfile)
 # what the schema cannot say (paramid.config), and no study folder a symlink leading out
@@ -71,7 +72,7 @@ def validate_inputs():
                 spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
             )
             check_sweep_cutoffs(study, spec["path"], sweep, loaded.sample_rate_hz)
-            _ingest.check_usable(
+            _hip_checks.check_usable(
                 loaded,
                 spec["path"],
                 study=study,

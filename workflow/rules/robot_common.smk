@@ -7,8 +7,8 @@ from pathlib import Path as _RobotPath
 
 from paramid import paths as _robot_paths
 from paramid.config import ConfigError as _RobotConfigError
-from paramid.hip.ingest import InputError as _RobotInputError
-from paramid.hip.ingest import check_file as _robot_check_file
+from paramid.ingest import InputError as _RobotInputError
+from paramid.ingest import check_file as _robot_check_file
 from paramid.robot import model as _robot_model
 from paramid.robot import records as _robot_records
 

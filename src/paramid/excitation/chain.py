@@ -27,8 +27,8 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import NDArray
 
+from paramid import signals, simulation
 from paramid.excitation.design import RegressorFn
-from paramid.hip import signals, twin
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -322,12 +322,12 @@ class ChainNoise:
 
 def simulate(
     chain: PlanarChain,
-    trajectory: twin.Evaluable,
+    trajectory: simulation.Evaluable,
     duration_s: float,
     noise: ChainNoise,
     seed: int,
     record: str,
-) -> twin.Record:
+) -> simulation.Record:
     """Sample the chain following ``trajectory.evaluate`` (q, q̇, q̈ of shape (N, n)); the
     record's channels are (N, n).
 
@@ -341,7 +341,7 @@ def simulate(
     rng = generator("chain_twin", seed, record)
     torque_noise = rng.standard_normal(tau.shape)
     encoder_noise = rng.standard_normal(q.shape)
-    return twin.measure(
+    return simulation.measure(
         t,
         (q, qd, qdd),
         tau,
@@ -353,7 +353,7 @@ def simulate(
 def identify(
     chain: PlanarChain,
     base: BaseParameters,
-    record: twin.Record,
+    record: simulation.Record,
     *,
     periods: int,
     cutoff_hz: float,
@@ -362,7 +362,7 @@ def identify(
     periodic: bool = True,
 ) -> tuple[Array, signals.Processed]:
     """Least-squares β̂ from a chain record: average ``periods`` periods, filter,
-    differentiate, trim (:func:`paramid.hip.signals.process_averaged`, joints as leading axis),
+    differentiate, trim (:func:`paramid.signals.process_averaged`, joints as leading axis),
     then solve Y_b β = τ stacked over samples and joints."""
     proc = signals.process_averaged(
         record.time,

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from paramid import simulation
 from paramid.excitation.fourier import JointLimits
-from paramid.hip import twin
 from paramid.plotting import new_figure
 
 PANELS = (
@@ -24,7 +24,7 @@ PANELS = (
 
 
 def comparison_figure(
-    trajectories: Mapping[str, twin.Evaluable],
+    trajectories: Mapping[str, simulation.Evaluable],
     period_s: float,
     limits: JointLimits,
     per_seed: pd.DataFrame,

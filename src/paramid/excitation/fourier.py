@@ -7,8 +7,9 @@ writes each joint's excitation as a finite Fourier series (Eq 8)
 
 2n + 1 parameters per joint (n = 5 → 11), bounded in angle, velocity and acceleration and at
 rest (q̇ = q̈ = 0) at the start and end of the period (Eq 9).  :class:`FourierTrajectory`
-evaluates such a series analytically (vectorised over time and joints; its ``evaluate`` is what
-:func:`paramid.hip.twin.simulate` follows); :class:`JointLimits` holds the bounds of Eq 9 and
+evaluates such a series analytically (vectorised over time and joints; it is an
+:class:`paramid.simulation.Evaluable`, which twins follow); :class:`JointLimits` holds the
+bounds of Eq 9 and
 :func:`reached_limits` / :func:`limit_violation` check a trajectory against them on a grid.
 
 Rest at both ends (Eq 9): q̇(0) = Σ aₗ and q̈(0) = ω_f Σ l bₗ, and the series is T-periodic
@@ -26,7 +27,7 @@ import numpy as np
 import scipy.linalg
 from numpy.typing import NDArray
 
-from paramid.hip import twin
+from paramid import simulation
 
 Array = NDArray[np.float64]
 LIMIT_NAMES = ("q_min", "q_max", "qd_max", "qdd_max")
@@ -53,7 +54,8 @@ class FourierTrajectory:
     """Finite Fourier series of Eq 8 for J joints: q₀ (J,), a and b (J, n), fundamental ω_f.
 
     ``evaluate(t)`` returns (q, q̇, q̈) in rad, rad/s, rad/s² of shape (len(t),) for one
-    joint (so the hip twin can follow it like an Eq 18 :class:`paramid.hip.twin.Trajectory`) and
+    joint (so the hip twin can follow it like an Eq 18
+    :class:`paramid.simulation.Trajectory`) and
     (len(t), J) for several.
     """
 
@@ -205,7 +207,7 @@ class JointLimits:
         )
 
 
-def reached_limits(trajectory: twin.Evaluable, t: Array) -> JointLimits:
+def reached_limits(trajectory: simulation.Evaluable, t: Array) -> JointLimits:
     """The limits a trajectory reaches on the grid ``t`` (e.g. Eq 18 on a dense grid)."""
     q, qd, qdd = (np.asarray(x).reshape(len(t), -1) for x in trajectory.evaluate(np.asarray(t)))
     return JointLimits(
@@ -213,7 +215,9 @@ def reached_limits(trajectory: twin.Evaluable, t: Array) -> JointLimits:
     )
 
 
-def limit_violation(trajectory: twin.Evaluable, limits: JointLimits, t: Array) -> dict[str, float]:
+def limit_violation(
+    trajectory: simulation.Evaluable, limits: JointLimits, t: Array
+) -> dict[str, float]:
     """Largest excess over each limit on grid ``t`` (≤ 0 means satisfied), in rad, rad/s, rad/s²."""
     r = reached_limits(trajectory, t)
     return {

@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from paramid import population
 from paramid.friction.data import Data, LinearPrior, search_box
 from paramid.friction.fitters import fit_least_squares, fit_population
 from paramid.friction.laws import RIGID_PARAMS, HipModel, hip_model, parameter_units
 from paramid.friction.methods import METHOD_NAMES
 from paramid.friction.runs import Cell, RunSet, param_error, reach
 from paramid.friction.varpro import fit_varpro
-from paramid.hip import population
 from paramid.seeding import seed_sequence
 
 Array = NDArray[np.float64]

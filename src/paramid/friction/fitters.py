@@ -3,7 +3,7 @@
 Both minimise the torque RMSE of Eq 13 of a :class:`paramid.friction.laws.HipModel` over a box:
 
 population methods
-    PSO, RLS-PSO, RLS-GA, RLS-GWO and RLS-AGWO (Table 2 settings, via :mod:`paramid.hip.population`)
+    PSO, RLS-PSO, RLS-GA, RLS-GWO and RLS-AGWO (Table 2 settings, via :mod:`paramid.population`)
     through the optimiser interface :mod:`paramid.optim` with the *direct* objective path
     (:func:`paramid.friction.data.objective`): every candidate's K residuals are formed from the
     model, because no Gram matrix exists for a nonlinear model.  All seeds run in one batched
@@ -25,9 +25,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import OptimizeResult, least_squares
 
+from paramid import population
 from paramid.friction.data import objective
 from paramid.friction.runs import Cell, Recorder, RunSet, Trace
-from paramid.hip import population
 from paramid.optim import METHODS
 
 Array = NDArray[np.float64]

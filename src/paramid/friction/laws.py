@@ -50,8 +50,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.hip import model
-
 Array = NDArray[np.float64]
 
 RIGID_KEYS: tuple[str, ...] = ("g_sin_q", "g_cos_q", "qdd")  # Eq 6, columns 1-3
@@ -393,10 +391,6 @@ class HipModel:
     def nonlinear_index(self) -> NDArray[np.intp]:
         """Positions of the nonlinear (friction) parameters."""
         return self.n_rigid + self.friction.nonlinear_index
-
-    def rigid_regressor(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> Array:
-        """H_rb (K, 3) = [g sin q, g cos q, q̈] (Eq 6, first three columns)."""
-        return model.regressor(list(RIGID_KEYS), q, qd, qdd, self.gravity)
 
     def torque(self, H_rb: Array, qd: Array, theta: ArrayLike) -> Array:
         """Joint torque (..., K) for parameters theta (..., dim); elementwise, no BLAS.

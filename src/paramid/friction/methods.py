@@ -1,6 +1,6 @@
 """The fitting methods of the nonlinear-friction study (hip paper §5.1, §5.3): one registry.
 
-The population methods are the hip study's (Table 2, :data:`paramid.hip.population.
+The population methods are the hip study's (Table 2, :data:`paramid.population.
 POPULATION_METHODS`, with its table names); the deterministic baselines are multi-start
 trust-region least squares and variable projection (:mod:`paramid.friction.fitters`).
 Config ``nonlinear.<study>.methods`` names a subset of :data:`METHOD_NAMES`.
@@ -8,8 +8,7 @@ Config ``nonlinear.<study>.methods`` names a subset of :data:`METHOD_NAMES`.
 
 from __future__ import annotations
 
-from paramid.hip import population
-from paramid.hip.methods import display_name
+from paramid import population
 
 POPULATION: tuple[str, ...] = tuple(population.POPULATION_METHODS)  # pso ... rls_agwo
 DETERMINISTIC: tuple[str, ...] = ("least_squares", "varpro")
@@ -17,7 +16,7 @@ METHOD_NAMES: tuple[str, ...] = POPULATION + DETERMINISTIC
 
 #: Table and legend name of every method.
 DISPLAY: dict[str, str] = {
-    **{m: display_name(m) for m in POPULATION},
+    **{m: population.POPULATION_METHODS[m].label for m in POPULATION},
     "least_squares": "LSQ-TRF",
     "varpro": "VarPro",
 }

@@ -16,11 +16,11 @@ import scipy.linalg
 from numpy.typing import NDArray
 from scipy.optimize import OptimizeResult, lsq_linear
 
+from paramid import estimators
 from paramid.friction.data import Data
 from paramid.friction.fitters import strict_box, trust_region
 from paramid.friction.laws import HipModel
 from paramid.friction.runs import Cell, Recorder, RunSet
-from paramid.hip import estimators
 
 Array = NDArray[np.float64]
 

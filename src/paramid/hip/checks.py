@@ -1,161 +1,98 @@
-"""Plausibility of a measured record before fitting, and of a fit after it (issue #15).
+"""Checks of a 1-DOF study's measured record before any job runs (the hip chain, §4.1).
 
-Each record check returns a message naming what looks wrong, or ``None``; the caller adds the
-file and the config field.  A study can skip a check by name (``studies.<name>.checks.skip``)
-when the record is known to be unusual (a continuous-rotation joint, say).  Thresholds are
-stated as constants with their reasoning; none is tuned to a data set.
+:func:`check_usable` refuses a record the signal chain or the Eq 6 regressor cannot use, naming
+the file and the config field: a cutoff at or above Nyquist, too few samples for trimming and
+RLS burn-in, a failed plausibility check (:mod:`paramid.plausibility`) or a rank-deficient
+regressor.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
+from paramid import cutoff, estimators, plausibility
+from paramid.hip import model, pipeline
+from paramid.ingest import InputError, MeasuredRecord
+
 Array = NDArray[np.float64]
 
-# An arm or leg joint turns less than two revolutions in a record: a larger angle span given
-# as rad is almost surely degrees (or encoder counts).
-MAX_ANGLE_SPAN_RAD = 4 * np.pi
-# 100 rad/s (955 rpm) at the joint is beyond a geared robot joint; degrees read as rad reach
-# it at a modest 1.7 rad/s.
-MAX_SPEED_RAD_S = 100.0
-# Joint torques of robot arms and exoskeletons stay below ~1e4 N m; a larger value is a unit
-# or scaling error (N mm, raw counts).
-MAX_TORQUE_N_M = 1e4
-# Clipped encoder: this share of the samples sits exactly at the record's extreme angle.
-MAX_SHARE_AT_EXTREME = 0.05
-# Swapped columns: the regression with angle and torque exchanged explains this much more of
-# the torque variance (R²) than the one as given.
-SWAP_R2_MARGIN = 0.3
 
-
-def angle_units(time: Array, angle: Array) -> str | None:
-    """An angle span or speed implausible in rad (the record is likely in degrees)."""
-    span = float(np.ptp(angle))
-    speed = float(np.max(np.abs(np.diff(angle) / np.diff(time))))
-    if span > MAX_ANGLE_SPAN_RAD or speed > MAX_SPEED_RAD_S:
-        return (
-            f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
-            f"(limits {MAX_ANGLE_SPAN_RAD:.3g} rad, {MAX_SPEED_RAD_S:g} rad/s): is it in degrees? "
-            "set units.angle: deg"
+def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study: str) -> float:
+    """The cutoff to check a record with: the configured one (which must lie below Nyquist) or,
+    for ``auto``, the highest candidate this record can use (the choice itself needs both
+    records and runs in the workflow)."""
+    field = f"studies.{study}.signals"
+    if signals_config["cutoff_hz"] == "auto":
+        try:
+            return cutoff.usable_candidates(signals_config["cutoff_candidates_hz"], [fs])[-1]
+        except ValueError as err:
+            raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
+    value = float(signals_config["cutoff_hz"])
+    if value >= fs / 2:
+        raise InputError(
+            f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
+            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
         )
-    return None
+    return value
 
 
-def torque_varies(torque: Array) -> str | None:
-    """A constant (or all-zero) torque carries no information about the parameters."""
-    if float(np.ptp(torque)) == 0.0:
-        return f"the torque is constant ({torque[0]:g} N m): nothing to identify"
-    return None
+def check_usable(
+    record: MeasuredRecord,
+    path: str | Path,
+    *,
+    study: str,
+    regressor: list[str],
+    gravity: float,
+    signals_config: Mapping,
+    burn_in_s: float = 0.0,
+    skip_checks: Sequence[str] = (),
+) -> None:
+    """Check that the signal chain and the regressor can use this record (before any job runs).
 
-
-def magnitudes(torque: Array) -> str | None:
-    """Absurd magnitudes: a unit or scaling error."""
-    peak = float(np.max(np.abs(torque)))
-    if peak > MAX_TORQUE_N_M:
-        return (
-            f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check units.torque "
-            "(N m or N mm)"
+    Raises :class:`InputError` naming the file and the config field when the cutoff is at or
+    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, the regressor
+    is rank-deficient (listing the collinear columns), or a plausibility check of
+    :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
+    a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
+    """
+    fs = record.sample_rate_hz
+    cutoff = _checked_cutoff(signals_config, fs, path, study)
+    trim = int(round(signals_config["trim_s"] * fs))
+    burn_in = int(round(burn_in_s * fs))
+    needed = 2 * trim + burn_in + 2 * len(regressor) + 3
+    if record.time.size < needed:
+        raise InputError(
+            f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "
+            f"studies.{study}.signals.trim_s ({trim} samples at each end)"
+            + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
+            + f" need at least {needed}"
         )
-    return None
 
+    def r2(angle: Array, torque: Array) -> float:
+        processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
+        H, y = pipeline.regression(processed, regressor, gravity)
+        x = np.linalg.lstsq(H, y, rcond=None)[0]
+        return plausibility.explained_variance(H, y, np.asarray(x, dtype=np.float64))
 
-def encoder_clipped(angle: Array) -> str | None:
-    """Long flat runs at the extremes: a saturated or clipped encoder (a constant angle is left
-    to the rank check, which names the columns it leaves unexcited)."""
-    if float(np.ptp(angle)) == 0.0:
-        return None
-    for name, extreme in (("maximum", angle.max()), ("minimum", angle.min())):
-        share = float(np.mean(angle == extreme))
-        if share > MAX_SHARE_AT_EXTREME:
-            return (
-                f"{100 * share:.1f} % of the samples sit exactly at the {name} angle "
-                f"{extreme:.6g} rad: a saturated or clipped encoder?"
-            )
-    return None
-
-
-def columns_swapped(r2_as_given: float, r2_swapped: float) -> str | None:
-    """Angle and torque look exchanged: the model explains the data better swapped."""
-    if r2_swapped > max(0.5, r2_as_given + SWAP_R2_MARGIN):
-        return (
-            f"the model explains R² = {r2_as_given:.3f} of the torque as given but "
-            f"{r2_swapped:.3f} with angle and torque exchanged: are the columns swapped? "
-            "check columns:"
-        )
-    return None
-
-
-def explained_variance(H: Array, y: Array, x: Array) -> float:
-    """R² = 1 − ‖y − Hx‖² / ‖y − ȳ‖² of a fit (Eq 4)."""
-    residual = y - H @ x
-    total = float(np.sum((y - y.mean()) ** 2))
-    return 1.0 - float(residual @ residual) / total if total > 0 else float("nan")
-
-
-RECORD_CHECKS = ("angle_units", "torque_varies", "magnitudes", "encoder_clipped", "columns_swapped")
-
-
-def record_problems(
-    time: Array,
-    angle: Array,
-    torque: Array,
-    skip: Sequence[str],
-    r2: Callable[[Array, Array], float],
-) -> list[tuple[str, str]]:
-    """(check, message) of every failed record check not in ``skip``; ``r2(angle, torque)`` is
-    the R² of the study's least-squares fit on a record with these two columns.  The swap check
-    runs only on a record that passes the others (a unit error would mislead it)."""
-    checks: dict[str, Callable[[], str | None]] = {
-        "angle_units": lambda: angle_units(time, angle),
-        "torque_varies": lambda: torque_varies(torque),
-        "magnitudes": lambda: magnitudes(torque),
-        "encoder_clipped": lambda: encoder_clipped(angle),
-    }
-    found = [(name, check()) for name, check in checks.items() if name not in skip]
-    problems = [(name, message) for name, message in found if message]
-    if not problems and "columns_swapped" not in skip:
-        message = columns_swapped(r2(angle, torque), r2(torque, angle))
-        problems += [("columns_swapped", message)] if message else []
-    return problems
-
-
-@dataclass(frozen=True)
-class FitQuality:
-    """How well a fit explains the torque, and its isolated spikes (|r| > k MAD)."""
-
-    explained_variance: float
-    rmse: float
-    spikes: int
-    spike_threshold_n_m: float
-
-    def problem(self, min_explained: float) -> str | None:
-        """Why the fit fails the study, with likely causes; ``None`` when it is usable."""
-        if not np.isfinite(self.rmse):
-            return "the fit's RMSE is not finite"
-        if self.explained_variance < min_explained:
-            return (
-                f"the fit explains {100 * self.explained_variance:.1f} % of the torque variance "
-                f"(< {100 * min_explained:g} %, fit.min_explained_variance). Likely causes: the "
-                "regressor misses a term (offset, gravity column, friction), angle units or sign "
-                "(deg read as rad, q = 0 not where the model puts it), torque columns swapped or "
-                "scaled, a cutoff that removes the motion, or a record without excitation"
-            )
-        return None
-
-
-def fit_quality(H: Array, y: Array, x: Array, spike_k: float) -> FitQuality:
-    """R², RMSE and the count of residuals beyond ``spike_k`` scaled MADs (1.4826 MAD = σ for
-    Gaussian noise) of a fit on a record."""
-    residual = y - H @ x
-    mad = 1.4826 * float(np.median(np.abs(residual - np.median(residual))))
-    threshold = spike_k * mad
-    return FitQuality(
-        explained_variance(H, y, x),
-        float(np.sqrt(np.mean(residual**2))),
-        int(np.sum(np.abs(residual - np.median(residual)) > threshold)) if mad > 0 else 0,
-        threshold,
+    problems = plausibility.record_problems(
+        record.time, record.angle, record.torque, skip_checks, r2
     )
+    if problems:
+        name, message = problems[0]
+        raise InputError(
+            f"{path}: {message} (a check of studies.{study}; if the record is right, skip it "
+            f"with studies.{study}.checks.skip: [{name}])"
+        )
+    out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
+    H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
+    collinear = estimators.collinear_columns(H, regressor)
+    if collinear:
+        rank = np.linalg.matrix_rank(H)
+        raise InputError(
+            f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
+            f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
+        )

@@ -1,13 +1,13 @@
 """The hip study's method registry: the rows of Table 3 (§4.1–§4.3).
 
 Deterministic estimators (LS; BCLS of Eq 17 in the RLS box) run in rule ``fit``; the seeded
-population methods of :data:`paramid.hip.population.POPULATION_METHODS` in rule
+population methods of :data:`paramid.population.POPULATION_METHODS` in rule
 ``fit_population``.  The config schema's ``method`` enum equals :data:`METHODS` (tested).
 """
 
 from __future__ import annotations
 
-from paramid.hip.population import POPULATION_METHODS
+from paramid.population import POPULATION_METHODS
 
 DETERMINISTIC_METHODS: tuple[str, ...] = ("ls", "bcls")
 METHODS: tuple[str, ...] = (*DETERMINISTIC_METHODS, *POPULATION_METHODS)
@@ -15,11 +15,7 @@ FIG3_SELECTED: tuple[str, ...] = ("bcls", "rls_gwo", "rls_agwo")  # the fits of 
 DISPLAY_NAMES: dict[str, str] = {  # Table 3 labels
     "ls": "LS",
     "bcls": "BCLS",
-    "pso": "PSO",
-    "rls_pso": "RLS-PSO",
-    "rls_ga": "RLS-GA",
-    "rls_gwo": "RLS-GWO",
-    "rls_agwo": "RLS-AGWO",
+    **{method: spec.label for method, spec in POPULATION_METHODS.items()},
 }
 
 

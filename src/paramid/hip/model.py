@@ -88,25 +88,3 @@ def regressor(
     columns = check_columns(keys)
     q, qd, qdd = (np.asarray(a, dtype=np.float64) for a in (q, qd, qdd))
     return np.column_stack([c.formula(q, qd, qdd, gravity) for c in columns])
-
-
-def condition_number(H: Array) -> float:
-    """2-norm condition number of H (ratio of extreme singular values)."""
-    s = np.linalg.svd(H, compute_uv=False)
-    return float(s[0] / s[-1]) if s[-1] > 0 else float("inf")
-
-
-def collinear_columns(H: Array, keys: Sequence[str]) -> list[str]:
-    """Keys of the columns involved in a linear dependency of H ([] when H has full rank).
-
-    A column is involved when it carries weight in a right singular vector of a singular
-    value below numpy's rank tolerance.
-    """
-    _, s, vt = np.linalg.svd(H, full_matrices=False)  # economic: O(N d) memory
-    tol = s.max(initial=0.0) * max(H.shape) * np.finfo(np.float64).eps
-    rank = int(np.sum(s > tol))
-    if rank == H.shape[1]:
-        return []
-    null = vt[rank:]
-    weight = np.max(np.abs(null), axis=0)
-    return [k for k, w in zip(keys, weight, strict=True) if w > 1e-8]

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid.hip import model, rls, signals, twin
+from paramid import cutoff, rls, signals, simulation
+from paramid.hip import model, twin
 
 Array = NDArray[np.float64]
 
@@ -131,7 +132,7 @@ def twin_regression(
     parts = []
     for record in ("calibration", "validation"):
         spec = study_config["records"][record]
-        trajectory = twin.Trajectory.from_config(spec["trajectory"])
+        trajectory = simulation.Trajectory.from_config(spec["trajectory"])
         records = [
             twin.simulate(trajectory, spec["duration_s"], settings, int(seed), record)
             for seed in seeds
@@ -142,3 +143,22 @@ def twin_regression(
         parts.append(regression(processed, study_config["regressor"], study_config["gravity"]))
     (H, y), (H_val, y_val) = parts
     return Regression(H, y, H_val, y_val, settings.sample_rate_hz)
+
+
+def choose_cutoff(
+    time: Array,
+    angle: Array,
+    torque: Array,
+    keys: Sequence[str],
+    gravity: float,
+    signals_config: Mapping,
+    candidates_hz: Sequence[float],
+    blocks: int,
+) -> cutoff.CutoffChoice:
+    """The ``auto`` cutoff of one calibration record (:func:`paramid.cutoff.choose_cutoff` on
+    the chain's regression, Eq 4–6)."""
+
+    def regression_at(cutoff_hz: float) -> tuple[Array, Array]:
+        return regression(process(time, angle, torque, signals_config, cutoff_hz), keys, gravity)
+
+    return cutoff.choose_cutoff(candidates_hz, regression_at, blocks)

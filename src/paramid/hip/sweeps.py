@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.hip import estimators, pipeline, population, signals
+from paramid import estimators, population, signals
+from paramid.hip import pipeline
 
 Array = NDArray[np.float64]
 # twin-seed sweeps pair runs by seed; optimiser sweeps (independent seeded runs) are unpaired

@@ -20,11 +20,11 @@ settings and returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     2001, "Extended Kalman filtering and weighted least squares dynamic identification of robot").
 ``bcls``
     Least squares inside the RLS box of the hip paper (Eq 7–9 on the stacked rows, extrema
-    after a burn-in widened by a margin; :mod:`paramid.hip.rls`), scipy's BVLS.
+    after a burn-in widened by a margin; :mod:`paramid.rls`), scipy's BVLS.
 ``rls_pso``, ``rls_agwo``
     The hip paper's population methods in the same box on the same objective (the torque RMSE
     of W β, :class:`paramid.optim.LinearRMSE`), ``runs`` seeded runs in one vectorised call
-    (:func:`paramid.hip.population.fit_population`; run s draws from the stream
+    (:func:`paramid.population.fit_population`; run s draws from the stream
     (study, method, s) of :mod:`paramid.seeding`); the fit is the best run.
 ``lmi``
     Physically consistent least squares over the standard parameters θ (Wensing, Kim &
@@ -50,8 +50,8 @@ import numpy as np
 import scipy
 from numpy.typing import NDArray
 
-from paramid.hip import population, rls
-from paramid.hip.model import collinear_columns
+from paramid import population, rls
+from paramid.estimators import collinear_columns
 from paramid.robot.consistency import PSEUDO_INERTIA_BASIS
 
 Array = NDArray[np.float64]
@@ -202,7 +202,7 @@ def rls_box(problem: Problem, settings: Mapping[str, Any]) -> tuple[rls.Bounds, 
 
 def fit_bcls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Bound-constrained least squares inside the RLS box (Eq 17)."""
-    from paramid.hip.estimators import bcls
+    from paramid.estimators import bcls
 
     fit_ols(problem, settings)  # names unidentifiable parameters before the RLS run
     box = rls_box(problem, settings)[0]
@@ -224,7 +224,7 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
 
         ``settings``: ``rls`` (as :func:`rls_box`, plus ``nfsi_eps`` for AGWO), ``runs``,
         ``population``, ``iterations`` and the optimiser blocks (``pso``, ``agwo``) of the
-        hip config (:func:`paramid.hip.population.optimiser_settings`).
+        hip config (:func:`paramid.population.optimiser_settings`).
         """
         box, mean = rls_box(problem, settings)
         gamma = 0.0

@@ -6,10 +6,10 @@ columns are ``time``, ``q_<joint>``, ``dq_<joint>`` and ``tau_<joint>`` with ``<
 URDF joint name; other layouts map by template per record, e.g. ``{time: Time, q:
 "Position{i}", dq: "Velocity{i}", tau: "TorqueCur{i}"}`` with ``{i}`` the 1-based index of the
 joint in the configured list and ``{joint}`` its name.  Units use the tables of
-:mod:`paramid.hip.ingest` (``time``: s or ms, ``q``: rad or deg, ``dq``: rad/s or deg/s,
+:mod:`paramid.ingest` (``time``: s or ms, ``q``: rad or deg, ``dq``: rad/s or deg/s,
 ``tau``: N m or N mm).
 
-Every defect is one :class:`paramid.hip.ingest.InputError` naming the file and the row or
+Every defect is one :class:`paramid.ingest.InputError` naming the file and the row or
 column: a missing joint column, a file whose per-joint columns are for another number of
 joints, a non-finite value, a time that does not increase.  Jittered stamps are resampled
 linearly onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) as in the 1-DOF chain; arm logs
@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.hip.ingest import (
+from paramid.ingest import (
     UNIT_FACTORS,
     InputError,
     _numeric_column,
@@ -39,7 +39,7 @@ from paramid.hip.ingest import (
 
 Array = NDArray[np.float64]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
-#: record field -> the field of paramid.hip.ingest.UNIT_FACTORS that gives its units
+#: record field -> the field of paramid.ingest.UNIT_FACTORS that gives its units
 UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
 MAX_JITTER = 10.0  # 1 kHz logs with intervals up to 9 ms (issue #16) pass; 11 ms does not
 
@@ -127,7 +127,7 @@ def load_record(
     """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``);
-    ``units`` maps a field to a unit of :data:`paramid.hip.ingest.UNIT_FACTORS`.
+    ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.
     """
     path = Path(path)
     columns = {**DEFAULT_COLUMNS, **(columns or {})}

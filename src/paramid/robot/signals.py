@@ -1,14 +1,14 @@
-"""The hip signal chain (paper §4.1) on multi-joint records, all joints at once.
+"""The signal chain (hip paper §4.1) on multi-joint records, all joints at once.
 
 Per record: zero-phase Butterworth low-pass of every joint's angle (and of its velocity when
 measured), q̇ from the filtered velocity or by central differences of the filtered angle, q̈
 by central differences of q̇ (of the filtered measured velocity when there is one: one
 differentiation instead of two), ``trim_s`` dropped at both ends and optional decimation by
 an integer factor.  The torque is never filtered: fits and scores use it as recorded, at the
-retained samples.  The joints run along a leading axis of :mod:`paramid.hip.signals`, which
+retained samples.  The joints run along a leading axis of :mod:`paramid.signals`, which
 treats them as independent records.
 
-``cutoff_hz: auto`` generalises :mod:`paramid.hip.cutoff` to several joints and records:
+``cutoff_hz: auto`` generalises :mod:`paramid.cutoff` to several joints and records:
 each candidate cutoff is scored by the blocked cross-validation RMSE of the least-squares fit
 on the stacked regressor of the calibration records (rows joint-major per sample, blocks
 contiguous in time) against the recorded torque, and the lowest score wins.
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid.hip import cutoff, pipeline
-from paramid.hip import signals as hip_signals
+from paramid import cutoff, signals
 from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
@@ -63,12 +62,14 @@ def process(
             f"cutoff {cut:g} Hz is at or above the Nyquist frequency {fs / (2 * factor):g} Hz "
             f"of the decimated rate ({fs:g} Hz / {factor})"
         )
-    out = pipeline.process(record.time, record.q.T, record.tau.T, signals_config, cut)
+    order, trim_s = signals_config["filter_order"], signals_config["trim_s"]
+    out = signals.process(
+        record.time, record.q.T, record.tau.T, cutoff_hz=cut, order=order, trim_s=trim_s
+    )
     dq, ddq = out.qd, out.qdd
     if record.dq is not None:
-        order = signals_config["filter_order"]
-        velocity = hip_signals.lowpass(record.dq.T, cut, fs, order)
-        ddq_full = hip_signals.central_derivatives(velocity, 1.0 / fs)[0]
+        velocity = signals.lowpass(record.dq.T, cut, fs, order)
+        ddq_full = signals.central_derivatives(velocity, 1.0 / fs)[0]
         trim = (record.time.size - out.time.size) // 2
         keep = slice(trim, record.time.size - trim)
         dq, ddq = velocity[:, keep], ddq_full[:, keep]
@@ -102,16 +103,13 @@ def choose_cutoff(
 ) -> cutoff.CutoffChoice:
     """The ``auto`` cutoff of the calibration ``records``: the usable candidate (below 0.8 ×
     the lowest Nyquist frequency after decimation) with the lowest blocked CV RMSE of the
-    stacked fit (:func:`paramid.hip.cutoff.blocked_cv_rmse`, blocks of whole samples; ties:
+    stacked fit (:func:`paramid.cutoff.blocked_cv_rmse`, blocks of whole samples; ties:
     the lower cutoff)."""
     factor = int(signals_config.get("decimate", 1))
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
-    n_joints = records[0].q.shape[1]
-    scores = []
-    for cut in usable:
-        W, y = stacked([process(r, signals_config, cut) for r in records], regressor)
-        scores.append(cutoff.blocked_cv_rmse(W, y, blocks, rows_per_sample=n_joints))
-    cv = np.array(scores)
-    candidates = np.asarray(usable, dtype=np.float64)
+
+    def regression_at(cutoff_hz: float) -> tuple[Array, Array]:
+        return stacked([process(r, signals_config, cutoff_hz) for r in records], regressor)
+
     rule = "lowest blocked CV RMSE of the LS fit on the stacked calibration regressor"
-    return cutoff.CutoffChoice(candidates, cv, float(candidates[np.argmin(cv)]), blocks, rule)
+    return cutoff.choose_cutoff(usable, regression_at, blocks, records[0].q.shape[1], rule)

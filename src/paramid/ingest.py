@@ -11,7 +11,7 @@ it; otherwise the record is rejected.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,85 +159,6 @@ def load_record(
         jitter=jitter,
         resampled=resampled,
     )
-
-
-def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study: str) -> float:
-    """The cutoff to check a record with: the configured one (which must lie below Nyquist) or,
-    for ``auto``, the highest candidate this record can use (the choice itself needs both
-    records and runs in the workflow)."""
-    from paramid.hip import cutoff
-
-    field = f"studies.{study}.signals"
-    if signals_config["cutoff_hz"] == "auto":
-        try:
-            return cutoff.usable_candidates(signals_config["cutoff_candidates_hz"], [fs])[-1]
-        except ValueError as err:
-            raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
-    value = float(signals_config["cutoff_hz"])
-    if value >= fs / 2:
-        raise InputError(
-            f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
-            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
-        )
-    return value
-
-
-def check_usable(
-    record: MeasuredRecord,
-    path: str | Path,
-    *,
-    study: str,
-    regressor: list[str],
-    gravity: float,
-    signals_config: Mapping,
-    burn_in_s: float = 0.0,
-    skip_checks: Sequence[str] = (),
-) -> None:
-    """Check that the signal chain and the regressor can use this record (before any job runs).
-
-    Raises :class:`InputError` naming the file and the config field when the cutoff is at or
-    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, the regressor
-    is rank-deficient (listing the collinear columns), or a plausibility check of
-    :mod:`paramid.hip.checks` fails (degrees given as rad, constant torque, absurd magnitudes,
-    a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
-    """
-    from paramid.hip import checks, model, pipeline
-
-    fs = record.sample_rate_hz
-    cutoff = _checked_cutoff(signals_config, fs, path, study)
-    trim = int(round(signals_config["trim_s"] * fs))
-    burn_in = int(round(burn_in_s * fs))
-    needed = 2 * trim + burn_in + 2 * len(regressor) + 3
-    if record.time.size < needed:
-        raise InputError(
-            f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "
-            f"studies.{study}.signals.trim_s ({trim} samples at each end)"
-            + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
-            + f" need at least {needed}"
-        )
-
-    def r2(angle: Array, torque: Array) -> float:
-        processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
-        H, y = pipeline.regression(processed, regressor, gravity)
-        x = np.linalg.lstsq(H, y, rcond=None)[0]
-        return checks.explained_variance(H, y, np.asarray(x, dtype=np.float64))
-
-    problems = checks.record_problems(record.time, record.angle, record.torque, skip_checks, r2)
-    if problems:
-        name, message = problems[0]
-        raise InputError(
-            f"{path}: {message} (a check of studies.{study}; if the record is right, skip it "
-            f"with studies.{study}.checks.skip: [{name}])"
-        )
-    out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
-    H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
-    collinear = model.collinear_columns(H, regressor)
-    if collinear:
-        rank = np.linalg.matrix_rank(H)
-        raise InputError(
-            f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
-            f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
-        )
 
 
 def _unique_key_loader() -> type:

@@ -1,19 +1,18 @@
-"""Deterministic estimators (hip paper §3.3): unconstrained LS and bound-constrained LS (Eq 17).
+"""Linear least squares shared by every study: LS and bound-constrained LS (hip paper §3.3,
+Eq 17), the torque RMSE (Eq 13, 21), rank, conditioning and collinearity of a regressor.
 
-Both minimise ‖T_m − H X‖²; the torque RMSE of Eq 13/21 is the figure of merit.
+Both estimators minimise ‖T_m − H X‖²; the torque RMSE is the figure of merit.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy  # submodules load on first use (cheap imports for jobs that never fit)
 from numpy.typing import NDArray
-
-from paramid.hip.model import collinear_columns
 
 Array = NDArray[np.float64]
 
@@ -74,3 +73,25 @@ def timed(fit: Callable[[], Array], repeats: int) -> Timed:
         fit()
         times.append(time.perf_counter() - start)
     return Timed(x, 1e3 * float(np.median(times)))
+
+
+def condition_number(H: Array) -> float:
+    """2-norm condition number of H (ratio of extreme singular values)."""
+    s = np.linalg.svd(H, compute_uv=False)
+    return float(s[0] / s[-1]) if s[-1] > 0 else float("inf")
+
+
+def collinear_columns(H: Array, keys: Sequence[str]) -> list[str]:
+    """Keys of the columns involved in a linear dependency of H ([] when H has full rank).
+
+    A column is involved when it carries weight in a right singular vector of a singular
+    value below numpy's rank tolerance.
+    """
+    _, s, vt = np.linalg.svd(H, full_matrices=False)  # economic: O(N d) memory
+    tol = s.max(initial=0.0) * max(H.shape) * np.finfo(np.float64).eps
+    rank = int(np.sum(s > tol))
+    if rank == H.shape[1]:
+        return []
+    null = vt[rank:]
+    weight = np.max(np.abs(null), axis=0)
+    return [k for k, w in zip(keys, weight, strict=True) if w > 1e-8]

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from paramid import estimators, signals, simulation
 from paramid.excitation.design import RegressorFn
 from paramid.excitation.fourier import Array
-from paramid.hip import estimators, model, pipeline, signals, twin
+from paramid.hip import model, pipeline, twin
 
 
 def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
@@ -39,13 +40,13 @@ def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
 
 
 def simulate_periods(
-    trajectory: twin.Evaluable,
+    trajectory: simulation.Evaluable,
     period_s: float,
     periods: int,
     settings: twin.TwinSettings,
     seed: int,
     record: str,
-) -> twin.Record:
+) -> simulation.Record:
     """P consecutive periods of a T-periodic trajectory through the hip twin (Eq 1–2 plant,
     the configured noise), sampled at the twin's rate: P·T·fs samples, t = 0 … P·T − 1/fs."""
     n = period_s * settings.sample_rate_hz
@@ -60,7 +61,7 @@ class Variant:
     periods of ``period_s`` and averaged into one before the signal chain (P = 1: no averaging)."""
 
     name: str
-    trajectory: twin.Evaluable
+    trajectory: simulation.Evaluable
     period_s: float
     periods: int = 1
     periodic_filter: bool = False
@@ -80,7 +81,7 @@ class HipSetup:
 
 
 def _records(
-    trajectory: twin.Evaluable,
+    trajectory: simulation.Evaluable,
     duration_s: float,
     setup: HipSetup,
     seeds: Sequence[int],
@@ -114,7 +115,7 @@ def identify_hip(H: Array, y: Array, setup: HipSetup, sample_rate_hz: float) -> 
 
 def compare_hip(
     variants: Sequence[Variant],
-    validation: twin.Evaluable,
+    validation: simulation.Evaluable,
     validation_duration_s: float,
     setup: HipSetup,
     seeds: Sequence[int],
@@ -169,7 +170,7 @@ def compare_hip(
         frame["train_rmse"] = _rmse(y - np.einsum("skd,sd->sk", H, X))
         frame["val_rmse"] = _rmse(yv - np.einsum("skd,sd->sk", Hv, X))
         frame["val_rmse_true"] = _rmse(yv_true - np.einsum("skd,sd->sk", Hv, X))
-        frame["cond_signals"] = [model.condition_number(h) for h in H]
+        frame["cond_signals"] = [estimators.condition_number(h) for h in H]
         frame["periods"] = v.periods
         frame["raw_samples"] = cal["time"].size
         frame["rows"] = H.shape[1]

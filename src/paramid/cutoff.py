@@ -12,13 +12,11 @@ is never used (only its sample rate caps the candidates, so that both records ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-
-from paramid.hip import pipeline
 
 Array = NDArray[np.float64]
 DEFAULT_CANDIDATES_HZ = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0)
@@ -69,22 +67,15 @@ def usable_candidates(
 
 
 def choose_cutoff(
-    time: Array,
-    angle: Array,
-    torque: Array,
-    keys: Sequence[str],
-    gravity: float,
-    signals_config: Mapping,
     candidates_hz: Sequence[float],
+    regression: Callable[[float], tuple[Array, Array]],
     blocks: int,
+    rows_per_sample: int = 1,
+    rule: str = CutoffChoice.rule,
 ) -> CutoffChoice:
-    """Score every candidate by :func:`blocked_cv_rmse` of the chain's regression (Eq 4–6) on
-    one record and choose the lowest score (ties: the lower cutoff)."""
-    scores = []
-    for cutoff in candidates_hz:
-        processed = pipeline.process(time, angle, torque, signals_config, cutoff)
-        H, y = pipeline.regression(processed, keys, gravity)
-        scores.append(blocked_cv_rmse(H, y, blocks))
-    cv = np.array(scores)
-    chosen = float(np.asarray(candidates_hz, dtype=np.float64)[np.argmin(cv)])
-    return CutoffChoice(np.asarray(candidates_hz, dtype=np.float64), cv, chosen, blocks)
+    """Score every candidate by :func:`blocked_cv_rmse` of ``regression(cutoff) -> (H, y)``
+    (the chain run at that cutoff on the calibration data) and choose the lowest score (ties:
+    the lower cutoff)."""
+    cv = np.array([blocked_cv_rmse(*regression(c), blocks, rows_per_sample) for c in candidates_hz])
+    candidates = np.asarray(candidates_hz, dtype=np.float64)
+    return CutoffChoice(candidates, cv, float(candidates[np.argmin(cv)]), blocks, rule)

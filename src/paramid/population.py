@@ -1,4 +1,5 @@
-"""Population methods of the hip study (paper §4.1–§4.3, Table 2) on the shared optimiser API.
+"""Population fits on a least-squares objective: the hip paper's methods (§4.1–§4.3, Table 2)
+on the shared optimiser API, used by every study.
 
 Each method key names an optimiser and its box: standard PSO searches a fixed configured box,
 the RLS methods search the RLS box [L, U] of §3.1.  All runs of a method go through one
@@ -26,14 +27,15 @@ class MethodSpec:
 
     optimiser: str  # key of paramid.optim.METHODS
     box: str  # "rls" (the RLS box of §3.1) or "standard" (the configured fixed box)
+    label: str  # the name in tables and figures (Table 3)
 
 
 POPULATION_METHODS: dict[str, MethodSpec] = {
-    "pso": MethodSpec("pso", "standard"),
-    "rls_pso": MethodSpec("pso", "rls"),
-    "rls_ga": MethodSpec("ga", "rls"),
-    "rls_gwo": MethodSpec("gwo", "rls"),
-    "rls_agwo": MethodSpec("agwo", "rls"),
+    "pso": MethodSpec("pso", "standard", "PSO"),
+    "rls_pso": MethodSpec("pso", "rls", "RLS-PSO"),
+    "rls_ga": MethodSpec("ga", "rls", "RLS-GA"),
+    "rls_gwo": MethodSpec("gwo", "rls", "RLS-GWO"),
+    "rls_agwo": MethodSpec("agwo", "rls", "RLS-AGWO"),
 }
 
 

@@ -1,0 +1,108 @@
+"""Simulated records shared by every twin: reference trajectories and the sensor model.
+
+:class:`Evaluable` is anything a twin can follow (``evaluate(t) -> (q, q̇, q̈)``);
+:class:`Trajectory` is a harmonic reference, offset plus sine and cosine terms in degrees as
+printed in the hip paper's Eq 18-19; :func:`measure` turns a true motion and torque into a
+:class:`Record` as the sensors see it (additive encoder error, relative torque error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+
+
+@runtime_checkable
+class Evaluable(Protocol):
+    """Anything the twin can follow: ``evaluate(t) -> (q, q̇, q̈)`` in rad, rad/s, rad/s².
+
+    :class:`Trajectory` (Eq 18–19) and ``paramid.excitation.fourier.FourierTrajectory`` (Fourier
+    excitation, Eq 8 of the excitation paper) both satisfy it.
+    """
+
+    def evaluate(self, t: Array) -> tuple[Array, Array, Array]: ...
+
+
+@dataclass(frozen=True)
+class HarmonicTerm:
+    """One term ``amplitude · fn(2π f t)`` of a reference trajectory (Eq 18–19)."""
+
+    fn: str  # "sin" or "cos"
+    amplitude_deg: float
+    frequency_hz: float
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Reference q_ref(t) = offset + Σ terms, in degrees as printed in Eq 18–19."""
+
+    offset_deg: float
+    terms: tuple[HarmonicTerm, ...]
+
+    @classmethod
+    def from_config(cls, spec: Mapping) -> Trajectory:
+        terms = tuple(
+            HarmonicTerm(t["fn"], t["amplitude_deg"], t["frequency_hz"]) for t in spec["terms"]
+        )
+        for term in terms:
+            if term.fn not in ("sin", "cos"):
+                raise ValueError(f"trajectory term fn must be 'sin' or 'cos', got {term.fn!r}")
+        return cls(float(spec["offset_deg"]), terms)
+
+    def evaluate(self, t: Array) -> tuple[Array, Array, Array]:
+        """Angle [rad], velocity [rad/s] and acceleration [rad/s²], analytic."""
+        q = np.full_like(t, np.deg2rad(self.offset_deg))
+        qd = np.zeros_like(t)
+        qdd = np.zeros_like(t)
+        for term in self.terms:
+            amp, w = np.deg2rad(term.amplitude_deg), 2 * np.pi * term.frequency_hz
+            s, c = np.sin(w * t), np.cos(w * t)
+            if term.fn == "sin":
+                q += amp * s
+                qd += amp * w * c
+                qdd -= amp * w * w * s
+            else:
+                q += amp * c
+                qd -= amp * w * s
+                qdd -= amp * w * w * c
+        return q, qd, qdd
+
+
+@dataclass(frozen=True)
+class Record:
+    """A simulated record: measured channels and the ground truth behind them."""
+
+    time: Array
+    angle: Array  # measured [rad]
+    torque: Array  # measured [N m]
+    angle_true: Array
+    velocity_true: Array
+    acceleration_true: Array
+    torque_true: Array
+
+
+def measure(
+    time: Array,
+    motion: tuple[Array, Array, Array],
+    torque: Array,
+    encoder_error: Array,
+    relative_torque_error: Array,
+) -> Record:
+    """A record as the sensors see it: q_m = q + e_q (encoder) and T_m = T (1 + e_τ) (torque
+    sensor), beside the true q, q̇, q̈ and T."""
+    q, qd, qdd = motion
+    return Record(
+        time=time,
+        angle=q + encoder_error,
+        torque=torque * (1.0 + relative_torque_error),
+        angle_true=q,
+        velocity_true=qd,
+        acceleration_true=qdd,
+        torque_true=torque,
+    )
