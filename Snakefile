@@ -1,84 +1,128 @@
 # paramid: robot parameter identification as a cached Snakemake DAG.
-# Stages follow the hip paper's protocol (§4.1): simulate (or ingest) records -> signals
-# (filter, differentiate, trim) -> RLS bounds -> per-method seeded fits -> tables, statistics
-# and figures.
+# Config, schema validation, the study families (their Python: paramid.<family>.workflow), the
+# rule files of each family and the targets. Every check runs before any job: a mistake in the
+# config or an input ends the run with one message naming the study and the field or file.
 
-from snakemake.utils import min_version, update_config
+from pathlib import Path
 
-from paramid.config import validate
-from paramid.ingest import read_yaml
+from snakemake.utils import min_version
+
+from paramid.calibration.workflow import CalibrationStudies
+from paramid.cec2022.workflow import Cec2022Benchmark
+from paramid.excitation.workflow import ExcitationDesigns
+from paramid.friction.workflow import NonlinearStudies
+from paramid.hip.workflow import HipStudies
+from paramid.robot.workflow import RobotStudies
+from paramid.workflow import apply_rule_template, checked, load_config, one_of, study_targets
 
 min_version("9.0")
 
-# config.yaml is read by paramid (a syntax error names the file and line); values given with
-# --configfile or --config take precedence over it, as with Snakemake's configfile directive.
-_settings = read_yaml("config.yaml")
-update_config(_settings, config)
-config.clear()
-config.update(_settings)
 
-# schema errors in three lines: field path, offending value, broken rule (paramid.config)
-validate(config, f"{workflow.basedir}/workflow/schemas/config.schema.yaml")
+SCHEMA = f"{workflow.basedir}/workflow/schemas/config.schema.yaml"
+FOLDERS = checked(lambda: load_config(config, workflow.overwrite_configfiles, SCHEMA))
+HIP, NONLINEAR, EXCITATION, CALIBRATION, CEC, ROBOTS = checked(
+    lambda: (
+        HipStudies(config),
+        NonlinearStudies(config),
+        ExcitationDesigns(config),
+        CalibrationStudies(config),
+        Cec2022Benchmark(config, FOLDERS, workflow.basedir),
+        RobotStudies(config),
+    )
+)
 
 
 report: "workflow/report/workflow.rst"
 
 
-include: "workflow/rules/common.smk"
-include: "workflow/rules/hip_common.smk"
-
-
 wildcard_constraints:
-    study=one_of(STUDIES),
-    record=one_of(RECORDS),
+    study="[a-z][a-z0-9_]*",
     method="[a-z_]+",
 
 
-include: "workflow/rules/simulate.smk"
-include: "workflow/rules/ingest.smk"
-include: "workflow/rules/signals.smk"
-include: "workflow/rules/rls.smk"
-include: "workflow/rules/fit.smk"
-include: "workflow/rules/tables.smk"
-include: "workflow/rules/stats.smk"
-include: "workflow/rules/figures.smk"
-include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/hip.smk"
+include: "workflow/rules/hip_report.smk"
+include: "workflow/rules/hip_sweeps.smk"
 include: "workflow/rules/nonlinear.smk"
 include: "workflow/rules/excitation.smk"
 include: "workflow/rules/calibration.smk"
-include: "workflow/rules/calibration_audit.smk"
 include: "workflow/rules/cec2022.smk"
-include: "workflow/rules/audit.smk"
 include: "workflow/rules/robot.smk"
 include: "workflow/rules/robot_excitation.smk"
 
 
-# the studies under `studies:` (hip, pendulum, users' own): tables, figures, sweeps, audits
+# One target per family (`snakemake robots`), and `all`.
 rule studies:
+    """The 1-DOF studies under `studies:` (hip, pendulum, yours): tables, figures, sweeps, audits."""
     input:
-        all_targets(),
+        HIP.targets(),
+
+
+rule nonlinear:
+    """The nonlinear-friction studies under `nonlinear:`."""
+    input:
+        NONLINEAR.targets(),
+
+
+rule excitation:
+    """The excitation designs under `excitation:` (hip and planar chain)."""
+    input:
+        EXCITATION.targets(),
+
+
+rule calibration:
+    """The kinematic-calibration studies under `calibration:` (the KR210)."""
+    input:
+        CALIBRATION.targets(),
+
+
+rule cec2022:
+    """The CEC 2022 optimiser benchmark."""
+    input:
+        CEC.targets(),
+
+
+rule robots:
+    """The multi-joint robot studies under `robots:` (URDF + joint logs or twin)."""
+    input:
+        ROBOTS.targets(),
 
 
 rule all:
     default_target: True
     input:
         rules.studies.input,
-        nonlinear_targets(),
-        excitation_targets(),
-        [t for study in CAL_STUDIES for t in calibration_targets(study)],
-        CEC_TARGETS,
-        robot_targets(),
+        rules.nonlinear.input,
+        rules.excitation.input,
+        rules.calibration.input,
+        rules.cec2022.input,
+        rules.robots.input,
         "results/provenance.json",
+
+
+rule audit:
+    """Every claims audit (hip, pendulum, nonlinear, KR210, CEC 2022)."""
+    input:
+        [t for t in rules.all.input if Path(t).stem == "audit"],
 
 
 include: "workflow/rules/provenance.smk"
 
 
-# The rule template: every rule that runs a script gets params.code, the hash of the paramid
-# modules the script imports (their whole import closure, paramid.provenance.code_version), so
-# editing library code reruns exactly the rules whose jobs run it. A rule may pass a narrower
-# `code` itself (cec2022_run: only its own optimiser of optim.METHODS); every rule has a log.
-# Each also gets a benchmark file (benchmarks/<rule>/<wildcards>.tsv: wall time, memory), every
-# rule the run's one conda environment (by name, envs/paramid.yaml), and the hip chain's rules
-# run first (priority).
-apply_rule_template(first_files=HIP_RULE_FILES, priority=HIP_PRIORITY)
+# A target per study too (`snakemake kr210`, `snakemake kinova_gen3`): its family's targets.
+for _name, _targets in checked(
+    lambda: study_targets([HIP, NONLINEAR, EXCITATION, CALIBRATION, ROBOTS], workflow.rules)
+):
+
+    rule:
+        name:
+            _name
+        input:
+            _targets,
+
+
+# The rule template (paramid.workflow.apply_rule_template): code hash, log, benchmark file and
+# conda environment for every scripted rule; the hip chain's rules run first (priority).
+apply_rule_template(
+    workflow, first_files=["hip.smk", "hip_report.smk", "hip_sweeps.smk"], priority=50
+)

@@ -1,4 +1,5 @@
-"""Rule calibrate: one identifier on one model, each run on its own data set (§3.2, Tables 6-7)."""
+"""Rule calibration_identify: one identifier on one model, each run on its own data set (§3.2,
+Tables 6-7)."""
 
 from paramid import io
 from paramid.calibration import report
@@ -7,7 +8,7 @@ from paramid.calibration.identify import identify_runs
 
 def main(smk) -> None:
     cfg = smk.params.cfg
-    log = io.start_log(smk.log[0], f"calibrate_{cfg['model']}_{cfg['identifier']}")
+    log = io.start_log(smk.log[0], f"calibration_identify_{cfg['model']}_{cfg['identifier']}")
     runs = list(range(cfg["runs"]))
     problems, _, _, _ = report.load_problems(
         smk.input.data, smk.input.truth, smk.input.ident, cfg["model"], runs
@@ -17,7 +18,7 @@ def main(smk) -> None:
     meta = io.provenance(
         cfg,
         smk.input,
-        stage="calibrate",
+        stage="calibration_identify",
         seed_stream=[cfg["study"], cfg["identifier"], "<run>"],
         eq28_stream=[cfg["study"], "eq28", "<run>"],
         timing="wall time of each run's call",

@@ -1,4 +1,4 @@
-"""Rule polishing_path: Table 9, dwell-point tracking on a phi 150 mm part (§3.2.3)."""
+"""Rule calibration_polishing: Table 9, dwell-point tracking on a phi 150 mm part (§3.2.3)."""
 
 from pathlib import Path
 
@@ -29,7 +29,7 @@ def _row(name: str, model_name: str, ident: str, errors: np.ndarray) -> dict:
 
 def main(smk) -> None:
     cfg = smk.params.cfg
-    log = io.start_log(smk.log[0], "polishing_path")
+    log = io.start_log(smk.log[0], "calibration_polishing")
     runs = list(range(cfg["runs"]))
     pcfg = cfg["polishing"]
     targets = polish.path_targets(pcfg)
@@ -93,7 +93,9 @@ def main(smk) -> None:
         t9[cols], smk.output.md, caption=f"Table 9 ({cfg['study']}): polishing path [mm, %]"
     )
     path_errors = pd.concat(points, ignore_index=True)
-    meta = io.provenance(cfg, smk.input, stage="polishing_path", n_points=int(targets.shape[0]))
+    meta = io.provenance(
+        cfg, smk.input, stage="calibration_polishing", n_points=int(targets.shape[0])
+    )
     io.write_parquet(
         path_errors,
         smk.output.points,

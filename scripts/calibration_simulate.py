@@ -1,4 +1,4 @@
-"""Rule simulate_calibration: the laser-tracker twin's data sets and truth (§2.1.1, §3.2.1)."""
+"""Rule calibration_simulate: the laser-tracker twin's data sets and truth (§2.1.1, §3.2.1)."""
 
 from paramid import io
 from paramid.calibration import kinematics as kin
@@ -7,13 +7,13 @@ from paramid.calibration import model, twin
 
 def main(smk) -> None:
     cfg = smk.params.cfg
-    log = io.start_log(smk.log[0], "simulate_calibration")
+    log = io.start_log(smk.log[0], "calibration_simulate")
     robot = cfg["robot"]
     table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
     mass = model.MassModel.from_config(cfg["mass_model"])
     data = twin.simulate(cfg["study"], cfg["twin"], table, mass=mass, repeats=cfg["runs"])
     meta = io.provenance(
-        cfg, smk.input, stage="simulate_calibration", sources=data.truth["sources"]
+        cfg, smk.input, stage="calibration_simulate", sources=data.truth["sources"]
     )
     io.write_parquet(data.frame, smk.output.data, units=twin.frame_units(), meta=meta)
     io.write_json(data.truth, smk.output.truth)

@@ -1,4 +1,4 @@
-"""Rule excitation_comparison: paper Eq 18 vs the designed excitation (one period, and P
+"""Rule excitation_compare: paper Eq 18 vs the designed excitation (one period, and P
 periods averaged) on the hip twin, over the configured noise seeds, scored on Eq 19."""
 
 import dataclasses
@@ -13,7 +13,7 @@ from paramid.hip import model, twin
 
 def main(smk) -> None:
     cfg = smk.params.cfg
-    log = io.start_log(smk.log[0], "excitation_comparison")
+    log = io.start_log(smk.log[0], "excitation_compare")
     base, c = cfg["base"], cfg["comparison"]
     design = io.read_json(smk.input.design)
     designed = fourier.FourierTrajectory.from_dict(design["trajectory"])
@@ -59,7 +59,7 @@ def main(smk) -> None:
     units |= model.parameter_units(setup.keys)
     units |= {"param_error": "1", "train_rmse": "N m", "val_rmse": "N m", "val_rmse_true": "N m"}
     units |= {"cond_signals": "1", "periods": "1", "raw_samples": "1", "rows": "1"}
-    meta = io.provenance(cfg, smk.input, stage="excitation_comparison")
+    meta = io.provenance(cfg, smk.input, stage="excitation_compare")
     io.write_parquet(main_frame, smk.output.seeds, units=units, meta=meta)
 
     table = hip.summarise(main_frame, cond)

@@ -3,29 +3,9 @@ chain (§4.1) and the RLS prior of the Eq 6 model (§3.1, Eq 7-10, 12)."""
 
 from dataclasses import asdict
 
-import pandas as pd
-
 from paramid import io, signals, simulation
 from paramid.friction import laws
 from paramid.hip import nonlinear, pipeline, twin
-
-RECORD_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "angle_true": "rad"}
-RECORD_UNITS |= {"velocity_true": "rad/s", "acceleration_true": "rad/s^2", "torque_true": "N m"}
-SIGNAL_UNITS = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
-
-
-def write_record(rec: simulation.Record, path: str, meta: dict) -> None:
-    """The raw twin record (measured and true signals)."""
-    raw = pd.DataFrame({column: getattr(rec, column) for column in RECORD_UNITS})
-    io.write_parquet(raw, path, units=RECORD_UNITS, meta=meta)
-
-
-def process(rec: simulation.Record, cfg: dict, path: str, meta: dict) -> signals.Processed:
-    """The signal chain of §4.1 on one record, written as a signals frame."""
-    out = pipeline.process(rec.time, rec.angle, rec.torque, cfg["signals"])
-    frame = pd.DataFrame({column: getattr(out, column) for column in SIGNAL_UNITS})
-    io.write_parquet(frame, path, units=SIGNAL_UNITS, meta=meta)
-    return out
 
 
 def main(smk) -> None:
@@ -56,8 +36,13 @@ def main(smk) -> None:
             cfg["twin"]["seed"],
             record,
         )
-        write_record(rec, smk.output[f"records_{record}"], meta)
-        processed[record] = process(rec, cfg, smk.output[record], meta)
+        io.write_parquet(
+            rec.frame(), smk.output[f"records_{record}"], units=simulation.RECORD_UNITS, meta=meta
+        )
+        processed[record] = pipeline.process(rec.time, rec.angle, rec.torque, cfg["signals"])
+        io.write_parquet(
+            processed[record].frame(), smk.output[record], units=signals.PROCESSED_UNITS, meta=meta
+        )
         log.info("%s: %d samples kept", record, processed[record].time.size)
 
     prior = nonlinear.linear_prior(

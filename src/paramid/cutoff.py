@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
@@ -32,6 +34,26 @@ class CutoffChoice:
     chosen_hz: float
     blocks: int
     rule: str = "lowest blocked cross-validation RMSE of the LS fit on the calibration record"
+
+    def table(self) -> pd.DataFrame:
+        """One row per candidate: cutoff, CV RMSE, whether it was chosen."""
+        return pd.DataFrame(
+            {
+                "cutoff_hz": self.candidates_hz,
+                "cv_rmse": self.cv_rmse,
+                "chosen": self.candidates_hz == self.chosen_hz,
+            }
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The choice as the fields of its JSON file."""
+        return {
+            "chosen_hz": self.chosen_hz,
+            "rule": self.rule,
+            "blocks": self.blocks,
+            "candidates_hz": self.candidates_hz.tolist(),
+            "cv_rmse": self.cv_rmse.tolist(),
+        }
 
 
 def blocked_cv_rmse(H: Array, y: Array, blocks: int, rows_per_sample: int = 1) -> float:

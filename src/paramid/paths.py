@@ -13,10 +13,12 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from paramid.io import UserError
+
 ROOTS = ("results", "logs")
 
 
-class PathError(ValueError):
+class PathError(UserError):
     """A configured output location outside the folders the workflow may write."""
 
 

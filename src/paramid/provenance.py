@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import functools
 import hashlib
 import io as _io
 import os
@@ -273,7 +274,7 @@ def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | Non
 
 
 def _module_file(dotted: str) -> Path | None:
-    """The file of a ``paramid`` module or package (``paramid.rls`` -> hip/rls.py)."""
+    """The file of a ``paramid`` module or package (``paramid.hip.twin`` -> hip/twin.py)."""
     parts = dotted.split(".")[1:]
     base = LIBRARY.joinpath(*parts)
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
@@ -288,9 +289,17 @@ def dotted_name(path: Path) -> str:
     return ".".join(["paramid", *parts])
 
 
-def _imported_modules(path: Path) -> set[str]:
+def _imported_modules(path: Path) -> frozenset[str]:
     """Every ``paramid`` module ``path`` imports (at top level or inside functions), with the
-    packages whose ``__init__`` an import executes."""
+    packages whose ``__init__`` an import executes; parsed once per file version and process
+    (a workflow hashes the closures of ~60 scripts that share most of their modules)."""
+    stat = path.stat()
+    return _parsed_imports(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _parsed_imports(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    """:func:`_imported_modules` of one version of a file (the cache key)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = dotted_name(path) if path.name == "__init__.py" else ""
     if path.is_relative_to(LIBRARY) and not package:
@@ -313,7 +322,7 @@ def _imported_modules(path: Path) -> set[str]:
     for name in found:
         parts = name.split(".")
         closed.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return closed
+    return frozenset(closed)
 
 
 def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> list[Path]:

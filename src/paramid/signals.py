@@ -6,10 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import scipy  # submodules load on first use: jobs that only need sample_rate skip scipy.signal
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
+
+
+#: units of a :class:`Processed` record's columns as written to Parquet
+PROCESSED_UNITS = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
 
 
 @dataclass(frozen=True)
@@ -21,6 +26,10 @@ class Processed:
     qd: Array
     qdd: Array
     torque: Array
+
+    def frame(self) -> pd.DataFrame:
+        """One record's samples as a table (columns of :data:`PROCESSED_UNITS`)."""
+        return pd.DataFrame({column: getattr(self, column) for column in PROCESSED_UNITS})
 
 
 def sample_rate(time: Array) -> float:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
@@ -74,6 +75,18 @@ class Trajectory:
         return q, qd, qdd
 
 
+#: units of a :class:`Record`'s columns as written to Parquet
+RECORD_UNITS = {
+    "time": "s",
+    "angle": "rad",
+    "torque": "N m",
+    "angle_true": "rad",
+    "velocity_true": "rad/s",
+    "acceleration_true": "rad/s^2",
+    "torque_true": "N m",
+}
+
+
 @dataclass(frozen=True)
 class Record:
     """A simulated record: measured channels and the ground truth behind them."""
@@ -85,6 +98,10 @@ class Record:
     velocity_true: Array
     acceleration_true: Array
     torque_true: Array
+
+    def frame(self) -> pd.DataFrame:
+        """The record as a table with the columns of :data:`RECORD_UNITS`."""
+        return pd.DataFrame({column: getattr(self, column) for column in RECORD_UNITS})
 
 
 def measure(

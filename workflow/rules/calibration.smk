@@ -1,29 +1,22 @@
-# KR210 kinematic calibration (issue #9; the MIPO-ARKEKF paper, §2-3).  Studies live under
-# config["calibration"] (one block per study, e.g. kr210); wildcard {study} names one.
-# DAG: simulate_calibration (one data set per repeat) -> calibration_identifiability (every
-# model) -> calibrate (one job per model and identifier, each run on its own data set) -> calibration_tables / calibration_stats / polishing_path /
-# calibration_figure.  Each rule gets only the config blocks it reads as params.
+# KR210 kinematic calibration (the MIPO-ARKEKF paper, §2-3; paramid.calibration, helpers in
+# paramid.calibration.workflow). Studies live under `calibration:` (one block per study, e.g.
+# kr210); wildcard {study} names one. DAG: calibration_simulate (one data set per repeat) ->
+# calibration_identifiability (every model) -> calibration_identify (one job per model and
+# identifier, each run on its own data set) -> calibration_tables / calibration_stats /
+# calibration_polishing / calibration_figure -> calibration_audit (every printed number and
+# claim of Tables 6-9 beside ours, with a verdict and a reason).
 
 
-include: "calibration_common.smk"
-
-
-rule simulate_calibration:
+rule calibration_simulate:
     output:
         data="results/{study}/calibration/dataset.parquet",
         truth="results/{study}/calibration/truth.json",
     log:
-        "logs/{study}/simulate_calibration.log",
+        "logs/{study}/calibration_simulate.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
+        study=one_of(CALIBRATION.names),
     params:
-        cfg=lambda wc: {
-            "study": wc.study,
-            "robot": _cal(wc)["robot"],
-            "twin": _cal(wc)["twin"],
-            "mass_model": _cal(wc)["mass_model"],
-            "runs": _cal(wc)["runs"],
-        },
+        cfg=CALIBRATION.simulate_params,
     script:
         "../../scripts/calibration_simulate.py"
 
@@ -43,45 +36,35 @@ rule calibration_identifiability:
     log:
         "logs/{study}/calibration_identifiability.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
+        study=one_of(CALIBRATION.names),
     params:
-        cfg=lambda wc: {
-            "study": wc.study,
-            "identifiability": _cal(wc)["identifiability"],
-            "models": _cal(wc)["models"],
-        },
+        cfg=CALIBRATION.identifiability_params,
     script:
         "../../scripts/calibration_identifiability.py"
 
 
-rule calibrate:
+rule calibration_identify:
     input:
-        unpack(_cal_base),
+        unpack(CALIBRATION.data),
     output:
         fit="results/{study}/calibration/fits/{model}/{identifier}.parquet",
         history="results/{study}/calibration/histories/{model}/{identifier}.parquet",
     log:
-        "logs/{study}/calibrate_{model}_{identifier}.log",
+        "logs/{study}/calibration_identify_{model}_{identifier}.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
-        model=one_of(CAL_MODELS),
-        identifier=one_of(CAL_IDENTIFIERS),
+        study=one_of(CALIBRATION.names),
+        model=one_of(CALIBRATION.models),
+        identifier=one_of(CALIBRATION.identifiers),
     params:
-        cfg=lambda wc: {
-            "study": wc.study,
-            "model": wc.model,
-            "identifier": wc.identifier,
-            "runs": _cal(wc)["runs"],
-            **{block: _cal(wc)[block] for block in _cal_blocks(wc.identifier)},
-        },
+        cfg=CALIBRATION.identify_params,
     script:
         "../../scripts/calibration_identify.py"
 
 
 rule calibration_tables:
     input:
-        unpack(_cal_base),
-        fits=_cal_all_fits,
+        unpack(CALIBRATION.data),
+        fits=CALIBRATION.all_fits,
     output:
         table6=report(
             "results/{study}/tables/table6.csv",
@@ -127,16 +110,16 @@ rule calibration_tables:
     log:
         "logs/{study}/calibration_tables.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
+        study=one_of(CALIBRATION.names),
     params:
-        cfg=lambda wc: {"study": wc.study, "runs": _cal(wc)["runs"], "n_boot": 10000},
+        cfg=CALIBRATION.tables_params,
     script:
         "../../scripts/calibration_tables.py"
 
 
 rule calibration_stats:
     input:
-        fits=_cal_fits,
+        fits=CALIBRATION.paper_fits,
     output:
         csv=report(
             "results/{study}/tables/table8.csv",
@@ -148,17 +131,17 @@ rule calibration_stats:
     log:
         "logs/{study}/calibration_stats.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
+        study=one_of(CALIBRATION.names),
     params:
-        cfg=lambda wc: {"study": wc.study, "n_boot": 10000},
+        cfg=CALIBRATION.stats_params,
     script:
         "../../scripts/calibration_stats.py"
 
 
-rule polishing_path:
+rule calibration_polishing:
     input:
-        unpack(_cal_base),
-        fits=lambda wc: _cal_all_fits(wc, polishing=True),
+        unpack(CALIBRATION.data),
+        fits=CALIBRATION.polishing_fits,
     output:
         csv=report(
             "results/{study}/tables/table9.csv",
@@ -169,46 +152,60 @@ rule polishing_path:
         md="results/{study}/tables/table9.md",
         points="results/{study}/polishing/dwell_errors.parquet",
     log:
-        "logs/{study}/polishing_path.log",
+        "logs/{study}/calibration_polishing.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
+        study=one_of(CALIBRATION.names),
     params:
-        cfg=lambda wc: {
-            "study": wc.study,
-            "runs": _cal(wc)["runs"],
-            "robot": _cal(wc)["robot"],
-            "twin": _cal(wc)["twin"],
-            "mass_model": _cal(wc)["mass_model"],
-            "polishing": _cal(wc)["polishing"],
-        },
+        cfg=CALIBRATION.polishing_params,
     script:
         "../../scripts/calibration_polishing.py"
 
 
 rule calibration_figure:
     input:
-        unpack(_cal_base),
-        fits=_cal_figure_fits,
-        histories=lambda wc: [] if wc.calfig == "fig8" else _cal_histories(wc),
+        unpack(CALIBRATION.data),
+        fits=CALIBRATION.figure_fits,
+        histories=CALIBRATION.figure_histories,
     output:
         png=report(
-            "results/{study}/figures/{calfig}.png",
+            "results/{study}/figures/{figure}.png",
             caption="../report/calibration_figure.rst",
             category="{study}",
             subcategory="Figures",
         ),
-        pdf="results/{study}/figures/{calfig}.pdf",
+        pdf="results/{study}/figures/{figure}.pdf",
     log:
-        "logs/{study}/calibration_figure_{calfig}.log",
+        "logs/{study}/calibration_figure_{figure}.log",
     wildcard_constraints:
-        study=one_of(CAL_STUDIES),
-        calfig=one_of(CAL_FIGURES),
+        study=one_of(CALIBRATION.names),
+        figure=one_of(CALIBRATION.figures),
     params:
-        cfg=lambda wc: {
-            "study": wc.study,
-            "runs": _cal(wc)["runs"],
-            "figure": wc.calfig,
-            "style": config["figures"],
-        },
+        cfg=CALIBRATION.figure_params,
     script:
-        "../../scripts/calibration_figures.py"
+        "../../scripts/calibration_figure.py"
+
+
+rule calibration_audit:
+    input:
+        table6="results/{study}/tables/table6.csv",
+        table7="results/{study}/tables/table7.csv",
+        table8="results/{study}/tables/table8.csv",
+        table9="results/{study}/tables/table9.csv",
+        hybrid="results/{study}/tables/hybrid_runtime.csv",
+        fits=CALIBRATION.audit_fits,
+    output:
+        csv=report(
+            "results/{study}/audit.csv",
+            caption="../report/calibration_audit.rst",
+            category="{study}",
+            subcategory="Audit",
+        ),
+        md="results/{study}/audit.md",
+    log:
+        "logs/{study}/calibration_audit.log",
+    wildcard_constraints:
+        study=one_of(CALIBRATION.names),
+    params:
+        cfg=CALIBRATION.audit_params,
+    script:
+        "../../scripts/calibration_audit.py"

@@ -2,60 +2,52 @@
 # One job per (function, dimension, algorithm), all runs batched inside it, so the sweep fans
 # out on a cluster; then tables, statistics + audit, and figures per dimension.
 # Every table and PNG figure is in `snakemake --report` under the category "cec2022".
-# Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style);
-# targets: rule cec2022.
-
-
-include: "cec2022_common.smk"
-
-
-rule cec2022:
-    input:
-        CEC_TARGETS,
+# Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style; helpers:
+# paramid.cec2022.workflow); targets: rule cec2022.
 
 
 rule cec2022_run:
     output:
-        runs=f"{CEC_OUT}/runs/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
-        history=f"{CEC_OUT}/histories/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
+        runs=f"{CEC.out}/runs/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
+        history=f"{CEC.out}/histories/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
     log:
-        f"{CEC_LOGS}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
+        f"{CEC.logs}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
     wildcard_constraints:
-        dim=one_of(CEC["dims"]),
-        function=one_of(CEC["functions"]),
-        algorithm=one_of(_cec_runs.ALGORITHMS),
+        dim=one_of(CEC.block["dims"]),
+        function=one_of(CEC.block["functions"]),
+        algorithm=one_of(CEC.block["algorithms"]),
     threads: 1
     resources:
         mem_mb=1500,
         runtime=30,
     params:
-        cfg=cec_run_params,
-        code=cec_run_code,
+        cfg=CEC.run_params,
+        code=CEC.run_code,
     script:
         "../../scripts/cec2022_run.py"
 
 
 rule cec2022_tables:
     input:
-        runs=lambda wc: cec_runs(wc.dim),
-        paper=CEC["paper_values"],
+        runs=CEC.runs,
+        paper=CEC.block["paper_values"],
     output:
         table=report(
-            f"{CEC_OUT}/tables/d{{dim}}.csv",
+            f"{CEC.out}/tables/d{{dim}}.csv",
             caption="../report/cec2022_table.rst",
             category="cec2022",
             subcategory="Tables",
         ),
         ranks=report(
-            f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
+            f"{CEC.out}/tables/ranks_d{{dim}}.csv",
             caption="../report/cec2022_rank_table.rst",
             category="cec2022",
             subcategory="Ranks",
         ),
     log:
-        f"{CEC_LOGS}/tables_d{{dim}}.log",
+        f"{CEC.logs}/tables_d{{dim}}.log",
     wildcard_constraints:
-        dim=one_of(CEC["dims"]),
+        dim=one_of(CEC.block["dims"]),
     threads: 1
     resources:
         mem_mb=1000,
@@ -66,65 +58,65 @@ rule cec2022_tables:
 
 rule cec2022_stats:
     input:
-        tables=expand(f"{CEC_OUT}/tables/d{{dim}}.csv", dim=CEC["dims"]),
-        ranks=expand(f"{CEC_OUT}/tables/ranks_d{{dim}}.csv", dim=CEC["dims"]),
-        runs=[p for dim in CEC["dims"] for p in cec_runs(dim)],
+        tables=CEC.tables(""),
+        ranks=CEC.tables("ranks"),
+        runs=CEC.all_runs(),
     output:
         friedman=report(
-            f"{CEC_OUT}/tables/friedman.csv",
+            f"{CEC.out}/tables/friedman.csv",
             caption="../report/cec2022_friedman.rst",
             category="cec2022",
             subcategory="Statistics",
         ),
         wilcoxon=report(
-            f"{CEC_OUT}/tables/wilcoxon.csv",
+            f"{CEC.out}/tables/wilcoxon.csv",
             caption="../report/cec2022_wilcoxon.rst",
             category="cec2022",
             subcategory="Statistics",
         ),
         runs_tests=report(
-            f"{CEC_OUT}/tables/runs_tests.csv",
+            f"{CEC.out}/tables/runs_tests.csv",
             caption="../report/cec2022_runs_tests.rst",
             category="cec2022",
             subcategory="Statistics",
         ),
         audit=report(
-            f"{CEC_OUT}/audit.csv",
+            f"{CEC.out}/audit.csv",
             caption="../report/cec2022_audit.rst",
             category="cec2022",
             subcategory="Audit",
         ),
     log:
-        f"{CEC_LOGS}/stats.log",
+        f"{CEC.logs}/stats.log",
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
-        cfg={"reference": CEC["reference"]},
+        cfg=CEC.stats_params,
     script:
         "../../scripts/cec2022_stats.py"
 
 
 rule cec2022_figures:
     input:
-        ranks=f"{CEC_OUT}/tables/ranks_d{{dim}}.csv",
-        histories=lambda wc: cec_histories(wc.dim),
+        ranks=f"{CEC.out}/tables/ranks_d{{dim}}.csv",
+        histories=CEC.histories,
     output:
         **{
             f"{name}_png": report(
-                f"{CEC_OUT}/figures/{name}_d{{dim}}.png",
+                f"{CEC.out}/figures/{name}_d{{dim}}.png",
                 caption=f"../report/cec2022_{name}_figure.rst",
                 category="cec2022",
                 subcategory="Figures",
             )
-            for name in CEC_FIGURES
+            for name in CEC.figures
         },
-        **{f"{name}_pdf": f"{CEC_OUT}/figures/{name}_d{{dim}}.pdf" for name in CEC_FIGURES},
+        **{f"{name}_pdf": f"{CEC.out}/figures/{name}_d{{dim}}.pdf" for name in CEC.figures},
     log:
-        f"{CEC_LOGS}/figures_d{{dim}}.log",
+        f"{CEC.logs}/figures_d{{dim}}.log",
     wildcard_constraints:
-        dim=one_of(CEC["dims"]),
+        dim=one_of(CEC.block["dims"]),
     threads: 1
     resources:
         mem_mb=1500,

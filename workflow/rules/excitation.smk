@@ -2,34 +2,31 @@
 # hip comparison of Eq 18 vs the designed trajectory (with and without P-period averaging),
 # and the 4-joint planar chain (base parameters, designed excitation, recovery on its twin).
 # Config: the top-level block `excitation:` of config.yaml; each entry
-# names an output folder results/<name>/.  Final targets: excitation_targets().
+# names an output folder results/<name>/ (helpers: paramid.excitation.workflow).
 
 
-include: "excitation_common.smk"
-
-
-rule design_excitation:
+rule excitation_design:
     output:
         json="results/{study}/excitation/design.json",
         trajectory="results/{study}/excitation/trajectory.parquet",
     log:
-        "logs/{study}/design_excitation.log",
+        "logs/{study}/excitation_design.log",
     wildcard_constraints:
-        study=one_of(HIP_DESIGNS + CHAIN_DESIGNS),
+        study=one_of(EXCITATION.names),
     params:
-        cfg=excitation_design_params,
+        cfg=EXCITATION.design_params,
     script:
-        "../../scripts/design_excitation.py"
+        "../../scripts/excitation_design.py"
 
 
-rule excitation_comparison:
+rule excitation_compare:
     input:
         design="results/{study}/excitation/design.json",
     output:
         seeds="results/{study}/comparison/seeds.parquet",
         table=report(
             "results/{study}/tables/comparison.csv",
-            caption="../report/excitation_comparison.rst",
+            caption="../report/excitation_compare.rst",
             category="{study}",
             subcategory="Tables",
         ),
@@ -40,11 +37,11 @@ rule excitation_comparison:
             subcategory="Tables",
         ),
     log:
-        "logs/{study}/excitation_comparison.log",
+        "logs/{study}/excitation_compare.log",
     wildcard_constraints:
-        study=one_of(HIP_DESIGNS),
+        study=one_of(EXCITATION.hip),
     params:
-        cfg=excitation_comparison_params,
+        cfg=EXCITATION.compare_params,
     script:
         "../../scripts/excitation_compare.py"
 
@@ -64,29 +61,29 @@ rule excitation_figure:
     log:
         "logs/{study}/excitation_figure.log",
     wildcard_constraints:
-        study=one_of(HIP_DESIGNS),
+        study=one_of(EXCITATION.hip),
     params:
-        cfg=excitation_figure_params,
+        cfg=EXCITATION.figure_params,
     script:
         "../../scripts/excitation_figure.py"
 
 
-rule chain_recovery:
+rule excitation_chain_recovery:
     input:
         design="results/{study}/excitation/design.json",
     output:
         table=report(
             "results/{study}/tables/recovery.csv",
-            caption="../report/chain_recovery.rst",
+            caption="../report/excitation_chain_recovery.rst",
             category="{study}",
             subcategory="Tables",
         ),
         summary="results/{study}/tables/recovery.json",
     log:
-        "logs/{study}/chain_recovery.log",
+        "logs/{study}/excitation_chain_recovery.log",
     wildcard_constraints:
-        study=one_of(CHAIN_DESIGNS),
+        study=one_of(EXCITATION.chain),
     params:
-        cfg=chain_recovery_params,
+        cfg=EXCITATION.chain_recovery_params,
     script:
-        "../../scripts/chain_recovery.py"
+        "../../scripts/excitation_chain_recovery.py"

@@ -2,13 +2,11 @@
 # Stribeck, asymmetric-Coulomb and tanh-Coulomb friction, each fitted with every friction law
 # by the population methods, multi-start TRF least squares and variable projection.
 #
-# Config: `nonlinear: {<name>: {...}}` in config.yaml; the trajectories,
+# Config: `nonlinear: {<name>: {...}}` in config.yaml (helpers: paramid.friction.workflow); the
+# trajectories,
 # twin noise, signal chain, RLS, budget and Table 2 settings come from studies.<base_study>.
 # Jobs per study: one data job, one fit job and one figure per true friction law, and one
 # tables job (summary, statistics, audit.csv and audit.md).
-
-
-include: "nonlinear_common.smk"
 
 
 rule nonlinear_data:
@@ -21,10 +19,10 @@ rule nonlinear_data:
     log:
         "logs/{study}/nonlinear_data_{truth}.log",
     wildcard_constraints:
-        study=one_of(NONLINEAR_STUDIES),
-        truth=one_of(FRICTION_LAWS),
+        study=one_of(NONLINEAR.names),
+        truth=one_of(NONLINEAR.laws),
     params:
-        cfg=nonlinear_data_params,
+        cfg=NONLINEAR.data_params,
     script:
         "../../scripts/nonlinear_data.py"
 
@@ -40,10 +38,10 @@ rule nonlinear_fit:
     log:
         "logs/{study}/nonlinear_fit_{truth}.log",
     wildcard_constraints:
-        study=one_of(NONLINEAR_STUDIES),
-        truth=one_of(FRICTION_LAWS),
+        study=one_of(NONLINEAR.names),
+        truth=one_of(NONLINEAR.laws),
     params:
-        cfg=nonlinear_fit_params,
+        cfg=NONLINEAR.fit_params,
     script:
         "../../scripts/nonlinear_fit.py"
 
@@ -64,10 +62,10 @@ rule nonlinear_figure:
     log:
         "logs/{study}/nonlinear_figure_{truth}.log",
     wildcard_constraints:
-        study=one_of(NONLINEAR_STUDIES),
-        truth=one_of(FRICTION_LAWS),
+        study=one_of(NONLINEAR.names),
+        truth=one_of(NONLINEAR.laws),
     params:
-        cfg=nonlinear_figure_params,
+        cfg=NONLINEAR.figure_params,
         style=config["figures"],
     script:
         "../../scripts/nonlinear_figure.py"
@@ -75,7 +73,7 @@ rule nonlinear_figure:
 
 rule nonlinear_tables:
     input:
-        fits=nonlinear_fits,
+        fits=NONLINEAR.fits,
     output:
         summary=report(
             "results/{study}/tables/summary.csv",
@@ -100,8 +98,8 @@ rule nonlinear_tables:
     log:
         "logs/{study}/nonlinear_tables.log",
     wildcard_constraints:
-        study=one_of(NONLINEAR_STUDIES),
+        study=one_of(NONLINEAR.names),
     params:
-        cfg=nonlinear_tables_params,
+        cfg=NONLINEAR.tables_params,
     script:
         "../../scripts/nonlinear_tables.py"

@@ -5,9 +5,6 @@
 # comparison.csv) and robot_excitation_figure. Needs no records.
 
 
-include: "robot_excitation_common.smk"
-
-
 rule robot_excitation_design:
     output:
         design="results/{study}/excitation/design.json",
@@ -21,9 +18,9 @@ rule robot_excitation_design:
     log:
         "logs/{study}/robot_excitation_design.log",
     wildcard_constraints:
-        study=one_of(robot_excitation_studies()),
+        study=one_of(ROBOTS.excitation),
     params:
-        cfg=robot_excitation_params,
+        cfg=ROBOTS.excitation_params,
     script:
         "../../scripts/robot_excitation_design.py"
 
@@ -31,7 +28,7 @@ rule robot_excitation_design:
 rule robot_excitation_compare:
     input:
         design="results/{study}/excitation/design.json",
-        coefficients=robot_excitation_coefficients,
+        coefficients=ROBOTS.excitation_coefficients,
     output:
         report(
             "results/{study}/excitation/comparison.csv",
@@ -42,9 +39,9 @@ rule robot_excitation_compare:
     log:
         "logs/{study}/robot_excitation_compare.log",
     wildcard_constraints:
-        study=one_of(robot_excitation_studies()),
+        study=one_of(ROBOTS.excitation),
     params:
-        cfg=robot_excitation_params,
+        cfg=ROBOTS.excitation_params,
     script:
         "../../scripts/robot_excitation_compare.py"
 
@@ -63,8 +60,8 @@ rule robot_excitation_figure:
     log:
         "logs/{study}/robot_excitation_figure.log",
     wildcard_constraints:
-        study=one_of(robot_excitation_studies()),
+        study=one_of(ROBOTS.excitation),
     params:
-        cfg=lambda wc: {"study": wc.study, "style": config["figures"]},
+        cfg=ROBOTS.excitation_figure_params,
     script:
         "../../scripts/robot_excitation_figure.py"

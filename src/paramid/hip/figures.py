@@ -1,11 +1,13 @@
-"""Figures of the hip study (paper Figure 3a–d) as matplotlib Figures; saving lives in paramid.io.
+"""Figures of the hip study (paper Figures 3a–d, 4a–b, the §5.3 sweeps) as matplotlib Figures;
+saving lives in paramid.io.
 
 Sized for a journal column pair (7 in wide), fonts readable at print size, axes with units.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,7 +16,9 @@ from matplotlib.patches import Rectangle
 from numpy.typing import NDArray
 
 from paramid.hip.methods import display_name
+from paramid.hip.tables import median_run
 from paramid.plotting import COLOURS, new_figure
+from paramid.population import POPULATION_METHODS
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
@@ -183,3 +187,79 @@ def loto(table: pd.DataFrame) -> Figure:
     ax.set(ylabel="Validation RMSE [N m]", title="Leave-one-trajectory-out: median and IQR")
     ax.legend(loc="best")
     return fig
+
+
+#: axis label and scale of each plotted sweep (the §5.3 grid and LOTO have their own figures)
+SWEEP_LABELS = {
+    "margin": ("Bound margin [% of span]", 100.0),
+    "cutoff_hz": ("Low-pass cutoff [Hz]", 1.0),
+    "forgetting": ("RLS forgetting factor λ", 1.0),
+    "population": ("Population size N (2400 evaluations)", 1.0),
+}
+
+
+def figure3(
+    figure: str,
+    fits: Mapping[str, pd.DataFrame],
+    validation: tuple[Array, Array, Array] | None = None,
+    names: Sequence[str] = (),
+    histories: Mapping[str, pd.DataFrame] | None = None,
+    bcls_train_rmse: float | None = None,
+) -> Figure:
+    """One panel of Figure 3 from the fits (method key -> fit frame).
+
+    3a/3b: the validation torque and residuals of each fit's median run, ``validation`` the
+    time, the regressor H and the measured torque of the validation record and ``names`` the
+    parameters of H's columns; 3c: the validation RMSE of every seeded run of the population
+    methods, BCLS as a reference line; 3d: ``histories`` (method key -> best training RMSE per
+    run and iteration) against ``bcls_train_rmse``.
+    """
+    if figure in ("fig3a", "fig3b"):
+        if validation is None:
+            raise ValueError(f"{figure} needs the validation record")
+        time, H, measured = validation
+        estimates = {
+            display_name(m): H @ median_run(f)[list(names)].to_numpy(float) for m, f in fits.items()
+        }
+        if figure == "fig3a":
+            return validation_torque(time, measured, estimates)
+        return residuals(time, {k: measured - v for k, v in estimates.items()})
+    if figure == "fig3c":
+        runs = {
+            display_name(m): f["val_rmse"].to_numpy()
+            for m, f in fits.items()
+            if m in POPULATION_METHODS
+        }
+        refs = {
+            display_name(m): float(f["val_rmse"].iloc[0]) for m, f in fits.items() if m == "bcls"
+        }
+        return rmse_distribution(runs, refs)
+    if histories is None or bcls_train_rmse is None:
+        raise ValueError("fig3d needs the population histories and the BCLS training RMSE")
+    curves = {
+        display_name(m): h.pivot(
+            index="run", columns="iteration", values="best_train_rmse"
+        ).to_numpy()
+        for m, h in histories.items()
+    }
+    return convergence(curves, bcls_train_rmse)
+
+
+def sweep_figure(
+    name: str, table: pd.DataFrame, points: pd.DataFrame | None, default: Any
+) -> Figure:
+    """The figure of sweep ``name`` from its table (and its per-run points: the AGWO grid's
+    cells, the cutoff sweep's first twin seed, as in the paper's Figure 4b)."""
+    if name == "leave_one_trajectory_out":
+        return loto(table)
+    if name == "agwo_grid":
+        if points is None:
+            raise ValueError("the AGWO grid figure needs its points")
+        cells = points.groupby(["mu_base", "kappa"])["val_rmse"].median().unstack()
+        return agwo_grid(cells, (float(default[0]), float(default[1])))
+    seed0 = None
+    if name == "cutoff_hz" and points is not None:
+        seed0 = points[points["run"] == points["run"].min()].set_index("value")["val_rmse"]
+    label, scale = SWEEP_LABELS[name]
+    default_value = float(table["default_value"].iloc[0])  # a chosen cutoff too (auto)
+    return sweep(table, label, scale, default_value, seed0=seed0)

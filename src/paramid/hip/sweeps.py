@@ -300,3 +300,14 @@ def _prior(data: pipeline.Regression, study_config: Mapping) -> pipeline.Prior:
     return pipeline.rls_prior(
         data.H, data.y, study_config["regressor"], study_config["rls"], data.sample_rate_hz
     )
+
+
+def whole_sweep(
+    sweep: str, block: Mapping, data: pipeline.Regression, study_config: Mapping, study: str
+) -> pd.DataFrame:
+    """Every point of a §5.3 sweep (``block`` its config: values or grid, methods)."""
+    if sweep == "agwo_grid":
+        return agwo_grid(data, study_config, study, block["mu_base"], block["kappa"])
+    if sweep == "leave_one_trajectory_out":
+        return leave_one_trajectory_out(data, study_config, study, block["methods"])
+    return value_sweep(sweep, block["values"], data, study_config, study, block["methods"])

@@ -1,0 +1,50 @@
+"""Rule hip_audit: a study's claims audit (audit.csv and audit.md)."""
+
+import pandas as pd
+
+from paramid import estimators, io
+from paramid.hip import audit, model
+from paramid.ingest import read_yaml
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "hip_audit")
+    table3 = pd.read_csv(smk.input.table3)
+    table4 = pd.read_csv(smk.input.table4)
+    if "paper" in smk.input.keys():
+        cutoff = None
+        if "cutoff" in smk.input.keys():  # the default twin's BCLS per cutoff (Figure 4b's line)
+            points = pd.concat([io.read_parquet(p)[0] for p in smk.input.cutoff])
+            cutoff = points[points["run"] == cfg["twin_seed"]].set_index("value")["val_rmse"]
+        result = audit.hip_audit(
+            table3,
+            table4,
+            pd.read_csv(smk.input.stats),
+            io.read_json(smk.input.rls),
+            pd.read_csv(smk.input.margin) if "margin" in smk.input.keys() else None,
+            cutoff,
+            read_yaml(smk.input.paper),
+        )
+    else:
+        reference = cfg["reference"]
+        names = model.parameter_names(cfg["regressor"])
+        H, y, _ = io.read_regression(smk.input.validation, cfg["regressor"])
+        x_ref = [reference["values"][n] for n in names]
+        result = audit.reference_audit(
+            table4,
+            table3,
+            reference["values"],
+            estimators.rmse(H, y, x_ref),
+            estimators.rmse(H, y, estimators.ls(H, y)),
+            reference.get("source", "reference"),
+            reference.get("note", ""),
+        )
+    io.write_csv(result, smk.output.csv)
+    counts = result["verdict"].value_counts().to_dict()
+    caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"
+    io.write_markdown(result, smk.output.md, caption=caption)
+    log.info(caption)
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,48 @@
+"""Rule hip_fit: one deterministic estimator (LS, or BCLS of Eq 17) scored by Eq 21 on both
+records; a fit that explains too little of the torque stops the study with its likely causes."""
+
+from paramid import estimators, io, plausibility
+from paramid.hip import fits, model
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "hip_fit")
+    keys, method, settings = cfg["regressor"], cfg["method"], cfg["fit"]
+    H, y, _ = io.read_regression(smk.input.calibration, keys)
+    H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
+    estimators.check_rank(H, smk.input.calibration)
+    box = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None
+    result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
+    quality = plausibility.fit_quality(H, y, result.x, settings["spike_mad_k"])
+    problem = quality.problem(settings["min_explained_variance"])
+    if problem:  # the study fails here: one message, no traceback, nothing written
+        log.error("%s on %s: %s", method, smk.input.calibration, problem)
+        raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")
+    if quality.spikes:
+        log.warning(
+            "%d isolated spike(s) in the calibration residual (|r| > %.4g N m = %g scaled MADs)",
+            quality.spikes,
+            quality.spike_threshold_n_m,
+            settings["spike_mad_k"],
+        )
+    train, val = estimators.rmse(H, y, result.x), estimators.rmse(H_val, y_val, result.x)
+    frame = fits.deterministic_frame(
+        model.parameter_names(keys), result.x, train, val, result.time_ms
+    )
+    meta = io.provenance(
+        cfg,
+        smk.input,
+        stage="hip_fit",
+        explained_variance=quality.explained_variance,
+        residual_spikes=quality.spikes,
+        spike_threshold_n_m=quality.spike_threshold_n_m,
+    )
+    units = fits.fit_units(keys)
+    io.write_parquet(
+        frame, smk.output[0], units=units, meta=meta, nondeterministic_columns=["time_ms"]
+    )
+    log.info("%s: train %.5f val %.5f N m, %.3f ms", method, train, val, result.time_ms)
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,43 @@
+"""Rule hip_ingest: one measured record, validated, in SI units on a uniform time grid."""
+
+import pandas as pd
+
+from paramid import ingest, io
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "hip_ingest")
+    spec = cfg["spec"]
+    record = ingest.load_record(
+        smk.input[0], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
+    )
+    frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
+    units = {"time": "s", "angle": "rad", "torque": "N m"}
+    if record.velocity is not None:
+        frame["velocity"] = record.velocity
+        units["velocity"] = "rad/s"
+    meta = io.provenance(
+        cfg,
+        smk.input,
+        stage="hip_ingest",
+        source_file=str(smk.input[0]),
+        original_rate_hz=record.sample_rate_hz,
+        jitter=record.jitter,
+        resampled=record.resampled,
+        resampling="linear interpolation onto t0 + k / f_s, f_s = 1 / median interval"
+        if record.resampled
+        else "none (uniform time stamps)",
+    )
+    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
+    log.info(
+        "%s: %d samples at %.4g Hz, jitter %.3g of the interval, resampled=%s",
+        smk.input[0],
+        len(frame),
+        record.sample_rate_hz,
+        record.jitter,
+        record.resampled,
+    )
+
+
+main(snakemake)  # noqa: F821

@@ -1,0 +1,39 @@
+"""Rule hip_signals: filter, differentiate and trim one record; add the regressor columns (Eq 6)."""
+
+import pandas as pd
+
+from paramid import estimators, io
+from paramid.hip import model, pipeline
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "hip_signals")
+    raw, _ = io.read_parquet(smk.input.record)
+    cutoff = cfg["signals"]["cutoff_hz"]
+    if cutoff == "auto":  # chosen on the calibration record (rule choose_cutoff)
+        cutoff = io.read_json(smk.input.cutoff[0])["chosen_hz"]
+    out = pipeline.process(
+        raw["time"].to_numpy(),
+        raw["angle"].to_numpy(),
+        raw["torque"].to_numpy(),
+        cfg["signals"],
+        float(cutoff),
+    )
+    H, _ = pipeline.regression(out, cfg["regressor"], cfg["gravity"])
+    frame = pd.DataFrame(
+        {"time": out.time, "q": out.q, "qd": out.qd, "qdd": out.qdd, "torque": out.torque}
+    )
+    units = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
+    for key, column in zip(cfg["regressor"], H.T, strict=True):
+        frame[f"H_{key}"] = column
+        units[f"H_{key}"] = model.COLUMNS[key].column_unit
+    condition = estimators.condition_number(H)
+    meta = io.provenance(
+        cfg, smk.input, stage="hip_signals", condition_number=condition, cutoff_hz=float(cutoff)
+    )
+    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
+    log.info("%d samples kept; cutoff %g Hz; cond(H) = %.1f", len(frame), cutoff, condition)
+
+
+main(snakemake)  # noqa: F821

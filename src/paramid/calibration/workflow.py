@@ -1,0 +1,177 @@
+"""The workflow side of the kinematic-calibration studies (``calibration:`` in config.yaml;
+rules calibration.smk): the studies, their checks, each rule's config subset and targets.
+
+The identifiers, the config blocks each reads and the Table 9 (polishing) rows come from the
+library's one registry, :data:`paramid.calibration.identify.IDENTIFIERS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paramid.calibration.audit import FIT_IDENTIFIERS
+from paramid.calibration.identify import IDENTIFIERS
+from paramid.calibration.report import PAPER_IDENTIFIERS
+from paramid.config import ConfigError
+from paramid.workflow import Wildcards
+
+FIGURES = ("fig8", "fig10", "fig11", "fig12", "fig13", "models")
+TABLES = (
+    "table6",
+    "table7",
+    "models",
+    "hybrid_runtime",
+    "parameter_recovery_summary",
+    "table8",
+    "table9",
+)
+POLISHING = [name for name, spec in IDENTIFIERS.items() if spec.polishing]
+# the blocks every twin stage reads
+TWIN_BLOCKS = ("robot", "twin", "mass_model", "runs")
+
+
+class CalibrationStudies:
+    """The ``calibration:`` block: one KR210-style study per entry."""
+
+    figures = FIGURES
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self.blocks: Mapping[str, Any] = config.get("calibration") or {}
+        self.names = list(self.blocks)
+        self.identifiers = list(IDENTIFIERS)
+        self.models = sorted({m for study in self.blocks.values() for m in study["models"]})
+        for name in self.names:
+            self._check(name)
+
+    def _check(self, name: str) -> None:
+        """The paper's model runs every identifier Tables 6-9 read; compliance groups name
+        their joints."""
+        study = self.blocks[name]
+        for model_name, spec in study["models"].items():
+            if ("compliance" in spec["groups"]) != bool(spec.get("compliance_joints")):
+                raise ConfigError(
+                    f"calibration.{name}.models.{model_name}: compliance_joints lists the joints "
+                    "of the 'compliance' group (give both or neither)"
+                )
+        paper = study["models"]["paper"]["identifiers"]
+        missing = [i for i in PAPER_IDENTIFIERS if paper != "all" and i not in paper]
+        if missing:
+            raise ConfigError(
+                f"calibration.{name}.models.paper.identifiers lacks {missing}: Tables 6-9 of "
+                "the paper's model read them (use 'all')"
+            )
+
+    def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
+        return self.blocks[wildcards.study]
+
+    def _params(self, wildcards: Wildcards, keys: Sequence[str], **extra: Any) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {"study": wildcards.study, **{k: study[k] for k in keys}, **extra}
+
+    def simulate_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, TWIN_BLOCKS)
+
+    def identifiability_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, ("identifiability", "models"))
+
+    def identify_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """Only the blocks this identifier reads (editing one reruns only its readers)."""
+        blocks = IDENTIFIERS[wildcards.identifier].blocks
+        return self._params(
+            wildcards,
+            ("runs", *blocks),
+            model=wildcards.model,
+            identifier=wildcards.identifier,
+        )
+
+    def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, ("runs",), n_boot=10000)
+
+    def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"study": wildcards.study, "n_boot": 10000}
+
+    def polishing_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, (*TWIN_BLOCKS, "polishing"))
+
+    def figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(
+            wildcards, ("runs",), figure=wildcards.figure, style=self.config["figures"]
+        )
+
+    def audit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"study": wildcards.study}
+
+    # -- inputs ----------------------------------------------------------------------------
+    def data(self, wildcards: Wildcards) -> dict[str, str]:
+        """The data set, the truth and the identifiability of a study."""
+        base = f"results/{wildcards.study}/calibration"
+        return {
+            "data": f"{base}/dataset.parquet",
+            "truth": f"{base}/truth.json",
+            "ident": f"{base}/identifiability.json",
+        }
+
+    def model_identifiers(self, study: str) -> dict[str, list[str]]:
+        """{model: identifiers} of a study (``all`` = every registered identifier)."""
+        models = self.blocks[study]["models"]
+        return {
+            name: self.identifiers if spec["identifiers"] == "all" else list(spec["identifiers"])
+            for name, spec in models.items()
+        }
+
+    def paper_fits(self, wildcards: Wildcards, identifiers: Sequence[str] = ()) -> list[str]:
+        """Fits of the paper's model (Tables 6-8, figures)."""
+        names = identifiers or self.model_identifiers(wildcards.study)["paper"]
+        base = f"results/{wildcards.study}/calibration/fits/paper"
+        return [f"{base}/{name}.parquet" for name in names]
+
+    def audit_fits(self, wildcards: Wildcards) -> list[str]:
+        """The fits the audit's ordering claims compare pairwise."""
+        return self.paper_fits(wildcards, FIT_IDENTIFIERS)
+
+    def all_fits(self, wildcards: Wildcards) -> list[str]:
+        """Fits of every model and its identifiers."""
+        return self._fits(wildcards, polishing=False)
+
+    def polishing_fits(self, wildcards: Wildcards) -> list[str]:
+        """Fits of the identifiers of Table 9's rows, every model."""
+        return self._fits(wildcards, polishing=True)
+
+    def _fits(self, wildcards: Wildcards, polishing: bool) -> list[str]:
+        return [
+            f"results/{wildcards.study}/calibration/fits/{model}/{ident}.parquet"
+            for model, idents in self.model_identifiers(wildcards.study).items()
+            for ident in idents
+            if not polishing or ident in POLISHING
+        ]
+
+    def figure_fits(self, wildcards: Wildcards) -> list[str]:
+        """Fig 8 reads no fit, the models figure every model's, the others the paper model's."""
+        if wildcards.figure == "fig8":
+            return []
+        return (
+            self.all_fits(wildcards) if wildcards.figure == "models" else self.paper_fits(wildcards)
+        )
+
+    def figure_histories(self, wildcards: Wildcards) -> list[str]:
+        if wildcards.figure == "fig8":
+            return []
+        base = f"results/{wildcards.study}/calibration/histories/paper"
+        return [f"{base}/{i}.parquet" for i in self.model_identifiers(wildcards.study)["paper"]]
+
+    # -- targets ---------------------------------------------------------------------------
+    def study_targets(self, study: str) -> list[str]:
+        base = f"results/{study}"
+        return [
+            f"{base}/identifiability.csv",
+            *(f"{base}/tables/{t}.{ext}" for t in TABLES for ext in ("csv", "md")),
+            f"{base}/tables/parameter_recovery.csv",
+            f"{base}/audit.csv",
+            f"{base}/audit.md",
+            *(f"{base}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")),
+        ]
+
+    def targets(self) -> list[str]:
+        return [t for study in self.names for t in self.study_targets(study)]

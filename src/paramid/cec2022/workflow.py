@@ -1,0 +1,99 @@
+"""The workflow side of the CEC 2022 optimiser benchmark (``cec2022:`` in config.yaml; rules
+cec2022.smk): its output folders, checks, each rule's config subset, inputs and targets.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from paramid import optim, paths, provenance
+from paramid.cec2022 import runs
+from paramid.config import ConfigError
+from paramid.workflow import Wildcards, check_paper_values, mark_validated, script_code
+
+FIGURES = ("ranks", "paper_ranks", "convergence")
+RUN_KEYS = ("population", "iterations", "runs", "budget", "seed")
+
+
+class Cec2022Benchmark:
+    """The ``cec2022:`` block (always present: the schema fills its defaults)."""
+
+    figures = FIGURES
+
+    def __init__(self, config: Mapping[str, Any], taken: Mapping[str, str], basedir: str) -> None:
+        self.config = config
+        self.block: Mapping[str, Any] = config["cec2022"]
+        self.basedir = basedir
+        block = self.block
+        for key in ("output", "logs"):  # as written; paths.confine resolves symlinks below
+            parts = Path(os.path.normpath(block[key])).parts
+            if len(parts) > 1 and parts[0] in paths.ROOTS and parts[1] in taken:
+                raise ConfigError(
+                    f"cec2022.{key} = {block[key]!r} and {taken[parts[1]]} would both write "
+                    f"{parts[0]}/{parts[1]}: rename the study or set another cec2022.{key}"
+                )
+        if block["reference"] not in block["algorithms"]:
+            raise ConfigError(
+                f"cec2022.reference = {block['reference']!r} is not among cec2022.algorithms "
+                f"{block['algorithms']}: the reference is tested against each of them"
+            )
+        self.out = paths.confine(block["output"], "cec2022.output", "results", taken=taken)
+        self.logs = paths.confine(block["logs"], "cec2022.logs", "logs", taken=taken)
+        mark_validated(check_paper_values(block["paper_values"], "cec2022.paper_values"))
+
+    def run_code(self, wildcards: Wildcards) -> str:
+        """params.code of one run job: the script's library code without the optimisers of
+        optim.METHODS that this job's algorithm does not run (editing GGO reruns GGO's jobs
+        only)."""
+        method = optim.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
+        own = sys.modules[method.__module__]
+        needed = {provenance.dotted_name(f) for f in provenance.library_files(str(own.__file__))}
+        others = {m.__module__ for m in optim.METHODS.values()} - needed
+        return script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
+
+    def run_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The config subset one job depends on (a change of `runs` reruns every job)."""
+        return {k: self.block[k] for k in RUN_KEYS}
+
+    def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"reference": self.block["reference"]}
+
+    def _per_run(self, folder: str, dim: str | int) -> list[str]:
+        return [
+            f"{self.out}/{folder}/d{dim}/F{function}/{algorithm}.parquet"
+            for function in self.block["functions"]
+            for algorithm in self.block["algorithms"]
+        ]
+
+    def runs(self, wildcards: Wildcards) -> list[str]:
+        return self._per_run("runs", wildcards.dim)
+
+    def histories(self, wildcards: Wildcards) -> list[str]:
+        return self._per_run("histories", wildcards.dim)
+
+    def all_runs(self) -> list[str]:
+        return [p for dim in self.block["dims"] for p in self._per_run("runs", dim)]
+
+    def tables(self, name: str) -> list[str]:
+        """``tables/<name>_d<dim>.csv`` (``tables/d<dim>.csv`` for the main table) per dim."""
+        prefix = f"{name}_" if name else ""
+        return [f"{self.out}/tables/{prefix}d{dim}.csv" for dim in self.block["dims"]]
+
+    def targets(self) -> list[str]:
+        tables = ("friedman", "wilcoxon", "runs_tests")
+        return [
+            *self.tables(""),
+            *self.tables("ranks"),
+            *(f"{self.out}/tables/{t}.csv" for t in tables),
+            f"{self.out}/audit.csv",
+            *(
+                f"{self.out}/figures/{name}_d{dim}.{ext}"
+                for name in FIGURES
+                for dim in self.block["dims"]
+                for ext in ("png", "pdf")
+            ),
+        ]

@@ -1,0 +1,90 @@
+"""The workflow side of the excitation designs (``excitation:`` in config.yaml; rules
+excitation.smk): the hip designs (a 1-DOF design on a twin study's model, compared with Eq 18)
+and the planar-chain designs, their checks, config subsets and final targets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from paramid.config import ConfigError, check_base_study
+from paramid.workflow import Wildcards, fixed_signal_settings
+
+# keys of a design block that the design itself does not read
+NOT_DESIGN = ("comparison", "twin", "identification")
+
+
+class ExcitationDesigns:
+    """The ``excitation:`` block: one design (and its test) per entry, under results/<name>/."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self.blocks: Mapping[str, Any] = config.get("excitation") or {}
+        self.names = list(self.blocks)
+        self.hip = [k for k, v in self.blocks.items() if v["kind"] == "hip"]
+        self.chain = [k for k, v in self.blocks.items() if v["kind"] == "chain"]
+        for name in self.hip:
+            check_base_study(config, f"excitation.{name}", self.blocks[name]["base_study"])
+        for name in self.chain:
+            block = self.blocks[name]
+            fs = float(block["twin"]["sample_rate_hz"])
+            cut = float(block["identification"]["cutoff_hz"])
+            if cut >= fs / 2:
+                raise ConfigError(
+                    f"excitation.{name}.identification.cutoff_hz = {cut:g} Hz is at or above "
+                    f"the Nyquist frequency {fs / 2:g} Hz of excitation.{name}.twin.sample_rate_hz"
+                )
+
+    def block(self, wildcards: Wildcards) -> Mapping[str, Any]:
+        return self.blocks[wildcards.study]
+
+    def base_study(self, wildcards: Wildcards) -> Mapping[str, Any]:
+        return self.config["studies"][self.block(wildcards)["base_study"]]
+
+    def design_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.block(wildcards)
+        design = {k: v for k, v in block.items() if k not in NOT_DESIGN}
+        if block["kind"] == "chain":
+            design["sample_rate_hz"] = block["twin"]["sample_rate_hz"]
+            return {"design": design}
+        study = self.base_study(wildcards)
+        design["sample_rate_hz"] = study["twin"]["sample_rate_hz"]
+        record = block["limits_from_record"]
+        base = {
+            "regressor": study["regressor"],
+            "gravity": study["gravity"],
+            "records": {record: study["records"][record]},
+        }
+        return {"design": design, "base": base}
+
+    def compare_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.base_study(wildcards)
+        base = {k: study[k] for k in ("twin", "gravity", "regressor", "records", "rls")}
+        base["signals"] = fixed_signal_settings(study["signals"])
+        return {"comparison": self.block(wildcards)["comparison"], "base": base}
+
+    def figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        calibration = self.base_study(wildcards)["records"]["calibration"]
+        return {"calibration": calibration, "style": self.config["figures"]}
+
+    def chain_recovery_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.block(wildcards)
+        design = {k: block[k] for k in ("kind", "gravity", "links", "base_samples")}
+        return {"design": design, "twin": block["twin"], "identification": block["identification"]}
+
+    def study_targets(self, name: str) -> list[str]:
+        base = f"results/{name}"
+        targets = [f"{base}/excitation/design.json", f"{base}/excitation/trajectory.parquet"]
+        if name in self.hip:
+            tables = ("comparison.csv", "comparison_sensitivity.csv")
+            figures = ("excitation.png", "excitation.pdf")
+            return (
+                targets
+                + [f"{base}/tables/{t}" for t in tables]
+                + [f"{base}/figures/{f}" for f in figures]
+            )
+        return targets + [f"{base}/tables/recovery.{ext}" for ext in ("csv", "json")]
+
+    def targets(self) -> list[str]:
+        return [t for name in self.names for t in self.study_targets(name)]

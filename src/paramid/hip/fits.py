@@ -1,0 +1,74 @@
+"""Fits of the hip chain as tables (§4.1–4.3): one row per run, the parameters of Eq 5 in the
+regressor's order, training and validation RMSE (Eq 13, 21), time per run and evaluations.
+
+:func:`fit_deterministic` runs LS or BCLS (Eq 17) timed; :func:`deterministic_frame` and
+:func:`population_frames` make the frames the workflow writes (the population method's
+best-so-far history too); :func:`fit_units` their units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from paramid import estimators
+from paramid.hip import model
+from paramid.population import PopulationFit
+
+Array = NDArray[np.float64]
+HISTORY_UNITS = {"run": "1", "iteration": "1", "best_train_rmse": "N m"}
+
+
+def fit_units(keys: Sequence[str]) -> dict[str, str]:
+    """Units of a fit frame's columns for the regressor ``keys``."""
+    units = {"run": "1", "seed": "1", **model.parameter_units(keys)}
+    return units | {"train_rmse": "N m", "val_rmse": "N m", "time_ms": "ms", "n_evals": "1"}
+
+
+def fit_deterministic(
+    method: str, H: Array, y: Array, box: Mapping[str, Sequence[float]] | None, repeats: int
+) -> estimators.Timed:
+    """LS, or BCLS in the RLS box ``box`` (``lower``, ``upper``), timed as the median of
+    ``repeats`` calls."""
+    if method == "ls":
+        return estimators.timed(lambda: estimators.ls(H, y), repeats)
+    if method == "bcls" and box is not None:
+        lower, upper = np.asarray(box["lower"]), np.asarray(box["upper"])
+        return estimators.timed(lambda: estimators.bcls(H, y, lower, upper), repeats)
+    raise ValueError(f"unknown deterministic method {method!r} (or BCLS without its box)")
+
+
+def deterministic_frame(
+    names: Sequence[str], x: Array, train_rmse: float, val_rmse: float, time_ms: float
+) -> pd.DataFrame:
+    """The one-row frame of a deterministic fit (run 0, no seed, no evaluation count)."""
+    row = {"run": 0, "seed": pd.NA, **dict(zip(names, x, strict=True))}
+    row |= {"train_rmse": train_rmse, "val_rmse": val_rmse, "time_ms": time_ms, "n_evals": pd.NA}
+    return pd.DataFrame([row]).astype({"run": "int64", "seed": "Int64", "n_evals": "Int64"})
+
+
+def population_frames(
+    names: Sequence[str], fit: PopulationFit
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(one row per seeded run, the best-so-far training RMSE per run and iteration); the time
+    per run is the median over the repeats of the batched call."""
+    runs = np.arange(fit.x.shape[0])
+    frame = pd.DataFrame({"run": runs, "seed": runs})
+    frame[list(names)] = fit.x
+    frame["train_rmse"] = fit.train_rmse
+    frame["val_rmse"] = fit.val_rmse
+    frame["time_ms"] = float(np.median(fit.time_ms_per_run))
+    frame["n_evals"] = fit.n_evals.astype("int64")
+    frame = frame.astype({"seed": "Int64", "n_evals": "Int64"})
+    iterations = np.arange(1, fit.history.shape[1] + 1)
+    history = pd.DataFrame(
+        {
+            "run": np.repeat(runs, iterations.size),
+            "iteration": np.tile(iterations, runs.size),
+            "best_train_rmse": fit.history.ravel(),
+        }
+    )
+    return frame, history

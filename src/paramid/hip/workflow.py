@@ -1,0 +1,479 @@
+"""The workflow side of the 1-DOF studies (``studies:`` in config.yaml; rules hip*.smk).
+
+:class:`HipStudies` holds what the rules of the hip chain need: the studies and their kinds
+(twin or measured records), the checks that run before any job (what the schema cannot say,
+measured records usable by the chain), each rule's narrow config subset (passed as params, so
+that a change reruns exactly the stages that read it), input functions and the final targets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paramid import cutoff, ingest, paths
+from paramid.config import ConfigError, check_names
+from paramid.hip import checks, methods, model
+from paramid.workflow import (
+    Wildcards,
+    check_paper_values,
+    fixed_signal_settings,
+    mark_validated,
+    validated_before,
+)
+
+RECORDS = ("calibration", "validation")
+# the schema's default of rls.mechanical: entries left at it may name parameters a study's
+# regressor lacks (a study without qdd has no Jt), any other entry must name one of its own
+DEFAULT_MECHANICAL = {"Jt": {"min": 0.0}, "fc": {"min": 0.0}, "fv": {"min": 0.0}}
+# Figure 4's sweeps run one job per value, so adding a value adds only its job; the §5.3 sweeps
+# run all their values in one job (a value takes tens of ms, far less than a job's start-up)
+VALUE_SWEEPS = ("margin", "cutoff_hz")
+WHOLE_SWEEPS = ("forgetting", "population", "agwo_grid", "leave_one_trajectory_out")
+FIG3 = ("fig3a", "fig3b", "fig3c", "fig3d")
+FIG4 = {"fig4a": "margin", "fig4b": "cutoff_hz"}  # Figure 4 panel -> its sweep
+FIGURES = (*FIG3, *FIG4)
+# the config blocks each value of a sweep may read
+SWEEP_SETTINGS = ("regressor", "gravity", "rls", "agwo", "population", "pso", "ga")
+
+
+def sweep_value(value: float) -> str:
+    """File-name form of a sweep value (the wildcard {value})."""
+    return f"{value:g}"
+
+
+class HipStudies:
+    """The ``studies:`` block: 1-DOF studies run through the hip chain (hip, pendulum, yours)."""
+
+    records = RECORDS
+    deterministic = methods.DETERMINISTIC_METHODS
+    population = tuple(methods.POPULATION_METHODS)
+    figures = FIGURES
+    whole_sweeps = WHOLE_SWEEPS
+    value_sweeps = VALUE_SWEEPS
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self.blocks: Mapping[str, Any] = config["studies"]
+        self.names = list(self.blocks)
+        self.kinds = {name: self._kind(name) for name in self.names}
+        self.twin = [s for s in self.names if self.kinds[s] == "twin"]
+        self.measured = [s for s in self.names if self.kinds[s] == "measured"]
+        for name in self.names:
+            self._check_settings(name)
+        paths.check_study_folders(self.names)
+        self._check_inputs()
+
+    # -- checks before any job -------------------------------------------------------------
+    def _kind(self, study: str) -> str:
+        """'twin' for simulated records (Eq 18/19-style trajectories), 'measured' for files."""
+        records = self.blocks[study]["records"]
+        kinds = {"twin" if "trajectory" in records[r] else "measured" for r in RECORDS}
+        if len(kinds) > 1:
+            raise ConfigError(
+                f"studies.{study}.records: calibration and validation must both be simulated "
+                "(trajectory) or both measured (path)"
+            )
+        return kinds.pop()
+
+    def _check_settings(self, name: str) -> None:
+        """Names in reference.values and rls.mechanical are parameters of the regressor; a
+        twin's cutoffs lie below its Nyquist frequency."""
+        study = self.blocks[name]
+        known = model.parameter_names(study["regressor"])
+        values = (study.get("reference") or {}).get("values") or {}
+        check_names(f"studies.{name}.reference.values", values, known, study["regressor"])
+        mechanical = study["rls"]["mechanical"]
+        given = [k for k, v in mechanical.items() if DEFAULT_MECHANICAL.get(k) != v]
+        check_names(f"studies.{name}.rls.mechanical", given, known, study["regressor"])
+        for parameter, limits in mechanical.items():
+            if limits.get("min", float("-inf")) > limits.get("max", float("inf")):
+                raise ConfigError(
+                    f"studies.{name}.rls.mechanical.{parameter}: min > max ({limits})"
+                )
+        if self.kinds[name] == "twin":
+            self._check_twin_cutoffs(name)
+
+    def _check_twin_cutoffs(self, name: str) -> None:
+        """A twin sampled at f_s can only be filtered below f_s / 2 (the chain's Butterworth)."""
+        study = self.blocks[name]
+        fs = float(study["twin"]["sample_rate_hz"])
+        field = f"studies.{name}"
+        rate = f"{field}.twin.sample_rate_hz = {fs:g} Hz"
+        signals = study["signals"]
+        if signals["cutoff_hz"] == "auto":
+            try:
+                cutoff.usable_candidates(signals["cutoff_candidates_hz"], [fs])
+            except ValueError as err:
+                raise ConfigError(
+                    f"{field}.signals.cutoff_candidates_hz with {rate}: {err}"
+                ) from None
+        elif float(signals["cutoff_hz"]) >= fs / 2:
+            raise ConfigError(
+                f"{field}.signals.cutoff_hz = {signals['cutoff_hz']:g} Hz is at or above the "
+                f"Nyquist frequency {fs / 2:g} Hz of {rate}: sample faster or lower the cutoff"
+            )
+        high = [v for v in self._sweep_cutoffs(name) if v >= fs / 2]
+        if high:
+            raise ConfigError(
+                f"{field}.sweeps.cutoff_hz.values {high} are at or above the Nyquist frequency "
+                f"{fs / 2:g} Hz of {rate}"
+            )
+
+    def _sweep_cutoffs(self, study: str) -> list[float]:
+        return self.blocks[study].get("sweeps", {}).get("cutoff_hz", {}).get("values", [])
+
+    def _check_inputs(self) -> None:
+        """Every shipped or measured input, before any job runs: one clear error, nothing
+        written (the YAML of the paper's values, measured records)."""
+        stamps = []
+        for study in self.names:
+            path = self.blocks[study].get("paper_values")
+            if path:
+                stamps += check_paper_values(path, f"studies.{study}.paper_values")
+        for study in self.measured:
+            for record in RECORDS:
+                stamps += self._check_record(study, record)
+        mark_validated(stamps)
+
+    def _check_record(self, study: str, record: str) -> list:
+        cfg = self.blocks[study]
+        spec = cfg["records"][record]
+        ingest.check_file(spec["path"], f"studies.{study}.records.{record}.path")
+        settings = {
+            k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
+        }
+        settings["sweep_cutoffs"] = self._sweep_cutoffs(study)
+        done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, checks.__file__)
+        if done:
+            return []
+        loaded = ingest.load_record(
+            spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
+        )
+        high = [v for v in settings["sweep_cutoffs"] if v >= loaded.sample_rate_hz / 2]
+        if high:
+            raise ingest.InputError(
+                f"{spec['path']}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above "
+                f"the Nyquist frequency {loaded.sample_rate_hz / 2:g} Hz of this record"
+            )
+        checks.check_usable(
+            loaded,
+            spec["path"],
+            study=study,
+            regressor=cfg["regressor"],
+            gravity=cfg["gravity"],
+            signals_config=cfg["signals"],
+            burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
+            skip_checks=cfg["checks"]["skip"],
+        )
+        return [stamp]
+
+    # -- config subsets (params) -----------------------------------------------------------
+    def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
+        return self.blocks[wildcards.study]
+
+    def simulate_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {
+            "record": wildcards.record,
+            "twin": study["twin"],
+            "gravity": study["gravity"],
+            "spec": study["records"][wildcards.record],
+        }
+
+    def ingest_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {
+            "record": wildcards.record,
+            "spec": study["records"][wildcards.record],
+            "ingest": study["ingest"],
+        }
+
+    def measured_path(self, wildcards: Wildcards) -> str:
+        return self.study(wildcards)["records"][wildcards.record]["path"]
+
+    def cutoff_is_auto(self, study: str) -> bool:
+        """Whether the study's low-pass cutoff is chosen from its calibration record."""
+        return self.blocks[study]["signals"]["cutoff_hz"] == "auto"
+
+    def chosen_cutoff(self, wildcards: Wildcards) -> list[str]:
+        """The cutoff choice a stage needs ([] for a fixed cutoff)."""
+        if self.cutoff_is_auto(wildcards.study):
+            return [f"results/{wildcards.study}/signals/cutoff.json"]
+        return []
+
+    def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {
+            "study": wildcards.study,
+            "signals": study["signals"],
+            "regressor": study["regressor"],
+            "gravity": study["gravity"],
+        }
+
+    def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {
+            "signals": fixed_signal_settings(study["signals"]),
+            "regressor": study["regressor"],
+            "gravity": study["gravity"],
+        }
+
+    def rls_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {"rls": study["rls"], "agwo": study["agwo"], "regressor": study["regressor"]}
+
+    def rls_bounds(self, wildcards: Wildcards) -> list[str]:
+        """LS needs no RLS box; every other method does."""
+        return [] if wildcards.method == "ls" else [f"results/{wildcards.study}/rls/summary.json"]
+
+    def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {"method": wildcards.method, "regressor": study["regressor"], "fit": study["fit"]}
+
+    def fit_population_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """Only the settings block of this method's optimiser, so editing the GA settings
+        reruns GA only (GWO has no settings block)."""
+        study = self.study(wildcards)
+        block = methods.POPULATION_METHODS[wildcards.method].optimiser
+        return {
+            "study": wildcards.study,
+            "method": wildcards.method,
+            "regressor": study["regressor"],
+            "population": study["population"],
+            **({block: study[block]} if block in study else {}),
+        }
+
+    def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        study = self.study(wildcards)
+        return {
+            "study": wildcards.study,
+            "methods": study["methods"],
+            "regressor": study["regressor"],
+            "reference": self.reference_values(wildcards.study),
+        }
+
+    def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"study": wildcards.study, "methods": self.study(wildcards)["methods"]}
+
+    def reference_values(self, study: str) -> Mapping[str, float] | None:
+        """Reference parameters: the twin's X_true, or a measured study's published values."""
+        cfg = self.blocks[study]
+        if "twin" in cfg:
+            return cfg["twin"]["x_true"]
+        return cfg.get("reference", {}).get("values")
+
+    def paper_values(self, wildcards: Wildcards) -> list[str]:
+        path = self.study(wildcards).get("paper_values")
+        return [path] if path else []
+
+    def fits(self, wildcards: Wildcards) -> list[str]:
+        return self._method_files(wildcards, "fits", self.study(wildcards)["methods"])
+
+    def histories(self, wildcards: Wildcards) -> list[str]:
+        population = [
+            m for m in self.study(wildcards)["methods"] if m in methods.POPULATION_METHODS
+        ]
+        return self._method_files(wildcards, "histories", population)
+
+    @staticmethod
+    def _method_files(wildcards: Wildcards, folder: str, names: Sequence[str]) -> list[str]:
+        return [f"results/{wildcards.study}/{folder}/{m}.parquet" for m in names]
+
+    # -- figures ---------------------------------------------------------------------------
+    def figure_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
+        """What each figure reads: 3a/3b the validation signals and the selected fits, 3c every
+        fit, 3d the population histories and BCLS, 4a/4b their sweep's table (and 4b its
+        per-value points, to mark the first twin seed)."""
+        base = f"results/{wildcards.study}"
+        figure = wildcards.figure
+        if figure in ("fig3a", "fig3b"):
+            selected = self._method_files(wildcards, "fits", methods.FIG3_SELECTED)
+            return {"validation": f"{base}/signals/validation.parquet", "fits": selected}
+        if figure == "fig3c":
+            return {"fits": self.fits(wildcards)}
+        if figure == "fig3d":
+            return {"histories": self.histories(wildcards), "bcls": f"{base}/fits/bcls.parquet"}
+        sweep = FIG4[figure]
+        points = self.sweep_points(wildcards, sweep) if sweep == "cutoff_hz" else []
+        return {"table": f"{base}/tables/sweep_{sweep}.csv", "points": points}
+
+    def figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """Figure settings and what a figure marks; nothing that changes a table."""
+        if wildcards.figure in FIG4:
+            return self._sweep_figure_params(wildcards, FIG4[wildcards.figure])
+        cfg = {"figure": wildcards.figure, "style": self.config["figures"]}
+        if wildcards.figure in ("fig3a", "fig3b"):
+            cfg["regressor"] = self.study(wildcards)["regressor"]
+        return cfg
+
+    def sweep_figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._sweep_figure_params(wildcards, wildcards.sweep)
+
+    def _sweep_figure_params(self, wildcards: Wildcards, sweep: str) -> dict[str, Any]:
+        return {
+            "figure": f"sweep_{sweep}",
+            "sweep": sweep,
+            "default": self.sweep_default(wildcards.study, sweep),
+            "style": self.config["figures"],
+        }
+
+    def sweep_figure_points(self, wildcards: Wildcards) -> list[str]:
+        """The AGWO grid's figure shows cell medians."""
+        return self.sweep_points(wildcards) if wildcards.sweep == "agwo_grid" else []
+
+    # -- sweeps ----------------------------------------------------------------------------
+    def sweep_default(self, study: str, sweep: str) -> Any:
+        """The paper's default setting of a sweep, the one every other value is tested
+        against."""
+        cfg = self.blocks[study]
+        return {
+            "margin": cfg["rls"]["margin"],
+            "cutoff_hz": cfg["signals"]["cutoff_hz"],
+            "forgetting": cfg["rls"]["forgetting"],
+            "population": cfg["population"]["size"],
+            "agwo_grid": [cfg["agwo"]["mu_base"], cfg["agwo"]["kappa"]],
+            "leave_one_trajectory_out": None,
+        }[sweep]
+
+    def sweep_value_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """What one value of a Figure 4 sweep reads; never the list of values (adding a value
+        must not rerun the others).  A cutoff value on a twin study runs its records for every
+        twin seed; on a measured study its two records once (no seeds to pair)."""
+        study, sweep = self.study(wildcards), wildcards.sweep
+        block = {k: v for k, v in study["sweeps"][sweep].items() if k != "values"}
+        if sweep == "margin":
+            settings = {k: study[k] for k in SWEEP_SETTINGS}
+        else:
+            twin = self.kinds[wildcards.study] == "twin"
+            keys = ("regressor", "gravity", "rls", "records") + (("twin",) if twin else ())
+            settings = {k: study[k] for k in keys}
+            settings["signals"] = {
+                k: v for k, v in fixed_signal_settings(study["signals"]).items() if k != "cutoff_hz"
+            }
+            block = {"twin_seeds": block["twin_seeds"]} if twin else {}
+        return {
+            "study": wildcards.study,
+            "sweep": sweep,
+            "value": wildcards.value,
+            "sweep_config": block,
+            "settings": settings,
+        }
+
+    def sweep_value_inputs(self, wildcards: Wildcards) -> dict[str, str]:
+        """The margin sweep refits the study's signals; the cutoff sweep filters the measured
+        records again (a twin study simulates its own)."""
+        base = f"results/{wildcards.study}"
+        if wildcards.sweep == "margin":
+            return {r: f"{base}/signals/{r}.parquet" for r in RECORDS}
+        if self.kinds[wildcards.study] == "twin":
+            return {}
+        return {r: f"{base}/records/{r}.parquet" for r in RECORDS}
+
+    def sweep_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """A whole §5.3 sweep: the study's settings, its block and the default it is tested
+        against."""
+        study = self.study(wildcards)
+        return {
+            "study": wildcards.study,
+            "sweep": wildcards.sweep,
+            "sweep_config": study["sweeps"][wildcards.sweep],
+            "settings": {k: study[k] for k in SWEEP_SETTINGS},
+            "default": self.sweep_default(wildcards.study, wildcards.sweep),
+        }
+
+    def sweep_reference_fits(self, wildcards: Wildcards) -> list[str]:
+        """Leave-one-trajectory-out compares with the main fits (the default direction)."""
+        if wildcards.sweep != "leave_one_trajectory_out":
+            return []
+        return self._method_files(
+            wildcards, "fits", self.study(wildcards)["sweeps"][wildcards.sweep]["methods"]
+        )
+
+    def sweep_points(self, wildcards: Wildcards, sweep: str | None = None) -> list[str]:
+        sweep = sweep or wildcards.sweep
+        base = f"results/{wildcards.study}/sweeps"
+        if sweep in VALUE_SWEEPS:
+            values = self.study(wildcards)["sweeps"][sweep]["values"]
+            return [f"{base}/{sweep}/{sweep_value(v)}.parquet" for v in values]
+        return [f"{base}/{sweep}.parquet"]
+
+    def sweep_table_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        sweep = wildcards.sweep
+        return {
+            "study": wildcards.study,
+            "sweep": sweep,
+            "default": self.sweep_default(wildcards.study, sweep),
+        }
+
+    def sweep_default_choice(self, wildcards: Wildcards) -> list[str]:
+        """A cutoff sweep whose default is ``auto`` is tested against the chosen cutoff."""
+        if wildcards.sweep == "cutoff_hz" and self.cutoff_is_auto(wildcards.study):
+            return self.chosen_cutoff(wildcards)
+        return []
+
+    # -- audit -----------------------------------------------------------------------------
+    def audited(self, study: str) -> bool:
+        """A study is audited when it has the paper's printed values or reference parameters."""
+        return "paper_values" in self.blocks[study] or "reference" in self.blocks[study]
+
+    def audit_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
+        base = f"results/{wildcards.study}"
+        cfg = self.study(wildcards)
+        inputs: dict[str, Any] = {
+            "table3": f"{base}/tables/table3.csv",
+            "table4": f"{base}/tables/table4.csv",
+            "validation": f"{base}/signals/validation.parquet",
+        }
+        if "paper_values" in cfg:
+            inputs |= {
+                "paper": cfg["paper_values"],
+                "stats": f"{base}/tables/stats.csv",
+                "rls": f"{base}/rls/summary.json",
+            }
+            sweeps = cfg.get("sweeps", {})
+            if "margin" in sweeps:
+                inputs["margin"] = f"{base}/tables/sweep_margin.csv"
+            if "cutoff_hz" in sweeps:
+                inputs["cutoff"] = self.sweep_points(wildcards, "cutoff_hz")
+        return inputs
+
+    def audit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        cfg = self.study(wildcards)
+        return {
+            "study": wildcards.study,
+            "regressor": cfg["regressor"],
+            "reference": cfg.get("reference"),
+            "twin_seed": cfg["twin"]["seed"] if "twin" in cfg else None,
+        }
+
+    # -- targets ---------------------------------------------------------------------------
+    def study_targets(self, study: str) -> list[str]:
+        """The final tables and figures of one study, its audit included."""
+        base = f"results/{study}"
+        cfg = self.blocks[study]
+        names = cfg["methods"]
+        population = [m for m in names if m in methods.POPULATION_METHODS]
+        tables = ["table3", "table4"]
+        figures = []
+        if population and "bcls" in names:
+            tables.append("stats")
+            figures.append("fig3d")
+        if population:
+            figures.append("fig3c")
+        if set(methods.FIG3_SELECTED) <= set(names):
+            figures += ["fig3a", "fig3b"]
+        if self.cutoff_is_auto(study):
+            tables.append("cutoff")
+        for sweep in cfg.get("sweeps", {}):
+            tables.append(f"sweep_{sweep}")
+            figures.append({v: k for k, v in FIG4.items()}.get(sweep, f"sweep_{sweep}"))
+        targets = [f"{base}/rls/summary.json"]
+        targets += [f"{base}/tables/{t}.{ext}" for t in tables for ext in ("csv", "md")]
+        targets += [f"{base}/figures/{f}.{ext}" for f in sorted(figures) for ext in ("png", "pdf")]
+        if self.audited(study):
+            targets += [f"{base}/audit.{ext}" for ext in ("csv", "md")]
+        return targets
+
+    def targets(self) -> list[str]:
+        return [t for study in self.names for t in self.study_targets(study)]

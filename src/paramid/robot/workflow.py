@@ -1,0 +1,280 @@
+"""The workflow side of the multi-joint studies (``robots:`` in config.yaml; rules robot.smk
+and robot_excitation.smk).
+
+:class:`RobotStudies` names every study's records, checks the URDF, joints and joint logs and
+an excitation block's limits and coefficient files before any job runs (one error naming the
+study and the field or file, nothing written), gives each rule its config subset and lists
+the final targets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from paramid import ingest, paths
+from paramid.config import ConfigError
+from paramid.io import UserError
+from paramid.robot import excitation, model, records, study
+from paramid.workflow import Wildcards, mark_validated, validated_before
+
+FIGURES = ("torque", "rmse", "parameters")
+ROLES = ("calibration", "validation")
+ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset")
+
+
+class RobotStudies:
+    """The ``robots:`` block: one URDF robot per entry, with joint logs or twin records and an
+    optional excitation design."""
+
+    figures = FIGURES
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self.blocks: Mapping[str, Any] = config.get("robots") or {}
+        self.names = list(self.blocks)
+        self.records = {name: self._record_names(name) for name in self.names}
+        self.excitation = [s for s in self.names if "excitation" in self.blocks[s]]
+        self.twin = [s for s in self.names if self._is_twin(s)]
+        paths.check_study_folders(self.names)
+        stamps: list[Path] = []
+        for name in self.names:
+            try:
+                stamps += self._check(name)
+            except UserError as error:
+                message = str(error)
+                if f"robots.{name}" not in message:
+                    message = f"robots.{name}: {message}"
+                raise type(error)(message) from None
+        mark_validated(stamps)
+
+    # -- records ---------------------------------------------------------------------------
+    def _record_names(self, name: str) -> dict[str, tuple[str, Mapping[str, Any]]]:
+        """{record id: (role, spec)}; ids default to the file stem (measured) or <role>_<k>
+        (twin) and must be unique."""
+        names: dict[str, tuple[str, Mapping[str, Any]]] = {}
+        given = self.blocks[name].get("records") or {}  # none: an excitation-only study
+        for role in ROLES:
+            for k, spec in enumerate(given.get(role, []), start=1):
+                default = Path(spec["path"]).stem if "path" in spec else f"{role}_{k}"
+                record = spec.get("name", default)
+                if record in names:
+                    raise ConfigError(
+                        f"robots.{name}.records: two records named {record!r}; give one a `name:`"
+                    )
+                names[record] = (role, spec)
+        return names
+
+    def _is_twin(self, name: str) -> bool:
+        """True for simulated records (duration_s + excitation), False for joint logs (path)."""
+        kinds = {"path" in spec for _, spec in self.records[name].values()}
+        if len(kinds) > 1:
+            raise ConfigError(
+                f"robots.{name}.records: all records must be joint logs (path) or all twin "
+                "records (duration_s, excitation)"
+            )
+        return kinds == {False}
+
+    def record_ids(self, name: str, role: str | None = None) -> list[str]:
+        return [r for r, (rr, _) in self.records[name].items() if role in (None, rr)]
+
+    # -- checks before any job -------------------------------------------------------------
+    def _check(self, name: str) -> list[Path]:
+        """URDF and joints (the robot loads), twin noise per joint, each joint log's layout and
+        length, the excitation block's limits and coefficient files; returns the stamps."""
+        block = self.blocks[name]
+        ingest.check_file(block["urdf"], f"robots.{name}.urdf")
+        stamps = []
+        done, stamp = validated_before(block["urdf"], self.robot_block(name), model.__file__)
+        if not done:
+            study.robot_of(block)
+            stamps.append(stamp)
+        noise = block["twin"]["noise"]["torque_noise_nm"]
+        twin_used = name in self.twin or name in self.excitation
+        if twin_used and isinstance(noise, list) and len(noise) != len(block["joints"]):
+            raise ConfigError(
+                f"robots.{name}.twin.noise.torque_noise_nm has {len(noise)} values for "
+                f"{len(block['joints'])} joints"
+            )
+        for record, (role, spec) in self.records[name].items():
+            if "path" in spec:
+                stamps += self._check_log(name, record, role, spec)
+        if name in self.excitation:
+            self._check_excitation(name)
+        return stamps
+
+    def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
+        field = f"robots.{name}.records.{role} ({record}).path"
+        ingest.check_file(spec["path"], field)
+        block = self.blocks[name]
+        settings = {"spec": spec, "joints": block["joints"], "signals": block["signals"]}
+        done, stamp = validated_before(spec["path"], settings, records.__file__)
+        if done:
+            return []
+        loaded = records.load_record(
+            spec["path"], block["joints"], spec["columns"], spec["units"], spec["max_jitter"]
+        )
+        kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
+        needed = 2 * block["signals"]["trim_s"]
+        if kept <= needed:
+            raise ingest.InputError(
+                f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s, not more than "
+                f"the 2 x signals.trim_s = {needed:g} s that filtering drops"
+            )
+        return [stamp]
+
+    def _check_excitation(self, name: str) -> None:
+        """Margins against the URDF's limits and every coefficient file's joints and
+        harmonics."""
+        spec = self.blocks[name]["excitation"]
+        robot = study.robot_of(self.blocks[name])
+        excitation.limits_of(robot, spec, name)
+        omega = 2 * math.pi * spec["base_frequency_hz"]
+        for entry in spec["compare"]:
+            field = f"robots.{name}.excitation.compare ({entry['name']})"
+            ingest.check_file(entry["coefficients"], field)
+            excitation.read_coefficients(
+                entry["coefficients"], robot.joints, spec["harmonics"], omega, entry["constant"]
+            )
+
+    # -- config subsets (params) -----------------------------------------------------------
+    def robot_block(self, name: str) -> dict[str, Any]:
+        """The settings every stage needs to rebuild the robot."""
+        return {k: self.blocks[name][k] for k in ROBOT_KEYS}
+
+    def _params(self, wildcards: Wildcards, **extra: Any) -> dict[str, Any]:
+        return {"study": wildcards.study, "robot": self.robot_block(wildcards.study), **extra}
+
+    def record_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        name = wildcards.study
+        cfg = self._params(wildcards, record=wildcards.record)
+        cfg["spec"] = self.records[name][wildcards.record][1]
+        if name in self.twin:
+            cfg["twin"] = self.blocks[name]["twin"]
+        return cfg
+
+    def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, signals=self.blocks[wildcards.study]["signals"])
+
+    def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.blocks[wildcards.study]
+        return {"study": wildcards.study, "joints": block["joints"], "signals": block["signals"]}
+
+    def model_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, base=self.blocks[wildcards.study]["base"])
+
+    def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        settings = self.fit_settings(wildcards.study, wildcards.method)
+        return self._params(wildcards, method=wildcards.method, settings=settings)
+
+    def fit_settings(self, name: str, method: str) -> dict[str, Any]:
+        """The config blocks an estimator reads (editing one reruns only the methods reading
+        it)."""
+        block = self.blocks[name]
+        if method == "lmi":
+            return {"weight": block["lmi"]["weight"]}
+        if method == "bcls":
+            return {"rls": block["rls"]}
+        if method in ("rls_pso", "rls_agwo"):
+            population = block["population"]
+            return {
+                "rls": block["rls"],
+                "runs": population["runs"],
+                "population": population["size"],
+                "iterations": population["iterations"],
+                "pso": block["pso"],
+                "agwo": block["agwo"],
+            }
+        return {}
+
+    def predict_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        validation = self.record_ids(wildcards.study, "validation")
+        return self._params(wildcards, method=wildcards.method, records=validation)
+
+    def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return self._params(wildcards, methods=self.methods(wildcards))
+
+    def recovery_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        twin = self.blocks[wildcards.study]["twin"]
+        return self._params(wildcards, twin=twin, methods=self.methods(wildcards))
+
+    def figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {
+            "study": wildcards.study,
+            "figure": wildcards.figure,
+            "joints": self.blocks[wildcards.study]["joints"],
+            "records": self.record_ids(wildcards.study, "validation"),
+            "methods": self.methods(wildcards),
+            "style": self.config["figures"],
+        }
+
+    def excitation_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.blocks[wildcards.study]
+        keys = ("base", "excitation", "twin")
+        return self._params(wildcards, **{k: block[k] for k in keys})
+
+    def excitation_figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"study": wildcards.study, "style": self.config["figures"]}
+
+    # -- inputs ----------------------------------------------------------------------------
+    def methods(self, wildcards: Wildcards) -> list[str]:
+        return list(self.blocks[wildcards.study]["methods"])
+
+    def _files(self, wildcards: Wildcards, folder: str, names: list[str]) -> list[str]:
+        return [f"results/{wildcards.study}/{folder}/{n}.parquet" for n in names]
+
+    def calibration_records(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "records", self.record_ids(wildcards.study, "calibration"))
+
+    def calibration_signals(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "signals", self.record_ids(wildcards.study, "calibration"))
+
+    def validation_signals(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "signals", self.record_ids(wildcards.study, "validation"))
+
+    def signals_inputs(self, wildcards: Wildcards) -> dict[str, str]:
+        files = {"record": f"results/{wildcards.study}/records/{wildcards.record}.parquet"}
+        if self.blocks[wildcards.study]["signals"]["cutoff_hz"] == "auto":
+            files["cutoff"] = f"results/{wildcards.study}/signals/cutoff.json"
+        return files
+
+    def fits(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "fits", self.methods(wildcards))
+
+    def predictions(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "predictions", self.methods(wildcards))
+
+    def figure_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The torque figure reads the predictions, the others one table each."""
+        base = f"results/{wildcards.study}/tables"
+        if wildcards.figure == "torque":
+            return {"predictions": self.predictions(wildcards)}
+        if wildcards.figure == "rmse":
+            return {"validation": f"{base}/validation.csv"}
+        return {"parameters": f"{base}/parameters.csv"}
+
+    def excitation_coefficients(self, wildcards: Wildcards) -> list[str]:
+        entries = self.blocks[wildcards.study]["excitation"]["compare"]
+        return [entry["coefficients"] for entry in entries]
+
+    # -- targets ---------------------------------------------------------------------------
+    def study_targets(self, name: str) -> list[str]:
+        out = []
+        if name in self.excitation:
+            base = f"results/{name}/excitation"
+            files = ["design.json", "trajectory.parquet", "trajectory.csv", "comparison.csv"]
+            out += [f"{base}/{f}" for f in files]
+            out += [f"{base}/trajectories.{ext}" for ext in ("png", "pdf")]
+        if not self.records[name]:
+            return out
+        base = f"results/{name}"
+        out.append(f"{base}/model/base.json")
+        out += [f"{base}/tables/{t}.csv" for t in ("validation", "parameters", "consistency")]
+        if name in self.twin:
+            out.append(f"{base}/tables/recovery.csv")
+        return out + [f"{base}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")]
+
+    def targets(self) -> list[str]:
+        return [t for name in self.names for t in self.study_targets(name)]

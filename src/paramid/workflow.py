@@ -1,0 +1,193 @@
+"""The workflow's shared Python: start-up checks, wildcard patterns, stamps and the rule template.
+
+The Snakefile builds one object per study family (:class:`paramid.hip.workflow.HipStudies`,
+:class:`paramid.robot.workflow.RobotStudies`, ...) inside :func:`checked`: each constructor
+checks its config block and inputs before any job runs, and a user's mistake ends the run
+with one message naming the study and the field or file, never a traceback.  The rule files
+then hold rules whose params and inputs are these objects' methods.
+
+Everything here is plain Python on plain values: the one place that touches Snakemake's rule
+objects is :func:`apply_rule_template`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from paramid import ingest, provenance
+from paramid.config import ConfigError, result_folders, validate
+from paramid.io import UserError
+
+T = TypeVar("T")
+NEVER = "(?!)"  # a wildcard pattern that matches nothing
+VALIDATED = Path(".snakemake/paramid-validated")
+# the keys of a `signals:` block that only the `auto` cutoff choice reads
+CUTOFF_CHOICE_KEYS = ("cutoff_candidates_hz", "cv_blocks")
+
+
+class Wildcards(Protocol):
+    """The wildcards of a job as Snakemake passes them to input and params functions."""
+
+    def __getattr__(self, name: str) -> str: ...
+
+
+def checked(build: Callable[[], T]) -> T:
+    """``build()``, or the end of the run with its user error as one line on stderr.
+
+    A :class:`paramid.io.UserError` (bad config, unreadable or implausible input) leaves as
+    ``SystemExit``: Snakemake prints the message alone and exits 1, without the wrapper line
+    naming an internal file and the frames of a traceback.
+    """
+    try:
+        return build()
+    except UserError as error:
+        raise SystemExit(f"paramid: {error}") from None
+
+
+def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[str, str]:
+    """Fill ``config`` in place: config.yaml, then what Snakemake read from --configfile and
+    --config on top (as its configfile directive does), validated against ``schema`` with its
+    defaults filled.  Every file is read by :func:`paramid.ingest.read_yaml`, so a syntax error
+    or a key given twice (Snakemake keeps the last silently) names the file and line.  Returns
+    the results folders with the config field that owns each (two owners are an error)."""
+    from snakemake.utils import update_config
+
+    settings = ingest.read_yaml("config.yaml")
+    for path in configfiles:
+        ingest.read_yaml(path)
+    update_config(settings, config)
+    config.clear()
+    config.update(settings)
+    validate(config, schema)
+    return result_folders(config)
+
+
+class Family(Protocol):
+    """A study family's workflow object (``paramid.<family>.workflow``)."""
+
+    names: list[str]
+
+    def study_targets(self, name: str) -> list[str]: ...
+
+
+def study_targets(families: Iterable[Family], rules: Iterable[Any]) -> list[tuple[str, list[str]]]:
+    """(study, its final targets) of every study, for a target rule named after the study
+    (``snakemake kr210``); a study named like a rule of the workflow is refused."""
+    taken = {rule.name for rule in rules}
+    out = []
+    for family in families:
+        for name in family.names:
+            if name in taken:
+                raise ConfigError(
+                    f"a study is named {name!r}, the name of a rule of the workflow "
+                    f"(`snakemake {name}` would be ambiguous): rename the study"
+                )
+            out.append((name, family.study_targets(name)))
+    return out
+
+
+def one_of(names: Iterable[object]) -> str:
+    """A wildcard constraint matching exactly these names (:data:`NEVER` when there are none)."""
+    return "|".join(re.escape(str(n)) for n in names) or NEVER
+
+
+def fixed_signal_settings(signals: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``signals:`` block without the settings of the cutoff choice (a stage that uses the
+    chosen cutoff reads it from its JSON file, so the candidates never rerun it)."""
+    return {k: v for k, v in signals.items() if k not in CUTOFF_CHOICE_KEYS}
+
+
+def validated_before(path: str | os.PathLike, settings: Any, checker: str) -> tuple[bool, Path]:
+    """Whether this file, with these settings and this checking code, passed validation before.
+
+    Snakemake parses the workflow at every start; a stamp named by the hash of all three lets a
+    rerun skip the checks (filtering a record imports scipy.signal, ~1 s) while any change to
+    the file, its settings or the checking module's file ``checker`` (and what it imports)
+    validates again.  Returns the stamp to leave (:func:`mark_validated`) once the checks pass.
+    """
+    digest = hashlib.sha256(Path(path).read_bytes())
+    digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
+    digest.update(provenance.code_version(checker).encode())
+    stamp = VALIDATED / digest.hexdigest()
+    return stamp.exists(), stamp
+
+
+def mark_validated(stamps: Iterable[Path]) -> None:
+    """Leave the stamps of inputs that passed their checks (see :func:`validated_before`)."""
+    stamps = list(stamps)
+    if stamps:
+        VALIDATED.mkdir(parents=True, exist_ok=True)
+    for stamp in stamps:
+        stamp.touch()
+
+
+def script_code(basedir: str | os.PathLike, script: str, exclude: Iterable[str] = ()) -> str:
+    """params.code of a rule running ``scripts/<script>``: the hash of the library code it
+    imports (:func:`paramid.provenance.code_version`)."""
+    return provenance.code_version(Path(basedir) / "scripts" / script, exclude)
+
+
+def benchmark_path(rule_name: str, output: str) -> str:
+    """benchmarks/<rule>/<wildcard values>.tsv (benchmarks/<rule>.tsv without wildcards): the
+    wall time and memory of each of a rule's jobs, wildcards in the order of its output path."""
+    names = dict.fromkeys(re.findall(r"{(\w+)", output))
+    return Path("benchmarks", rule_name, *(f"{{{w}}}" for w in names)).as_posix() + ".tsv"
+
+
+def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int) -> None:
+    """Give every rule that runs something the run's conda environment (envs/paramid.yaml), and
+    every scripted rule its code version and benchmark file; check that each scripted rule
+    writes a log and runs the script of its own name; give the rules declared in
+    ``first_files`` (file names) ``priority``.
+
+    ``params.code`` is the hash of the paramid modules the script imports (their whole import
+    closure), so editing library code reruns exactly the rules whose jobs run it; a rule may
+    pass a narrower ``code`` itself.  The environment's pip section installs
+    ``${PARAMID_CHECKOUT}``, the checkout: pip expands the variable, which a relative path
+    could not do once Snakemake has copied the file.
+    """
+    basedir = Path(workflow.basedir)
+    conda_env = (basedir / "envs" / "paramid.yaml").as_posix()
+    os.environ["PARAMID_CHECKOUT"] = basedir.as_posix()
+    first = set(first_files)
+    for rule in workflow.rules:
+        if rule.norun:
+            continue
+        rule.conda_env = conda_env
+        if rule.script is None:
+            continue
+        if not rule.log:
+            raise ValueError(f"{rule.name} declares no log; every job writes one under logs/")
+        script = Path(rule.script).name
+        if script != f"{rule.name}.py" and not rule.docstring:
+            raise ValueError(
+                f"rule {rule.name} runs scripts/{script}: a rule runs the script of its own "
+                "name, or says in its docstring why it shares one"
+            )
+        if "code" not in rule.params._names:
+            rule.set_params(code=script_code(basedir, script))
+        rule.benchmark_modifier = rule.log_modifier  # the rule's own path modifier
+        rule.benchmark = benchmark_path(rule.name, str(rule.output[0]))
+        if Path(rule.snakefile).name in first:
+            rule.priority = priority
+
+
+def check_paper_values(path: str, field: str) -> list[Path]:
+    """A YAML mapping of a paper's printed values; returns the stamps to leave."""
+    ingest.check_file(path, field)
+    done, stamp = validated_before(path, {}, ingest.__file__)
+    if done:
+        return []
+    values = ingest.read_yaml(path)
+    if not isinstance(values, dict):
+        raise ingest.InputError(
+            f"{field} = {path!r} holds a {type(values).__name__}, not a mapping of the paper's "
+            "tables (see data/hip/paper_values.yaml)"
+        )
+    return [stamp]
