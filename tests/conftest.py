@@ -40,3 +40,30 @@ def config(_validated_config: dict) -> dict:
 @pytest.fixture()
 def hip(config: dict) -> dict:
     return config["studies"]["hip"]
+
+
+def _check_config(config: dict) -> None:
+    """What the Snakefile checks before any job, without the input files: every family's
+    workflow object built on a validated ``config`` (a :class:`paramid.io.UserError` on a
+    setting the schema accepts but a job would crash on)."""
+    from paramid.calibration.workflow import CalibrationStudies
+    from paramid.cec2022.workflow import Cec2022Benchmark
+    from paramid.config import result_folders
+    from paramid.excitation.workflow import ExcitationDesigns
+    from paramid.friction.workflow import NonlinearStudies
+    from paramid.hip.workflow import HipStudies
+    from paramid.robot.workflow import RobotStudies
+
+    folders = result_folders(config)
+    HipStudies(config, check_inputs=False)
+    NonlinearStudies(config)
+    ExcitationDesigns(config)
+    CalibrationStudies(config)
+    Cec2022Benchmark(config, folders, str(ROOT), check_inputs=False)
+    RobotStudies(config, check_inputs=False)
+
+
+@pytest.fixture(scope="session")
+def check_config():
+    """:func:`_check_config`, the Snakefile's start-up checks minus the input files."""
+    return _check_config

@@ -74,8 +74,8 @@ def test_environment_installs_this_checkout(repo_root, tmp_path):
         timeout=120,
     )
     assert f"Obtaining file://{repo_root.as_posix()}" in out.stdout, out.stdout + out.stderr
-    template = (repo_root / "workflow/rules/common.smk").read_text()
-    assert "PARAMID_CHECKOUT=_Path(workflow.basedir)" in template
+    template = (repo_root / "src/paramid/workflow.py").read_text()
+    assert 'os.environ["PARAMID_CHECKOUT"] = basedir.as_posix()' in template
 
 
 def test_every_rule_names_the_one_environment(repo_root):
@@ -128,13 +128,15 @@ def test_every_scripted_job_has_its_benchmark_file(dry_run_all):
     assert [j["rule"] for j in jobs if not j.get("benchmark", "").startswith("benchmarks/")] == []
     assert len(set(benchmarks)) == len(benchmarks)  # one file per job
     rls = next(j for j in jobs if j["output"].startswith("results/hip/fits/rls_agwo"))
-    assert rls["benchmark"] == "benchmarks/fit_population/hip/rls_agwo.tsv"
+    assert rls["benchmark"] == "benchmarks/hip_fit_population/hip/rls_agwo.tsv"
 
 
 @pytest.mark.slow
 def test_the_hip_chain_runs_first(dry_run_all):
     priority = {j["rule"]: int(j.get("priority", 0)) for j in _jobs(dry_run_all)}
-    for rule in ("simulate", "fit_population", "tables", "fig3c", "sweep_point", "audit_study"):
+    hip = ("hip_simulate", "hip_fit_population", "hip_tables", "hip_figure", "hip_sweep_value")
+    for rule in (*hip, "hip_audit"):
         assert priority[rule] == 50, rule
-    for rule in ("cec2022_run", "design_excitation", "nonlinear_fit", "calibrate", "provenance"):
+    others = ("cec2022_run", "excitation_design", "nonlinear_fit", "calibration_identify")
+    for rule in (*others, "provenance"):
         assert priority[rule] == 0, rule

@@ -52,7 +52,8 @@ class HipStudies:
     whole_sweeps = WHOLE_SWEEPS
     value_sweeps = VALUE_SWEEPS
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
+    def __init__(self, config: Mapping[str, Any], check_inputs: bool = True) -> None:
+        """Checks the settings of every study and, with ``check_inputs``, its input files."""
         self.config = config
         self.blocks: Mapping[str, Any] = config["studies"]
         self.names = list(self.blocks)
@@ -61,8 +62,9 @@ class HipStudies:
         self.measured = [s for s in self.names if self.kinds[s] == "measured"]
         for name in self.names:
             self._check_settings(name)
-        paths.check_study_folders(self.names)
-        self._check_inputs()
+        if check_inputs:
+            paths.check_study_folders(self.names)
+            self._check_inputs()
 
     # -- checks before any job -------------------------------------------------------------
     def _kind(self, study: str) -> str:

@@ -31,13 +31,17 @@ class RobotStudies:
 
     figures = FIGURES
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
+    def __init__(self, config: Mapping[str, Any], check_inputs: bool = True) -> None:
+        """Names the records of every study; with ``check_inputs``, checks its URDF, joint
+        logs and excitation block (the robot is loaded)."""
         self.config = config
         self.blocks: Mapping[str, Any] = config.get("robots") or {}
         self.names = list(self.blocks)
         self.records = {name: self._record_names(name) for name in self.names}
         self.excitation = [s for s in self.names if "excitation" in self.blocks[s]]
         self.twin = [s for s in self.names if self._is_twin(s)]
+        if not check_inputs:
+            return
         paths.check_study_folders(self.names)
         stamps: list[Path] = []
         for name in self.names:
