@@ -55,12 +55,12 @@ def _check_config(config: dict) -> None:
     from paramid.robot.workflow import RobotStudies
 
     folders = result_folders(config)
-    HipStudies(config, check_inputs=False)
+    HipStudies(config)
     NonlinearStudies(config)
     ExcitationDesigns(config)
     CalibrationStudies(config)
-    Cec2022Benchmark(config, folders, str(ROOT), check_inputs=False)
-    RobotStudies(config, check_inputs=False)
+    Cec2022Benchmark(config, folders, str(ROOT))
+    RobotStudies(config)
 
 
 @pytest.fixture(scope="session")

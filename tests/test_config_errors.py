@@ -11,9 +11,9 @@ from collections.abc import Callable
 import pytest
 
 from paramid import config as config_checks
-from paramid.io import UserError
 from paramid import ingest
 from paramid.hip import workflow as hip_workflow
+from paramid.io import UserError
 
 SCHEMA = "workflow/schemas/config.schema.yaml"
 
@@ -75,7 +75,7 @@ CASES = {
         ["studies.hip.signals.cutoff_candidates_hz", "sample_rate_hz = 100 Hz"],
     ),
     "chain twin below twice its cutoff": (
-        lambda c: c["excitation"]["chain4"]["twin"].update(sample_rate_hz=20.0),
+        lambda c: c["excitation"]["chain4"].setdefault("twin", {}).update(sample_rate_hz=20.0),
         ["excitation.chain4.identification.cutoff_hz = 15 Hz", "Nyquist frequency 10 Hz"],
     ),
     "unknown reference.values name": (
@@ -83,11 +83,11 @@ CASES = {
         ["studies.pendulum.reference.values: ['Myt'] not parameters", "'tau0'"],
     ),
     "unknown rls.mechanical name": (
-        _hip(lambda s: s["rls"]["mechanical"].update(tau0={"min": 0.0})),
+        _hip(lambda s: s["rls"].setdefault("mechanical", {}).update(tau0={"min": 0.0})),
         ["studies.hip.rls.mechanical: ['tau0'] not parameters"],
     ),
     "rls.mechanical min above max": (
-        _hip(lambda s: s["rls"]["mechanical"].update(Jt={"min": 2.0, "max": 1.0})),
+        _hip(lambda s: s["rls"].setdefault("mechanical", {}).update(Jt={"min": 2.0, "max": 1.0})),
         ["studies.hip.rls.mechanical.Jt: min > max"],
     ),
     "study named like an excitation design": (

@@ -24,15 +24,8 @@ class Cec2022Benchmark:
 
     figures = FIGURES
 
-    def __init__(
-        self,
-        config: Mapping[str, Any],
-        taken: Mapping[str, str],
-        basedir: str,
-        check_inputs: bool = True,
-    ) -> None:
-        """Checks the block's settings and folders and, with ``check_inputs``, the YAML of the
-        paper's values."""
+    def __init__(self, config: Mapping[str, Any], taken: Mapping[str, str], basedir: str) -> None:
+        """Checks the block's settings and output folders (its files: :meth:`check_inputs`)."""
         self.config = config
         self.block: Mapping[str, Any] = config["cec2022"]
         self.basedir = basedir
@@ -51,8 +44,10 @@ class Cec2022Benchmark:
             )
         self.out = paths.confine(block["output"], "cec2022.output", "results", taken=taken)
         self.logs = paths.confine(block["logs"], "cec2022.logs", "logs", taken=taken)
-        if check_inputs:
-            mark_validated(check_paper_values(block["paper_values"], "cec2022.paper_values"))
+
+    def check_inputs(self) -> None:
+        """The YAML of the paper's values (Tables 3-4)."""
+        mark_validated(check_paper_values(self.block["paper_values"], "cec2022.paper_values"))
 
     def run_code(self, wildcards: Wildcards) -> str:
         """params.code of one run job: the script's library code without the optimisers of

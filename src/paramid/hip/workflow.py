@@ -52,8 +52,8 @@ class HipStudies:
     whole_sweeps = WHOLE_SWEEPS
     value_sweeps = VALUE_SWEEPS
 
-    def __init__(self, config: Mapping[str, Any], check_inputs: bool = True) -> None:
-        """Checks the settings of every study and, with ``check_inputs``, its input files."""
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        """Checks the settings of every study (its files: :meth:`check_inputs`)."""
         self.config = config
         self.blocks: Mapping[str, Any] = config["studies"]
         self.names = list(self.blocks)
@@ -62,9 +62,6 @@ class HipStudies:
         self.measured = [s for s in self.names if self.kinds[s] == "measured"]
         for name in self.names:
             self._check_settings(name)
-        if check_inputs:
-            paths.check_study_folders(self.names)
-            self._check_inputs()
 
     # -- checks before any job -------------------------------------------------------------
     def _kind(self, study: str) -> str:
@@ -125,9 +122,10 @@ class HipStudies:
     def _sweep_cutoffs(self, study: str) -> list[float]:
         return self.blocks[study].get("sweeps", {}).get("cutoff_hz", {}).get("values", [])
 
-    def _check_inputs(self) -> None:
+    def check_inputs(self) -> None:
         """Every shipped or measured input, before any job runs: one clear error, nothing
-        written (the YAML of the paper's values, measured records)."""
+        written (study folders, the YAML of the paper's values, measured records)."""
+        paths.check_study_folders(self.names)
         stamps = []
         for study in self.names:
             path = self.blocks[study].get("paper_values")

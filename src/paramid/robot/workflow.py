@@ -31,17 +31,26 @@ class RobotStudies:
 
     figures = FIGURES
 
-    def __init__(self, config: Mapping[str, Any], check_inputs: bool = True) -> None:
-        """Names the records of every study; with ``check_inputs``, checks its URDF, joint
-        logs and excitation block (the robot is loaded)."""
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        """Names the records of every study (its files: :meth:`check_inputs`)."""
         self.config = config
         self.blocks: Mapping[str, Any] = config.get("robots") or {}
         self.names = list(self.blocks)
         self.records = {name: self._record_names(name) for name in self.names}
         self.excitation = [s for s in self.names if "excitation" in self.blocks[s]]
         self.twin = [s for s in self.names if self._is_twin(s)]
-        if not check_inputs:
-            return
+        for name in set(self.twin) | set(self.excitation):
+            block = self.blocks[name]
+            noise = block["twin"]["noise"]["torque_noise_nm"]
+            if isinstance(noise, list) and len(noise) != len(block["joints"]):
+                raise ConfigError(
+                    f"robots.{name}.twin.noise.torque_noise_nm has {len(noise)} values for "
+                    f"{len(block['joints'])} joints"
+                )
+
+    def check_inputs(self) -> None:
+        """The URDF, joint logs and excitation block of every study, before any job runs (the
+        robot is loaded): one error naming the study and the field or file, nothing written."""
         paths.check_study_folders(self.names)
         stamps: list[Path] = []
         for name in self.names:
@@ -86,8 +95,8 @@ class RobotStudies:
 
     # -- checks before any job -------------------------------------------------------------
     def _check(self, name: str) -> list[Path]:
-        """URDF and joints (the robot loads), twin noise per joint, each joint log's layout and
-        length, the excitation block's limits and coefficient files; returns the stamps."""
+        """URDF and joints (the robot loads), each joint log's layout and length, the excitation
+        block's limits and coefficient files; returns the stamps."""
         block = self.blocks[name]
         ingest.check_file(block["urdf"], f"robots.{name}.urdf")
         stamps = []
@@ -95,13 +104,6 @@ class RobotStudies:
         if not done:
             study.robot_of(block)
             stamps.append(stamp)
-        noise = block["twin"]["noise"]["torque_noise_nm"]
-        twin_used = name in self.twin or name in self.excitation
-        if twin_used and isinstance(noise, list) and len(noise) != len(block["joints"]):
-            raise ConfigError(
-                f"robots.{name}.twin.noise.torque_noise_nm has {len(noise)} values for "
-                f"{len(block['joints'])} joints"
-            )
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 stamps += self._check_log(name, record, role, spec)
