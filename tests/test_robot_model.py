@@ -14,9 +14,9 @@ from paramid.robot.base import (
     base_columns,
     base_parameters,
     structural_base,
-    to_base,
     unidentified,
 )
+from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,
     RobotError,

@@ -13,9 +13,9 @@ from paramid.ingest import InputError
 from paramid.robot import records, signals
 
 JOINTS = ["shoulder", "elbow", "wrist"]
-KINOVA = Path("/work/shared/datasets/kinova_gen3_chiha/opti_traj_testing2.csv")
+KINOVA = Path(__file__).resolve().parents[1] / "data/kinova_gen3/opti_traj_testing2.csv"
 KINOVA_COLUMNS = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
-SIGNALS = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1}
+SIGNALS = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1, "decimate": 1}
 
 
 def motion(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -157,7 +157,6 @@ def test_bad_config_is_named(uniform: Path):
         records.load_record(uniform, JOINTS, columns={"time": "Time"})
 
 
-@pytest.mark.skipif(not KINOVA.exists(), reason="Kinova Gen3 records not available")
 def test_real_kinova_layout():
     joints = [f"joint_{i}" for i in range(1, 8)]
     record = records.load_record(KINOVA, joints, columns=KINOVA_COLUMNS, units={"time": "ms"})

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.robot.base import base_columns, structural_base, to_base
+from paramid.robot.base import base_columns, structural_base
+from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,
     friction_columns,

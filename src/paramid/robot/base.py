@@ -138,12 +138,6 @@ def base_parameters(Y: ArrayLike, names: Sequence[str], rel_tol: float = 1e-8) -
     )
 
 
-def to_base(theta: ArrayLike, base: BaseParameters) -> Array:
-    """β = θ[independent] + K θ[dependent] for θ (p,) or (…, p)."""
-    theta = np.asarray(theta, dtype=np.float64)
-    return theta[..., base.independent] + theta[..., base.dependent] @ base.K.T
-
-
 def base_columns(Y: ArrayLike, base: BaseParameters) -> Array:
     """The base regressor Y[..., independent]: Y θ = base_columns(Y) β for every θ."""
     return np.asarray(Y, dtype=np.float64)[..., base.independent]

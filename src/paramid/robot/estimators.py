@@ -48,7 +48,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import scipy
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from paramid import population, rls
 from paramid.estimators import collinear_columns
@@ -116,8 +116,9 @@ def compress(Y: Array, y: Array, chunk: int = 50_000) -> tuple[Array, Array, flo
     return acc[:p, :p], acc[:p, p], float(acc[p, p] ** 2)
 
 
-def to_base(theta: Array, base: BaseMap) -> Array:
-    """β = θ[independent] + K θ[dependent]."""
+def to_base(theta: ArrayLike, base: BaseMap) -> Array:
+    """β = θ[independent] + K θ[dependent] for θ (p,) or (…, p)."""
+    theta = np.asarray(theta, dtype=np.float64)
     return theta[..., base.independent] + theta[..., base.dependent] @ base.K.T
 
 

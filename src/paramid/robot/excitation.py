@@ -43,7 +43,8 @@ from numpy.typing import NDArray
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
 from paramid.io import UserError
-from paramid.robot.base import BaseParameters, base_columns, to_base
+from paramid.robot.base import BaseParameters, base_columns
+from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,
     friction_columns,

@@ -54,7 +54,7 @@ def process(
     """
     fs = record.sample_rate_hz
     cut = float(signals_config["cutoff_hz"] if cutoff_hz is None else cutoff_hz)
-    factor = int(signals_config.get("decimate", 1))
+    factor = int(signals_config["decimate"])
     if factor < 1:
         raise ValueError(f"decimate must be a positive integer, got {factor}")
     if cut >= fs / (2 * factor):
@@ -105,7 +105,7 @@ def choose_cutoff(
     the lowest Nyquist frequency after decimation) with the lowest blocked CV RMSE of the
     stacked fit (:func:`paramid.cutoff.blocked_cv_rmse`, blocks of whole samples; ties:
     the lower cutoff)."""
-    factor = int(signals_config.get("decimate", 1))
+    factor = int(signals_config["decimate"])
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
 
     def regression_at(cutoff_hz: float) -> tuple[Array, Array]:

@@ -48,13 +48,14 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 def robot_of(block: Mapping[str, Any]) -> Robot:
-    """The robot of a ``robots.<study>`` block (URDF, joints, locked, friction, offset)."""
+    """The robot of a validated ``robots.<study>`` block (URDF, joints, locked, friction, offset;
+    the schema fills their defaults)."""
     return load_robot(
         block["urdf"],
         block["joints"],
-        locked=block.get("locked") or {},
-        friction=block.get("friction", ("viscous", "coulomb")),
-        offset=bool(block.get("offset", False)),
+        locked=block["locked"] or {},
+        friction=block["friction"],
+        offset=bool(block["offset"]),
     )
 
 
