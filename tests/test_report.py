@@ -13,7 +13,7 @@ import jinja2
 import pytest
 from docutils.core import publish_parts
 from snakemake.api import SnakemakeApi
-from snakemake.io import Wildcards, get_flag_value, is_flagged
+from snakemake.io import get_flag_value, is_flagged
 from snakemake.settings.types import OutputSettings, ResourceSettings
 
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
@@ -82,7 +82,7 @@ def test_report_outputs_are_grouped_by_study(report_outputs):
         assert marker.subcategory, target
 
 
-def _params(rule, wildcards: Wildcards) -> SimpleNamespace:
+def _params(rule, wildcards: SimpleNamespace) -> SimpleNamespace:
     """The rule's params for these wildcards (functions of the wildcards are called)."""
     values = {
         name: (value(wildcards) if callable(value) else value)
@@ -98,7 +98,7 @@ def test_every_caption_renders(report_outputs):
         caption = get_flag_value(item, "report").caption
         assert caption is not None, f"{target} has no caption"
         template = Path(caption.get_path_or_uri(secret_free=True)).read_text()
-        wc = Wildcards(fromdict=wildcards)
+        wc = SimpleNamespace(**wildcards)  # attribute access, as jobs see their wildcards
         snakemake = SimpleNamespace(wildcards=wc, params=_params(rule, wc))
         text = env.from_string(template).render(snakemake=snakemake)
         assert len(text.split()) >= 15, f"{target}: caption too short: {text!r}"

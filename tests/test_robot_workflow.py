@@ -143,7 +143,8 @@ def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patter
     text = out.stdout + out.stderr
     for pattern in patterns:
         assert pattern in text, text[-3000:]
-    assert "Traceback" not in text, text[-3000:]
+    assert "Traceback" not in text and 'File "' not in text, text[-3000:]
+    assert "robots.mine" in text, text[-3000:]  # the study is named
     assert not (workdir / "results").exists()
 
 

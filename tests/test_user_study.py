@@ -60,7 +60,7 @@ def user_workdir(tmp_path, repo_root, hip) -> Path:
 
 def test_user_block_adds_a_study_next_to_the_shipped_ones(user_workdir):
     jobs = planned_jobs(user_workdir, "all", "--configfile", "my.yaml")
-    assert jobs["ingest"] == 4  # pendulum's two records and the user's two
+    assert jobs["hip_ingest"] == 4  # pendulum's two records and the user's two
     out = snakemake(
         user_workdir,
         "--cores",

@@ -170,18 +170,18 @@ def test_cutoff_change_reruns_signals_and_downstream(built, tmp_path):
     work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
     edit_config(work, "cutoff_hz: 15.0", "cutoff_hz: 10.0")
     jobs = planned_jobs(work)
-    assert "simulate" not in jobs
-    assert jobs.get("signals") == 2 and jobs.get("rls_bounds") == 1 and jobs.get("fit") == 2
-    assert jobs.get("tables") == 1
+    assert "hip_simulate" not in jobs
+    assert jobs.get("hip_signals") == 2 and jobs.get("hip_rls") == 1 and jobs.get("hip_fit") == 2
+    assert jobs.get("hip_tables") == 1
 
 
 def test_margin_change_does_not_rerun_simulate_or_signals(built, tmp_path):
     work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
     edit_config(work, "margin: 0.10", "margin: 0.20")
     jobs = planned_jobs(work)
-    assert "simulate" not in jobs and "signals" not in jobs
-    assert jobs.get("rls_bounds") == 1 and jobs.get("fit") == 1  # BCLS only: LS has no bounds
-    assert jobs.get("tables") == 1
+    assert "hip_simulate" not in jobs and "hip_signals" not in jobs
+    assert jobs.get("hip_rls") == 1 and jobs.get("hip_fit") == 1  # BCLS only: LS has no bounds
+    assert jobs.get("hip_tables") == 1
 
 
 def test_cores_do_not_change_any_data(built, tmp_path, repo_root):
@@ -223,22 +223,22 @@ def test_adding_a_sweep_value_adds_only_its_jobs(built, tmp_path):
     jobs = planned_jobs(work)
     # the new margin's job, the margin table, Figure 4a and the audit that reads the table
     assert jobs == {
-        "sweep_point": 1,
-        "sweep_table": 1,
-        "fig4a": 1,
-        "audit_study": 1,
+        "hip_sweep_value": 1,
+        "hip_sweep_table": 1,
+        "hip_figure": 1,
+        "hip_audit": 1,
         "studies": 1,
     }
 
 
 def test_figure_style_change_reruns_only_figure_rules(built, tmp_path):
     work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
-    edit_config(work, "font_size: 9.0", "font_size: 10.0")
+    (work / "config.yaml").write_text((work / "config.yaml").read_text() + "figures: {font_size: 10}\n")
     jobs = planned_jobs(work)
-    figure_rules = {"fig3a", "fig3b", "fig3c", "fig3d", "fig4a", "fig4b", "sweep_figure"}
+    figure_rules = {"hip_figure", "hip_sweep_figure"}
     assert set(jobs) - {"studies"} <= figure_rules, jobs
     # every figure of the hip study is redrawn: Figures 3a-d, 4a, 4b and the four 5.3 sweeps
-    assert jobs["sweep_figure"] == 4 and all(jobs[f] >= 1 for f in figure_rules)
+    assert jobs["hip_figure"] == 6 and jobs["hip_sweep_figure"] == 4
 
 
 def test_audit_has_a_verdict_and_reason_for_every_claim(built):

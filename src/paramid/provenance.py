@@ -274,7 +274,7 @@ def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | Non
 
 
 def _module_file(dotted: str) -> Path | None:
-    """The file of a ``paramid`` module or package (``paramid.hip.twin`` -> hip/twin.py)."""
+    """The file of a ``paramid`` module or package (``paramid.robot.twin`` -> robot/twin.py)."""
     parts = dotted.split(".")[1:]
     base = LIBRARY.joinpath(*parts)
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):

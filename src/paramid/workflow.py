@@ -1,6 +1,6 @@
 """The workflow's shared Python: start-up checks, wildcard patterns, stamps and the rule template.
 
-The Snakefile builds one object per study family (:class:`paramid.hip.workflow.HipStudies`,
+The Snakefile builds one object per study family (``HipStudies`` of the hip package,
 :class:`paramid.robot.workflow.RobotStudies`, ...) inside :func:`checked`: each constructor
 checks its config block and inputs before any job runs, and a user's mistake ends the run
 with one message naming the study and the field or file, never a traceback.  The rule files

@@ -1,0 +1,93 @@
+"""The house rules of the layout: a neutral core that no domain package reaches through hip/,
+rule files without Python functions, one name per stage, one target per family."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "src" / "paramid"
+RULES = ROOT / "workflow" / "rules"
+# the rule-name prefix of each family target's jobs
+FAMILY_PREFIXES = {
+    "studies": ("hip_",),
+    "nonlinear": ("nonlinear_",),
+    "excitation": ("excitation_",),
+    "calibration": ("calibration_",),
+    "cec2022": ("cec2022_",),
+    "robots": ("robot_",),
+}
+
+
+def _rule_blocks() -> dict[str, str]:
+    """Rule name -> its text, over every rule file."""
+    blocks = {}
+    for path in sorted(RULES.glob("*.smk")):
+        for block in re.split(r"^(?=rule )", path.read_text(), flags=re.M):
+            head = re.match(r"rule (\w+):", block)
+            if head:
+                blocks[head[1]] = block
+    return blocks
+
+
+def test_only_the_hip_package_imports_hip() -> None:
+    """The shared core and every other domain package stand without the hip paper's code."""
+    offenders = [
+        f"{path.relative_to(LIBRARY)}:{number}"
+        for path in LIBRARY.rglob("*.py")
+        if path.parent.name != "hip"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if "paramid.hip" in line
+    ]
+    assert offenders == []
+
+
+def test_rule_files_hold_no_python_functions() -> None:
+    defined = [
+        f"{path.name}: {line.strip()}"
+        for path in sorted([ROOT / "Snakefile", *RULES.glob("*.smk")])
+        for line in path.read_text().splitlines()
+        if re.match(r"\s*def \w+\(", line)
+    ]
+    assert defined == []
+
+
+def test_every_rule_runs_the_script_of_its_name() -> None:
+    scripted = {
+        name: re.search(r'script:\s*\n\s*"[./]*scripts/(\w+)\.py"', block)
+        for name, block in _rule_blocks().items()
+    }
+    other = {name: m[1] for name, m in scripted.items() if m and m[1] != name}
+    assert other == {}
+    names = {m[1] for m in scripted.values() if m}
+    assert names == {p.stem for p in (ROOT / "scripts").glob("*.py")}
+
+
+def test_every_scripted_rule_carries_its_family_prefix() -> None:
+    prefixes = tuple(p for family in FAMILY_PREFIXES.values() for p in family)
+    scripted = [name for name, block in _rule_blocks().items() if "script:" in block]
+    assert [n for n in scripted if not n.startswith(prefixes) and n != "provenance"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", sorted(FAMILY_PREFIXES))
+def test_a_family_target_builds_only_its_familys_jobs(family: str, tmp_path: Path) -> None:
+    from test_workflow import copy_workflow
+
+    workdir = copy_workflow(ROOT, tmp_path / "wf")
+    out = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--cores", "1", family],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    stats = (out.stdout + out.stderr).split("Job stats:", 1)[1].split("total", 1)[0]
+    rules = set(re.findall(r"^(\w+)\s+\d+$", stats, re.M)) - {"job", family}
+    assert rules and all(r.startswith(FAMILY_PREFIXES[family]) for r in rules), rules
