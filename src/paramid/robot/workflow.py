@@ -57,11 +57,17 @@ class RobotStudies:
             try:
                 stamps += self._check(name)
             except UserError as error:
-                message = str(error)
-                if f"robots.{name}" not in message:
-                    message = f"robots.{name}: {message}"
-                raise type(error)(message) from None
+                raise type(error)(self._named(name, str(error))) from None
         mark_validated(stamps)
+
+    def _named(self, name: str, message: str) -> str:
+        """A library message with the study in front: ``joints: ...`` becomes
+        ``robots.<name>.joints: ...``, any other ``robots.<name>: ...``."""
+        if f"robots.{name}" in message:
+            return message
+        field = message.split(":", 1)[0]
+        joiner = "." if field in self.blocks[name] else ": "
+        return f"robots.{name}{joiner}{message}"
 
     # -- records ---------------------------------------------------------------------------
     def _record_names(self, name: str) -> dict[str, tuple[str, Mapping[str, Any]]]:

@@ -1,0 +1,165 @@
+"""The workflow's Python (paramid.workflow and each family's workflow module) on the shipped
+config: wildcard patterns, start-up errors, config subsets, input functions and targets, without
+running Snakemake."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from paramid import workflow
+from paramid.calibration.workflow import CalibrationStudies
+from paramid.cec2022.workflow import Cec2022Benchmark
+from paramid.config import ConfigError, result_folders
+from paramid.excitation.workflow import ExcitationDesigns
+from paramid.friction.workflow import NonlinearStudies
+from paramid.hip.workflow import HipStudies
+from paramid.io import UserError
+from paramid.robot.workflow import RobotStudies
+
+
+def wc(**values: str) -> SimpleNamespace:
+    """Wildcards as a job sees them (attribute access)."""
+    return SimpleNamespace(**values)
+
+
+def test_one_of_matches_exactly_the_names():
+    pattern = workflow.one_of(["hip", "kr.210"])
+    assert re.fullmatch(pattern, "kr.210") and not re.fullmatch(pattern, "krx210")
+    assert not re.fullmatch(workflow.one_of([]), "")
+
+
+def test_a_user_error_ends_the_run_with_one_line():
+    def bad():
+        raise ConfigError("studies.mine.signals.cutoff_hz: too high")
+
+    with pytest.raises(SystemExit) as stop:
+        workflow.checked(bad)
+    assert str(stop.value) == "paramid: studies.mine.signals.cutoff_hz: too high"
+    assert workflow.checked(lambda: 3) == 3
+    with pytest.raises(KeyError):  # a bug is not a user error: its traceback stays
+        workflow.checked(lambda: {}["x"])
+
+
+def test_benchmark_path_follows_the_wildcards_of_the_output():
+    path = workflow.benchmark_path("hip_fit", "results/{study}/fits/{method}.parquet")
+    assert path == "benchmarks/hip_fit/{study}/{method}.tsv"
+    assert (
+        workflow.benchmark_path("provenance", "results/provenance.json")
+        == "benchmarks/provenance.tsv"
+    )
+
+
+def test_validation_stamps_skip_a_second_check(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "r.csv"
+    record.write_text("time,angle,torque\n0,0,0\n")
+    done, stamp = workflow.validated_before(record, {"a": 1}, workflow.__file__)
+    assert not done
+    workflow.mark_validated([stamp])
+    assert workflow.validated_before(record, {"a": 1}, workflow.__file__)[0]
+    assert not workflow.validated_before(record, {"a": 2}, workflow.__file__)[0]
+    record.write_text("time,angle,torque\n0,0,1\n")
+    assert not workflow.validated_before(record, {"a": 1}, workflow.__file__)[0]
+
+
+def test_the_cutoff_candidates_never_reach_a_fixed_chain():
+    signals = {"cutoff_hz": "auto", "cutoff_candidates_hz": [1.0], "cv_blocks": 5, "trim_s": 0.2}
+    assert workflow.fixed_signal_settings(signals) == {"cutoff_hz": "auto", "trim_s": 0.2}
+
+
+def test_a_study_named_like_a_rule_is_refused(config):
+    hip = HipStudies(config)
+    rules = [SimpleNamespace(name="hip"), SimpleNamespace(name="all")]
+    with pytest.raises(ConfigError, match="named 'hip', the name of a rule"):
+        workflow.study_targets([hip], rules)
+    targets = dict(workflow.study_targets([hip], [SimpleNamespace(name="all")]))
+    assert targets["hip"] == hip.study_targets("hip")
+
+
+def test_hip_params_are_narrow_config_subsets(config):
+    hip = HipStudies(config)
+    assert hip.twin == ["hip"] and hip.measured == ["pendulum"]
+    fit = hip.fit_params(wc(study="hip", method="bcls"))
+    assert set(fit) == {"method", "regressor", "fit"}
+    ga = hip.fit_population_params(wc(study="hip", method="rls_ga"))
+    assert "ga" in ga and "pso" not in ga
+    signals = hip.signals_params(wc(study="pendulum"))["signals"]
+    assert signals["cutoff_hz"] == "auto" and "cutoff_candidates_hz" not in signals
+    assert hip.chosen_cutoff(wc(study="pendulum")) == ["results/pendulum/signals/cutoff.json"]
+    assert hip.chosen_cutoff(wc(study="hip")) == []
+    assert hip.rls_bounds(wc(study="hip", method="ls")) == []
+
+
+def test_hip_value_sweeps_never_see_the_list_of_values(config):
+    hip = HipStudies(config)
+    params = hip.sweep_value_params(wc(study="hip", sweep="margin", value="0.2"))
+    assert "values" not in params["sweep_config"] and params["value"] == "0.2"
+    cutoff = hip.sweep_value_params(wc(study="hip", sweep="cutoff_hz", value="10"))
+    assert cutoff["sweep_config"] == {"twin_seeds": 30} and "twin" in cutoff["settings"]
+    assert hip.sweep_value_inputs(wc(study="hip", sweep="cutoff_hz")) == {}
+    points = hip.sweep_points(wc(study="hip", sweep="margin"))
+    assert points[0] == "results/hip/sweeps/margin/0.parquet" and len(points) == 5
+
+
+def test_hip_figures_read_what_they_draw(config):
+    hip = HipStudies(config)
+    fig3d = hip.figure_inputs(wc(study="hip", figure="fig3d"))
+    assert fig3d["bcls"] == "results/hip/fits/bcls.parquet" and len(fig3d["histories"]) == 5
+    fig4b = hip.figure_inputs(wc(study="hip", figure="fig4b"))
+    assert fig4b["table"] == "results/hip/tables/sweep_cutoff_hz.csv" and len(fig4b["points"]) == 5
+    assert hip.figure_params(wc(study="hip", figure="fig4a"))["sweep"] == "margin"
+    targets = hip.study_targets("hip")
+    for name in ("fig3a", "fig4a", "fig4b", "sweep_agwo_grid"):
+        assert f"results/hip/figures/{name}.png" in targets
+    assert "results/hip/audit.md" in targets and "results/hip/tables/cutoff.csv" not in targets
+    assert "results/pendulum/tables/cutoff.csv" in hip.study_targets("pendulum")
+
+
+def test_robot_records_and_figures(config):
+    robots = RobotStudies(config)
+    assert robots.twin == ["gen3_twin"] and robots.excitation == ["gen3_twin"]
+    assert robots.record_ids("kinova_gen3", "validation") == [
+        "opti_traj_testing2",
+        "RecordTrajectory_quadratic",
+    ]
+    assert robots.figure_inputs(wc(study="kinova_gen3", figure="rmse")) == {
+        "validation": "results/kinova_gen3/tables/validation.csv"
+    }
+    assert robots.fit_params(wc(study="kinova_gen3", method="lmi"))["settings"] == {"weight": 1e-3}
+    assert "results/gen3_twin/tables/recovery.csv" in robots.study_targets("gen3_twin")
+    assert "results/kinova_gen3/tables/recovery.csv" not in robots.study_targets("kinova_gen3")
+
+
+def test_robot_start_up_errors_name_the_study(config):
+    config["robots"]["kinova_gen3"]["joints"][-1] = "lwr_7_joint"
+    with pytest.raises(
+        UserError, match=r"^robots\.kinova_gen3\.joints: joint\(s\) \['lwr_7_joint'\]"
+    ):
+        RobotStudies(config).check_inputs()
+    twin = config["robots"]["gen3_twin"]
+    twin["twin"]["noise"]["torque_noise_nm"] = [1.0, 2.0]
+    with pytest.raises(ConfigError, match="robots.gen3_twin.twin.noise.torque_noise_nm has 2"):
+        RobotStudies(config)
+
+
+def test_other_families_targets(config):
+    calibration = CalibrationStudies(config)
+    fits = calibration.all_fits(wc(study="kr210"))
+    assert len(fits) == len(calibration.identifiers) + 6  # paper: all; two complete models: 3 each
+    assert calibration.figure_fits(wc(study="kr210", figure="fig8")) == []
+    cec = Cec2022Benchmark(config, result_folders(config), ".")
+    assert len(cec.all_runs()) == 2 * 12 * 7 and cec.out == "results/cec2022"
+    excitation = ExcitationDesigns(config)
+    assert excitation.hip == ["hip_designed"] and excitation.chain == ["chain4"]
+    assert "results/chain4/tables/recovery.json" in excitation.targets()
+    nonlinear = NonlinearStudies(config)
+    assert len(nonlinear.fits(wc(study="hip_nonlinear"))) == 4
+
+
+def test_nonlinear_refuses_an_unknown_method(config):
+    config["nonlinear"]["hip_nonlinear"]["methods"] = ["rls_agwo", "newton"]
+    with pytest.raises(ConfigError, match=r"nonlinear.hip_nonlinear.methods: unknown \['newton'\]"):
+        NonlinearStudies(config)
