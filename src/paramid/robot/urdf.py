@@ -1,0 +1,128 @@
+"""An identified model as a URDF: a copy of the user's URDF with each moving body's mass, centre
+of mass and inertia replaced by the estimate, and friction in ``<dynamics>``.
+
+URDF conventions (ROS REP 103; the URDF XML spec): ``<inertial><origin xyz rpy/>`` places the
+centre of mass (and the axes of the inertia) in the link frame, ``<mass value>``, and
+``<inertia ixx ixy ixz iyy iyz izz>`` is the rotational inertia **about the centre of mass**.
+Pinocchio's standard parameters of body k are π = [m, m c, I_o] with I_o about the joint
+frame's origin (:mod:`paramid.robot.model`); the child link frame of a joint is that joint's
+frame, so with rpy = 0 the export is c = (m c)/m and the parallel-axis theorem
+I_com = I_o − m (|c|² 1 − c cᵀ).
+
+A body of the identified model may hold several URDF links: links on fixed joints, and links
+behind a locked joint (at its lock value), are welded to their parent when the model is built.
+Their sum is what the data identify, so the export writes it into the body's first link (the
+child of the moving joint) and removes the ``<inertial>`` of the links welded to it, saying so in
+a comment: the file then reproduces the identified dynamics exactly (with locked joints at their
+lock values). ``<dynamics damping friction>`` take the viscous and Coulomb coefficients where
+the friction law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from paramid.robot.model import Robot, RobotError
+
+Array = NDArray[np.float64]
+MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
+
+
+def _number(value: float) -> str:
+    """Enough digits for a round trip of a double."""
+    return f"{float(value):.17g}"
+
+
+def com_inertia(pi: Array) -> tuple[float, Array, Array]:
+    """(mass, centre of mass (3,), inertia about the centre of mass (3, 3)) of one body's
+    standard parameters π = [m, m c, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz] (about the frame's
+    origin, Pinocchio's order); a body below :data:`MIN_MASS_KG` is massless (zeros)."""
+    mass = float(pi[0])
+    if mass < MIN_MASS_KG:
+        return 0.0, np.zeros(3), np.zeros((3, 3))
+    c = np.asarray(pi[1:4], dtype=np.float64) / mass
+    ixx, ixy, iyy, ixz, iyz, izz = pi[4:10]
+    origin = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=np.float64)
+    return mass, c, origin - mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+
+
+def welded_links(robot: Robot) -> dict[str, list[str]]:
+    """Each moving body's first URDF link -> the other URDF links welded to it (fixed joints,
+    locked joints), from the model's body frames."""
+    import pinocchio as pin
+
+    out: dict[str, list[str]] = {}
+    for k, first in enumerate(robot.links, start=1):
+        bodies = [
+            str(f.name)
+            for f in robot.model.frames
+            if f.parentJoint == k and f.type == pin.FrameType.BODY
+        ]
+        out[first] = [b for b in bodies if b != first]
+    return out
+
+
+def _inertial(mass: float, c: Array, inertia: Array) -> ET.Element:
+    element = ET.Element("inertial")
+    ET.SubElement(element, "origin", xyz=" ".join(map(_number, c)), rpy="0 0 0")
+    ET.SubElement(element, "mass", value=_number(mass))
+    names = {
+        "ixx": (0, 0),
+        "ixy": (0, 1),
+        "ixz": (0, 2),
+        "iyy": (1, 1),
+        "iyz": (1, 2),
+        "izz": (2, 2),
+    }
+    ET.SubElement(element, "inertia", {k: _number(inertia[i, j]) for k, (i, j) in names.items()})
+    return element
+
+
+def _replace_inertial(link: ET.Element, new: ET.Element | None) -> None:
+    old = link.find("inertial")
+    position = list(link).index(old) if old is not None else 0
+    if old is not None:
+        link.remove(old)
+    if new is not None:
+        link.insert(position, new)
+
+
+def export_urdf(
+    text: str,
+    robot: Robot,
+    theta: Array,
+    friction: Mapping[str, Mapping[str, float]],
+    header: Sequence[str],
+) -> str:
+    """The URDF ``text`` with the identified standard parameters ``theta`` (in
+    :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
+    ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
+    joints' ``<dynamics>``, and ``header`` lines as a comment at the top of ``<robot>``."""
+    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
+    root = ET.fromstring(text, parser=parser)
+    links = {link.get("name"): link for link in root.iter("link")}
+    joints = {joint.get("name"): joint for joint in root.iter("joint")}
+    for k, (first, welded) in enumerate(welded_links(robot).items()):
+        if first not in links:
+            raise RobotError(f"link {first!r} of the model is not a <link> of the URDF text")
+        mass, c, inertia = com_inertia(theta[10 * k : 10 * (k + 1)])
+        _replace_inertial(links[first], _inertial(mass, c, inertia))
+        for name in welded:
+            if name in links and links[name].find("inertial") is not None:
+                _replace_inertial(links[name], None)
+                note = f" inertia identified as part of {first} (welded to it in the model) "
+                links[name].insert(0, ET.Comment(note))
+    for joint, values in friction.items():
+        element = joints[joint]
+        dynamics = element.find("dynamics")
+        if dynamics is None:
+            dynamics = ET.SubElement(element, "dynamics")
+        for key, value in values.items():
+            dynamics.set(key, _number(max(float(value), 0.0)))
+    root.insert(0, ET.Comment("\n  " + "\n  ".join(header) + "\n"))
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
