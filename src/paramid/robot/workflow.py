@@ -17,7 +17,7 @@ from typing import Any
 from paramid import ingest, paths
 from paramid.config import ConfigError
 from paramid.io import UserError
-from paramid.robot import excitation, model, records, study
+from paramid.robot import checks, excitation, model, records, study
 from paramid.workflow import Wildcards, mark_validated, validated_before
 
 FIGURES = ("torque", "rmse", "parameters")
@@ -118,11 +118,17 @@ class RobotStudies:
         return stamps
 
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
+        """A joint log's layout, length and plausibility (:mod:`paramid.robot.checks`)."""
         field = f"robots.{name}.records.{role} ({record}).path"
         ingest.check_file(spec["path"], field)
         block = self.blocks[name]
-        settings = {"spec": spec, "joints": block["joints"], "signals": block["signals"]}
-        done, stamp = validated_before(spec["path"], settings, records.__file__)
+        settings = {
+            "spec": spec,
+            "robot": self.robot_block(name),
+            "signals": block["signals"],
+            "checks": block["checks"],
+        }
+        done, stamp = validated_before(spec["path"], settings, checks.__file__)
         if done:
             return []
         loaded = records.load_record(
@@ -134,6 +140,13 @@ class RobotStudies:
             raise ingest.InputError(
                 f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s, not more than "
                 f"the 2 x signals.trim_s = {needed:g} s that filtering drops"
+            )
+        robot = study.robot_of(block)
+        for check, joint, message in checks.record_problems(loaded, robot, block["checks"]["skip"]):
+            where = f"{spec['path']}: {joint}: " if joint else f"{spec['path']}: "
+            raise ingest.InputError(
+                f"robots.{name}: {where}{message} (if the record is right, skip the check with "
+                f"robots.{name}.checks.skip: [{check}])"
             )
         return [stamp]
 

@@ -1,0 +1,225 @@
+"""Plausibility of a multi-joint record before fitting: the faults that otherwise run silently
+to a table (degrees declared as radians, time in ms declared as s, a robot that stands still, a
+joint's torque sign inverted against the URDF, two joints' columns swapped).
+
+Each check returns ``(check, joint or None, message)`` for what looks wrong; the workflow adds
+the file and the study and stops before any job, unless the study skips the check by name
+(``robots.<study>.checks.skip``).  The sign and swap checks compare the recorded torque with
+the URDF's gravity torque g(q) (Pinocchio) on joints where gravity is a visible share of the
+torque; they need no fit.  Thresholds are stated with their reasoning, none tuned to a record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from paramid import plausibility
+from paramid.robot.model import Robot, joint_ranges, pin_configuration
+from paramid.robot.records import RobotRecord
+
+Array = NDArray[np.float64]
+Problem = tuple[str, str | None, str]
+CHECKS = ("angle_units", "time_units", "stands_still", "torque_sign", "columns_swapped")
+# degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
+# real arm stay within them up to calibration offsets
+LIMIT_MARGIN_RAD = 0.5
+# measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
+# gives a ratio far outside this band; filtering and jitter keep a right record within it
+RATE_RATIO_BAND = (0.2, 5.0)
+# without a velocity column: a dynamics log sampled below this rate is a unit error
+MIN_RATE_HZ = 5.0
+# a joint whose angle moves less than this over the record does not move
+STILL_RAD = 1e-3
+# gravity is a visible share of a joint's torque when its spread is this share of the
+# torque's spread (and at least MIN_GRAVITY_NM): only there do the sign and swap checks speak
+GRAVITY_SHARE = 0.2
+MIN_GRAVITY_NM = 0.5
+# correlation of torque and URDF gravity: below -SIGN_CORRELATION the sign is inverted
+SIGN_CORRELATION = 0.5
+# exchanging two columns back shrinks the misfit to the URDF's gravity below this share of it
+# as given (on the shipped Gen3 logs: >= 0.91 for every pair as recorded, 0.07-0.65 for their
+# joint 2/4 torques exchanged)
+SWAP_RATIO = 0.75
+SAMPLES = 1000  # gravity is evaluated on this many samples spread over the record
+
+
+def gravity_torque(robot: Robot, q: Array) -> Array:
+    """g(q) (N, n) of the URDF's rigid body at joint values q (N, n)."""
+    import pinocchio as pin
+
+    data = robot.model.createData()
+    velocity = [robot.model.joints[j].idx_v for j in robot.pin_joint]
+    return np.array(
+        [
+            pin.computeGeneralizedGravity(robot.model, data, qk)[velocity]
+            for qk in pin_configuration(robot, q)
+        ]
+    )
+
+
+def _centred(x: Array) -> Array:
+    return x - x.mean(axis=0)
+
+
+def _correlation(a: Array, b: Array) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    scale = float(np.sqrt((a @ a) * (b @ b)))
+    return float(a @ b) / scale if scale > 0 else 0.0
+
+
+def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
+    """Per joint: a span or speed implausible in rad, or angles far outside the URDF's limits."""
+    problems: list[Problem] = []
+    lower, upper = joint_ranges(robot)
+    for k, joint in enumerate(record.joints):
+        q = record.q[:, k]
+        message = plausibility.angle_units(record.time, q)
+        if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
+            low, high = float(q.min()), float(q.max())
+            if low < lower[k] - LIMIT_MARGIN_RAD or high > upper[k] + LIMIT_MARGIN_RAD:
+                message = (
+                    f"the angle reaches [{low:.4g}, {high:.4g}] rad, far outside the URDF's "
+                    f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
+                    "units: {q: deg}"
+                )
+        if message:
+            problems.append(("angle_units", joint, message))
+    return problems
+
+
+def time_units(record: RobotRecord) -> list[Problem]:
+    """The measured velocity against the derivative of the angle (their ratio is the error of
+    the time unit); without a velocity, an implausibly slow sample rate."""
+    if record.dq is None:
+        if record.sample_rate_hz < MIN_RATE_HZ:
+            return [
+                (
+                    "time_units",
+                    None,
+                    f"sampled at {record.sample_rate_hz:.4g} Hz over {record.time[-1]:.4g} s: is "
+                    "the time in ms? set units: {time: ms}",
+                )
+            ]
+        return []
+    derivative = np.gradient(record.q, record.time, axis=0)
+    moving = np.abs(record.dq) > 0.05 * np.abs(record.dq).max(axis=0, initial=0.0)
+    ratios = [
+        float(np.median(derivative[moving[:, k], k] / record.dq[moving[:, k], k]))
+        for k in range(record.q.shape[1])
+        if moving[:, k].sum() > 10
+    ]
+    if not ratios:
+        return []
+    ratio = float(np.median(ratios))
+    low, high = RATE_RATIO_BAND
+    if low <= ratio <= high:
+        return []
+    hint = "is the time in ms? set units: {time: ms}" if ratio < low else "check units.time"
+    return [
+        (
+            "time_units",
+            None,
+            f"the angle changes {ratio:.3g} x as fast as the recorded velocity says (expected "
+            f"about 1): {hint}",
+        )
+    ]
+
+
+def stands_still(record: RobotRecord) -> list[Problem]:
+    """A record in which no joint moves carries no dynamics."""
+    span = np.ptp(record.q, axis=0)
+    if np.all(span < STILL_RAD):
+        return [
+            (
+                "stands_still",
+                None,
+                f"no joint moves more than {STILL_RAD:g} rad (largest {span.max():.3g} rad): the "
+                "robot stands still; record an excitation",
+            )
+        ]
+    return []
+
+
+def _gravity_joints(tau: Array, gravity: Array) -> Array:
+    """Joints where gravity is a visible share of the torque."""
+    spread = gravity.std(axis=0)
+    return (spread >= GRAVITY_SHARE * tau.std(axis=0)) & (spread >= MIN_GRAVITY_NM)
+
+
+def torque_sign(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
+    """A joint whose torque runs against the URDF's gravity torque."""
+    tau = record.tau[rows]
+    problems: list[Problem] = []
+    for k in np.flatnonzero(_gravity_joints(tau, gravity)):
+        correlation = _correlation(tau[:, k], gravity[:, k])
+        if correlation < -SIGN_CORRELATION:
+            problems.append(
+                (
+                    "torque_sign",
+                    record.joints[k],
+                    f"the torque correlates {correlation:.2f} with the URDF's gravity torque: is "
+                    "its sign inverted against the URDF's joint axis? negate the column",
+                )
+            )
+    return problems
+
+
+def columns_swapped(
+    record: RobotRecord, robot: Robot, gravity: Array, rows: Array
+) -> list[Problem]:
+    """The two joints whose torque columns, or angle columns, fit the URDF's gravity torque
+    best exchanged, when the summed squared misfit of the (offset-free) torque to g(q) drops
+    below :data:`SWAP_RATIO` of its value as given."""
+    tau, q = _centred(record.tau[rows]), record.q[rows]
+    misfit = tau - _centred(gravity)
+    visible = _gravity_joints(record.tau[rows], gravity)
+    total = float(np.sum(misfit**2))
+    candidates = []
+    for i, j in combinations(range(q.shape[1]), 2):
+        if not (visible[i] or visible[j]):
+            continue
+        crossed = tau[:, [i, j]] - _centred(gravity)[:, [j, i]]
+        pair = float(np.sum(misfit[:, [i, j]] ** 2))
+        candidates.append((float(np.sum(crossed**2)) / pair, "torque", i, j))
+        exchanged = q.copy()
+        exchanged[:, [i, j]] = q[:, [j, i]]
+        other = tau - _centred(gravity_torque(robot, exchanged))
+        candidates.append((float(np.sum(other**2)) / total, "angle", i, j))
+    if not candidates:
+        return []
+    ratio, kind, i, j = min(candidates)
+    if ratio >= SWAP_RATIO:
+        return []
+    names = f"{record.joints[i]} and {record.joints[j]}"
+    message = (
+        f"the {kind} columns of {names} fit the URDF's gravity torque far better exchanged "
+        f"(misfit x {ratio:.2f}): check columns:"
+    )
+    return [("columns_swapped", names, message)]
+
+
+def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
+    """Every failed check not in ``skip``, cheapest first; the gravity checks run only on a
+    record that passes the unit checks, the swap check only where every torque follows the
+    sign of gravity (a unit or sign error would mislead them)."""
+    problems: list[Problem] = []
+    if "angle_units" not in skip:
+        problems += angle_units(record, robot)
+    if "time_units" not in skip:
+        problems += time_units(record)
+    if "stands_still" not in skip:
+        problems += stands_still(record)
+    if problems or {"torque_sign", "columns_swapped"} <= set(skip):
+        return problems
+    rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
+    gravity = gravity_torque(robot, record.q[rows])
+    signs = torque_sign(record, gravity, rows)
+    if "torque_sign" not in skip:
+        problems += signs
+    if "columns_swapped" not in skip and not signs:  # an inverted sign misleads the swap check
+        problems += columns_swapped(record, robot, gravity, rows)
+    return problems
