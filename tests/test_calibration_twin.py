@@ -17,10 +17,13 @@ from paramid.calibration import model, polish, twin
 from paramid.calibration.identifiability import extended_jacobian, model_identifiability
 from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
+from paramid.config import validate
 from paramid.seeding import generator
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDY = yaml.safe_load((ROOT / "config.yaml").read_text())["calibration"]["kr210"]
+CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
+validate(CONFIG, ROOT / "workflow/schemas/config.schema.yaml")  # fills the schema's defaults
+STUDY = CONFIG["calibration"]["kr210"]
 MASS = model.MassModel.from_config(STUDY["mass_model"])
 TABLE = kin.DHTable.from_degrees(**STUDY["robot"]["dh"])
 LM = {"lm_ga": {"lm_iterations": 30, "ga": {"method": "ga", "iterations": 1, "population": 4,
