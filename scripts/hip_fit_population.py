@@ -3,39 +3,26 @@
 
 import numpy as np
 
-from paramid import io, population
+from paramid import io
 from paramid.hip import fits, model
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_fit_population")
-    keys, method, pop = cfg["regressor"], cfg["method"], cfg["population"]
-    names = model.parameter_names(keys)
+    keys, method = cfg["regressor"], cfg["method"]
     H, y, _ = io.read_regression(smk.input.calibration, keys)
     H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
-    rls = io.read_json(smk.input.bounds)
-    lower, upper = population.search_box(
-        method, len(names), rls["lower"], rls["upper"], pop["standard_box"]
-    )
-    settings = population.optimiser_settings(method, cfg, rls["gamma"])
-    fit = population.fit_population(
-        method, H, y, H_val, y_val, lower, upper,
-        study=cfg["study"],
-        runs=pop["runs"],
-        population=pop["size"],
-        iterations=pop["iterations"],
-        settings=settings,
-        timing_repeats=pop["timing_repeats"],
-    )  # fmt: skip
-    frame, history = fits.population_frames(names, fit)
+    run = fits.run_population(method, cfg, io.read_json(smk.input.bounds), H, y, H_val, y_val)
+    fit = run.fit
+    frame, history = fits.population_frames(model.parameter_names(keys), fit)
     meta = io.provenance(
         cfg,
         smk.input,
         stage="hip_fit_population",
         seed_stream=[cfg["study"], method, "<seed>"],
-        box={"lower": lower.tolist(), "upper": upper.tolist()},
-        optimiser_settings=settings,
+        box={"lower": run.lower.tolist(), "upper": run.upper.tolist()},
+        optimiser_settings=run.settings,
         time_ms_per_run_repeats=fit.time_ms_per_run.tolist(),
         timing="batched wall time of all runs / runs, one value per repeat of the batched call",
     )

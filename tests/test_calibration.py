@@ -12,8 +12,8 @@ import pytest
 import yaml
 from scipy import stats as sps
 
+from paramid.calibration import figures, model, paper, polish, report, significance, twin
 from paramid.calibration import kinematics as kin
-from paramid.calibration import model, paper, polish, report, significance, twin
 from paramid.calibration.filters import (
     READINGS,
     LinearSurrogateFitness,
@@ -28,6 +28,7 @@ from paramid.calibration.identify import IDENTIFIERS, LABELS, identify
 from paramid.calibration.lasso import lasso_cd
 from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
 from paramid.optim import METHODS, dqpso, ipso
+from paramid.plotting import FigureStyle, styled
 from paramid.seeding import generator, seed_sequence
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -597,6 +598,126 @@ def test_fit_frame_round_trip(problem):
     assert units["de_alpha1"] == "rad" and units["val_rmse_mm"] == "mm"
 
 
+def test_fits_by_model_groups_fit_paths_by_model_and_identifier():
+    a, b, c = (pd.DataFrame({"run": [k]}) for k in range(3))
+    frames = {
+        "results/kr210/calibration/fits/paper/bc.parquet": a,
+        Path("results/kr210/calibration/fits/complete/ekf.parquet"): b,
+        "results/kr210/calibration/fits/paper/ekf.parquet": c,
+    }
+    out = report.fits_by_model(frames)
+    assert list(out) == ["paper", "complete"] and list(out["paper"]) == ["bc", "ekf"]
+    assert out["paper"]["bc"] is a and out["complete"]["ekf"] is b and out["paper"]["ekf"] is c
+
+
+def test_train_positions_take_each_runs_data_set_in_design_order():
+    frame = pd.DataFrame(
+        {
+            "repeat": [0, 0, 0, 1, 1, 1],
+            "split": ["train", "validation", "train", "train", "train", "unused"],
+            "design_order": [1, 2, 0, 0, 1, -1],
+            "x_true": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "y_true": 0.0,
+            "z_true": 0.0,
+        }
+    )
+    out = report.train_positions(frame, {"n_datasets": 2}, [0, 1, 2])
+    assert [p[:, 0].tolist() for p in out] == [[3.0, 1.0], [4.0, 5.0], [3.0, 1.0]]
+    assert all(p.shape[1] == 3 for p in out)
+
+
+def _synthetic_fit(rng: np.random.Generator, problem: Problem, runs: int) -> pd.DataFrame:
+    """A fit frame as calibration_identify writes it, with made-up numbers."""
+    frame = pd.DataFrame({"run": np.arange(runs)})
+    names = model.parameter_names()
+    for j, name in enumerate(names):
+        frame[f"de_{name}"] = 1e-4 * rng.standard_normal(runs) if j in problem.free else 0.0
+    for tag in ("train", "val"):
+        for key in ("mean", "rmse", "max"):
+            frame[f"{tag}_{key}_mm"] = rng.uniform(0.3, 1.0, runs)
+    frame["time_s"] = rng.uniform(1.0, 2.0, runs)
+    return frame
+
+
+def test_tables_are_the_tables_of_their_parts(data, problem):
+    """report.study_tables (calibration_tables' data) equals its parts called one by one."""
+    rng = generator("test", "tables")
+    paper_ids = [*report.PAPER_IDENTIFIERS, "ekf_sequential"]
+    fits = {
+        "paper": {i: _synthetic_fit(rng, problem, 2) for i in paper_ids},
+        "complete": {i: _synthetic_fit(rng, problem, 2) for i in ("ekf", "lm_ga")},
+    }
+    problems = [problem, problem]
+    out = report.study_tables(fits, problems, data.frame, data.truth, n_boot=50)
+    assert set(out) == {"table6", "table7", "models", "hybrid", "recovery", "recovery_summary"}
+    paper = fits["paper"]
+    floor = report.noise_floor(data.frame)
+    rows6 = [*report.TABLE6, "ekf_sequential"]
+    pd.testing.assert_frame_equal(
+        out["table6"], report.accuracy_table(paper, rows6).assign(model="paper")
+    )
+    assert list(out["table7"]["method"][:8]) == list(report.TABLE7_NAMES.values())
+    assert out["table7"]["method"].iloc[-1] == "tracker noise floor"
+    assert out["table7"]["rmse_mm"].iloc[-1] == floor
+    pd.testing.assert_frame_equal(out["models"], report.model_comparison(fits, floor, n_boot=50))
+    pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper))
+    train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
+    positions = [train[["x_true", "y_true", "z_true"]].to_numpy()] * 2
+    recovery, summary = report.parameter_recovery(paper, problems, positions)
+    pd.testing.assert_frame_equal(out["recovery"], recovery)
+    pd.testing.assert_frame_equal(out["recovery_summary"], summary)
+    captions = report.table_captions("kr210", 0.01234)
+    assert set(captions) == {"table6", "table7", "models", "hybrid", "recovery_summary"}
+    assert "noise floor 0.0123 mm" in captions["table7"]
+
+
+# ------------------------------------------------------------------ figures
+
+
+def test_median_run_takes_the_middle_run_by_validation_rmse():
+    odd = pd.DataFrame({"run": [0, 1, 2], "val_rmse_mm": [3.0, 1.0, 2.0]})
+    assert figures.median_run(odd)["run"] == 2
+    even = pd.DataFrame({"run": [0, 1, 2, 3], "val_rmse_mm": [3.0, 1.0, 2.0, 5.0]})
+    assert figures.median_run(even)["run"] in (0, 2)  # one of the two middle runs
+
+
+def test_median_run_errors_are_the_problems_validation_distances(problem):
+    rng = generator("test", "median")
+    fit = _synthetic_fit(rng, problem, 3)
+    errors = figures.median_run_errors([problem] * 3, fit)
+    run = figures.median_run(fit)
+    x = report.estimates(run.to_frame().T, problem.free)[0]
+    np.testing.assert_array_equal(errors, problem.distances(x, "validation"))
+
+
+def test_model_groups_keep_the_identifiers_of_every_model_in_run_order():
+    def fit(values):
+        return pd.DataFrame({"run": [1, 0], "val_rmse_mm": values})
+
+    fits = {
+        "paper": {"ekf": fit([2.0, 1.0]), "bc": fit([5.0, 4.0])},
+        "complete": {"ekf": fit([0.2, 0.1])},
+    }
+    groups = figures.model_groups(fits)
+    assert list(groups) == ["paper", "complete"]
+    assert {k: list(v) for k, v in groups.items()} == {"paper": ["M1"], "complete": ["M1"]}
+    np.testing.assert_array_equal(groups["paper"]["M1"], [1.0, 2.0])
+    np.testing.assert_array_equal(groups["complete"]["M1"], [0.1, 0.2])
+    assert figures.model_groups({}) == {}
+
+
+def test_kr210_figure_draws_by_name(data, problem):
+    rng = generator("test", "figures")
+    fits = {"paper": {i: _synthetic_fit(rng, problem, 3) for i in report.HYBRIDS}}
+    with styled(FigureStyle()):
+        fig = figures.kr210_figure("fig12", [problem] * 3, data.frame, fits, {})
+        assert len(fig.axes) == 2
+        fig = figures.kr210_figure("models", [problem] * 3, data.frame, fits, {})
+        assert len(fig.axes) == 1
+        with pytest.raises(ValueError, match="unknown figure"):
+            figures.kr210_figure("fig99", [problem] * 3, data.frame, fits, {})
+
+
 # ------------------------------------------------------------------ polishing path
 
 
@@ -630,6 +751,24 @@ def test_tracking_error_vanishes_with_the_true_parameters(data):
     assert s["within_1p0_pct"][1] == 100.0
 
 
+def test_table9_row_summarises_runs_beside_the_paper():
+    errors = np.array([[0.2, 0.6, 1.2], [0.4, 0.4, 0.4]])  # 2 runs x 3 dwell points
+    row = polish.table9_row("M5", "paper", "mipo_arkekf", errors)
+    per_run = {"mean_mm": [2.0 / 3.0, 0.4], "within_0p5_pct": [100.0 / 3.0, 100.0]}
+    assert (row["method"], row["model"], row["stage"], row["runs"]) == ("M5", "paper", "after", 2)
+    for key, values in per_run.items():
+        assert row[key] == pytest.approx(np.mean(values))
+        assert row[f"{key}_sd"] == pytest.approx(np.std(values, ddof=1))
+    assert row["max_mm"] == pytest.approx(0.8) and row["within_1p0_pct"] == pytest.approx(
+        5 / 6 * 100
+    )
+    assert row["paper_rmse_mm"] == paper.TABLE9["M5"]["rmse_mm"]
+    other = polish.table9_row("BC [complete]", "complete", "bc", errors[:1])
+    assert other["stage"] == "before" and np.isnan(other["mean_mm_sd"])
+    assert all(np.isnan(other[f"paper_{k}"]) for k in polish.TABLE9_METRICS)
+    assert polish.TABLE9_COLUMNS[:2] == ["method", "stage"] and len(polish.TABLE9_COLUMNS) == 12
+
+
 def test_calibration_config_validates_against_the_schema():
     import copy
 
@@ -637,7 +776,7 @@ def test_calibration_config_validates_against_the_schema():
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     schema = str(ROOT / "workflow/schemas/config.schema.yaml")
-    validate(copy.deepcopy(config), schema)
+    validate(config, schema)  # fills the schema's defaults
     tuning = config["calibration"]["kr210"]["tuning"]
     assert tuning["population"] == 100 and tuning["iterations"] == 60  # §3.2.1 (budget: paper)
     assert tuning["fitness"] == "filter"

@@ -8,19 +8,28 @@ import copy
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from scipy import stats
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import model, polish, twin
-from paramid.calibration.identifiability import extended_jacobian, model_identifiability
+from paramid.calibration import model, polish, report, twin
+from paramid.calibration.identifiability import (
+    data_set_jacobians,
+    extended_jacobian,
+    model_identifiability,
+    models_identifiability,
+)
 from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
+from paramid.config import validate
 from paramid.seeding import generator
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDY = yaml.safe_load((ROOT / "config.yaml").read_text())["calibration"]["kr210"]
+CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
+validate(CONFIG, ROOT / "workflow/schemas/config.schema.yaml")  # fills the schema's defaults
+STUDY = CONFIG["calibration"]["kr210"]
 MASS = model.MassModel.from_config(STUDY["mass_model"])
 TABLE = kin.DHTable.from_degrees(**STUDY["robot"]["dh"])
 LM = {"lm_ga": {"lm_iterations": 30, "ga": {"method": "ga", "iterations": 1, "population": 4,
@@ -152,16 +161,23 @@ def default_data() -> twin.TwinData:
     return twin.simulate("kr210", STUDY["twin"], TABLE, mass=MASS, repeats=4)
 
 
-def test_identifiable_counts_of_the_three_models(default_data):
+@pytest.fixture(scope="module")
+def default_jacobians(default_data) -> list[np.ndarray]:
+    return data_set_jacobians(default_data.frame, default_data.truth)
+
+
+def test_identifiable_counts_of_the_three_models(default_data, default_jacobians):
     """24 DH: 22; complete geometric (DH, 4 base, beta2, SMR offset): 27, the count for
     position-only data of a 6R arm; with the compliances of joints 2-5: 31."""
     t = default_data.truth
-    jacobians = [
+    jacobians = default_jacobians
+    assert len(jacobians) == 4
+    np.testing.assert_array_equal(
+        jacobians[3],
         extended_jacobian(
-            Problem.from_frame(default_data.frame, t["nominal"], t["tool_mm"], [], repeat=r)
-        )
-        for r in range(4)
-    ]
+            Problem.from_frame(default_data.frame, t["nominal"], t["tool_mm"], [], repeat=3)
+        ),
+    )
     counts = {}
     for name, spec in STUDY["models"].items():
         cand = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
@@ -171,6 +187,30 @@ def test_identifiable_counts_of_the_three_models(default_data):
     assert counts == {"paper": (22, 24), "complete": (27, 32), "complete_compliance": (31, 36)}
     with pytest.raises(ValueError, match="c1"):  # joint 1 is vertical: no gravity moment
         model_identifiability(jacobians, model.group_indices(["dh", "compliance"], [1]))
+
+
+def test_models_identifiability_table_and_summary(default_jacobians):
+    """identifiability.csv / .json of every model: each model's pivot rows, its identified
+    subset and the fixed rest, as model_identifiability gives them."""
+    jacobians = default_jacobians
+    table, summary = models_identifiability(jacobians, STUDY["models"], 1e-9)
+    assert list(summary) == list(STUDY["models"])
+    names = model.parameter_names()
+    for name, spec in STUDY["models"].items():
+        cand = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
+        entry = summary[name]
+        assert (entry["candidates"], entry["groups"]) == (len(cand), spec["groups"])
+        assert entry["free_names"] == [names[i] for i in entry["free"]]
+        assert sorted(entry["free_names"] + entry["fixed_names"]) == sorted(names[i] for i in cand)
+        assert entry["ranks_per_data_set"] == [entry["rank"]] * 4
+        if name == "paper":  # as the analysis gives it (the other models cost seconds more)
+            ident, free, _ = model_identifiability(jacobians, cand, 1e-9)
+            assert entry["free"] == free.tolist() and entry["rank"] == ident.rank
+            assert entry["unidentifiable_combinations"] == ident.combinations()
+            assert entry["condition_number_identified"] == ident.condition_number
+        rows = table[table["model"] == name]
+        assert len(rows) == len(cand) and (rows["rank"] == entry["rank"]).all()
+        assert rows["selected"].sum() == entry["rank"] == len(entry["free"])
 
 
 # ------------------------------------------------------------------ the twin's sources
@@ -318,3 +358,42 @@ def test_model_rows_and_comparison_pair_by_run():
     fits["complete_compliance"]["lm_ga"] = frame(full_rmse, order[:5])
     with pytest.raises(ValueError, match="runs"):
         report.model_comparison(fits, 0.025, n_boot=200)
+
+
+def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
+    """Table 9 through PolishingSetup: every run's estimate commanded on its own data set's
+    robot, as the per-run tracking errors give it (a coarse path, 2 runs, 2 identifiers)."""
+    cfg = {"study": "kr210", **STUDY, "runs": 2}
+    cfg["polishing"] = {**STUDY["polishing"], "pitch_mm": 50.0}
+    truth = default_data.truth
+    setup = polish.PolishingSetup.from_config(cfg, truth)
+    np.testing.assert_array_equal(setup.targets, polish.path_targets(cfg["polishing"]))
+    for r, robot in enumerate(setup.robots):
+        expected = twin.robot_of("kr210", STUDY["twin"], TABLE, MASS, report.dataset_of(r, truth))
+        np.testing.assert_array_equal(robot.dh, expected.dh)
+    problems = _problems(default_data, ["dh"], runs=(0, 1))
+    rng = generator("test", "table9")
+    names = model.parameter_names()
+    fits = {}
+    for ident, scale in (("bc", 0.0), ("ekf", 1e-3)):
+        frame = pd.DataFrame({"run": [1, 0]})  # out of order: rows pair by run
+        for j, name in enumerate(names):
+            on = j in problems[0].free
+            frame[f"de_{name}"] = scale * rng.standard_normal(2) if on else 0.0
+        fits[ident] = frame
+    t9, points = polish.table9({"paper": fits}, {"paper": problems}, setup)
+    assert list(t9["method"]) == ["BC", "M1"] and list(points["method"].unique()) == ["BC", "M1"]
+    for row, (ident, frame) in zip(t9.to_dict("records"), fits.items(), strict=True):
+        x = report.estimates(frame.sort_values("run"), problems[0].free)
+        errors = np.concatenate(
+            [
+                polish.tracking_errors(
+                    p.full(xr), robot, setup.targets, setup.q_seed, tool=setup.tool, mass=MASS
+                )
+                for p, xr, robot in zip(problems, x, setup.robots, strict=True)
+            ]
+        )
+        expected = polish.table9_row(row["method"], "paper", ident, errors)
+        assert row == pytest.approx(expected, nan_ok=True)
+        mine = points.loc[points["method"] == row["method"], "error_mm"].to_numpy()
+        np.testing.assert_array_equal(mine, errors.mean(axis=0))

@@ -4,6 +4,7 @@ determinism, accuracy on a shifted sphere, and MIPO's formulas (Eq 37-44) on han
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paramid.optim import METHODS, RowwiseObjective
@@ -278,6 +279,23 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert iterations_for(10, 100, 500, "paper") == 500
 
 
+def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
+    from paramid.cec2022.runs import HISTORY_UNITS, RUN_UNITS, run_configured, run_job
+
+    cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
+    job = run_configured(2, 10, "HHO", cfg)
+    frame, history, _ = run_job(2, 10, "HHO", runs=3, population=10, iterations=4, seed=7)
+    assert job.iterations == 4 and job.wall_s > 0
+    pd.testing.assert_frame_equal(job.runs.drop(columns="time_s"), frame)
+    pd.testing.assert_frame_equal(job.history, history)
+    assert (job.runs["time_s"] == job.wall_s / 3).all()
+    assert list(job.runs.columns) == list(RUN_UNITS) and list(job.history.columns) == list(
+        HISTORY_UNITS
+    )
+    cec = run_configured(2, 10, "HHO", cfg | {"population": 40_000, "budget": "cec", "runs": 1})
+    assert cec.iterations == 5 and cec.runs["n_evals"].tolist() == [200_000]  # 200 000 / 40 000
+
+
 # --- workflow pieces: config fragment, schema, rule file --------------------------------------
 
 ROOT = __import__("pathlib").Path(__file__).parents[1]
@@ -291,7 +309,7 @@ def test_cec2022_config_matches_the_schema_and_the_paper_protocol() -> None:
 
     schema = str(ROOT / "workflow/schemas/config.schema.yaml")
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    validate(copy.deepcopy(config), schema)
+    validate(config, schema)  # fills the schema's defaults
     cec = config["cec2022"]
     assert (cec["population"], cec["iterations"], cec["runs"]) == (100, 500, 30)  # §3.1.1
     assert cec["dims"] == [10, 20] and cec["functions"] == list(range(1, 13))

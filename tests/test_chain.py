@@ -184,3 +184,71 @@ def test_four_joint_design_has_44_coefficients_and_keeps_its_limits(chain4, base
     _, qd, qdd = d.trajectory.evaluate(np.array([0.0, 10.0]))
     np.testing.assert_allclose(qd, 0.0, atol=1e-10)
     np.testing.assert_allclose(qdd, 0.0, atol=1e-10)
+
+
+LINKS = zip(  # chain4's links: length, mass, centre of mass, centroidal Izz, fv, fc
+    [0.40, 0.35, 0.30, 0.20],
+    [4.0, 3.0, 2.0, 1.0],
+    [[0.20, 0.03], [0.17, -0.02], [0.15, 0.02], [0.10, 0.01]],
+    [0.05, 0.03, 0.02, 0.01],
+    [1.0, 0.8, 0.5, 0.3],
+    [0.5, 0.4, 0.3, 0.2],
+    strict=True,
+)
+BLOCK = {  # a chain design block as the workflow passes it
+    "gravity": G,
+    "base_samples": 200,
+    "links": [
+        {"length_m": ln, "mass_kg": m, "com_m": c, "inertia_com_kgm2": i, "fv": v, "fc": f}
+        for ln, m, c, i, v, f in LINKS
+    ],
+    "limits": {
+        "q_min_deg": [-150.0, -60.0, -60.0, -60.0],
+        "q_max_deg": [-30.0, 60.0, 60.0, 60.0],
+        "qd_max_deg_s": [90.0] * 4,
+        "qdd_max_deg_s2": [300.0] * 4,
+    },
+}
+
+
+def test_chain_of_and_design_inputs_read_a_design_block(chain4, base4):
+    chain, base = ch.chain_of(BLOCK)
+    np.testing.assert_array_equal(chain.standard_parameters(), chain4.standard_parameters())
+    np.testing.assert_array_equal(base.matrix, base4.matrix)
+    assert base.names == base4.names
+    fn, limits = ch.design_inputs(BLOCK)
+    expected = JointLimits.from_degrees(
+        [-150, -60, -60, -60], [-30, 60, 60, 60], [90] * 4, [300] * 4
+    )
+    assert limits.to_dict() == expected.to_dict()
+    q, qd, qdd = _states(4, k=5)
+    np.testing.assert_array_equal(
+        fn(q, qd, qdd, 0.0), ch.design_regressor(chain4, base4)(q, qd, qdd, 0.0)
+    )
+
+
+def test_chain_noise_from_config_ignores_the_other_twin_settings():
+    twin = {"sample_rate_hz": 200.0, "torque_noise_relative": 0.01, "encoder_noise_rad": 2e-5,
+            "coulomb_smoothing_velocity": 0.0, "seed": 3}  # fmt: skip
+    assert ch.ChainNoise.from_config(twin) == ch.ChainNoise(200.0, 0.01, 2e-5, 0.0)
+
+
+def test_recovery_table_and_summary_on_a_noise_free_twin(chain4, base4):
+    twin = {"sample_rate_hz": 100.0, "torque_noise_relative": 0.0, "encoder_noise_rad": 0.0,
+            "coulomb_smoothing_velocity": 0.0, "seed": 0}  # fmt: skip
+    ident = {"periods": 1, "cutoff_hz": 15.0, "filter_order": 4, "trim_s": 0.2,
+             "periodic_filter": True}  # fmt: skip
+    table, summary = ch.recovery(chain4, base4, _rest_trajectory(), twin, ident)
+    # the same as simulate + identify by hand (test_noise_free_twin_recovers_the_base_parameters)
+    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0)
+    rec = ch.simulate(chain4, _rest_trajectory(), 10.0, noise, seed=0, record="calibration")
+    est, proc = ch.identify(chain4, base4, rec, periods=1, cutoff_hz=15.0, order=4, trim_s=0.2)
+    beta = base4.beta(chain4.standard_parameters())
+    assert list(table["param"]) == base4.names
+    np.testing.assert_array_equal(table["estimate"], est)
+    np.testing.assert_array_equal(table["true"], beta)
+    np.testing.assert_array_equal(table["rel_error"], np.abs(est - beta) / np.abs(beta))
+    assert summary["relative_l2_error"] == np.linalg.norm(est - beta) / np.linalg.norm(beta)
+    assert summary["relative_l2_error"] < 2e-2 and summary["rows"] == proc.q.size == 4 * 960
+    assert summary["max_rel_error"] == table["rel_error"].max() and summary["rank"] == base4.rank
+    assert summary["standard_parameters"] == ch.standard_names(4)

@@ -1,4 +1,5 @@
-"""LS and BCLS (Eq 17) against independent peers; rank and conditioning of the hip records."""
+"""LS and BCLS (Eq 17) against independent peers; rank and conditioning of the hip records; the
+hip chain's population fits in their boxes (paramid.hip.fits)."""
 
 from __future__ import annotations
 
@@ -77,3 +78,29 @@ def test_rank_deficient_regressor_is_rejected():
 def test_rmse_is_eq21():
     H, y, x = _problem()
     assert estimators.rmse(H, y, x) == pytest.approx(np.sqrt(np.mean((y - H @ x) ** 2)), rel=1e-14)
+
+
+@pytest.mark.parametrize("method", ["pso", "rls_agwo"])
+def test_run_population_searches_the_methods_box_with_its_settings(hip, method):
+    from paramid import population
+    from paramid.hip import fits
+
+    H, y, x = _problem(d=5)
+    H_val, y_val = H[::-1].copy(), y[::-1].copy()
+    pop = {**hip["population"], "runs": 3, "size": 8, "iterations": 5, "timing_repeats": 1}
+    cfg = {**hip, "study": "test", "population": pop}
+    rls = {"lower": (x - 0.5).tolist(), "upper": (x + 0.5).tolist(), "gamma": 0.04}
+    run = fits.run_population(method, cfg, rls, H, y, H_val, y_val)
+    lower, upper = population.search_box(method, 5, rls["lower"], rls["upper"], pop["standard_box"])
+    np.testing.assert_array_equal(run.lower, lower)
+    np.testing.assert_array_equal(run.upper, upper)
+    assert run.settings == population.optimiser_settings(method, cfg, 0.04)
+    assert (run.settings.get("gamma") == 0.04) == (method == "rls_agwo")
+    want = population.fit_population(
+        method, H, y, H_val, y_val, lower, upper,
+        study="test", runs=3, population=8, iterations=5, settings=run.settings, timing_repeats=1,
+    )  # fmt: skip
+    np.testing.assert_array_equal(run.fit.x, want.x)
+    np.testing.assert_array_equal(run.fit.val_rmse, want.val_rmse)
+    np.testing.assert_array_equal(run.fit.history, want.history)
+    np.testing.assert_array_equal(run.fit.n_evals, want.n_evals)

@@ -5,10 +5,18 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paramid import signals, simulation
-from paramid.excitation.design import Design, criterion_value, design, neg_log_det, repair
+from paramid.excitation.design import (
+    Design,
+    criterion_value,
+    design,
+    design_from_config,
+    neg_log_det,
+    repair,
+)
 from paramid.excitation.fourier import (
     LIMIT_NAMES,
     FourierTrajectory,
@@ -17,15 +25,19 @@ from paramid.excitation.fourier import (
     fourier_basis,
     grid,
     limit_violation,
+    period_frame,
     reached_limits,
     rest_basis,
 )
-from paramid.hip import twin
+from paramid.hip import model, twin
 from paramid.hip.excitation import (
     HipSetup,
     Variant,
+    compare_design,
     compare_hip,
+    design_inputs,
     hip_regressor,
+    setup_of,
     simulate_periods,
     summarise,
 )
@@ -280,6 +292,98 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
     table = summarise(per_seed, {v.name: 1.0 for v in variants})
     assert list(table.trajectory) == [v.name for v in variants]
     assert table.set_index("trajectory").loc["designed_averaged", "data_factor"] == 2
+
+
+def test_period_frame_samples_one_period_of_every_joint():
+    one = FourierTrajectory.from_dict(_random_trajectory(joints=1).to_dict())
+    frame, units = period_frame(one, PERIOD, 20.0)
+    assert list(frame.columns) == ["time", "q", "qd", "qdd"] and len(frame) == 100
+    assert units == {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2"}
+    np.testing.assert_array_equal(frame["time"], np.arange(100) / 20.0)
+    np.testing.assert_array_equal(frame["qd"], one.evaluate(np.arange(100) / 20.0)[1])
+    three = _random_trajectory(joints=3)
+    frame, units = period_frame(three, PERIOD, 10.0)
+    assert list(frame.columns[:4]) == ["time", "q_1", "qd_1", "qdd_1"]
+    assert list(frame.columns[-1:]) == ["qdd_3"] and set(units) == set(frame.columns)
+    np.testing.assert_array_equal(
+        frame["q_2"], three.evaluate_joints(frame["time"].to_numpy())[0][:, 1]
+    )
+
+
+def test_design_from_config_is_design_with_the_blocks_settings(eq18_limits):
+    block = {
+        "period_s": PERIOD,
+        "order": 2,
+        "grid_points": 40,
+        "starts": 1,
+        "criterion": "cond",
+        "margin": 0.01,
+        "sign_smoothing": [0.1],
+        "maxiter": 50,
+        "fine_factor": 5,
+    }
+    fn = hip_regressor(KEYS, 9.81)
+    got = design_from_config(fn, eq18_limits, block, ("test", "config"))
+    kwargs = {k: v for k, v in block.items() if k != "period_s"}
+    want = design(fn, eq18_limits, omega_f=OMEGA, seed_keys=("test", "config"), **kwargs)
+    np.testing.assert_array_equal(got.trajectory.theta, want.trajectory.theta)
+    assert got.to_dict() == want.to_dict()
+
+
+def test_design_inputs_are_eq18s_limits_and_its_score_on_the_design_grid(hip):
+    block = {"limits_from_record": "calibration", "period_s": PERIOD, "grid_points": 60}
+    fn, limits, reference = design_inputs(hip, block)
+    spec = hip["records"]["calibration"]
+    eq18 = simulation.Trajectory.from_config(spec["trajectory"])
+    dense = np.arange(int(round(spec["duration_s"] * 1e4))) / 1e4
+    assert limits.to_dict() == reached_limits(eq18, dense).to_dict()
+    H = hip_regressor(hip["regressor"], hip["gravity"])(*eq18.evaluate(grid(PERIOD, 60)), 0.0)
+    np.testing.assert_array_equal(fn(*eq18.evaluate(grid(PERIOD, 60)), 0.0), H)
+    assert reference == {
+        "name": "paper (calibration record, Eq 18)",
+        "cond": criterion_value(H, "cond"),
+        "dopt": criterion_value(H, "dopt"),
+        "limits_reached": limits.to_dict(),
+    }
+
+
+def test_compare_design_runs_the_comparison_on_each_plant(hip, hip_design):
+    """Eq 18 vs the design (one period, two averaged) on the study's plant and a smoothed one:
+    the per-seed rows are compare_hip's, the tables summarise them."""
+    base = {k: hip[k] for k in ("twin", "gravity", "regressor", "records", "rls", "signals")}
+    comparison = {
+        "estimator": "ls",
+        "periods": 2,
+        "periodic_filter": True,
+        "seeds": 2,
+        "sensitivity_coulomb_smoothing": [0.05],
+    }
+    saved = {"trajectory": hip_design.trajectory.to_dict(), "cond": 3.0, "reference": {"cond": 9.0}}
+    result = compare_design(base, comparison, saved)
+    setup = setup_of(base, "ls")
+    cal, val = hip["records"]["calibration"], hip["records"]["validation"]
+    variants = [
+        Variant(
+            "paper_eq18", simulation.Trajectory.from_config(cal["trajectory"]), cal["duration_s"]
+        ),
+        Variant("designed", hip_design.trajectory, PERIOD),
+        Variant("designed_averaged", hip_design.trajectory, PERIOD, 2, True),
+    ]
+    validation = simulation.Trajectory.from_config(val["trajectory"])
+    seeds = [hip["twin"]["seed"], hip["twin"]["seed"] + 1]
+    expected = compare_hip(variants, validation, val["duration_s"], setup, seeds)
+    v_s = setup.settings.coulomb_smoothing_velocity
+    expected.insert(2, "plant_coulomb_smoothing", v_s)
+    pd.testing.assert_frame_equal(result.per_seed, expected)
+    cond = {"paper_eq18": 9.0, "designed": 3.0, "designed_averaged": 3.0}
+    pd.testing.assert_frame_equal(result.table, summarise(expected, cond))
+    sens = result.sensitivity
+    assert list(sens["plant_coulomb_smoothing"]) == [v_s] * 3 + [0.05] * 3
+    pd.testing.assert_frame_equal(
+        sens.iloc[:3].drop(columns="plant_coulomb_smoothing"), result.table
+    )
+    assert set(result.units) == set(result.per_seed.columns)
+    assert result.units["Jt"] == model.parameter_units(KEYS)["Jt"]
 
 
 def test_excitation_config_validates_and_bad_values_are_rejected(repo_root):

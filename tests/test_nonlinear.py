@@ -15,7 +15,7 @@ from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
 from paramid.friction.laws import TRUTHS
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
-from paramid.hip import nonlinear, twin
+from paramid.hip import nonlinear, pipeline, twin
 from paramid.optim import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
@@ -264,6 +264,91 @@ def test_fit_truth_cells_summary_and_figure(hip):
     with styled(FigureStyle()):
         fig = figures.truth_figure(name, TRUTHS[name], fits, traces, 3.0)
     assert len(fig.axes) == 3
+
+
+def test_variant_truth_and_records(hip):
+    """A twin variant's truth by name and its records: simulate_variant and the hip signal
+    chain on each of Eq 18 and Eq 19."""
+    law = friction.hip_model("stribeck")
+    x_true = {"Mxt": 1.5, "Myt": -0.2, "Jt": 1.1, "fc": 9.0, "fv": 9.0}  # fc, fv: Eq 2's, unused
+    truth = nonlinear.variant_truth(law, x_true, TRUTHS["stribeck"])
+    assert list(truth) == list(law.params)
+    np.testing.assert_array_equal(list(truth.values()), _truth("stribeck"))
+    settings = _settings(hip)
+    records = nonlinear.variant_records(
+        law, list(truth.values()), hip["records"], settings, 3, hip["signals"]
+    )
+    assert list(records) == ["calibration", "validation"]
+    for name, (rec, proc) in records.items():
+        spec = hip["records"][name]
+        trajectory = simulation.Trajectory.from_config(spec["trajectory"])
+        want = nonlinear.simulate_variant(
+            law, _truth("stribeck"), trajectory, spec["duration_s"], settings, 3, name
+        )
+        pd.testing.assert_frame_equal(rec.frame(), want.frame())
+        chain = pipeline.process(want.time, want.angle, want.torque, hip["signals"])
+        pd.testing.assert_frame_equal(proc.frame(), chain.frame())
+
+
+def test_fit_variant_is_fit_truth_with_the_study_settings(hip):
+    """nonlinear_fit's call: fit_truth with the block's settings and the saved prior; the
+    units cover every column written."""
+    cal = _true_data(hip, "tanh", "calibration")
+    val = _true_data(hip, "tanh", "validation")
+    prior = data.LinearPrior(
+        ["Mxt", "Myt", "Jt", "fc", "fv"],
+        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
+        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
+        np.zeros(5),
+        0.03,
+        0.71,
+        [],
+    )
+    law = friction.hip_model("tanh")
+    saved = prior.to_json() | {"truth": dict(zip(law.params, _truth("tanh"), strict=True))}
+    base = {k: hip[k] for k in ("pso", "ga", "agwo")}
+    base["population"] = {**hip["population"], "runs": 2, "size": 6, "iterations": 3}
+    cfg = {
+        "truth": "tanh",
+        "study": "test",
+        "fitted": ["tanh"],
+        "methods": ["rls_agwo", "varpro"],
+        "gravity": 9.81,
+        "friction_bounds": None,
+        "base": base,
+        "timing_repeats": 1,
+        "least_squares": {"starts": 2},
+        "varpro": {"grid_points": 5},
+        "target_fraction": 0.01,
+    }
+    runs, traces, got_prior = cells.fit_variant(cfg, cal, val, saved)
+    want_runs, want_traces = cells.fit_truth(
+        "tanh",
+        _truth("tanh"),
+        cal,
+        val,
+        prior,
+        study="test",
+        fitted=["tanh"],
+        methods=["rls_agwo", "varpro"],
+        gravity=9.81,
+        friction_bounds=None,
+        base=base,
+        timing_repeats=1,
+        least_squares_cfg={"starts": 2},
+        varpro_cfg={"grid_points": 5},
+        target_fraction=0.01,
+    )
+    assert got_prior.to_json() == prior.to_json() and runs["seed"].dtype == "Int64"
+    pd.testing.assert_frame_equal(
+        runs.drop(columns=cells.TIMING_COLUMNS),
+        want_runs.astype({"seed": "Int64"}).drop(columns=cells.TIMING_COLUMNS),
+    )
+    pd.testing.assert_frame_equal(
+        traces.drop(columns="time_ms"), want_traces.drop(columns="time_ms")
+    )
+    assert set(runs.columns) <= set(cells.run_units())
+    assert set(traces.columns) == set(cells.TRACE_UNITS)
 
 
 def test_schema_enums_equal_the_registries(repo_root):

@@ -96,6 +96,39 @@ def test_designed_cond_beats_a_random_feasible_trajectory(robot, structural, des
     assert len(seeds) == 12
 
 
+def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, designed):
+    """robot_excitation_compare's call: the design, a random feasible trajectory and the
+    others, checked on the fine grid and compared on the twin of the config."""
+    result, limits, _, physical = designed
+    comparison = {"seeds": 4, "periods": 1, "validation_seed": 2, "validation_period_s": 5.0}
+    spec = SPEC | {"comparison": comparison}
+    twin_block = {
+        "seed": 0,
+        "sample_rate_hz": 50.0,
+        "inertia_spread": 0.2,
+        "noise": {"encoder_step_rad": 1e-5, "encoder_noise_rad": 0.0,
+                  "velocity_noise_rad_s": 2e-3, "torque_noise_nm": [1.0, 2.0, 0.5]},
+    }  # fmt: skip
+    other = twin.excitation(robot, 5, SPEC["harmonics"], result.trajectory.period, 0.3, 0.3)
+    table, draw = ex.compare_excitations(
+        robot, structural, spec, twin_block, "unit", result.trajectory, {"other": other}
+    )
+    setup = ex.twin_setup(robot, structural, twin_block, comparison, result.trajectory.order)
+    np.testing.assert_array_equal(setup.theta, twin.true_parameters(robot, 0, 0.2))
+    np.testing.assert_array_equal(setup.sigma, [1.0, 2.0, 0.5])
+    assert (setup.rate_hz, setup.validation_s) == (50.0, 5.0)
+    random, k = ex.random_feasible(robot, structural, SPEC, limits, physical, "unit")
+    trajectories = {"designed": result.trajectory, "random": random, "other": other}
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], SPEC["fine_factor"])
+    feasible = {
+        name: ex.violations(robot, v, limits, physical, ex.fine_grid(v, len(t), 1))
+        for name, v in trajectories.items()
+    }
+    want, _ = ex.compare(setup, trajectories, feasible, 1, range(4), SPEC["grid_points"])
+    assert draw == k
+    pd.testing.assert_frame_equal(table, want)
+
+
 def test_periodic_boundary_frees_the_rest_conditions(robot, structural):
     spec = SPEC | {"boundary": "periodic", "starts": 1, "maxiter": 5}
     result, limits, _, physical = ex.design_for_robot(robot, structural, spec, "unit")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -111,6 +112,29 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
     np.testing.assert_allclose(record.q, np.outer(record.time, [1.0, 2.0, 3.0]), atol=1e-12)
     with pytest.raises(InputError, match="jitter 8 .* exceeds the tolerance 5"):
         records.load_record(path, JOINTS, max_jitter=5.0)
+
+
+def test_trim_drops_both_ends_and_restarts_time():
+    t = np.arange(10) / 10.0
+    q = np.column_stack([t, 2 * t, 3 * t])
+    rec = records.RobotRecord(
+        time=t,
+        q=q,
+        dq=None,
+        tau=-q,
+        joints=tuple(JOINTS),
+        sample_rate_hz=10.0,
+        jitter=0.0,
+        resampled=False,
+    )
+    trimmed, dropped = records.trim(rec, 0.2, 0.3)  # keeps t = 0.2 ... 0.6
+    assert dropped == 5 and trimmed.dq is None
+    np.testing.assert_allclose(trimmed.time, [0.0, 0.1, 0.2, 0.3, 0.4])
+    np.testing.assert_array_equal(trimmed.q, q[2:7])
+    np.testing.assert_array_equal(trimmed.tau, -q[2:7])
+    assert (trimmed.joints, trimmed.sample_rate_hz) == (rec.joints, 10.0)
+    with_dq, none = records.trim(dataclasses.replace(rec, dq=q + 1.0), 0.0, 0.0)
+    assert none == 0 and np.array_equal(with_dq.dq, q + 1.0)
 
 
 def test_missing_joint_column(tmp_path: Path, uniform: Path):

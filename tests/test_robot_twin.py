@@ -24,6 +24,7 @@ from paramid.robot.twin import (
     TwinNoise,
     excitation,
     simulate,
+    simulate_record,
     true_parameters,
 )
 
@@ -112,3 +113,29 @@ def test_record_frame_and_errors(kinova: Robot, theta: np.ndarray) -> None:
     three = FourierTrajectory(np.zeros(3), np.ones((3, 2)), np.ones((3, 2)), 1.0)
     with pytest.raises(ValueError, match="trajectory has 3 joints, robot 7"):
         simulate(kinova, theta, three, 1.0, 100.0, TwinNoise(), seed=0)
+
+
+def test_twin_noise_from_config() -> None:
+    block = {"encoder_step_rad": 1e-5, "encoder_noise_rad": 0.0, "velocity_noise_rad_s": 2e-3}
+    listed = TwinNoise.from_config(block | {"torque_noise_nm": [3.3, 0.6]})
+    assert listed == TwinNoise(1e-5, 0.0, 2e-3, (3.3, 0.6))
+    scalar = TwinNoise.from_config(block | {"torque_noise_nm": 1.5})
+    np.testing.assert_array_equal(scalar.torque_sigma(3), [1.5, 1.5, 1.5])
+
+
+def test_simulate_record_is_the_twin_of_the_config(kinova: Robot) -> None:
+    twin_block = {
+        "seed": 3,
+        "sample_rate_hz": 50.0,
+        "inertia_spread": 0.1,
+        "noise": {"encoder_step_rad": 1e-5, "encoder_noise_rad": 0.0,
+                  "velocity_noise_rad_s": 2e-3, "torque_noise_nm": [1.0] * 7},
+    }  # fmt: skip
+    spec = {"seed": 2, "order": 3, "period_s": 4.0, "amplitude_rad": 0.5, "max_velocity_rad_s": 1.0}
+    rec = simulate_record(kinova, twin_block, spec, 8.0, "calibration")
+    theta = true_parameters(kinova, 3, 0.1)
+    trajectory = excitation(kinova, 2, 3, 4.0, 0.5, 1.0)
+    noise = TwinNoise(1e-5, 0.0, 2e-3, (1.0,) * 7)
+    want = simulate(kinova, theta, trajectory, 8.0, 50.0, noise, seed=3, record="calibration")
+    for field in ("time", "q", "dq", "tau", "tau_true"):
+        np.testing.assert_array_equal(getattr(rec, field), getattr(want, field))

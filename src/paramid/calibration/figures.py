@@ -6,13 +6,16 @@ Draw them inside :func:`paramid.plotting.styled` (the config's ``figures`` style
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
+from paramid.calibration import report
+from paramid.calibration.identify import LABELS
+from paramid.calibration.problem import Problem
 from paramid.plotting import COLOURS, new_figure
 
 Array = NDArray[np.float64]
@@ -23,7 +26,31 @@ LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
 #: Space above the data of a log axis for its legend, as a fraction of the decades spanned.
 LEGEND_HEADROOM = 0.35
 
-__all__ = ["convergence", "error_profiles", "hybrid_bars", "model_comparison", "sample_points"]
+#: The single identification methods M1-M5 of Figure 11, in Table 7's order.
+SINGLE = ["ekf", "ipso", "lasso", "ukf", "mipo_arkekf"]
+#: Figure 10's panels: title -> (legend name, identifier) of each series.
+PROFILE_PANELS = {
+    "(a) before compensation, M1 and M5": (("BC", "bc"), ("M1", "ekf"), ("M5", "mipo_arkekf")),
+    "(b) M2, M3, M4 and M5": (
+        ("M2", "ipso"),
+        ("M3", "lasso"),
+        ("M4", "ukf"),
+        ("M5", "mipo_arkekf"),
+    ),
+}
+
+__all__ = [
+    "SINGLE",
+    "convergence",
+    "error_profiles",
+    "hybrid_bars",
+    "kr210_figure",
+    "median_run",
+    "median_run_errors",
+    "model_comparison",
+    "model_groups",
+    "sample_points",
+]
 
 
 def sample_points(train: Array, validation: Array, unused: Array) -> Figure:
@@ -152,3 +179,86 @@ def model_comparison(groups: Mapping[str, Mapping[str, Array]], floor_mm: float)
     )
     ax.legend(loc="upper right")
     return fig
+
+
+def median_run(frame: pd.DataFrame) -> pd.Series:
+    """The fit row of the median run by validation RMSE (for an even count, whichever of the
+    two middle runs comes first in the frame; ties by row order)."""
+    order = frame["val_rmse_mm"].rank(method="first")
+    return frame.loc[(order - (len(frame) + 1) / 2).abs().idxmin()]
+
+
+def median_run_errors(problems: Sequence[Problem], fit: pd.DataFrame) -> Array:
+    """Validation position errors [mm] of a fit's median run (:func:`median_run`), on that
+    run's problem."""
+    run = median_run(fit)
+    problem = problems[int(run["run"])]
+    x = report.estimates(run.to_frame().T, problem.free)[0]
+    return problem.distances(x, "validation")
+
+
+def model_groups(
+    fits: Mapping[str, Mapping[str, pd.DataFrame]],
+) -> dict[str, dict[str, Array]]:
+    """{model: {method: validation RMSE per run, in run order}} of the identifiers that ran
+    on every model of ``fits[model][identifier]`` (the 'models' figure)."""
+    shared = set.intersection(*(set(f) for f in fits.values())) if fits else set()
+    return {
+        model_name: {
+            report.model_label(i, "paper"): f.sort_values("run")["val_rmse_mm"].to_numpy()
+            for i, f in by_ident.items()
+            if i in shared
+        }
+        for model_name, by_ident in fits.items()
+    }
+
+
+def kr210_figure(
+    figure: str,
+    problems: Sequence[Problem],
+    frame: pd.DataFrame,
+    fits: Mapping[str, Mapping[str, pd.DataFrame]],
+    histories: Mapping[str, pd.DataFrame],
+) -> Figure:
+    """One figure of the KR210 study by name: ``fig8`` (data set 0's points), ``fig10`` (the
+    median run's validation errors), ``fig11`` / ``fig13`` (convergence of M1-M5 / of
+    MIPO-ARKEKF and the hybrids, the BC line the mean training RMSE over runs), ``fig12``
+    (the hybrids' accuracy and time) or ``models`` (every model's identifiers).
+
+    ``problems`` (one per run) and ``frame`` are the paper model's, ``fits[model][identifier]``
+    the fit frames, ``histories[identifier]`` the paper model's training-RMSE histories.
+    """
+    paper_fits = fits.get("paper", {})
+    bc = float(paper_fits["bc"]["train_rmse_mm"].mean()) if "bc" in paper_fits else None
+    if figure == "fig8":
+        data = frame[frame["repeat"] == 0]
+        xyz = ["x", "y", "z"]
+        return sample_points(
+            *(
+                data.loc[data["split"] == s, xyz].to_numpy()
+                for s in ("train", "validation", "unused")
+            )
+        )
+    if figure == "fig10":
+        return error_profiles(
+            {
+                title: {n: median_run_errors(problems, paper_fits[i]) for n, i in series}
+                for title, series in PROFILE_PANELS.items()
+            }
+        )
+    if figure == "fig11":
+        names = report.TABLE7_NAMES
+        return convergence(
+            {names[i]: histories[i] for i in SINGLE}, "Convergence of M1-M5 (Fig 11)", bc
+        )
+    if figure == "models":
+        return model_comparison(model_groups(fits), report.noise_floor(frame))
+    if figure == "fig12":
+        return hybrid_bars(report.hybrid_runtime_table(paper_fits))
+    if figure == "fig13":
+        return convergence(
+            {LABELS[i]: histories[i] for i in report.HYBRIDS},
+            "Convergence of MIPO-ARKEKF and the hybrids (Fig 13)",
+            bc,
+        )
+    raise ValueError(f"unknown figure {figure!r}")

@@ -10,8 +10,9 @@ pivoting the identified subset (the first ``rank`` pivots).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,12 +23,23 @@ from paramid.calibration import model
 from paramid.calibration.problem import FloatArray, Problem
 
 __all__ = [
+    "METHOD",
     "Identifiability",
+    "data_set_jacobians",
     "extended_jacobian",
     "identifiability",
     "model_identifiability",
+    "model_summary",
+    "models_identifiability",
     "pivoted_qr",
 ]
+
+#: How the identified subset is chosen (the ``method`` entry of identifiability.json).
+METHOD = (
+    "SVD rank of the column-normalised stacked Jacobian at the nominal vector (training "
+    "configurations of data set 0, rank re-checked on every data set); subset = first "
+    "rank pivots of QR with column pivoting"
+)
 
 
 @dataclass(frozen=True)
@@ -180,3 +192,55 @@ def extended_jacobian(problem: Problem) -> FloatArray:
     ``problem``'s training configurations (its ``free`` set is irrelevant)."""
     full = replace(problem, free=np.arange(model.N_EXTENDED))
     return full.jacobian(np.zeros(model.N_EXTENDED))[0]
+
+
+def data_set_jacobians(frame: pd.DataFrame, truth: Mapping[str, Any]) -> list[FloatArray]:
+    """:func:`extended_jacobian` of every data set of the twin's data frame (truth.json gives
+    the nominal vector, the tool and the number of data sets): each computed once, every
+    model's columns are a subset."""
+    return [
+        extended_jacobian(
+            Problem.from_frame(frame, truth["nominal"], truth["tool_mm"], [], repeat=r)
+        )
+        for r in range(truth["n_datasets"])
+    ]
+
+
+def model_summary(
+    name: str, spec: Mapping[str, Any], jacobians: Sequence[ArrayLike], rel_tol: float
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """One model's identifiability (Eq 9-10, :func:`model_identifiability`) on its
+    ``spec`` (``groups``, ``compliance_joints``): the pivot table with the model, its rank and
+    candidate count in front, and the model's entry of identifiability.json (rank per data
+    set, identified and fixed parameters, null-space combinations, conditioning)."""
+    candidates = model.group_indices(spec["groups"], spec.get("compliance_joints", []))
+    ident, free, ranks = model_identifiability(jacobians, candidates, rel_tol)
+    names = model.parameter_names()
+    table = ident.table()
+    table.insert(0, "model", name)
+    table.insert(1, "rank", ident.rank)
+    table.insert(2, "candidates", len(candidates))
+    summary = {
+        "groups": spec["groups"],
+        "candidates": len(candidates),
+        "rank": ident.rank,
+        "ranks_per_data_set": ranks,
+        "rel_tol": ident.rel_tol,
+        "free": free.tolist(),
+        "free_names": [names[i] for i in free],
+        "fixed_names": [names[i] for i in candidates if i not in set(free.tolist())],
+        "unidentifiable_combinations": ident.combinations(),
+        "condition_number_identified": ident.condition_number,
+        "singular_values_scaled": ident.singular_values.tolist(),
+    }
+    return table, summary
+
+
+def models_identifiability(
+    jacobians: Sequence[ArrayLike], models: Mapping[str, Mapping[str, Any]], rel_tol: float
+) -> tuple[pd.DataFrame, dict[str, dict[str, Any]]]:
+    """:func:`model_summary` of every model of a study's ``models`` block: the pivot tables
+    stacked (identifiability.csv) and ``{model: entry}`` (identifiability.json)."""
+    parts = {name: model_summary(name, spec, jacobians, rel_tol) for name, spec in models.items()}
+    table = pd.concat([t for t, _ in parts.values()], ignore_index=True)
+    return table, {name: summary for name, (_, summary) in parts.items()}

@@ -13,20 +13,41 @@ RMSE, MAX (Eq 45) and the share of points within +-0.5 mm and +-1.0 mm.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import model
-from paramid.calibration.problem import metrics
+from paramid.calibration import model, paper, report, twin
+from paramid.calibration.problem import Problem, metrics
 from paramid.calibration.twin import PhysicalRobot, pose_matrix
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["dwell_points", "path_targets", "seed_configuration", "tracking_errors", "summary"]
+__all__ = [
+    "POINT_UNITS",
+    "TABLE9_COLUMNS",
+    "TABLE9_METRICS",
+    "PolishingSetup",
+    "dwell_points",
+    "path_targets",
+    "seed_configuration",
+    "tracking_errors",
+    "summary",
+    "table9",
+    "table9_row",
+]
+
+#: Table 9's metrics, in the paper's column order.
+TABLE9_METRICS = ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct")
+#: The columns of table9.md: our metrics beside the paper's.
+TABLE9_COLUMNS = ["method", "stage", *TABLE9_METRICS, *(f"paper_{k}" for k in TABLE9_METRICS)]
+#: Units of the dwell-point frame (the mean error over runs of each point of each method).
+POINT_UNITS = {"method": "1", "point": "1", "error_mm": "mm"}
 
 
 def dwell_points(diameter_mm: float, pitch_mm: float) -> FloatArray:
@@ -108,3 +129,93 @@ def summary(errors: ArrayLike) -> dict[str, FloatArray]:
     out["within_0p5_pct"] = 100.0 * np.mean(e <= 0.5, axis=-1)
     out["within_1p0_pct"] = 100.0 * np.mean(e <= 1.0, axis=-1)
     return out
+
+
+@dataclass(frozen=True)
+class PolishingSetup:
+    """The polishing path of one study: target poses (m, 4, 4), the tool point [mm], the nominal
+    mass model the controller inverts, the joint seed of the path's centre, and the twin's
+    physical robot of each run (its own data set's draw)."""
+
+    targets: FloatArray
+    tool: FloatArray
+    mass: model.MassModel
+    q_seed: FloatArray
+    robots: list[PhysicalRobot]
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any], truth: Mapping[str, Any]) -> PolishingSetup:
+        """From the study's ``study``, ``robot``, ``twin``, ``mass_model``, ``runs`` and
+        ``polishing`` blocks and the twin's truth (truth.json: nominal table, data sets)."""
+        pcfg = cfg["polishing"]
+        targets = path_targets(pcfg)
+        tool = np.asarray(pcfg["tcp_mm"], dtype=np.float64)
+        robot = cfg["robot"]
+        table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])
+        mass = model.MassModel.from_config(cfg["mass_model"])
+        robots = [
+            twin.robot_of(cfg["study"], cfg["twin"], table, mass, report.dataset_of(r, truth))
+            for r in range(cfg["runs"])
+        ]
+        centre = targets[0].copy()
+        centre[:3, 3] = pcfg["centre_mm"]
+        q_seed = seed_configuration(truth["nominal"], centre, tool=tool)
+        return cls(targets=targets, tool=tool, mass=mass, q_seed=q_seed, robots=robots)
+
+    def run_errors(self, problems: Sequence[Problem], x: FloatArray) -> FloatArray:
+        """Dwell-point errors (runs, m): run r's estimate ``x[r]`` (its identified subset)
+        commanded on run r's robot."""
+        return np.concatenate(
+            [
+                tracking_errors(
+                    p.full(xr), robot, self.targets, self.q_seed, tool=self.tool, mass=self.mass
+                )
+                for p, xr, robot in zip(problems, x, self.robots, strict=True)
+            ]
+        )
+
+
+def table9_row(name: str, model_name: str, identifier: str, errors: FloatArray) -> dict[str, Any]:
+    """Table 9 row of one method: mean and SD over runs (rows of ``errors``) of each path
+    metric, and the paper's values (on the paper's model only)."""
+    row: dict[str, Any] = {
+        "method": name,
+        "model": model_name,
+        "stage": "before" if identifier == "bc" else "after",
+        "runs": errors.shape[0],
+    }
+    for key, values in summary(errors).items():
+        row[key] = float(np.mean(values))
+        row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
+    printed = paper.TABLE9.get(name, {}) if model_name == "paper" else {}
+    for key in TABLE9_METRICS:
+        row[f"paper_{key}"] = printed.get(key, float("nan"))
+    return row
+
+
+def table9(
+    fits: Mapping[str, Mapping[str, pd.DataFrame]],
+    problems: Mapping[str, Sequence[Problem]],
+    setup: PolishingSetup,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 9 (one row per model and identifier of ``fits[model][identifier]``, each run's
+    estimate on its own robot, ``problems[model]`` one per run) and the dwell-point errors
+    (method, point, error_mm: the mean over runs of each point)."""
+    rows, points = [], []
+    for model_name, by_ident in fits.items():
+        for ident, fit in by_ident.items():
+            runs = problems[model_name]
+            x = report.estimates(fit.sort_values("run"), runs[0].free)
+            errors = setup.run_errors(runs, x)
+            name = report.model_label(ident, model_name)
+            rows.append(table9_row(name, model_name, ident, errors))
+            points.append(
+                pd.DataFrame(
+                    {
+                        "method": name,
+                        "point": np.arange(errors.shape[1]),
+                        "error_mm": errors.mean(axis=0),
+                    }
+                )
+            )
+    return pd.DataFrame(rows), pd.concat(points, ignore_index=True)

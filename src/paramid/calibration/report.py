@@ -10,10 +10,13 @@ on the training and validation points (``train_mean_mm`` ... ``val_max_mm``), ``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from paramid import io
 from paramid.calibration import model, paper
@@ -31,6 +34,10 @@ __all__ = [
     "HYBRIDS",
     "dataset_of",
     "fit_frame",
+    "fits_by_model",
+    "study_tables",
+    "table_captions",
+    "train_positions",
     "load_problems",
     "model_comparison",
     "model_label",
@@ -71,6 +78,17 @@ METRICS = ("mean", "rmse", "max")
 def dataset_of(run: int, truth: Mapping) -> int:
     """The data set of a run: its own with ``vary_data``, else the single shared one."""
     return int(run) % int(truth.get("n_datasets", 1))
+
+
+def fits_by_model(
+    frames: Mapping[str | os.PathLike, pd.DataFrame],
+) -> dict[str, dict[str, pd.DataFrame]]:
+    """Fit frames keyed by their paths (``.../fits/<model>/<identifier>.parquet``) as
+    ``{model: {identifier: frame}}``, both in the order the paths come."""
+    out: dict[str, dict[str, pd.DataFrame]] = {}
+    for path, frame in frames.items():
+        out.setdefault(Path(path).parent.name, {})[Path(path).stem] = frame
+    return out
 
 
 def load_problems(
@@ -133,7 +151,7 @@ def history_frame(fit: Fit, runs: Sequence[int]) -> pd.DataFrame:
     )
 
 
-def estimates(frame: pd.DataFrame, free: Sequence[int]) -> np.ndarray:
+def estimates(frame: pd.DataFrame, free: Sequence[int] | NDArray[np.integer]) -> np.ndarray:
     """Identified errors (runs, r) of the free parameters (extended indices), from a fit frame."""
     names = model.parameter_names()
     return frame[[f"de_{names[i]}" for i in free]].to_numpy(np.float64)
@@ -333,3 +351,59 @@ def model_comparison(
         groups, pairs, paired=True, n_boot=n_boot, seed_keys=("kr210", "models")
     )
     return pd.concat([pd.DataFrame(rows), comp], axis=1)
+
+
+def train_positions(frame: pd.DataFrame, truth: Mapping, runs: Sequence[int]) -> list[np.ndarray]:
+    """The true (noise-free) positions (n, 3) [mm] of each run's training points, in design
+    order, from its data set (:func:`dataset_of`) of the twin's data frame."""
+    out = []
+    for run in runs:
+        sub = frame[(frame["repeat"] == dataset_of(run, truth)) & (frame["split"] == "train")]
+        sub = sub.sort_values("design_order")
+        out.append(sub[["x_true", "y_true", "z_true"]].to_numpy(np.float64))
+    return out
+
+
+def study_tables(
+    fits: Mapping[str, Mapping[str, pd.DataFrame]],
+    problems: Sequence[Problem],
+    frame: pd.DataFrame,
+    truth: Mapping,
+    *,
+    n_boot: int,
+) -> dict[str, pd.DataFrame]:
+    """Every table of the study but Tables 8-9, from the fits ``fits[model][identifier]`` and
+    the paper model's ``problems`` (one per run): ``table6`` (ablation, with the sequential
+    rows that ran), ``table7`` (all methods, the other models' rows and the noise floor),
+    ``models`` (:func:`model_comparison`), ``hybrid`` (:func:`hybrid_runtime_table`),
+    ``recovery`` and ``recovery_summary`` (:func:`parameter_recovery`)."""
+    paper_fits = fits["paper"]
+    floor = noise_floor(frame)
+    rows6 = TABLE6 + [i for i in TABLE6_SEQUENTIAL if i in paper_fits]
+    t7 = accuracy_table(paper_fits, TABLE7, names=TABLE7_NAMES)
+    runs = range(len(problems))
+    recovery, summary = parameter_recovery(
+        paper_fits, problems, train_positions(frame, truth, runs)
+    )
+    return {
+        "table6": accuracy_table(paper_fits, rows6).assign(model="paper"),
+        "table7": pd.concat([t7.assign(model="paper"), model_rows(fits, floor)], ignore_index=True),
+        "models": model_comparison(fits, floor, n_boot=n_boot),
+        "hybrid": hybrid_runtime_table(paper_fits),
+        "recovery": recovery,
+        "recovery_summary": summary,
+    }
+
+
+def table_captions(study: str, floor_mm: float) -> dict[str, str]:
+    """The Markdown captions of :func:`study_tables`' tables (the long recovery table has none)."""
+    return {
+        "table6": f"Table 6 ({study}): ablation, validation errors [mm]",
+        "table7": f"Table 7 ({study}): all methods and models, validation errors [mm]; tracker "
+        f"noise floor {floor_mm:.4f} mm",
+        "models": f"Models ({study}): each identifier on the complete models vs the paper's "
+        "24-parameter model, paired by repeat [mm]",
+        "hybrid": f"Hybrid comparison ({study}): RMSE [mm], time [s]",
+        "recovery_summary": f"Parameter recovery ({study}): RMS error vs the twin's "
+        "truth-equivalent subset",
+    }

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,6 +32,9 @@ ALGORITHMS: dict[str, str] = {
     "MIPO": "mipo",
     "PO": "po",
 }
+#: Units of a job's run table (``time_s``: the batched wall time / runs) and history table.
+RUN_UNITS = {"run": "1", "best_f": "1", "error": "1", "n_evals": "1", "time_s": "s"}
+HISTORY_UNITS = {"run": "1", "evaluations": "1", "best_f": "1"}
 #: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
 CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
 
@@ -105,3 +111,32 @@ def run_job(
         }
     )
     return frame, history, wall
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """A job's run table (with ``time_s``), its history table, the wall time of the batched
+    call [s] and the iterations it ran."""
+
+    runs: pd.DataFrame
+    history: pd.DataFrame
+    wall_s: float
+    iterations: int
+
+
+def run_configured(function: int, dim: int, algorithm: str, cfg: Mapping[str, Any]) -> JobResult:
+    """:func:`run_job` with the benchmark's settings (``runs``, ``population``, ``seed``, and
+    ``iterations`` or the CEC ``budget``: :func:`iterations_for`); every run's ``time_s`` is
+    the batched wall time / runs."""
+    iterations = iterations_for(dim, cfg["population"], cfg["iterations"], cfg["budget"])
+    table, history, wall = run_job(
+        function,
+        dim,
+        algorithm,
+        runs=cfg["runs"],
+        population=cfg["population"],
+        iterations=iterations,
+        seed=cfg["seed"],
+    )
+    table["time_s"] = wall / cfg["runs"]
+    return JobResult(runs=table, history=history, wall_s=wall, iterations=iterations)

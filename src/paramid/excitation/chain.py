@@ -22,13 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import pandas as pd
 import scipy.linalg
 from numpy.typing import NDArray
 
 from paramid import signals, simulation
 from paramid.excitation.design import RegressorFn
+from paramid.excitation.fourier import FourierTrajectory, JointLimits
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -295,6 +298,24 @@ def base_regressor(
     return regressor(lengths, gravity, q, qd, qdd, sign_smoothing)[..., base.independent]
 
 
+def chain_of(design: Mapping[str, Any]) -> tuple[PlanarChain, BaseParameters]:
+    """The chain of a chain design block (``links``, ``gravity``) and its base parameters
+    (:func:`base_parameters` on ``base_samples`` random states)."""
+    chain = PlanarChain.from_config(design, design["gravity"])
+    return chain, base_parameters(chain.lengths, chain.gravity, samples=design["base_samples"])
+
+
+def design_inputs(design: Mapping[str, Any]) -> tuple[RegressorFn, JointLimits]:
+    """What :func:`paramid.excitation.design.design` needs of a chain design block: the base
+    regressor (:func:`design_regressor`) and the joint limits of Eq 9 (``limits``, degrees)."""
+    chain, base = chain_of(design)
+    lim = design["limits"]
+    limits = JointLimits.from_degrees(
+        lim["q_min_deg"], lim["q_max_deg"], lim["qd_max_deg_s"], lim["qdd_max_deg_s2"]
+    )
+    return design_regressor(chain, base), limits
+
+
 def design_regressor(chain: PlanarChain, base: BaseParameters) -> RegressorFn:
     """Regressor function for :func:`paramid.excitation.design.design`: stacked Y_b (M·n × r)."""
 
@@ -318,6 +339,16 @@ class ChainNoise:
     torque_noise_relative: float = 0.0072
     encoder_noise_rad: float = 1e-5
     coulomb_smoothing_velocity: float = 0.0  # plant friction sgn (0) or tanh(q̇/v_s)
+
+    @classmethod
+    def from_config(cls, twin: Mapping[str, Any]) -> ChainNoise:
+        """From a chain design's ``twin`` block (its other keys, e.g. ``seed``, are ignored)."""
+        return cls(
+            sample_rate_hz=twin["sample_rate_hz"],
+            torque_noise_relative=twin["torque_noise_relative"],
+            encoder_noise_rad=twin["encoder_noise_rad"],
+            coulomb_smoothing_velocity=twin["coulomb_smoothing_velocity"],
+        )
 
 
 def simulate(
@@ -378,3 +409,59 @@ def identify(
     A = Yb.reshape(-1, base.rank)
     beta = scipy.linalg.lstsq(A, proc.torque.T.ravel(), lapack_driver="gelsd")[0]
     return beta, proc
+
+
+def recovery(
+    chain: PlanarChain,
+    base: BaseParameters,
+    trajectory: FourierTrajectory,
+    twin: Mapping[str, Any],
+    identification: Mapping[str, Any],
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The designed excitation on the chain twin: ``identification["periods"]`` periods
+    recorded (``twin`` block: noise and seed, stream ("chain_twin", seed, "calibration")),
+    averaged, filtered and differentiated, then least squares on the base regressor
+    (:func:`identify`).
+
+    Returns the table (per base parameter: true value, estimate, absolute and relative error,
+    its combination of standard parameters) and the summary (relative L2 error, max and
+    median relative error, rank, the standard parameters, regression rows).
+    """
+    record = simulate(
+        chain,
+        trajectory,
+        identification["periods"] * trajectory.period,
+        ChainNoise.from_config(twin),
+        seed=twin["seed"],
+        record="calibration",
+    )
+    estimate, proc = identify(
+        chain,
+        base,
+        record,
+        periods=identification["periods"],
+        cutoff_hz=identification["cutoff_hz"],
+        order=identification["filter_order"],
+        trim_s=identification["trim_s"],
+        periodic=identification["periodic_filter"],
+    )
+    true = base.beta(chain.standard_parameters())
+    frame = pd.DataFrame(
+        {
+            "param": base.names,
+            "true": true,
+            "estimate": estimate,
+            "abs_error": np.abs(estimate - true),
+            "rel_error": np.abs(estimate - true) / np.abs(true),
+            "combination": base.combinations(standard_names(chain.n)),
+        }
+    )
+    summary = {
+        "relative_l2_error": float(np.linalg.norm(estimate - true) / np.linalg.norm(true)),
+        "max_rel_error": float(frame.rel_error.max()),
+        "median_rel_error": float(frame.rel_error.median()),
+        "rank": base.rank,
+        "standard_parameters": standard_names(chain.n),
+        "rows": int(proc.q.size),
+    }
+    return frame, summary

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -490,4 +490,29 @@ def design(
         boundary_residual=float(np.abs(boundary_matrix(order) @ theta).max()),
         active=active_constraints(trajectory, limits, t_fine, margin + 1e-3),
         starts=[start for _, start in results],
+    )
+
+
+def design_from_config(
+    regressor_fn: RegressorFn,
+    limits: JointLimits,
+    block: Mapping[str, Any],
+    seed_keys: Sequence[Key],
+) -> Design:
+    """:func:`design` with the settings of an ``excitation.<name>`` block: ``period_s`` (ω_f =
+    2π/T), ``order``, ``grid_points``, ``starts``, ``criterion``, ``margin``,
+    ``sign_smoothing``, ``maxiter`` and ``fine_factor``."""
+    return design(
+        regressor_fn,
+        limits,
+        order=block["order"],
+        omega_f=2 * np.pi / block["period_s"],
+        grid_points=block["grid_points"],
+        starts=block["starts"],
+        criterion=block["criterion"],
+        margin=block["margin"],
+        sign_smoothing=block["sign_smoothing"],
+        maxiter=block["maxiter"],
+        fine_factor=block["fine_factor"],
+        seed_keys=seed_keys,
     )

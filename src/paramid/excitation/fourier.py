@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import scipy.linalg
 from numpy.typing import NDArray
 
@@ -226,3 +227,19 @@ def limit_violation(
         "qd_max": float(np.max(r.qd_max - limits.qd_max)),
         "qdd_max": float(np.max(r.qdd_max - limits.qdd_max)),
     }
+
+
+def period_frame(
+    trajectory: FourierTrajectory, period_s: float, rate_hz: float
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """One period sampled at ``rate_hz``: ``time``, then ``q``, ``qd``, ``qdd`` of each joint
+    (suffixed ``_1``, ``_2``, ... when there are several), and their units."""
+    t = np.arange(int(round(period_s * rate_hz))) / rate_hz
+    q, qd, qdd = trajectory.evaluate_joints(t)
+    columns: dict[str, Array] = {"time": t}
+    units = {"time": "s"}
+    for j in range(q.shape[1]):
+        suffix = "" if q.shape[1] == 1 else f"_{j + 1}"
+        columns |= {f"q{suffix}": q[:, j], f"qd{suffix}": qd[:, j], f"qdd{suffix}": qdd[:, j]}
+        units |= {f"q{suffix}": "rad", f"qd{suffix}": "rad/s", f"qdd{suffix}": "rad/s^2"}
+    return pd.DataFrame(columns), units

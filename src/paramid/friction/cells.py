@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,42 @@ from paramid.seeding import seed_sequence
 
 Array = NDArray[np.float64]
 LOG = logging.getLogger(__name__)
+
+#: Wall-clock columns of the per-run frame (left out of comparisons).
+TIMING_COLUMNS = ["time_ms", "time_to_1pct_ms"]
+#: Units of the improvement traces of :func:`cell_frames`.
+TRACE_UNITS = {
+    "true_model": "",
+    "fitted_model": "",
+    "method": "",
+    "run": "1",
+    "evals": "1",
+    "time_ms": "ms",
+    "best_train_rmse": "N m",
+}
+#: What ``n_evals`` counts for each kind of method.
+EVALUATIONS = (
+    "population: candidate rows evaluated; least_squares: residual passes + dim per "
+    "Jacobian; varpro: projected residuals (grid points + polish)"
+)
+
+
+def run_units() -> dict[str, str]:
+    """Units of the per-run frame of :func:`fit_truth`: labels, every friction law's
+    parameters (:func:`paramid.friction.laws.parameter_units`), errors, cost and reach."""
+    units = {"true_model": "", "fitted_model": "", "method": "", "run": "1", "seed": "1"}
+    units |= parameter_units()
+    return units | {
+        "train_rmse": "N m",
+        "val_rmse": "N m",
+        "param_error": "1",
+        "rigid_error": "1",
+        "n_evals": "1",
+        "time_ms": "ms",
+        "evals_to_1pct": "1",
+        "time_to_1pct_ms": "ms",
+        "best_train_rmse_cell": "N m",
+    }
 
 
 def fit_cell(
@@ -199,3 +236,33 @@ def fit_truth(
         traces.append(trace)
     runs = add_rigid_error(pd.concat(frames, ignore_index=True), truth[: len(RIGID_PARAMS)])
     return runs, pd.concat(traces, ignore_index=True)
+
+
+def fit_variant(
+    cfg: Mapping[str, Any], cal: Data, val: Data, saved_prior: Mapping[str, Any]
+) -> tuple[pd.DataFrame, pd.DataFrame, LinearPrior]:
+    """:func:`fit_truth` on one twin variant with the settings of a nonlinear study's block
+    (``truth``, ``study``, ``fitted``, ``methods``, ``gravity``, ``friction_bounds``, ``base``,
+    ``timing_repeats``, ``least_squares``, ``varpro``, ``target_fraction``) and its saved prior
+    (``rls/<truth>.json``: the Eq 6 prior and the twin's truth by name).  Returns the per-run
+    rows (``seed`` nullable: the deterministic methods have none), the traces and the prior."""
+    prior = LinearPrior.from_json(saved_prior)
+    hip = hip_model(cfg["truth"], cfg["gravity"])
+    runs, traces = fit_truth(
+        cfg["truth"],
+        [saved_prior["truth"][p] for p in hip.params],
+        cal,
+        val,
+        prior,
+        study=cfg["study"],
+        fitted=cfg["fitted"],
+        methods=cfg["methods"],
+        gravity=cfg["gravity"],
+        friction_bounds=cfg["friction_bounds"],
+        base=cfg["base"],
+        timing_repeats=cfg["timing_repeats"],
+        least_squares_cfg=cfg["least_squares"],
+        varpro_cfg=cfg["varpro"],
+        target_fraction=cfg["target_fraction"],
+    )
+    return runs.astype({"seed": "Int64"}), traces, prior

@@ -5,11 +5,13 @@
 protocol (:class:`Variant`: Eq 18, the designed trajectory for one period, or P periods
 averaged into one) with the hip twin over several noise seeds, identifies the hip (RLS box and
 BCLS, or LS) and scores the estimates on the Eq 19 validation record; :func:`summarise` makes
-the comparison table.
+the comparison table.  :func:`design_inputs` and :func:`compare_design` are the two workflow
+steps (design, then comparison) on a hip study's config.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +20,24 @@ import numpy as np
 import pandas as pd
 
 from paramid import estimators, signals, simulation
-from paramid.excitation.design import RegressorFn
-from paramid.excitation.fourier import Array
+from paramid.excitation.design import RegressorFn, criterion_value
+from paramid.excitation.fourier import Array, FourierTrajectory, JointLimits, grid, reached_limits
 from paramid.hip import model, pipeline, twin
+
+#: Units of the per-seed comparison frame's columns beside the parameters'.
+COMPARISON_UNITS = {
+    "trajectory": "1",
+    "seed": "1",
+    "plant_coulomb_smoothing": "rad/s",
+    "param_error": "1",
+    "train_rmse": "N m",
+    "val_rmse": "N m",
+    "val_rmse_true": "N m",
+    "cond_signals": "1",
+    "periods": "1",
+    "raw_samples": "1",
+    "rows": "1",
+}
 
 
 def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
@@ -37,6 +54,30 @@ def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
         return H
 
     return fn
+
+
+def design_inputs(
+    base: Mapping[str, Any], design: Mapping[str, Any]
+) -> tuple[RegressorFn, JointLimits, dict[str, Any]]:
+    """What the hip design needs of a hip study (``base``: regressor, gravity, records) and its
+    design block (``limits_from_record``, ``period_s``, ``grid_points``): the Eq 6 regressor,
+    the limits Eq 18 reaches over that record (on a 0.1 ms grid), and the paper's trajectory
+    scored on the design grid under those limits (design.json's ``reference``)."""
+    record = design["limits_from_record"]
+    spec = base["records"][record]
+    reference = simulation.Trajectory.from_config(spec["trajectory"])
+    dense = np.arange(int(round(spec["duration_s"] * 1e4))) / 1e4
+    limits = reached_limits(reference, dense)
+    fn = hip_regressor(base["regressor"], base["gravity"])
+    t = np.asarray(grid(design["period_s"], design["grid_points"]), dtype=np.float64)
+    H = fn(*reference.evaluate(t), 0.0)
+    entry = {
+        "name": f"paper ({record} record, Eq 18)",
+        "cond": criterion_value(H, "cond"),
+        "dopt": criterion_value(H, "dopt"),
+        "limits_reached": limits.to_dict(),
+    }
+    return fn, limits, entry
 
 
 def simulate_periods(
@@ -212,3 +253,84 @@ def summarise(per_seed: pd.DataFrame, cond: Mapping[str, float]) -> pd.DataFrame
             }
         )
     return pd.DataFrame(rows)
+
+
+def setup_of(base: Mapping[str, Any], estimator: str) -> HipSetup:
+    """The identification chain of a hip study's config (``twin``, ``gravity``, ``regressor``,
+    ``signals``, ``rls``) with ``estimator`` (``bcls`` or ``ls``)."""
+    s = base["signals"]
+    return HipSetup(
+        settings=twin.TwinSettings.from_config({**base["twin"], "gravity": base["gravity"]}),
+        keys=tuple(base["regressor"]),
+        cutoff_hz=s["cutoff_hz"],
+        filter_order=s["filter_order"],
+        trim_s=s["trim_s"],
+        rls=base["rls"],
+        estimator=estimator,
+    )
+
+
+@dataclass(frozen=True)
+class DesignComparison:
+    """The hip comparison's outputs: the per-seed rows on the study's plant, their table
+    (:func:`summarise`), the same table for every plant smoothing of the sensitivity, and the
+    per-seed rows' units."""
+
+    per_seed: pd.DataFrame
+    table: pd.DataFrame
+    sensitivity: pd.DataFrame
+    units: dict[str, str]
+
+
+def compare_design(
+    base: Mapping[str, Any], comparison: Mapping[str, Any], design: Mapping[str, Any]
+) -> DesignComparison:
+    """Paper Eq 18 vs the designed excitation (design.json content ``design``) for one period
+    and for ``periods`` periods averaged, over ``seeds`` twin seeds from the study's own
+    (:func:`compare_hip`), on the study's plant and on each plant Coulomb smoothing of
+    ``sensitivity_coulomb_smoothing`` (column ``plant_coulomb_smoothing``)."""
+    setup = setup_of(base, comparison["estimator"])
+    cal, val = base["records"]["calibration"], base["records"]["validation"]
+    designed = FourierTrajectory.from_dict(design["trajectory"])
+    period = float(design["trajectory"]["period_s"])
+    variants = [
+        Variant(
+            "paper_eq18", simulation.Trajectory.from_config(cal["trajectory"]), cal["duration_s"]
+        ),
+        Variant("designed", designed, period),
+        Variant(
+            "designed_averaged",
+            designed,
+            period,
+            comparison["periods"],
+            comparison["periodic_filter"],
+        ),
+    ]
+    validation = simulation.Trajectory.from_config(val["trajectory"])
+    seeds = np.arange(comparison["seeds"]) + base["twin"]["seed"]
+    cond = {
+        "paper_eq18": design["reference"]["cond"],
+        "designed": design["cond"],
+        "designed_averaged": design["cond"],
+    }
+    settings = setup.settings
+    frames = {}
+    for v_s in [settings.coulomb_smoothing_velocity, *comparison["sensitivity_coulomb_smoothing"]]:
+        plant = dataclasses.replace(
+            setup, settings=dataclasses.replace(settings, coulomb_smoothing_velocity=float(v_s))
+        )
+        per_seed = compare_hip(variants, validation, val["duration_s"], plant, seeds)
+        per_seed.insert(2, "plant_coulomb_smoothing", float(v_s))
+        frames[float(v_s)] = per_seed
+    main = frames[settings.coulomb_smoothing_velocity]
+    sensitivity = []
+    for v_s, frame in frames.items():
+        table = summarise(frame, cond)
+        table.insert(1, "plant_coulomb_smoothing", v_s)
+        sensitivity.append(table)
+    return DesignComparison(
+        per_seed=main,
+        table=summarise(main, cond),
+        sensitivity=pd.concat(sensitivity, ignore_index=True),
+        units=COMPARISON_UNITS | model.parameter_units(setup.keys),
+    )

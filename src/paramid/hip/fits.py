@@ -1,20 +1,23 @@
 """Fits of the hip chain as tables (§4.1–4.3): one row per run, the parameters of Eq 5 in the
 regressor's order, training and validation RMSE (Eq 13, 21), time per run and evaluations.
 
-:func:`fit_deterministic` runs LS or BCLS (Eq 17) timed; :func:`deterministic_frame` and
-:func:`population_frames` make the frames the workflow writes (the population method's
-best-so-far history too); :func:`fit_units` their units.
+:func:`fit_deterministic` runs LS or BCLS (Eq 17) timed, :func:`run_population` a population
+method's seeded runs in its box; :func:`deterministic_frame` and :func:`population_frames` make
+the frames the workflow writes (the population method's best-so-far history too);
+:func:`fit_units` their units.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import estimators
+from paramid import estimators, population
 from paramid.hip import model
 from paramid.population import PopulationFit
 
@@ -39,6 +42,46 @@ def fit_deterministic(
         lower, upper = np.asarray(box["lower"]), np.asarray(box["upper"])
         return estimators.timed(lambda: estimators.bcls(H, y, lower, upper), repeats)
     raise ValueError(f"unknown deterministic method {method!r} (or BCLS without its box)")
+
+
+@dataclass(frozen=True)
+class PopulationRun:
+    """A population method's fit with the box it searched and its optimiser's settings."""
+
+    fit: PopulationFit
+    lower: Array
+    upper: Array
+    settings: dict[str, Any]
+
+
+def run_population(
+    method: str,
+    cfg: Mapping[str, Any],
+    rls: Mapping[str, Any],
+    H: Array,
+    y: Array,
+    H_val: Array,
+    y_val: Array,
+) -> PopulationRun:
+    """Every seeded run of a population method on a hip study (``cfg``: ``study``,
+    ``regressor``, ``population`` and the optimisers' blocks of Table 2) in one batched call:
+    in the RLS box of the RLS summary ``rls`` (``lower``, ``upper``; γ for AGWO, Eq 10) or,
+    for plain PSO, the standard box; scored on both records (Eq 13, 21)."""
+    pop = cfg["population"]
+    lower, upper = population.search_box(
+        method, len(cfg["regressor"]), rls["lower"], rls["upper"], pop["standard_box"]
+    )
+    settings = population.optimiser_settings(method, cfg, rls["gamma"])
+    fit = population.fit_population(
+        method, H, y, H_val, y_val, lower, upper,
+        study=cfg["study"],
+        runs=pop["runs"],
+        population=pop["size"],
+        iterations=pop["iterations"],
+        settings=settings,
+        timing_repeats=pop["timing_repeats"],
+    )  # fmt: skip
+    return PopulationRun(fit=fit, lower=lower, upper=upper, settings=settings)
 
 
 def deterministic_frame(

@@ -4,13 +4,15 @@
 :func:`simulate_variant` runs the hip twin (Eq 18/19) with any friction law as the plant;
 :func:`joint_data` gives a processed record as a :class:`paramid.friction.laws.HipModel` needs it
 (the rigid-body columns of Eq 6); :func:`linear_prior` is Algorithm 1 steps 1-4 (RLS box,
-Eq 7-9; γ, Eq 10; μ(γ), Eq 12) on the Coulomb-viscous regressor of Eq 6.
+Eq 7-9; γ, Eq 10; μ(γ), Eq 12) on the Coulomb-viscous regressor of Eq 6; :func:`variant_truth`
+and :func:`variant_records` give a variant's truth and its two records with their signal chain.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,10 +20,11 @@ from numpy.typing import ArrayLike
 
 from paramid import signals, simulation
 from paramid.friction.data import Data, LinearPrior
-from paramid.friction.laws import RIGID_KEYS, HipModel
+from paramid.friction.laws import RIGID_KEYS, RIGID_PARAMS, HipModel
 from paramid.hip import model, pipeline, twin
 
 EQ6_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]  # Eq 6: the RLS prior's regressor
+RECORDS = ("calibration", "validation")  # Eq 18, Eq 19
 
 
 def joint_data(
@@ -65,6 +68,43 @@ def simulate_variant(
         record,
         friction=hip.friction.callable(truth[hip.n_rigid :]),
     )
+
+
+def variant_truth(
+    hip: HipModel, x_true: Mapping[str, float], friction: Mapping[str, float]
+) -> dict[str, float]:
+    """The true parameters of a twin variant by name: the hip twin's rigid body (``x_true``:
+    Mxt, Myt, Jt) and the friction law's values (``friction``), in ``hip.params`` order."""
+    rigid = [x_true[p] for p in RIGID_PARAMS]
+    truth = [float(v) for v in (*rigid, *hip.friction.vector(friction))]
+    return dict(zip(hip.params, truth, strict=True))
+
+
+def variant_records(
+    hip: HipModel,
+    truth: Sequence[float],
+    records: Mapping[str, Any],
+    settings: twin.TwinSettings,
+    seed: int,
+    signals_cfg: Mapping[str, Any],
+) -> dict[str, tuple[simulation.Record, signals.Processed]]:
+    """The calibration and validation records of a twin variant (:func:`simulate_variant` on
+    each ``records`` spec: trajectory, duration) and their signal chain (§4.1,
+    :func:`paramid.hip.pipeline.process` with ``signals_cfg``)."""
+    out = {}
+    for record in RECORDS:
+        spec = records[record]
+        rec = simulate_variant(
+            hip,
+            truth,
+            simulation.Trajectory.from_config(spec["trajectory"]),
+            spec["duration_s"],
+            settings,
+            seed,
+            record,
+        )
+        out[record] = (rec, pipeline.process(rec.time, rec.angle, rec.torque, signals_cfg))
+    return out
 
 
 def linear_prior(

@@ -54,6 +54,7 @@ from paramid.robot.model import (
     regressor,
     urdf_parameters,
 )
+from paramid.robot.twin import TwinNoise, excitation, true_parameters
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
@@ -466,6 +467,59 @@ def compare(
     table.loc[0, "cond_below_designed"] = False
     first = ["trajectory", "cond", "logdet", "param_error_median", "val_rmse_median", "p_value"]
     return table[first + [c for c in table.columns if c not in first]], pd.concat(per_seed)
+
+
+def twin_setup(
+    robot: Robot,
+    base: BaseParameters,
+    twin: Mapping[str, Any],
+    comparison: Mapping[str, Any],
+    order: int,
+) -> TwinSetup:
+    """The twin of a study's ``twin`` block (true parameters, torque noise, rate) with the
+    validation excitation of ``comparison`` (``validation_seed``, ``validation_period_s``;
+    :func:`paramid.robot.twin.excitation` with ``order`` harmonics)."""
+    return TwinSetup(
+        robot=robot,
+        base=base,
+        theta=true_parameters(robot, twin["seed"], twin["inertia_spread"]),
+        sigma=TwinNoise.from_config(twin["noise"]).torque_sigma(robot.n_joints),
+        rate_hz=twin["sample_rate_hz"],
+        validation=excitation(
+            robot, comparison["validation_seed"], order, comparison["validation_period_s"]
+        ),
+        validation_s=comparison["validation_period_s"],
+    )
+
+
+def compare_excitations(
+    robot: Robot,
+    base: BaseParameters,
+    spec: Mapping[str, Any],
+    twin: Mapping[str, Any],
+    study: str,
+    designed: FourierTrajectory,
+    others: Mapping[str, FourierTrajectory],
+) -> tuple[pd.DataFrame, int]:
+    """comparison.csv of a robot study's ``excitation`` block ``spec``: the designed
+    trajectory, a random feasible one (:func:`random_feasible`) and ``others`` (e.g. the
+    configured coefficient files), each checked against every limit on the design's fine
+    grid (as many instants over its own period) and compared on the twin (:func:`compare`,
+    ``spec["comparison"]``: periods, seeds).  Returns the table and the random draw used."""
+    limits, _ = limits_of(robot, spec, study)
+    physical = physical_of(robot, spec)
+    random, draw = random_feasible(robot, base, spec, limits, physical, study)
+    trajectories = {"designed": designed, "random": random, **others}
+    points = len(fine_grid(designed, spec["grid_points"], spec["fine_factor"]))
+    feasibility = {
+        name: violations(robot, t, limits, physical, fine_grid(t, points, 1))
+        for name, t in trajectories.items()
+    }
+    c = spec["comparison"]
+    setup = twin_setup(robot, base, twin, c, designed.order)
+    seeds = list(range(c["seeds"]))
+    table, _ = compare(setup, trajectories, feasibility, c["periods"], seeds, spec["grid_points"])
+    return table, draw
 
 
 def design_summary(

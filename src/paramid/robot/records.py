@@ -19,6 +19,7 @@ at ≈1 kHz with 0.7–9 ms intervals are normal, hence the wider default tolera
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -168,3 +169,18 @@ def load_record(
 def _interp(grid: Array, t: Array, values: Array) -> Array:
     """Linear interpolation of every column of ``values`` (N, n) onto ``grid``."""
     return np.column_stack([np.interp(grid, t, v) for v in values.T])
+
+
+def trim(record: RobotRecord, start_s: float, end_s: float) -> tuple[RobotRecord, int]:
+    """The record without its first ``start_s`` and last ``end_s`` seconds (1e-12 s of
+    tolerance), time from 0 again, and the number of rows dropped."""
+    t = record.time
+    keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
+    trimmed = dataclasses.replace(
+        record,
+        time=t[keep] - t[keep][0],
+        q=record.q[keep],
+        dq=None if record.dq is None else record.dq[keep],
+        tau=record.tau[keep],
+    )
+    return trimmed, int(np.sum(~keep))

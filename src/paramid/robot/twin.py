@@ -24,7 +24,9 @@ from the named stream ("robot_twin", seed, ...) of :mod:`paramid.seeding`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,6 +55,14 @@ class TwinNoise:
     encoder_noise_rad: float = 0.0
     velocity_noise_rad_s: float = 2e-3
     torque_noise_nm: float | tuple[float, ...] = KINOVA_TORQUE_NOISE_NM
+
+    @classmethod
+    def from_config(cls, noise: Mapping[str, Any]) -> TwinNoise:
+        """From a study's ``twin.noise`` block (a list of per-joint torque σ becomes a tuple)."""
+        values = dict(noise)
+        if isinstance(values["torque_noise_nm"], list):
+            values["torque_noise_nm"] = tuple(values["torque_noise_nm"])
+        return cls(**values)
 
     @classmethod
     def noise_free(cls) -> TwinNoise:
@@ -180,4 +190,31 @@ def simulate(
         dq_true=dq,
         ddq_true=ddq,
         tau_true=tau,
+    )
+
+
+def simulate_record(
+    robot: Robot,
+    twin: Mapping[str, Any],
+    spec: Mapping[str, Any],
+    duration_s: float,
+    record: str,
+) -> TwinRecord:
+    """One record of a twin study: the true parameters of the ``twin`` block (``seed``,
+    ``inertia_spread``; :func:`true_parameters`), the random excitation of the record's
+    ``spec`` (``seed``, ``order``, ``period_s``, ``amplitude_rad``, ``max_velocity_rad_s``;
+    :func:`excitation`), sampled at ``twin.sample_rate_hz`` with the sensors of ``twin.noise``
+    (:func:`simulate`, streams of ``twin.seed`` and ``record``)."""
+    theta = true_parameters(robot, twin["seed"], twin["inertia_spread"])
+    trajectory = excitation(
+        robot,
+        seed=spec["seed"],
+        order=spec["order"],
+        period_s=spec["period_s"],
+        amplitude_rad=spec["amplitude_rad"],
+        max_velocity_rad_s=spec["max_velocity_rad_s"],
+    )
+    noise = TwinNoise.from_config(twin["noise"])
+    return simulate(
+        robot, theta, trajectory, duration_s, twin["sample_rate_hz"], noise, twin["seed"], record
     )
