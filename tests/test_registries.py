@@ -19,6 +19,7 @@ from paramid.excitation import design
 from paramid.friction import laws
 from paramid.friction import methods as friction_methods
 from paramid.hip import methods, model
+from paramid.robot import checks as robot_checks
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
@@ -93,7 +94,12 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
     criteria = [v for k, v in found.items() if k.endswith("criterion")]
     assert criteria and all(v == list(design.CRITERIA) for v in criteria)
     skips = [v for k, v in found.items() if k.endswith("checks/properties/skip/items")]
-    assert skips and all(v == list(plausibility.RECORD_CHECKS) for v in skips)
+    one_dof = [
+        v for k, v in found.items() if k.endswith("/study/properties/checks/properties/skip/items")
+    ]
+    robots = [v for k, v in found.items() if "robot_study" in k and k.endswith("skip/items")]
+    assert len(skips) == 2 and one_dof == [list(plausibility.RECORD_CHECKS)]
+    assert robots == [list(robot_checks.CHECKS)]
     conventions = [v for k, v in found.items() if k.endswith("convention")]
     assert conventions and all(
         v == list(typing.get_args(kinematics.Convention)) for v in conventions
