@@ -1,6 +1,8 @@
 # CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7; issue #8).
-# One job per (function, dimension, algorithm), all runs batched inside it, so the sweep fans
-# out on a cluster; then tables, statistics + audit, and figures per dimension.
+# One job per (algorithm, dimension): every function of the benchmark, all runs of each batched
+# in one call, one file per (function, dimension, algorithm) as before; then tables, statistics
+# + audit, and figures per dimension. A job of one function would spend most of its time
+# starting Python; one algorithm per job keeps editing one optimiser rerunning its jobs alone.
 # Every table and PNG figure is in `snakemake --report` under the category "cec2022".
 # Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style; helpers:
 # paramid.cec2022.workflow); targets: rule cec2022.
@@ -8,18 +10,17 @@
 
 rule cec2022_run:
     output:
-        runs=f"{CEC.out}/runs/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
-        history=f"{CEC.out}/histories/d{{dim}}/F{{function}}/{{algorithm}}.parquet",
+        runs=CEC.job_outputs("runs"),
+        histories=CEC.job_outputs("histories"),
     log:
-        f"{CEC.logs}/run_d{{dim}}_F{{function}}_{{algorithm}}.log",
+        f"{CEC.logs}/run_d{{dim}}_{{algorithm}}.log",
     wildcard_constraints:
         dim=one_of(CEC.block["dims"]),
-        function=one_of(CEC.block["functions"]),
         algorithm=one_of(CEC.block["algorithms"]),
     threads: 1
     resources:
         mem_mb=1500,
-        runtime=30,
+        runtime=60,
     params:
         cfg=CEC.run_params,
         code=CEC.run_code,

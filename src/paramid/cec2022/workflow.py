@@ -59,9 +59,17 @@ class Cec2022Benchmark:
         others = {m.__module__ for m in optim.METHODS.values()} - needed
         return script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
 
+    def job_outputs(self, folder: str) -> list[str]:
+        """The files of one run job (one algorithm and dimension): every function's run table
+        (``folder`` "runs") or best-so-far history ("histories"), wildcards {dim}, {algorithm}."""
+        return [
+            f"{self.out}/{folder}/d{{dim}}/F{function}/{{algorithm}}.parquet"
+            for function in self.block["functions"]
+        ]
+
     def run_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The config subset one job depends on (a change of `runs` reruns every job)."""
-        return {k: self.block[k] for k in RUN_KEYS}
+        return {k: self.block[k] for k in RUN_KEYS} | {"functions": self.block["functions"]}
 
     def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
         return {"reference": self.block["reference"]}
