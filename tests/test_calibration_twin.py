@@ -17,10 +17,20 @@ from paramid.calibration import model, polish, twin
 from paramid.calibration.identifiability import extended_jacobian, model_identifiability
 from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
+from paramid.config import validate
 from paramid.seeding import generator
 
 ROOT = Path(__file__).resolve().parents[1]
-STUDY = yaml.safe_load((ROOT / "config.yaml").read_text())["calibration"]["kr210"]
+
+
+def _study() -> dict:
+    """The calibration.kr210 block of config.yaml with the schema's defaults filled."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return config["calibration"]["kr210"]
+
+
+STUDY = _study()
 MASS = model.MassModel.from_config(STUDY["mass_model"])
 TABLE = kin.DHTable.from_degrees(**STUDY["robot"]["dh"])
 LM = {"lm_ga": {"lm_iterations": 30, "ga": {"method": "ga", "iterations": 1, "population": 4,

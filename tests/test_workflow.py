@@ -233,7 +233,8 @@ def test_adding_a_sweep_value_adds_only_its_jobs(built, tmp_path):
 
 def test_figure_style_change_reruns_only_figure_rules(built, tmp_path):
     work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
-    (work / "config.yaml").write_text((work / "config.yaml").read_text() + "figures: {font_size: 10}\n")
+    config = work / "config.yaml"
+    config.write_text(config.read_text() + "figures: {font_size: 10}\n")
     jobs = planned_jobs(work)
     figure_rules = {"hip_figure", "hip_sweep_figure"}
     assert set(jobs) - {"studies"} <= figure_rules, jobs
