@@ -27,13 +27,17 @@ from paramid.calibration import model, twin
 from paramid.calibration.identifiability import extended_jacobian, model_identifiability
 from paramid.calibration.identify import IDENTIFIERS, identify
 from paramid.calibration.problem import Problem, metrics
+from paramid.config import validate
 from paramid.optim import METHODS
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def study_config() -> dict:
-    return yaml.safe_load((ROOT / "config.yaml").read_text())["calibration"]["kr210"]
+    """The ``calibration.kr210`` block of config.yaml with the schema's defaults filled."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return config["calibration"]["kr210"]
 
 
 def build_problem(cfg: dict, model_name: str = "paper") -> Problem:

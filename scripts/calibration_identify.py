@@ -3,7 +3,7 @@ Tables 6-7)."""
 
 from paramid import io
 from paramid.calibration import report
-from paramid.calibration.identify import identify_runs
+from paramid.calibration.identify import identify_runs, run_timing
 
 
 def main(smk) -> None:
@@ -21,7 +21,7 @@ def main(smk) -> None:
         stage="calibration_identify",
         seed_stream=[cfg["study"], cfg["identifier"], "<run>"],
         eq28_stream=[cfg["study"], "eq28", "<run>"],
-        timing="wall time of each run's call",
+        timing=run_timing(cfg["identifier"]),
     )
     io.write_parquet(
         frame,

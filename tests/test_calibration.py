@@ -18,13 +18,14 @@ from paramid.calibration.filters import (
     READINGS,
     LinearSurrogateFitness,
     NoiseFactorFitness,
+    RunsNoiseFactorFitness,
     ekf,
     sequential_ekf,
     ukf,
     ukf_update,
 )
 from paramid.calibration.identifiability import identifiability, pivoted_qr
-from paramid.calibration.identify import IDENTIFIERS, LABELS, identify
+from paramid.calibration.identify import IDENTIFIERS, LABELS, identify, identify_runs, run_timing
 from paramid.calibration.lasso import lasso_cd
 from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
 from paramid.optim import METHODS, dqpso, ipso
@@ -448,6 +449,208 @@ def test_filters_return_nan_for_a_singular_member_instead_of_raising(problem):
         assert not np.isfinite(fit.result(W[0, 0]).x).any()
 
 
+# ------------------------------------------------------------------ exact speed-ups
+
+
+def _reference_sequential_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False, unit=1.0):
+    """The per-point filter as first written (``Problem.jacobian`` per point, fresh arrays):
+    the reference the optimised :func:`sequential_ekf` must equal bit for bit."""
+    from paramid.calibration.filters import _noise_model, _solve, _symmetrise
+    from paramid.calibration.problem import state_scale
+
+    C, S, R = _noise_model(C0, S0, R0, factors)
+    batch, r = S.shape[:-1], S.shape[-1]
+    n = problem.p_train.shape[0]
+    R = R.reshape(*batch, n, 3)
+    z, scale = problem.p_train, state_scale(problem, unit)
+    x = np.zeros((*batch, r))
+    diag = C.reshape(*batch, r * r)[..., :: r + 1]
+    path, priors = np.empty((*batch, iterations, r)), np.empty((*batch, iterations, r))
+    post = x
+    for k in range(iterations):
+        priors[..., k, :] = x
+        for i in range(n):
+            diag += S
+            H, h = problem.jacobian(x, "train", slice(i, i + 1))
+            H = H * scale
+            HC = H @ C
+            G = HC @ np.swapaxes(H, -1, -2)
+            G.reshape(*batch, 9)[..., ::4] += R[..., i, :]
+            KT = _solve(G, HC)
+            step = ((z[i] - h)[..., None, :] @ KT)[..., 0, :] * scale
+            C -= np.swapaxes(KT, -1, -2) @ HC
+            post = x + step
+            x = post + (post - x) if gsbise else post
+        path[..., k, :] = post
+        C[...] = _symmetrise(C)
+    return path, C, priors
+
+
+def _reference_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False, unit=1.0):
+    """The batch filter as first written (``Problem.jacobian`` of all points, fresh arrays)."""
+    from paramid.calibration.filters import _kalman_step, _noise_model
+    from paramid.calibration.problem import state_scale
+
+    C, S, R = _noise_model(C0, S0, R0, factors)
+    batch, r = S.shape[:-1], S.shape[-1]
+    scale = state_scale(problem, unit)
+    outer, z, W = scale[:, None] * scale, problem.p_train.reshape(-1), 1.0 / R
+    x = np.zeros((*batch, r))
+    path = np.empty((*batch, iterations, r))
+    for k in range(iterations):
+        H, h = problem.jacobian(x)
+        HtW = np.swapaxes(H * W[..., None], -1, -2)
+        A = (HtW @ H) * outer
+        g = (HtW @ (z - h)[..., None])[..., 0] * scale
+        C, dx = _kalman_step(C, S, A, g)
+        post = x + dx * scale
+        path[..., k, :] = post
+        x = post + (post - x) if gsbise else post
+    return path, C
+
+
+def _two_data_sets(problem: Problem, n: int = 9) -> list[Problem]:
+    """Two data sets of one model (two disjoint sets of n training points), the second with
+    random gravity moments so that the compliance columns are exercised."""
+    tau = generator("test", "tau").normal(0, 2.0, problem.tau_train.shape)
+    return [
+        _subset(problem, n),
+        dataclasses.replace(
+            problem,
+            q_train=problem.q_train[n : 2 * n],
+            p_train=problem.p_train[n : 2 * n],
+            tau_train=tau[n : 2 * n],
+        ),
+    ]
+
+
+@pytest.mark.parametrize("free", ["identified", "all"])
+def test_point_jacobian_is_jacobian_bit_for_bit(problem, free):
+    """PointJacobian evaluates the operations of model.jacobian in the same order: equal, not
+    close, for every parameter group, in Problem.jacobian's memory layout."""
+    problems = _two_data_sets(problem)
+    if free == "all":
+        problems = [dataclasses.replace(p, free=np.arange(model.N_EXTENDED)) for p in problems]
+    one, r = problems[1], problems[0].dim
+    x = generator("test", "point-jacobian").normal(0, 1e-3, (4, r))
+    # one configuration at a time, members of different data sets (two each)
+    q = np.repeat(np.stack([p.q_train for p in problems]), 2, axis=0)
+    tau = np.repeat(np.stack([p.tau_train for p in problems]), 2, axis=0)
+    point = model.PointJacobian(one.nominal, one.free, q, tau, members=4)
+    for i in (0, 4, 8):
+        H, h = point(x, i)
+        for m in range(4):
+            ref_H, ref_h = problems[m // 2].jacobian(x[m], "train", slice(i, i + 1))
+            np.testing.assert_array_equal(H[m], ref_H)
+            np.testing.assert_array_equal(h[m], ref_h)
+    # the layout of Problem.jacobian: members fastest, or one member's block contiguous
+    shared = model.PointJacobian(one.nominal, one.free, one.q_train, one.tau_train, members=4)
+    single = model.PointJacobian(
+        one.nominal, one.free, one.q_train, one.tau_train, members=1, per_member=True
+    )
+    for jac, xs in ((shared, x), (single, x[:1])):
+        H, h = jac(xs, 3)
+        ref_H, ref_h = one.jacobian(xs, "train", slice(3, 4))
+        np.testing.assert_array_equal(H, ref_H)
+        np.testing.assert_array_equal(h, ref_h)
+        assert H.strides[1:] == ref_H.strides[1:] and H.strides[0] % ref_H.strides[0] == 0
+    # every configuration at once (the batch filter): C-contiguous like Problem.jacobian
+    block = model.PointJacobian(
+        one.nominal, one.free, one.q_train, one.tau_train, members=4, block=True
+    )
+    H, h = block(x)
+    ref_H, ref_h = one.jacobian(x)
+    np.testing.assert_array_equal(H, ref_H)
+    np.testing.assert_array_equal(h, ref_h)
+    assert H.strides == ref_H.strides
+
+
+@pytest.mark.parametrize("gsbise", [False, True])
+def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
+    """The filters with PointJacobian, reused buffers and several data sets in one batch give
+    every filter the numbers of the straightforward implementation run on its own."""
+    problems = _two_data_sets(problem)
+    bases = [draw_noise_bases("kr210", run, p) for run, p in enumerate(problems)]
+    C0, S0, R0 = (np.stack([b[i] for b in bases]) for i in range(3))
+    pop = np.array([[2e-6, 1e-7, 2e-4], [1e-5, 1e-5, 1e-3], [3e-7, 4e-6, 1e-5]])
+    for unit in (1.0, 1000.0):
+        kw = {"gsbise": gsbise, "length_unit_mm": unit}
+        for p, prob in enumerate(problems):
+            for factors in (pop[0], pop):  # one filter (BLAS products), a population (not)
+                ref = _reference_sequential_ekf(
+                    prob, *bases[p], factors, 2, gsbise=gsbise, unit=unit
+                )
+                res = sequential_ekf(prob, *bases[p], factors, 2, **kw)
+                for got, want in zip((res.path, res.C, res.priors), ref, strict=True):
+                    np.testing.assert_array_equal(got, want)
+                ref = _reference_ekf(prob, *bases[p], factors, 3, gsbise=gsbise, unit=unit)
+                res = ekf(prob, *bases[p], factors, 3, **kw)
+                np.testing.assert_array_equal(res.path, ref[0])
+                np.testing.assert_array_equal(res.C, ref[1])
+        # both data sets in one batch: one filter each, or a population each
+        one = sequential_ekf(problems, C0, S0, R0, pop[:2], 2, **kw)
+        each = sequential_ekf(problems, C0[:, None], S0[:, None], R0[:, None], pop[None], 2, **kw)
+        for p, prob in enumerate(problems):
+            ref = _reference_sequential_ekf(prob, *bases[p], pop[p], 2, gsbise=gsbise, unit=unit)
+            np.testing.assert_array_equal(one.path[p : p + 1], ref[0])
+            np.testing.assert_array_equal(one.C[p : p + 1], ref[1])
+            ref = _reference_sequential_ekf(prob, *bases[p], pop, 2, gsbise=gsbise, unit=unit)
+            np.testing.assert_array_equal(each.path[p], ref[0])
+            np.testing.assert_array_equal(each.C[p], ref[1])
+
+
+def test_runs_fitness_is_each_runs_own_fitness(problem):
+    """Several runs' Eq 29 in one batch of filters: each run's values and kept filter are
+    those of its own NoiseFactorFitness, whether a run evaluates one candidate or more."""
+    problems = _two_data_sets(problem)
+    bases = [draw_noise_bases("kr210", run, p) for run, p in enumerate(problems)]
+    stacked = tuple(np.stack([b[i] for b in bases]) for i in range(3))
+    W = np.log10(
+        [
+            [[1e-6, 2e-6, 1e-4], [1e-5, 1e-7, 1e-5], [3e-7, 1e-5, 5e-4]],
+            [[2e-7, 1e-6, 1e-3], [1e-6, 1e-6, 1e-4], [5e-6, 2e-7, 2e-5]],
+        ]
+    )
+    active = np.array([[False, True, False], [True, False, True]])
+    filt = READINGS["sequential"]
+    runs = RunsNoiseFactorFitness(problems, *stacked, filt, 2, gsbise=True)
+    own = [
+        NoiseFactorFitness(p, *b, filt, 2, gsbise=True)
+        for p, b in zip(problems, bases, strict=True)
+    ]
+    np.testing.assert_array_equal(
+        runs(W), np.concatenate([f(W[p][None]) for p, f in enumerate(own)])
+    )
+    got = runs(W, active)
+    for p, fit in enumerate(own):
+        np.testing.assert_array_equal(got[p, active[p]], fit(W[p, active[p]][None])[0])
+        assert np.all(got[p, ~active[p]] == np.inf) and fit.best_f == runs.runs[p].best_f
+    best = np.stack([W[0, 1], W[1, 2]])  # one a candidate, one not necessarily kept
+    for res, fit, w in zip(runs.result(best), own, best, strict=True):
+        np.testing.assert_array_equal(res.path, fit.result(w).path)
+
+
+@pytest.mark.parametrize("identifier", ["ekf_sequential", "mipo_arkekf_sequential"])
+def test_identify_runs_batches_the_sequential_runs_bit_for_bit(problem, identifier):
+    """identify_runs runs the sequential reading's runs in one call (tuning in lockstep): each
+    run's fit equals the run's own call; time_s is the call's wall time / runs."""
+    problems = _two_data_sets(problem)
+    cfg = copy.deepcopy(CFG)
+    cfg["ekf"]["iterations"] = 3
+    fit = identify_runs(identifier, problems, cfg, study="kr210", runs=[0, 1])
+    assert fit.time_s[0] == fit.time_s[1] > 0
+    for p, prob in enumerate(problems):
+        alone = identify(identifier, prob, cfg, study="kr210", runs=[p])
+        np.testing.assert_array_equal(fit.x[p], alone.x[0])
+        np.testing.assert_array_equal(fit.history[p], alone.history[0])
+        np.testing.assert_array_equal(fit.n_evals[p], alone.n_evals[0])
+        assert fit.info.keys() == alone.info.keys()
+        for key, values in fit.info.items():
+            np.testing.assert_array_equal(values[p], alone.info[key][0])
+    assert run_timing(identifier).startswith("wall time of one call for all runs")
+    assert run_timing("ekf") == "wall time of each run's call"
+
+
 def test_ukf_equals_kalman_update_for_a_linear_measurement():
     rng = generator("test", "ukf-linear")
     n, m = 4, 7
@@ -776,8 +979,9 @@ def test_calibration_config_validates_against_the_schema():
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     schema = str(ROOT / "workflow/schemas/config.schema.yaml")
-    validate(config, schema)  # fills the schema's defaults
-    tuning = config["calibration"]["kr210"]["tuning"]
+    resolved = copy.deepcopy(config)
+    validate(resolved, schema)  # fills the schema's defaults
+    tuning = resolved["calibration"]["kr210"]["tuning"]
     assert tuning["population"] == 100 and tuning["iterations"] == 60  # §3.2.1 (budget: paper)
     assert tuning["fitness"] == "filter"
     bad = copy.deepcopy(config)

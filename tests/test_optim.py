@@ -266,6 +266,32 @@ def test_counting_objective_counts_only_active_rows() -> None:
     np.testing.assert_array_equal(counter.counts, [7, 4, 8])
 
 
+def test_counting_objective_gives_a_by_run_objective_its_rows() -> None:
+    """An objective whose rows belong to their run (``by_run``) gets X and ``active`` as they
+    are, not the active rows of all runs flattened into one run."""
+    objective, _ = quadratic()
+    seen = []
+
+    class ByRun:
+        by_run = True
+
+        def __call__(self, X, active=None):
+            seen.append(active)
+            return objective(X) + np.arange(X.shape[0])[:, None]  # row r scored on run r
+
+    X = np.random.default_rng(2).uniform(-1, 1, (3, 4, 5))
+    active = np.array([[1, 0, 1, 1], [0, 0, 0, 0], [0, 1, 0, 0]], dtype=bool)
+    counter = CountingObjective(ByRun(), runs=3)
+    values = counter(X, active)
+    np.testing.assert_array_equal(seen[0], active)
+    expected = objective(X) + np.arange(3)[:, None]
+    np.testing.assert_array_equal(values[active], expected[active])
+    assert np.all(values[~active] == np.inf)
+    np.testing.assert_array_equal(counter.counts, [3, 0, 1])
+    np.testing.assert_array_equal(counter(X), expected)
+    assert seen[1] is None
+
+
 # --- accuracy on the paper's problem class within 2400 evaluations ------------------------
 
 

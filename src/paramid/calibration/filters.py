@@ -14,16 +14,27 @@ C = alpha C0, S = beta S0, R = gamma R0 (Eq 26) with the Eq 28 draws of
 :func:`paramid.calibration.problem.noise_bases`; their leading dims broadcast against those of
 the factors.  A diverging filter returns its (huge or non-finite) estimates, never an
 exception; the identifiers flag it.
+
+Exact speed-ups (every filter's numbers unchanged, tested against the straightforward code):
+the Jacobians come from :class:`paramid.calibration.model.PointJacobian` (the operations of
+``Problem.jacobian`` with a third of the numpy calls and reused buffers, in its memory
+layout, which decides numpy's matmul kernel); the batch filter reuses its 3n-row buffers (no
+page faults of large temporaries); :func:`sequential_ekf` takes one problem per run, so the
+repeats of a study share its Python loop over points, and :class:`RunsNoiseFactorFitness`
+tunes them in lockstep.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
+from paramid.calibration.model import PointJacobian
 from paramid.calibration.problem import FloatArray, Problem, state_scale
 
 __all__ = [
@@ -31,6 +42,7 @@ __all__ = [
     "FilterResult",
     "LinearSurrogateFitness",
     "NoiseFactorFitness",
+    "RunsNoiseFactorFitness",
     "ekf",
     "eq29_fitness",
     "linear_filter",
@@ -70,6 +82,8 @@ class FilterResult:
         )
 
 
+#: One problem, or one per entry of a filter batch's first axis (:func:`sequential_ekf`).
+Problems = Problem | Sequence[Problem]
 #: A filter with the signature of :func:`ekf`.
 FilterFn = Callable[..., FilterResult]
 
@@ -161,12 +175,17 @@ def ekf(
     W = 1.0 / R  # R^-1 diagonal (..., 3n)
     path = np.empty((*batch, iterations, r))
     priors = np.empty((*batch, iterations, r))
+    jacobian = _block_model(problem, batch)
+    HW = innov = None
     for k in range(iterations):
         priors[..., k, :] = x
-        H, h = problem.jacobian(x)
-        HtW = np.swapaxes(H * W[..., None], -1, -2)  # H^T R^-1, native units
+        H, h = jacobian(x)
+        if HW is None:  # buffers for the 3n-row products (reused: no page faults)
+            HW = np.empty(np.broadcast_shapes(H.shape, W[..., None].shape))
+            innov = np.empty(np.broadcast_shapes(z.shape, h.shape))
+        HtW = np.swapaxes(np.multiply(H, W[..., None], out=HW), -1, -2)  # H^T R^-1, native
         A = (HtW @ H) * outer
-        g = (HtW @ (z - h)[..., None])[..., 0] * scale
+        g = (HtW @ np.subtract(z, h, out=innov)[..., None])[..., 0] * scale
         C, dx = _kalman_step(C, S, A, g)
         post = x + dx * scale
         path[..., k, :] = post
@@ -174,8 +193,83 @@ def ekf(
     return FilterResult(path=path, C=C, priors=priors)
 
 
+def _block_model(
+    problem: Problem, batch: tuple[int, ...]
+) -> Callable[[FloatArray], tuple[FloatArray, FloatArray]]:
+    """``Problem.jacobian(x)`` of the training points for states x (*batch, r): H (*batch,
+    3n, r), h (*batch, 3n); by :class:`paramid.calibration.model.PointJacobian` (bit-identical,
+    reused buffers) for a :class:`Problem`, else the problem's own method."""
+    if not isinstance(problem, Problem):
+        return problem.jacobian
+    M, r = math.prod(batch), problem.dim
+    model = PointJacobian(
+        problem.nominal, problem.free, problem.q_train, problem.tau_train, members=M, block=True
+    )
+
+    def jacobian(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        H, h = model(np.reshape(x, (M, r)))
+        return H.reshape(*batch, *H.shape[1:]), h.reshape(*batch, -1)
+
+    return jacobian
+
+
+def _point_model(
+    problem: Problems, batch: tuple[int, ...], r: int
+) -> tuple[Callable[[FloatArray, int], tuple[FloatArray, FloatArray]], FloatArray]:
+    """The per-point measurement model of M = prod(batch) filters: ``point(x, i)`` gives H_i
+    (M, 3, r) and h_i(x) (M, 3) for states x (M, r), and the measured positions z (n, M or 1,
+    3).
+
+    A :class:`Problem` or a sequence of them (one per entry of the first batch axis, each
+    filter on its own data set) is evaluated by :class:`paramid.calibration.model.PointJacobian`
+    (bit-identical to ``Problem.jacobian(x, "train", slice(i, i + 1))``); anything else with
+    that method (e.g. a test's linear model) through it.
+    """
+    M = math.prod(batch)
+    if isinstance(problem, Problem) or _is_problem_list(problem):
+        problems = [problem] if isinstance(problem, Problem) else list(problem)
+        if len(problems) > 1 and (not batch or batch[0] != len(problems)):
+            raise ValueError(f"{len(problems)} problems need a first batch axis of that length")
+        first = problems[0]
+        for other in problems[1:]:
+            if not (
+                np.array_equal(other.free, first.free)
+                and np.array_equal(other.nominal, first.nominal)
+                and other.q_train.shape == first.q_train.shape
+            ):
+                raise ValueError("batched problems need the same model and number of points")
+        per = M // len(problems)  # filters per problem
+        z = np.stack([p.p_train for p in problems])  # (P, n, 3)
+        if len(problems) == 1:
+            q, tau = first.q_train, first.tau_train
+        else:
+            q = np.repeat(np.stack([p.q_train for p in problems]), per, axis=0)
+            tau = np.repeat(np.stack([p.tau_train for p in problems]), per, axis=0)
+            z = np.repeat(z, per, axis=0)
+        # a problem's own call would hold its `per` filters: H in that call's layout
+        model = PointJacobian(first.nominal, first.free, q, tau, members=M, per_member=per == 1)
+        return model, np.swapaxes(z, 0, 1)
+
+    duck: Any = problem  # anything with Problem.jacobian and p_train
+
+    def point(x: FloatArray, i: int) -> tuple[FloatArray, FloatArray]:
+        H, h = duck.jacobian(x.reshape(*batch, r), "train", slice(i, i + 1))
+        return np.reshape(H, (M, 3, r)), np.reshape(h, (M, 3))
+
+    return point, np.asarray(duck.p_train)[:, None, :]
+
+
+def _is_problem_list(problem: object) -> bool:
+    return isinstance(problem, Sequence) and all(isinstance(p, Problem) for p in problem)
+
+
+def _first(problem: Problems) -> Problem:
+    """The problem whose model (free parameters, units) every filter of a batch shares."""
+    return problem[0] if _is_problem_list(problem) else problem  # type: ignore[index,return-value]
+
+
 def sequential_ekf(
-    problem: Problem,
+    problem: Problems,
     C0: ArrayLike,
     S0: ArrayLike,
     R0: ArrayLike,
@@ -194,35 +288,60 @@ def sequential_ekf(
     R_i = gamma R0[3i:3i+3] (Eq 20), x̂ = x + K_i (z_i - h_i) (Eq 21), C = (I - K_i H_i) C⁻
     (Eq 22); with ``gsbise`` the next point starts from x̂ + Δx̂, Δx̂ = x̂ - x (Eq 24-25 inside
     the per-point loop, lines 15-16).  C is symmetrised once per pass.
+
+    ``problem`` may be a sequence of problems of one model (same free parameters and number
+    of training points), one per entry of the first batch axis: filter b then runs on the
+    data set ``problem[b]`` (the repeats of a study in one call).  Every filter's numbers are
+    those of its own call (the per-filter products and solves are separate BLAS/LAPACK calls;
+    tested), the batch only shares the Python loop over points, which is the cost here.  H_i
+    and h_i come from :class:`paramid.calibration.model.PointJacobian` (bit-identical to
+    ``Problem.jacobian``).
     """
     C, S, R = _noise_model(C0, S0, R0, factors)
     batch, r = S.shape[:-1], S.shape[-1]
-    n = problem.p_train.shape[0]
-    R = R.reshape(*batch, n, 3)
-    z = problem.p_train
-    scale = state_scale(problem, length_unit_mm)
-    x = _start(x0, (*batch, r))
-    diag = C.reshape(*batch, r * r)[..., :: r + 1]  # a view: Eq 18 adds S in place
-    path = np.empty((*batch, iterations, r))
-    priors = np.empty((*batch, iterations, r))
+    M = math.prod(batch)
+    point, z = _point_model(problem, batch, r)
+    generic = not isinstance(point, PointJacobian)
+    n = z.shape[0]
+    C = C.reshape(M, r, r)
+    S = S.reshape(M, r)
+    R = R.reshape(M, n, 3)
+    scale = state_scale(_first(problem), length_unit_mm)
+    unit = bool(np.all(scale == 1.0))  # x * 1.0 is x: the unit scaling is skipped
+    x = _start(x0, (*batch, r)).reshape(M, r)
+    diag = C.reshape(M, r * r)[:, :: r + 1]  # a view: Eq 18 adds S in place
+    G_diag = (G := np.empty((M, 3, 3))).reshape(M, 9)[:, ::4]
+    HC, U = np.empty((M, 3, r)), np.empty((M, r, r))
+    innov, step = np.empty((M, 1, 3)), np.empty((M, 1, r))
+    path = np.empty((M, iterations, r))
+    priors = np.empty((M, iterations, r))
     post = x
     for k in range(iterations):
-        priors[..., k, :] = x
+        priors[:, k] = x
         for i in range(n):
             diag += S  # Eq 18
-            H, h = problem.jacobian(x, "train", slice(i, i + 1))
-            H = H * scale  # filter units
-            HC = H @ C
-            G = HC @ np.swapaxes(H, -1, -2)  # H C⁻ Hᵀ + R_i (3 x 3)
-            G.reshape(*batch, 9)[..., ::4] += R[..., i, :]
+            H, h = point(x, i)
+            if generic:
+                H = H * scale  # filter units
+            elif not unit:
+                np.multiply(H, scale, out=H)
+            np.matmul(H, C, out=HC)
+            np.matmul(HC, np.swapaxes(H, -1, -2), out=G)  # H C⁻ Hᵀ + R_i (3 x 3)
+            G_diag += R[:, i]
             KT = _solve(G, HC)  # K_iᵀ (Eq 20)
-            step = ((z[i] - h)[..., None, :] @ KT)[..., 0, :] * scale  # Eq 21
-            C -= np.swapaxes(KT, -1, -2) @ HC  # Eq 22
-            post = x + step
+            np.subtract(z[i], h, out=innov[:, 0])
+            np.matmul(innov, KT, out=step)  # Eq 21
+            dx = step[:, 0] if unit else step[:, 0] * scale
+            C -= np.matmul(np.swapaxes(KT, -1, -2), HC, out=U)  # Eq 22
+            post = x + dx
             x = post + (post - x) if gsbise else post
-        path[..., k, :] = post
+        path[:, k] = post
         C[...] = _symmetrise(C)
-    return FilterResult(path=path, C=C, priors=priors)
+    return FilterResult(
+        path=path.reshape(*batch, iterations, r),
+        C=C.reshape(*batch, r, r),
+        priors=priors.reshape(*batch, iterations, r),
+    )
 
 
 #: The two readings of Algorithm 2 lines 5-19 by name (the keys of config ``tuning.reduced``).
@@ -324,6 +443,11 @@ class NoiseFactorFitness:
         W = np.asarray(W, dtype=np.float64)
         with np.errstate(all="ignore"):  # a diverging candidate overflows: it scores +inf
             res = self.run(W)
+        return self.score(W, res)
+
+    def score(self, W: FloatArray, res: FilterResult) -> FloatArray:
+        """Eq 29 of the filters ``res`` (..., K, r) run for W (..., 3); keeps the best."""
+        with np.errstate(all="ignore"):
             f = eq29_fitness(self.H0, self.z0, res.x)
         j = int(np.argmin(f))
         if f.reshape(-1)[j] < self.best_f:
@@ -331,13 +455,118 @@ class NoiseFactorFitness:
             self._best = (W.reshape(-1, 3)[j].tobytes(), res.member(j))
         return f
 
-    def result(self, w: ArrayLike) -> FilterResult:
-        """The filter (leading dim 1) for log-factors w (3,): kept when w is the best so far,
-        else run (e.g. when every candidate diverged)."""
+    def kept(self, w: ArrayLike) -> FilterResult | None:
+        """The kept filter when log-factors w (3,) are the best so far, else None."""
         w = np.asarray(w, dtype=np.float64)
         if self._best is not None and self._best[0] == w.tobytes():
             return self._best[1]
-        return self.run(w[None])
+        return None
+
+    def result(self, w: ArrayLike) -> FilterResult:
+        """The filter (leading dim 1) for log-factors w (3,): kept when w is the best so far,
+        else run (e.g. when every candidate diverged)."""
+        kept = self.kept(w)
+        return kept if kept is not None else self.run(np.asarray(w, dtype=np.float64)[None])
+
+
+class RunsNoiseFactorFitness:
+    """:class:`NoiseFactorFitness` of several runs, each on its own data set, as one objective
+    for an optimiser that runs them in lockstep (one seed per run, ``paramid.optim``).
+
+    W (runs, n, 3) -> values (runs, n): row p is scored exactly as the run's own
+    :class:`NoiseFactorFitness` (``self.runs[p]``: problem p, its Eq 28 draws C0[p], S0[p],
+    R0[p]) scores it alone, the same numbers and the same kept filter, but the filters of all
+    runs are one batch (``run_filter`` takes the problems, one per run).  ``by_run``: the
+    optimiser passes which rows each run evaluates (``active``), so a run's rows stay its own.
+
+    One call of the run's own objective held the candidates it evaluated (k of them); its
+    filter's numbers depend on k only through the memory layout of the per-point Jacobian
+    (k = 1 or more, see :class:`paramid.calibration.model.PointJacobian`).  The runs are
+    therefore batched in two groups, k = 1 and k > 1, each padded to its largest k with
+    copies of a run's last candidate (filters of a batch are independent; the copies are
+    dropped).
+    """
+
+    by_run = True
+
+    def __init__(
+        self,
+        problems: Sequence[Problem],
+        C0: FloatArray,
+        S0: FloatArray,
+        R0: FloatArray,
+        run_filter: FilterFn,
+        iterations: int,
+        *,
+        gsbise: bool,
+        length_unit_mm: float = 1.0,
+    ) -> None:
+        self.problems = list(problems)
+        self.bases = (np.asarray(C0), np.asarray(S0), np.asarray(R0))
+        self.runs = [
+            NoiseFactorFitness(
+                p,
+                self.bases[0][i],
+                self.bases[1][i],
+                self.bases[2][i],
+                run_filter,
+                iterations,
+                gsbise=gsbise,
+                length_unit_mm=length_unit_mm,
+            )
+            for i, p in enumerate(self.problems)
+        ]
+
+    def _run(self, group: Sequence[int], W: FloatArray) -> FilterResult:
+        """The filters of runs ``group`` (each on its own problem) for W (runs, k, 3)."""
+        fit = self.runs[0]
+        return fit.run_filter(
+            [self.problems[p] for p in group],
+            *(b[list(group)][:, None] for b in self.bases),
+            10.0**W,
+            fit.iterations,
+            gsbise=fit.gsbise,
+            length_unit_mm=fit.length_unit_mm,
+        )
+
+    def __call__(self, W: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
+        W = np.asarray(W, dtype=np.float64)
+        runs, n = W.shape[:2]
+        every = np.ones((runs, n), dtype=bool) if active is None else np.asarray(active, bool)
+        rows = [np.flatnonzero(row) for row in every]
+        values = np.full((runs, n), np.inf)
+        for single in (True, False):
+            group = [p for p in range(runs) if rows[p].size and (rows[p].size == 1) == single]
+            if not group:
+                continue
+            k = max(rows[p].size for p in group)
+            picked = np.stack(
+                [W[p, np.pad(rows[p], (0, k - rows[p].size), mode="edge")] for p in group]
+            )
+            with np.errstate(all="ignore"):  # a diverging candidate overflows: it scores +inf
+                res = self._run(group, picked)
+            for g, p in enumerate(group):
+                m = rows[p].size
+                own = FilterResult(
+                    path=res.path[g : g + 1, :m],
+                    C=res.C[g : g + 1, :m],
+                    priors=res.priors[g : g + 1, :m],
+                )
+                values[p, rows[p]] = self.runs[p].score(picked[g : g + 1, :m], own)[0]
+        return values
+
+    def result(self, W: ArrayLike) -> list[FilterResult]:
+        """Each run's filter (leading dim 1) for its log-factors W[p] (3,): kept when W[p] is
+        that run's best so far, else run (the runs that need it in one batch of one filter
+        each, as :meth:`NoiseFactorFitness.result` runs one)."""
+        W = np.asarray(W, dtype=np.float64)
+        out: list[FilterResult | None] = [fit.kept(w) for fit, w in zip(self.runs, W, strict=True)]
+        again = [p for p, res in enumerate(out) if res is None]
+        if again:
+            res = self._run(again, W[again][:, None])
+            for g, p in enumerate(again):
+                out[p] = FilterResult(path=res.path[g], C=res.C[g], priors=res.priors[g])
+        return [res for res in out if res is not None]
 
 
 class LinearSurrogateFitness:

@@ -37,14 +37,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import scipy
 from numpy.typing import NDArray
-from scipy.optimize import least_squares
 
 from paramid.calibration.filters import (
     READINGS,
     FilterResult,
     LinearSurrogateFitness,
     NoiseFactorFitness,
+    RunsNoiseFactorFitness,
     ekf,
     ukf,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "PositionRMSE",
     "identify",
     "identify_runs",
+    "run_timing",
 ]
 
 Config = Mapping[str, Any]
@@ -76,7 +78,8 @@ class Fit:
     [mm] after each iteration (Eq 45; the objective's best-so-far value for population
     methods, which score the linear error model); ``time_s`` (runs,) wall time per run (of
     the call for one run; the EKF family times each run, the others divide a batched call's
-    time by its runs); ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns
+    time by its runs, as :func:`identify_runs` does for the sequential reading, whose runs are
+    one call); ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns
     (e.g. the factors, ``diverged``).
     """
 
@@ -172,6 +175,28 @@ def _tuning_stage(tcfg: Config, reading: str) -> dict[str, Any]:
     }
 
 
+def _tuning_box(tcfg: Config) -> tuple[FloatArray, FloatArray]:
+    """The Eq 27 box of w = log10(alpha, beta, gamma)."""
+    b = tcfg["bounds"]
+    lower = np.log10([b["alpha"][0], b["beta"][0], b["gamma"][0]])
+    upper = np.log10([b["alpha"][1], b["beta"][1], b["gamma"][1]])
+    return lower, upper
+
+
+def _surrogate(
+    problem: Problem, cfg: Config, identifier: str, bases: tuple[FloatArray, ...]
+) -> LinearSurrogateFitness:
+    """The linear-model surrogate of Eq 29 (``tuning.fitness: linear_surrogate``)."""
+    _, gsbise, _ = EKF_VARIANTS[identifier]
+    return LinearSurrogateFitness(
+        problem,
+        *bases,
+        cfg["tuning"]["surrogate_iterations"],
+        gsbise=gsbise,
+        length_unit_mm=cfg["ekf"]["state_length_unit_mm"],
+    )
+
+
 def _tune(
     problem: Problem,
     cfg: Config,
@@ -192,9 +217,7 @@ def _tune(
     """
     tcfg, ecfg = cfg["tuning"], cfg["ekf"]
     reading, gsbise, _ = EKF_VARIANTS[identifier]
-    b = tcfg["bounds"]
-    lower = np.log10([b["alpha"][0], b["beta"][0], b["gamma"][0]])
-    upper = np.log10([b["alpha"][1], b["beta"][1], b["gamma"][1]])
+    lower, upper = _tuning_box(tcfg)
     unit = ecfg["state_length_unit_mm"]
     fitness: NoiseFactorFitness | LinearSurrogateFitness
     if tcfg["fitness"] == "filter":
@@ -207,9 +230,7 @@ def _tune(
             length_unit_mm=unit,
         )
     else:
-        fitness = LinearSurrogateFitness(
-            problem, *bases, tcfg["surrogate_iterations"], gsbise=gsbise, length_unit_mm=unit
-        )
+        fitness = _surrogate(problem, cfg, identifier, bases)
     stage = _tuning_stage(tcfg, reading)
     result = _optimise(fitness, lower, upper, stage, [seed_sequence(study, identifier, run)])
     w = np.asarray(result.best_x)[0]
@@ -220,6 +241,56 @@ def _tune(
             problem, *bases, 10.0**w, ecfg["iterations"], gsbise=gsbise, length_unit_mm=unit
         )
     return 10.0**w, float(result.best_f[0]), int(result.n_evals[0]), res
+
+
+def _tune_runs(
+    problems: Sequence[Problem],
+    cfg: Config,
+    study: str,
+    identifier: str,
+    runs: Sequence[int],
+    bases: tuple[FloatArray, FloatArray, FloatArray],
+) -> tuple[FloatArray, FloatArray, NDArray[np.int64], list[FilterResult]]:
+    """:func:`_tune` of every run at once, run p on ``problems[p]`` with its Eq 28 draws
+    (``bases`` stacked, (runs, ...)), for a reading whose filter takes a list of problems
+    (the sequential one).  The same numbers as :func:`_tune` run by run: with the ``filter``
+    fitness the optimiser runs all runs in lockstep (one seed per run; a run's numbers do not
+    depend on the others, ``paramid.optim``) and each round's filters are one batch
+    (:class:`~paramid.calibration.filters.RunsNoiseFactorFitness`); with the surrogate the
+    optimiser runs run by run.  The filters the tuning did not keep are one batch.  Returns
+    the factors (runs, 3), best fitness (runs,), evaluations (runs,) and each run's filter.
+    """
+    tcfg, ecfg = cfg["tuning"], cfg["ekf"]
+    reading, gsbise, _ = EKF_VARIANTS[identifier]
+    lower, upper = _tuning_box(tcfg)
+    unit = ecfg["state_length_unit_mm"]
+    stage = _tuning_stage(tcfg, reading)
+    seeds = [seed_sequence(study, identifier, run) for run in runs]
+    if tcfg["fitness"] == "filter":
+        fitness = RunsNoiseFactorFitness(
+            problems,
+            *bases,
+            READINGS[reading],
+            ecfg["iterations"],
+            gsbise=gsbise,
+            length_unit_mm=unit,
+        )
+        result = _optimise(fitness, lower, upper, stage, seeds)
+        W = np.asarray(result.best_x, dtype=np.float64)
+        best_f = np.asarray(result.best_f, dtype=np.float64)
+        evals = np.asarray(result.n_evals, dtype=np.int64)
+        return np.power(10.0, W), best_f, evals, fitness.result(W)
+    results = []
+    for p, problem in enumerate(problems):
+        surrogate = _surrogate(problem, cfg, identifier, tuple(b[p] for b in bases))
+        results.append(_optimise(surrogate, lower, upper, stage, [seeds[p]]))
+    W = np.stack([np.asarray(res.best_x)[0] for res in results])
+    best_f = np.array([float(res.best_f[0]) for res in results])
+    evals = np.array([int(res.n_evals[0]) for res in results], dtype=np.int64)
+    res = READINGS[reading](
+        problems, *bases, 10.0**W, ecfg["iterations"], gsbise=gsbise, length_unit_mm=unit
+    )
+    return np.power(10.0, W), best_f, evals, [res.member(p) for p in range(len(problems))]
 
 
 def _refine(
@@ -322,6 +393,22 @@ def _identify_ekf_family(
         best_f.append(fbest)
         n_evals.append(evals + ecfg["iterations"])
         paths.append(res.path[0])
+    return _ekf_fit(problem, cfg, identifier, runs, paths, factors, best_f, n_evals, times)
+
+
+def _ekf_fit(
+    problem: Problem,
+    cfg: Config,
+    identifier: str,
+    runs: Sequence[int],
+    paths: Sequence[FloatArray],
+    factors: Sequence[FloatArray],
+    best_f: Sequence[float],
+    n_evals: Sequence[int],
+    times: Sequence[float],
+) -> Fit:
+    """The Fit of EKF-family runs on ``problem`` from each run's path (K, r) and factors."""
+    _, _, tuned = EKF_VARIANTS[identifier]
     path = np.stack(paths)
     history = _train_rmse_path(problem, path)
     diverged = _diverged(problem, identifier, runs, path, history)
@@ -343,6 +430,56 @@ def _identify_ekf_family(
         n_evals=np.asarray(n_evals, dtype=np.int64),
         info=info,
     )
+
+
+def _identify_sequential_runs(
+    problems: Sequence[Problem], cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> list[Fit]:
+    """The sequential reading's identifiers for all runs in one call, run p on its own data
+    set ``problems[p]``: per run the same numbers as :func:`_identify_ekf_family` (Eq 28 draws,
+    tuned or manual factors, filter), but the filters of all runs are one batch
+    (:func:`~paramid.calibration.filters.sequential_ekf` with one problem per run: it shares
+    the Python loop over points, its cost) and the tuning runs all runs in lockstep
+    (:func:`_tune_runs`).  Returns one Fit per run; ``time_s`` is the batched call's wall time
+    / runs.
+    """
+    reading, gsbise, tuned = EKF_VARIANTS[identifier]
+    ecfg = cfg["ekf"]
+    start = time.perf_counter()
+    draws = [noise_bases(p, study, [run]) for p, run in zip(problems, runs, strict=True)]
+    C0, S0, R0 = (np.concatenate([d[i] for d in draws]) for i in range(3))
+    bases = (C0, S0, R0)
+    if tuned:
+        LOG.info("%s: tuning runs %s in lockstep", identifier, list(runs))
+        factors, best_f, evals, results = _tune_runs(problems, cfg, study, identifier, runs, bases)
+        paths = [res.path[0] for res in results]
+    else:
+        factors = _manual_factors(cfg, len(runs))
+        best_f, evals = np.full(len(runs), np.nan), np.zeros(len(runs), dtype=np.int64)
+        res = READINGS[reading](
+            problems,
+            *bases,
+            factors,
+            ecfg["iterations"],
+            gsbise=gsbise,
+            length_unit_mm=ecfg["state_length_unit_mm"],
+        )
+        paths = list(res.path)
+    each = (time.perf_counter() - start) / len(runs)
+    return [
+        _ekf_fit(
+            problem,
+            cfg,
+            identifier,
+            [run],
+            [paths[p]],
+            [factors[p]],
+            [best_f[p]],
+            [int(evals[p]) + ecfg["iterations"]],
+            [each],
+        )
+        for p, (problem, run) in enumerate(zip(problems, runs, strict=True))
+    ]
 
 
 def _identify_ukf(
@@ -433,7 +570,7 @@ def _identify_lm_ga(
         return problem.jacobian(x)[0]
 
     start = time.perf_counter()
-    lm = least_squares(
+    lm = scipy.optimize.least_squares(  # scipy.optimize loads here (0.4 s)
         fun, np.zeros(problem.dim), jac=jac, method="lm", max_nfev=hcfg["lm_iterations"]
     )
     t_lm = time.perf_counter() - start
@@ -486,13 +623,17 @@ class IdentifierSpec:
     ``run(problem, cfg, study, identifier, runs) -> Fit``; ``label`` its row name in the
     tables; ``blocks`` the study config blocks it reads besides ``runs`` (the rule
     ``calibrate`` passes exactly these, so editing one reruns only the identifiers that read
-    it); ``polishing`` whether it is a row of Table 9 (the polishing path, §3.2.3).
+    it); ``polishing`` whether it is a row of Table 9 (the polishing path, §3.2.3);
+    ``run_all(problems, cfg, study, identifier, runs) -> [Fit per run]``, where set, runs
+    every run on its own data set in one call with each run's numbers unchanged
+    (:func:`identify_runs` then reports the call's wall time / runs).
     """
 
     run: Callable[..., Fit]
     label: str
     blocks: tuple[str, ...]
     polishing: bool = False
+    run_all: Callable[..., list[Fit]] | None = None
 
 
 #: The identifiers in workflow order (the order of the fits every table rule reads).
@@ -504,9 +645,17 @@ IDENTIFIERS: dict[str, IdentifierSpec] = {
     "mipo_arkekf": IdentifierSpec(
         _identify_ekf_family, "MIPO-ARKEKF", ("ekf", "tuning"), polishing=True
     ),
-    "ekf_sequential": IdentifierSpec(_identify_ekf_family, "EKF (sequential)", ("ekf",)),
+    "ekf_sequential": IdentifierSpec(
+        _identify_ekf_family,
+        "EKF (sequential)",
+        ("ekf",),
+        run_all=_identify_sequential_runs,
+    ),
     "mipo_arkekf_sequential": IdentifierSpec(
-        _identify_ekf_family, "MIPO-ARKEKF (sequential)", ("ekf", "tuning")
+        _identify_ekf_family,
+        "MIPO-ARKEKF (sequential)",
+        ("ekf", "tuning"),
+        run_all=_identify_sequential_runs,
     ),
     "ipso": IdentifierSpec(_identify_ipso, "IPSO", ("ipso", "search_box"), polishing=True),
     "lasso": IdentifierSpec(_identify_lasso, "LASSO", ("lasso",), polishing=True),
@@ -531,13 +680,23 @@ def identify_runs(
     """Run ``identifier`` once per run on that run's data set ``problems[i]``, timing each.
 
     Each repeat has its own data (twin draw, tracker noise, split), so runs are separate
-    calls; ``time_s`` is each call's wall time.  Fits are stacked in run order.
+    calls and ``time_s`` is each call's wall time; an identifier with ``run_all``
+    (:class:`IdentifierSpec`) runs them in one call with each run's numbers unchanged, and
+    ``time_s`` is that call's wall time / runs (:func:`run_timing`).  Fits are stacked in run
+    order.
     """
-    fits = []
-    for problem, run in zip(problems, runs, strict=True):
-        start = time.perf_counter()
-        fit = identify(identifier, problem, cfg, study=study, runs=[run])
-        fits.append(replace(fit, time_s=np.array([time.perf_counter() - start])))
+    if identifier not in IDENTIFIERS:
+        raise KeyError(f"unknown identifier {identifier!r}; known: {sorted(IDENTIFIERS)}")
+    run_all = IDENTIFIERS[identifier].run_all
+    if run_all is not None:
+        LOG.info("%s: %d runs in one call", identifier, len(runs))
+        fits = run_all(list(problems), cfg, study, identifier, list(runs))
+    else:
+        fits = []
+        for problem, run in zip(problems, runs, strict=True):
+            start = time.perf_counter()
+            fit = identify(identifier, problem, cfg, study=study, runs=[run])
+            fits.append(replace(fit, time_s=np.array([time.perf_counter() - start])))
     keys = fits[0].info.keys()
     return Fit(
         x=np.concatenate([f.x for f in fits]),
@@ -546,6 +705,13 @@ def identify_runs(
         n_evals=np.concatenate([f.n_evals for f in fits]),
         info={k: np.concatenate([np.atleast_1d(f.info[k]) for f in fits]) for k in keys},
     )
+
+
+def run_timing(identifier: str) -> str:
+    """What ``time_s`` of :func:`identify_runs` measures for ``identifier`` (fit metadata)."""
+    if IDENTIFIERS[identifier].run_all is not None:
+        return "wall time of one call for all runs (each on its own data set) / runs"
+    return "wall time of each run's call"
 
 
 def identify(

@@ -38,6 +38,7 @@ __all__ = [
     "GROUPS",
     "N_EXTENDED",
     "MassModel",
+    "PointJacobian",
     "gravity_moments",
     "group_indices",
     "inverse_kinematics",
@@ -206,6 +207,248 @@ def jacobian(
     J[:, c0 : c0 + n] = J[:, 3 * n : 4 * n] * Tm
     J = np.moveaxis(J, (0, 1), (-2, -1))
     return (J, kin.last(p)) if with_positions else J
+
+
+class PointJacobian:
+    """:func:`jacobian` and the positions for M parameter vectors, bit for bit, with far fewer
+    numpy calls and no temporaries.
+
+    The filters evaluate the Jacobian of the same configurations again and again (the
+    per-point filter :func:`paramid.calibration.filters.sequential_ekf` one configuration at a
+    time, 280 x 60 times per filter, where numpy's per-call overhead on a few numbers is the
+    cost; the batch :func:`paramid.calibration.filters.ekf` all of them 60 times, where the
+    temporaries of a few MB and their page faults are).  This evaluates the same
+    floating-point operations in the same order as :func:`jacobian` (every product and sum of
+    the chain, the tool point and the cross products; the same cos/sin), so H and p are equal
+    to its output, not close (tested):
+
+    * the axes of a frame are one array (axis, component, member, configuration), so a turn
+      of two axes by (cos, sin) is one product of both axes with both, then a sum and a
+      difference;
+    * for few members the components are stored as 5 rows (0, 1, 2, 0, 1): the cross product
+      of :func:`paramid.calibration.kinematics.cross` is then three slice operations for all
+      six joints, and every other operation treats the two extra rows like the others;
+    * cos/sin of all joints in one call each; every buffer and view made once;
+    * what depends on fixed parameters and the configurations only (the base frame when the
+      base is fixed, q + c tau when the compliances are fixed) is computed once, with the same
+      operations;
+    * only the column groups that hold a free parameter are formed.
+
+    ``nominal`` (38,) and ``free`` (r,) as :class:`paramid.calibration.problem.Problem`;
+    ``q``, ``tau`` (n, 6) shared by the M members or (M, n, 6), each member's own (members of
+    different data sets).  ``self(x, i)`` with x (M, r) the identified errors returns H and
+    p, buffers that the next call overwrites: configuration i, H (M, 3, r) and p (M, 3); with
+    ``block`` all n configurations (i is ignored), H (M, 3n, r) and p (M, 3n).
+
+    H is laid out in memory as ``Problem.jacobian`` lays it out, since that decides which
+    kernel ``np.matmul`` runs on it (BLAS for a contiguous matrix, numpy's own loop for a
+    strided one; they round differently): with ``block`` C-contiguous; else, for several
+    members, with the member axis the fastest (a member's 3 x r block is strided), and with
+    ``per_member`` each member's block contiguous (column-major), the layout of one member's
+    Jacobian.
+    """
+
+    def __init__(
+        self,
+        nominal: ArrayLike,
+        free: ArrayLike,
+        q: ArrayLike,
+        tau: ArrayLike,
+        *,
+        members: int,
+        block: bool = False,
+        per_member: bool = False,
+    ) -> None:
+        nominal = np.asarray(nominal, dtype=np.float64)
+        self.free = np.asarray(free, dtype=np.intp)
+        Q0, T0 = (np.asarray(v, dtype=np.float64) for v in (q, tau))
+        if Q0.ndim == 2:
+            Q0, T0 = Q0[None], T0[None]
+        M, n, r, J = int(members), Q0.shape[1], self.free.size, kin.N_JOINTS
+        N = n if block else 1
+        rows = 5 if M * N <= 256 else 3  # 5: the cross products as slices
+        self.block = block
+        is_free = np.zeros(N_EXTENDED, dtype=bool)
+        is_free[self.free] = True
+        self._free_base = bool(is_free[_SLICE["base"]].any())
+        self._free_beta = bool(is_free[_SLICE["beta2"]])
+        self._free_tool = bool(is_free[_SLICE["tool"]].any())
+        self._free_compliance = bool(is_free[_SLICE["compliance"]].any())
+        self._free_dh = [bool(is_free[k * J : (k + 1) * J].any()) for k in range(4)]
+        # parameter rows (38, M, 1): the nominal vector with the free entries set per call
+        self.E = np.repeat(nominal[:, None, None], M, axis=1)
+        self._nominal_free = nominal[self.free][:, None]
+        # configurations (blocks, 6, M or 1, N): one block of n, or n blocks of one
+        Q, T = (np.moveaxis(v, 0, -1) for v in (Q0, T0))  # (n, 6, M or 1)
+        if block:
+            self.q, self.tau = (np.ascontiguousarray(np.moveaxis(v, 0, -1)[None]) for v in (Q, T))
+        else:
+            self.q, self.tau = (np.ascontiguousarray(v[..., None]) for v in (Q, T))
+        if not self._free_compliance:  # q + c tau at the fixed (nominal) compliances
+            self.q = self.q + self.E[_SLICE["compliance"]] * self.tau
+        # angles: theta + q (6, M, N), alpha (6, M, 1) and Hayati's beta (6, M, 1; only beta2
+        # is not 0); their cos and sin stacked on a leading axis of 2
+        self._theta = np.empty((6, M, N))
+        self._beta = np.zeros((6, M, 1))
+        self._beta[1] = self.E[_INDEX["beta2"]]
+        self._cs = [np.empty((2, 6, M, k)) for k in (N, 1, 1)]
+        cs_theta, cs_alpha, cs_beta = (c[:, :, None, None] for c in self._cs)
+        # frames {0}..{6}: axes (7, 3, rows, M, N), origins (7, rows, M, N); the axis of
+        # alpha_k and a_k; p - o_k
+        shape = (rows, M, N)
+        self.frames = np.zeros((7, 3, *shape))
+        self.origins = np.zeros((7, *shape))
+        self.xa = np.zeros((7, *shape))
+        self.arm = np.zeros((7, *shape))
+        self.p = np.empty(shape)
+        self._yrot = np.zeros((rows, M, 1))
+        self._tool = np.empty((3, *shape))
+        self._xbuf = np.empty((2, J, 3, M, N))
+        P = self._prod = np.empty((2, 2, *shape))
+        T2 = self._pair = np.empty((2, *shape))
+        self._turn = (P[0, 0], P[1, 1], P[0, 1], P[1, 0])
+        F, o, E = self.frames, self.origins, self.E
+        self._joints = [
+            (F[j], F[j + 1], o[j], o[j + 1], self.xa[j + 1], cs_theta[:, j], cs_alpha[:, j],
+             cs_beta[:, j], E[2 * J + j : j : -J, None], T2[0], T2[1])
+            for j in range(J)
+        ]  # fmt: skip
+        # Jacobian columns (38, 3, M, N); H and p in the layouts described above
+        self.JT = np.zeros((N_EXTENDED, 3, M, N))
+        base = _INDEX["base_x"]
+        self.JT[base, 0] = 1.0
+        self.JT[base + 1, 1] = 1.0
+        self._H: FloatArray
+        if block:
+            self._H = np.empty((M, N, 3, r))
+            self._H_view = self._H.transpose(3, 2, 0, 1)
+            self.H = self._H.reshape(M, 3 * N, r)
+        elif per_member:
+            self._H = np.empty((M, r, 3))
+            self._H_view = self._H.transpose(1, 2, 0)[..., None]
+            self.H = self._H.transpose(0, 2, 1)
+        else:
+            self._H = np.empty((r, 3, M))
+            self._H_view = self._H[..., None]
+            self.H = self._H.transpose(2, 1, 0)
+        # runs of consecutive free indices: (slice of JT, slice of H's columns)
+        starts = [k for k in range(r) if k == 0 or self.free[k] != self.free[k - 1] + 1]
+        self._runs = [
+            (slice(self.free[a], self.free[b - 1] + 1), slice(a, b))
+            for a, b in zip(starts, [*starts[1:], r], strict=True)
+        ]
+        self._h = np.empty((M, N, 3))
+        self.h = self._h.reshape(M, 3 * N)
+        if not self._free_base:
+            self._base_frame()
+
+    def _base_frame(self) -> None:
+        """Frame {0}: Rx(rx) Ry(ry) and (b_x, b_y, 0), the operations of ``_rotation_xy``."""
+        rx, ry = self.E[_INDEX["base_rx"]], self.E[_INDEX["base_ry"]]
+        cx, sx, cy, sy = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry)
+        f = self.frames[0]
+        f[0, 0], f[0, 1], f[0, 2] = cy, sx * sy, -cx * sy  # x axis: column 0 of R
+        f[1, 0], f[1, 1], f[1, 2] = 0.0, cx, sx
+        f[2, 0], f[2, 1], f[2, 2] = sy, -sx * cy, cx * cy
+        o = self.origins[0]
+        o[0], o[1], o[2] = self.E[_INDEX["base_x"]], self.E[_INDEX["base_y"]], 0.0
+        if f.shape[1] == 5:
+            f[:, 3:5] = f[:, 0:2]
+            o[3:5] = o[0:2]
+        self._yrot[1], self._yrot[2] = cx, sx
+        if self._yrot.shape[0] == 5:
+            self._yrot[4] = cx
+
+    def __call__(self, x: FloatArray, i: int = 0) -> tuple[FloatArray, FloatArray]:
+        E, theta = self.E, self._theta
+        E[self.free, :, 0] = self._nominal_free + x.T
+        k = 0 if self.block else i
+        if self._free_compliance:  # q_eff = q + c tau, then theta + q_eff
+            np.multiply(E[_SLICE["compliance"]], self.tau[k], out=theta)
+            np.add(self.q[k], theta, out=theta)
+            np.add(E[18:24], theta, out=theta)
+        else:
+            np.add(E[18:24], self.q[k], out=theta)
+        if self._free_beta:
+            self._beta[1] = E[_INDEX["beta2"]]
+        if self._free_base:
+            self._base_frame()
+        for angle, cs in zip((theta, E[0:6], self._beta), self._cs, strict=True):
+            np.cos(angle, out=cs[0])
+            np.sin(angle, out=cs[1])
+        P = self._prod
+        P00, P11, P01, P10 = self._turn
+        for prev, W, o, o_next, xa, ct, ca, cb, da, T0, T1 in self._joints:
+            # Rz(theta + q): x, y = x c + y s, y c - x s
+            np.multiply(prev[0:2], ct, out=P)
+            np.add(P00, P11, out=W[0])
+            np.subtract(P01, P10, out=W[1])
+            np.copyto(W[2], prev[2])
+            np.copyto(xa, W[0])
+            # Tz(d) Tx(a): o + z d + x a
+            np.multiply(W[::-2], da, out=self._pair)
+            np.add(o, T0, out=o_next)
+            np.add(o_next, T1, out=o_next)
+            # Rx(alpha): y, z = y c + z s, z c - y s
+            np.multiply(W[1:3], ca, out=P)
+            np.add(P00, P11, out=W[1])
+            np.subtract(P01, P10, out=W[2])
+            # Ry(beta): z, x = z c + x s, x c - z s
+            np.multiply(W[::-2], cb, out=P)
+            np.add(P00, P11, out=W[2])
+            np.subtract(P01, P10, out=W[0])
+        # tool point p = o6 + x6 t0 + y6 t1 + z6 t2
+        p, tool = self.p, self._tool
+        np.multiply(self.frames[6], E[_SLICE["tool"], None], out=tool)
+        np.add(self.origins[6], tool[0], out=p)
+        np.add(p, tool[1], out=p)
+        np.add(p, tool[2], out=p)
+        np.subtract(p, self.origins, out=self.arm)
+        self._columns(k)
+        for src, dst in self._runs:  # the free columns, no temporary
+            np.copyto(self._H_view[dst], self.JT[src])
+        np.copyto(self._h, p[0:3].transpose(1, 2, 0))
+        return self.H, self.h
+
+    def _cross(self, u: FloatArray, v: FloatArray, out: FloatArray) -> None:
+        """u x v of component vectors (k, rows, M, N) into out (k, 3, M, N)."""
+        a, b = self._xbuf[0, : u.shape[0]], self._xbuf[1, : u.shape[0]]
+        if u.shape[1] == 5:
+            np.multiply(u[:, 1:4], v[:, 2:5], out=a)
+            np.multiply(u[:, 2:5], v[:, 1:4], out=b)
+            np.subtract(a, b, out=out)
+            return
+        for c in range(3):
+            c1, c2 = (c + 1) % 3, (c + 2) % 3
+            np.multiply(u[:, c1], v[:, c2], out=a[:, c])
+            np.multiply(u[:, c2], v[:, c1], out=b[:, c])
+            np.subtract(a[:, c], b[:, c], out=out[:, c])
+
+    def _columns(self, k: int) -> None:
+        """The column groups of :func:`jacobian` that hold a free parameter."""
+        JT, F, arm, J = self.JT, self.frames, self.arm, kin.N_JOINTS
+        alpha, a, d, theta = self._free_dh
+        if alpha:
+            self._cross(self.xa[1:], arm[1:], JT[0:J])
+        if a:
+            np.copyto(JT[J : 2 * J], self.xa[1:, 0:3])
+        if d:
+            np.copyto(JT[2 * J : 3 * J], F[:-1, 2, 0:3])
+        if theta or self._free_compliance:
+            self._cross(F[:-1, 2], arm[:-1], JT[3 * J : 4 * J])
+        if self._free_base:
+            base = _INDEX["base_x"]
+            np.negative(arm[0, 2], out=JT[base + 2, 1])
+            np.copyto(JT[base + 2, 2], arm[0, 1])
+            self._cross(self._yrot[None], arm[0:1], JT[base + 3 : base + 4])
+        if self._free_beta:
+            beta = _INDEX["beta2"]
+            self._cross(F[2, 1][None], arm[2:3], JT[beta : beta + 1])
+        if self._free_tool:
+            np.copyto(JT[_SLICE["tool"]], F[6, :, 0:3])
+        if self._free_compliance:
+            c = _SLICE["compliance"]
+            np.multiply(JT[3 * J : 4 * J], self.tau[k][:, None], out=JT[c])
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from paramid import io
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
-from paramid.stats import comparison_table
 
 __all__ = [
     "TABLE6",
@@ -321,6 +320,8 @@ def model_comparison(
     repeat (same data): validation RMSE of both, the ratio of the paper model's RMSE to the
     noise floor, and :func:`paramid.stats.comparison_table`'s paired t / Wilcoxon with Holm
     over all rows."""
+    from paramid.stats import comparison_table  # scipy.stats: not for the jobs that fit
+
     groups, pairs, rows = {}, [], []
     paper_fits = fits["paper"]
     for model_name, by_ident in fits.items():

@@ -12,7 +12,7 @@ batch shape), so a candidate's value does not depend on which other runs share t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -129,7 +129,10 @@ class CountingObjective:
     def __call__(self, X: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
         """Values (runs, n) of X (runs, n, dim); with ``active`` (runs, n) only those rows.
 
-        Rows outside ``active`` are not passed to the objective and get +inf.
+        Rows outside ``active`` are not passed to the objective and get +inf.  An objective
+        whose rows belong to their run (attribute ``by_run`` true: run r's rows are scored on
+        run r's own data) is called as ``objective(X, active)`` and returns (runs, n); its
+        values outside ``active`` are ignored.
         """
         runs, n = X.shape[:2]
         if runs != self._counts.size:
@@ -144,7 +147,13 @@ class CountingObjective:
             if active.shape != (runs, n):
                 raise ValueError(f"active must be {(runs, n)}, got {active.shape}")
             values = np.full((runs, n), np.inf)
-            if active.any():
+            if active.any() and getattr(self.objective, "by_run", False):
+                objective: Any = self.objective  # (X, active) -> (runs, n)
+                by_run = np.asarray(objective(X, active), dtype=np.float64)
+                if by_run.shape != (runs, n):
+                    raise ValueError(f"objective returned {by_run.shape}, expected {(runs, n)}")
+                values[active] = by_run[active]
+            elif active.any():
                 picked = np.asarray(self.objective(X[active][None]), dtype=np.float64)
                 if picked.shape != (1, int(active.sum())):
                     raise ValueError(f"objective returned {picked.shape} for {active.sum()} rows")

@@ -1,0 +1,141 @@
+"""Calibration data of a multi-joint robot as QR compressions, streamed over samples.
+
+Every estimator of :mod:`paramid.robot.estimators` that minimises a sum of squared torque
+residuals needs the data only through, per joint j, [Y_j y_j] = Q [R_j c_j; 0 ρ_j] (Y_j: joint
+j's rows of the standard regressor, y_j its torque): ‖Y_j θ − y_j‖² = ‖R_j θ − c_j‖² + ρ_j² for
+every θ.  :func:`compress_records` builds these per time block of every record, computing the
+regressor ``chunk`` samples at a time and folding each chunk into the running triangular factor
+(Householder QR of the stacked [R; chunk]), so memory is O(chunk · n · p) whatever the length
+of the record, and time linear in it.  Blocks are contiguous in time (the folds of a blocked
+cross-validation); :meth:`Compressed.joint` merges any set of them, :meth:`Compressed.stacked`
+merges the joints too (the whole calibration regressor's R, for the base parameters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import scipy.linalg
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+#: regressor(q, dq, ddq) with (K, n) arrays -> (K, n, p)
+Regressor = Callable[[Array, Array, Array], Array]
+CHUNK = 10_000  # samples per regressor evaluation: 10 000 x 7 joints x 84 columns = 47 MB
+
+
+class Channels(Protocol):
+    """The arrays of one processed record the compression reads (K, n), time along axis 0
+    (:class:`paramid.robot.signals.ProcessedRecord`)."""
+
+    @property
+    def q(self) -> Array: ...
+
+    @property
+    def dq(self) -> Array: ...
+
+    @property
+    def ddq(self) -> Array: ...
+
+    @property
+    def tau(self) -> Array: ...
+
+
+def fold(acc: Array, rows: Array) -> Array:
+    """The triangular factor of [acc; rows] (at most ``rows.shape[1]`` rows): Householder QR,
+    so ‖[acc; rows] x‖ = ‖fold(acc, rows) x‖ for every x."""
+    stacked = np.vstack([acc, rows])
+    return scipy.linalg.qr(stacked, mode="r", overwrite_a=True, check_finite=False)[0][
+        : rows.shape[1]
+    ]
+
+
+def _split(factor: Array, p: int) -> tuple[Array, Array, float]:
+    """(R, c, ρ²) of a folded [Y y] factor, padded with zero rows to p + 1."""
+    full = np.zeros((p + 1, p + 1))
+    full[: factor.shape[0]] = factor
+    return full[:p, :p], full[:p, p], float(full[p, p] ** 2)
+
+
+def block_edges(samples: int, blocks: int) -> NDArray[np.intp]:
+    """Sample indices bounding ``blocks`` contiguous blocks of nearly equal length (the folds
+    of :func:`paramid.cutoff.blocked_cv_rmse`)."""
+    return np.linspace(0, samples, blocks + 1).astype(np.intp)
+
+
+@dataclass(frozen=True)
+class Compressed:
+    """Per time block b and joint j: R (B, n, p, p), c (B, n, p), ρ² (B, n) of that block's
+    rows; ``samples`` (B,) and ``record`` (B,), the record index of each block."""
+
+    R: Array
+    c: Array
+    rho2: Array
+    samples: NDArray[np.intp]
+    record: NDArray[np.intp]
+
+    @property
+    def blocks(self) -> int:
+        return int(self.R.shape[0])
+
+    def joint(
+        self, keep: Sequence[bool] | NDArray[np.bool_] | None = None
+    ) -> tuple[Array, Array, Array]:
+        """(R (n, p, p), c (n, p), ρ² (n,)) of the blocks in ``keep`` (all by default), merged
+        per joint."""
+        mask = np.ones(self.blocks, bool) if keep is None else np.asarray(keep, bool)
+        p = self.R.shape[-1]
+        n = self.R.shape[1]
+        R, c, rho2 = np.empty((n, p, p)), np.empty((n, p)), np.empty(n)
+        for j in range(n):
+            rows = np.concatenate(
+                [np.column_stack([self.R[b, j], self.c[b, j]]) for b in np.flatnonzero(mask)]
+            )
+            R[j], c[j], rest = _split(fold(np.zeros((0, p + 1)), rows), p)
+            rho2[j] = rest + float(self.rho2[mask, j].sum())
+        return R, c, rho2
+
+    def stacked(self) -> Array:
+        """R (p, p) of every row of every joint and block: the calibration regressor's
+        column geometry (rank, condition number, base parameters)."""
+        p = self.R.shape[-1]
+        factor = fold(np.zeros((0, p)), self.R.reshape(-1, p))
+        return np.vstack([factor, np.zeros((p - factor.shape[0], p))])
+
+
+def _compress_block(part: Channels, regressor: Regressor, start: int, stop: int, chunk: int):
+    """(R (n, p, p), c (n, p), ρ² (n,)) of samples [start, stop) of one record."""
+    factors: list[Array] = []
+    for first in range(start, stop, chunk):
+        last = min(first + chunk, stop)
+        Y = regressor(part.q[first:last], part.dq[first:last], part.ddq[first:last])
+        if not factors:
+            factors = [np.zeros((0, Y.shape[-1] + 1)) for _ in range(Y.shape[1])]
+        for j, acc in enumerate(factors):
+            factors[j] = fold(acc, np.column_stack([Y[:, j], part.tau[first:last, j]]))
+    p = factors[0].shape[1] - 1
+    return tuple(np.array(x) for x in zip(*(_split(f, p) for f in factors), strict=True))
+
+
+def compress_records(
+    parts: Sequence[Channels],
+    regressor: Regressor,
+    blocks: int = 1,
+    chunk: int = CHUNK,
+) -> Compressed:
+    """The compression of every record's rows in ``blocks`` contiguous time blocks each
+    (module docstring); ``regressor`` maps (q, dq, ddq) of K samples to (K, n, p)."""
+    pieces, samples, record = [], [], []
+    for index, part in enumerate(parts):
+        edges = block_edges(part.tau.shape[0], blocks)
+        if np.any(np.diff(edges) < 1):
+            raise ValueError(f"record {index}: {part.tau.shape[0]} samples for {blocks} blocks")
+        for start, stop in zip(edges[:-1], edges[1:], strict=True):
+            pieces.append(_compress_block(part, regressor, int(start), int(stop), chunk))
+            samples.append(int(stop - start))
+            record.append(index)
+    R, c, rho2 = (np.array(x) for x in zip(*pieces, strict=True))
+    return Compressed(R, c, rho2, np.array(samples), np.array(record))
