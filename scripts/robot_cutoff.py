@@ -1,5 +1,6 @@
 """Rule robot_cutoff: the `auto` low-pass cutoff of a multi-joint study (blocked CV of the OLS
-fit on the stacked regressor of the calibration records)."""
+fit on the calibration records, the lowest candidate within one standard error of the best
+that passes the motion's band; paramid.robot.signals.choose_cutoff)."""
 
 from paramid import io
 from paramid.robot import model, records, signals, study
@@ -16,16 +17,10 @@ def main(smk) -> None:
         cfg["signals"],
         lambda q, dq, ddq: model.regressor(robot, q, dq, ddq),
         cfg["signals"]["cutoff_candidates_hz"],
-        cfg["signals"]["cv_blocks"],
+        cfg["cv"]["folds"],
     )
-    summary = {
-        "chosen_hz": choice.chosen_hz,
-        "candidates_hz": choice.candidates_hz.tolist(),
-        "cv_rmse": choice.cv_rmse.tolist(),
-        "rule": choice.rule,
-        "provenance": io.provenance(cfg, smk.input, stage="robot_cutoff"),
-    }
-    io.write_json(summary, smk.output[0])
+    meta = io.provenance(cfg, smk.input, stage="robot_cutoff")
+    io.write_json({**choice.summary(), "provenance": meta}, smk.output[0])
     log.info("cutoff %.4g Hz (%s)", choice.chosen_hz, choice.rule)
 
 

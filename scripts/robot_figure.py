@@ -1,5 +1,6 @@
 """Rule robot_figure: a multi-joint study's figures (torque on validation, per-joint RMSE by
-method, base parameters with error bars), PNG + PDF."""
+method, base parameters with error bars, the prior weight's cross-validation curve), PNG +
+PDF."""
 
 import pandas as pd
 
@@ -21,6 +22,8 @@ def main(smk) -> None:
             fig = figures.torque_figure(predictions, cfg["joints"], cfg["records"])
         elif cfg["figure"] == "rmse":
             fig = figures.rmse_figure(pd.read_csv(smk.input.validation))
+        elif cfg["figure"] == "regularisation":
+            fig = figures.regularisation_figure(pd.read_csv(smk.input.regularisation))
         else:
             fig = figures.parameters_figure(pd.read_csv(smk.input.parameters))
         io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)

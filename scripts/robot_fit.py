@@ -1,5 +1,5 @@
-"""Rule robot_fit: one estimator on the stacked calibration base regressor (population methods:
-every seeded run in this one job)."""
+"""Rule robot_fit: one estimator on the compressed calibration data (the methods that need the
+rows read the signals too; population methods run every seeded run in this one job)."""
 
 import time
 
@@ -14,13 +14,18 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_fit")
     robot = study.robot_of(cfg["robot"])
     base = study.base_from_json(io.read_json(smk.input.base))
-    parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
-    problem = study.problem(robot, base, parts, cfg["study"])
+    choice = io.read_json(smk.input.friction)
+    frame, meta = io.read_parquet(smk.input.compressed)
+    data = study.compressed_from_frame(frame, meta)
+    parts = [study.read_signals(p, robot.joints) for p in smk.input.get("signals", [])]
+    _, problem = study.law_problem(
+        robot, base, data, choice["smooth"], choice["velocity_rad_s"],
+        float(meta["sample_rate_hz"]), cfg["study"], parts,
+    )  # fmt: skip
     started = time.perf_counter()
     fit = estimators.ESTIMATORS[cfg["method"]](problem, cfg["settings"])
     elapsed = time.perf_counter() - started
-    residual = problem.y - problem.W @ fit.base
-    rmse = float(np.sqrt(np.mean(residual**2)))
+    rmse = float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
     meta = io.provenance(
         cfg,
         smk.input,
@@ -30,6 +35,8 @@ def main(smk) -> None:
         train_rmse=rmse,
         fit_time_s=elapsed,
         run_rmse=None if fit.run_rmse is None else fit.run_rmse.tolist(),
+        curve=None if fit.curve is None else study.curve_summary(fit.curve),
+        solver=None if fit.solver is None else study.solver_summary(fit.solver),
     )
     io.write_parquet(
         study.fit_frame(fit, base),

@@ -1,22 +1,20 @@
-"""Rule robot_model: base parameters of the stacked calibration regressor (pivoted QR), their
-map to the standard parameters, rank and condition number; an excitation that leaves base
-parameters of the model unidentifiable is an error naming them."""
-
-import numpy as np
+"""Rule robot_model: base parameters of the stacked calibration regressor (pivoted QR of its
+compression), their map to the standard parameters, rank and condition number; an excitation
+that leaves base parameters of the model unidentifiable is an error naming them."""
 
 from paramid import io
 from paramid.robot import base as bp
 from paramid.robot import study
-from paramid.robot.model import RobotError
+from paramid.robot.model import RobotError, law_columns
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_model")
     robot = study.robot_of(cfg["robot"])
-    parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
-    Y = study.standard_regressors(robot, parts)
-    stacked = np.concatenate([y.reshape(-1, y.shape[-1]) for y in Y])
+    frame, meta = io.read_parquet(smk.input.compressed)
+    data = study.compressed_from_frame(frame, meta)
+    stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
     rel_tol = cfg["base"]["rel_tol"]
     structural = bp.structural_base(robot, rel_tol=rel_tol)
     base = bp.base_parameters(stacked, robot.standard_names, rel_tol)
@@ -27,7 +25,8 @@ def main(smk) -> None:
             f"{structural.rank} base parameters; not excited independently: {missing}. Use a "
             "richer excitation (more joints moving, both directions, more speeds) or more records."
         )
-    summary = study.base_summary(base, robot, bp.base_columns(stacked, base))
+    rows = int(data.samples.sum()) * robot.n_joints
+    summary = study.base_summary(base, robot, bp.base_columns(stacked, base), rows)
     summary["structural_rank"] = structural.rank
     summary["provenance"] = io.provenance(cfg, smk.input, stage="robot_model")
     io.write_json(summary, smk.output[0])

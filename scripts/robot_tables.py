@@ -1,5 +1,6 @@
-"""Rule robot_tables: validation RMSE per method, record and joint (against the torque as
-recorded), base parameters with standard errors, and the per-link consistency report."""
+"""Rule robot_tables: validation RMSE per method (and published model), record and joint
+(against the torque as recorded), base parameters with standard errors, the per-link
+consistency report and the prior weight's cross-validation curve."""
 
 from paramid import io
 from paramid.robot import study
@@ -10,16 +11,18 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_tables")
     robot = study.robot_of(cfg["robot"])
     base = study.base_from_json(io.read_json(smk.input.base))
-    methods = cfg["methods"]
-    fits = {m: io.read_parquet(p)[0] for m, p in zip(methods, smk.input.fits, strict=True)}
+    read = {m: io.read_parquet(p) for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
+    fits = {m: frame for m, (frame, _) in read.items()}
     predictions = {
-        m: io.read_parquet(p)[0] for m, p in zip(methods, smk.input.predictions, strict=True)
+        m: io.read_parquet(p)[0] for m, p in zip(cfg["rows"], smk.input.predictions, strict=True)
     }
     validation = study.validation_table(predictions, robot.joints)
     io.write_csv(validation, smk.output.validation)
     io.write_csv(study.parameters_table(fits, base), smk.output.parameters)
     consistency = study.consistency_table(fits, base, robot)
     io.write_csv(consistency, smk.output.consistency)
+    curve = read["lmi"][1].get("curve") if "lmi" in read else None
+    io.write_csv(study.regularisation_table(curve), smk.output.regularisation)
     summary = validation.groupby("method", sort=False)["rmse"].mean()
     log.info("mean validation RMSE [N m] by method: %s", summary.round(4).to_dict())
     bad = consistency.loc[~consistency["consistent"], ["method", "link"]]

@@ -128,8 +128,15 @@ def test_robot_records_and_figures(config):
     assert robots.figure_inputs(wc(study="kinova_gen3", figure="rmse")) == {
         "validation": "results/kinova_gen3/tables/validation.csv"
     }
-    assert robots.fit_params(wc(study="kinova_gen3", method="lmi"))["settings"] == {"weight": 1e-3}
+    lmi = robots.fit_params(wc(study="kinova_gen3", method="lmi"))["settings"]
+    assert lmi["weight"] == "auto" and lmi["metric"] == "robot" and lmi["rule"] == "one_se"
+    assert robots.fit_params(wc(study="kinova_gen3", method="ols"))["settings"] == {}
+    assert "signals" not in robots.fit_inputs(wc(study="kinova_gen3", method="lmi"))
+    assert len(robots.fit_inputs(wc(study="gen3_twin", method="bcls"))["signals"]) == 1
     assert "results/gen3_twin/tables/recovery.csv" in robots.study_targets("gen3_twin")
+    targets = robots.study_targets("kinova_gen3")
+    for name in ("model/lmi.urdf", "tables/friction.csv", "figures/regularisation.png"):
+        assert f"results/kinova_gen3/{name}" in targets
     assert "results/kinova_gen3/tables/recovery.csv" not in robots.study_targets("kinova_gen3")
 
 

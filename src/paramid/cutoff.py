@@ -34,6 +34,8 @@ class CutoffChoice:
     chosen_hz: float
     blocks: int
     rule: str = "lowest blocked cross-validation RMSE of the LS fit on the calibration record"
+    cv_se: Array | None = None  # standard error over the folds, where the rule uses it
+    floor_hz: float | None = None  # the lowest cutoff the rule allows
 
     def table(self) -> pd.DataFrame:
         """One row per candidate: cutoff, CV RMSE, whether it was chosen."""
@@ -53,6 +55,8 @@ class CutoffChoice:
             "blocks": self.blocks,
             "candidates_hz": self.candidates_hz.tolist(),
             "cv_rmse": self.cv_rmse.tolist(),
+            **({"cv_se": self.cv_se.tolist()} if self.cv_se is not None else {}),
+            **({"floor_hz": self.floor_hz} if self.floor_hz is not None else {}),
         }
 
 

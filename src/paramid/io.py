@@ -9,6 +9,7 @@ are listed under ``nondeterministic_columns``).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import logging
@@ -236,7 +237,20 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
     root.setLevel(logging.INFO)
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught
+    if not getattr(start_log, "cpu_registered", False):
+        atexit.register(_log_cpu)
+        start_log.cpu_registered = True  # type: ignore[attr-defined]
     return logging.getLogger(name)
+
+
+def _log_cpu() -> None:
+    """The job's CPU time (user + system of the whole process, Python's start and imports
+    included) as its log's last line: ``perf/speed.py`` sums these lines, which, unlike
+    Snakemake's sampled benchmark ``cpu_time``, miss nothing at the job's end."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    logging.getLogger("paramid.job").info("CPU %.3f s", usage.ru_utime + usage.ru_stime)
 
 
 def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:

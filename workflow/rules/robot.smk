@@ -1,9 +1,11 @@
 # Multi-joint robots from a URDF and joint logs (paramid.robot; helpers in paramid.robot.workflow).
-# Studies live under `robots:`; wildcard {study} names one. DAG: robot_record (ingest a joint log or simulate
-# a twin record) -> [robot_cutoff when cutoff_hz is auto] -> robot_signals (per record) ->
-# robot_model (base parameters of the stacked calibration regressor) -> robot_fit (one job per
-# method, population methods with every seed inside) -> robot_predict (validation records) ->
-# robot_tables / robot_recovery (twin) / robot_figure.
+# Studies live under `robots:`; wildcard {study} names one. DAG: robot_record (ingest a joint log
+# or simulate a twin record) -> [robot_cutoff when cutoff_hz is auto] -> robot_signals (per
+# record) -> robot_compress (the calibration regressor QR-compressed per time segment, streamed)
+# -> robot_model (base parameters) -> robot_friction (the Coulomb law per joint) -> robot_fit
+# (one job per method; lmi chooses its prior weight by cross-validation) -> robot_predict and
+# robot_reference (validation records) -> robot_tables / robot_recovery (twin) / robot_export
+# (identified URDFs) / robot_figure.
 
 
 rule robot_record:
@@ -51,9 +53,24 @@ rule robot_signals:
         "../../scripts/robot_signals.py"
 
 
-rule robot_model:
+rule robot_compress:
     input:
         signals=ROBOTS.calibration_signals,
+    output:
+        "results/{study}/model/compressed.parquet",
+    log:
+        "logs/{study}/robot_compress.log",
+    wildcard_constraints:
+        study=one_of(ROBOTS.names),
+    params:
+        cfg=ROBOTS.compress_params,
+    script:
+        "../../scripts/robot_compress.py"
+
+
+rule robot_model:
+    input:
+        compressed="results/{study}/model/compressed.parquet",
     output:
         "results/{study}/model/base.json",
     log:
@@ -66,16 +83,38 @@ rule robot_model:
         "../../scripts/robot_model.py"
 
 
+rule robot_friction:
+    input:
+        compressed="results/{study}/model/compressed.parquet",
+        base="results/{study}/model/base.json",
+    output:
+        choice="results/{study}/model/friction.json",
+        table=report(
+            "results/{study}/tables/friction.csv",
+            caption="../report/robot_friction.rst",
+            category="{study}",
+            subcategory="Parameters",
+        ),
+    log:
+        "logs/{study}/robot_friction.log",
+    wildcard_constraints:
+        study=one_of(ROBOTS.names),
+    params:
+        cfg=ROBOTS.friction_params,
+    script:
+        "../../scripts/robot_friction.py"
+
+
 rule robot_fit:
     input:
-        base="results/{study}/model/base.json",
-        signals=ROBOTS.calibration_signals,
+        unpack(ROBOTS.fit_inputs),
     output:
         "results/{study}/fits/{method}.parquet",
     log:
         "logs/{study}/robot_fit_{method}.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
+        method=one_of(ROBOTS.all_methods),
     params:
         cfg=ROBOTS.fit_params,
     script:
@@ -86,6 +125,7 @@ rule robot_predict:
     input:
         base="results/{study}/model/base.json",
         fit="results/{study}/fits/{method}.parquet",
+        friction="results/{study}/model/friction.json",
         signals=ROBOTS.validation_signals,
     output:
         "results/{study}/predictions/{method}.parquet",
@@ -93,10 +133,50 @@ rule robot_predict:
         "logs/{study}/robot_predict_{method}.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
+        method=one_of(ROBOTS.all_methods),
     params:
         cfg=ROBOTS.predict_params,
     script:
         "../../scripts/robot_predict.py"
+
+
+rule robot_reference:
+    input:
+        unpack(ROBOTS.reference_inputs),
+    output:
+        "results/{study}/predictions/reference_{reference}.parquet",
+    log:
+        "logs/{study}/robot_reference_{reference}.log",
+    wildcard_constraints:
+        study=one_of(ROBOTS.names),
+        reference="[a-z][a-z0-9_]*",
+    params:
+        cfg=ROBOTS.reference_params,
+    script:
+        "../../scripts/robot_reference.py"
+
+
+rule robot_export:
+    input:
+        fit="results/{study}/fits/{method}.parquet",
+        friction="results/{study}/model/friction.json",
+        urdf=ROBOTS.urdf,
+    output:
+        report(
+            "results/{study}/model/{method}.urdf",
+            caption="../report/robot_export.rst",
+            category="{study}",
+            subcategory="Identified model",
+        ),
+    log:
+        "logs/{study}/robot_export_{method}.log",
+    wildcard_constraints:
+        study=one_of(ROBOTS.names),
+        method=one_of(ROBOTS.consistent),
+    params:
+        cfg=ROBOTS.export_params,
+    script:
+        "../../scripts/robot_export.py"
 
 
 rule robot_tables:
@@ -105,6 +185,12 @@ rule robot_tables:
         fits=ROBOTS.fits,
         predictions=ROBOTS.predictions,
     output:
+        regularisation=report(
+            "results/{study}/tables/regularisation.csv",
+            caption="../report/robot_regularisation.rst",
+            category="{study}",
+            subcategory="Parameters",
+        ),
         validation=report(
             "results/{study}/tables/validation.csv",
             caption="../report/robot_validation.rst",

@@ -68,14 +68,31 @@ def block_edges(samples: int, blocks: int) -> NDArray[np.intp]:
 
 @dataclass(frozen=True)
 class Compressed:
-    """Per time block b and joint j: R (B, n, p, p), c (B, n, p), ρ² (B, n) of that block's
-    rows; ``samples`` (B,) and ``record`` (B,), the record index of each block."""
+    """Per segment b and joint j: R (B, n, p, p), c (B, n, p), ρ² (B, n) of that segment's rows;
+    per segment (B,): its ``samples``, ``record`` (index), cross-validation ``fold`` and
+    ``role`` (:data:`CORE`, or :data:`HEAD` / :data:`TAIL`: the gap samples at the fold's start
+    and end, left out of the training of the neighbouring fold)."""
 
     R: Array
     c: Array
     rho2: Array
     samples: NDArray[np.intp]
     record: NDArray[np.intp]
+    fold: NDArray[np.intp]
+    role: NDArray[np.intp]
+
+    def select(self, columns: Sequence[int] | NDArray[np.intp]) -> Compressed:
+        """The compression of the regressor's ``columns`` only (each segment folded again):
+        e.g. one Coulomb law per joint out of the extended regressor."""
+        columns = np.asarray(columns, dtype=np.intp)
+        p = columns.size
+        R = np.empty((*self.R.shape[:2], p, p))
+        c, rho2 = np.empty((*self.R.shape[:2], p)), self.rho2.copy()
+        for b, j in np.ndindex(*self.R.shape[:2]):
+            rows = np.column_stack([self.R[b, j][:, columns], self.c[b, j]])
+            R[b, j], c[b, j], rest = _split(fold(np.zeros((0, p + 1)), rows), p)
+            rho2[b, j] += rest
+        return Compressed(R, c, rho2, self.samples, self.record, self.fold, self.role)
 
     @property
     def blocks(self) -> int:
@@ -120,22 +137,44 @@ def _compress_block(part: Channels, regressor: Regressor, start: int, stop: int,
     return tuple(np.array(x) for x in zip(*(_split(f, p) for f in factors), strict=True))
 
 
+CORE, HEAD, TAIL = 0, 1, 2
+
+
+def segments(samples: int, folds: int, gap: int) -> list[tuple[int, int, int, int]]:
+    """(start, stop, fold, role) of one record cut into ``folds`` contiguous folds, each split
+    into its first ``gap`` samples (HEAD, not for the first fold), its core and its last ``gap``
+    samples (TAIL, not for the last fold); empty pieces are left out."""
+    edges = block_edges(samples, folds)
+    if np.any(np.diff(edges) < 1 + 2 * gap):
+        raise ValueError(f"{samples} samples cannot make {folds} folds with a gap of {gap}")
+    out = []
+    for k, (start, stop) in enumerate(zip(edges[:-1], edges[1:], strict=True)):
+        head = start + (gap if k > 0 else 0)
+        tail = stop - (gap if k < folds - 1 else 0)
+        pieces = ((start, head, HEAD), (head, tail, CORE), (tail, stop, TAIL))
+        out += [(int(a), int(b), k, role) for a, b, role in pieces if b > a]
+    return out
+
+
 def compress_records(
     parts: Sequence[Channels],
     regressor: Regressor,
-    blocks: int = 1,
+    folds: int = 1,
+    gap: int | Sequence[int] = 0,
     chunk: int = CHUNK,
 ) -> Compressed:
-    """The compression of every record's rows in ``blocks`` contiguous time blocks each
-    (module docstring); ``regressor`` maps (q, dq, ddq) of K samples to (K, n, p)."""
-    pieces, samples, record = [], [], []
-    for index, part in enumerate(parts):
-        edges = block_edges(part.tau.shape[0], blocks)
-        if np.any(np.diff(edges) < 1):
-            raise ValueError(f"record {index}: {part.tau.shape[0]} samples for {blocks} blocks")
-        for start, stop in zip(edges[:-1], edges[1:], strict=True):
-            pieces.append(_compress_block(part, regressor, int(start), int(stop), chunk))
-            samples.append(int(stop - start))
-            record.append(index)
+    """The compression of every record's rows by segment (:func:`segments`: ``folds``
+    contiguous folds per record, ``gap`` samples at their inner boundaries, one for all records
+    or one per record, at most a quarter of a fold; module docstring); ``regressor`` maps (q,
+    dq, ddq) of K samples to (K, n, p)."""
+    gaps = [gap] * len(parts) if isinstance(gap, int) else list(gap)
+    pieces, meta = [], []
+    for index, (part, record_gap) in enumerate(zip(parts, gaps, strict=True)):
+        samples = part.tau.shape[0]
+        record_gap = min(int(record_gap), samples // (4 * folds))
+        for start, stop, k, role in segments(samples, folds, record_gap):
+            pieces.append(_compress_block(part, regressor, start, stop, chunk))
+            meta.append((stop - start, index, k, role))
     R, c, rho2 = (np.array(x) for x in zip(*pieces, strict=True))
-    return Compressed(R, c, rho2, np.array(samples), np.array(record))
+    samples, record, fold_, role_ = (np.array(x, dtype=np.intp) for x in zip(*meta, strict=True))
+    return Compressed(R, c, rho2, samples, record, fold_, role_)

@@ -1,16 +1,20 @@
-"""Estimators of a multi-joint robot's base parameters on one stacked regression.
+"""Estimators of a multi-joint robot's parameters from its calibration records.
 
-Data: the standard regressor Y (M, p) and torque y (M,) of the calibration records, rows
-joint-major per sample (row k·n + j is joint j at sample k); the base regressor is
-W = Y[:, independent] and base = θ[independent] + K θ[dependent] (pivoted QR, see
-:mod:`paramid.robot.base`).  :func:`make_problem` compresses each joint's rows once by QR,
-[Y_j y_j] = Q_j [R_j c_j; 0 ρ_j]; since W_j's columns are columns of Y_j,
-‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖² + ρ_j², so OLS, WLS and LMI work on n·p rows
-instead of M (exactly, up to round-off).  Every estimator takes a :class:`Problem` and its
-settings and returns a :class:`Fit`; :data:`ESTIMATORS` names them:
+Data: the standard regressor Y and torque y of the calibration records, rows joint-major per
+sample; the base regressor is W = Y[:, independent] and base = θ[independent] + K θ[dependent]
+(pivoted QR, see :mod:`paramid.robot.base`).  A :class:`Problem` holds the data as QR
+compressions (:mod:`paramid.robot.compression`): per segment and joint j, [Y_j y_j] = Q [R_j c_j;
+0 ρ_j]; since W_j's columns are columns of Y_j, ‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖²
++ ρ_j², so every least-squares estimator works on n·p rows instead of the record's length
+(exactly, up to round-off).  The RLS-based methods need the rows themselves and ask
+:attr:`Problem.rows` for them.  Every estimator takes a :class:`Problem` and its settings and
+returns a :class:`Fit`; :data:`ESTIMATORS` names them:
 
 ``urdf``
-    The maker's model, no fit: the URDF's standard parameters (friction 0), the baseline row.
+    The maker's model, no fit: the URDF's standard parameters (friction 0).
+``urdf_friction``
+    The URDF's rigid body with friction (and offset) fitted on the calibration data, f_v, f_c
+    ≥ 0: the model a user has before identification, the reference a fit must beat.
 ``ols``
     min ‖y − W β‖² (QR of the compressed rows); standard errors from σ̂² (WᵀW)⁻¹ with
     σ̂² = ‖r‖²/(M − r) (Gautier 1997, "Dynamic identification of robots with power model").
@@ -24,35 +28,33 @@ settings and returns a :class:`Fit`; :data:`ESTIMATORS` names them:
 ``rls_pso``, ``rls_agwo``
     The hip paper's population methods in the same box on the same objective (the torque RMSE
     of W β, :class:`paramid.optim.LinearRMSE`), ``runs`` seeded runs in one vectorised call
-    (:func:`paramid.population.fit_population`; run s draws from the stream
-    (study, method, s) of :mod:`paramid.seeding`); the fit is the best run.
+    (:func:`paramid.population.fit_population`; run s draws from the stream (study, method,
+    s) of :mod:`paramid.seeding`); the fit is the best run.
 ``lmi``
-    Physically consistent least squares over the standard parameters θ (Wensing, Kim &
-    Slotine 2017; Sousa & Cortesão 2014): every moving link's pseudo-inertia J(θ_link) ⪰ 0
-    (:mod:`paramid.robot.consistency`), viscous and Coulomb friction ≥ 0, minimising
-
-        (1/M) ‖Y θ − y‖² + w ‖θ − θ_urdf‖²
-
-    by cvxpy with Clarabel.  The data enter only through the per-joint compressions, stacked
-    and compressed once more to R (p×p) and c, since ‖Yθ − y‖² = ‖Rθ − c‖² + ρ²: cvxpy never
-    sees the M×p data.  The weight w
-    ≥ 0 [N² m² per squared parameter unit] pulls the parameters the data do not determine
-    (and, weakly, the others) towards the URDF; w = 0 (default) fits the data alone.
+    Physically consistent least squares over the standard parameters (every moving link's
+    pseudo-inertia ⪰ 0, viscous and Coulomb friction ≥ 0; :mod:`paramid.robot.priors`) with
+    rows weighted by each joint's noise level and a pull toward the URDF of weight λ, chosen
+    from the calibration data by cross-validation (``weight: auto``; :mod:`paramid.robot.
+    selection`) or given.  The standard parameters it returns are the consistent set nearest to
+    the URDF (in the prior's metric) among those that explain the data as well.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
 import scipy
+import scipy.optimize
 from numpy.typing import ArrayLike, NDArray
 
 from paramid import population, rls
 from paramid.estimators import collinear_columns
-from paramid.robot.consistency import PSEUDO_INERTIA_BASIS
+from paramid.robot import priors, selection
+from paramid.robot.compression import Compressed, compress_records
 
 Array = NDArray[np.float64]
 Index = NDArray[np.intp]
@@ -73,21 +75,61 @@ class BaseMap(Protocol):
 
 @dataclass(frozen=True)
 class Problem:
-    """One identification problem: data, base map and what ``urdf``/``lmi`` need."""
+    """One identification problem: compressed data, base map and what ``urdf``/``lmi`` need."""
 
-    W: Array  # (M, r) base regressor, rows joint-major per sample
-    y: Array  # (M,) torque as recorded
+    data: Compressed  # per segment and joint, of the standard columns
     n_joints: int
     names: list[str]  # base parameter names (r)
     base: BaseMap
-    R: Array  # (n, p, p) per joint j: [Y_j y_j] = Q_j [R_j c_j; 0 ρ_j] (Y_j: joint j's rows)
-    c: Array  # (n, p)
-    rho2: Array  # (n,) ρ_j²: ‖Y_j θ − y_j‖² = ‖R_j θ − c_j‖² + ρ_j²
     theta_urdf: Array  # (p,) URDF standard parameters, friction 0
     links: Mapping[str, slice]  # moving link -> its 10 standard columns
     nonnegative: Index  # standard columns constrained ≥ 0 (viscous, Coulomb friction)
     sample_rate_hz: float  # of the samples (for burn-in in seconds)
     study: str  # seed key of the population methods
+    arm_length: float = 1.0  # L of the ``robot`` prior metric [m]
+    standard_names: Sequence[str] = ()  # (p,) names of the standard columns
+    rows: Callable[[], tuple[Array, Array]] | None = None  # (W, y) when a method needs the rows
+
+    @cached_property
+    def merged(self) -> tuple[Array, Array, Array]:
+        """(R (n, p, p), c (n, p), ρ² (n,)) of every row, per joint."""
+        return self.data.joint()
+
+    @property
+    def R(self) -> Array:
+        return self.merged[0]
+
+    @property
+    def c(self) -> Array:
+        return self.merged[1]
+
+    @property
+    def rho2(self) -> Array:
+        return self.merged[2]
+
+    @property
+    def samples(self) -> int:
+        """Samples of the calibration records (each gives one row per joint)."""
+        return int(self.data.samples.sum())
+
+    @property
+    def n_rows(self) -> int:
+        return self.samples * self.n_joints
+
+    @cached_property
+    def stacked_rows(self) -> tuple[Array, Array]:
+        """(W (M, r), y (M,)): the base regressor's rows and the torque, joint-major."""
+        if self.rows is None:
+            raise ValueError("this problem has no rows (the RLS-based methods need them)")
+        return self.rows()
+
+    @property
+    def W(self) -> Array:
+        return self.stacked_rows[0]
+
+    @property
+    def y(self) -> Array:
+        return self.stacked_rows[1]
 
 
 @dataclass(frozen=True)
@@ -102,18 +144,8 @@ class Fit:
     runs: Array | None = None  # (runs, r) every seeded run (population)
     run_rmse: Array | None = None  # (runs,) training RMSE of every run
     notes: list[str] = field(default_factory=list)
-
-
-def compress(Y: Array, y: Array, chunk: int = 50_000) -> tuple[Array, Array, float]:
-    """R (p, p), c (p,) and ρ² of [Y y] = Q [R c; 0 ρ] by Householder QR in row chunks (memory
-    O(chunk·p)): ‖Yθ − y‖² = ‖Rθ − c‖² + ρ² for every θ."""
-    M, p = Y.shape
-    acc = np.zeros((0, p + 1))
-    for start in range(0, M, chunk):
-        block = np.column_stack([Y[start : start + chunk], y[start : start + chunk]])
-        acc = scipy.linalg.qr(np.vstack([acc, block]), mode="r")[0][: p + 1]
-    acc = np.vstack([acc, np.zeros((max(0, p + 1 - acc.shape[0]), p + 1))])
-    return acc[:p, :p], acc[:p, p], float(acc[p, p] ** 2)
+    curve: selection.Curve | None = None  # the weight's cross-validation curve (lmi, auto)
+    solver: priors.Solution | None = None  # the conic solve (lmi)
 
 
 def to_base(theta: ArrayLike, base: BaseMap) -> Array:
@@ -160,7 +192,7 @@ def joint_residuals(problem: Problem, beta: Array) -> Array:
 
 def joint_variances(problem: Problem, beta: Array) -> Array:
     """σ̂_j² = ‖r_j‖²/(K − r/n) of each joint's residuals."""
-    samples = problem.y.size // problem.n_joints
+    samples = problem.samples
     return joint_residuals(problem, beta) / (samples - len(problem.names) / problem.n_joints)
 
 
@@ -172,7 +204,7 @@ def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 def fit_ols(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Ordinary least squares with standard errors."""
     beta, scale = _weighted_ls(problem, np.ones(problem.n_joints))
-    sigma2 = float(np.sum(joint_residuals(problem, beta))) / (problem.y.size - beta.size)
+    sigma2 = float(np.sum(joint_residuals(problem, beta))) / (problem.n_rows - beta.size)
     return Fit(beta, stderr=np.sqrt(sigma2) * scale)
 
 
@@ -260,40 +292,127 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
     return fit
 
 
-def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
-    """Physically consistent least squares (module docstring); ``settings["weight"]`` is w
-    (0 when absent); ``settings.get("solver_options")`` go to Clarabel."""
-    import cvxpy as cp
+def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
+    """The URDF's rigid body, friction fitted on the calibration data (f_v, f_c ≥ 0)."""
+    inertial = 10 * len(problem.links)
+    friction = np.arange(inertial, problem.theta_urdf.size)
+    A = problem.R[:, :, friction].reshape(-1, friction.size)
+    b = (problem.c - problem.R[:, :, :inertial] @ problem.theta_urdf[:inertial]).reshape(-1)
+    lower = np.where(np.isin(friction, problem.nonnegative), 0.0, -np.inf)
+    solution = scipy.optimize.lsq_linear(A, b, bounds=(lower, np.inf), method="bvls", tol=1e-12)
+    standard = problem.theta_urdf.copy()
+    standard[friction] = solution.x
+    return Fit(to_base(standard, problem.base), standard=standard)
 
-    weight = float(settings.get("weight", 0.0))
-    if weight < 0:
-        raise ValueError(f"lmi weight must be >= 0, got {weight}")
-    theta = cp.Variable(problem.R.shape[1])
-    basis = PSEUDO_INERTIA_BASIS.reshape(10, 16).T  # (16, 10)
-    constraints = [
-        cp.reshape(basis @ theta[columns], (4, 4), order="C") >> 0
-        for columns in problem.links.values()
+
+def variable_scales(problem: Problem, metric: str) -> Array:
+    """Scales s of the unknowns z = (θ − θ_URDF)/s of the consistent fit: the prior's own for
+    the inertial parameters (:mod:`paramid.robot.priors`), per joint the RMS torque for Coulomb
+    and offset, the RMS torque over the RMS velocity for viscous friction."""
+    inertial = 10 * len(problem.links)
+    scales = np.ones(problem.theta_urdf.size)
+    if metric == "robot":
+        scales[:inertial] = priors.robot_scales(
+            problem.theta_urdf, problem.links, problem.arm_length
+        )
+    elif metric == "logdet":
+        scales[:inertial] = priors.typed_scales(problem.theta_urdf, problem.links)
+    R, c, rho2 = problem.merged
+    torque = np.sqrt((np.sum(c * c, axis=1) + rho2) / problem.samples)  # (n,) RMS per joint
+    per_joint = (scales.size - inertial) // problem.n_joints
+    for j in range(problem.n_joints):
+        for k in range(per_joint):
+            column = inertial + per_joint * j + k
+            norm = float(np.linalg.norm(R[j][:, column])) / np.sqrt(problem.samples)
+            name = problem.standard_names[column] if problem.standard_names else ""
+            is_viscous = name.startswith("fv_")
+            value = torque[j] / norm if is_viscous and norm > 0 else torque[j]
+            scales[column] = value if value > 0 else 1.0
+    return scales
+
+
+def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
+    """Physically consistent least squares pulled toward the URDF (module docstring).
+
+    ``settings``: ``weight`` (λ ≥ 0, or ``auto``: cross-validation over ``grid`` with ``rule``),
+    ``metric`` (:data:`paramid.robot.priors.METRICS`), ``joint_weights`` (``noise``: rows of
+    joint j weighted by 1/σ̂_j of the OLS residuals; ``none``).
+    """
+    metric = settings.get("metric", "robot")
+    weight = settings.get("weight", 0.0)
+    if weight != "auto" and float(weight) < 0:
+        raise ValueError(f"lmi weight must be >= 0 or auto, got {weight}")
+    solver = priors.ConsistentLS(
+        problem.theta_urdf,
+        problem.links,
+        problem.nonnegative,
+        variable_scales(problem, metric),
+        metric,
+    )
+    noise = settings.get("joint_weights", "noise") == "noise"
+    curve = None
+    if weight == "auto":
+        curve = cv_curve(problem, solver, settings["grid"], settings["rule"], noise)
+        weight = curve.weight
+    R, c, rho2 = problem.merged
+    sigma = _noise(problem, R, c, rho2, problem.samples) if noise else np.ones(problem.n_joints)
+    R_w, c_w = selection.weighted(R, c, 1.0 / sigma)
+    solution = solver.solve(R_w, c_w, problem.n_rows, float(weight))
+    if solution.theta is None:
+        raise RuntimeError(f"the consistent fit was not solved: Clarabel status {solution.status}")
+    notes = [
+        f"Clarabel {solution.status} in {solution.iterations} iterations, primal residual "
+        f"{solution.primal_residual:.2g}; metric {metric}, weight {float(weight):g}"
     ]
-    if problem.nonnegative.size:
-        constraints.append(theta[problem.nonnegative] >= 0)
-    R, c, _ = compress(problem.R.reshape(-1, problem.R.shape[-1]), problem.c.reshape(-1))
-    scale = 1.0 / np.sqrt(problem.y.size)  # the mean squared residual: 1/M ‖Yθ − y‖²
-    objective = cp.sum_squares(scale * R @ theta - scale * c)
-    if weight > 0:
-        objective = objective + weight * cp.sum_squares(theta - problem.theta_urdf)
-    program = cp.Problem(cp.Minimize(objective), constraints)
-    options = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
-    program.solve(solver=cp.CLARABEL, **{**options, **settings.get("solver_options", {})})
-    if theta.value is None or program.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-        raise RuntimeError(f"the LMI problem was not solved: status {program.status}")
-    standard = np.asarray(theta.value, dtype=np.float64)
-    notes = [f"Clarabel status {program.status}, weight {weight:g}"]
-    return Fit(to_base(standard, problem.base), standard=standard, notes=notes)
+    return Fit(
+        to_base(solution.theta, problem.base),
+        standard=solution.theta,
+        notes=notes,
+        curve=curve,
+        solver=solution,
+    )
+
+
+def _noise(problem: Problem, R: Array, c: Array, rho2: Array, samples: int) -> Array:
+    return selection.joint_noise(R, c, rho2, samples, problem.base.independent)
+
+
+def cv_curve(
+    problem: Problem,
+    solver: priors.ConsistentLS,
+    grid: Sequence[float],
+    rule: str,
+    noise: bool = True,
+) -> selection.Curve:
+    """The cross-validation curve of the prior weights ``grid`` (ascending) on the problem's
+    folds (:func:`paramid.robot.selection.folds`), and the ``rule``'s choice."""
+    weights = np.sort(np.asarray(grid, dtype=np.float64))
+    folds = selection.folds(problem.data)
+    scores = np.full((weights.size, len(folds), problem.n_joints), np.nan)
+    statuses = []
+    for k, fold in enumerate(folds):
+        R, c, rho2 = problem.data.joint(fold.train)
+        train = int(problem.data.samples[fold.train].sum())
+        sigma = _noise(problem, R, c, rho2, train) if noise else np.ones(problem.n_joints)
+        R_w, c_w = selection.weighted(R, c, 1.0 / sigma)
+        test = problem.data.joint(fold.test)
+        held_out = int(problem.data.samples[fold.test].sum())
+        for w, weight in enumerate(weights):
+            solution = solver.solve(R_w, c_w, train * problem.n_joints, float(weight))
+            statuses.append(solution.status)
+            if solution.theta is not None:
+                scores[w, k] = selection.joint_rmse(*test, held_out, solution.theta)
+    fold_scores = scores.mean(axis=2)
+    mean = np.nanmean(fold_scores, axis=1)
+    se = np.nanstd(fold_scores, axis=1, ddof=1) / np.sqrt(len(folds))
+    chosen, lowest = selection.choose(mean, se, rule)
+    return selection.Curve(weights, scores, rule, chosen, lowest, tuple(statuses))
 
 
 #: method name -> estimator(problem, settings) -> Fit
 ESTIMATORS: dict[str, Callable[[Problem, Mapping[str, Any]], Fit]] = {
     "urdf": fit_urdf,
+    "urdf_friction": fit_urdf_friction,
     "ols": fit_ols,
     "wls": fit_wls,
     "bcls": fit_bcls,
@@ -301,6 +420,8 @@ ESTIMATORS: dict[str, Callable[[Problem, Mapping[str, Any]], Fit]] = {
     "rls_pso": _population("rls_pso"),
     "rls_agwo": _population("rls_agwo"),
 }
+#: the methods whose standard parameters are physically consistent by construction
+CONSISTENT = ("lmi",)
 
 
 def make_problem(
@@ -308,15 +429,86 @@ def make_problem(
     tau: Sequence[Array],
     base: BaseMap,
     names: Sequence[str],
+    folds: int = 5,
+    gap: int = 0,
     **kwargs: Any,
 ) -> Problem:
     """A :class:`Problem` from per-record standard regressors Y_i (K_i, n, p) and torques
-    (K_i, n): rows stacked joint-major per sample, W the independent columns, [Y y]
-    compressed; ``kwargs`` are the remaining fields (theta_urdf, links, nonnegative,
-    sample_rate_hz, study)."""
+    (K_i, n) held in memory (the workflow streams instead: :func:`paramid.robot.compression.
+    compress_records`); ``kwargs`` are the remaining fields (theta_urdf, links, nonnegative,
+    sample_rate_hz, study, ...)."""
+    parts = [_Arrays(y, t) for y, t in zip(Y, tau, strict=True)]
+    data = compress_records(parts, _Arrays.regressor, folds, gap)
     n_joints = Y[0].shape[1]
-    Ys, taus = np.concatenate(Y), np.concatenate(tau)
-    parts = [compress(Ys[:, j], taus[:, j]) for j in range(n_joints)]
-    R, c, rho2 = (np.array(x) for x in zip(*parts, strict=True))
-    W = Ys.reshape(-1, Ys.shape[-1])[:, base.independent]
-    return Problem(W, taus.reshape(-1), n_joints, list(names), base, R, c, rho2, **kwargs)
+
+    def rows() -> tuple[Array, Array]:
+        Ys, taus = np.concatenate(Y), np.concatenate(tau)
+        return Ys.reshape(-1, Ys.shape[-1])[:, base.independent], taus.reshape(-1)
+
+    return Problem(data, n_joints, list(names), base, rows=rows, **kwargs)
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """A record whose regressor is already computed: its rows stand in for q (the index)."""
+
+    Y: Array
+    tau: Array
+
+    @property
+    def q(self) -> Array:
+        return self.Y
+
+    @property
+    def dq(self) -> Array:
+        return self.Y
+
+    @property
+    def ddq(self) -> Array:
+        return self.Y
+
+    @staticmethod
+    def regressor(q: Array, dq: Array, ddq: Array) -> Array:
+        return q
+
+
+@dataclass(frozen=True)
+class CoulombChoice:
+    """Per joint the Coulomb law the data prefer (``smooth``: tanh, else sgn) and each law's
+    cross-validated RMSE of that joint [N m] (NaN where the law was set, not chosen)."""
+
+    smooth: tuple[bool, ...]
+    cv_sign: Array
+    cv_tanh: Array
+
+
+def choose_coulomb(sign: Problem, smooth: Problem, settings: Mapping[str, Any]) -> CoulombChoice:
+    """Per joint, the law with the lower held-out RMSE of the consistent fit (``settings``: the
+    ``lmi`` block, its weight chosen on each law's own curve when ``auto``): the same
+    cross-validation as the weight's, on the same folds."""
+    scores = []
+    for problem in (sign, smooth):
+        fit = fit_lmi(problem, settings)
+        if fit.curve is not None:
+            scores.append(fit.curve.joint_scores())
+            continue
+        folds = selection.folds(problem.data)  # a given weight: its own held-out scores
+        per_fold = []
+        for fold in folds:
+            held_out = int(problem.data.samples[fold.test].sum())
+            single = replace(problem, data=_subset(problem.data, fold.train))
+            theta = fit_lmi(single, settings).standard
+            assert theta is not None
+            per_fold.append(selection.joint_rmse(*problem.data.joint(fold.test), held_out, theta))
+        scores.append(np.mean(per_fold, axis=0))
+    cv_sign, cv_tanh = scores
+    return CoulombChoice(
+        tuple(bool(t < s) for s, t in zip(cv_sign, cv_tanh, strict=True)), cv_sign, cv_tanh
+    )
+
+
+def _subset(data: Compressed, keep: NDArray[np.bool_]) -> Compressed:
+    return Compressed(
+        data.R[keep], data.c[keep], data.rho2[keep], data.samples[keep], data.record[keep],
+        data.fold[keep], data.role[keep],
+    )  # fmt: skip

@@ -3,6 +3,7 @@
 - :func:`torque_figure`: measured vs predicted torque per joint on the validation records;
 - :func:`rmse_figure`: per-joint validation RMSE by method, one panel per record;
 - :func:`parameters_figure`: base parameters by method with ±1.96 standard errors;
+- :func:`regularisation_figure`: the prior weight's cross-validation curve;
 - :func:`excitation_figure`: a designed excitation's joint trajectories against the limits.
 """
 
@@ -31,21 +32,65 @@ def torque_figure(
         sharex="col",
     )
     first = next(iter(predictions.values()))
+    off_scale: set[str] = set()
     for c, record in enumerate(records):
         rows = first["record"] == record
         time = first.loc[rows, "time"].to_numpy()
         for r, joint in enumerate(joints):
             ax = axes[r, c]
-            ax.plot(
-                time, first.loc[rows, f"tau_meas_{joint}"], color="0.6", lw=0.6, label="measured"
-            )
+            measured = first.loc[rows, f"tau_meas_{joint}"].to_numpy()
+            ax.plot(time, measured, color="0.6", lw=0.6, label="measured")
             for method, frame in predictions.items():
                 part = frame[frame["record"] == record]
                 ax.plot(part["time"], part[f"tau_pred_{joint}"], lw=0.7, label=method)
+            low, high = _limits(measured)
+            ax.set_ylim(low, high)
+            for method, frame in predictions.items():
+                values = frame.loc[frame["record"] == record, f"tau_pred_{joint}"]
+                if values.min() < low or values.max() > high:
+                    off_scale.add(method)
             ax.set_ylabel(f"{joint} [N m]")
         axes[0, c].set_title(record)
         axes[-1, c].set_xlabel("time [s]")
-    axes[0, 0].legend(ncol=min(4, len(predictions) + 1), loc="upper left")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    labels = [f"{m} (leaves the axes)" if m in off_scale else m for m in labels]
+    axes[0, 0].legend(handles, labels, ncol=min(4, len(predictions) + 1), loc="upper left")
+    return fig
+
+
+def _limits(measured: np.ndarray) -> tuple[float, float]:
+    """Axis limits from the recorded torque (its 0.5-99.5 % range, widened by half of it): a
+    prediction that diverges leaves the axes instead of flattening every other curve."""
+    low, high = np.percentile(measured, [0.5, 99.5])
+    span = max(high - low, 1e-3)
+    return float(low - 0.5 * span), float(high + 0.5 * span)
+
+
+def regularisation_figure(table: pd.DataFrame) -> Figure:
+    """The prior weight's cross-validation curve: mean held-out RMSE [N m] ± one standard error
+    over the folds against the weight (zero at the left of a log axis), the rule's choice and
+    the lowest score marked."""
+    fig, ax = new_figure(2.8)
+    weights = table["weight"].to_numpy(np.float64)
+    positive = weights[weights > 0]
+    x = np.where(weights > 0, weights, positive.min() / 10 if positive.size else 1.0)
+    mean, se = table["cv_rmse"].to_numpy(), table["cv_se"].to_numpy()
+    ax.fill_between(x, mean - se, mean + se, color="0.85", lw=0, label="± 1 standard error")
+    ax.plot(x, mean, "o-", ms=3, color="C0", label="cross-validated RMSE")
+    for flag, style, name in (("lowest", "s", "lowest"), ("chosen", "*", "chosen")):
+        rows = table[flag].to_numpy(bool)
+        ax.plot(
+            x[rows],
+            mean[rows],
+            style,
+            ms=9,
+            mfc="none",
+            label=f"{name} ({table['rule'].iloc[0]})" if flag == "chosen" else name,
+        )
+    ax.set_xscale("log")
+    ax.set_xlabel("prior weight λ (leftmost point: 0)")
+    ax.set_ylabel("mean per-joint RMSE [N m]")
+    ax.legend(loc="upper left")
     return fig
 
 

@@ -10,7 +10,8 @@ standard parameters, 10 per moving link in Pinocchio's order
 with c the centre of mass and I the rotational inertia about the joint frame's origin, both in
 the joint frame (Atkeson, An & Hollerbach 1986; Khalil & Dombre 2002, §9.3):
 τ = Y(q, q̇, q̈) π (``pin.computeJointTorqueRegressor``).  Friction adds per joint the columns
-q̇ (viscous f_v), sgn q̇ (Coulomb f_c) and optionally 1 (offset f_0):
+q̇ (viscous f_v), the Coulomb law (sgn q̇, or tanh(q̇/v_s) with a smoothing velocity v_s per
+joint) and optionally 1 (offset f_0):
 
     τ_j = Y_j π + f_v,j q̇_j + f_c,j sgn(q̇_j) + f_0,j.
 
@@ -25,7 +26,7 @@ batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 00
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +56,8 @@ class Robot:
     ``standard_names`` lists the 10 inertial parameters per link (:data:`INERTIAL` +
     ``_<link>``) then, per joint in ``joints`` order, ``fv_<joint>``, ``fc_<joint>``,
     ``f0_<joint>`` for the configured terms.  ``pin_joint`` is the reduced model's joint id of
-    each entry of ``joints`` (the user's order may differ from the tree's).
+    each entry of ``joints`` (the user's order may differ from the tree's); ``coulomb_velocity``
+    the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0: sgn q̇).
     """
 
     urdf: str
@@ -66,6 +68,7 @@ class Robot:
     friction: tuple[str, ...]
     offset: bool
     pin_joint: tuple[int, ...]
+    coulomb_velocity: tuple[float, ...] = ()
 
     @property
     def n_joints(self) -> int:
@@ -161,15 +164,26 @@ def load_robot(
     locked: Mapping[str, float] | None = None,
     friction: Iterable[str] = ("viscous", "coulomb"),
     offset: bool = False,
+    coulomb_velocity: float | Sequence[float] = 0.0,
 ) -> Robot:
     """Robot of ``urdf`` with ``joints`` moving; every other joint locked (at ``locked[name]``,
     default 0, i.e. Pinocchio's neutral configuration).
 
     ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
-    joint.  Raises :class:`RobotError` for a missing or unparsable URDF and everything
+    joint; ``coulomb_velocity`` is the Coulomb law's v_s (0: sgn q̇), one for all joints or one
+    per joint.  Raises :class:`RobotError` for a missing or unparsable URDF and everything
     :func:`robot_from_model` rejects.
     """
-    return robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
+    robot = robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
+    return with_coulomb(robot, coulomb_velocity)
+
+
+def with_coulomb(robot: Robot, velocity: float | Sequence[float]) -> Robot:
+    """The robot with the Coulomb law's smoothing velocity v_s per joint (0: sgn q̇)."""
+    values = np.broadcast_to(np.asarray(velocity, dtype=np.float64), (robot.n_joints,))
+    if np.any(values < 0) or not np.all(np.isfinite(values)):
+        raise RobotError(f"Coulomb smoothing velocities must be finite and >= 0, got {velocity}")
+    return replace(robot, coulomb_velocity=tuple(float(v) for v in values))
 
 
 def robot_from_model(
@@ -271,10 +285,25 @@ def _velocity_index(robot: Robot) -> NDArray[np.intp]:
     return np.array([robot.model.joints[j].idx_v for j in robot.pin_joint], dtype=np.intp)
 
 
+def coulomb(dq: Array, velocity: ArrayLike = 0.0) -> Array:
+    """The Coulomb column of each joint (the last axis): sgn q̇ (the ``coulomb_viscous`` law of
+    :mod:`paramid.friction.laws`), or tanh(q̇/v_s) where v_s > 0 (its ``tanh`` law)."""
+    from paramid.friction.laws import MODELS
+
+    velocity = np.broadcast_to(np.asarray(velocity, dtype=np.float64), dq.shape[-1:])
+    out = np.empty_like(dq)
+    for j, v in enumerate(velocity):
+        law, eta = (MODELS["tanh"], [v]) if v > 0 else (MODELS["coulomb_viscous"], [])
+        out[..., j] = law.basis(dq[..., j], np.array(eta))[..., 0]
+    return out
+
+
 def _friction_block(robot: Robot, dq: Array) -> Array:
-    """Friction columns (N, n_joints, n_joints · terms): q̇, sgn q̇, 1 on each joint's own row."""
+    """Friction columns (N, n_joints, n_joints · terms): q̇, the Coulomb law, 1 on each joint's
+    own row."""
     n, terms = robot.n_joints, robot.friction_terms
-    values = {"fv": dq, "fc": np.sign(dq), "f0": np.ones_like(dq)}
+    law = coulomb(dq, robot.coulomb_velocity or 0.0)
+    values = {"fv": dq, "fc": law, "f0": np.ones_like(dq)}
     out = np.zeros((dq.shape[0], n, n * len(terms)))
     rows = np.arange(n)
     for i, t in enumerate(terms):
@@ -328,3 +357,38 @@ def inverse_dynamics(
     for k in range(q.shape[0]):
         tau[k] = pin.rnea(model, data, qp[k], v[k], a[k])[vi]
     return tau + _friction_block(robot, dq) @ theta[robot.n_inertial :]
+
+
+def extended_names(robot: Robot) -> list[str]:
+    """Columns of :func:`extended_regressor`: the standard ones with sgn q̇ Coulomb, then a
+    tanh Coulomb column ``fct_<joint>`` per joint (when the robot has Coulomb friction)."""
+    smooth = [f"fct_{j}" for j in robot.joints] if "fc" in robot.friction_terms else []
+    return robot.standard_names + smooth
+
+
+def extended_regressor(
+    robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike, velocity: float
+) -> Array:
+    """Y (N, n_joints, p + n_joints): the regressor with both Coulomb laws of every joint, sgn q̇
+    and tanh(q̇/``velocity``), so one compression of the data serves any choice of law per joint
+    (:func:`law_columns`)."""
+    sign = replace(robot, coulomb_velocity=())
+    Y = regressor(sign, q, dq, ddq)
+    if "fc" not in robot.friction_terms:
+        return Y
+    dq = np.atleast_2d(np.asarray(dq, dtype=np.float64))
+    smooth = np.zeros((*dq.shape, robot.n_joints))
+    rows = np.arange(robot.n_joints)
+    smooth[:, rows, rows] = coulomb(dq, velocity)
+    return np.concatenate([Y, smooth], axis=-1)
+
+
+def law_columns(robot: Robot, smooth: Sequence[bool]) -> NDArray[np.intp]:
+    """Indices into :func:`extended_names` of the robot's standard columns with joint j's
+    Coulomb column the tanh one where ``smooth[j]``."""
+    names = extended_names(robot)
+    columns = [names.index(n) for n in robot.standard_names]
+    for j, joint in enumerate(robot.joints):
+        if smooth[j]:
+            columns[names.index(f"fc_{joint}")] = names.index(f"fct_{joint}")
+    return np.array(columns, dtype=np.intp)

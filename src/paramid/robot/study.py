@@ -19,7 +19,7 @@ problem of the calibration records, fits as Parquet, and the study's tables:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +28,20 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid import io
-from paramid.robot import estimators
+from paramid.robot import estimators, priors
 from paramid.robot.base import BaseParameters, base_columns
+from paramid.robot.compression import CHUNK, Compressed, compress_records
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     Robot,
+    extended_regressor,
     friction_columns,
+    law_columns,
     link_parameter_slices,
     load_robot,
     regressor,
     urdf_parameters,
+    with_coulomb,
 )
 from paramid.robot.signals import ProcessedRecord
 
@@ -96,10 +100,10 @@ def read_signals(path: str | Path, joints: Sequence[str]) -> ProcessedRecord:
     )
 
 
-def base_summary(base: BaseParameters, robot: Robot, W: Array) -> dict[str, Any]:
+def base_summary(base: BaseParameters, robot: Robot, W: Array, rows: int) -> dict[str, Any]:
     """base.json: counts, names, expressions, the map (independent, dependent, K), the rank and
-    the condition numbers of the stacked calibration base regressor W (raw and with unit-norm
-    columns)."""
+    the condition numbers of the stacked calibration base regressor W of ``rows`` rows (raw and
+    with unit-norm columns; W may be its compression)."""
     R = np.linalg.qr(W, mode="r")
     scaled = R / np.linalg.norm(R, axis=0)
     n_friction = robot.n_parameters - robot.n_inertial
@@ -110,7 +114,7 @@ def base_summary(base: BaseParameters, robot: Robot, W: Array) -> dict[str, Any]
             "friction": n_friction,
             "base": base.rank,
             "base_inertial": int(np.sum(base.independent < robot.n_inertial)),
-            "rows": int(W.shape[0]),
+            "rows": int(rows),
         },
         "rank": base.rank,
         "rel_tol": base.tolerance,
@@ -141,29 +145,101 @@ def base_from_json(summary: Mapping[str, Any]) -> BaseParameters:
     )
 
 
-def standard_regressors(robot: Robot, parts: Sequence[ProcessedRecord]) -> list[Array]:
-    """The standard regressor (K, n, p) of each processed record."""
-    return [regressor(robot, p.q, p.dq, p.ddq) for p in parts]
+def gap_samples(part: ProcessedRecord, gap_s: float | str) -> int:
+    """The cross-validation gap of a record in samples; ``auto``: two periods of its cutoff."""
+    seconds = 2.0 / part.cutoff_hz if gap_s == "auto" else float(gap_s)
+    return int(round(seconds * part.sample_rate_hz))
+
+
+def compress_calibration(
+    robot: Robot, parts: Sequence[ProcessedRecord], cv: Mapping[str, Any], velocity: float
+) -> Compressed:
+    """The calibration records compressed by segment (``cv``: ``folds`` per record, ``gap_s``
+    at their boundaries, :func:`gap_samples`) over the extended regressor (both Coulomb laws
+    of every joint, the tanh one at ``velocity``; :func:`paramid.robot.model.
+    extended_regressor`), a chunk of samples of the regressor at a time."""
+    gaps = [gap_samples(part, cv["gap_s"]) for part in parts]
+    return compress_records(
+        parts, lambda q, dq, ddq: extended_regressor(robot, q, dq, ddq, velocity), cv["folds"], gaps
+    )
+
+
+def compressed_frame(data: Compressed, names: Sequence[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The compression as a table (one row per segment, joint and row of R: ``segment``,
+    ``joint``, ``row``, ``c``, ``rho2``, then R's columns named after the regressor's) and the
+    metadata that rebuilds it (:func:`compressed_from_frame`)."""
+    B, n, p, _ = data.R.shape
+    segment, joint, row = (x.reshape(-1) for x in np.indices((B, n, p)))
+    frame = pd.DataFrame({"segment": segment, "joint": joint, "row": row})
+    frame["c"] = data.c.reshape(-1)
+    frame["rho2"] = np.repeat(data.rho2.reshape(-1), p)
+    frame = pd.concat([frame, pd.DataFrame(data.R.reshape(-1, p), columns=list(names))], axis=1)
+    meta = {k: getattr(data, k).tolist() for k in ("samples", "record", "fold", "role")}
+    return frame, meta | {"names": list(names)}
+
+
+def compressed_from_frame(frame: pd.DataFrame, meta: Mapping[str, Any]) -> Compressed:
+    """The :class:`Compressed` written by :func:`compressed_frame`."""
+    B, names = len(meta["samples"]), meta["names"]
+    p = len(names)
+    n = int(frame["joint"].max()) + 1
+    R = frame[names].to_numpy(np.float64).reshape(B, n, p, p)
+    c = frame["c"].to_numpy(np.float64).reshape(B, n, p)
+    rho2 = frame["rho2"].to_numpy(np.float64).reshape(B, n, p)[:, :, 0]
+    fields = (np.array(meta[k], dtype=np.intp) for k in ("samples", "record", "fold", "role"))
+    return Compressed(R, c, rho2, *fields)
+
+
+def law_robot(robot: Robot, choice: Mapping[str, Any]) -> Robot:
+    """The robot with the Coulomb law chosen per joint (``friction.json``: ``smooth`` per
+    joint, ``velocity_rad_s``)."""
+    velocity = float(choice["velocity_rad_s"])
+    return with_coulomb(robot, [velocity if s else 0.0 for s in choice["smooth"]])
 
 
 def problem(
-    robot: Robot, base: BaseParameters, parts: Sequence[ProcessedRecord], study: str
+    robot: Robot,
+    base: BaseParameters,
+    data: Compressed,
+    sample_rate_hz: float,
+    study: str,
+    rows: Callable[[], tuple[Array, Array]] | None = None,
 ) -> estimators.Problem:
-    """The identification problem of the calibration records (stacked, joint-major)."""
+    """The identification problem of the calibration records: ``data`` compressed over the
+    robot's standard columns (its Coulomb law per joint), ``rows`` the stacked base regressor
+    and torque for the methods that need the rows."""
     friction = friction_columns(robot)
     columns = [np.asarray(friction[t], dtype=np.intp) for t in ("fv", "fc") if t in friction]
     nonnegative = np.sort(np.concatenate(columns)) if columns else np.zeros(0, dtype=np.intp)
-    return estimators.make_problem(
-        standard_regressors(robot, parts),
-        [p.tau for p in parts],
+    placements = [robot.model.jointPlacements[k].translation for k in range(1, robot.model.njoints)]
+    return estimators.Problem(
+        data,
+        robot.n_joints,
+        list(base.names),
         base,
-        base.names,
         theta_urdf=urdf_parameters(robot),
         links=link_parameter_slices(robot),
         nonnegative=nonnegative,
-        sample_rate_hz=parts[0].sample_rate_hz,
+        sample_rate_hz=sample_rate_hz,
         study=study,
+        arm_length=priors.arm_length(np.array(placements)),
+        standard_names=robot.standard_names,
+        rows=rows,
     )
+
+
+def stacked_rows(robot: Robot, base: BaseParameters, parts: Sequence[ProcessedRecord]):
+    """A function giving (W, y): the base regressor's rows and the torque of the records,
+    joint-major per sample (memory O(record length · base parameters))."""
+
+    def rows() -> tuple[Array, Array]:
+        W = [base_columns(regressor(robot, p.q, p.dq, p.ddq), base) for p in parts]
+        return (
+            np.concatenate([w.reshape(-1, w.shape[-1]) for w in W]),
+            np.concatenate([p.tau.reshape(-1) for p in parts]),
+        )
+
+    return rows
 
 
 def fit_frame(fit: estimators.Fit, base: BaseParameters) -> pd.DataFrame:
@@ -221,10 +297,18 @@ def fit_vectors(frame: pd.DataFrame) -> tuple[Array, Array | None]:
     return base, (standard if standard.size else None)
 
 
-def predict(robot: Robot, base: BaseParameters, part: ProcessedRecord, beta: Array) -> Array:
-    """Predicted torque (K, n) of a processed record with base parameters β."""
-    Y = regressor(robot, part.q, part.dq, part.ddq)
-    return base_columns(Y, base) @ beta
+def predict(
+    robot: Robot, part: ProcessedRecord, theta: Array, columns: Sequence[int] | None = None
+) -> Array:
+    """Predicted torque (K, n) of a processed record: the regressor's ``columns`` (all by
+    default; a base map's ``independent`` for base parameters) times θ, computed a chunk of
+    samples at a time."""
+    out = np.empty_like(part.tau)
+    for start in range(0, part.tau.shape[0], CHUNK):
+        stop = start + CHUNK
+        Y = regressor(robot, part.q[start:stop], part.dq[start:stop], part.ddq[start:stop])
+        out[start:stop] = (Y if columns is None else Y[..., columns]) @ theta
+    return out
 
 
 def validation_table(predictions: Mapping[str, pd.DataFrame], joints: Sequence[str]):
@@ -294,3 +378,179 @@ def recovery_table(
             )
         )
     return pd.concat(rows, ignore_index=True)
+
+
+def law_problem(
+    robot: Robot,
+    base: BaseParameters,
+    data: Compressed,
+    smooth: Sequence[bool],
+    velocity: float,
+    sample_rate_hz: float,
+    study: str,
+    rows_from: Sequence[ProcessedRecord] = (),
+) -> tuple[Robot, estimators.Problem]:
+    """The robot with the Coulomb law ``smooth`` per joint and the problem of the extended
+    compression ``data`` restricted to its columns (with the rows of ``rows_from`` when a
+    method needs them)."""
+    law = with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
+    selected = data.select(law_columns(robot, smooth))
+    rows = stacked_rows(law, base, rows_from) if rows_from else None
+    return law, problem(law, base, selected, sample_rate_hz, study, rows)
+
+
+def choose_friction(
+    robot: Robot,
+    base: BaseParameters,
+    data: Compressed,
+    sample_rate_hz: float,
+    study: str,
+    coulomb: Mapping[str, Any],
+    lmi: Mapping[str, Any],
+) -> tuple[dict[str, Any], pd.DataFrame]:
+    """The Coulomb law of every joint (``coulomb.law``: sign, tanh, or auto: per joint the one
+    with the lower cross-validated RMSE of the consistent fit, :func:`estimators.
+    choose_coulomb`) as the fields of friction.json, and friction.csv (joint, law, v_s, each
+    law's CV RMSE)."""
+    n, velocity, law = robot.n_joints, float(coulomb["velocity_rad_s"]), coulomb["law"]
+    nan = np.full(n, np.nan)
+    if law == "auto":
+        sign = law_problem(robot, base, data, [False] * n, velocity, sample_rate_hz, study)[1]
+        tanh = law_problem(robot, base, data, [True] * n, velocity, sample_rate_hz, study)[1]
+        choice = estimators.choose_coulomb(sign, tanh, lmi)
+        smooth, cv_sign, cv_tanh = choice.smooth, choice.cv_sign, choice.cv_tanh
+    else:
+        smooth, cv_sign, cv_tanh = (law == "tanh",) * n, nan, nan
+    laws = ["tanh" if s else "sign" for s in smooth]
+    table = pd.DataFrame(
+        {"joint": list(robot.joints), "law": laws}
+        | {"velocity_rad_s": [velocity if s else 0.0 for s in smooth]}
+        | {"cv_rmse_sign": cv_sign, "cv_rmse_tanh": cv_tanh}
+    )
+    summary = {"law": law, "smooth": [bool(s) for s in smooth], "velocity_rad_s": velocity}
+    return summary | {"laws": dict(zip(robot.joints, laws, strict=True))}, table
+
+
+def curve_summary(curve: Any) -> dict[str, Any]:
+    """A cross-validation curve as the fields of a fit's metadata (:func:`regularisation_table`
+    reads them back)."""
+    statuses, counts = np.unique(curve.statuses, return_counts=True)
+    return {
+        "weights": curve.weights.tolist(),
+        "cv_rmse": curve.mean.tolist(),
+        "cv_se": curve.se.tolist(),
+        "chosen": int(curve.chosen),
+        "lowest": int(curve.lowest),
+        "rule": curve.rule,
+        "solver_statuses": dict(zip(statuses.tolist(), counts.tolist(), strict=True)),
+    }
+
+
+def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
+    """regularisation.csv: the prior's weight, its CV RMSE and standard error [N m], which the
+    rule chose and which scored lowest (empty without a curve: a weight was given)."""
+    columns = ["weight", "cv_rmse", "cv_se", "chosen", "lowest", "rule"]
+    if not summary:
+        return pd.DataFrame(columns=columns)
+    index = np.arange(len(summary["weights"]))
+    return pd.DataFrame(
+        {
+            "weight": summary["weights"],
+            "cv_rmse": summary["cv_rmse"],
+            "cv_se": summary["cv_se"],
+            "chosen": index == summary["chosen"],
+            "lowest": index == summary["lowest"],
+            "rule": summary["rule"],
+        }
+    )
+
+
+def reference_model(
+    block: Mapping[str, Any],
+    choice: Mapping[str, Any],
+    parts: Sequence[ProcessedRecord],
+    cv: Mapping[str, Any],
+    rel_tol: float,
+) -> tuple[Robot, Array]:
+    """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``) with
+    friction fitted on the calibration records ``parts`` (the study's Coulomb law per joint):
+    the robot and its standard parameters."""
+    from paramid.robot.base import base_parameters
+
+    robot = robot_of(block)
+    data = compress_calibration(robot, parts, cv, float(choice["velocity_rad_s"]))
+    stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
+    base = base_parameters(stacked, robot.standard_names, rel_tol)
+    law, reference = law_problem(
+        robot, base, data, choice["smooth"], choice["velocity_rad_s"], parts[0].sample_rate_hz, ""
+    )
+    standard = estimators.fit_urdf_friction(reference, {}).standard
+    assert standard is not None
+    return law, standard
+
+
+def prediction_frame(
+    joints: Sequence[str], parts: Mapping[str, tuple[ProcessedRecord, Array]]
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The predictions of one method: per validation record its samples' time, the torque as
+    recorded and the prediction per joint (``tau_meas_<joint>``, ``tau_pred_<joint>``)."""
+    frames, units = [], {"record": "-"}
+    for name, (part, predicted) in parts.items():
+        frame, frame_units = channel_frame(part.time, {}, joints)
+        for prefix, values in (("tau_meas", part.tau), ("tau_pred", predicted)):
+            for k, joint in enumerate(joints):
+                frame[f"{prefix}_{joint}"] = values[:, k]
+                frame_units[f"{prefix}_{joint}"] = "N m"
+        frames.append(frame.assign(record=name))
+        units.update(frame_units)
+    return pd.concat(frames, ignore_index=True), units
+
+
+def solver_summary(solution: Any) -> dict[str, Any]:
+    """A conic solve as the fields of a fit's metadata: status, iterations, residuals."""
+    return {
+        "status": solution.status,
+        "iterations": solution.iterations,
+        "primal_residual": solution.primal_residual,
+        "dual_residual": solution.dual_residual,
+    }
+
+
+def urdf_friction(robot: Robot, theta: Array) -> dict[str, dict[str, float]]:
+    """Per joint the URDF's ``<dynamics>`` values of standard parameters θ: ``damping`` the
+    viscous coefficient, ``friction`` the Coulomb level (of sgn q̇ or of tanh(q̇/v_s))."""
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    keys = {"fv": "damping", "fc": "friction"}
+    return {
+        joint: {
+            key: values[f"{term}_{joint}"]
+            for term, key in keys.items()
+            if f"{term}_{joint}" in values
+        }
+        for joint in robot.joints
+    }
+
+
+def export_header(
+    cfg: Mapping[str, Any], choice: Mapping[str, Any], meta: Mapping[str, Any]
+) -> list[str]:
+    """The provenance comment of an exported URDF: the study, method, data, prior, friction law
+    and how the standard parameters were chosen."""
+    weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
+    chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
+    laws = ", ".join(f"{j}: {law}" for j, law in choice["laws"].items())
+    auto = cfg["lmi"]["weight"] == "auto"
+    how = f"chosen by cross-validation, rule {cfg['lmi']['rule']}" if auto else "given"
+    return [
+        f"Identified by paramid {meta.get('versions', {}).get('paramid', '')} (study "
+        f"{cfg['study']}, method {cfg['method']}) from {', '.join(map(str, cfg['calibration']))}.",
+        "Inertial parameters: physically consistent least squares (every link's pseudo-inertia",
+        f"positive semidefinite) pulled toward the original URDF with the {cfg['lmi']['metric']} "
+        f"metric, weight {float(chosen):g}",
+        f"({how}).",
+        "The data determine only the base parameters; of the standard sets that fit them as",
+        "well, this is the consistent one nearest to the original URDF in that metric.",
+        f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s):",
+        "<dynamics friction> holds the Coulomb level, damping the viscous coefficient.",
+        f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
+    ]

@@ -18,9 +18,12 @@ from paramid import ingest, paths
 from paramid.config import ConfigError
 from paramid.io import UserError
 from paramid.robot import checks, excitation, model, records, study
+from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Wildcards, mark_validated, validated_before
 
-FIGURES = ("torque", "rmse", "parameters")
+FIGURES = ("torque", "rmse", "parameters", "regularisation")
+METHODS = tuple(ESTIMATORS)
+ROWS_METHODS = ("bcls", "rls_pso", "rls_agwo")  # the methods that need the stacked rows
 ROLES = ("calibration", "validation")
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset")
 
@@ -30,6 +33,8 @@ class RobotStudies:
     optional excitation design."""
 
     figures = FIGURES
+    all_methods = METHODS
+    consistent = CONSISTENT
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         """Names the records of every study (its files: :meth:`check_inputs`)."""
@@ -181,25 +186,49 @@ class RobotStudies:
         return cfg
 
     def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        return self._params(wildcards, signals=self.blocks[wildcards.study]["signals"])
+        block = self.blocks[wildcards.study]
+        return self._params(wildcards, signals=block["signals"], cv=block["cv"])
 
     def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
         return {"study": wildcards.study, "joints": block["joints"], "signals": block["signals"]}
 
+    def compress_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The segments of the compression (``cv``: folds, gap) and the tanh law's velocity."""
+        block = self.blocks[wildcards.study]
+        velocity = block["coulomb"]["velocity_rad_s"]
+        return self._params(wildcards, cv=block["cv"], velocity_rad_s=velocity)
+
     def model_params(self, wildcards: Wildcards) -> dict[str, Any]:
         return self._params(wildcards, base=self.blocks[wildcards.study]["base"])
+
+    def friction_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The Coulomb law (``auto``: chosen per joint by the consistent fit's CV)."""
+        block = self.blocks[wildcards.study]
+        return self._params(wildcards, coulomb=block["coulomb"], lmi=block["lmi"])
 
     def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
         settings = self.fit_settings(wildcards.study, wildcards.method)
         return self._params(wildcards, method=wildcards.method, settings=settings)
+
+    def fit_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The compressed data; the methods that need the rows read the signals too."""
+        model = f"results/{wildcards.study}/model"
+        inputs: dict[str, Any] = {
+            "compressed": f"{model}/compressed.parquet",
+            "base": f"{model}/base.json",
+            "friction": f"{model}/friction.json",
+        }
+        if wildcards.method in ROWS_METHODS:
+            inputs["signals"] = self.calibration_signals(wildcards)
+        return inputs
 
     def fit_settings(self, name: str, method: str) -> dict[str, Any]:
         """The config blocks an estimator reads (editing one reruns only the methods reading
         it)."""
         block = self.blocks[name]
         if method == "lmi":
-            return {"weight": block["lmi"]["weight"]}
+            return dict(block["lmi"])
         if method == "bcls":
             return {"rls": block["rls"]}
         if method in ("rls_pso", "rls_agwo"):
@@ -218,8 +247,50 @@ class RobotStudies:
         validation = self.record_ids(wildcards.study, "validation")
         return self._params(wildcards, method=wildcards.method, records=validation)
 
+    def reference_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """A published model's URDF in place of the study's (same joints and friction)."""
+        block = self.blocks[wildcards.study]
+        robot = {
+            **self.robot_block(wildcards.study),
+            "urdf": block["references"][wildcards.reference],
+        }
+        validation = self.record_ids(wildcards.study, "validation")
+        return {
+            "study": wildcards.study,
+            "reference": wildcards.reference,
+            "robot": robot,
+            "base": block["base"],
+            "velocity_rad_s": block["coulomb"]["velocity_rad_s"],
+            "records": validation,
+        }
+
+    def reference_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.blocks[wildcards.study]
+        return {
+            "urdf": block["references"][wildcards.reference],
+            "friction": f"results/{wildcards.study}/model/friction.json",
+            "calibration": self.calibration_signals(wildcards),
+            "validation": self.validation_signals(wildcards),
+        }
+
+    def urdf(self, wildcards: Wildcards) -> str:
+        return str(self.blocks[wildcards.study]["urdf"])
+
+    def export_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        block = self.blocks[wildcards.study]
+        calibration = [
+            spec.get("path", name)
+            for name, (role, spec) in self.records[wildcards.study].items()
+            if role == "calibration"
+        ]
+        return self._params(
+            wildcards, method=wildcards.method, lmi=block["lmi"], calibration=calibration
+        )
+
     def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        return self._params(wildcards, methods=self.methods(wildcards))
+        return self._params(
+            wildcards, methods=self.methods(wildcards), rows=self.rows(wildcards.study)
+        )
 
     def recovery_params(self, wildcards: Wildcards) -> dict[str, Any]:
         twin = self.blocks[wildcards.study]["twin"]
@@ -231,7 +302,7 @@ class RobotStudies:
             "figure": wildcards.figure,
             "joints": self.blocks[wildcards.study]["joints"],
             "records": self.record_ids(wildcards.study, "validation"),
-            "methods": self.methods(wildcards),
+            "methods": self.rows(wildcards.study),
             "style": self.config["figures"],
         }
 
@@ -246,6 +317,12 @@ class RobotStudies:
     # -- inputs ----------------------------------------------------------------------------
     def methods(self, wildcards: Wildcards) -> list[str]:
         return list(self.blocks[wildcards.study]["methods"])
+
+    def rows(self, name: str) -> list[str]:
+        """The rows of the validation table: the methods, then a ``reference_<name>`` per
+        published model."""
+        block = self.blocks[name]
+        return [*block["methods"], *(f"reference_{r}" for r in block["references"])]
 
     def _files(self, wildcards: Wildcards, folder: str, names: list[str]) -> list[str]:
         return [f"results/{wildcards.study}/{folder}/{n}.parquet" for n in names]
@@ -269,7 +346,7 @@ class RobotStudies:
         return self._files(wildcards, "fits", self.methods(wildcards))
 
     def predictions(self, wildcards: Wildcards) -> list[str]:
-        return self._files(wildcards, "predictions", self.methods(wildcards))
+        return self._files(wildcards, "predictions", self.rows(wildcards.study))
 
     def figure_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
         """The torque figure reads the predictions, the others one table each."""
@@ -278,6 +355,8 @@ class RobotStudies:
             return {"predictions": self.predictions(wildcards)}
         if wildcards.figure == "rmse":
             return {"validation": f"{base}/validation.csv"}
+        if wildcards.figure == "regularisation":
+            return {"regularisation": f"{base}/regularisation.csv"}
         return {"parameters": f"{base}/parameters.csv"}
 
     def excitation_coefficients(self, wildcards: Wildcards) -> list[str]:
@@ -295,11 +374,19 @@ class RobotStudies:
         if not self.records[name]:
             return out
         base = f"results/{name}"
+        methods = self.blocks[name]["methods"]
         out.append(f"{base}/model/base.json")
-        out += [f"{base}/tables/{t}.csv" for t in ("validation", "parameters", "consistency")]
+        tables = ("validation", "parameters", "consistency", "friction", "regularisation")
+        out += [f"{base}/tables/{t}.csv" for t in tables]
+        out += [f"{base}/model/{m}.urdf" for m in methods if m in CONSISTENT]
         if name in self.twin:
             out.append(f"{base}/tables/recovery.csv")
-        return out + [f"{base}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")]
+        figures = [f for f in FIGURES if f != "regularisation" or self._auto_weight(name)]
+        return out + [f"{base}/figures/{f}.{ext}" for f in figures for ext in ("png", "pdf")]
+
+    def _auto_weight(self, name: str) -> bool:
+        block = self.blocks[name]
+        return "lmi" in block["methods"] and block["lmi"]["weight"] == "auto"
 
     def targets(self) -> list[str]:
         return [t for name in self.names for t in self.study_targets(name)]

@@ -1,0 +1,31 @@
+"""Rule robot_compress: the calibration records' regressor (both Coulomb laws of every joint),
+QR-compressed per joint and time segment, a chunk of samples at a time: every later stage of a
+study reads the data through it, whatever the records' length."""
+
+from paramid import io
+from paramid.robot import study
+from paramid.robot.model import extended_names
+
+
+def main(smk) -> None:
+    cfg = smk.params.cfg
+    log = io.start_log(smk.log[0], "robot_compress")
+    robot = study.robot_of(cfg["robot"])
+    parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
+    data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
+    frame, layout = study.compressed_frame(data, extended_names(robot))
+    units = {c: "SI" for c in frame.columns}
+    meta = io.provenance(
+        cfg, smk.input, stage="robot_compress", sample_rate_hz=parts[0].sample_rate_hz, **layout
+    )
+    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
+    log.info(
+        "%d samples of %d records in %d segments, %d columns",
+        int(data.samples.sum()),
+        len(parts),
+        data.blocks,
+        len(layout["names"]),
+    )
+
+
+main(snakemake)  # noqa: F821

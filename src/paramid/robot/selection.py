@@ -1,0 +1,133 @@
+"""Choices made from the calibration data alone: the weight of the prior toward the URDF, by
+cross-validation over time blocks or records, and the rule that picks it (issue #24).
+
+Folds (:func:`folds`): with three or more calibration records, leave one record out; otherwise
+every record is cut into K contiguous time blocks and fold k holds block k of every record out,
+training on the rest **minus a gap** on each side of the held-out block (neighbouring samples
+are correlated through the zero-phase filter and the drivetrain's oscillation, so without a gap
+the training data see the test data and the curve favours too little regularisation; on the
+Gen3 a 0.2 s gap, two periods of the 10 Hz cutoff, made the minimum-CV choice as good as the
+one-standard-error one).  With two records leaving one out gives two folds, too few for a
+standard error: they are cut in blocks like one.
+
+A fold's score is the validation metric on its held-out samples: the mean over joints of each
+joint's RMSE against the torque as recorded, from the compressions (‖R_j θ − c_j‖² + ρ_j² is the
+joint's squared error).  :func:`choose` applies the rule: ``one_se`` the most regularised
+weight whose mean score is within one standard error of the lowest (Hastie, Tibshirani &
+Friedman, ESL §7.10), ``min`` the lowest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from paramid.robot.compression import HEAD, TAIL, Compressed, _split, fold
+
+Array = NDArray[np.float64]
+RULES = ("one_se", "min")
+LEAVE_RECORD_OUT = 3  # records from which a fold is a whole record
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Segments (:class:`Compressed`) trained on and held out."""
+
+    train: NDArray[np.bool_]
+    test: NDArray[np.bool_]
+
+
+def folds(data: Compressed) -> list[Fold]:
+    """The folds of the module docstring."""
+    records = np.unique(data.record)
+    if records.size >= LEAVE_RECORD_OUT:
+        return [Fold(data.record != r, data.record == r) for r in records]
+    out = []
+    for k in np.unique(data.fold):
+        test = data.fold == k
+        gap = ((data.fold == k - 1) & (data.role == TAIL)) | (
+            (data.fold == k + 1) & (data.role == HEAD)
+        )
+        out.append(Fold(~test & ~gap, test))
+    return out
+
+
+def joint_noise(
+    R: Array, c: Array, rho2: Array, samples: int, independent: Sequence[int] | NDArray[np.intp]
+) -> Array:
+    """σ̂_j (n,): each joint's residual standard deviation of the least-squares fit on the base
+    columns (the levels WLS weighs the joints by)."""
+    columns = np.asarray(independent, dtype=np.intp)
+    A = R[:, :, columns].reshape(-1, columns.size)
+    beta = np.linalg.lstsq(A, c.reshape(-1), rcond=None)[0]
+    residual = np.sum((R[:, :, columns] @ beta - c) ** 2, axis=1) + rho2
+    dof = max(samples - columns.size / R.shape[0], 1.0)
+    scale = np.sqrt((np.sum(c * c, axis=1) + rho2) / samples)  # RMS torque: a floor for σ̂
+    return np.maximum(np.sqrt(residual / dof), 1e-6 * np.maximum(scale, 1e-12))
+
+
+def weighted(R: Array, c: Array, weights: Array) -> tuple[Array, Array]:
+    """(R_w (p, p), c_w (p,)) of every joint's rows scaled by its weight, folded into one:
+    Σ_j w_j² ‖R_j θ − c_j‖² = ‖R_w θ − c_w‖² + constant."""
+    p = R.shape[-1]
+    rows = np.concatenate(
+        [np.column_stack([w * Rj, w * cj]) for Rj, cj, w in zip(R, c, weights, strict=True)]
+    )
+    R_w, c_w, _ = _split(fold(np.zeros((0, p + 1)), rows), p)
+    return R_w, c_w
+
+
+def joint_rmse(R: Array, c: Array, rho2: Array, samples: int, theta: Array) -> Array:
+    """Each joint's RMSE (n,) of the parameters θ on compressed data of ``samples`` samples."""
+    squared = np.sum((R @ theta - c) ** 2, axis=1) + rho2
+    return np.sqrt(np.maximum(squared, 0.0) / samples)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The cross-validation curve of a weight grid: per weight, fold and joint the held-out
+    RMSE; the rule's choice; the solver's status of every solve."""
+
+    weights: Array  # (W,) ascending
+    scores: Array  # (W, K, n) [N m]
+    rule: str
+    chosen: int  # index into weights
+    lowest: int  # index of the lowest mean score
+    statuses: tuple[str, ...]
+
+    @property
+    def mean(self) -> Array:
+        """(W,) mean over folds of the fold score (the mean over joints)."""
+        return np.nanmean(self.scores.mean(axis=2), axis=1)
+
+    @property
+    def se(self) -> Array:
+        """(W,) standard error over folds of the fold score."""
+        fold_scores = self.scores.mean(axis=2)
+        return np.nanstd(fold_scores, axis=1, ddof=1) / np.sqrt(fold_scores.shape[1])
+
+    @property
+    def weight(self) -> float:
+        return float(self.weights[self.chosen])
+
+    def joint_scores(self, index: int | None = None) -> Array:
+        """(n,) each joint's mean held-out RMSE at a weight (the chosen one by default)."""
+        return np.nanmean(self.scores[self.chosen if index is None else index], axis=0)
+
+
+def choose(mean: Array, se: Array, rule: str) -> tuple[int, int]:
+    """(chosen, lowest) indices of a curve over ascending weights (module docstring); weights
+    whose solve failed (NaN) are never chosen."""
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r}; known: {RULES}")
+    if np.all(np.isnan(mean)):
+        raise ValueError("no weight of the grid could be solved on every fold")
+    lowest = int(np.nanargmin(mean))
+    if rule == "min":
+        return lowest, lowest
+    bound = mean[lowest] + (se[lowest] if np.isfinite(se[lowest]) else 0.0)
+    within = np.flatnonzero(np.where(np.isnan(mean), np.inf, mean) <= bound)
+    return int(within.max()), lowest
