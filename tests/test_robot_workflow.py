@@ -61,11 +61,11 @@ def test_shipped_studies_plan_every_stage(workdir):
     jobs = planned_jobs(workdir, *targets)
     assert jobs["robot_record"] == 3 + 2  # kinova: 1 calibration + 2 validation logs; twin: 2
     assert jobs["robot_signals"] == 5
-    assert jobs["robot_model"] == 2
-    assert jobs["robot_fit"] == 7 + 7  # one job per method, seeds inside
-    assert jobs["robot_predict"] == 14
+    assert jobs["robot_model"] == jobs["robot_compress"] == jobs["robot_friction"] == 2
+    assert jobs["robot_fit"] == 5 + 6  # one job per method
+    assert jobs["robot_predict"] == 11
     assert jobs["robot_recovery"] == 1
-    assert "robot_cutoff" not in jobs  # both studies fix cutoff_hz
+    assert jobs["robot_cutoff"] == 1  # kinova_gen3 chooses its cutoff, the twin fixes it
 
 
 def test_small_twin_study_builds_its_tables(workdir):

@@ -50,14 +50,16 @@ BASIS = PSEUDO_INERTIA_BASIS.reshape(10, 16).T  # (16, 10): vec J = BASIS π
 
 
 def prior_pseudo_inertia(pi: Array, floor: float = P0_FLOOR) -> tuple[Array, bool]:
-    """(P0, changed): the pseudo-inertia of a link's URDF parameters, made positive definite by
-    keeping its mass and centre of mass and clipping the eigenvalues of its centre-of-mass
-    second moment Σ_c at ``floor`` × the largest (a URDF can violate the triangle inequality:
-    the Gen3's shoulder_link does)."""
+    """(P0, changed): the pseudo-inertia of a link's URDF parameters, made positive definite
+    where it is not by keeping its mass and centre of mass and clipping the eigenvalues of its
+    centre-of-mass second moment Σ_c at ``floor`` × the largest (a URDF can violate the
+    triangle inequality: the Gen3's shoulder_link does)."""
     mass, h = float(pi[0]), np.asarray(pi[1:4], dtype=np.float64)
     J = pseudo_inertia(pi)
     c = h / mass
     values, vectors = np.linalg.eigh(J[:3, :3] - mass * np.outer(c, c))
+    if values[0] > 0:  # already a physical body
+        return J, False
     clipped = np.maximum(values, floor * values.max())
     P0 = np.zeros((4, 4))
     P0[:3, :3] = (vectors * clipped) @ vectors.T + mass * np.outer(c, c)

@@ -1,0 +1,236 @@
+"""Identification that holds on motion the fit never saw (paramid.robot.compression, selection,
+priors, estimators): streamed compressions equal the direct computation, the folds keep their
+gap, the weight rules choose as stated, the consistent fit is solved OPTIMAL and pulled toward
+the URDF, the Coulomb law and the URDF-plus-friction row; and the shipped real study end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paramid import io
+from paramid.robot import compression, estimators, model, priors, selection, study
+
+ROOT = Path(__file__).resolve().parents[1]
+URDF = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
+JOINTS = [f"joint_{i}" for i in range(1, 8)]
+
+
+def _record(samples: int, seed: int, n: int = 3) -> SimpleNamespace:
+    rng = np.random.default_rng(seed)
+    return SimpleNamespace(
+        q=rng.normal(size=(samples, n)),
+        dq=rng.normal(size=(samples, n)),
+        ddq=rng.normal(size=(samples, n)),
+        tau=rng.normal(size=(samples, n)),
+    )
+
+
+def _toy_regressor(q, dq, ddq):
+    """(K, n, 5): a nonlinear regressor of the joint states, joints coupled."""
+    columns = [np.sin(q), dq, ddq, q * dq, np.ones_like(q)]
+    return np.stack([c + 0.1 * c.sum(axis=1, keepdims=True) for c in columns], axis=-1)
+
+
+def test_streamed_compression_equals_the_direct_residuals():
+    parts = [_record(1003, 0), _record(640, 1)]
+    data = compression.compress_records(parts, _toy_regressor, folds=4, gap=7, chunk=97)
+    theta = np.random.default_rng(2).normal(size=5)
+    R, c, rho2 = data.joint()
+    direct = np.zeros(3)
+    for part in parts:
+        direct += np.sum(
+            (_toy_regressor(part.q, part.dq, part.ddq) @ theta - part.tau) ** 2, axis=0
+        )
+    np.testing.assert_allclose(np.sum((R @ theta - c) ** 2, axis=1) + rho2, direct, rtol=1e-10)
+    assert data.samples.sum() == 1003 + 640
+    # every sample in exactly one segment; heads and tails of `gap` samples at inner edges
+    assert np.all(data.samples[data.role != compression.CORE] == 7)
+    assert set(data.fold.tolist()) == {0, 1, 2, 3}
+
+
+def test_selecting_columns_equals_compressing_them():
+    part = _record(500, 3)
+    full = compression.compress_records([part], _toy_regressor, folds=2)
+    columns = [4, 0, 2]
+    direct = compression.compress_records(
+        [part], lambda q, dq, ddq: _toy_regressor(q, dq, ddq)[..., columns], folds=2
+    )
+    theta = np.array([0.3, -1.0, 2.0])
+    (R, c, rho2), (R_d, c_d, rho2_d) = full.select(columns).joint(), direct.joint()
+    gram = lambda A, b: (A.transpose(0, 2, 1) @ A, np.einsum("jik,ji->jk", A, b))  # noqa: E731
+    for a, b in zip(gram(R, c), gram(R_d, c_d), strict=True):  # R is unique up to row signs
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(rho2, rho2_d, rtol=1e-10)
+    Y = _toy_regressor(part.q, part.dq, part.ddq)[..., columns]
+    np.testing.assert_allclose(
+        np.sum((R @ theta - c) ** 2, axis=1) + rho2, np.sum((Y @ theta - part.tau) ** 2, axis=0)
+    )
+
+
+def test_folds_leave_the_gap_out_of_training():
+    data = compression.compress_records([_record(500, 4)], _toy_regressor, folds=5, gap=10)
+    folds = selection.folds(data)
+    assert len(folds) == 5
+    middle = folds[2]
+    assert np.all(data.fold[middle.test] == 2)
+    excluded = ~middle.train & ~middle.test
+    assert sorted(zip(data.fold[excluded].tolist(), data.role[excluded].tolist(), strict=True)) == [
+        (1, compression.TAIL),
+        (3, compression.HEAD),
+    ]
+    three = compression.compress_records(
+        [_record(90, s) for s in range(3)], _toy_regressor, folds=2
+    )
+    by_record = selection.folds(three)
+    assert len(by_record) == 3 and all(
+        np.all(three.record[f.test] == k) for k, f in enumerate(by_record)
+    )
+
+
+def test_the_one_standard_error_rule_takes_the_most_regularised_weight_within_one_se():
+    mean = np.array([1.10, 1.05, 1.00, 1.04, 1.08, 1.50])
+    se = np.array([0.05, 0.05, 0.05, 0.05, 0.05, 0.05])
+    assert selection.choose(mean, se, "one_se") == (3, 2)
+    assert selection.choose(mean, se, "min") == (2, 2)
+    assert selection.choose(np.array([np.nan, 1.0, 1.2]), se[:3], "one_se") == (1, 1)
+    with pytest.raises(ValueError, match="rule"):
+        selection.choose(mean, se, "max")
+
+
+def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
+    robot = model.load_robot(URDF, JOINTS)
+    theta = model.urdf_parameters(robot)
+    links = model.link_parameter_slices(robot)
+    repaired = {name: priors.prior_pseudo_inertia(theta[s]) for name, s in links.items()}
+    assert [n for n, (_, changed) in repaired.items() if changed] == ["shoulder_link"]
+    for name, (P0, _) in repaired.items():
+        assert np.linalg.eigvalsh(P0)[0] > 0, name
+        assert P0[3, 3] == theta[links[name]][0]  # the mass is kept
+
+
+@pytest.fixture(scope="module")
+def shipped() -> SimpleNamespace:
+    """The Gen3 on a shipped real record (10 Hz): robot, base map, the extended compression."""
+    from paramid.robot import records, signals
+    from paramid.robot.base import base_parameters
+
+    robot = model.load_robot(URDF, JOINTS)
+    columns = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
+    record = records.load_record(
+        ROOT / "data/kinova_gen3/opti_traj_testing1.csv", JOINTS, columns, {"time": "ms"}
+    )
+    config = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1, "decimate": 1}
+    part = signals.process(record, config)
+    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
+    sign = data.select(model.law_columns(robot, [False] * 7)).stacked()
+    base = base_parameters(sign, robot.standard_names)
+    return SimpleNamespace(robot=robot, base=base, data=data, rate=part.sample_rate_hz)
+
+
+@pytest.fixture(scope="module")
+def gen3(shipped) -> estimators.Problem:
+    """The problem with sgn Coulomb friction on every joint."""
+    s = shipped
+    return study.law_problem(s.robot, s.base, s.data, [False] * 7, 0.01, s.rate, "test")[1]
+
+
+def test_consistent_fit_is_optimal_and_pulled_toward_the_urdf(gen3):
+    free = estimators.fit_lmi(gen3, {"weight": 0.0})
+    strong = estimators.fit_lmi(gen3, {"weight": 1e5})
+    for fit in (free, strong):
+        assert fit.solver is not None and fit.solver.status == "Solved"
+        assert fit.solver.primal_residual < 1e-8
+    inertial = slice(0, 70)
+    prior = gen3.theta_urdf[inertial]
+    assert np.linalg.norm(strong.standard[inertial] - prior) < 0.05 * np.linalg.norm(
+        free.standard[inertial] - prior
+    )
+    masses = strong.standard[0:70:10]
+    np.testing.assert_allclose(masses, prior[0::10], rtol=0.05)
+
+
+def test_the_weight_is_chosen_by_cross_validation(gen3):
+    settings = {"weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4], "rule": "one_se"}
+    fit = estimators.fit_lmi(gen3, settings)
+    curve = fit.curve
+    assert curve is not None and curve.scores.shape == (4, 5, 7)
+    assert curve.weight in settings["grid"]
+    assert curve.mean[curve.chosen] <= curve.mean[curve.lowest] + curve.se[curve.lowest]
+    assert curve.chosen >= curve.lowest  # toward regularisation
+    table = study.regularisation_table(study.curve_summary(curve))
+    assert table["chosen"].sum() == 1 and table["weight"].tolist() == settings["grid"]
+    assert fit.solver.status == "Solved"
+
+
+def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):
+    fit = estimators.fit_urdf_friction(gen3, {})
+    np.testing.assert_array_equal(fit.standard[:70], gen3.theta_urdf[:70])
+    assert np.all(fit.standard[70:] >= 0)
+    residual = estimators.joint_residuals(gen3, fit.base).sum()
+    urdf = estimators.joint_residuals(gen3, estimators.fit_urdf(gen3, {}).base).sum()
+    assert residual < 0.5 * urdf  # friction explains much of what the URDF leaves
+
+
+def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
+    lmi = {"weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
+    coulomb = {"law": "auto", "velocity_rad_s": 0.01}
+    s = shipped
+    choice, table = study.choose_friction(s.robot, s.base, s.data, s.rate, "t", coulomb, lmi)
+    smooth = table["cv_rmse_tanh"] < table["cv_rmse_sign"]
+    assert choice["smooth"] == smooth.tolist()
+    assert table["law"].tolist() == ["tanh" if x else "sign" for x in smooth]
+    assert table["joint"].tolist() == JOINTS and np.all(table[["cv_rmse_sign", "cv_rmse_tanh"]] > 0)
+    fixed, table = study.choose_friction(
+        s.robot, s.base, s.data, s.rate, "t", {**coulomb, "law": "tanh"}, lmi
+    )
+    assert fixed["smooth"] == [True] * 7 and table["cv_rmse_sign"].isna().all()
+
+
+@pytest.mark.slow
+def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
+    """kinova_gen3 with everything chosen from opti_traj_testing1: the cutoff, the Coulomb law
+    and the prior's weight; the consistent fit beats the URDF with fitted friction on both
+    unseen trajectories, every final solve is OPTIMAL and the exported URDF reproduces it."""
+    from test_workflow import copy_workflow, snakemake
+
+    work = copy_workflow(repo_root, tmp_path / "wf")
+    out = snakemake(work, "--cores", "2", "kinova_gen3")
+    assert out.returncode == 0, out.stderr[-3000:]
+    base = work / "results/kinova_gen3"
+    cutoff = io.read_json(base / "signals/cutoff.json")
+    assert 5.0 <= cutoff["chosen_hz"] <= 15.0, cutoff["chosen_hz"]
+    validation = pd.read_csv(base / "tables/validation.csv")
+    mean = validation.groupby(["method", "record"])["rmse"].mean().unstack()
+    for record in ("opti_traj_testing2", "RecordTrajectory_quadratic"):
+        assert (
+            mean.loc["lmi", record] < mean.loc["urdf_friction", record] < mean.loc["urdf", record]
+        )
+    assert mean.loc["lmi", "opti_traj_testing2"] <= 2.1
+    assert mean.loc["lmi", "RecordTrajectory_quadratic"] <= 1.25
+    _, meta = io.read_parquet(base / "fits/lmi.parquet")
+    assert meta["solver"]["status"] == "Solved"
+    assert pd.read_csv(base / "tables/regularisation.csv")["chosen"].sum() == 1
+    consistency = pd.read_csv(base / "tables/consistency.csv")
+    assert consistency.loc[consistency["method"] == "lmi", "consistent"].all()
+    # the exported URDF's Pinocchio inverse dynamics equal the fit's predictions
+    exported = model.load_robot(base / "model/lmi.urdf", JOINTS)
+    choice = io.read_json(base / "model/friction.json")
+    law = study.law_robot(exported, choice)
+    _, theta = study.fit_vectors(io.read_parquet(base / "fits/lmi.parquet")[0])
+    part = study.read_signals(base / "signals/opti_traj_testing2.parquet", JOINTS)
+    rows = slice(0, 400)
+    q, dq, ddq = part.q[rows], part.dq[rows], part.ddq[rows]
+    through_urdf = model.inverse_dynamics(
+        law, q, dq, ddq, np.concatenate([model.urdf_parameters(exported)[:70], theta[70:]])
+    )
+    predictions = pd.read_parquet(base / "predictions/lmi.parquet")
+    predicted = predictions.loc[
+        predictions["record"] == "opti_traj_testing2", [f"tau_pred_{j}" for j in JOINTS]
+    ]
+    predicted = predicted.to_numpy()[rows]
+    assert np.max(np.abs(through_urdf - predicted)) <= 1e-9 * np.max(np.abs(predicted))
