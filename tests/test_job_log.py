@@ -69,11 +69,18 @@ def test_job_log_has_time_stamps_warnings_and_library_progress(tmp_path):
             log.info("own line")
             logging.getLogger("paramid.cec2022.runs").info("progress line")
             warnings.warn("careful here", RuntimeWarning)
+            import time
+            start = time.process_time()
+            while time.process_time() - start < 0.3:
+                pass
             """
         ),
     )
     assert out.returncode == 0, out.stderr
     lines = text.splitlines()
+    # last line: the job's whole CPU (its start and imports included), for perf/speed.py
+    cpu = re.fullmatch(STAMP + r".* INFO paramid.job: job CPU ([0-9.]+) s", lines[-1])
+    assert cpu and 0.3 <= float(cpu.group(1)) < 30
     assert lines[0].endswith("INFO job: own line")
     assert lines[1].endswith("INFO paramid.cec2022.runs: progress line")
     assert "WARNING py.warnings" in lines[2] and "RuntimeWarning: careful here" in lines[2]

@@ -238,19 +238,21 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught
     if not getattr(start_log, "cpu_registered", False):
-        atexit.register(_log_cpu)
+        atexit.register(_log_cpu, name)
         start_log.cpu_registered = True  # type: ignore[attr-defined]
     return logging.getLogger(name)
 
 
-def _log_cpu() -> None:
+def _log_cpu(rule: str) -> None:
     """The job's CPU time (user + system of the whole process, Python's start and imports
-    included) as its log's last line: ``perf/speed.py`` sums these lines, which, unlike
-    Snakemake's sampled benchmark ``cpu_time``, miss nothing at the job's end."""
+    included) as its log's last line, ``<rule> CPU <seconds> s``: ``perf/speed.py`` sums
+    these lines, which, unlike Snakemake's sampled benchmark ``cpu_time``, miss nothing at
+    the job's end."""
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    logging.getLogger("paramid.job").info("CPU %.3f s", usage.ru_utime + usage.ru_stime)
+    cpu = usage.ru_utime + usage.ru_stime
+    logging.getLogger("paramid.job").info("%s CPU %.3f s", rule, cpu)
 
 
 def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:
