@@ -106,8 +106,8 @@ def _table9() -> pd.DataFrame:
 
 def _tables(fits: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return {
-        "table6": report.accuracy_table(fits, report.TABLE6),
-        "table7": report.accuracy_table(fits, report.TABLE7, names=report.TABLE7_NAMES),
+        "table6": report.accuracy_table(fits, paper.TABLE6),
+        "table7": report.accuracy_table(fits, paper.TABLE7, names=paper.TABLE7_NAMES),
         "table8": significance.table8(fits, n_boot=0),
         "table9": _table9(),
         "hybrid": report.hybrid_runtime_table(fits),

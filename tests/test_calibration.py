@@ -845,7 +845,7 @@ def _synthetic_fit(rng: np.random.Generator, problem: Problem, runs: int) -> pd.
 def test_tables_are_the_tables_of_their_parts(data, problem):
     """report.study_tables (calibration_tables' data) equals its parts called one by one."""
     rng = generator("test", "tables")
-    paper_ids = [*report.PAPER_IDENTIFIERS, "ekf_sequential"]
+    paper_ids = [*paper.PAPER_IDENTIFIERS, "ekf_sequential"]
     fits = {
         "paper": {i: _synthetic_fit(rng, problem, 2) for i in paper_ids},
         "complete": {i: _synthetic_fit(rng, problem, 2) for i in ("ekf", "lm_ga")},
@@ -853,20 +853,20 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
     problems = [problem, problem]
     out = report.study_tables(fits, problems, data.frame, data.truth, n_boot=50)
     assert set(out) == {"table6", "table7", "models", "hybrid", "recovery", "recovery_summary"}
-    paper = fits["paper"]
+    paper_fits = fits["paper"]
     floor = report.noise_floor(data.frame)
-    rows6 = [*report.TABLE6, "ekf_sequential"]
+    rows6 = [*paper.TABLE6, "ekf_sequential"]
     pd.testing.assert_frame_equal(
-        out["table6"], report.accuracy_table(paper, rows6).assign(model="paper")
+        out["table6"], report.accuracy_table(paper_fits, rows6).assign(model="paper")
     )
-    assert list(out["table7"]["method"][:8]) == list(report.TABLE7_NAMES.values())
+    assert list(out["table7"]["method"][:8]) == list(paper.TABLE7_NAMES.values())
     assert out["table7"]["method"].iloc[-1] == "tracker noise floor"
     assert out["table7"]["rmse_mm"].iloc[-1] == floor
     pd.testing.assert_frame_equal(out["models"], report.model_comparison(fits, floor, n_boot=50))
-    pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper))
+    pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper_fits))
     train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
     positions = [train[["x_true", "y_true", "z_true"]].to_numpy()] * 2
-    recovery, summary = report.parameter_recovery(paper, problems, positions)
+    recovery, summary = report.parameter_recovery(paper_fits, problems, positions)
     pd.testing.assert_frame_equal(out["recovery"], recovery)
     pd.testing.assert_frame_equal(out["recovery_summary"], summary)
     captions = report.table_captions("kr210", 0.01234)
@@ -911,7 +911,7 @@ def test_model_groups_keep_the_identifiers_of_every_model_in_run_order():
 
 def test_kr210_figure_draws_by_name(data, problem):
     rng = generator("test", "figures")
-    fits = {"paper": {i: _synthetic_fit(rng, problem, 3) for i in report.HYBRIDS}}
+    fits = {"paper": {i: _synthetic_fit(rng, problem, 3) for i in paper.HYBRIDS}}
     with styled(FigureStyle()):
         fig = figures.kr210_figure("fig12", [problem] * 3, data.frame, fits, {})
         assert len(fig.axes) == 2
@@ -1024,7 +1024,7 @@ def _rmse_fits(rng: np.random.Generator, runs: int = 10) -> dict:
     mm below every other method, small per-run noise."""
     shared = rng.normal(0.0, 0.05, runs)
     fits = {}
-    for ident in report.TABLE7:
+    for ident in paper.TABLE7:
         level = 0.50 if ident == "mipo_arkekf" else 0.51
         frame = pd.DataFrame(
             {"run": np.arange(runs), "val_rmse_mm": level + shared + rng.normal(0, 1e-3, runs)}
@@ -1087,13 +1087,13 @@ def _welch_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:
 def test_paper_implied_p_values_follow_the_printed_means_and_sds():
     m5_mean, m5_sd = paper.ACCURACY["MIPO-ARKEKF"]["rmse"]
     flags = {}
-    for ident in report.TABLE7:
+    for ident in paper.TABLE7:
         if ident == "mipo_arkekf":
             continue
         row = significance.paper_implied(ident)
         mean, sd = paper.ACCURACY[LABELS[ident]]["rmse"]
         assert row["paper_diff_of_means_mm"] == pytest.approx(mean - m5_mean, abs=1e-12)
-        flags[report.TABLE7_NAMES[ident]] = (
+        flags[paper.TABLE7_NAMES[ident]] = (
             row["paper_diff_consistent"],
             row["paper_p_consistent"],
         )

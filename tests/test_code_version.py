@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from test_workflow import copy_workflow
 
-from paramid import provenance
+from paramid import codehash
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
@@ -83,11 +83,11 @@ def _planned_rules(text: str) -> set[str]:
 def test_code_version_follows_the_import_closure(tmp_path: Path) -> None:
     script = tmp_path / "job.py"
     script.write_text("from paramid.hip import sweeps\n")
-    files = {p.relative_to(provenance.LIBRARY).as_posix() for p in provenance.library_files(script)}
+    files = {p.relative_to(codehash.LIBRARY).as_posix() for p in codehash.library_files(script)}
     assert {"hip/sweeps.py", "hip/pipeline.py", "rls.py", "stats.py"} <= files
     assert not any(f.startswith(("calibration/", "cec2022/")) for f in files)
-    excluded = provenance.library_files(script, exclude=["paramid.optim.ggo"])
-    assert "optim/ggo.py" in files and provenance.LIBRARY / "optim/ggo.py" not in excluded
+    excluded = codehash.library_files(script, exclude=["paramid.optim.ggo"])
+    assert "optim/ggo.py" in files and codehash.LIBRARY / "optim/ggo.py" not in excluded
 
 
 def _scripted_rules() -> dict[str, str]:
@@ -118,7 +118,7 @@ def test_every_module_of_a_family_is_run_by_that_family_alone(family: str) -> No
     others = {
         rule: script for rule, script in _scripted_rules().items() if rule not in families[family]
     }
-    package = provenance.LIBRARY / EDITED[family].split("/")[0]
+    package = codehash.LIBRARY / EDITED[family].split("/")[0]
     if family == "hip":  # the hip chain is shared; its study-specific modules are not
         modules = [
             package / m for m in ("sweeps.py", "tables.py", "audit.py", "figures.py", "fits.py")
@@ -133,20 +133,20 @@ def test_every_module_of_a_family_is_run_by_that_family_alone(family: str) -> No
         modules = sorted(package.glob("*.py"))
     modules = [m for m in modules if m.name != "__init__.py"]
     closures = {
-        rule: set(provenance.library_files(ROOT / "scripts" / script))
+        rule: set(codehash.library_files(ROOT / "scripts" / script))
         for rule, script in {**own, **others}.items()
     }
     for module in modules:
         users = {rule for rule, files in closures.items() if module in files}
         assert users <= set(own), (module.name, users - set(own))
-    assert any(provenance.LIBRARY / EDITED[family] in closures[rule] for rule in own)
+    assert any(codehash.LIBRARY / EDITED[family] in closures[rule] for rule in own)
 
 
 @pytest.mark.slow
 def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> None:
     workdir = copy_workflow(ROOT, tmp_path / "wf")
     library = tmp_path / "lib" / "paramid"
-    shutil.copytree(provenance.LIBRARY, library, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(codehash.LIBRARY, library, ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(library.parent)}
     summary = _snakemake(workdir, env, "-n", "all", "--summary")
     for line in summary.splitlines()[1:]:

@@ -56,13 +56,13 @@ def test_validation_stamps_skip_a_second_check(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     record = tmp_path / "r.csv"
     record.write_text("time,angle,torque\n0,0,0\n")
-    done, stamp = workflow.validated_before(record, {"a": 1}, workflow.__file__)
+    done, stamp = workflow.validated_before(record, {"a": 1}, "paramid.workflow")
     assert not done
     workflow.mark_validated([stamp])
-    assert workflow.validated_before(record, {"a": 1}, workflow.__file__)[0]
-    assert not workflow.validated_before(record, {"a": 2}, workflow.__file__)[0]
+    assert workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
+    assert not workflow.validated_before(record, {"a": 2}, "paramid.workflow")[0]
     record.write_text("time,angle,torque\n0,0,1\n")
-    assert not workflow.validated_before(record, {"a": 1}, workflow.__file__)[0]
+    assert not workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
 
 
 def test_the_cutoff_candidates_never_reach_a_fixed_chain():

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from paramid.io import UserError
+from paramid.errors import UserError
 
 MAX_VALUE_CHARS = 120
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Array = NDArray[np.float64]
 DEFAULT_CANDIDATES_HZ = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0)
@@ -39,6 +41,8 @@ class CutoffChoice:
 
     def table(self) -> pd.DataFrame:
         """One row per candidate: cutoff, CV RMSE, whether it was chosen."""
+        import pandas as pd  # here: the workflow's start imports this module
+
         return pd.DataFrame(
             {
                 "cutoff_hz": self.candidates_hz,

@@ -14,13 +14,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.io import UserError
+from paramid.errors import UserError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Array = NDArray[np.float64]
 REQUIRED = ("time", "angle", "torque")
@@ -53,6 +55,8 @@ class MeasuredRecord:
 
 def read_table(path: str | Path) -> pd.DataFrame:
     """Read a CSV or Parquet file, naming the file in every error."""
+    import pandas as pd  # here, not at the top: the workflow's start imports this module
+
     path = check_file(path)
     if path.stat().st_size == 0:
         raise InputError(f"{path}: file is empty")
@@ -71,6 +75,8 @@ def read_table(path: str | Path) -> pd.DataFrame:
 
 
 def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) -> Array:
+    import pandas as pd
+
     values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=np.float64)
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:

@@ -26,6 +26,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from paramid.errors import UserError
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -140,11 +142,6 @@ def write_parquet(
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
-
-
-class UserError(ValueError):
-    """An error whose message is the whole story (bad input, an unreadable file): a job prints
-    it without a traceback (see :func:`start_log`)."""
 
 
 class UnreadableFile(UserError):

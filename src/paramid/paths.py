@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from paramid.io import UserError
+from paramid.errors import UserError
 
 ROOTS = ("results", "logs")
 

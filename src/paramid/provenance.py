@@ -25,9 +25,7 @@ values, compared).
 
 from __future__ import annotations
 
-import ast
 import csv
-import functools
 import hashlib
 import io as _io
 import os
@@ -39,7 +37,6 @@ from typing import Any
 
 from paramid import io
 
-LIBRARY = Path(__file__).resolve().parent
 TIMING_WORD = re.compile(r"(^|_)(time|timing|elapsed|wall|runtime)(_|$)")
 FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
 DERIVED_REPORTS = frozenset({"audit.csv", "audit.md", "provenance.json"})
@@ -271,90 +268,3 @@ def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | Non
     """Comparison hash of each file (relative to ``root``); ``None``: via source data."""
     base = Path(root)
     return {rel: output_hash(base / rel) for rel in sorted(files)}
-
-
-def _module_file(dotted: str) -> Path | None:
-    """The file of a ``paramid`` module or package (``paramid.robot.twin`` -> robot/twin.py)."""
-    parts = dotted.split(".")[1:]
-    base = LIBRARY.joinpath(*parts)
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if parts and candidate.is_file():
-            return candidate
-    return LIBRARY / "__init__.py" if not parts else None
-
-
-def dotted_name(path: Path) -> str:
-    rel = path.relative_to(LIBRARY).with_suffix("")
-    parts = [p for p in rel.parts if p != "__init__"]
-    return ".".join(["paramid", *parts])
-
-
-def _imported_modules(path: Path) -> frozenset[str]:
-    """Every ``paramid`` module ``path`` imports (at top level or inside functions), with the
-    packages whose ``__init__`` an import executes; parsed once per file version and process
-    (a workflow hashes the closures of ~60 scripts that share most of their modules)."""
-    stat = path.stat()
-    return _parsed_imports(path, stat.st_mtime_ns, stat.st_size)
-
-
-@functools.cache
-def _parsed_imports(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
-    """:func:`_imported_modules` of one version of a file (the cache key)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    package = dotted_name(path) if path.name == "__init__.py" else ""
-    if path.is_relative_to(LIBRARY) and not package:
-        package = dotted_name(path).rsplit(".", 1)[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "paramid")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:  # relative import inside the library
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                module = node.module or ""
-            if module.split(".")[0] != "paramid":
-                continue
-            found.add(module)
-            found.update(f"{module}.{a.name}" for a in node.names)  # submodules named directly
-    closed: set[str] = set()
-    for name in found:
-        parts = name.split(".")
-        closed.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return frozenset(closed)
-
-
-def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> list[Path]:
-    """The paramid source files a script runs: the closure of its imports of ``paramid``
-    (and the file itself when it is a library module).
-
-    ``exclude`` names modules (``paramid.optim.ggo``) left out and not followed, for a rule
-    whose jobs are known to run only part of a registry (one optimiser of ``optim.METHODS``).
-    """
-    skipped = set(exclude)
-    start = Path(script).resolve()
-    seen: set[Path] = {start} if start.is_relative_to(LIBRARY) else set()
-    todo = [start]
-    while todo:
-        path = todo.pop()
-        for name in _imported_modules(path):
-            file = _module_file(name)
-            if file is None or name in skipped or file in seen:
-                continue
-            seen.add(file)
-            todo.append(file)
-    return sorted(seen)
-
-
-def code_version(script: str | os.PathLike, exclude: Iterable[str] = ()) -> str:
-    """SHA-256 (16 hex digits) of the library code a script runs (:func:`library_files`).
-
-    Passed to every rule as ``params.code``: Snakemake tracks a rule's ``script:`` file but not
-    what it imports, so this makes a rule rerun exactly when code it runs changes.
-    """
-    digest = hashlib.sha256()
-    for path in library_files(script, exclude):
-        digest.update(path.relative_to(LIBRARY).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]

@@ -20,13 +20,15 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from paramid import ingest, provenance
+from paramid import codehash, ingest
 from paramid.config import ConfigError, result_folders, validate
-from paramid.io import UserError
+from paramid.errors import UserError
 
 T = TypeVar("T")
 NEVER = "(?!)"  # a wildcard pattern that matches nothing
 VALIDATED = Path(".snakemake/paramid-validated")
+#: the parsed imports of the library's files, by content (:func:`paramid.codehash.use_store`)
+IMPORT_STORE = Path(".snakemake/paramid-imports.json")
 # the keys of a `signals:` block that only the `auto` cutoff choice reads
 CUTOFF_CHOICE_KEYS = ("cutoff_candidates_hz", "cv_blocks")
 
@@ -58,6 +60,7 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     the results folders with the config field that owns each (two owners are an error)."""
     from snakemake.utils import update_config
 
+    codehash.use_store(IMPORT_STORE)
     settings = ingest.read_yaml("config.yaml")
     for path in configfiles:
         ingest.read_yaml(path)
@@ -107,13 +110,17 @@ def validated_before(path: str | os.PathLike, settings: Any, checker: str) -> tu
     """Whether this file, with these settings and this checking code, passed validation before.
 
     Snakemake parses the workflow at every start; a stamp named by the hash of all three lets a
-    rerun skip the checks (filtering a record imports scipy.signal, ~1 s) while any change to
-    the file, its settings or the checking module's file ``checker`` (and what it imports)
+    rerun skip the checks (and the imports they need: filtering a record loads scipy.signal)
+    while any change to the file, its settings or the checking module ``checker`` (a dotted
+    name, ``paramid.robot.checks``, hashed with what it imports without importing it)
     validates again.  Returns the stamp to leave (:func:`mark_validated`) once the checks pass.
     """
+    module = codehash.module_file(checker)
+    if module is None:
+        raise ValueError(f"{checker!r} is not a module of paramid")
     digest = hashlib.sha256(Path(path).read_bytes())
     digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
-    digest.update(provenance.code_version(checker).encode())
+    digest.update(codehash.code_version(module).encode())
     stamp = VALIDATED / digest.hexdigest()
     return stamp.exists(), stamp
 
@@ -129,8 +136,8 @@ def mark_validated(stamps: Iterable[Path]) -> None:
 
 def script_code(basedir: str | os.PathLike, script: str, exclude: Iterable[str] = ()) -> str:
     """params.code of a rule running ``scripts/<script>``: the hash of the library code it
-    imports (:func:`paramid.provenance.code_version`)."""
-    return provenance.code_version(Path(basedir) / "scripts" / script, exclude)
+    imports (:func:`paramid.codehash.code_version`)."""
+    return codehash.code_version(Path(basedir) / "scripts" / script, exclude)
 
 
 def benchmark_path(rule_name: str, output: str) -> str:
@@ -181,7 +188,7 @@ def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int
 def check_paper_values(path: str, field: str) -> list[Path]:
     """A YAML mapping of a paper's printed values; returns the stamps to leave."""
     ingest.check_file(path, field)
-    done, stamp = validated_before(path, {}, ingest.__file__)
+    done, stamp = validated_before(path, {}, "paramid.ingest")
     if done:
         return []
     values = ingest.read_yaml(path)

@@ -28,7 +28,18 @@ import pandas as pd
 from paramid.audit import ALPHA, COLUMNS, numeric, row, timing
 from paramid.calibration import paper
 from paramid.calibration.identify import LABELS
-from paramid.calibration.report import HYBRIDS, METRICS, TABLE6, TABLE7, TABLE7_NAMES
+from paramid.calibration.paper import (
+    FIT_IDENTIFIERS,
+    HYBRIDS,
+    M5,
+    PRINTED_HYBRIDS,
+    SINGLE,
+    TABLE6,
+    TABLE7,
+    TABLE7_NAMES,
+    TABLE7_PRINTED,
+)
+from paramid.calibration.report import METRICS
 from paramid.calibration.significance import (
     DIFF_ROUNDING,
     paired_comparisons,
@@ -38,15 +49,6 @@ from paramid.calibration.significance import (
 
 __all__ = ["FIT_IDENTIFIERS", "TOLERANCE", "kr210_audit"]
 
-M5 = "mipo_arkekf"
-#: The hybrids of §3.2.2 (3), whose mean RMSE (no SD) the paper prints in the text.
-PRINTED_HYBRIDS: list[str] = [h for h in HYBRIDS if h != M5]
-#: Table 7's printed columns (BC, M1-M5).
-TABLE7_PRINTED: list[str] = [i for i in TABLE7 if i not in PRINTED_HYBRIDS]
-#: M1-M4, the single methods M5 is claimed to beat (§3.2.2 (2)).
-SINGLE: list[str] = [i for i in TABLE7_PRINTED if i not in ("bc", M5)]
-#: Fit frames the ordering claims read (Table 6's ablation and M1-M5).
-FIT_IDENTIFIERS: list[str] = list(dict.fromkeys([*TABLE6, *SINGLE, M5]))
 #: Relative tolerance of means (``mean``, Tables 6-7 and §3.2.2; ``path``, Table 9), of SDs
 #: over repeats (``sd``) and of Table 8's differences (``diff``); absolute tolerance of Table 9's
 #: within-band percentages in percentage points (``band_pct``).

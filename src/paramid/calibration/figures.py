@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from paramid.calibration import report
+from paramid.calibration import paper, report
 from paramid.calibration.identify import LABELS
 from paramid.calibration.problem import Problem
 from paramid.plotting import COLOURS, new_figure
@@ -247,7 +247,7 @@ def kr210_figure(
             }
         )
     if figure == "fig11":
-        names = report.TABLE7_NAMES
+        names = paper.TABLE7_NAMES
         return convergence(
             {names[i]: histories[i] for i in SINGLE}, "Convergence of M1-M5 (Fig 11)", bc
         )
@@ -257,7 +257,7 @@ def kr210_figure(
         return hybrid_bars(report.hybrid_runtime_table(paper_fits))
     if figure == "fig13":
         return convergence(
-            {LABELS[i]: histories[i] for i in report.HYBRIDS},
+            {LABELS[i]: histories[i] for i in paper.HYBRIDS},
             "Convergence of MIPO-ARKEKF and the hybrids (Fig 13)",
             bc,
         )

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model
 from paramid.seeding import generator
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FloatArray = NDArray[np.float64]
 #: Configurations of a split: an index array or a slice (None = all).

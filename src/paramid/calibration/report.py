@@ -21,16 +21,17 @@ from numpy.typing import NDArray
 from paramid import io
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
+from paramid.calibration.paper import (
+    HYBRIDS,
+    TABLE6,
+    TABLE6_SEQUENTIAL,
+    TABLE7,
+    TABLE7_NAMES,
+)
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
 
 __all__ = [
-    "TABLE6",
-    "TABLE6_SEQUENTIAL",
-    "PAPER_IDENTIFIERS",
-    "TABLE7",
-    "TABLE7_NAMES",
     "TABLE9",
-    "HYBRIDS",
     "dataset_of",
     "fit_frame",
     "fits_by_model",
@@ -50,27 +51,8 @@ __all__ = [
     "parameter_recovery",
 ]
 
-#: Table 7 names (M1-M5) of the single identification methods, in Table 7's row order.
-TABLE7_NAMES: dict[str, str] = {
-    "bc": "BC",
-    "ekf": "M1",
-    "ipso": "M2",
-    "lasso": "M3",
-    "ukf": "M4",
-    "mipo_arkekf": "M5",
-    "lm_ga": "LM+GA",
-    "ekf_dqpso": "EKF+DQPSO",
-}
-#: Rows of Table 6 (the paper's ablation, batch reading of Algorithm 2), the rows of the
-#: literal per-point reading that Table 6 adds after them, Table 7 (all models) and Table 9
-#: (polishing path: the Table 7 rows that the identifier registry marks as polishing rows).
-TABLE6: list[str] = ["ekf", "ekf_gsbise", "ekf_mipo", "mipo_arkekf"]
-TABLE6_SEQUENTIAL: list[str] = ["ekf_sequential", "mipo_arkekf_sequential"]
-TABLE7: list[str] = list(TABLE7_NAMES)
+#: Table 9 (polishing path): the Table 7 rows that the identifier registry marks as polishing.
 TABLE9: list[str] = [ident for ident in TABLE7 if IDENTIFIERS[ident].polishing]
-HYBRIDS: list[str] = ["mipo_arkekf", "lm_ga", "ekf_dqpso"]
-#: Identifiers the paper model's tables and figures read (the sequential rows are optional).
-PAPER_IDENTIFIERS: list[str] = list(dict.fromkeys([*TABLE7, *TABLE6, *HYBRIDS]))
 METRICS = ("mean", "rmse", "max")
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paramid.calibration.audit import FIT_IDENTIFIERS
 from paramid.calibration.identify import IDENTIFIERS
-from paramid.calibration.report import PAPER_IDENTIFIERS
+from paramid.calibration.paper import FIT_IDENTIFIERS, PAPER_IDENTIFIERS
 from paramid.config import ConfigError
 from paramid.workflow import Wildcards
 

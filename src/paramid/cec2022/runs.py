@@ -11,14 +11,16 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from paramid.cec2022.suite import CEC2022
 from paramid.optim import METHODS, OptimResult
 from paramid.seeding import seed_sequence
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LOG = logging.getLogger(__name__)
 
@@ -70,6 +72,8 @@ def run_job(
     evaluations, best_f: best-so-far after each multiple of ``population`` evaluations)
     and the wall time of the batched call in seconds.
     """
+    import pandas as pd  # here: the workflow's start imports this module for ALGORITHMS
+
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; known: {sorted(ALGORITHMS)}")
     problem = CEC2022(function, dim)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from paramid import optim, paths, provenance
+from paramid import codehash, optim, paths
 from paramid.cec2022 import runs
 from paramid.config import ConfigError
 from paramid.workflow import Wildcards, check_paper_values, mark_validated, script_code
@@ -55,7 +55,7 @@ class Cec2022Benchmark:
         only)."""
         method = optim.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
         own = sys.modules[method.__module__]
-        needed = {provenance.dotted_name(f) for f in provenance.library_files(str(own.__file__))}
+        needed = {codehash.dotted_name(f) for f in codehash.library_files(str(own.__file__))}
         others = {m.__module__ for m in optim.METHODS.values()} - needed
         return script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
 

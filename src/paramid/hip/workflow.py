@@ -13,7 +13,7 @@ from typing import Any
 
 from paramid import cutoff, ingest, paths
 from paramid.config import ConfigError, check_names
-from paramid.hip import checks, methods, model
+from paramid.hip import methods, model
 from paramid.workflow import (
     Wildcards,
     check_paper_values,
@@ -144,9 +144,12 @@ class HipStudies:
             k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
         }
         settings["sweep_cutoffs"] = self._sweep_cutoffs(study)
-        done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, checks.__file__)
+        checker = "paramid.hip.checks"  # imported only when a record is new: it loads scipy.signal
+        done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, checker)
         if done:
             return []
+        from paramid.hip import checks
+
         loaded = ingest.load_record(
             spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
         )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
-import scipy.linalg
+import scipy  # scipy.linalg loads on first use: the workflow's start imports this module
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]

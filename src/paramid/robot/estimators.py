@@ -47,8 +47,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
-import scipy
-import scipy.optimize
+import scipy  # submodules load on first use: the workflow's start imports this registry
 from numpy.typing import ArrayLike, NDArray
 
 from paramid import population, rls

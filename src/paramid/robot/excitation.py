@@ -40,9 +40,9 @@ import pinocchio as pin
 import scipy.stats
 from numpy.typing import NDArray
 
+from paramid.errors import UserError
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
-from paramid.io import UserError
 from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (

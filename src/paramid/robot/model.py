@@ -33,7 +33,7 @@ import numpy as np
 import pinocchio as pin
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.io import UserError
+from paramid.errors import UserError
 
 Array = NDArray[np.float64]
 INERTIAL = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
+import scipy  # scipy.linalg loads on first use: the workflow's start imports this module
 from numpy.typing import NDArray
 
 from paramid.robot.consistency import PSEUDO_INERTIA_BASIS, pseudo_inertia

@@ -9,6 +9,7 @@ the final targets.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,8 +17,7 @@ from typing import Any
 
 from paramid import ingest, paths
 from paramid.config import ConfigError
-from paramid.io import UserError
-from paramid.robot import checks, excitation, model, records, study
+from paramid.errors import UserError
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Wildcards, mark_validated, validated_before
 
@@ -111,15 +111,18 @@ class RobotStudies:
         block = self.blocks[name]
         ingest.check_file(block["urdf"], f"robots.{name}.urdf")
         stamps = []
-        done, stamp = validated_before(block["urdf"], self.robot_block(name), model.__file__)
+        robot = self.robot_block(name)
+        done, stamp = validated_before(block["urdf"], robot, "paramid.robot.model")
         if not done:
+            from paramid.robot import study  # here: it loads pinocchio
+
             study.robot_of(block)
             stamps.append(stamp)
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 stamps += self._check_log(name, record, role, spec)
         if name in self.excitation:
-            self._check_excitation(name)
+            stamps += self._check_excitation(name)
         return stamps
 
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
@@ -133,9 +136,11 @@ class RobotStudies:
             "signals": block["signals"],
             "checks": block["checks"],
         }
-        done, stamp = validated_before(spec["path"], settings, checks.__file__)
+        done, stamp = validated_before(spec["path"], settings, "paramid.robot.checks")
         if done:
             return []
+        from paramid.robot import checks, records, study
+
         loaded = records.load_record(
             spec["path"], block["joints"], spec["columns"], spec["units"], spec["max_jitter"]
         )
@@ -155,19 +160,32 @@ class RobotStudies:
             )
         return [stamp]
 
-    def _check_excitation(self, name: str) -> None:
+    def _check_excitation(self, name: str) -> list[Path]:
         """Margins against the URDF's limits and every coefficient file's joints and
-        harmonics."""
-        spec = self.blocks[name]["excitation"]
-        robot = study.robot_of(self.blocks[name])
-        excitation.limits_of(robot, spec, name)
-        omega = 2 * math.pi * spec["base_frequency_hz"]
+        harmonics; returns the stamp (keyed by the URDF, the block and the files' bytes)."""
+        block = self.blocks[name]
+        spec = block["excitation"]
         for entry in spec["compare"]:
             field = f"robots.{name}.excitation.compare ({entry['name']})"
             ingest.check_file(entry["coefficients"], field)
+        files = [
+            hashlib.sha256(Path(e["coefficients"]).read_bytes()).hexdigest()
+            for e in spec["compare"]
+        ]
+        settings = {"excitation": spec, "robot": self.robot_block(name), "files": files}
+        done, stamp = validated_before(block["urdf"], settings, "paramid.robot.excitation")
+        if done:
+            return []
+        from paramid.robot import excitation, study  # here: they load pinocchio, scipy.stats
+
+        robot = study.robot_of(block)
+        excitation.limits_of(robot, spec, name)
+        omega = 2 * math.pi * spec["base_frequency_hz"]
+        for entry in spec["compare"]:
             excitation.read_coefficients(
                 entry["coefficients"], robot.joints, spec["harmonics"], omega, entry["constant"]
             )
+        return [stamp]
 
     # -- config subsets (params) -----------------------------------------------------------
     def robot_block(self, name: str) -> dict[str, Any]:
