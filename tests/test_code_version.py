@@ -9,6 +9,7 @@ reruns too, and the target rule ``all``).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -88,6 +89,46 @@ def test_code_version_follows_the_import_closure(tmp_path: Path) -> None:
     assert not any(f.startswith(("calibration/", "cec2022/")) for f in files)
     excluded = codehash.library_files(script, exclude=["paramid.optim.ggo"])
     assert "optim/ggo.py" in files and codehash.LIBRARY / "optim/ggo.py" not in excluded
+
+
+def test_parsed_imports_persist_by_content(tmp_path: Path, monkeypatch) -> None:
+    """The import store: an entry for a file's content is used instead of parsing (so a second
+    invocation parses nothing), and an edited file is parsed again, never served stale."""
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    monkeypatch.setattr(codehash._Store, "path", None)
+    store = tmp_path / "store.json"
+    script = tmp_path / "job.py"
+    script.write_text("from paramid.hip import sweeps\n")
+    codehash.use_store(store)
+    assert "paramid.hip.sweeps" in codehash.imported_modules(script)
+    codehash._save()
+    saved = json.loads(store.read_text())
+    assert any("paramid.hip.sweeps" in modules for modules in saved.values())
+
+    # a new process reads the store: a planted entry for this content is what it returns
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    key = next(k for k, v in saved.items() if "paramid.hip.sweeps" in v)
+    store.write_text(json.dumps({key: ["paramid.planted"]}))
+    twin = tmp_path / "twin.py"  # same content, another file: same key, no parse
+    twin.write_text(script.read_text())
+    codehash.use_store(store)
+    assert codehash.imported_modules(twin) == {"paramid.planted"}
+    twin.write_text("from paramid.cec2022 import runs\n")  # edited: parsed again
+    assert "paramid.cec2022.runs" in codehash.imported_modules(twin)
+
+
+def test_the_workflow_start_imports_no_heavy_library() -> None:
+    """What the Snakefile imports (the family objects, the workflow layer) loads none of the
+    libraries a job needs: every snakemake call, dry runs included, pays for these imports."""
+    modules = [f"paramid.{f}.workflow" for f in ("hip", "friction", "excitation", "calibration")]
+    modules += ["paramid.cec2022.workflow", "paramid.robot.workflow", "paramid.workflow"]
+    heavy = ["pandas", "pyarrow", "scipy.signal", "scipy.stats", "scipy.optimize"]
+    heavy += ["scipy.linalg", "matplotlib", "pinocchio", "cvxpy"]
+    code = f"import sys\nfor m in {modules!r}: __import__(m)\n"
+    code += f"print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
 
 
 def _scripted_rules() -> dict[str, str]:

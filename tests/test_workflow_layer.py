@@ -4,7 +4,10 @@ running Snakemake."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,6 +21,8 @@ from paramid.friction.workflow import NonlinearStudies
 from paramid.hip.workflow import HipStudies
 from paramid.io import UserError
 from paramid.robot.workflow import RobotStudies
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def wc(**values: str) -> SimpleNamespace:
@@ -63,6 +68,24 @@ def test_validation_stamps_skip_a_second_check(tmp_path, monkeypatch):
     assert not workflow.validated_before(record, {"a": 2}, "paramid.workflow")[0]
     record.write_text("time,angle,torque\n0,0,1\n")
     assert not workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
+
+
+def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, monkeypatch):
+    """The second start with an unchanged config reads the filled config back (same keys, same
+    order, same types) instead of validating; a changed value is validated again."""
+    schema = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    settings = workflow.ingest.read_yaml(ROOT / "config.yaml")
+    monkeypatch.chdir(tmp_path)
+    first = workflow.validated(copy.deepcopy(settings), schema)
+    assert len(list((tmp_path / workflow.VALIDATED).glob("config-*.json"))) == 1
+    calls = []
+    monkeypatch.setattr(workflow, "validate", lambda *a: calls.append(a))
+    again = workflow.validated(copy.deepcopy(settings), schema)
+    assert again == first and not calls
+    assert json.dumps(again) == json.dumps(first)  # key order kept (it orders the targets)
+    settings["cec2022"]["runs"] = 7
+    workflow.validated(settings, schema)
+    assert len(calls) == 1
 
 
 def test_the_cutoff_candidates_never_reach_a_fixed_chain():

@@ -85,6 +85,7 @@ def module_file(dotted: str) -> Path | None:
     return LIBRARY / "__init__.py" if not parts else None
 
 
+@functools.cache
 def dotted_name(path: Path) -> str:
     rel = path.relative_to(LIBRARY).with_suffix("")
     parts = [p for p in rel.parts if p != "__init__"]
@@ -94,7 +95,15 @@ def dotted_name(path: Path) -> str:
 def imported_modules(path: Path) -> frozenset[str]:
     """Every ``paramid`` module ``path`` imports (at top level or inside functions), with the
     packages whose ``__init__`` an import executes."""
-    data, digest = _contents(path)
+    stat = path.stat()
+    return _imported_modules(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _imported_modules(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    """:func:`imported_modules` of one version of a file: from the store by content, else
+    parsed."""
+    data, digest = _read(path, mtime_ns, size)
     # the package of a relative import depends on where the file is, not only on its content
     key = f"{digest}:{dotted_name(path) if path.is_relative_to(LIBRARY) else ''}"
     if key not in _Store.imports:

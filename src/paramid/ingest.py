@@ -169,10 +169,10 @@ def load_record(
 
 def _unique_key_loader() -> type:
     """A safe YAML loader that refuses a key given twice in one mapping (PyYAML keeps the last
-    silently)."""
+    silently); libyaml's parser where PyYAML was built with it (about 10x faster)."""
     import yaml
 
-    class UniqueKeyLoader(yaml.SafeLoader):
+    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
         def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
             seen: dict[Any, int] = {}
             for key_node, _ in node.value:
