@@ -23,6 +23,7 @@ import floor, in an up-to-date checkout.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import subprocess
@@ -99,6 +100,7 @@ def clean_build(commit: str, cores: int, workdir: Path) -> Build:
     out = subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", str(cores), "all"],
         cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree / "src")},  # that commit's library, not ours
         capture_output=True,
         text=True,
     )
@@ -134,12 +136,14 @@ def per_family(root: Path) -> pd.DataFrame:
     return table
 
 
-def timed(command: list[str], repeat: int, cwd: Path | None = None) -> float:
+def timed(
+    command: list[str], repeat: int, cwd: Path | None = None, env: dict | None = None
+) -> float:
     """The minimum wall time of ``repeat`` runs of a command that must succeed."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        out = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+        out = subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env)
         best = min(best, time.perf_counter() - start)
         if out.returncode:
             sys.exit(f"{' '.join(command)} failed:\n{out.stderr[-2000:]}")
@@ -169,10 +173,12 @@ def main() -> None:
     parser.add_argument("--build", action="store_true", help="time a clean `all` of HEAD")
     parser.add_argument("--previous", help="also time a clean `all` of this commit")
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--keep", type=Path, help="build in this new folder and keep it")
     args = parser.parse_args()
 
     snakemake = [sys.executable, "-m", "snakemake"]
     with tempfile.TemporaryDirectory(prefix="paramid-speed-") as tmp:
+        workdir = args.keep or Path(tmp)
         noop_dir = None
         if args.build:
             head = subprocess.run(
@@ -181,13 +187,14 @@ def main() -> None:
                 text=True,
                 check=True,
             ).stdout.strip()
-            builds = [clean_build(head, args.cores, Path(tmp))]
+            builds = [clean_build(head, args.cores, workdir)]
             if args.previous:
-                builds.append(clean_build(args.previous, args.cores, Path(tmp)))
+                builds.append(clean_build(args.previous, args.cores, workdir))
             report_builds(builds)
             noop_dir = builds[0].root
-        version = timed([*snakemake, "--version"], args.repeat, noop_dir)
-        noop = timed([*snakemake, "-n", args.target], args.repeat, noop_dir)
+        env = {**os.environ, "PYTHONPATH": str(noop_dir / "src")} if noop_dir else None
+        version = timed([*snakemake, "--version"], args.repeat, noop_dir, env)
+        noop = timed([*snakemake, "-n", args.target], args.repeat, noop_dir, env)
     print(
         f"no-op `snakemake -n {args.target}`: {noop:.2f} s; `snakemake --version`: {version:.2f} s;"
     )
