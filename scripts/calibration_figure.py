@@ -10,7 +10,7 @@ from paramid.plotting import FigureStyle, styled
 def main(smk) -> None:
     cfg = smk.params.cfg
     figure = cfg["figure"]
-    log = io.start_log(smk.log[0], figure)
+    log = io.start_log(smk.log[0], f"calibration_figure_{figure}")
     style = FigureStyle.from_config(cfg["style"])
     problems, frame, _, _ = report.load_problems(
         smk.input.data, smk.input.truth, smk.input.ident, "paper", list(range(cfg["runs"]))

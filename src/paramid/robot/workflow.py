@@ -111,8 +111,8 @@ class RobotStudies:
         block = self.blocks[name]
         ingest.check_file(block["urdf"], f"robots.{name}.urdf")
         stamps = []
-        robot = self.robot_block(name)
-        done, stamp = validated_before(block["urdf"], robot, "paramid.robot.model")
+        settings = self.robot_block(name)
+        done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
         if not done:
             from paramid.robot import study  # here: it loads pinocchio
 
