@@ -1,9 +1,9 @@
 """Exact speed-ups of the KR210 EKF filters: optimised against the reference, same run.
 
-The reference is the code before the speed-ups, kept here only (``reference_*``): each point's
-3 x r Jacobian from ``Problem.jacobian`` (about 200 numpy calls on a few numbers), numpy's
-products on fresh arrays, one run per call.  The optimised filters
-(``paramid.calibration.filters``) evaluate the same floating-point operations with
+The reference is the code before the speed-ups (tests/reference_filters.py, which the tests
+also compare with bit for bit): each point's 3 x r Jacobian from ``Problem.jacobian`` (about
+200 numpy calls on a few numbers), numpy's products on fresh arrays, one run per call.  The
+optimised filters (``paramid.calibration.filters``) evaluate the same floating-point operations with
 ``model.PointJacobian`` (a third of the calls, reused buffers), run the repeats of a study in
 one call (each on its own data set) and keep the MIPO tuning's runs in lockstep.  Every row
 checks that each filter's path and covariance are equal to the reference's (``identical``),
@@ -36,68 +36,14 @@ import numpy as np
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model, twin
-from paramid.calibration.filters import (
-    _kalman_step,
-    _noise_model,
-    _solve,
-    _symmetrise,
-    ekf,
-    sequential_ekf,
-)
+from paramid.calibration.filters import ekf, sequential_ekf
 from paramid.calibration.identifiability import extended_jacobian, model_identifiability
-from paramid.calibration.problem import Problem, noise_bases, state_scale
+from paramid.calibration.problem import Problem, noise_bases
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from calibration import study_config  # noqa: E402  (perf/calibration.py)
-
-
-def reference_sequential_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False):
-    """``sequential_ekf`` before the speed-ups (one problem per call)."""
-    C, S, R = _noise_model(C0, S0, R0, factors)
-    batch, r = S.shape[:-1], S.shape[-1]
-    n = problem.p_train.shape[0]
-    R = R.reshape(*batch, n, 3)
-    z, scale = problem.p_train, state_scale(problem, 1.0)
-    x = np.zeros((*batch, r))
-    diag = C.reshape(*batch, r * r)[..., :: r + 1]
-    path = np.empty((*batch, iterations, r))
-    post = x
-    for k in range(iterations):
-        for i in range(n):
-            diag += S
-            H, h = problem.jacobian(x, "train", slice(i, i + 1))
-            H = H * scale
-            HC = H @ C
-            G = HC @ np.swapaxes(H, -1, -2)
-            G.reshape(*batch, 9)[..., ::4] += R[..., i, :]
-            KT = _solve(G, HC)
-            step = ((z[i] - h)[..., None, :] @ KT)[..., 0, :] * scale
-            C -= np.swapaxes(KT, -1, -2) @ HC
-            post = x + step
-            x = post + (post - x) if gsbise else post
-        path[..., k, :] = post
-        C[...] = _symmetrise(C)
-    return path, C
-
-
-def reference_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False):
-    """``ekf`` before the speed-ups."""
-    C, S, R = _noise_model(C0, S0, R0, factors)
-    batch, r = S.shape[:-1], S.shape[-1]
-    scale = state_scale(problem, 1.0)
-    outer, z, W = scale[:, None] * scale, problem.p_train.reshape(-1), 1.0 / R
-    x = np.zeros((*batch, r))
-    path = np.empty((*batch, iterations, r))
-    for k in range(iterations):
-        H, h = problem.jacobian(x)
-        HtW = np.swapaxes(H * W[..., None], -1, -2)
-        A = (HtW @ H) * outer
-        g = (HtW @ (z - h)[..., None])[..., 0] * scale
-        C, dx = _kalman_step(C, S, A, g)
-        post = x + dx * scale
-        path[..., k, :] = post
-        x = post + (post - x) if gsbise else post
-    return path, C
+from reference_filters import reference_ekf, reference_sequential_ekf  # noqa: E402
 
 
 def build_problems(cfg: dict, runs: int) -> list[Problem]:
@@ -158,7 +104,7 @@ def main() -> None:
         print(f"{label:34s} {t_ref:10.3f} {t_new:10.3f} {t_ref / t_new:7.1f}  {same(ref, new)}")
 
     def seq_ref(factors):
-        return [reference_sequential_ekf(p, *b, factors, K, gsbise=True) for p, b in pairs]
+        return [reference_sequential_ekf(p, *b, factors, K, gsbise=True)[:2] for p, b in pairs]
 
     def per_run(ref, new):
         return all(

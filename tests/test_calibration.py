@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from reference_filters import reference_ekf, reference_sequential_ekf
 from scipy import stats as sps
 
 from paramid.calibration import figures, model, paper, polish, report, significance, twin
@@ -452,63 +453,6 @@ def test_filters_return_nan_for_a_singular_member_instead_of_raising(problem):
 # ------------------------------------------------------------------ exact speed-ups
 
 
-def _reference_sequential_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False, unit=1.0):
-    """The per-point filter as first written (``Problem.jacobian`` per point, fresh arrays):
-    the reference the optimised :func:`sequential_ekf` must equal bit for bit."""
-    from paramid.calibration.filters import _noise_model, _solve, _symmetrise
-    from paramid.calibration.problem import state_scale
-
-    C, S, R = _noise_model(C0, S0, R0, factors)
-    batch, r = S.shape[:-1], S.shape[-1]
-    n = problem.p_train.shape[0]
-    R = R.reshape(*batch, n, 3)
-    z, scale = problem.p_train, state_scale(problem, unit)
-    x = np.zeros((*batch, r))
-    diag = C.reshape(*batch, r * r)[..., :: r + 1]
-    path, priors = np.empty((*batch, iterations, r)), np.empty((*batch, iterations, r))
-    post = x
-    for k in range(iterations):
-        priors[..., k, :] = x
-        for i in range(n):
-            diag += S
-            H, h = problem.jacobian(x, "train", slice(i, i + 1))
-            H = H * scale
-            HC = H @ C
-            G = HC @ np.swapaxes(H, -1, -2)
-            G.reshape(*batch, 9)[..., ::4] += R[..., i, :]
-            KT = _solve(G, HC)
-            step = ((z[i] - h)[..., None, :] @ KT)[..., 0, :] * scale
-            C -= np.swapaxes(KT, -1, -2) @ HC
-            post = x + step
-            x = post + (post - x) if gsbise else post
-        path[..., k, :] = post
-        C[...] = _symmetrise(C)
-    return path, C, priors
-
-
-def _reference_ekf(problem, C0, S0, R0, factors, iterations, *, gsbise=False, unit=1.0):
-    """The batch filter as first written (``Problem.jacobian`` of all points, fresh arrays)."""
-    from paramid.calibration.filters import _kalman_step, _noise_model
-    from paramid.calibration.problem import state_scale
-
-    C, S, R = _noise_model(C0, S0, R0, factors)
-    batch, r = S.shape[:-1], S.shape[-1]
-    scale = state_scale(problem, unit)
-    outer, z, W = scale[:, None] * scale, problem.p_train.reshape(-1), 1.0 / R
-    x = np.zeros((*batch, r))
-    path = np.empty((*batch, iterations, r))
-    for k in range(iterations):
-        H, h = problem.jacobian(x)
-        HtW = np.swapaxes(H * W[..., None], -1, -2)
-        A = (HtW @ H) * outer
-        g = (HtW @ (z - h)[..., None])[..., 0] * scale
-        C, dx = _kalman_step(C, S, A, g)
-        post = x + dx * scale
-        path[..., k, :] = post
-        x = post + (post - x) if gsbise else post
-    return path, C
-
-
 def _two_data_sets(problem: Problem, n: int = 9) -> list[Problem]:
     """Two data sets of one model (two disjoint sets of n training points), the second with
     random gravity moments so that the compliance columns are exercised."""
@@ -577,13 +521,13 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
         kw = {"gsbise": gsbise, "length_unit_mm": unit}
         for p, prob in enumerate(problems):
             for factors in (pop[0], pop):  # one filter (BLAS products), a population (not)
-                ref = _reference_sequential_ekf(
+                ref = reference_sequential_ekf(
                     prob, *bases[p], factors, 2, gsbise=gsbise, unit=unit
                 )
                 res = sequential_ekf(prob, *bases[p], factors, 2, **kw)
                 for got, want in zip((res.path, res.C, res.priors), ref, strict=True):
                     np.testing.assert_array_equal(got, want)
-                ref = _reference_ekf(prob, *bases[p], factors, 3, gsbise=gsbise, unit=unit)
+                ref = reference_ekf(prob, *bases[p], factors, 3, gsbise=gsbise, unit=unit)
                 res = ekf(prob, *bases[p], factors, 3, **kw)
                 np.testing.assert_array_equal(res.path, ref[0])
                 np.testing.assert_array_equal(res.C, ref[1])
@@ -591,10 +535,10 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
         one = sequential_ekf(problems, C0, S0, R0, pop[:2], 2, **kw)
         each = sequential_ekf(problems, C0[:, None], S0[:, None], R0[:, None], pop[None], 2, **kw)
         for p, prob in enumerate(problems):
-            ref = _reference_sequential_ekf(prob, *bases[p], pop[p], 2, gsbise=gsbise, unit=unit)
+            ref = reference_sequential_ekf(prob, *bases[p], pop[p], 2, gsbise=gsbise, unit=unit)
             np.testing.assert_array_equal(one.path[p : p + 1], ref[0])
             np.testing.assert_array_equal(one.C[p : p + 1], ref[1])
-            ref = _reference_sequential_ekf(prob, *bases[p], pop, 2, gsbise=gsbise, unit=unit)
+            ref = reference_sequential_ekf(prob, *bases[p], pop, 2, gsbise=gsbise, unit=unit)
             np.testing.assert_array_equal(each.path[p], ref[0])
             np.testing.assert_array_equal(each.C[p], ref[1])
 

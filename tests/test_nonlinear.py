@@ -218,12 +218,9 @@ def test_statistics_and_conclusion_follow_the_comparisons():
     assert stribeck.reason.startswith("AGWO significantly better in 2, worse in 2 of 6")
 
 
-def test_fit_truth_cells_summary_and_figure(hip):
-    """A tiny end-to-end cell set on noise-free data: rows, errors, reach and the figure."""
-    name = "tanh"
-    cal = _true_data(hip, name, "calibration")
-    val = _true_data(hip, name, "validation")
-    prior = data.LinearPrior(
+def _tanh_prior() -> data.LinearPrior:
+    """A fixed linear prior (bounds around the hip's parameters) for the tanh cells."""
+    return data.LinearPrior(
         ["Mxt", "Myt", "Jt", "fc", "fv"],
         np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
         np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
@@ -232,6 +229,14 @@ def test_fit_truth_cells_summary_and_figure(hip):
         0.71,
         [],
     )
+
+
+def test_fit_truth_cells_summary_and_figure(hip):
+    """A tiny end-to-end cell set on noise-free data: rows, errors, reach and the figure."""
+    name = "tanh"
+    cal = _true_data(hip, name, "calibration")
+    val = _true_data(hip, name, "validation")
+    prior = _tanh_prior()
     base = {k: hip[k] for k in ("pso", "ga", "agwo")}
     base["population"] = {**hip["population"], "runs": 3, "size": 6, "iterations": 4}
     fits, traces = cells.fit_truth(
@@ -295,15 +300,7 @@ def test_fit_variant_is_fit_truth_with_the_study_settings(hip):
     units cover every column written."""
     cal = _true_data(hip, "tanh", "calibration")
     val = _true_data(hip, "tanh", "validation")
-    prior = data.LinearPrior(
-        ["Mxt", "Myt", "Jt", "fc", "fv"],
-        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
-        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
-        np.zeros(5),
-        0.03,
-        0.71,
-        [],
-    )
+    prior = _tanh_prior()
     law = friction.hip_model("tanh")
     saved = prior.to_json() | {"truth": dict(zip(law.params, _truth("tanh"), strict=True))}
     base = {k: hip[k] for k in ("pso", "ga", "agwo")}
