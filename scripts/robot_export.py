@@ -1,6 +1,6 @@
 """Rule robot_export: a physically consistent method's model as a URDF: a copy of the study's
 URDF with each moving body's identified mass, centre of mass and inertia, friction in
-<dynamics>, and a comment saying where the numbers come from."""
+<dynamics>, armature in a comment per joint, and a comment saying where the numbers come from."""
 
 from pathlib import Path
 
@@ -18,9 +18,9 @@ def main(smk) -> None:
     if theta is None:
         raise ValueError(f"{cfg['method']} gives no standard parameters to export")
     header = study.export_header(cfg, choice, meta)
-    text = urdf.export_urdf(
-        Path(smk.input.urdf).read_text(), robot, theta, study.urdf_friction(robot, theta), header
-    )
+    friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
+    source = Path(smk.input.urdf).read_text()
+    text = urdf.export_urdf(source, robot, theta, friction, header, armature)
     io.write_text(text, smk.output[0])
     log.info("%s: %d links written to %s", cfg["method"], len(robot.links), smk.output[0])
 

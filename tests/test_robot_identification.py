@@ -113,13 +113,12 @@ def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
         assert P0[3, 3] == theta[links[name]][0]  # the mass is kept
 
 
-@pytest.fixture(scope="module")
-def shipped() -> SimpleNamespace:
+def _shipped(armature: bool) -> SimpleNamespace:
     """The Gen3 on a shipped real record (10 Hz): robot, base map, the extended compression."""
     from paramid.robot import records, signals
     from paramid.robot.base import base_parameters
 
-    robot = model.load_robot(URDF, JOINTS)
+    robot = model.load_robot(URDF, JOINTS, armature=armature)
     columns = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
     record = records.load_record(
         ROOT / "data/kinova_gen3/opti_traj_testing1.csv", JOINTS, columns, {"time": "ms"}
@@ -130,6 +129,11 @@ def shipped() -> SimpleNamespace:
     sign = data.select(model.law_columns(robot, [False] * 7)).stacked()
     base = base_parameters(sign, robot.standard_names)
     return SimpleNamespace(robot=robot, base=base, data=data, rate=part.sample_rate_hz)
+
+
+@pytest.fixture(scope="module")
+def shipped() -> SimpleNamespace:
+    return _shipped(armature=False)
 
 
 @pytest.fixture(scope="module")
@@ -176,6 +180,27 @@ def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):
     assert residual < 0.5 * urdf  # friction explains much of what the URDF leaves
 
 
+def test_an_armature_is_fitted_nonnegative_and_the_urdf_row_leaves_it_zero(gen3):
+    """A reflected rotor inertia per joint: the nested least-squares fit explains the
+    calibration record at least as well, the consistent fit keeps every I_a ≥ 0,
+    urdf_friction keeps the URDF's (none) and fits the same friction as without."""
+    s = _shipped(armature=True)
+    robot, problem = study.law_problem(s.robot, s.base, s.data, [False] * 7, 0.01, s.rate, "t")
+    armature = model.friction_columns(robot)["ia"]
+    assert [robot.standard_names[k] for k in armature] == [f"ia_{j}" for j in JOINTS]
+    fit = estimators.fit_lmi(problem, {"weight": 10.0})
+    assert fit.solver.status == "Solved" and np.all(fit.standard[armature] >= -1e-9)
+    nested = estimators.fit_ols(problem, {}).base
+    residual = estimators.joint_residuals(problem, nested).sum()
+    assert residual < estimators.joint_residuals(gen3, estimators.fit_ols(gen3, {}).base).sum()
+    reference = estimators.fit_urdf_friction(problem, {})
+    assert np.all(reference.standard[armature] == 0)
+    friction = np.setdiff1d(np.arange(70, robot.n_parameters), armature)
+    np.testing.assert_allclose(
+        reference.standard[friction], estimators.fit_urdf_friction(gen3, {}).standard[70:]
+    )
+
+
 def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
     lmi = {"weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
     coulomb = {"law": "auto", "velocity_rad_s": 0.01}
@@ -203,7 +228,11 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     assert out.returncode == 0, out.stderr[-3000:]
     base = work / "results/kinova_gen3"
     cutoff = io.read_json(base / "signals/cutoff.json")
-    assert 5.0 <= cutoff["chosen_hz"] <= 15.0, cutoff["chosen_hz"]
+    # the rule: the lowest candidate within one SE of the best, above the motion's band
+    hz, mean, se = (np.array(cutoff[k]) for k in ("candidates_hz", "cv_rmse", "cv_se"))
+    best = np.argmin(mean)
+    within = (hz >= cutoff["floor_hz"]) & (mean <= mean[best] + se[best])
+    assert cutoff["chosen_hz"] == hz[within].min() and cutoff["chosen_hz"] < hz[best]
     validation = pd.read_csv(base / "tables/validation.csv")
     mean = validation.groupby(["method", "record"])["rmse"].mean().unstack()
     for record in ("opti_traj_testing2", "RecordTrajectory_quadratic"):
@@ -218,7 +247,7 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     consistency = pd.read_csv(base / "tables/consistency.csv")
     assert consistency.loc[consistency["method"] == "lmi", "consistent"].all()
     # the exported URDF's Pinocchio inverse dynamics equal the fit's predictions
-    exported = model.load_robot(base / "model/lmi.urdf", JOINTS)
+    exported = model.load_robot(base / "model/lmi.urdf", JOINTS, armature=True)
     choice = io.read_json(base / "model/friction.json")
     law = study.law_robot(exported, choice)
     _, theta = study.fit_vectors(io.read_parquet(base / "fits/lmi.parquet")[0])

@@ -176,17 +176,27 @@ def test_small_urdf_continuous_prismatic_locked_fixed(small_urdf: Path) -> None:
 
 
 def test_friction_columns_and_joint_order(kinova: Robot) -> None:
-    robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True)
+    robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True, armature=True)
     cols = friction_columns(robot)
     assert [robot.standard_names[i] for i in cols["fc"][:2]] == ["fc_joint_7", "fc_joint_6"]
+    assert robot.standard_names[70:74] == ["fv_joint_7", "fc_joint_7", "f0_joint_7", "ia_joint_7"]
     q, dq, ddq = states(20, 7, seed=5)
     dq[0, 3] = 0.0
     theta = np.zeros(robot.n_parameters)
     fv, fc, f0 = np.linspace(0.1, 0.7, 7), np.linspace(0.5, 2.0, 7), np.linspace(-1, 1, 7)
-    theta[cols["fv"]], theta[cols["fc"]], theta[cols["f0"]] = fv, fc, f0
+    ia = np.linspace(0.05, 0.6, 7)
+    theta[cols["fv"]], theta[cols["fc"]], theta[cols["f0"]], theta[cols["ia"]] = fv, fc, f0, ia
     tau = regressor(robot, q, dq, ddq) @ theta
-    np.testing.assert_allclose(tau, fv * dq + fc * np.sign(dq) + f0, rtol=0, atol=1e-14)
-    assert tau[0, 3] == f0[3]  # sgn(0) = 0
+    expected = fv * dq + fc * np.sign(dq) + f0 + ia * ddq
+    np.testing.assert_allclose(tau, expected, rtol=0, atol=1e-14)
+    other = theta + urdf_parameters(robot)  # the rigid body too: rnea plus the joint terms
+    np.testing.assert_allclose(
+        inverse_dynamics(robot, q, dq, ddq, other),
+        regressor(robot, q, dq, ddq) @ other,
+        rtol=0,
+        atol=1e-10,
+    )
+    assert tau[0, 3] == f0[3] + ia[3] * ddq[0, 3]  # sgn(0) = 0
     assert robot.links == kinova.links  # links stay in tree order, rows follow the user's
     reversed_rows = regressor(robot, q, dq, ddq)[..., :70]
     forward = regressor(kinova, q[:, ::-1], dq[:, ::-1], ddq[:, ::-1])[..., :70]

@@ -56,6 +56,22 @@ def test_noise_free_twin_recovers_base_parameters(kinova: Robot, theta: np.ndarr
     assert np.all(np.abs(beta - truth) <= 1e-6 * np.maximum(np.abs(truth), 1e-3))
 
 
+def test_noise_free_twin_with_armature_recovers_it() -> None:
+    """A reflected rotor inertia per joint: its own base parameter on joints 2-7 (on joint 1
+    it joins the link's Izz, both multiply q̈₁ alone), recovered like the others."""
+    robot = load_robot(KINOVA_URDF, [f"joint_{k}" for k in range(1, 8)], armature=True)
+    theta = true_parameters(robot, seed=4, inertia_spread=0.2)
+    rec = simulate(robot, theta, excitation(robot, seed=4), 10.0, 200.0, TwinNoise.noise_free(), 4)
+    base = structural_base(robot)
+    assert [n for n in base.names if n.startswith("ia_")] == [f"ia_joint_{k}" for k in range(2, 8)]
+    W = base_columns(regressor(robot, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
+    beta = np.linalg.lstsq(W, rec.tau.reshape(-1), rcond=None)[0]
+    truth = to_base(theta, base)
+    armature = [base.names.index(f"ia_joint_{k}") for k in range(2, 8)]
+    np.testing.assert_allclose(beta[armature], truth[armature], rtol=1e-6)
+    np.testing.assert_allclose(truth[armature], theta[friction_columns(robot)["ia"][1:]])
+
+
 def test_true_parameters(kinova: Robot, theta: np.ndarray) -> None:
     cols = friction_columns(kinova)
     assert np.all((0.1 <= theta[cols["fv"]]) & (theta[cols["fv"]] <= 0.5))

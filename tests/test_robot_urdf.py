@@ -24,10 +24,10 @@ URDF = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
 JOINTS = [f"joint_{i}" for i in range(1, 8)]
 
 
-def _identified(seed: int) -> tuple[object, np.ndarray]:
+def _identified(seed: int, armature: bool = False) -> tuple[object, np.ndarray]:
     """The Gen3 with every link's 10 parameters scaled (a consistent body stays consistent)
-    and friction per joint."""
-    robot = load_robot(URDF, JOINTS)
+    and friction (and an armature) per joint."""
+    robot = load_robot(URDF, JOINTS, armature=armature)
     theta = urdf_parameters(robot)
     rng = np.random.default_rng(seed)
     theta[: robot.n_inertial] *= np.repeat(rng.uniform(0.7, 1.3, len(robot.links)), 10)
@@ -55,13 +55,17 @@ def test_com_inertia_is_the_parallel_axis_theorem():
     assert urdf.com_inertia(np.zeros(10))[0] == 0.0
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_exported_urdf_reproduces_the_models_dynamics(tmp_path, seed):
-    robot, theta = _identified(seed)
-    text = urdf.export_urdf(URDF.read_text(), robot, theta, _friction(robot, theta), ["test"])
+@pytest.mark.parametrize(("seed", "armature"), [(0, False), (1, False), (2, True)])
+def test_exported_urdf_reproduces_the_models_dynamics(tmp_path, seed, armature):
+    robot, theta = _identified(seed, armature)
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    inertia = {j: values[f"ia_{j}"] for j in JOINTS} if armature else None
+    text = urdf.export_urdf(
+        URDF.read_text(), robot, theta, _friction(robot, theta), ["test"], inertia
+    )
     path = tmp_path / "identified.urdf"
     path.write_text(text)
-    again = load_robot(path, JOINTS)
+    again = load_robot(path, JOINTS, armature=armature)
     exported = urdf_parameters(again)
     n = robot.n_inertial
     scale = np.maximum(np.abs(theta[:n]), 1e-9 * np.abs(theta[:n]).max())
@@ -72,9 +76,15 @@ def test_exported_urdf_reproduces_the_models_dynamics(tmp_path, seed):
     exported[n:] = theta[n:]  # Pinocchio ignores <dynamics>; friction read back below
     replayed = inverse_dynamics(again, q, dq, ddq, exported)
     assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
-    dynamics = {j.get("name"): j.find("dynamics") for j in ET.fromstring(text).iter("joint")}
-    values = dict(zip(robot.standard_names, theta, strict=True))
+    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
+    joints = {j.get("name"): j for j in ET.fromstring(text, parser=parser).iter("joint")}
+    dynamics = {name: j.find("dynamics") for name, j in joints.items()}
     for joint in JOINTS:
+        notes = [c.text for c in joints[joint] if c.tag is ET.Comment and "armature" in c.text]
+        if armature:  # the comment's value is the identified one, to the digits written
+            assert float(notes[0].split()[1]) == pytest.approx(values[f"ia_{joint}"], rel=1e-12)
+        else:
+            assert not notes
         assert float(dynamics[joint].get("damping")) == pytest.approx(
             values[f"fv_{joint}"], rel=1e-15
         )

@@ -14,7 +14,8 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     The maker's model, no fit: the URDF's standard parameters (friction 0).
 ``urdf_friction``
     The URDF's rigid body with friction (and offset) fitted on the calibration data, f_v, f_c
-    ≥ 0: the model a user has before identification, the reference a fit must beat.
+    ≥ 0: the model a user has before identification, the reference a fit must beat.  An
+    armature stays 0, as in the URDF (it is inertia the URDF does not describe, not friction).
 ``ols``
     min ‖y − W β‖² (QR of the compressed rows); standard errors from σ̂² (WᵀW)⁻¹ with
     σ̂² = ‖r‖²/(M − r) (Gautier 1997, "Dynamic identification of robots with power model").
@@ -32,11 +33,12 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     s) of :mod:`paramid.seeding`); the fit is the best run.
 ``lmi``
     Physically consistent least squares over the standard parameters (every moving link's
-    pseudo-inertia ⪰ 0, viscous and Coulomb friction ≥ 0; :mod:`paramid.robot.priors`) with
-    rows weighted by each joint's noise level and a pull toward the URDF of weight λ, chosen
-    from the calibration data by cross-validation (``weight: auto``; :mod:`paramid.robot.
-    selection`) or given.  The standard parameters it returns are the consistent set nearest to
-    the URDF (in the prior's metric) among those that explain the data as well.
+    pseudo-inertia ⪰ 0, viscous and Coulomb friction and armature ≥ 0;
+    :mod:`paramid.robot.priors`) with rows weighted by each joint's noise level and a pull
+    toward the URDF of weight λ, chosen from the calibration data by cross-validation
+    (``weight: auto``; :mod:`paramid.robot.selection`) or given.  The standard parameters it
+    returns are the consistent set nearest to the URDF (in the prior's metric) among those
+    that explain the data as well.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ class Problem:
     base: BaseMap
     theta_urdf: Array  # (p,) URDF standard parameters, friction 0
     links: Mapping[str, slice]  # moving link -> its 10 standard columns
-    nonnegative: Index  # standard columns constrained ≥ 0 (viscous, Coulomb friction)
+    nonnegative: Index  # standard columns constrained ≥ 0 (viscous, Coulomb friction, armature)
     sample_rate_hz: float  # of the samples (for burn-in in seconds)
     study: str  # seed key of the population methods
     arm_length: float = 1.0  # L of the ``robot`` prior metric [m]
@@ -292,9 +294,14 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
 
 
 def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
-    """The URDF's rigid body, friction fitted on the calibration data (f_v, f_c ≥ 0)."""
+    """The URDF's rigid body, friction fitted on the calibration data (f_v, f_c ≥ 0; an
+    armature stays 0)."""
     inertial = 10 * len(problem.links)
-    friction = np.arange(inertial, problem.theta_urdf.size)
+    names = list(problem.standard_names) or [""] * problem.theta_urdf.size
+    friction = np.array(
+        [k for k in range(inertial, problem.theta_urdf.size) if not names[k].startswith("ia_")],
+        dtype=np.intp,
+    )
     A = problem.R[:, :, friction].reshape(-1, friction.size)
     b = (problem.c - problem.R[:, :, :inertial] @ problem.theta_urdf[:inertial]).reshape(-1)
     lower = np.where(np.isin(friction, problem.nonnegative), 0.0, -np.inf)
@@ -307,7 +314,8 @@ def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 def variable_scales(problem: Problem, metric: str) -> Array:
     """Scales s of the unknowns z = (θ − θ_URDF)/s of the consistent fit: the prior's own for
     the inertial parameters (:mod:`paramid.robot.priors`), per joint the RMS torque for Coulomb
-    and offset, the RMS torque over the RMS velocity for viscous friction."""
+    and offset, the RMS torque over the RMS of the column (velocity, acceleration) for viscous
+    friction and armature."""
     inertial = 10 * len(problem.links)
     scales = np.ones(problem.theta_urdf.size)
     if metric == "robot":
@@ -324,8 +332,8 @@ def variable_scales(problem: Problem, metric: str) -> Array:
             column = inertial + per_joint * j + k
             norm = float(np.linalg.norm(R[j][:, column])) / np.sqrt(problem.samples)
             name = problem.standard_names[column] if problem.standard_names else ""
-            is_viscous = name.startswith("fv_")
-            value = torque[j] / norm if is_viscous and norm > 0 else torque[j]
+            per_motion = name.startswith(("fv_", "ia_"))
+            value = torque[j] / norm if per_motion and norm > 0 else torque[j]
             scales[column] = value if value > 0 else 1.0
     return scales
 

@@ -11,9 +11,11 @@ with c the centre of mass and I the rotational inertia about the joint frame's o
 the joint frame (Atkeson, An & Hollerbach 1986; Khalil & Dombre 2002, §9.3):
 τ = Y(q, q̇, q̈) π (``pin.computeJointTorqueRegressor``).  Friction adds per joint the columns
 q̇ (viscous f_v), the Coulomb law (sgn q̇, or tanh(q̇/v_s) with a smoothing velocity v_s per
-joint) and optionally 1 (offset f_0):
+joint), optionally 1 (offset f_0) and optionally q̈ (armature I_a: the drive's rotor inertia
+reflected through the gear, I_rotor·r², which a torque computed from motor current includes and
+a joint torque sensor behind the gear does not; Khalil & Dombre 2002, §9.3.4):
 
-    τ_j = Y_j π + f_v,j q̇_j + f_c,j sgn(q̇_j) + f_0,j.
+    τ_j = Y_j π + f_v,j q̇_j + f_c,j sgn(q̇_j) + f_0,j + I_a,j q̈_j.
 
 Joint values are one number per joint in the URDF's coordinates (rad or m); Pinocchio stores a
 ``continuous`` joint as (cos q, sin q), which :func:`pin_configuration` builds.  The regressor
@@ -39,6 +41,7 @@ Array = NDArray[np.float64]
 INERTIAL = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 FRICTION = {"viscous": "fv", "coulomb": "fc"}
 OFFSET = "f0"
+ARMATURE = "ia"
 ONE_DOF = {"RX", "RY", "RZ", "RevoluteUnaligned", "PX", "PY", "PZ", "PrismaticUnaligned"}
 CONTINUOUS = {"RUBX", "RUBY", "RUBZ", "RevoluteUnboundedUnaligned"}
 
@@ -55,9 +58,10 @@ class Robot:
     moving body (the URDF child link of its joint, in Pinocchio's joint order);
     ``standard_names`` lists the 10 inertial parameters per link (:data:`INERTIAL` +
     ``_<link>``) then, per joint in ``joints`` order, ``fv_<joint>``, ``fc_<joint>``,
-    ``f0_<joint>`` for the configured terms.  ``pin_joint`` is the reduced model's joint id of
-    each entry of ``joints`` (the user's order may differ from the tree's); ``coulomb_velocity``
-    the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0: sgn q̇).
+    ``f0_<joint>``, ``ia_<joint>`` for the configured terms.  ``pin_joint`` is the reduced
+    model's joint id of each entry of ``joints`` (the user's order may differ from the tree's);
+    ``coulomb_velocity`` the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0:
+    sgn q̇); ``armature``: a reflected rotor inertia per joint.
     """
 
     urdf: str
@@ -69,6 +73,7 @@ class Robot:
     offset: bool
     pin_joint: tuple[int, ...]
     coulomb_velocity: tuple[float, ...] = ()
+    armature: bool = False
 
     @property
     def n_joints(self) -> int:
@@ -81,8 +86,10 @@ class Robot:
 
     @property
     def friction_terms(self) -> tuple[str, ...]:
-        """Prefixes of the friction columns of each joint, e.g. ("fv", "fc", "f0")."""
-        return tuple(FRICTION[f] for f in self.friction) + ((OFFSET,) if self.offset else ())
+        """Prefixes of each joint's columns after the inertial ones, e.g. ("fv", "fc", "f0",
+        "ia"): friction, offset, armature."""
+        extra = ((OFFSET,) if self.offset else ()) + ((ARMATURE,) if self.armature else ())
+        return tuple(FRICTION[f] for f in self.friction) + extra
 
     @property
     def standard_names(self) -> list[str]:
@@ -165,17 +172,19 @@ def load_robot(
     friction: Iterable[str] = ("viscous", "coulomb"),
     offset: bool = False,
     coulomb_velocity: float | Sequence[float] = 0.0,
+    armature: bool = False,
 ) -> Robot:
     """Robot of ``urdf`` with ``joints`` moving; every other joint locked (at ``locked[name]``,
     default 0, i.e. Pinocchio's neutral configuration).
 
     ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
     joint; ``coulomb_velocity`` is the Coulomb law's v_s (0: sgn q̇), one for all joints or one
-    per joint.  Raises :class:`RobotError` for a missing or unparsable URDF and everything
+    per joint; ``armature`` adds a reflected rotor inertia per joint (column q̈).  Raises
+    :class:`RobotError` for a missing or unparsable URDF and everything
     :func:`robot_from_model` rejects.
     """
     robot = robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
-    return with_coulomb(robot, coulomb_velocity)
+    return with_coulomb(replace(robot, armature=bool(armature)), coulomb_velocity)
 
 
 def with_coulomb(robot: Robot, velocity: float | Sequence[float]) -> Robot:
@@ -242,7 +251,7 @@ def link_parameter_slices(robot: Robot) -> dict[str, slice]:
 
 
 def friction_columns(robot: Robot) -> dict[str, NDArray[np.intp]]:
-    """Standard column indices of each friction term ("fv", "fc", "f0"), one per joint."""
+    """Standard column indices of each per-joint term ("fv", "fc", "f0", "ia"), one per joint."""
     terms = robot.friction_terms
     return {
         t: robot.n_inertial + len(terms) * np.arange(robot.n_joints) + i
@@ -298,12 +307,12 @@ def coulomb(dq: Array, velocity: ArrayLike = 0.0) -> Array:
     return out
 
 
-def _friction_block(robot: Robot, dq: Array) -> Array:
-    """Friction columns (N, n_joints, n_joints · terms): q̇, the Coulomb law, 1 on each joint's
-    own row."""
+def _friction_block(robot: Robot, dq: Array, ddq: Array) -> Array:
+    """Per-joint columns (N, n_joints, n_joints · terms): q̇, the Coulomb law, 1, q̈ on each
+    joint's own row."""
     n, terms = robot.n_joints, robot.friction_terms
     law = coulomb(dq, robot.coulomb_velocity or 0.0)
-    values = {"fv": dq, "fc": law, "f0": np.ones_like(dq)}
+    values = {"fv": dq, "fc": law, "f0": np.ones_like(dq), "ia": ddq}
     out = np.zeros((dq.shape[0], n, n * len(terms)))
     rows = np.arange(n)
     for i, t in enumerate(terms):
@@ -326,7 +335,7 @@ def regressor(robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike) -> Arra
         out[...] = pin.computeJointTorqueRegressor(model, data, qk, vk, ak)
     if np.any(vi != np.arange(model.nv)):
         Y = Y[:, vi]
-    Y[..., robot.n_inertial :] = _friction_block(robot, dq)
+    Y[..., robot.n_inertial :] = _friction_block(robot, dq, ddq)
     return Y
 
 
@@ -356,7 +365,7 @@ def inverse_dynamics(
     tau = np.empty_like(q)
     for k in range(q.shape[0]):
         tau[k] = pin.rnea(model, data, qp[k], v[k], a[k])[vi]
-    return tau + _friction_block(robot, dq) @ theta[robot.n_inertial :]
+    return tau + _friction_block(robot, dq, ddq) @ theta[robot.n_inertial :]
 
 
 def extended_names(robot: Robot) -> list[str]:

@@ -52,14 +52,15 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 def robot_of(block: Mapping[str, Any]) -> Robot:
-    """The robot of a validated ``robots.<study>`` block (URDF, joints, locked, friction, offset;
-    the schema fills their defaults)."""
+    """The robot of a validated ``robots.<study>`` block (URDF, joints, locked, friction, offset,
+    armature; the schema fills their defaults)."""
     return load_robot(
         block["urdf"],
         block["joints"],
         locked=block["locked"] or {},
         friction=block["friction"],
         offset=bool(block["offset"]),
+        armature=bool(block["armature"]),
     )
 
 
@@ -209,7 +210,7 @@ def problem(
     robot's standard columns (its Coulomb law per joint), ``rows`` the stacked base regressor
     and torque for the methods that need the rows."""
     friction = friction_columns(robot)
-    columns = [np.asarray(friction[t], dtype=np.intp) for t in ("fv", "fc") if t in friction]
+    columns = [np.asarray(friction[t], dtype=np.intp) for t in ("fv", "fc", "ia") if t in friction]
     nonnegative = np.sort(np.concatenate(columns)) if columns else np.zeros(0, dtype=np.intp)
     placements = [robot.model.jointPlacements[k].translation for k in range(1, robot.model.njoints)]
     return estimators.Problem(
@@ -531,6 +532,12 @@ def urdf_friction(robot: Robot, theta: Array) -> dict[str, dict[str, float]]:
     }
 
 
+def urdf_armature(robot: Robot, theta: Array) -> dict[str, float]:
+    """Per joint the armature I_a [kg m²] of standard parameters θ (empty without one)."""
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    return {j: values[f"ia_{j}"] for j in robot.joints if f"ia_{j}" in values}
+
+
 def export_header(
     cfg: Mapping[str, Any], choice: Mapping[str, Any], meta: Mapping[str, Any]
 ) -> list[str]:
@@ -552,5 +559,6 @@ def export_header(
         "well, this is the consistent one nearest to the original URDF in that metric.",
         f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s):",
         "<dynamics friction> holds the Coulomb level, damping the viscous coefficient.",
+        *(["A comment in each joint gives its armature."] if cfg["robot"]["armature"] else []),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
     ]

@@ -104,10 +104,13 @@ def true_parameters(
     viscous: tuple[float, float] = (0.1, 0.5),
     coulomb: tuple[float, float] = (0.5, 2.0),
     offset: tuple[float, float] = (-0.5, 0.5),
+    armature: tuple[float, float] = (0.1, 0.6),
 ) -> Array:
     """θ (p,) of the twin: URDF inertias (each link scaled by U[1 − s, 1 + s] when
-    ``inertia_spread`` s > 0) and friction per joint uniform in the given ranges [N m s/rad,
-    N m, N m].  Streams ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction")."""
+    ``inertia_spread`` s > 0) and friction, offset and armature per joint (the robot's terms)
+    uniform in the given ranges [N m s/rad, N m, N m, kg m²; the armature's: the reflected
+    rotor inertias identified on the real Gen3's motor-current torque, 0.13-0.55].  Streams
+    ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction")."""
     if not 0 <= inertia_spread < 1:
         raise ValueError(f"inertia_spread must be in [0, 1), got {inertia_spread}")
     theta = urdf_parameters(robot)
@@ -117,7 +120,7 @@ def true_parameters(
     )
     theta[: robot.n_inertial] *= np.repeat(scale, 10)
     rng = generator("robot_twin", seed, "friction")
-    ranges = {"fv": viscous, "fc": coulomb, "f0": offset}
+    ranges = {"fv": viscous, "fc": coulomb, "f0": offset, "ia": armature}
     for term, columns in friction_columns(robot).items():
         theta[columns] = rng.uniform(*ranges[term], robot.n_joints)
     return theta

@@ -16,6 +16,9 @@ child of the moving joint) and removes the ``<inertial>`` of the links welded to
 a comment: the file then reproduces the identified dynamics exactly (with locked joints at their
 lock values). ``<dynamics damping friction>`` take the viscous and Coulomb coefficients where
 the friction law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
+URDF has no field for a joint's armature (reflected rotor inertia): it is written as a comment
+in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJoCo's joint
+``armature``, Pinocchio's ``model.armature``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ from paramid.robot.model import Robot, RobotError
 
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
+ARMATURE_NOTE = (
+    " armature {value} kg m^2: reflected rotor inertia, identified; not a URDF field (MuJoCo "
+    "<joint armature>, Pinocchio model.armature) "
+)
 
 
 def _number(value: float) -> str:
@@ -97,11 +104,13 @@ def export_urdf(
     theta: Array,
     friction: Mapping[str, Mapping[str, float]],
     header: Sequence[str],
+    armature: Mapping[str, float] | None = None,
 ) -> str:
     """The URDF ``text`` with the identified standard parameters ``theta`` (in
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
     ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
-    joints' ``<dynamics>``, and ``header`` lines as a comment at the top of ``<robot>``."""
+    joints' ``<dynamics>``, ``armature`` (joint -> I_a) as a comment in each joint, and
+    ``header`` lines as a comment at the top of ``<robot>``."""
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
     root = ET.fromstring(text, parser=parser)
     links = {link.get("name"): link for link in root.iter("link")}
@@ -123,6 +132,9 @@ def export_urdf(
             dynamics = ET.SubElement(element, "dynamics")
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
+    for joint, value in (armature or {}).items():
+        note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)))
+        joints[joint].insert(0, ET.Comment(note))
     root.insert(0, ET.Comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
     return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -25,7 +25,7 @@ FIGURES = ("torque", "rmse", "parameters", "regularisation")
 METHODS = tuple(ESTIMATORS)
 ROWS_METHODS = ("bcls", "rls_pso", "rls_agwo")  # the methods that need the stacked rows
 ROLES = ("calibration", "validation")
-ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset")
+ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
 
 
 class RobotStudies:
