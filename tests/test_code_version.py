@@ -117,6 +117,42 @@ def test_parsed_imports_persist_by_content(tmp_path: Path, monkeypatch) -> None:
     assert "paramid.cec2022.runs" in codehash.imported_modules(twin)
 
 
+def test_remembered_code_versions_equal_the_hash_and_follow_edits(tmp_path, monkeypatch) -> None:
+    """A code version from the store is the SHA-256 of the closure's paths and bytes, computed
+    here independently; editing a file of the closure gives a new key, never a stale version."""
+    import hashlib
+
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    script = tmp_path / "job.py"
+    script.write_text("from paramid import stats\n")
+
+    def direct() -> str:
+        digest = hashlib.sha256()
+        for path in codehash.library_files(script):
+            digest.update(path.relative_to(codehash.LIBRARY).as_posix().encode())
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+    first = codehash.code_version(script)
+    assert first == direct() and [first] in codehash._Store.imports.values()
+    assert codehash.code_version(script) == first  # served from the store
+    key = next(k for k, v in codehash._Store.imports.items() if v == [first])
+    codehash._Store.imports[key] = ["planted"]
+    assert codehash.code_version(script) == "planted"  # the store is what is read
+    library = tmp_path / "lib"  # an edited copy of the library: new content, new key
+    shutil.copytree(codehash.LIBRARY, library)
+    (library / "stats.py").write_text((library / "stats.py").read_text() + "\n# edited\n")
+    monkeypatch.setattr(codehash, "LIBRARY", library)
+    codehash.module_file.cache_clear()
+    codehash.dotted_name.cache_clear()
+    try:
+        edited = codehash.code_version(script)
+        assert edited == direct() and edited not in (first, "planted")
+    finally:
+        codehash.module_file.cache_clear()
+        codehash.dotted_name.cache_clear()
+
+
 def test_the_workflow_start_imports_no_heavy_library() -> None:
     """What the Snakefile imports (the family objects, the workflow layer) loads none of the
     libraries a job needs: every snakemake call, dry runs included, pays for these imports."""

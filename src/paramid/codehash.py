@@ -5,7 +5,8 @@ hashes the closure of the script's ``paramid`` imports so that a rule reruns exa
 it runs changes. The workflow asks this for ~70 scripts at every start (dry runs, the report,
 each cluster job), so each file is read once per process and its imports are parsed once per
 file *content*: :func:`use_store` keeps the parsed imports, keyed by the SHA-256 of the file,
-in a JSON file that survives between invocations (the workflow's is under ``.snakemake/``).
+and each closure's version, keyed by its files' hashes, in a JSON file that survives between
+invocations (the workflow's is under ``.snakemake/``).
 Nothing here imports more than the standard library.
 """
 
@@ -26,8 +27,9 @@ LIBRARY = Path(__file__).resolve().parent
 
 
 class _Store:
-    """The parsed imports: "<content SHA-256>:<module>" -> the paramid modules it imports;
-    ``path``: the JSON file they persist in (:func:`use_store`), ``dirty``: parsed since."""
+    """The parsed imports: "<content SHA-256>:<module>" -> the paramid modules it imports, and
+    code versions: "version:<SHA-256 of the closure's paths and content hashes>" -> [version];
+    ``path``: the JSON file they persist in (:func:`use_store`), ``dirty``: added since."""
 
     imports: dict[str, list[str]] = {}
     path: Path | None = None
@@ -162,9 +164,23 @@ def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> lis
 
 def code_version(script: str | os.PathLike, exclude: Iterable[str] = ()) -> str:
     """SHA-256 (16 hex digits) of the library code a script runs (:func:`library_files`):
-    each file's path relative to the library and its bytes, in path order."""
-    digest = hashlib.sha256()
-    for path in library_files(script, exclude):
-        digest.update(path.relative_to(LIBRARY).as_posix().encode())
-        digest.update(_contents(path)[0])
-    return digest.hexdigest()[:16]
+    each file's path relative to the library and its bytes, in path order.  Remembered in
+    the store under the files' paths and content hashes (each file is hashed once per
+    process anyway), so a start rehashes only the closures that changed."""
+    files = [
+        (path.relative_to(LIBRARY).as_posix(), path) for path in library_files(script, exclude)
+    ]
+    key = (
+        "version:"
+        + hashlib.sha256(
+            "\n".join(f"{name}:{_contents(path)[1]}" for name, path in files).encode()
+        ).hexdigest()
+    )
+    if key not in _Store.imports:
+        digest = hashlib.sha256()
+        for name, path in files:
+            digest.update(name.encode())
+            digest.update(_contents(path)[0])
+        _Store.imports[key] = [digest.hexdigest()[:16]]
+        _Store.dirty = True
+    return _Store.imports[key][0]
