@@ -5,7 +5,7 @@ import re
 import pandas as pd
 
 from paramid import io
-from paramid.cec2022 import figures
+from paramid.cec2022 import figures, runs
 from paramid.plotting import FigureStyle, styled
 
 
@@ -16,8 +16,9 @@ def main(smk) -> None:
     ranks = pd.read_csv(smk.input.ranks)
     histories = {}
     for path in smk.input.histories:
-        function, algorithm = re.search(r"F(\d+)/(\w+)\.parquet$", path).groups()
-        histories[(int(function), algorithm)] = io.read_parquet(path)[0]
+        algorithm = re.search(r"(\w+)\.parquet$", path).group(1)
+        for function, frame in runs.by_function(io.read_parquet(path)[0]).items():
+            histories[(function, algorithm)] = frame
     with styled(style):
         drawn = {
             "ranks": figures.rank_figure(ranks, dim),

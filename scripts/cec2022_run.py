@@ -1,5 +1,5 @@
 """Rule cec2022_run: every function of the benchmark for one algorithm and dimension, all runs
-of each function in one batched call, one table and one history file per function."""
+of each function in one batched call; one run table and one history file for the job."""
 
 from paramid import io
 from paramid.cec2022 import runs
@@ -9,27 +9,30 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "cec2022_run")
     dim, algorithm = int(smk.wildcards.dim), smk.wildcards.algorithm
-    outputs = zip(cfg["functions"], smk.output.runs, smk.output.histories, strict=True)
-    for function, runs_path, history_path in outputs:
-        job = runs.run_configured(function, dim, algorithm, cfg)
-        meta = io.provenance(
-            cfg,
-            stage="cec2022_run",
-            function=function,
-            dim=dim,
-            algorithm=algorithm,
-            iterations=job.iterations,
-            seed_stream=["cec2022", cfg["seed"], algorithm, function, dim, "<run>"],
-            timing="wall time of the batched call of all runs / runs",
-        )
-        units, timing = runs.RUN_UNITS, ["time_s"]
-        io.write_parquet(
-            job.runs, runs_path, units=units, meta=meta, nondeterministic_columns=timing
-        )
-        io.write_parquet(job.history, history_path, units=runs.HISTORY_UNITS, meta=meta)
+    results = {}
+    for function in cfg["functions"]:
+        job = results[function] = runs.run_configured(function, dim, algorithm, cfg)
         evaluations = int(job.runs["n_evals"].iloc[0])
         done = "F%d D%d %s: %d x %d evaluations in %.2f s"
         log.info(done, function, dim, algorithm, cfg["runs"], evaluations, job.wall_s)
+    run_table, history = runs.job_tables(results)
+    meta = io.provenance(
+        cfg,
+        stage="cec2022_run",
+        dim=dim,
+        algorithm=algorithm,
+        iterations=job.iterations,
+        seed_stream=["cec2022", cfg["seed"], algorithm, "<function>", dim, "<run>"],
+        timing="per function: wall time of the batched call of all runs / runs",
+    )
+    io.write_parquet(
+        run_table,
+        smk.output.runs,
+        units=runs.RUN_UNITS,
+        meta=meta,
+        nondeterministic_columns=["time_s"],
+    )
+    io.write_parquet(history, smk.output.histories, units=runs.HISTORY_UNITS, meta=meta)
 
 
 main(snakemake)  # noqa: F821

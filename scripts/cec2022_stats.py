@@ -6,6 +6,7 @@ import re
 import pandas as pd
 
 from paramid import io
+from paramid.cec2022 import runs as run_files
 from paramid.cec2022 import study
 
 
@@ -18,8 +19,9 @@ def main(smk) -> None:
     }
     runs = {}
     for path in smk.input.runs:
-        dim, function, algorithm = re.search(r"d(\d+)/F(\d+)/(\w+)\.parquet$", path).groups()
-        runs[(int(dim), int(function), algorithm)] = io.read_parquet(path)[0]
+        dim, algorithm = re.search(r"d(\d+)/(\w+)\.parquet$", path).groups()
+        for function, frame in run_files.by_function(io.read_parquet(path)[0]).items():
+            runs[(int(dim), function, algorithm)] = frame
     friedman = study.friedman_table(tables)
     wilcoxon = study.wilcoxon_table(tables, reference=reference)
     io.write_csv(friedman, smk.output.friedman)

@@ -3,6 +3,7 @@
 import re
 
 from paramid import io
+from paramid.cec2022 import runs as run_files
 from paramid.cec2022 import study
 
 
@@ -11,10 +12,10 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "cec2022_tables")
     runs, times = {}, {}
     for path in smk.input.runs:
-        function, algorithm = re.search(r"F(\d+)/(\w+)\.parquet$", path).groups()
-        frame, _ = io.read_parquet(path)
-        runs[(int(function), algorithm)] = frame
-        times[(int(function), algorithm)] = float(frame["time_s"].iloc[0])
+        algorithm = re.search(r"(\w+)\.parquet$", path).group(1)
+        for function, frame in run_files.by_function(io.read_parquet(path)[0]).items():
+            runs[(function, algorithm)] = frame
+            times[(function, algorithm)] = float(frame["time_s"].iloc[0])
     paper = study.read_paper_values(smk.input.paper)
     table = study.summary_table(runs, times, paper, dim)
     io.write_csv(table, smk.output.table)

@@ -280,7 +280,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
 
 
 def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
-    from paramid.cec2022.runs import HISTORY_UNITS, RUN_UNITS, run_configured, run_job
+    from paramid.cec2022.runs import run_configured, run_job
 
     cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
     job = run_configured(2, 10, "HHO", cfg)
@@ -289,11 +289,33 @@ def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
     pd.testing.assert_frame_equal(job.runs.drop(columns="time_s"), frame)
     pd.testing.assert_frame_equal(job.history, history)
     assert (job.runs["time_s"] == job.wall_s / 3).all()
-    assert list(job.runs.columns) == list(RUN_UNITS) and list(job.history.columns) == list(
-        HISTORY_UNITS
-    )
     cec = run_configured(2, 10, "HHO", cfg | {"population": 40_000, "budget": "cec", "runs": 1})
     assert cec.iterations == 5 and cec.runs["n_evals"].tolist() == [200_000]  # 200 000 / 40 000
+
+
+def test_job_tables_stack_every_function_and_split_back() -> None:
+    """One file per (dimension, algorithm): the functions' tables stacked with a `function`
+    column in the units' order, and split back to the very frames of each function."""
+    from paramid.cec2022.runs import (
+        HISTORY_UNITS,
+        RUN_UNITS,
+        by_function,
+        job_tables,
+        run_configured,
+    )
+
+    cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
+    results = {f: run_configured(f, 10, "WOA", cfg) for f in (9, 2, 12)}
+    run_table, history = job_tables(results)
+    assert list(run_table.columns) == list(RUN_UNITS)
+    assert list(history.columns) == list(HISTORY_UNITS)
+    assert run_table["function"].tolist() == [9] * 3 + [2] * 3 + [12] * 3
+    assert len(history) == 3 * 3 * 4
+    runs_back, history_back = by_function(run_table), by_function(history)
+    assert list(runs_back) == [9, 2, 12]
+    for function, result in results.items():
+        pd.testing.assert_frame_equal(runs_back[function], result.runs)
+        pd.testing.assert_frame_equal(history_back[function], result.history)
 
 
 # --- workflow pieces: config fragment, schema, rule file --------------------------------------

@@ -1,7 +1,7 @@
 # CEC 2022 optimiser comparison of the MIPO paper (§3.1, Tables 3-4, Figures 6-7; issue #8).
 # One job per (algorithm, dimension): every function of the benchmark, all runs of each batched
-# in one call, one file per (function, dimension, algorithm) as before; then tables, statistics
-# + audit, and figures per dimension. A job of one function would spend most of its time
+# in one call, one run table and one history file per job (a `function` column); then tables,
+# statistics + audit, and figures per dimension. A job of one function would spend most of its time
 # starting Python; one algorithm per job keeps editing one optimiser rerunning its jobs alone.
 # Every table and PNG figure is in `snakemake --report` under the category "cec2022".
 # Config: the `cec2022:` block of config.yaml (figures: the top-level `figures:` style; helpers:
@@ -10,8 +10,8 @@
 
 rule cec2022_run:
     output:
-        runs=CEC.job_outputs("runs"),
-        histories=CEC.job_outputs("histories"),
+        runs=CEC.job_output("runs"),
+        histories=CEC.job_output("histories"),
     log:
         f"{CEC.logs}/run_d{{dim}}_{{algorithm}}.log",
     wildcard_constraints:

@@ -1,4 +1,4 @@
-"""One job of the CEC 2022 comparison: all runs of one (function, dimension, algorithm).
+"""One job of the CEC 2022 comparison: all runs of every function for one (dimension, algorithm).
 
 Kept apart from ``paramid.cec2022.study`` (tables, tests, audit) so that the
 workflow's run jobs depend only on this module, the optimisers and the benchmark functions.
@@ -34,9 +34,17 @@ ALGORITHMS: dict[str, str] = {
     "MIPO": "mipo",
     "PO": "po",
 }
-#: Units of a job's run table (``time_s``: the batched wall time / runs) and history table.
-RUN_UNITS = {"run": "1", "best_f": "1", "error": "1", "n_evals": "1", "time_s": "s"}
-HISTORY_UNITS = {"run": "1", "evaluations": "1", "best_f": "1"}
+#: Units of a job's run table (``time_s``: the batched wall time of the function / runs) and
+#: history table; one file of each per (dimension, algorithm), a ``function`` column first.
+RUN_UNITS = {
+    "function": "1",
+    "run": "1",
+    "best_f": "1",
+    "error": "1",
+    "n_evals": "1",
+    "time_s": "s",
+}
+HISTORY_UNITS = {"function": "1", "run": "1", "evaluations": "1", "best_f": "1"}
 #: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
 CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
 
@@ -144,3 +152,28 @@ def run_configured(function: int, dim: int, algorithm: str, cfg: Mapping[str, An
     )
     table["time_s"] = wall / cfg["runs"]
     return JobResult(runs=table, history=history, wall_s=wall, iterations=iterations)
+
+
+def job_tables(results: Mapping[int, JobResult]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The run table and the history table of one job (function number -> its result), each
+    function's rows stacked in the order given, with a ``function`` column first."""
+    import pandas as pd
+
+    def stacked(frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
+        parts = [frame.assign(function=np.int64(f)) for f, frame in frames.items()]
+        table = pd.concat(parts, ignore_index=True)
+        return table[["function", *table.columns.drop("function")]]
+
+    return (
+        stacked({f: r.runs for f, r in results.items()}),
+        stacked({f: r.history for f, r in results.items()}),
+    )
+
+
+def by_function(table: pd.DataFrame) -> dict[int, pd.DataFrame]:
+    """Split a table of :func:`job_tables` back into one frame per function (without the
+    ``function`` column, index from 0), in the order of the file."""
+    return {
+        int(function): part.drop(columns="function").reset_index(drop=True)
+        for function, part in table.groupby("function", sort=False)
+    }

@@ -59,13 +59,11 @@ class Cec2022Benchmark:
         others = {m.__module__ for m in optim.METHODS.values()} - needed
         return script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
 
-    def job_outputs(self, folder: str) -> list[str]:
-        """The files of one run job (one algorithm and dimension): every function's run table
-        (``folder`` "runs") or best-so-far history ("histories"), wildcards {dim}, {algorithm}."""
-        return [
-            f"{self.out}/{folder}/d{{dim}}/F{function}/{{algorithm}}.parquet"
-            for function in self.block["functions"]
-        ]
+    def job_output(self, folder: str) -> str:
+        """The file of one run job (one algorithm and dimension, every function): its run
+        table (``folder`` "runs") or best-so-far histories ("histories"), wildcards {dim},
+        {algorithm}."""
+        return f"{self.out}/{folder}/d{{dim}}/{{algorithm}}.parquet"
 
     def run_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The config subset one job depends on (a change of `runs` reruns every job)."""
@@ -75,11 +73,7 @@ class Cec2022Benchmark:
         return {"reference": self.block["reference"]}
 
     def _per_run(self, folder: str, dim: str | int) -> list[str]:
-        return [
-            f"{self.out}/{folder}/d{dim}/F{function}/{algorithm}.parquet"
-            for function in self.block["functions"]
-            for algorithm in self.block["algorithms"]
-        ]
+        return [f"{self.out}/{folder}/d{dim}/{a}.parquet" for a in self.block["algorithms"]]
 
     def runs(self, wildcards: Wildcards) -> list[str]:
         return self._per_run("runs", wildcards.dim)
