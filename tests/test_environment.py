@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -87,8 +86,16 @@ def test_every_rule_names_the_one_environment(repo_root):
 
 def test_default_profile_sets_the_local_defaults(repo_root):
     profile = yaml.safe_load((repo_root / "profiles/default/config.yaml").read_text())
-    assert profile == {"cores": "all", "rerun-incomplete": True, "show-failed-logs": True}
+    triggers = ["mtime", "input", "code", "software-env"]  # params: as input (SettingsFile)
+    assert profile == {
+        "cores": "all",
+        "rerun-incomplete": True,
+        "show-failed-logs": True,
+        "rerun-triggers": triggers,
+    }
     assert not (repo_root / "workflow/profiles/default").exists()
+    slurm = yaml.safe_load((repo_root / "workflow/profiles/slurm/config.yaml").read_text())
+    assert slurm["rerun-triggers"] == triggers
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +103,7 @@ def dry_run_all(repo_root, tmp_path_factory) -> str:
     """``snakemake -n all`` with no flags in a copy laid out as a fresh clone."""
     from test_workflow import copy_workflow, snakemake
 
-    work = copy_workflow(repo_root, tmp_path_factory.mktemp("clone") / "wf")
-    shutil.copytree(repo_root / "profiles", work / "profiles")
+    work = copy_workflow(repo_root, tmp_path_factory.mktemp("clone") / "wf")  # with profiles/
     out = snakemake(work, "-n", "all")
     assert out.returncode == 0, out.stderr[-3000:]
     return out.stdout + out.stderr

@@ -21,7 +21,7 @@ import pytest
 from paramid import io
 
 pytestmark = pytest.mark.slow
-WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
+WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs", "profiles"]
 
 
 def copy_workflow(repo_root: Path, dest: Path) -> Path:

@@ -81,11 +81,15 @@ def provenance(
     config_subset: Any, inputs: Iterable[str | os.PathLike] = (), **extra: Any
 ) -> dict[str, Any]:
     """The provenance block stored with every output: the config subset and its hash, the
-    SHA-256 of each input, the package versions and the git commit of the working directory."""
+    SHA-256 of each input, the package versions and the git commit of the working directory.
+
+    Snakemake's own files among the inputs (``.snakemake/``: the settings file through which
+    the config subset reruns a job, :class:`paramid.workflow.SettingsFile`) are not data and
+    are left out."""
     return {
         "config": config_subset,
         "config_hash": config_hash(config_subset),
-        "inputs": {str(p): file_sha256(p) for p in inputs},
+        "inputs": {str(p): file_sha256(p) for p in inputs if Path(p).parts[:1] != (".snakemake",)},
         "versions": package_versions(),
         "git_commit": git_commit(),
         **extra,

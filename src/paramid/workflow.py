@@ -29,6 +29,11 @@ NEVER = "(?!)"  # a wildcard pattern that matches nothing
 VALIDATED = Path(".snakemake/paramid-validated")
 #: the parsed imports of the library's files, by content (:func:`paramid.codehash.use_store`)
 IMPORT_STORE = Path(".snakemake/paramid-imports.json")
+#: one file per distinct params of a rule: the input through which they rerun jobs
+SETTINGS = Path(".snakemake/paramid-settings")
+# the arguments that make a params function "derived" (from files): Snakemake leaves those out
+# of its params record too, as their changes show as input changes
+DERIVING_ARGUMENTS = frozenset({"input", "output", "threads", "resources"})
 # the keys of a `signals:` block that only the `auto` cutoff choice reads
 CUTOFF_CHOICE_KEYS = ("cutoff_candidates_hz", "cv_blocks")
 
@@ -163,6 +168,57 @@ def script_code(basedir: str | os.PathLike, script: str, exclude: Iterable[str] 
     return codehash.code_version(Path(basedir) / "scripts" / script, exclude)
 
 
+class SettingsFile:
+    """The input function that turns a rule's params into a file, the rerun trigger of every
+    config subset and code version (:func:`apply_rule_template`).
+
+    A job's params (the values, or the functions of its wildcards Snakemake calls) are written
+    as canonical JSON to ``.snakemake/paramid-settings/<rule>/<sha256>.json``, named by their
+    hash, and that path is one of the job's inputs, flagged ``ancient`` (its age never counts).
+    A change of the config subset or of ``params.code`` changes the path, so Snakemake's
+    ``input`` trigger (the recorded set of input files) reruns exactly the jobs it concerns.
+    Snakemake's own ``params`` trigger does the same by comparing each job's params with the
+    record of each output, but it imports pandas to do it (0.3 s at every start), so the
+    workflow profiles leave it out of ``rerun-triggers``; with it on, both agree.  Params
+    derived from files (functions of ``input``, ``output``, ...) are left out, as Snakemake
+    leaves them out of its record.
+    """
+
+    def __init__(self, rule_name: str, params: Mapping[str, Any]) -> None:
+        self.folder = SETTINGS / rule_name
+        self.params = {
+            name: value
+            for name, value in params.items()
+            if not (callable(value) and DERIVING_ARGUMENTS & set(_arguments(value)))
+        }
+
+    def values(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The job's params: each function called with its wildcards."""
+        return {
+            name: value(wildcards) if callable(value) else value
+            for name, value in self.params.items()
+        }
+
+    def __call__(self, wildcards: Wildcards) -> str:
+        """The job's settings file, written the first time these params are seen."""
+        from snakemake.io import ancient
+
+        text = json.dumps(self.values(wildcards), sort_keys=True, default=repr, indent=1)
+        path = self.folder / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            temporary.write_text(text + "\n")
+            os.replace(temporary, path)  # atomic: a concurrent start writes the same bytes
+        return ancient(path.as_posix())
+
+
+def _arguments(function: Callable[..., Any]) -> list[str]:
+    import inspect
+
+    return list(inspect.signature(function).parameters)
+
+
 def benchmark_path(rule_name: str, output: str) -> str:
     """benchmarks/<rule>/<wildcard values>.tsv (benchmarks/<rule>.tsv without wildcards): the
     wall time and memory of each of a rule's jobs, wildcards in the order of its output path."""
@@ -171,8 +227,9 @@ def benchmark_path(rule_name: str, output: str) -> str:
 
 
 def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int) -> None:
-    """Give every rule that runs something the run's conda environment (envs/paramid.yaml), and
-    every scripted rule its code version and benchmark file; check that each scripted rule
+    """Give every rule that runs something the run's conda environment (envs/paramid.yaml),
+    every scripted rule its code version and benchmark file, every rule with params their
+    settings file as an input (:class:`SettingsFile`); check that each scripted rule
     writes a log and runs the script of its own name; give the rules declared in
     ``first_files`` (file names) ``priority``.
 
@@ -191,6 +248,8 @@ def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int
             continue
         rule.conda_env = conda_env
         if rule.script is None:
+            if rule.params:
+                rule.set_input(settings=SettingsFile(rule.name, dict(rule.params.items())))
             continue
         if not rule.log:
             raise ValueError(f"{rule.name} declares no log; every job writes one under logs/")
@@ -202,6 +261,7 @@ def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int
             )
         if "code" not in rule.params._names:
             rule.set_params(code=script_code(basedir, script))
+        rule.set_input(settings=SettingsFile(rule.name, dict(rule.params.items())))
         rule.benchmark_modifier = rule.log_modifier  # the rule's own path modifier
         rule.benchmark = benchmark_path(rule.name, str(rule.output[0]))
         if Path(rule.snakefile).name in first:
