@@ -173,10 +173,11 @@ class SettingsFile:
     config subset and code version (:func:`apply_rule_template`).
 
     A job's params (the values, or the functions of its wildcards Snakemake calls) are written
-    as canonical JSON to ``.snakemake/paramid-settings/<rule>/<sha256>.json``, named by their
-    hash, and that path is one of the job's inputs, flagged ``ancient`` (its age never counts).
-    A change of the config subset or of ``params.code`` changes the path, so Snakemake's
-    ``input`` trigger (the recorded set of input files) reruns exactly the jobs it concerns.
+    as canonical JSON to ``.snakemake/paramid-settings/<rule>/<sha256>/params.json``, named
+    by their hash, and that path is one of the job's inputs, flagged ``ancient`` (its age
+    never counts). A change of the config subset or of ``params.code`` changes the path, so
+    Snakemake's ``input`` trigger (the recorded set of input files) reruns exactly the jobs
+    it concerns.
     Snakemake's own ``params`` trigger does the same by comparing each job's params with the
     record of each output, but it imports pandas to do it (0.3 s at every start), so the
     workflow profiles leave it out of ``rerun-triggers``; with it on, both agree.  Params
@@ -204,7 +205,9 @@ class SettingsFile:
         from snakemake.io import ancient
 
         text = json.dumps(self.values(wildcards), sort_keys=True, default=repr, indent=1)
-        path = self.folder / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+        # a folder per hash: Snakemake lists a folder once per start and takes a file that
+        # was not in the listing as missing, so a new file never joins a listed folder
+        path = self.folder / hashlib.sha256(text.encode()).hexdigest() / "params.json"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
