@@ -33,6 +33,7 @@ from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.compression import CHUNK, Compressed, compress_records
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
+    ARMATURE,
     Robot,
     extended_regressor,
     friction_columns,
@@ -535,7 +536,8 @@ def urdf_friction(robot: Robot, theta: Array) -> dict[str, dict[str, float]]:
 def urdf_armature(robot: Robot, theta: Array) -> dict[str, float]:
     """Per joint the armature I_a [kg m²] of standard parameters θ (empty without one)."""
     values = dict(zip(robot.standard_names, theta, strict=True))
-    return {j: values[f"ia_{j}"] for j in robot.joints if f"ia_{j}" in values}
+    names = {j: f"{ARMATURE}_{j}" for j in robot.joints}
+    return {j: values[name] for j, name in names.items() if name in values}
 
 
 def export_header(
