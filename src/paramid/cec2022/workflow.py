@@ -43,6 +43,7 @@ class Cec2022Benchmark:
                 f"{block['algorithms']}: the reference is tested against each of them"
             )
         self.out = paths.confine(block["output"], "cec2022.output", "results", taken=taken)
+        self._run_codes: dict[str, str] = {}
         self.logs = paths.confine(block["logs"], "cec2022.logs", "logs", taken=taken)
 
     def check_inputs(self) -> None:
@@ -53,11 +54,14 @@ class Cec2022Benchmark:
         """params.code of one run job: the script's library code without the optimisers of
         optim.METHODS that this job's algorithm does not run (editing GGO reruns GGO's jobs
         only)."""
-        method = optim.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
-        own = sys.modules[method.__module__]
-        needed = {codehash.dotted_name(f) for f in codehash.library_files(str(own.__file__))}
-        others = {m.__module__ for m in optim.METHODS.values()} - needed
-        return script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
+        if wildcards.algorithm not in self._run_codes:  # asked per job, twice (SettingsFile)
+            method = optim.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
+            own = sys.modules[method.__module__]
+            needed = {codehash.dotted_name(f) for f in codehash.library_files(str(own.__file__))}
+            others = {m.__module__ for m in optim.METHODS.values()} - needed
+            code = script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
+            self._run_codes[wildcards.algorithm] = code
+        return self._run_codes[wildcards.algorithm]
 
     def job_output(self, folder: str) -> str:
         """The file of one run job (one algorithm and dimension, every function): its run
