@@ -219,6 +219,30 @@ def test_every_module_of_a_family_is_run_by_that_family_alone(family: str) -> No
     assert any(codehash.LIBRARY / EDITED[family] in closures[rule] for rule in own)
 
 
+def _params_comparisons(workdir: Path, env: dict, *args: str) -> int:
+    """How often a dry run of ``all`` calls Snakemake's params comparison (counted by a
+    wrapper around ``PersistenceBase.params_changed``)."""
+    count = (
+        "import atexit, sys\n"
+        "from snakemake.persistence import PersistenceBase as P\n"
+        "calls, compare = [], P.params_changed\n"
+        "P.params_changed = lambda self, *a, **k: calls.append(1) or compare(self, *a, **k)\n"
+        "atexit.register(lambda: print('params compared', len(calls), file=sys.stderr))\n"
+        "from snakemake.cli import main\n"
+        "main(sys.argv[1:])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", count, "--cores", "1", "-n", "all", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return int(re.search(r"^params compared (\d+)$", out.stderr, re.M).group(1))
+
+
 @pytest.mark.slow
 def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> None:
     workdir = copy_workflow(ROOT, tmp_path / "wf")
@@ -233,6 +257,10 @@ def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> No
             (workdir / path).touch()
     _snakemake(workdir, env, "--touch", "--forceall", "all", "-q")
     assert _planned_rules(_snakemake(workdir, env, "-n", "all")) == set()
+    # the no-op compares params through their settings files: Snakemake's own comparison
+    # (which imports pandas, 0.3 s at every start) never runs under the shipped profile
+    assert _params_comparisons(workdir, env) == 0
+    assert _params_comparisons(workdir, env, "--rerun-triggers", "params") > 0  # it can fail
 
     families = _families()
     for family, module in EDITED.items():
