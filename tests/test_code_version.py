@@ -61,9 +61,13 @@ def test_every_rule_file_belongs_to_one_family() -> None:
     )
 
 
-def _snakemake(workdir: Path, env: dict, *args: str) -> str:
+def _snakemake(
+    workdir: Path, env: dict, *args: str, launcher: tuple[str, ...] = ("-m", "snakemake")
+) -> str:
+    """Snakemake's output (stdout + stderr) of a run that must succeed; ``launcher``: what
+    Python runs (``("-c", code)`` for Snakemake behind a wrapper)."""
     out = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", "1", *args],
+        [sys.executable, *launcher, "--cores", "1", *args],
         cwd=workdir,
         env=env,
         capture_output=True,
@@ -231,16 +235,8 @@ def _params_comparisons(workdir: Path, env: dict, *args: str) -> int:
         "from snakemake.cli import main\n"
         "main(sys.argv[1:])\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", count, "--cores", "1", "-n", "all", *args],
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    return int(re.search(r"^params compared (\d+)$", out.stderr, re.M).group(1))
+    text = _snakemake(workdir, env, "-n", "all", *args, launcher=("-c", count))
+    return int(re.search(r"^params compared (\d+)$", text, re.M).group(1))
 
 
 @pytest.mark.slow

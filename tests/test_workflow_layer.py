@@ -120,24 +120,33 @@ def test_file_digest_is_remembered_by_size_and_time_once_settled(tmp_path, monke
     either hashes it again; a file modified just now is never remembered."""
     import os
 
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(workflow._Digests, "known", None)
+    from paramid import codehash
+
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    monkeypatch.setattr(codehash._Store, "path", None)
+    monkeypatch.setattr(codehash._Store, "dirty", False)
+    store = tmp_path / "store.json"
+    codehash.use_store(store)
     record = tmp_path / "r.csv"
     record.write_text("time,angle,torque\n0,0,0\n")
-    fresh = workflow.file_digest(record)
+    key = f"file:{record.resolve()}"
+    fresh = codehash.file_digest(record)
     assert fresh == hashlib.sha256(record.read_bytes()).hexdigest()
-    assert not (tmp_path / workflow.DIGESTS).exists()  # modified just now: not remembered
+    codehash._save()
+    assert not store.exists()  # modified just now: not remembered
     os.utime(record, ns=(10**18, 10**18))  # settled (2001)
-    assert workflow.file_digest(record) == fresh
-    saved = json.loads((tmp_path / workflow.DIGESTS).read_text())
-    assert saved[str(record.resolve())] == [record.stat().st_size, 10**18, fresh]
-    monkeypatch.setattr(workflow._Digests, "known", None)  # a new start reads the file
-    saved[str(record.resolve())][2] = "planted"
-    (tmp_path / workflow.DIGESTS).write_text(json.dumps(saved))
-    assert workflow.file_digest(record) == "planted"
+    assert codehash.file_digest(record) == fresh
+    codehash._save()
+    saved = json.loads(store.read_text())
+    assert saved[key] == [str(record.stat().st_size), str(10**18), fresh]
+    monkeypatch.setattr(codehash._Store, "imports", {})  # a new start reads the file
+    saved[key][2] = "planted"
+    store.write_text(json.dumps(saved))
+    codehash.use_store(store)
+    assert codehash.file_digest(record) == "planted"
     record.write_text("time,angle,torque\n0,0,1\n")  # same size, new time
     os.utime(record, ns=(10**18 + 1, 10**18 + 1))
-    assert workflow.file_digest(record) == hashlib.sha256(record.read_bytes()).hexdigest()
+    assert codehash.file_digest(record) == hashlib.sha256(record.read_bytes()).hexdigest()
 
 
 def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, monkeypatch):

@@ -6,7 +6,8 @@ it runs changes. The workflow asks this for ~70 scripts at every start (dry runs
 each cluster job), so each file is read once per process and its imports are parsed once per
 file *content*: :func:`use_store` keeps the parsed imports, keyed by the SHA-256 of the file,
 and each closure's version, keyed by its files' hashes, in a JSON file that survives between
-invocations (the workflow's is under ``.snakemake/``).
+invocations (the workflow's is under ``.snakemake/``). The same store remembers the hashes
+of the workflow's checked input files by path, size and time (:func:`file_digest`).
 Nothing here imports more than the standard library.
 """
 
@@ -20,15 +21,19 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
 LIBRARY = Path(__file__).resolve().parent
+# a file modified this recently [s] may change again within its timestamp's resolution
+SETTLED_S = 2.0
 
 
 class _Store:
-    """The parsed imports: "<content SHA-256>:<module>" -> the paramid modules it imports, and
-    code versions: "version:<SHA-256 of the closure's paths and content hashes>" -> [version];
+    """The parsed imports: "<content SHA-256>:<module>" -> the paramid modules it imports,
+    code versions: "version:<SHA-256 of the closure's paths and content hashes>" -> [version],
+    and file hashes: "file:<resolved path>" -> [size, mtime_ns, SHA-256] (:func:`file_digest`);
     ``path``: the JSON file they persist in (:func:`use_store`), ``dirty``: added since."""
 
     imports: dict[str, list[str]] = {}
@@ -184,3 +189,24 @@ def code_version(script: str | os.PathLike, exclude: Iterable[str] = ()) -> str:
         _Store.imports[key] = [digest.hexdigest()[:16]]
         _Store.dirty = True
     return _Store.imports[key][0]
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes, remembered in the store under its path, size and
+    modification time (as git's index does), so an unchanged multi-megabyte record is not
+    read at every start.
+
+    A file modified less than :data:`SETTLED_S` ago is hashed but not remembered: an edit
+    within its timestamp's resolution could keep both size and time.
+    """
+    file = Path(path).resolve()
+    stat = file.stat()
+    key, known = f"file:{file}", [str(stat.st_size), str(stat.st_mtime_ns)]
+    entry = _Store.imports.get(key)
+    if entry is not None and entry[:2] == known:
+        return entry[2]
+    digest = hashlib.sha256(file.read_bytes()).hexdigest()
+    if time.time() - stat.st_mtime > SETTLED_S:
+        _Store.imports[key] = [*known, digest]
+        _Store.dirty = True
+    return digest

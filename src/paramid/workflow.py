@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import re
-import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -28,11 +27,8 @@ from paramid.errors import UserError
 T = TypeVar("T")
 NEVER = "(?!)"  # a wildcard pattern that matches nothing
 VALIDATED = Path(".snakemake/paramid-validated")
-#: the SHA-256 of checked input files by path, size and modification time (:func:`file_digest`)
-DIGESTS = VALIDATED / "digests.json"
-# a file modified this recently [s] may change again within its timestamp's resolution
-SETTLED_S = 2.0
-#: the parsed imports of the library's files, by content (:func:`paramid.codehash.use_store`)
+#: the parsed imports of the library's files, by content, and the checked inputs' hashes
+#: (:func:`paramid.codehash.use_store`)
 IMPORT_STORE = Path(".snakemake/paramid-imports.json")
 #: one file per distinct params of a rule: the input through which they rerun jobs
 SETTINGS = Path(".snakemake/paramid-settings")
@@ -151,46 +147,11 @@ def validated_before(path: str | os.PathLike, settings: Any, checker: str) -> tu
     module = codehash.module_file(checker)
     if module is None:
         raise ValueError(f"{checker!r} is not a module of paramid")
-    digest = hashlib.sha256(file_digest(path).encode())
+    digest = hashlib.sha256(codehash.file_digest(path).encode())
     digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
     digest.update(codehash.code_version(module).encode())
     stamp = VALIDATED / digest.hexdigest()
     return stamp.exists(), stamp
-
-
-class _Digests:
-    """The remembered digests, "<resolved path>" -> [size, mtime_ns, SHA-256], read from
-    :data:`DIGESTS` at the first use in a process."""
-
-    known: dict[str, list[Any]] | None = None
-
-
-def file_digest(path: str | os.PathLike) -> str:
-    """SHA-256 of a file's bytes, remembered under its path, size and modification time
-    (as git's index does), so an unchanged multi-megabyte record is not read at every start.
-
-    A file modified less than :data:`SETTLED_S` ago is hashed but not remembered: an edit
-    within its timestamp's resolution could keep both size and time.
-    """
-    file = Path(path).resolve()
-    stat = file.stat()
-    if _Digests.known is None:
-        try:
-            loaded = json.loads(DIGESTS.read_text())
-        except (OSError, ValueError):
-            loaded = {}
-        _Digests.known = loaded if isinstance(loaded, dict) else {}
-    entry = _Digests.known.get(str(file))
-    if isinstance(entry, list) and entry[:2] == [stat.st_size, stat.st_mtime_ns]:
-        return str(entry[2])
-    digest = hashlib.sha256(file.read_bytes()).hexdigest()
-    if time.time() - stat.st_mtime > SETTLED_S:
-        _Digests.known[str(file)] = [stat.st_size, stat.st_mtime_ns, digest]
-        DIGESTS.parent.mkdir(parents=True, exist_ok=True)
-        partial = DIGESTS.with_suffix(f".{os.getpid()}.partial")
-        partial.write_text(json.dumps(_Digests.known, sort_keys=True))
-        os.replace(partial, DIGESTS)
-    return digest
 
 
 def mark_validated(stamps: Iterable[Path]) -> None:
