@@ -9,7 +9,8 @@ from paramid.robot import model, records, signals, study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_cutoff")
-    robot = study.robot_of(cfg["robot"])
+    offsets = cfg["robot"]["offset"] is True  # auto: chosen later, on the filtered signals
+    robot = study.robot_of({**cfg["robot"], "offset": offsets})
     joints = robot.joints
     loaded = [records.load_record(path, joints) for path in smk.input.records]
     choice = signals.choose_cutoff(

@@ -1,6 +1,7 @@
 """Rule robot_export: a physically consistent method's model as a URDF: a copy of the study's
 URDF with each moving body's identified mass, centre of mass and inertia, friction in
-<dynamics>, armature in a comment per joint, and a comment saying where the numbers come from."""
+<dynamics>, armature and torque offset in comments per joint, and a comment saying where the
+numbers come from."""
 
 from pathlib import Path
 
@@ -20,7 +21,8 @@ def main(smk) -> None:
     header = study.export_header(cfg, choice, meta)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
     source = Path(smk.input.urdf).read_text()
-    text = urdf.export_urdf(source, robot, theta, friction, header, armature)
+    offsets = study.urdf_offsets(robot, theta)
+    text = urdf.export_urdf(source, robot, theta, friction, header, armature, offsets)
     io.write_text(text, smk.output[0])
     log.info("%s: %d links written to %s", cfg["method"], len(robot.links), smk.output[0])
 

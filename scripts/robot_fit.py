@@ -18,10 +18,8 @@ def main(smk) -> None:
     frame, meta = io.read_parquet(smk.input.compressed)
     data = study.compressed_from_frame(frame, meta)
     parts = [study.read_signals(p, robot.joints) for p in smk.input.get("signals", [])]
-    _, problem = study.law_problem(
-        robot, base, data, choice["smooth"], choice["velocity_rad_s"],
-        float(meta["sample_rate_hz"]), cfg["study"], parts,
-    )  # fmt: skip
+    rate = float(meta["sample_rate_hz"])
+    _, problem = study.law_problem(robot, base, data, choice, rate, cfg["study"], parts)
     started = time.perf_counter()
     fit = estimators.ESTIMATORS[cfg["method"]](problem, cfg["settings"])
     elapsed = time.perf_counter() - started

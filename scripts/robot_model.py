@@ -1,11 +1,12 @@
 """Rule robot_model: base parameters of the stacked calibration regressor (pivoted QR of its
 compression), their map to the standard parameters, rank and condition number; an excitation
-that leaves base parameters of the model unidentifiable is an error naming them."""
+that leaves base parameters of the model unidentifiable is an error naming them (with ``offset:
+auto``, an offset it cannot tell from Coulomb friction is left out instead)."""
 
 from paramid import io
 from paramid.robot import base as bp
 from paramid.robot import study
-from paramid.robot.model import RobotError, law_columns
+from paramid.robot.model import law_columns
 
 
 def main(smk) -> None:
@@ -15,19 +16,16 @@ def main(smk) -> None:
     frame, meta = io.read_parquet(smk.input.compressed)
     data = study.compressed_from_frame(frame, meta)
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
-    rel_tol = cfg["base"]["rel_tol"]
-    structural = bp.structural_base(robot, rel_tol=rel_tol)
-    base = bp.base_parameters(stacked, robot.standard_names, rel_tol)
-    if base.rank < structural.rank:
-        missing = bp.unidentified(bp.base_columns(stacked, structural), structural)
-        raise RobotError(
-            f"robots.{cfg['study']}: the calibration records identify {base.rank} of the model's "
-            f"{structural.rank} base parameters; not excited independently: {missing}. Use a "
-            "richer excitation (more joints moving, both directions, more speeds) or more records."
-        )
+    robot, base, structural, dropped = study.model_base(
+        robot, stacked, cfg["base"]["rel_tol"], cfg["robot"]["offset"], cfg["study"]
+    )
+    if dropped:
+        log.info("offsets these records cannot tell from Coulomb friction, left out: %s", dropped)
     rows = int(data.samples.sum()) * robot.n_joints
     summary = study.base_summary(base, robot, bp.base_columns(stacked, base), rows)
     summary["structural_rank"] = structural.rank
+    summary["offsets"] = list(robot.offset_joints)  # the joints whose offset is identifiable
+    summary["offsets_unidentified"] = dropped
     summary["provenance"] = io.provenance(cfg, smk.input, stage="robot_model")
     io.write_json(summary, smk.output[0])
     log.info(

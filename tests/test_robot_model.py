@@ -21,6 +21,7 @@ from paramid.robot.model import (
     Robot,
     RobotError,
     friction_columns,
+    held_offsets,
     inverse_dynamics,
     link_parameter_slices,
     load_robot,
@@ -28,6 +29,7 @@ from paramid.robot.model import (
     regressor,
     robot_from_model,
     urdf_parameters,
+    with_offsets,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,6 +203,33 @@ def test_friction_columns_and_joint_order(kinova: Robot) -> None:
     reversed_rows = regressor(robot, q, dq, ddq)[..., :70]
     forward = regressor(kinova, q[:, ::-1], dq[:, ::-1], ddq[:, ::-1])[..., :70]
     np.testing.assert_array_equal(reversed_rows, forward[:, ::-1])
+
+
+def test_offsets_per_joint_zero_the_other_joints_columns() -> None:
+    """An offset on joints 2 and 5 only: the others' f0 columns are 0, their f0 are no base
+    parameters and are the held ones; everything else is the all-offset robot's."""
+    full = load_robot(KINOVA_URDF, KINOVA_JOINTS, offset=True)
+    mask = [False, True, False, False, True, False, False]
+    some = with_offsets(full, mask)
+    assert some.offset_joints == tuple(mask) and full.offset_joints == (True,) * 7
+    q, dq, ddq = states(30, 7, seed=6)
+    Y_full, Y_some = regressor(full, q, dq, ddq), regressor(some, q, dq, ddq)
+    f0 = friction_columns(full)["f0"]
+    held = f0[[0, 2, 3, 5, 6]]
+    np.testing.assert_array_equal(held_offsets(some), held)
+    assert held_offsets(full).size == 0
+    assert np.all(Y_some[..., held] == 0)
+    others = np.setdiff1d(np.arange(full.n_parameters), held)
+    np.testing.assert_array_equal(Y_some[..., others], Y_full[..., others])
+    names = structural_base(some).names
+    assert [n for n in names if n.startswith("f0_")] == ["f0_joint_2", "f0_joint_5"]
+    assert structural_base(full).rank == structural_base(some).rank + 5
+    plain = load_robot(KINOVA_URDF, KINOVA_JOINTS)
+    assert plain.offset_joints == (False,) * 7 and held_offsets(plain).size == 0
+    with pytest.raises(RobotError, match="no offset terms"):
+        with_offsets(plain, mask)
+    with pytest.raises(RobotError, match="6 offset flags for 7 joints"):
+        with_offsets(full, mask[:6])
 
 
 def test_friction_none_and_shapes(kinova: Robot) -> None:

@@ -2,7 +2,7 @@
 # Studies live under `robots:`; wildcard {study} names one. DAG: robot_record (ingest a joint log
 # or simulate a twin record) -> [robot_cutoff when cutoff_hz is auto] -> robot_signals (per
 # record) -> robot_compress (the calibration regressor QR-compressed per time segment, streamed)
-# -> robot_model (base parameters) -> robot_friction (the Coulomb law per joint) -> robot_fit
+# -> robot_model (base parameters) -> robot_friction (Coulomb law, offset per joint) -> robot_fit
 # (one job per method; lmi chooses its prior weight by cross-validation) -> robot_predict and
 # robot_reference (validation records) -> robot_tables / robot_recovery (twin) / robot_export
 # (identified URDFs) / robot_figure.

@@ -33,7 +33,8 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     s) of :mod:`paramid.seeding`); the fit is the best run.
 ``lmi``
     Physically consistent least squares over the standard parameters (every moving link's
-    pseudo-inertia ⪰ 0, viscous and Coulomb friction and armature ≥ 0;
+    pseudo-inertia ⪰ 0, viscous and Coulomb friction and armature ≥ 0, the offset of a joint
+    without one held at 0;
     :mod:`paramid.robot.priors`) with rows weighted by each joint's noise level and a pull
     toward the URDF of weight λ, chosen from the calibration data by cross-validation
     (``weight: auto``; :mod:`paramid.robot.selection`) or given.  The standard parameters it
@@ -90,6 +91,13 @@ class Problem:
     arm_length: float = 1.0  # L of the ``robot`` prior metric [m]
     standard_names: Sequence[str] = ()  # (p,) names of the standard columns
     rows: Callable[[], tuple[Array, Array]] | None = None  # (W, y) when a method needs the rows
+    zero: Index = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # held at 0 (offsets)
+
+    @cached_property
+    def free(self) -> NDArray[np.bool_]:
+        """(r,) the base parameters a fit estimates: all but those of :attr:`zero` columns (an
+        offset the joint does not have; such a base parameter is its own standard one)."""
+        return ~np.isin(self.base.independent, self.zero)
 
     @cached_property
     def merged(self) -> tuple[Array, Array, Array]:
@@ -168,21 +176,23 @@ def _weighted_ls(problem: Problem, weights: Array) -> tuple[Array, Array]:
     """β minimising Σ_j w_j ‖W_j β − y_j‖² and √diag (Σ_j w_j W_jᵀW_j)⁻¹, from the per-joint
     compression (W_j = Y_j[:, independent], so ‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖²
     + ρ_j²): a QR of n·p rows instead of M; a rank-deficient W is named."""
-    root = np.sqrt(weights)[:, None]
-    A = (root[:, :, None] * problem.R[:, :, problem.base.independent]).reshape(
-        -1, len(problem.names)
-    )
+    root, free = np.sqrt(weights)[:, None], problem.free
+    columns = problem.base.independent[free]
+    A = (root[:, :, None] * problem.R[:, :, columns]).reshape(-1, columns.size)
     Q, R = np.linalg.qr(A)
     rank = np.linalg.matrix_rank(R)
     if rank < R.shape[1]:
-        involved = collinear_columns(A, problem.names)
+        kept = [name for name, f in zip(problem.names, free, strict=True) if f]
+        involved = collinear_columns(A, kept)
         raise ValueError(
             f"the stacked base regressor has rank {rank} < {R.shape[1]}: {involved} are "
             "not identifiable from these records (they do not excite them independently)"
         )
-    beta = scipy.linalg.solve_triangular(R, Q.T @ (root * problem.c).reshape(-1))
+    beta, scale = np.zeros(free.size), np.zeros(free.size)  # a held parameter: 0, exactly
+    beta[free] = scipy.linalg.solve_triangular(R, Q.T @ (root * problem.c).reshape(-1))
     R_inv = scipy.linalg.solve_triangular(R, np.eye(R.shape[0]))
-    return beta, np.sqrt(np.sum(R_inv * R_inv, axis=1))
+    scale[free] = np.sqrt(np.sum(R_inv * R_inv, axis=1))
+    return beta, scale
 
 
 def joint_residuals(problem: Problem, beta: Array) -> Array:
@@ -194,7 +204,8 @@ def joint_residuals(problem: Problem, beta: Array) -> Array:
 def joint_variances(problem: Problem, beta: Array) -> Array:
     """σ̂_j² = ‖r_j‖²/(K − r/n) of each joint's residuals."""
     samples = problem.samples
-    return joint_residuals(problem, beta) / (samples - len(problem.names) / problem.n_joints)
+    free = int(problem.free.sum())
+    return joint_residuals(problem, beta) / (samples - free / problem.n_joints)
 
 
 def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
@@ -205,7 +216,7 @@ def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 def fit_ols(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Ordinary least squares with standard errors."""
     beta, scale = _weighted_ls(problem, np.ones(problem.n_joints))
-    sigma2 = float(np.sum(joint_residuals(problem, beta))) / (problem.n_rows - beta.size)
+    sigma2 = float(np.sum(joint_residuals(problem, beta))) / (problem.n_rows - problem.free.sum())
     return Fit(beta, stderr=np.sqrt(sigma2) * scale)
 
 
@@ -241,6 +252,7 @@ def fit_bcls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     fit_ols(problem, settings)  # names unidentifiable parameters before the RLS run
     box = rls_box(problem, settings)[0]
     beta = bcls(problem.W, problem.y, box.lower, box.upper)
+    beta[~problem.free] = 0.0  # their columns are 0: any value in the box fits the same
     return Fit(beta, lower=box.lower, upper=box.upper, notes=box.notes)
 
 
@@ -281,11 +293,12 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
         )
         best = int(np.argmin(result.train_rmse))
         notes = [*box.notes, f"gamma (Eq 10) = {gamma:.4g}"]
+        runs = np.where(problem.free, result.x, 0.0)  # held parameters: 0 columns, any value fits
         return Fit(
-            result.x[best],
+            runs[best],
             lower=box.lower,
             upper=box.upper,
-            runs=result.x,
+            runs=runs,
             run_rmse=result.train_rmse,
             notes=notes,
         )
@@ -299,7 +312,11 @@ def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     inertial = 10 * len(problem.links)
     names = list(problem.standard_names) or [""] * problem.theta_urdf.size
     friction = np.array(
-        [k for k in range(inertial, problem.theta_urdf.size) if not names[k].startswith("ia_")],
+        [
+            k
+            for k in range(inertial, problem.theta_urdf.size)
+            if not names[k].startswith("ia_") and k not in problem.zero
+        ],
         dtype=np.intp,
     )
     A = problem.R[:, :, friction].reshape(-1, friction.size)
@@ -355,6 +372,7 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
         problem.nonnegative,
         variable_scales(problem, metric),
         metric,
+        zero=problem.zero,
     )
     noise = settings.get("joint_weights", "noise") == "noise"
     curve = None
@@ -489,28 +507,73 @@ class CoulombChoice:
     cv_tanh: Array
 
 
+def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
+    """(folds, n) each joint's held-out RMSE per fold of the consistent fit (``settings``: the
+    ``lmi`` block; at the weight its own curve chooses when ``auto``)."""
+    fit = fit_lmi(problem, settings)
+    if fit.curve is not None:
+        return fit.curve.scores[fit.curve.chosen]
+    per_fold = []  # a given weight: its own held-out scores
+    for fold in selection.folds(problem.data):
+        held_out = int(problem.data.samples[fold.test].sum())
+        single = replace(problem, data=_subset(problem.data, fold.train))
+        theta = fit_lmi(single, settings).standard
+        assert theta is not None
+        per_fold.append(selection.joint_rmse(*problem.data.joint(fold.test), held_out, theta))
+    return np.array(per_fold)
+
+
 def choose_coulomb(sign: Problem, smooth: Problem, settings: Mapping[str, Any]) -> CoulombChoice:
     """Per joint, the law with the lower held-out RMSE of the consistent fit (``settings``: the
     ``lmi`` block, its weight chosen on each law's own curve when ``auto``): the same
     cross-validation as the weight's, on the same folds."""
-    scores = []
-    for problem in (sign, smooth):
-        fit = fit_lmi(problem, settings)
-        if fit.curve is not None:
-            scores.append(fit.curve.joint_scores())
-            continue
-        folds = selection.folds(problem.data)  # a given weight: its own held-out scores
-        per_fold = []
-        for fold in folds:
-            held_out = int(problem.data.samples[fold.test].sum())
-            single = replace(problem, data=_subset(problem.data, fold.train))
-            theta = fit_lmi(single, settings).standard
-            assert theta is not None
-            per_fold.append(selection.joint_rmse(*problem.data.joint(fold.test), held_out, theta))
-        scores.append(np.mean(per_fold, axis=0))
-    cv_sign, cv_tanh = scores
+    cv_sign, cv_tanh = (np.nanmean(fold_scores(p, settings), axis=0) for p in (sign, smooth))
     return CoulombChoice(
         tuple(bool(t < s) for s, t in zip(cv_sign, cv_tanh, strict=True)), cv_sign, cv_tanh
+    )
+
+
+@dataclass(frozen=True)
+class OffsetChoice:
+    """Per joint whether the data ask for an offset, each variant's cross-validated RMSE of
+    that joint [N m], the standard error of their paired difference over the folds and the
+    threshold in standard errors."""
+
+    offsets: tuple[bool, ...]
+    cv_without: Array
+    cv_with: Array
+    se: Array
+    z: float  # an offset is kept where cv_without − cv_with > z · se
+
+
+def family_se_multiple(tests: int) -> float:
+    """z such that n one-sided tests "gain > z SE" together pass by chance as often as one test
+    "gain > 1 SE" does (Šidák: 1 − Φ(z) = 1 − Φ(1)^(1/n)); 1 for one test, 1.97 for 7."""
+    from scipy.stats import norm
+
+    return float(norm.isf(1.0 - norm.cdf(1.0) ** (1.0 / tests)))
+
+
+def choose_offsets(
+    without: Problem, with_offsets: Problem, settings: Mapping[str, Any]
+) -> OffsetChoice:
+    """Per joint, an offset only where the consistent fit with offsets predicts that joint's
+    held-out torque better by more than z standard errors of the paired fold differences: the
+    simpler model wins ties, as in the weight's one-standard-error rule, with z =
+    :func:`family_se_multiple` (one test per joint: without it a 7-joint arm would get a
+    spurious offset on some joint two times in three).  Each variant's weight is chosen on its
+    own curve when ``auto``, on the same folds."""
+    plain, offset = fold_scores(without, settings), fold_scores(with_offsets, settings)
+    gain = plain - offset  # (folds, n) > 0 where the offset helps
+    mean = np.nanmean(gain, axis=0)
+    se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
+    z = family_se_multiple(without.n_joints)
+    return OffsetChoice(
+        tuple(bool(g > z * e) for g, e in zip(mean, se, strict=True)),
+        np.nanmean(plain, axis=0),
+        np.nanmean(offset, axis=0),
+        se,
+        z,
     )
 
 

@@ -11,9 +11,10 @@ with c the centre of mass and I the rotational inertia about the joint frame's o
 the joint frame (Atkeson, An & Hollerbach 1986; Khalil & Dombre 2002, §9.3):
 τ = Y(q, q̇, q̈) π (``pin.computeJointTorqueRegressor``).  Friction adds per joint the columns
 q̇ (viscous f_v), the Coulomb law (sgn q̇, or tanh(q̇/v_s) with a smoothing velocity v_s per
-joint), optionally 1 (offset f_0) and optionally q̈ (armature I_a: the drive's rotor inertia
-reflected through the gear, I_rotor·r², which a torque computed from motor current includes and
-a joint torque sensor behind the gear does not; Khalil & Dombre 2002, §9.3.4):
+joint), optionally 1 (offset f_0, on the joints that have one) and optionally q̈ (armature
+I_a: the drive's rotor inertia reflected through the gear, I_rotor·r², which a torque computed
+from motor current includes and a joint torque sensor behind the gear does not; Khalil &
+Dombre 2002, §9.3.4):
 
     τ_j = Y_j π + f_v,j q̇_j + f_c,j sgn(q̇_j) + f_0,j + I_a,j q̈_j.
 
@@ -61,7 +62,8 @@ class Robot:
     ``f0_<joint>``, ``ia_<joint>`` for the configured terms.  ``pin_joint`` is the reduced
     model's joint id of each entry of ``joints`` (the user's order may differ from the tree's);
     ``coulomb_velocity`` the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0:
-    sgn q̇); ``armature``: a reflected rotor inertia per joint.
+    sgn q̇); ``offsets`` which joints' offset column is 1 (the others are 0: no offset on that
+    joint; empty: every joint); ``armature``: a reflected rotor inertia per joint.
     """
 
     urdf: str
@@ -74,6 +76,7 @@ class Robot:
     pin_joint: tuple[int, ...]
     coulomb_velocity: tuple[float, ...] = ()
     armature: bool = False
+    offsets: tuple[bool, ...] = ()
 
     @property
     def n_joints(self) -> int:
@@ -90,6 +93,13 @@ class Robot:
         "ia"): friction, offset, armature."""
         extra = ((OFFSET,) if self.offset else ()) + ((ARMATURE,) if self.armature else ())
         return tuple(FRICTION[f] for f in self.friction) + extra
+
+    @property
+    def offset_joints(self) -> tuple[bool, ...]:
+        """Per joint, whether it has an offset f_0 (none without ``offset``)."""
+        if not self.offset:
+            return (False,) * self.n_joints
+        return self.offsets or (True,) * self.n_joints
 
     @property
     def standard_names(self) -> list[str]:
@@ -195,6 +205,16 @@ def with_coulomb(robot: Robot, velocity: float | Sequence[float]) -> Robot:
     return replace(robot, coulomb_velocity=tuple(float(v) for v in values))
 
 
+def with_offsets(robot: Robot, offsets: Sequence[bool]) -> Robot:
+    """The robot with an offset f_0 on the joints where ``offsets`` is true: the others' offset
+    columns are 0 (their f_0 is no base parameter; a fit holds it at 0)."""
+    if not robot.offset:
+        raise RobotError("this robot has no offset terms (offset: false)")
+    if len(offsets) != robot.n_joints:
+        raise RobotError(f"{len(offsets)} offset flags for {robot.n_joints} joints")
+    return replace(robot, offsets=tuple(bool(o) for o in offsets))
+
+
 def robot_from_model(
     full: pin.Model,
     joints: Sequence[str],
@@ -259,6 +279,14 @@ def friction_columns(robot: Robot) -> dict[str, NDArray[np.intp]]:
     }
 
 
+def held_offsets(robot: Robot) -> NDArray[np.intp]:
+    """Standard column indices of the offsets f_0 of the joints without one (their columns are
+    0; a fit holds them at 0); empty when the robot has no offset terms."""
+    if not robot.offset:
+        return np.zeros(0, dtype=np.intp)
+    return friction_columns(robot)[OFFSET][~np.array(robot.offset_joints, dtype=bool)]
+
+
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:
     """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
     continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""
@@ -308,11 +336,12 @@ def coulomb(dq: Array, velocity: ArrayLike = 0.0) -> Array:
 
 
 def _friction_block(robot: Robot, dq: Array, ddq: Array) -> Array:
-    """Per-joint columns (N, n_joints, n_joints · terms): q̇, the Coulomb law, 1, q̈ on each
-    joint's own row."""
+    """Per-joint columns (N, n_joints, n_joints · terms): q̇, the Coulomb law, 1 (0 on a joint
+    without offset), q̈ on each joint's own row."""
     n, terms = robot.n_joints, robot.friction_terms
     law = coulomb(dq, robot.coulomb_velocity or 0.0)
-    values = {"fv": dq, "fc": law, "f0": np.ones_like(dq), "ia": ddq}
+    offset = np.broadcast_to(np.array(robot.offset_joints, dtype=np.float64), dq.shape)
+    values = {"fv": dq, "fc": law, "f0": offset, "ia": ddq}
     out = np.zeros((dq.shape[0], n, n * len(terms)))
     rows = np.arange(n)
     for i, t in enumerate(terms):

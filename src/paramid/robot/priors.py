@@ -122,6 +122,7 @@ class ConsistentLS:
         nonnegative: NDArray[np.intp],
         scales: Array,
         metric: str = "robot",
+        zero: NDArray[np.intp] | None = None,
     ) -> None:
         import cvxpy as cp
 
@@ -129,6 +130,7 @@ class ConsistentLS:
             raise ValueError(f"unknown prior metric {metric!r}; known: {METRICS}")
         p, inertial = theta0.size, 10 * len(links)
         self.theta0, self.scales = np.asarray(theta0, float), np.asarray(scales, float)
+        self.zero = np.zeros(0, dtype=np.intp) if zero is None else np.asarray(zero, np.intp)
         self.z = cp.Variable(p)
         theta = self.theta0 + cp.multiply(self.scales, self.z)
         self.R, self.c = cp.Parameter((p, p)), cp.Parameter(p)
@@ -137,11 +139,13 @@ class ConsistentLS:
             name: cp.reshape(BASIS @ theta[s], (4, 4), order="C") for name, s in links.items()
         }
         lmi = [J >> 0 for J in pseudo.values()]
-        signs = []
+        bounds = []
         if len(nonnegative):
-            signs.append(
+            bounds.append(
                 self.z[nonnegative] >= -self.theta0[nonnegative] / self.scales[nonnegative]
             )
+        if self.zero.size:  # held at θ = 0 (an offset the joint does not have)
+            bounds.append(self.z[self.zero] == -self.theta0[self.zero] / self.scales[self.zero])
         data = cp.sum_squares(self.R @ self.z - self.c)
         if metric == "logdet":  # its domain is J ≻ 0: the LMI is implied
             terms = []
@@ -151,10 +155,10 @@ class ConsistentLS:
                 white = 0.5 * (white + white.T)
                 Jw = white @ pseudo[name] @ white
                 terms.append(-cp.log_det(0.5 * (Jw + Jw.T)) + cp.trace(Jw) - 4)
-            prior, constraints = cp.sum(cp.hstack(terms)), signs
+            prior, constraints = cp.sum(cp.hstack(terms)), bounds
         else:
-            prior, constraints = cp.sum_squares(self.z[:inertial]), lmi + signs
-        self.data_only = cp.Problem(cp.Minimize(data), lmi + signs)
+            prior, constraints = cp.sum_squares(self.z[:inertial]), lmi + bounds
+        self.data_only = cp.Problem(cp.Minimize(data), lmi + bounds)
         self.problem = cp.Problem(cp.Minimize(data + self.weight * prior / inertial), constraints)
 
     def solve(self, R: Array, c: Array, rows: int, weight: float) -> Solution:
@@ -179,6 +183,7 @@ class ConsistentLS:
         theta = None
         if self.z.value is not None and str(raw.status) in ("Solved", "AlmostSolved"):
             theta = self.theta0 + self.scales * np.asarray(self.z.value, dtype=np.float64)
+            theta[self.zero] = 0.0  # exactly, not to the solver's tolerance
         return Solution(
             theta,
             str(raw.status),

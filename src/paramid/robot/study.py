@@ -29,20 +29,30 @@ from numpy.typing import NDArray
 
 from paramid import io
 from paramid.robot import estimators, priors
-from paramid.robot.base import BaseParameters, base_columns
+from paramid.robot.base import (
+    BaseParameters,
+    base_columns,
+    base_parameters,
+    structural_base,
+    unidentified,
+)
 from paramid.robot.compression import CHUNK, Compressed, compress_records
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     ARMATURE,
+    OFFSET,
     Robot,
+    RobotError,
     extended_regressor,
     friction_columns,
+    held_offsets,
     law_columns,
     link_parameter_slices,
     load_robot,
     regressor,
     urdf_parameters,
     with_coulomb,
+    with_offsets,
 )
 from paramid.robot.signals import ProcessedRecord
 
@@ -60,7 +70,7 @@ def robot_of(block: Mapping[str, Any]) -> Robot:
         block["joints"],
         locked=block["locked"] or {},
         friction=block["friction"],
-        offset=bool(block["offset"]),
+        offset=block["offset"] in (True, "auto"),
         armature=bool(block["armature"]),
     )
 
@@ -193,10 +203,11 @@ def compressed_from_frame(frame: pd.DataFrame, meta: Mapping[str, Any]) -> Compr
 
 
 def law_robot(robot: Robot, choice: Mapping[str, Any]) -> Robot:
-    """The robot with the Coulomb law chosen per joint (``friction.json``: ``smooth`` per
-    joint, ``velocity_rad_s``)."""
+    """The robot with the friction chosen per joint (``friction.json``: ``smooth`` per joint
+    and ``velocity_rad_s`` of the Coulomb law; ``offsets``: which joints have an offset)."""
     velocity = float(choice["velocity_rad_s"])
-    return with_coulomb(robot, [velocity if s else 0.0 for s in choice["smooth"]])
+    law = with_coulomb(robot, [velocity if s else 0.0 for s in choice["smooth"]])
+    return with_offsets(law, choice["offsets"]) if robot.offset else law
 
 
 def problem(
@@ -227,6 +238,7 @@ def problem(
         arm_length=priors.arm_length(np.array(placements)),
         standard_names=robot.standard_names,
         rows=rows,
+        zero=held_offsets(robot),
     )
 
 
@@ -386,19 +398,57 @@ def law_problem(
     robot: Robot,
     base: BaseParameters,
     data: Compressed,
-    smooth: Sequence[bool],
-    velocity: float,
+    choice: Mapping[str, Any],
     sample_rate_hz: float,
     study: str,
     rows_from: Sequence[ProcessedRecord] = (),
 ) -> tuple[Robot, estimators.Problem]:
-    """The robot with the Coulomb law ``smooth`` per joint and the problem of the extended
-    compression ``data`` restricted to its columns (with the rows of ``rows_from`` when a
-    method needs them)."""
-    law = with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
-    selected = data.select(law_columns(robot, smooth))
+    """The robot with the friction ``choice`` per joint (:func:`law_robot`) and the problem of
+    the extended compression ``data`` restricted to its columns (with the rows of ``rows_from``
+    when a method needs them)."""
+    law = law_robot(robot, choice)
+    selected = data.select(law_columns(robot, choice["smooth"]))
     rows = stacked_rows(law, base, rows_from) if rows_from else None
     return law, problem(law, base, selected, sample_rate_hz, study, rows)
+
+
+def friction_choice(
+    smooth: Sequence[bool], velocity: float, offsets: Sequence[bool] | None = None
+) -> dict[str, Any]:
+    """The fields of friction.json that :func:`law_robot` reads."""
+    choice: dict[str, Any] = {"smooth": [bool(s) for s in smooth], "velocity_rad_s": velocity}
+    return choice | {"offsets": [bool(o) for o in offsets or [False] * len(smooth)]}
+
+
+def model_base(
+    robot: Robot, stacked: Array, rel_tol: float, offset: bool | str, study: str
+) -> tuple[Robot, BaseParameters, BaseParameters, list[str]]:
+    """The base parameters of the stacked calibration regressor (its compression) and of the
+    model itself, and the offsets left out (``offset: auto``: an offset that these records do
+    not excite apart from the rest, as on a joint moving one way, where it equals its Coulomb
+    column, is dropped and named); any other base parameter the records miss is an error."""
+    offsets = list(robot.offset_joints)
+    dropped: list[str] = []
+    while True:
+        law = with_offsets(robot, offsets) if robot.offset else robot
+        structural = structural_base(law, rel_tol=rel_tol)
+        columns = np.array(stacked, dtype=np.float64)
+        columns[:, held_offsets(law)] = 0.0
+        base = base_parameters(columns, law.standard_names, rel_tol)
+        if base.rank == structural.rank:
+            return law, base, structural, dropped
+        missing = unidentified(base_columns(columns, structural), structural)
+        loose = [j for j, joint in enumerate(law.joints) if f"f0_{joint}" in missing]
+        if offset != "auto" or not loose:
+            raise RobotError(
+                f"robots.{study}: the calibration records identify {base.rank} of the model's "
+                f"{structural.rank} base parameters; not excited independently: {missing}. Use "
+                "a richer excitation (more joints moving, both directions, more speeds) or more "
+                "records."
+            )
+        for j in loose:
+            offsets[j] = False
+            dropped.append(f"f0_{law.joints[j]}")
 
 
 def choose_friction(
@@ -409,27 +459,45 @@ def choose_friction(
     study: str,
     coulomb: Mapping[str, Any],
     lmi: Mapping[str, Any],
+    offset: bool | str = False,
+    candidates: Sequence[bool] = (),
 ) -> tuple[dict[str, Any], pd.DataFrame]:
-    """The Coulomb law of every joint (``coulomb.law``: sign, tanh, or auto: per joint the one
-    with the lower cross-validated RMSE of the consistent fit, :func:`estimators.
-    choose_coulomb`) as the fields of friction.json, and friction.csv (joint, law, v_s, each
-    law's CV RMSE)."""
+    """The friction of every joint as the fields of friction.json, and friction.csv (joint,
+    law, v_s, offset, the cross-validated RMSE of each choice).
+
+    ``coulomb.law``: sign, tanh, or auto (per joint the one with the lower cross-validated
+    RMSE of the consistent fit of the ``lmi`` block, :func:`estimators.choose_coulomb`);
+    ``offset``: true, false or auto (per joint among the ``candidates`` the records identify,
+    an offset only where it lowers that joint's cross-validated RMSE by more than one standard
+    error, :func:`estimators.choose_offsets`)."""
     n, velocity, law = robot.n_joints, float(coulomb["velocity_rad_s"]), coulomb["law"]
     nan = np.full(n, np.nan)
+    given = list(candidates) if offset is True else [False] * n
+
+    def posed(smooth: Sequence[bool], offsets: Sequence[bool]) -> estimators.Problem:
+        choice = friction_choice(smooth, velocity, offsets)
+        return law_problem(robot, base, data, choice, sample_rate_hz, study)[1]
+
     if law == "auto":
-        sign = law_problem(robot, base, data, [False] * n, velocity, sample_rate_hz, study)[1]
-        tanh = law_problem(robot, base, data, [True] * n, velocity, sample_rate_hz, study)[1]
-        choice = estimators.choose_coulomb(sign, tanh, lmi)
+        choice = estimators.choose_coulomb(posed([False] * n, given), posed([True] * n, given), lmi)
         smooth, cv_sign, cv_tanh = choice.smooth, choice.cv_sign, choice.cv_tanh
     else:
         smooth, cv_sign, cv_tanh = (law == "tanh",) * n, nan, nan
+    offsets, cv_without, cv_with, gain_se, z = tuple(given), nan, nan, nan, None
+    if offset == "auto" and any(candidates):
+        picked = estimators.choose_offsets(posed(smooth, given), posed(smooth, candidates), lmi)
+        offsets = tuple(c and p for c, p in zip(candidates, picked.offsets, strict=True))
+        cv_without, cv_with, gain_se, z = picked.cv_without, picked.cv_with, picked.se, picked.z
     laws = ["tanh" if s else "sign" for s in smooth]
     table = pd.DataFrame(
         {"joint": list(robot.joints), "law": laws}
         | {"velocity_rad_s": [velocity if s else 0.0 for s in smooth]}
         | {"cv_rmse_sign": cv_sign, "cv_rmse_tanh": cv_tanh}
+        | {"offset": list(offsets), "cv_rmse_no_offset": cv_without, "cv_rmse_offset": cv_with}
+        | {"offset_gain_se": gain_se}
     )
-    summary = {"law": law, "smooth": [bool(s) for s in smooth], "velocity_rad_s": velocity}
+    summary = {"law": law, "offset": offset, "offset_threshold_se": z}
+    summary |= friction_choice(smooth, velocity, offsets)
     return summary | {"laws": dict(zip(robot.joints, laws, strict=True))}, table
 
 
@@ -477,15 +545,11 @@ def reference_model(
     """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``) with
     friction fitted on the calibration records ``parts`` (the study's Coulomb law per joint):
     the robot and its standard parameters."""
-    from paramid.robot.base import base_parameters
-
     robot = robot_of(block)
     data = compress_calibration(robot, parts, cv, float(choice["velocity_rad_s"]))
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
     base = base_parameters(stacked, robot.standard_names, rel_tol)
-    law, reference = law_problem(
-        robot, base, data, choice["smooth"], choice["velocity_rad_s"], parts[0].sample_rate_hz, ""
-    )
+    law, reference = law_problem(robot, base, data, choice, parts[0].sample_rate_hz, "")
     standard = estimators.fit_urdf_friction(reference, {}).standard
     assert standard is not None
     return law, standard
@@ -540,6 +604,13 @@ def urdf_armature(robot: Robot, theta: Array) -> dict[str, float]:
     return {j: values[name] for j, name in names.items() if name in values}
 
 
+def urdf_offsets(robot: Robot, theta: Array) -> dict[str, float]:
+    """Per joint that has one, the offset f_0 [N m] of standard parameters θ."""
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    has = dict(zip(robot.joints, robot.offset_joints, strict=True))
+    return {j: values[f"{OFFSET}_{j}"] for j in robot.joints if has[j]}
+
+
 def export_header(
     cfg: Mapping[str, Any], choice: Mapping[str, Any], meta: Mapping[str, Any]
 ) -> list[str]:
@@ -548,6 +619,8 @@ def export_header(
     weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
     chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
     laws = ", ".join(f"{j}: {law}" for j, law in choice["laws"].items())
+    has = zip(choice["laws"], choice["offsets"], strict=True)
+    offsets = ", ".join(j for j, offset in has if offset)
     auto = cfg["lmi"]["weight"] == "auto"
     how = f"chosen by cross-validation, rule {cfg['lmi']['rule']}" if auto else "given"
     return [
@@ -562,5 +635,6 @@ def export_header(
         f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s):",
         "<dynamics friction> holds the Coulomb level, damping the viscous coefficient.",
         *(["A comment in each joint gives its armature."] if cfg["robot"]["armature"] else []),
+        *([f"Torque offsets (comments in their joints) on: {offsets}."] if offsets else []),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
     ]

@@ -18,7 +18,8 @@ lock values). ``<dynamics damping friction>`` take the viscous and Coulomb coeff
 the friction law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
 URDF has no field for a joint's armature (reflected rotor inertia): it is written as a comment
 in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJoCo's joint
-``armature``, Pinocchio's ``model.armature``).
+``armature``, Pinocchio's ``model.armature``); so is a joint's identified torque offset,
+:data:`OFFSET_NOTE` (a property of the measurement, not of the robot).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass 
 ARMATURE_NOTE = (
     " armature {value} kg m^2: reflected rotor inertia, identified; not a URDF field (MuJoCo "
     "<joint armature>, Pinocchio model.armature) "
+)
+OFFSET_NOTE = (
+    " offset {value} N m: a constant torque added to this joint's measured torque (e.g. a "
+    "torque sensor's bias), identified; not a URDF field: subtract it from measurements "
 )
 
 
@@ -105,12 +110,13 @@ def export_urdf(
     friction: Mapping[str, Mapping[str, float]],
     header: Sequence[str],
     armature: Mapping[str, float] | None = None,
+    offsets: Mapping[str, float] | None = None,
 ) -> str:
     """The URDF ``text`` with the identified standard parameters ``theta`` (in
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
     ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
-    joints' ``<dynamics>``, ``armature`` (joint -> I_a) as a comment in each joint, and
-    ``header`` lines as a comment at the top of ``<robot>``."""
+    joints' ``<dynamics>``, ``armature`` (joint -> I_a) and ``offsets`` (joint -> f_0) as
+    comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``."""
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
     root = ET.fromstring(text, parser=parser)
     links = {link.get("name"): link for link in root.iter("link")}
@@ -132,6 +138,8 @@ def export_urdf(
             dynamics = ET.SubElement(element, "dynamics")
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
+    for joint, value in (offsets or {}).items():
+        joints[joint].insert(0, ET.Comment(OFFSET_NOTE.format(value=_number(value))))
     for joint, value in (armature or {}).items():
         note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)))
         joints[joint].insert(0, ET.Comment(note))
