@@ -74,7 +74,13 @@ def test_small_twin_study_builds_its_tables(workdir):
     out = snakemake(workdir, "--cores", "2", *targets, "--configfile", "my.yaml")
     assert out.returncode == 0, out.stderr[-3000:]
     base = pd.read_json(workdir / "results/tiny/model/base.json", typ="series")
-    assert base["counts"]["standard"] == 84 and base["rank"] == 59
+    # offset: auto (the default): the model has one per joint, the twin simulates them, and
+    # its Fourier excitation (both directions) identifies them all; cross-validation keeps
+    # those that stand out of the joint's noise (here joints 5-7: 0.6-0.7 N m of noise)
+    assert base["counts"]["standard"] == 91 and base["rank"] == 66
+    friction = pd.read_csv(workdir / "results/tiny/tables/friction.csv")
+    held = [f"f0_{j}" for j in friction.loc[~friction["offset"], "joint"]]
+    assert friction["offset"].tolist() == [False] * 4 + [True] * 3
     validation = pd.read_csv(workdir / "results/tiny/tables/validation.csv")
     assert list(validation.columns) == ["method", "record", "joint", "rmse", "rel_rmse"]
     assert len(validation) == 3 * 1 * 7
@@ -82,7 +88,9 @@ def test_small_twin_study_builds_its_tables(workdir):
     assert rmse["ols"] < rmse["urdf"]  # the twin has friction the URDF lacks
     parameters = pd.read_csv(workdir / "results/tiny/tables/parameters.csv")
     ols = parameters[parameters["method"] == "ols"]
-    assert len(ols) == 59 and np.all(ols["stderr"] > 0)
+    free = ~ols["parameter"].isin(held)
+    assert len(ols) == 66 and np.all(ols.loc[free, "stderr"] > 0)
+    assert np.all(ols.loc[~free, ["value", "stderr"]] == 0)  # an offset left out is held at 0
     consistency = pd.read_csv(workdir / "results/tiny/tables/consistency.csv")
     assert list(consistency.columns[:4]) == ["method", "link", "mass", "min_eigenvalue"]
     assert len(consistency) == 3 * 7
