@@ -438,7 +438,7 @@ def model_base(
         if base.rank == structural.rank:
             return law, base, structural, dropped
         missing = unidentified(base_columns(columns, structural), structural)
-        loose = [j for j, joint in enumerate(law.joints) if f"f0_{joint}" in missing]
+        loose = [j for j, joint in enumerate(law.joints) if f"{OFFSET}_{joint}" in missing]
         if offset != "auto" or not loose:
             raise RobotError(
                 f"robots.{study}: the calibration records identify {base.rank} of the model's "
@@ -448,7 +448,7 @@ def model_base(
             )
         for j in loose:
             offsets[j] = False
-            dropped.append(f"f0_{law.joints[j]}")
+            dropped.append(f"{OFFSET}_{law.joints[j]}")
 
 
 def choose_friction(
@@ -468,8 +468,9 @@ def choose_friction(
     ``coulomb.law``: sign, tanh, or auto (per joint the one with the lower cross-validated
     RMSE of the consistent fit of the ``lmi`` block, :func:`estimators.choose_coulomb`);
     ``offset``: true, false or auto (per joint among the ``candidates`` the records identify,
-    an offset only where it lowers that joint's cross-validated RMSE by more than one standard
-    error, :func:`estimators.choose_offsets`)."""
+    an offset only where it lowers that joint's cross-validated RMSE by more than z standard
+    errors, :func:`estimators.choose_offsets`); the laws are compared without offsets under
+    ``auto``, with the ``candidates``' under ``true``."""
     n, velocity, law = robot.n_joints, float(coulomb["velocity_rad_s"]), coulomb["law"]
     nan = np.full(n, np.nan)
     given = list(candidates) if offset is True else [False] * n
