@@ -523,11 +523,11 @@ def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
     return np.array(per_fold)
 
 
-def choose_coulomb(sign: Problem, smooth: Problem, settings: Mapping[str, Any]) -> CoulombChoice:
-    """Per joint, the law with the lower held-out RMSE of the consistent fit (``settings``: the
-    ``lmi`` block, its weight chosen on each law's own curve when ``auto``): the same
-    cross-validation as the weight's, on the same folds."""
-    cv_sign, cv_tanh = (np.nanmean(fold_scores(p, settings), axis=0) for p in (sign, smooth))
+def choose_coulomb(sign: Array, smooth: Array) -> CoulombChoice:
+    """Per joint, the law with the lower held-out RMSE of the consistent fit, from each law's
+    :func:`fold_scores` (folds, n): the same cross-validation as the weight's, on the same
+    folds."""
+    cv_sign, cv_tanh = np.nanmean(sign, axis=0), np.nanmean(smooth, axis=0)
     return CoulombChoice(
         tuple(bool(t < s) for s, t in zip(cv_sign, cv_tanh, strict=True)), cv_sign, cv_tanh
     )
@@ -554,20 +554,17 @@ def family_se_multiple(tests: int) -> float:
     return float(norm.isf(1.0 - norm.cdf(1.0) ** (1.0 / tests)))
 
 
-def choose_offsets(
-    without: Problem, with_offsets: Problem, settings: Mapping[str, Any]
-) -> OffsetChoice:
+def choose_offsets(plain: Array, offset: Array) -> OffsetChoice:
     """Per joint, an offset only where the consistent fit with offsets predicts that joint's
     held-out torque better by more than z standard errors of the paired fold differences: the
     simpler model wins ties, as in the weight's one-standard-error rule, with z =
     :func:`family_se_multiple` (one test per joint: without it a 7-joint arm would get a
-    spurious offset on some joint two times in three).  Each variant's weight is chosen on its
-    own curve when ``auto``, on the same folds."""
-    plain, offset = fold_scores(without, settings), fold_scores(with_offsets, settings)
+    spurious offset on some joint two times in three).  ``plain`` and ``offset`` are the
+    :func:`fold_scores` (folds, n) of the fits without and with offsets, on the same folds."""
     gain = plain - offset  # (folds, n) > 0 where the offset helps
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
-    z = family_se_multiple(without.n_joints)
+    z = family_se_multiple(gain.shape[1])
     return OffsetChoice(
         tuple(bool(g > z * e) for g, e in zip(mean, se, strict=True)),
         np.nanmean(plain, axis=0),

@@ -475,18 +475,25 @@ def choose_friction(
     nan = np.full(n, np.nan)
     given = list(candidates) if offset is True else [False] * n
 
-    def posed(smooth: Sequence[bool], offsets: Sequence[bool]) -> estimators.Problem:
-        choice = friction_choice(smooth, velocity, offsets)
-        return law_problem(robot, base, data, choice, sample_rate_hz, study)[1]
+    scores: dict[tuple[tuple[bool, ...], tuple[bool, ...]], NDArray[np.float64]] = {}
+
+    def cv(smooth: Sequence[bool], offsets: Sequence[bool]) -> NDArray[np.float64]:
+        """The consistent fit's fold scores of one friction variant, each computed once."""
+        key = (tuple(bool(s) for s in smooth), tuple(bool(o) for o in offsets))
+        if key not in scores:
+            choice = friction_choice(smooth, velocity, offsets)
+            posed = law_problem(robot, base, data, choice, sample_rate_hz, study)[1]
+            scores[key] = estimators.fold_scores(posed, lmi)
+        return scores[key]
 
     if law == "auto":
-        choice = estimators.choose_coulomb(posed([False] * n, given), posed([True] * n, given), lmi)
+        choice = estimators.choose_coulomb(cv([False] * n, given), cv([True] * n, given))
         smooth, cv_sign, cv_tanh = choice.smooth, choice.cv_sign, choice.cv_tanh
     else:
         smooth, cv_sign, cv_tanh = (law == "tanh",) * n, nan, nan
     offsets, cv_without, cv_with, gain_se, z = tuple(given), nan, nan, nan, None
     if offset == "auto" and any(candidates):
-        picked = estimators.choose_offsets(posed(smooth, given), posed(smooth, candidates), lmi)
+        picked = estimators.choose_offsets(cv(smooth, given), cv(smooth, candidates))
         offsets = tuple(c and p for c, p in zip(candidates, picked.offsets, strict=True))
         cv_without, cv_with, gain_se, z = picked.cv_without, picked.cv_with, picked.se, picked.z
     laws = ["tanh" if s else "sign" for s in smooth]
