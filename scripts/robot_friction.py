@@ -1,7 +1,7 @@
 """Rule robot_friction: the Coulomb law of every joint, sgn q̇ or tanh(q̇/v_s) (``auto``: the
 one with the lower cross-validated RMSE of the consistent fit, per joint), and which joints have
-an offset (``auto``: where it lowers that joint's cross-validated RMSE by more than one standard
-error), as friction.json and tables/friction.csv."""
+an offset (``auto``: where it lowers that joint's cross-validated RMSE by more than z standard
+errors, paramid.robot.estimators.choose_offsets), as friction.json and tables/friction.csv."""
 
 from paramid import io
 from paramid.robot import study

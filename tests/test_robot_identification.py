@@ -226,7 +226,27 @@ def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
         s.robot, s.base, s.data, s.rate, "t", {**coulomb, "law": "tanh"}, lmi
     )
     assert fixed["smooth"] == [True] * 7 and table["cv_rmse_sign"].isna().all()
-    assert fixed["offsets"] == [False] * 7 and not table["offset"].any()
+
+
+def test_an_offset_needs_a_gain_beyond_the_family_wise_standard_error():
+    """z makes n one-sided tests as likely to pass by chance as one 1-SE test; an offset is
+    kept where the paired fold gain exceeds z SE, never on an untested joint or on a tie."""
+    from scipy.stats import norm
+
+    assert estimators.family_se_multiple(1) == pytest.approx(1.0)
+    for n in (2, 5, 7):
+        z = estimators.family_se_multiple(n)
+        assert 1 - norm.cdf(z) ** n == pytest.approx(norm.sf(1.0))
+    plain = np.full((5, 4), 2.0)
+    signs = np.array([1.0, -1.0, 1.0, -1.0, 0.0])[:, None]  # fold-to-fold noise of the gain
+    gains = np.array([0.5, 0.0, 0.05, 0.5]) + signs * np.array([0.01, 0.01, 0.1, 0.01])
+    choice = estimators.choose_offsets(plain, plain - gains, [True, True, True, False])
+    se = np.std(gains, axis=0, ddof=1) / np.sqrt(5)
+    np.testing.assert_allclose(choice.se, se)
+    assert choice.z == pytest.approx(estimators.family_se_multiple(3))
+    assert 1 < gains[:, 2].mean() / se[2] < choice.z  # beyond 1 SE, not beyond z: no offset
+    assert choice.offsets == (True, False, False, False)  # joint 4 has no offset to add
+    np.testing.assert_allclose(choice.cv_with, (plain - gains).mean(axis=0))
 
 
 def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
@@ -237,7 +257,7 @@ def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
     data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
     stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
     return SimpleNamespace(
-        robot=robot, data=data, stacked=stacked, rate=part.sample_rate_hz,
+        robot=robot, data=data, stacked=stacked, rate=part.sample_rate_hz, part=part,
         model=study.model_base(robot, stacked, 1e-8, "auto", "t"),
     )  # fmt: skip
 
@@ -262,13 +282,11 @@ def test_a_torque_bias_gets_an_offset_where_the_records_identify_one():
         _, problem = study.law_problem(s.robot, base, s.data, every, s.rate, "t")
         assert problem.free.all()  # every offset the records identify is fitted
         fits.append(estimators.fit_ols(problem, {}))
-    choice, table = study.choose_friction(
-        s.robot, base, s.data, s.rate, "t", coulomb, lmi, "auto", law.offset_joints
-    )
-    assert table["offset"].tolist() == choice["offsets"]
-    assert choice["offset_threshold_se"] == pytest.approx(1.97, abs=0.01)
+        choice, table = study.choose_friction(
+            s.robot, base, s.data, s.rate, "t", coulomb, lmi, "auto", law.offset_joints
+        )
+    assert choice["offset_threshold_se"] == pytest.approx(estimators.family_se_multiple(5))
     assert choice["offsets"][0] and choice["offsets"][3]
-    assert not choice["offsets"][1] and not choice["offsets"][4]
     gain = (table["cv_rmse_no_offset"] - table["cv_rmse_offset"]).to_numpy()
     assert np.all(gain[[0, 3]] > 1.0)  # the bias is most of what the model misses there
     f0 = [base.names.index(f"f0_{j}") for j in ("joint_1", "joint_4")]
@@ -294,8 +312,12 @@ def test_a_held_offset_is_exactly_zero_in_every_fit():
         "f0_joint_3", "f0_joint_6", "f0_joint_7"
     ]  # fmt: skip
     ols = estimators.fit_ols(problem, {})
-    assert np.all(ols.base[in_base] == 0) and np.all(ols.stderr[in_base] == 0)
+    assert np.all(ols.base[in_base] == 0) and np.all(np.isnan(ols.stderr[in_base]))
     assert np.all(ols.stderr[~in_base] > 0)
+    rls = {"forgetting": 0.9995, "p0": 1.0e4, "burn_in_s": 1.0, "margin": 0.1}
+    rows = study.law_problem(s.robot, base, s.data, choice, s.rate, "t", [s.part])[1]
+    bcls = estimators.fit_bcls(rows, {"rls": rls})  # its rows have the held columns at 0
+    assert np.all(bcls.base[in_base] == 0) and np.any(bcls.base[~in_base] != 0)
     lmi = estimators.fit_lmi(problem, {"weight": 10.0})
     reference = estimators.fit_urdf_friction(problem, {})
     for fit in (lmi, reference):

@@ -116,3 +116,28 @@ def test_exported_bodies_are_consistent_where_the_estimate_is(tmp_path):
         for r in link_report(urdf_parameters(again), link_parameter_slices(again))
     }
     assert ours == back
+
+
+def test_a_transmission_does_not_take_the_joints_dynamics():
+    """ROS URDFs name each joint again inside its <transmission>: <dynamics>, the armature and
+    the offset comments go into the robot's own <joint>, the transmission stays as it was."""
+    robot, theta = _identified(4)
+    transmission = (
+        '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>'
+        '<joint name="joint_1"><hardwareInterface>EffortJointInterface</hardwareInterface>'
+        "</joint></transmission></robot>"
+    )
+    source = URDF.read_text().replace("</robot>", transmission)
+    text = urdf.export_urdf(
+        source, robot, theta, _friction(robot, theta), [], {"joint_1": 0.3}, {"joint_1": -0.7}
+    )
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    own = {j.get("name"): j for j in root.findall("joint")}["joint_1"]
+    inside = root.find("transmission/joint")
+    assert inside is not None and inside.find("dynamics") is None and len(inside) == 1
+    assert own.find("dynamics") is not None
+    notes = " ".join(c.text for c in own if c.tag is ET.Comment)
+    assert (
+        "armature 0.29999999999999999 kg m^2" in notes
+        and "offset -0.69999999999999996 N m" in notes
+    )

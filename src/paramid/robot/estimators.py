@@ -18,7 +18,8 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     armature stays 0, as in the URDF (it is inertia the URDF does not describe, not friction).
 ``ols``
     min ‖y − W β‖² (QR of the compressed rows); standard errors from σ̂² (WᵀW)⁻¹ with
-    σ̂² = ‖r‖²/(M − r) (Gautier 1997, "Dynamic identification of robots with power model").
+    σ̂² = ‖r‖²/(M − r) with r the parameters fitted (Gautier 1997, "Dynamic identification of
+    robots with power model"); an offset held at 0 is no parameter (standard error NaN).
 ``wls``
     Per-joint noise variances σ̂_j² = ‖r_j‖²/(K − r/n) from the OLS residuals r_j of joint j,
     rows weighted by 1/σ̂_j², one weighted solve; covariance (Wᵀ Σ⁻¹ W)⁻¹ (Gautier & Poignet
@@ -188,7 +189,7 @@ def _weighted_ls(problem: Problem, weights: Array) -> tuple[Array, Array]:
             f"the stacked base regressor has rank {rank} < {R.shape[1]}: {involved} are "
             "not identifiable from these records (they do not excite them independently)"
         )
-    beta, scale = np.zeros(free.size), np.zeros(free.size)  # a held parameter: 0, exactly
+    beta, scale = np.zeros(free.size), np.full(free.size, np.nan)  # held: 0, no error
     beta[free] = scipy.linalg.solve_triangular(R, Q.T @ (root * problem.c).reshape(-1))
     R_inv = scipy.linalg.solve_triangular(R, np.eye(R.shape[0]))
     scale[free] = np.sqrt(np.sum(R_inv * R_inv, axis=1))
@@ -202,7 +203,7 @@ def joint_residuals(problem: Problem, beta: Array) -> Array:
 
 
 def joint_variances(problem: Problem, beta: Array) -> Array:
-    """σ̂_j² = ‖r_j‖²/(K − r/n) of each joint's residuals."""
+    """σ̂_j² = ‖r_j‖²/(K − r/n) of each joint's residuals (r: the parameters fitted)."""
     samples = problem.samples
     free = int(problem.free.sum())
     return joint_residuals(problem, beta) / (samples - free / problem.n_joints)
@@ -251,8 +252,8 @@ def fit_bcls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 
     fit_ols(problem, settings)  # names unidentifiable parameters before the RLS run
     box = rls_box(problem, settings)[0]
-    beta = bcls(problem.W, problem.y, box.lower, box.upper)
-    beta[~problem.free] = 0.0  # their columns are 0: any value in the box fits the same
+    free, beta = problem.free, np.zeros(len(problem.names))  # held: their columns are 0
+    beta[free] = bcls(problem.W[:, free], problem.y, box.lower[free], box.upper[free])
     return Fit(beta, lower=box.lower, upper=box.upper, notes=box.notes)
 
 
@@ -399,7 +400,8 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 
 
 def _noise(problem: Problem, R: Array, c: Array, rho2: Array, samples: int) -> Array:
-    return selection.joint_noise(R, c, rho2, samples, problem.base.independent)
+    free = problem.base.independent[problem.free]  # not the offsets held at 0
+    return selection.joint_noise(R, c, rho2, samples, free)
 
 
 def cv_curve(
@@ -554,19 +556,22 @@ def family_se_multiple(tests: int) -> float:
     return float(norm.isf(1.0 - norm.cdf(1.0) ** (1.0 / tests)))
 
 
-def choose_offsets(plain: Array, offset: Array) -> OffsetChoice:
+def choose_offsets(plain: Array, offset: Array, tested: Sequence[bool]) -> OffsetChoice:
     """Per joint, an offset only where the consistent fit with offsets predicts that joint's
     held-out torque better by more than z standard errors of the paired fold differences: the
     simpler model wins ties, as in the weight's one-standard-error rule, with z =
     :func:`family_se_multiple` (one test per joint: without it a 7-joint arm would get a
-    spurious offset on some joint two times in three).  ``plain`` and ``offset`` are the
-    :func:`fold_scores` (folds, n) of the fits without and with offsets, on the same folds."""
+    spurious offset on some joint two times in three; a normal approximation: with few folds
+    the standard error is itself uncertain and the chance is higher).  ``plain`` and
+    ``offset`` are the :func:`fold_scores` (folds, n) of the fits without and with offsets on
+    the same folds; only the ``tested`` joints (those with an offset to add) can get one."""
     gain = plain - offset  # (folds, n) > 0 where the offset helps
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
-    z = family_se_multiple(gain.shape[1])
+    tested = np.asarray(tested, dtype=bool)
+    z = family_se_multiple(max(int(tested.sum()), 1))
     return OffsetChoice(
-        tuple(bool(g > z * e) for g, e in zip(mean, se, strict=True)),
+        tuple(bool(t and g > z * e) for t, g, e in zip(tested, mean, se, strict=True)),
         np.nanmean(plain, axis=0),
         np.nanmean(offset, axis=0),
         se,

@@ -113,10 +113,6 @@ class Curve:
     def weight(self) -> float:
         return float(self.weights[self.chosen])
 
-    def joint_scores(self, index: int | None = None) -> Array:
-        """(n,) each joint's mean held-out RMSE at a weight (the chosen one by default)."""
-        return np.nanmean(self.scores[self.chosen if index is None else index], axis=0)
-
 
 def choose(mean: Array, se: Array, rule: str) -> tuple[int, int]:
     """(chosen, lowest) indices of a curve over ascending weights (module docstring); weights

@@ -460,7 +460,7 @@ def choose_friction(
     coulomb: Mapping[str, Any],
     lmi: Mapping[str, Any],
     offset: bool | str = False,
-    candidates: Sequence[bool] = (),
+    candidates: Sequence[bool] | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """The friction of every joint as the fields of friction.json, and friction.csv (joint,
     law, v_s, offset, the cross-validated RMSE of each choice).
@@ -468,12 +468,14 @@ def choose_friction(
     ``coulomb.law``: sign, tanh, or auto (per joint the one with the lower cross-validated
     RMSE of the consistent fit of the ``lmi`` block, :func:`estimators.choose_coulomb`);
     ``offset``: true, false or auto (per joint among the ``candidates`` the records identify,
+    by default the robot's offset joints,
     an offset only where it lowers that joint's cross-validated RMSE by more than z standard
     errors, :func:`estimators.choose_offsets`); the laws are compared without offsets under
     ``auto``, with the ``candidates``' under ``true``."""
     n, velocity, law = robot.n_joints, float(coulomb["velocity_rad_s"]), coulomb["law"]
     nan = np.full(n, np.nan)
-    given = list(candidates) if offset is True else [False] * n
+    candidates = list(robot.offset_joints if candidates is None else candidates)
+    given = candidates if offset is True else [False] * n
 
     scores: dict[tuple[tuple[bool, ...], tuple[bool, ...]], NDArray[np.float64]] = {}
 
@@ -493,8 +495,8 @@ def choose_friction(
         smooth, cv_sign, cv_tanh = (law == "tanh",) * n, nan, nan
     offsets, cv_without, cv_with, gain_se, z = tuple(given), nan, nan, nan, None
     if offset == "auto" and any(candidates):
-        picked = estimators.choose_offsets(cv(smooth, given), cv(smooth, candidates))
-        offsets = tuple(c and p for c, p in zip(candidates, picked.offsets, strict=True))
+        picked = estimators.choose_offsets(cv(smooth, given), cv(smooth, candidates), candidates)
+        offsets = picked.offsets
         cv_without, cv_with, gain_se, z = picked.cv_without, picked.cv_with, picked.se, picked.z
     laws = ["tanh" if s else "sign" for s in smooth]
     table = pd.DataFrame(

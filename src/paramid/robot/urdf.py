@@ -119,8 +119,9 @@ def export_urdf(
     comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``."""
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
     root = ET.fromstring(text, parser=parser)
-    links = {link.get("name"): link for link in root.iter("link")}
-    joints = {joint.get("name"): joint for joint in root.iter("joint")}
+    # the robot's own elements: a <transmission> holds <joint name> elements too
+    links = {link.get("name"): link for link in root.findall("link")}
+    joints = {joint.get("name"): joint for joint in root.findall("joint")}
     for k, (first, welded) in enumerate(welded_links(robot).items()):
         if first not in links:
             raise RobotError(f"link {first!r} of the model is not a <link> of the URDF text")
