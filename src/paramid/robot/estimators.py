@@ -568,8 +568,7 @@ def choose_offsets(plain: Array, offset: Array, tested: Sequence[bool]) -> Offse
     gain = plain - offset  # (folds, n) > 0 where the offset helps
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
-    tested = np.asarray(tested, dtype=bool)
-    z = family_se_multiple(max(int(tested.sum()), 1))
+    z = family_se_multiple(max(sum(bool(t) for t in tested), 1))
     return OffsetChoice(
         tuple(bool(t and g > z * e) for t, g, e in zip(tested, mean, se, strict=True)),
         np.nanmean(plain, axis=0),
