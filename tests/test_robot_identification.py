@@ -293,6 +293,19 @@ def test_a_torque_bias_gets_an_offset_where_the_records_identify_one():
     np.testing.assert_allclose(fits[1].base[f0] - fits[0].base[f0], [4.0, -3.0], atol=1e-9)
 
 
+def test_offset_true_keeps_every_identifiable_offset_without_a_comparison():
+    s = _offset_problem(np.zeros(7))
+    law, base, _, _ = s.model
+    coulomb = {"law": "sign", "velocity_rad_s": 0.01}
+    choice, table = study.choose_friction(
+        s.robot, base, s.data, s.rate, "t", coulomb, {"weight": 10.0}, True, law.offset_joints
+    )
+    assert choice["offsets"] == list(law.offset_joints) == table["offset"].tolist()
+    assert choice["offset_threshold_se"] is None and table["cv_rmse_offset"].isna().all()
+    off, _ = study.choose_friction(s.robot, base, s.data, s.rate, "t", coulomb, {}, False)
+    assert off["offsets"] == [False] * 7
+
+
 def test_a_held_offset_is_exactly_zero_in_every_fit():
     """Offsets chosen on joints 1 and 4 only: the other joints' are held at exactly 0 by OLS
     (standard error 0), the consistent fit and urdf_friction, and the exported URDF carries
