@@ -1,7 +1,5 @@
 """Rule cec2022_figures: rank maps (Figures 6-7, ours and the paper's) and convergence curves."""
 
-import re
-
 import pandas as pd
 
 from paramid import io
@@ -14,11 +12,8 @@ def main(smk) -> None:
     dim = int(smk.wildcards.dim)
     style = FigureStyle.from_config(smk.params.style)
     ranks = pd.read_csv(smk.input.ranks)
-    histories = {}
-    for path in smk.input.histories:
-        algorithm = re.search(r"(\w+)\.parquet$", path).group(1)
-        for function, frame in runs.by_function(io.read_parquet(path)[0]).items():
-            histories[(function, algorithm)] = frame
+    jobs = runs.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.histories})
+    histories = {(f, a): frame for (_, f, a), frame in jobs.items()}
     with styled(style):
         drawn = {
             "ranks": figures.rank_figure(ranks, dim),

@@ -17,11 +17,7 @@ def main(smk) -> None:
     ranks = {
         int(re.search(r"ranks_d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.ranks
     }
-    runs = {}
-    for path in smk.input.runs:
-        dim, algorithm = re.search(r"d(\d+)/(\w+)\.parquet$", path).groups()
-        for function, frame in run_files.by_function(io.read_parquet(path)[0]).items():
-            runs[(int(dim), function, algorithm)] = frame
+    runs = run_files.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.runs})
     friedman = study.friedman_table(tables)
     wilcoxon = study.wilcoxon_table(tables, reference=reference)
     io.write_csv(friedman, smk.output.friedman)

@@ -318,6 +318,19 @@ def test_job_tables_stack_every_function_and_split_back() -> None:
         pd.testing.assert_frame_equal(history_back[function], result.history)
 
 
+def test_split_jobs_keys_every_function_by_its_job_file() -> None:
+    """The scripts read jobs back by their file's place in the layout (d<dim>/<algorithm>)."""
+    from paramid.cec2022.runs import by_function, job_tables, run_configured, split_jobs
+
+    cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
+    run_table, _ = job_tables({f: run_configured(f, 10, "WOA", cfg) for f in (4, 1)})
+    jobs = split_jobs({"results/cec2022/runs/d10/WOA.parquet": run_table})
+    assert list(jobs) == [(10, 4, "WOA"), (10, 1, "WOA")]
+    pd.testing.assert_frame_equal(jobs[(10, 1, "WOA")], by_function(run_table)[1])
+    with pytest.raises(ValueError, match="not a CEC 2022 run job's file"):
+        split_jobs({"results/cec2022/runs/WOA.csv": run_table})
+
+
 # --- workflow pieces: config fragment, schema, rule file --------------------------------------
 
 ROOT = __import__("pathlib").Path(__file__).parents[1]

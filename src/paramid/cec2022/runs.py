@@ -8,6 +8,7 @@ Seeds: run r of (algorithm, F, D) uses the stream ("cec2022", seed, algorithm, F
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -168,6 +169,23 @@ def job_tables(results: Mapping[int, JobResult]) -> tuple[pd.DataFrame, pd.DataF
         stacked({f: r.runs for f, r in results.items()}),
         stacked({f: r.history for f, r in results.items()}),
     )
+
+
+def split_jobs(tables: Mapping[str, pd.DataFrame]) -> dict[tuple[int, int, str], pd.DataFrame]:
+    """The tables of run jobs, by their file (``.../d<dim>/<algorithm>.parquet``, the layout of
+    :meth:`paramid.cec2022.workflow.Cec2022Benchmark.job_output`), as one frame per (dimension,
+    function, algorithm) (:func:`by_function`)."""
+    out = {}
+    for path, table in tables.items():
+        found = re.search(r"d(\d+)/(\w+)\.parquet$", str(path))
+        if found is None:
+            raise ValueError(
+                f"{path}: not a CEC 2022 run job's file (.../d<dim>/<algorithm>.parquet)"
+            )
+        dim, algorithm = int(found.group(1)), found.group(2)
+        for function, frame in by_function(table).items():
+            out[(dim, function, algorithm)] = frame
+    return out
 
 
 def by_function(table: pd.DataFrame) -> dict[int, pd.DataFrame]:
