@@ -269,3 +269,49 @@ def test_pseudo_inertia_of_known_bodies():
     bad = np.array([1.0, 0, 0, 0, 3.0, 0, 1.0, 0, 0, 1.0])
     assert np.all(np.linalg.eigvalsh(np.diag([3.0, 1.0, 1.0])) > 0)
     assert consistency.smallest_eigenvalue(bad) < 0
+
+
+def payload() -> np.ndarray:
+    """Standard parameters of a 1.5 kg point mass 0.1 m along the last link's z axis (a gripper
+    the URDF lacks)."""
+    return pin.Inertia(1.5, np.array([0.0, 0.0, 0.1]), np.zeros((3, 3))).toDynamicParameters()
+
+
+@pytest.mark.parametrize("metric", ["robot", "logdet"])
+def test_free_link_takes_a_payload_the_urdf_lacks(metric: str):
+    carried = truth()
+    carried[50:60] += payload()
+    rng = np.random.default_rng(5)
+    tau = Y_RICH @ carried + NOISE * rng.standard_normal(Y_RICH.shape[:2])
+    arm = problem(Y_RICH, tau)  # its prior: the URDF without the payload
+    settings = {"weight": 1e4, "metric": metric}
+    pulled = ESTIMATORS["lmi"](arm, settings)
+    freed = ESTIMATORS["lmi"](arm, {**settings, "free_links": ["link5"]})
+    true_base = estimators.to_base(carried, BASE)
+    error = {
+        name: np.linalg.norm(fit.base - true_base) / np.linalg.norm(true_base)
+        for name, fit in (("pulled", pulled), ("freed", freed))
+    }
+    assert error["freed"] < 0.2 * error["pulled"], error
+    assert error["freed"] < 0.01, error
+    # the links without the load stay at the URDF; the last link carries the 1.5 kg
+    urdf = arm.theta_urdf[:50]
+    assert np.linalg.norm(freed.standard[:50] - urdf) < 0.01 * np.linalg.norm(urdf)
+    assert freed.standard[50] == pytest.approx(carried[50], rel=0.02)
+    assert min(inconsistencies(freed.standard)) >= -1e-9
+    assert freed.solver is not None and freed.solver.optimal
+
+
+@pytest.mark.parametrize(
+    ("free_links", "message"),
+    [
+        (["link0"], "combinations"),  # the first link: few of its parameters reach the base set
+        (["link4", "link5"], "combinations"),  # adjacent links lump into each other
+        (["gripper"], "not moving links"),
+        ([f"link{i}" for i in range(N_JOINTS)], "every moving link"),
+    ],
+)
+def test_free_links_that_leave_the_fit_undetermined_are_refused(free_links, message):
+    arm = problem(Y_RICH, noisy(Y_RICH, 0))
+    with pytest.raises(ValueError, match=f"free_links.*{message}"):
+        ESTIMATORS["lmi"](arm, {"weight": 1.0, "free_links": free_links})

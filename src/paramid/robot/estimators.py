@@ -55,6 +55,7 @@ import scipy  # submodules load on first use: the workflow's start imports this 
 from numpy.typing import ArrayLike, NDArray
 
 from paramid import population, rls
+from paramid.errors import UserError
 from paramid.estimators import collinear_columns
 from paramid.robot import priors, selection
 from paramid.robot.compression import Compressed, compress_records
@@ -361,12 +362,15 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
 
     ``settings``: ``weight`` (λ ≥ 0, or ``auto``: cross-validation over ``grid`` with ``rule``),
     ``metric`` (:data:`paramid.robot.priors.METRICS`), ``joint_weights`` (``noise``: rows of
-    joint j weighted by 1/σ̂_j of the OLS residuals; ``none``).
+    joint j weighted by 1/σ̂_j of the OLS residuals; ``none``), ``free_links`` (links left out
+    of the prior: :func:`check_free_links`).
     """
     metric = settings.get("metric", "robot")
     weight = settings.get("weight", 0.0)
     if weight != "auto" and float(weight) < 0:
         raise ValueError(f"lmi weight must be >= 0 or auto, got {weight}")
+    free_links = tuple(settings.get("free_links", ()))
+    check_free_links(problem, free_links)
     solver = priors.ConsistentLS(
         problem.theta_urdf,
         problem.links,
@@ -374,6 +378,7 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
         variable_scales(problem, metric),
         metric,
         zero=problem.zero,
+        free_links=free_links,
     )
     noise = settings.get("joint_weights", "noise") == "noise"
     curve = None
@@ -397,6 +402,36 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
         curve=curve,
         solver=solution,
     )
+
+
+def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
+    """Stop unless the prior still fixes one standard set when ``free_links`` are not pulled:
+    the columns no prior term holds (the free links' inertial parameters, friction, armature,
+    offsets) must map to independent combinations of base parameters (columns of B, β = B θ,
+    full rank).  A link whose parameters all reach the base set alone (on the Gen3, any one
+    link after the first) passes; two adjacent links, or the first link, leave combinations
+    that no motion and no prior determine."""
+    if not free_links:
+        return
+    field = f"robots.{problem.study}.lmi.free_links"
+    pulled = priors.pulled_links(problem.links, free_links, field)
+    held = np.concatenate([np.arange(s.start, s.stop) for s in pulled.values()])
+    loose = np.setdiff1d(np.arange(problem.theta_urdf.size), np.union1d(held, problem.zero))
+    B = np.zeros((problem.base.independent.size, problem.theta_urdf.size))
+    B[np.arange(problem.base.independent.size), problem.base.independent] = 1.0
+    B[:, problem.base.dependent] = problem.base.K
+    columns = B[:, loose]
+    norms = np.linalg.norm(columns, axis=0)
+    unit = columns / np.where(norms > 0, norms, 1.0)
+    singular = np.linalg.svd(unit, compute_uv=False)
+    rank = int(np.sum(singular > 1e-8 * singular[0]))
+    if rank < loose.size:
+        raise UserError(
+            f"{field} {list(free_links)}: {loose.size - rank} combinations of their "
+            "inertial parameters reach no base parameter apart from each other (the data cannot "
+            "tell them apart and no prior holds them); free a single link after the first, the "
+            "one carrying the load"
+        )
 
 
 def _noise(problem: Problem, R: Array, c: Array, rho2: Array, samples: int) -> Array:

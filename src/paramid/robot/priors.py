@@ -11,8 +11,11 @@ which makes the weight λ dimensionless and one grid serve any arm (issue #24: t
 one-standard-error rule chose stayed within a factor of 2 over four calibration sets of the
 Gen3, against a factor of 10 with the torque's power as the scale).
 
-Priors P over the n_P = 10 · links inertial parameters (friction is never pulled: it has no
-URDF value and the data determine it; pulling it to 0 cost 2-3 N m of validation RMSE):
+Priors P over the inertial parameters of the pulled links, n_P = 10 per link (friction is
+never pulled: it has no URDF value and the data determine it; pulling it to 0 cost 2-3 N m of
+validation RMSE).  Every link is pulled but those the user names as carrying a load the URDF
+lacks (``free_links``: a gripper, a tool, a payload), which stay physically consistent and are
+determined by the data alone:
 
 ``robot``
     Euclidean distance in robot units, Σ_links (Δm/M̄)² + ‖Δh‖²/(M̄L)² + ‖ΔI‖²/(M̄L²)², with M̄
@@ -33,13 +36,14 @@ at its default tolerances (1e-8); λ = 0 solves the data-only problem.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import scipy  # scipy.linalg loads on first use: the workflow's start imports this module
 from numpy.typing import NDArray
 
+from paramid.errors import UserError
 from paramid.robot.consistency import PSEUDO_INERTIA_BASIS, pseudo_inertia
 
 Array = NDArray[np.float64]
@@ -66,6 +70,23 @@ def prior_pseudo_inertia(pi: Array, floor: float = P0_FLOOR) -> tuple[Array, boo
     P0[:3, 3] = P0[3, :3] = h
     P0[3, 3] = mass
     return P0, bool(np.any(clipped != values))
+
+
+def pulled_links(
+    links: Mapping[str, slice], free_links: Sequence[str], field: str = "lmi.free_links"
+) -> dict[str, slice]:
+    """The links the prior pulls: all but ``free_links`` (the config's ``field``), which must
+    be moving links, and at least one link must stay pulled."""
+    unknown = sorted(set(free_links) - set(links))
+    if unknown:
+        raise UserError(f"{field}: {unknown} are not moving links; they are {list(links)}")
+    pulled = {name: s for name, s in links.items() if name not in set(free_links)}
+    if not pulled:
+        raise UserError(
+            f"{field} names every moving link: nothing is left for the prior to pull toward the "
+            "URDF (for a fit without the prior, set lmi.weight: 0)"
+        )
+    return pulled
 
 
 def arm_length(placements: Array) -> float:
@@ -123,12 +144,14 @@ class ConsistentLS:
         scales: Array,
         metric: str = "robot",
         zero: NDArray[np.intp] | None = None,
+        free_links: Sequence[str] = (),
     ) -> None:
         import cvxpy as cp
 
         if metric not in METRICS:
             raise ValueError(f"unknown prior metric {metric!r}; known: {METRICS}")
-        p, inertial = theta0.size, 10 * len(links)
+        pulled = pulled_links(links, free_links)
+        p = theta0.size
         self.theta0, self.scales = np.asarray(theta0, float), np.asarray(scales, float)
         self.zero = np.zeros(0, dtype=np.intp) if zero is None else np.asarray(zero, np.intp)
         self.z = cp.Variable(p)
@@ -147,19 +170,22 @@ class ConsistentLS:
         if self.zero.size:  # held at θ = 0 (an offset the joint does not have)
             bounds.append(self.z[self.zero] == -self.theta0[self.zero] / self.scales[self.zero])
         data = cp.sum_squares(self.R @ self.z - self.c)
-        if metric == "logdet":  # its domain is J ≻ 0: the LMI is implied
+        if metric == "logdet":  # its domain is J ≻ 0: the LMI is implied where it is a term
             terms = []
-            for name, columns in links.items():
+            for name, columns in pulled.items():
                 P0 = prior_pseudo_inertia(self.theta0[columns])[0]
                 white = np.real(scipy.linalg.inv(scipy.linalg.sqrtm(P0)))
                 white = 0.5 * (white + white.T)
                 Jw = white @ pseudo[name] @ white
                 terms.append(-cp.log_det(0.5 * (Jw + Jw.T)) + cp.trace(Jw) - 4)
-            prior, constraints = cp.sum(cp.hstack(terms)), bounds
+            free = [pseudo[name] >> 0 for name in links if name not in pulled]
+            prior, constraints = cp.sum(cp.hstack(terms)), bounds + free
         else:
-            prior, constraints = cp.sum_squares(self.z[:inertial]), lmi + bounds
+            held = np.concatenate([np.arange(k.start, k.stop) for k in pulled.values()])
+            prior, constraints = cp.sum_squares(self.z[held]), lmi + bounds
         self.data_only = cp.Problem(cp.Minimize(data), lmi + bounds)
-        self.problem = cp.Problem(cp.Minimize(data + self.weight * prior / inertial), constraints)
+        n_prior = 10 * len(pulled)
+        self.problem = cp.Problem(cp.Minimize(data + self.weight * prior / n_prior), constraints)
 
     def solve(self, R: Array, c: Array, rows: int, weight: float) -> Solution:
         """θ for the compressed data R θ ≈ c of ``rows`` rows (in θ's units) and weight λ:

@@ -640,6 +640,11 @@ def export_header(
         f"positive semidefinite) pulled toward the original URDF with the {cfg['lmi']['metric']} "
         f"metric, weight {float(chosen):g}",
         f"({how}).",
+        *(
+            [f"Not pulled (lmi.free_links, a load the URDF lacks): {', '.join(free)}."]
+            if (free := cfg["lmi"].get("free_links"))
+            else []
+        ),
         "The data determine only the base parameters; of the standard sets that fit them as",
         "well, this is the consistent one nearest to the original URDF in that metric.",
         f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s):",
