@@ -417,11 +417,8 @@ def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
     pulled = priors.pulled_links(problem.links, free_links, field)
     held = np.concatenate([np.arange(s.start, s.stop) for s in pulled.values()])
     loose = np.setdiff1d(np.arange(problem.theta_urdf.size), np.union1d(held, problem.zero))
-    B = np.zeros((problem.base.independent.size, problem.theta_urdf.size))
-    B[np.arange(problem.base.independent.size), problem.base.independent] = 1.0
-    B[:, problem.base.dependent] = problem.base.K
-    columns = B[:, loose]
-    norms = np.linalg.norm(columns, axis=0)
+    columns = to_base(np.eye(problem.theta_urdf.size)[loose], problem.base)  # rows: B[:, loose]ᵀ
+    norms = np.linalg.norm(columns, axis=1, keepdims=True)
     unit = columns / np.where(norms > 0, norms, 1.0)
     singular = np.linalg.svd(unit, compute_uv=False)
     rank = int(np.sum(singular > 1e-8 * singular[0]))
