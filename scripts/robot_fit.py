@@ -44,6 +44,8 @@ def main(smk) -> None:
         nondeterministic_columns=(),
     )
     log.info("%s: calibration RMSE %.4g N m in %.3g s; %s", cfg["method"], rmse, elapsed, fit.notes)
+    if fit.curve is not None and (warning := study.prior_disagreement(fit.curve, cfg["study"])):
+        log.warning(warning)
 
 
 main(snakemake)  # noqa: F821

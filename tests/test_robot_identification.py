@@ -188,6 +188,21 @@ def test_a_free_last_link_takes_the_load_the_urdf_lacks(gen3):
     assert residual["freed"] < 0.5 * residual["pulled"], residual
 
 
+def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
+    """Pulling every link of the Gen3 toward its gripper-less URDF costs held-out prediction
+    (the curve climbs by many standard errors: a warning that names lmi.free_links); with the
+    last link free the strongest pull costs nothing and no warning is given."""
+    settings = {"weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4, 1e5], "rule": "one_se"}
+    pulled = estimators.fit_lmi(gen3, settings).curve
+    freed = estimators.fit_lmi(gen3, {**settings, "free_links": ["bracelet_link"]}).curve
+    assert pulled is not None and freed is not None
+    assert pulled.climb_se > 2 * study.PRIOR_CLIMB_SE
+    assert freed.climb_se < 0.5 * study.PRIOR_CLIMB_SE
+    warning = study.prior_disagreement(pulled, "kinova_gen3")
+    assert warning is not None and "lmi.free_links" in warning
+    assert study.prior_disagreement(freed, "kinova_gen3") is None
+
+
 def test_the_weight_is_chosen_by_cross_validation(gen3):
     settings = {"weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4], "rule": "one_se"}
     fit = estimators.fit_lmi(gen3, settings)

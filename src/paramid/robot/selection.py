@@ -113,6 +113,14 @@ class Curve:
     def weight(self) -> float:
         return float(self.weights[self.chosen])
 
+    @property
+    def climb_se(self) -> float:
+        """How far the strongest weight's score lies above the lowest, in standard errors of
+        the lowest: near 0 when the URDF agrees with the records, large when pulling every
+        link toward it costs prediction (a load it lacks, wrong constants)."""
+        mean, se = self.mean, self.se
+        return float((mean[-1] - mean[self.lowest]) / se[self.lowest])
+
 
 def choose(mean: Array, se: Array, rule: str) -> tuple[int, int]:
     """(chosen, lowest) indices of a curve over ascending weights (module docstring); weights

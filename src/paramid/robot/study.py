@@ -511,6 +511,25 @@ def choose_friction(
     return summary | {"laws": dict(zip(robot.joints, laws, strict=True))}, table
 
 
+#: a prior-weight curve whose strongest weight scores more than this many standard errors above
+#: its lowest says the URDF disagrees with the records (:func:`prior_disagreement`)
+PRIOR_CLIMB_SE = 3.0
+
+
+def prior_disagreement(curve: Any, study: str) -> str | None:
+    """The warning a study's log gets when its prior-weight curve climbs steeply toward strong
+    weights (``Curve.climb_se`` > :data:`PRIOR_CLIMB_SE`), else None."""
+    if not curve.climb_se > PRIOR_CLIMB_SE:
+        return None
+    return (
+        f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
+        f"{curve.mean[-1] - curve.mean[curve.lowest]:.3g} N m worse than at its best weight "
+        f"({curve.climb_se:.1f} standard errors): the URDF disagrees with these records. If a "
+        "load it lacks (a gripper, a tool, a payload) sits on one link, name that link in "
+        "lmi.free_links (README, 'Multi-joint robots')"
+    )
+
+
 def curve_summary(curve: Any) -> dict[str, Any]:
     """A cross-validation curve as the fields of a fit's metadata (:func:`regularisation_table`
     reads them back)."""
