@@ -415,8 +415,8 @@ def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
         return
     field = f"robots.{problem.study}.lmi.free_links"
     pulled = priors.pulled_links(problem.links, free_links, field)
-    held = np.concatenate([np.arange(s.start, s.stop) for s in pulled.values()])
-    loose = np.setdiff1d(np.arange(problem.theta_urdf.size), np.union1d(held, problem.zero))
+    held = np.union1d(priors.columns_of(pulled), problem.zero)
+    loose = np.setdiff1d(np.arange(problem.theta_urdf.size), held)
     columns = to_base(np.eye(problem.theta_urdf.size)[loose], problem.base)  # rows: B[:, loose]ᵀ
     norms = np.linalg.norm(columns, axis=1, keepdims=True)
     unit = columns / np.where(norms > 0, norms, 1.0)

@@ -89,6 +89,11 @@ def pulled_links(
     return pulled
 
 
+def columns_of(links: Mapping[str, slice]) -> NDArray[np.intp]:
+    """The standard columns of ``links`` (their 10 inertial parameters each), in link order."""
+    return np.concatenate([np.arange(k.start, k.stop) for k in links.values()])
+
+
 def arm_length(placements: Array) -> float:
     """L of the ``robot`` metric: the summed distances of the moving joints' placements after
     the first (0.97 m for the Gen3), at least 0.1 m."""
@@ -181,8 +186,7 @@ class ConsistentLS:
             free = [pseudo[name] >> 0 for name in links if name not in pulled]
             prior, constraints = cp.sum(cp.hstack(terms)), bounds + free
         else:
-            held = np.concatenate([np.arange(k.start, k.stop) for k in pulled.values()])
-            prior, constraints = cp.sum_squares(self.z[held]), lmi + bounds
+            prior, constraints = cp.sum_squares(self.z[columns_of(pulled)]), lmi + bounds
         self.data_only = cp.Problem(cp.Minimize(data), lmi + bounds)
         n_prior = 10 * len(pulled)
         self.problem = cp.Problem(cp.Minimize(data + self.weight * prior / n_prior), constraints)
