@@ -75,21 +75,49 @@ def test_selecting_columns_equals_compressing_them():
 def test_folds_leave_the_gap_out_of_training():
     data = compression.compress_records([_record(500, 4)], _toy_regressor, folds=5, gap=10)
     folds = selection.folds(data)
-    assert len(folds) == 5
+    assert len(folds) == 5 and all(len(f.tests) == 1 for f in folds)
     middle = folds[2]
-    assert np.all(data.fold[middle.test] == 2)
-    excluded = ~middle.train & ~middle.test
+    (test,) = middle.tests
+    assert np.all(data.fold[test] == 2)
+    excluded = ~middle.train & ~test
     assert sorted(zip(data.fold[excluded].tolist(), data.role[excluded].tolist(), strict=True)) == [
         (1, compression.TAIL),
         (3, compression.HEAD),
     ]
+
+
+def test_folds_leave_one_record_out_from_two_records():
+    """Three records: each held-out record is one score; two: each is scored in its blocks
+    (trained on the whole other record, gaps included); one score per held-out sample."""
     three = compression.compress_records(
         [_record(90, s) for s in range(3)], _toy_regressor, folds=2
     )
     by_record = selection.folds(three)
-    assert len(by_record) == 3 and all(
-        np.all(three.record[f.test] == k) for k, f in enumerate(by_record)
+    assert len(by_record) == 3
+    for k, fold in enumerate(by_record):
+        (test,) = fold.tests
+        assert np.all(three.record[test] == k) and np.all(fold.train == (three.record != k))
+    two = compression.compress_records(
+        [_record(300, s) for s in range(2)], _toy_regressor, folds=4, gap=5
     )
+    by_record = selection.folds(two)
+    assert len(by_record) == 2
+    for k, fold in enumerate(by_record):
+        assert np.all(fold.train == (two.record != k))
+        assert len(fold.tests) == 4
+        held_out = np.sum(fold.tests, axis=0)
+        np.testing.assert_array_equal(held_out, two.record == k)  # each segment scored once
+        assert [set(two.fold[t].tolist()) for t in fold.tests] == [{0}, {1}, {2}, {3}]
+    theta = np.array([0.3, -1.0, 2.0, 0.5, 0.1])
+    scores = selection.held_out_scores(two, by_record[0], theta)
+    assert scores.shape == (4, two.R.shape[1])
+    residual = [
+        np.sum((two.R[t] @ theta - two.c[t]) ** 2, axis=(0, 2)) + two.rho2[t].sum(axis=0)
+        for t in by_record[0].tests
+    ]
+    tests = by_record[0].tests
+    expected = [np.sqrt(r / two.samples[t].sum()) for r, t in zip(residual, tests, strict=True)]
+    np.testing.assert_allclose(scores, expected)
 
 
 def test_the_one_standard_error_rule_takes_the_most_regularised_weight_within_one_se():
@@ -214,6 +242,35 @@ def test_the_weight_is_chosen_by_cross_validation(gen3):
     table = study.regularisation_table(study.curve_summary(curve))
     assert table["chosen"].sum() == 1 and table["weight"].tolist() == settings["grid"]
     assert fit.solver.status == "Solved"
+
+
+def test_with_two_records_the_weight_is_chosen_by_predicting_the_other(shipped):
+    """Two real Gen3 records (opti_traj_testing1, RecordTrajectory_quadratic): each fold trains
+    on one record and scores the other in its 5 blocks (10 scores); predicting a trajectory the
+    fit has not seen, the strong pull toward the URDF (last link free) beats the free fit by
+    more than a standard error, and the rule takes it."""
+    from paramid.robot import records, signals
+
+    columns = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
+    config = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1, "decimate": 1}
+    parts = [
+        signals.process(
+            records.load_record(ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, columns, units),
+            config,
+        )
+        for name, units in (
+            ("opti_traj_testing1", {"time": "ms"}),
+            ("RecordTrajectory_quadratic", {"time": "ms"}),
+        )
+    ]
+    data = study.compress_calibration(shipped.robot, parts, {"folds": 5, "gap_s": "auto"}, 0.01)
+    sign = study.friction_choice([False] * 7, 0.01)
+    problem = study.law_problem(shipped.robot, shipped.base, data, sign, shipped.rate, "test")[1]
+    settings = {"weight": "auto", "grid": [0.0, 1e5], "rule": "one_se"}
+    curve = estimators.fit_lmi(problem, {**settings, "free_links": ["bracelet_link"]}).curve
+    assert curve is not None and curve.scores.shape == (2, 10, 7)
+    assert curve.mean[1] < curve.mean[0] - curve.se[0], (curve.mean, curve.se)
+    assert curve.weight == 1e5
 
 
 def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):

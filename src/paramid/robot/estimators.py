@@ -447,25 +447,24 @@ def cv_curve(
     folds (:func:`paramid.robot.selection.folds`), and the ``rule``'s choice."""
     weights = np.sort(np.asarray(grid, dtype=np.float64))
     folds = selection.folds(problem.data)
-    scores = np.full((weights.size, len(folds), problem.n_joints), np.nan)
+    scores = np.full((weights.size, sum(len(f.tests) for f in folds), problem.n_joints), np.nan)
     statuses = []
-    for k, fold in enumerate(folds):
+    first = 0
+    for fold in folds:
         R, c, rho2 = problem.data.joint(fold.train)
         train = int(problem.data.samples[fold.train].sum())
         sigma = _noise(problem, R, c, rho2, train) if noise else np.ones(problem.n_joints)
         R_w, c_w = selection.weighted(R, c, 1.0 / sigma)
-        test = problem.data.joint(fold.test)
-        held_out = int(problem.data.samples[fold.test].sum())
+        held_out = slice(first, first + len(fold.tests))
         for w, weight in enumerate(weights):
             solution = solver.solve(R_w, c_w, train * problem.n_joints, float(weight))
             statuses.append(solution.status)
             if solution.theta is not None:
-                scores[w, k] = selection.joint_rmse(*test, held_out, solution.theta)
-    fold_scores = scores.mean(axis=2)
-    mean = np.nanmean(fold_scores, axis=1)
-    se = np.nanstd(fold_scores, axis=1, ddof=1) / np.sqrt(len(folds))
-    chosen, lowest = selection.choose(mean, se, rule)
-    return selection.Curve(weights, scores, rule, chosen, lowest, tuple(statuses))
+                scores[w, held_out] = selection.held_out_scores(problem.data, fold, solution.theta)
+        first = held_out.stop
+    curve = selection.Curve(weights, scores, rule, 0, 0, tuple(statuses))
+    chosen, lowest = selection.choose(curve.mean, curve.se, rule)
+    return replace(curve, chosen=chosen, lowest=lowest)
 
 
 #: method name -> estimator(problem, settings) -> Fit
@@ -549,12 +548,11 @@ def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
         return fit.curve.scores[fit.curve.chosen]
     per_fold = []  # a given weight: its own held-out scores
     for fold in selection.folds(problem.data):
-        held_out = int(problem.data.samples[fold.test].sum())
         single = replace(problem, data=_subset(problem.data, fold.train))
         theta = fit_lmi(single, settings).standard
         assert theta is not None
-        per_fold.append(selection.joint_rmse(*problem.data.joint(fold.test), held_out, theta))
-    return np.array(per_fold)
+        per_fold.append(selection.held_out_scores(problem.data, fold, theta))
+    return np.concatenate(per_fold)
 
 
 def choose_coulomb(sign: Array, smooth: Array) -> CoulombChoice:

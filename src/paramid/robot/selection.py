@@ -1,17 +1,21 @@
 """Choices made from the calibration data alone: the weight of the prior toward the URDF, by
 cross-validation over time blocks or records, and the rule that picks it (issue #24).
 
-Folds (:func:`folds`): with three or more calibration records, leave one record out; otherwise
-every record is cut into K contiguous time blocks and fold k holds block k of every record out,
-training on the rest **minus a gap** on each side of the held-out block (neighbouring samples
-are correlated through the zero-phase filter and the drivetrain's oscillation, so without a gap
-the training data see the test data and the curve favours too little regularisation; on the
-Gen3 a 0.2 s gap, two periods of the 10 Hz cutoff, made the minimum-CV choice as good as the
-one-standard-error one).  With two records leaving one out gives two folds, too few for a
-standard error: they are cut in blocks like one.
+Folds (:func:`folds`): with two or more calibration records, **leave one record out**: train on
+the other records, score the held-out one, the question a user asks of the model (does it
+predict a trajectory it was not fitted on?).  With three or more records each held-out record is
+one score; with two, two scores are too few for a standard error, so each held-out record is
+scored in its K time blocks (2K scores of two fits; the spread over blocks is that of the
+trajectory's content, not of the training data: a rougher standard error, stated).  With one
+record it is cut into K contiguous time blocks and fold k holds block k out, training on the
+rest **minus a gap** on each side of the held-out block (neighbouring samples are correlated
+through the zero-phase filter and the drivetrain's oscillation, so without a gap the training
+data see the test data and the curve favours too little regularisation; on the Gen3 a 0.2 s
+gap, two periods of the 10 Hz cutoff, made the minimum-CV choice as good as the
+one-standard-error one).
 
-A fold's score is the validation metric on its held-out samples: the mean over joints of each
-joint's RMSE against the torque as recorded, from the compressions (‖R_j θ − c_j‖² + ρ_j² is the
+A score is the validation metric on held-out samples: the mean over joints of each joint's
+RMSE against the torque as recorded, from the compressions (‖R_j θ − c_j‖² + ρ_j² is the
 joint's squared error).  :func:`choose` applies the rule: ``one_se`` the most regularised
 weight whose mean score is within one standard error of the lowest (Hastie, Tibshirani &
 Friedman, ESL §7.10), ``min`` the lowest.
@@ -29,30 +33,43 @@ from paramid.robot.compression import HEAD, TAIL, Compressed, _split, fold
 
 Array = NDArray[np.float64]
 RULES = ("one_se", "min")
-LEAVE_RECORD_OUT = 3  # records from which a fold is a whole record
+WHOLE_RECORDS = 3  # held-out records from which each scores as a whole
 
 
 @dataclass(frozen=True)
 class Fold:
-    """Segments (:class:`Compressed`) trained on and held out."""
+    """Segments (:class:`Compressed`) trained on, and those of each held-out score."""
 
     train: NDArray[np.bool_]
-    test: NDArray[np.bool_]
+    tests: tuple[NDArray[np.bool_], ...]
 
 
 def folds(data: Compressed) -> list[Fold]:
     """The folds of the module docstring."""
     records = np.unique(data.record)
-    if records.size >= LEAVE_RECORD_OUT:
-        return [Fold(data.record != r, data.record == r) for r in records]
+    if records.size >= WHOLE_RECORDS:
+        return [Fold(data.record != r, (data.record == r,)) for r in records]
+    if records.size == 2:
+        blocks = np.unique(data.fold)
+        return [
+            Fold(data.record != r, tuple((data.record == r) & (data.fold == k) for k in blocks))
+            for r in records
+        ]
     out = []
     for k in np.unique(data.fold):
         test = data.fold == k
         gap = ((data.fold == k - 1) & (data.role == TAIL)) | (
             (data.fold == k + 1) & (data.role == HEAD)
         )
-        out.append(Fold(~test & ~gap, test))
+        out.append(Fold(~test & ~gap, (test,)))
     return out
+
+
+def held_out_scores(data: Compressed, fold: Fold, theta: Array) -> Array:
+    """(len(fold.tests), n) each joint's RMSE of θ on each of the fold's held-out scores."""
+    return np.array(
+        [joint_rmse(*data.joint(test), int(data.samples[test].sum()), theta) for test in fold.tests]
+    )
 
 
 def joint_noise(
@@ -92,7 +109,7 @@ class Curve:
     RMSE; the rule's choice; the solver's status of every solve."""
 
     weights: Array  # (W,) ascending
-    scores: Array  # (W, K, n) [N m]
+    scores: Array  # (W, S, n) [N m]: S held-out scores (:func:`folds`)
     rule: str
     chosen: int  # index into weights
     lowest: int  # index of the lowest mean score
@@ -100,12 +117,12 @@ class Curve:
 
     @property
     def mean(self) -> Array:
-        """(W,) mean over folds of the fold score (the mean over joints)."""
+        """(W,) mean over the held-out scores of each score's mean over joints."""
         return np.nanmean(self.scores.mean(axis=2), axis=1)
 
     @property
     def se(self) -> Array:
-        """(W,) standard error over folds of the fold score."""
+        """(W,) standard error of that mean over the held-out scores."""
         fold_scores = self.scores.mean(axis=2)
         return np.nanstd(fold_scores, axis=1, ddof=1) / np.sqrt(fold_scores.shape[1])
 
