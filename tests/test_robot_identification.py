@@ -241,6 +241,7 @@ def test_the_weight_is_chosen_by_cross_validation(gen3):
     assert curve.chosen >= curve.lowest  # toward regularisation
     table = study.regularisation_table(study.curve_summary(curve))
     assert table["chosen"].sum() == 1 and table["weight"].tolist() == settings["grid"]
+    assert set(table["folds"]) == {"5 time blocks"}
     assert fit.solver.status == "Solved"
 
 
@@ -269,6 +270,7 @@ def test_with_two_records_the_weight_is_chosen_by_predicting_the_other(shipped):
     settings = {"weight": "auto", "grid": [0.0, 1e5], "rule": "one_se"}
     curve = estimators.fit_lmi(problem, {**settings, "free_links": ["bracelet_link"]}).curve
     assert curve is not None and curve.scores.shape == (2, 10, 7)
+    assert curve.folds == "leave one of 2 records out, scored in 5 blocks"
     assert curve.mean[1] < curve.mean[0] - curve.se[0], (curve.mean, curve.se)
     assert curve.weight == 1e5
 
@@ -504,6 +506,7 @@ def test_two_calibration_records_as_in_the_readme_block(tmp_path, repo_root):
     curve = pd.read_csv(base / "tables/regularisation.csv")
     assert curve["cv_rmse"].iloc[-1] < curve["cv_rmse"].iloc[0] - curve["cv_se"].iloc[0]
     assert curve.loc[curve["chosen"], "weight"].tolist() == [curve["weight"].max()]
+    assert set(curve["folds"]) == {"leave one of 2 records out, scored in 5 blocks"}
     validation = pd.read_csv(base / "tables/validation.csv")
     mean = validation.groupby("method")["rmse"].mean()
     print(mean.round(3).to_dict())

@@ -65,6 +65,16 @@ def folds(data: Compressed) -> list[Fold]:
     return out
 
 
+def scheme(data: Compressed) -> str:
+    """The folds of :func:`folds` in words, for the tables."""
+    records, blocks = np.unique(data.record).size, np.unique(data.fold).size
+    if records >= WHOLE_RECORDS:
+        return f"leave one of {records} records out"
+    if records == 2:
+        return f"leave one of 2 records out, scored in {blocks} blocks"
+    return f"{blocks} time blocks"
+
+
 def held_out_scores(data: Compressed, fold: Fold, theta: Array) -> Array:
     """(len(fold.tests), n) each joint's RMSE of θ on each of the fold's held-out scores."""
     return np.array(
@@ -114,6 +124,7 @@ class Curve:
     chosen: int  # index into weights
     lowest: int  # index of the lowest mean score
     statuses: tuple[str, ...]
+    folds: str  # :func:`scheme`
 
     @property
     def mean(self) -> Array:

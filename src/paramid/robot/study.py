@@ -541,14 +541,16 @@ def curve_summary(curve: Any) -> dict[str, Any]:
         "chosen": int(curve.chosen),
         "lowest": int(curve.lowest),
         "rule": curve.rule,
+        "folds": curve.folds,
         "solver_statuses": dict(zip(statuses.tolist(), counts.tolist(), strict=True)),
     }
 
 
 def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
     """regularisation.csv: the prior's weight, its CV RMSE and standard error [N m], which the
-    rule chose and which scored lowest (empty without a curve: a weight was given)."""
-    columns = ["weight", "cv_rmse", "cv_se", "chosen", "lowest", "rule"]
+    rule chose and which scored lowest, and the folds (empty without a curve: a weight was
+    given)."""
+    columns = ["weight", "cv_rmse", "cv_se", "chosen", "lowest", "rule", "folds"]
     if not summary:
         return pd.DataFrame(columns=columns)
     index = np.arange(len(summary["weights"]))
@@ -560,6 +562,7 @@ def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
             "chosen": index == summary["chosen"],
             "lowest": index == summary["lowest"],
             "rule": summary["rule"],
+            "folds": summary["folds"],
         }
     )
 
