@@ -69,7 +69,7 @@ def _limits(measured: np.ndarray) -> tuple[float, float]:
 def regularisation_figure(table: pd.DataFrame) -> Figure:
     """The prior weight's cross-validation curve: mean held-out RMSE [N m] ± one standard error
     over the folds against the weight (zero at the left of a log axis), the rule's choice and
-    the lowest score marked."""
+    the lowest score marked, the folds (time blocks or records left out) in the title."""
     fig, ax = new_figure(2.8)
     weights = table["weight"].to_numpy(np.float64)
     positive = weights[weights > 0]
@@ -90,6 +90,7 @@ def regularisation_figure(table: pd.DataFrame) -> Figure:
     ax.set_xscale("log")
     ax.set_xlabel("prior weight λ (leftmost point: 0)")
     ax.set_ylabel("mean per-joint RMSE [N m]")
+    ax.set_title(f"held out: {table['folds'].iloc[0]}", fontsize="medium")
     ax.legend(loc="upper left")
     return fig
 
