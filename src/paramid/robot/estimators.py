@@ -542,8 +542,9 @@ class CoulombChoice:
 
 
 def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
-    """(folds, n) each joint's held-out RMSE per fold of the consistent fit (``settings``: the
-    ``lmi`` block; at the weight its own curve chooses when ``auto``)."""
+    """(S, n) each joint's RMSE in each held-out score (:func:`paramid.robot.selection.folds`)
+    of the consistent fit (``settings``: the ``lmi`` block; at the weight its own curve chooses
+    when ``auto``)."""
     fit = fit_lmi(problem, settings)
     if fit.curve is not None:
         return fit.curve.scores[fit.curve.chosen]
@@ -558,7 +559,7 @@ def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
 
 def choose_coulomb(sign: Array, smooth: Array) -> CoulombChoice:
     """Per joint, the law with the lower held-out RMSE of the consistent fit, from each law's
-    :func:`fold_scores` (folds, n): the same cross-validation as the weight's, on the same
+    :func:`fold_scores` (S, n): the same cross-validation as the weight's, on the same
     folds."""
     cv_sign, cv_tanh = np.nanmean(sign, axis=0), np.nanmean(smooth, axis=0)
     return CoulombChoice(
@@ -594,9 +595,9 @@ def choose_offsets(plain: Array, offset: Array, tested: Sequence[bool]) -> Offse
     :func:`family_se_multiple` (one test per joint: without it a 7-joint arm would get a
     spurious offset on some joint two times in three; a normal approximation: with few folds
     the standard error is itself uncertain and the chance is higher).  ``plain`` and
-    ``offset`` are the :func:`fold_scores` (folds, n) of the fits without and with offsets on
+    ``offset`` are the :func:`fold_scores` (S, n) of the fits without and with offsets on
     the same folds; only the ``tested`` joints (those with an offset to add) can get one."""
-    gain = plain - offset  # (folds, n) > 0 where the offset helps
+    gain = plain - offset  # (S, n) > 0 where the offset helps
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
     z = family_se_multiple(max(sum(bool(t) for t in tested), 1))
