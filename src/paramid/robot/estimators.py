@@ -369,17 +369,7 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     weight = settings.get("weight", 0.0)
     if weight != "auto" and float(weight) < 0:
         raise ValueError(f"lmi weight must be >= 0 or auto, got {weight}")
-    free_links = tuple(settings.get("free_links", ()))
-    check_free_links(problem, free_links)
-    solver = priors.ConsistentLS(
-        problem.theta_urdf,
-        problem.links,
-        problem.nonnegative,
-        variable_scales(problem, metric),
-        metric,
-        zero=problem.zero,
-        free_links=free_links,
-    )
+    solver = _consistent_solver(problem, metric, tuple(settings.get("free_links", ())))
     noise = settings.get("joint_weights", "noise") == "noise"
     curve = None
     if weight == "auto":
@@ -402,6 +392,42 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
         curve=curve,
         solver=solution,
     )
+
+
+def _consistent_solver(
+    problem: Problem, metric: str, free_links: tuple[str, ...]
+) -> priors.ConsistentLS:
+    """The consistent least-squares solver of :func:`fit_lmi`, ``free_links`` checked."""
+    check_free_links(problem, free_links)
+    return priors.ConsistentLS(
+        problem.theta_urdf,
+        problem.links,
+        problem.nonnegative,
+        variable_scales(problem, metric),
+        metric,
+        zero=problem.zero,
+        free_links=free_links,
+    )
+
+
+def free_link_trials(problem: Problem, settings: Mapping[str, Any]) -> dict[str, selection.Curve]:
+    """Per moving link not yet in ``free_links`` whose release still leaves one standard set
+    (:func:`check_free_links`): the weight's cross-validation curve with that link free too,
+    on the same folds and grid as ``settings``' own (``weight: auto``).  What a curve that
+    climbs toward the URDF is asked: would a load on one link explain it?"""
+    metric = settings.get("metric", "robot")
+    free = tuple(settings.get("free_links", ()))
+    noise = settings.get("joint_weights", "noise") == "noise"
+    trials = {}
+    for link in problem.links:
+        if link in free:
+            continue
+        try:
+            solver = _consistent_solver(problem, metric, (*free, link))
+        except UserError:  # releasing it leaves combinations nothing determines
+            continue
+        trials[link] = cv_curve(problem, solver, settings["grid"], settings["rule"], noise)
+    return trials
 
 
 def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:

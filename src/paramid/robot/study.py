@@ -516,17 +516,47 @@ def choose_friction(
 PRIOR_CLIMB_SE = 3.0
 
 
-def prior_disagreement(curve: Any, study: str) -> str | None:
-    """The warning a study's log gets when its prior-weight curve climbs steeply toward strong
-    weights (``Curve.climb_se`` > :data:`PRIOR_CLIMB_SE`), else None."""
-    if not curve.climb_se > PRIOR_CLIMB_SE:
-        return None
-    return (
+def prior_climbs(curve: Any) -> bool:
+    """Whether a prior-weight curve climbs steeply toward strong weights
+    (``Curve.climb_se`` > :data:`PRIOR_CLIMB_SE`): the URDF disagrees with the records."""
+    return bool(curve.climb_se > PRIOR_CLIMB_SE)
+
+
+def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str:
+    """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
+    freeing one link did to it (``trials``: link -> its curve, from
+    :func:`paramid.robot.estimators.free_link_trials`): the links whose release removes the
+    climb, by held-out score at the strongest weight (every other link held at the URDF),
+    those within one standard error of the best named as ties (neighbouring links can carry
+    the same load: physics decides, not these data)."""
+    text = (
         f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
         f"{curve.mean[-1] - curve.mean[curve.lowest]:.3g} N m worse than at its best weight "
         f"({curve.climb_se:.1f} standard errors): the URDF disagrees with these records. If a "
         "load it lacks (a gripper, a tool, a payload) sits on one link, name that link in "
         "lmi.free_links (README, 'Multi-joint robots')"
+    )
+    statuses = [status for c in trials.values() for status in c.statuses]
+    unsolved = sum(status != "Solved" for status in statuses)
+    solves = f" ({unsolved} of the trials' {len(statuses)} solves not Solved)" if unsolved else ""
+    calm = {k: c for k, c in trials.items() if np.isfinite(c.mean[-1]) and not prior_climbs(c)}
+    if not calm:
+        return text + "; freeing any one link leaves the climb (wrong constants or units?)" + solves
+    score = {k: float(c.mean[-1]) for k, c in calm.items()}
+    order = sorted(calm, key=score.__getitem__)
+    bound = score[order[0]] + float(calm[order[0]].se[-1])
+    ties = [k for k in order if score[k] <= bound]
+    listed = ", ".join(f"{k} {score[k]:.4g}" for k in order)
+    return text + (
+        f". Tried freeing each link: the climb goes with {listed} N m (held-out RMSE at the "
+        f"strongest weight, against {curve.mean[-1]:.4g} with every link pulled); "
+        + (
+            f"{', '.join(ties)} lie within one standard error of each other: the data cannot "
+            "tell which carries the load, name the one that does"
+            if len(ties) > 1
+            else f"{ties[0]} is the one"
+        )
+        + solves
     )
 
 
