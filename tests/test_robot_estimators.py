@@ -195,6 +195,32 @@ def test_lmi_is_consistent_where_ols_is_not():
     assert [r.link for r in report] == list(weak.links) and all(r.consistent for r in report)
 
 
+def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(monkeypatch):
+    """λ = 0 leaves the standard parameters a set of minimisers; where Clarabel cannot settle
+    (NumericalError, seen on real records) the solve is repeated at λ = TIE_BREAK: its fit to
+    the data equals the λ = 0 optimum where that one solves, and the fit's notes say so."""
+    from paramid.robot import priors
+
+    weak = poorly_excited()
+    free = ESTIMATORS["lmi"](weak, {"weight": 0.0})
+    broken = ESTIMATORS["lmi"](weak, {"weight": priors.TIE_BREAK})
+    assert free.solver.tie_break == 0.0 and broken.solver.status == "Solved"
+    residual = [estimators.joint_residuals(weak, f.base).sum() for f in (free, broken)]
+    np.testing.assert_allclose(residual[1], residual[0], rtol=1e-6)
+    solve = priors.ConsistentLS._solve
+
+    def failing_at_zero(self, R, c, rows, weight):
+        if weight == 0:
+            return priors.Solution(None, "NumericalError", 40, 1e-10, 1e-3, 0.1)
+        return solve(self, R, c, rows, weight)
+
+    monkeypatch.setattr(priors.ConsistentLS, "_solve", failing_at_zero)
+    repaired = ESTIMATORS["lmi"](weak, {"weight": 0.0})
+    assert repaired.solver.tie_break == priors.TIE_BREAK and repaired.solver.optimal
+    np.testing.assert_array_equal(repaired.standard, broken.standard)
+    assert "ties broken" in repaired.notes[0]
+
+
 def test_lmi_weight_pulls_towards_the_urdf():
     weak = poorly_excited()
     inertial = slice(0, 10 * N_JOINTS)  # friction has no URDF value and is never pulled

@@ -384,6 +384,7 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     notes = [
         f"Clarabel {solution.status} in {solution.iterations} iterations, primal residual "
         f"{solution.primal_residual:.2g}; metric {metric}, weight {float(weight):g}"
+        + (f" (solved at {solution.tie_break:g}: ties broken)" if solution.tie_break else "")
     ]
     return Fit(
         to_base(solution.theta, problem.base),
@@ -568,16 +569,19 @@ class CoulombChoice:
 
 
 def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
-    """(S, n) each joint's RMSE in each held-out score (:func:`paramid.robot.selection.folds`)
-    of the consistent fit (``settings``: the ``lmi`` block; at the weight its own curve chooses
-    when ``auto``)."""
+    """(S, n) each joint's RMSE in each held-out score of the consistent fit (``settings``: the
+    ``lmi`` block; at the weight its own curve chooses when ``auto``), on the folds of a
+    joint's columns (:data:`paramid.robot.selection.COLUMN_RECORDS_OUT`): the curve's own
+    scores where its folds are the same."""
     fit = fit_lmi(problem, settings)
-    if fit.curve is not None:
+    columns = selection.COLUMN_RECORDS_OUT
+    if fit.curve is not None and fit.curve.folds == selection.scheme(problem.data, columns):
         return fit.curve.scores[fit.curve.chosen]
-    per_fold = []  # a given weight: its own held-out scores
-    for fold in selection.folds(problem.data):
+    weight = settings.get("weight", 0.0) if fit.curve is None else fit.curve.weight
+    per_fold = []  # the weight's own held-out scores on these folds
+    for fold in selection.folds(problem.data, columns):
         single = replace(problem, data=_subset(problem.data, fold.train))
-        theta = fit_lmi(single, settings).standard
+        theta = fit_lmi(single, {**settings, "weight": weight}).standard
         assert theta is not None
         per_fold.append(selection.held_out_scores(problem.data, fold, theta))
     return np.concatenate(per_fold)

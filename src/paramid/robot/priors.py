@@ -37,7 +37,7 @@ at its default tolerances (1e-8); λ = 0 solves the data-only problem.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy  # scipy.linalg loads on first use: the workflow's start imports this module
@@ -50,6 +50,8 @@ Array = NDArray[np.float64]
 METRICS = ("robot", "euclid", "logdet")
 P0_FLOOR = 0.1  # a link's centre-of-mass second moments are clipped at this share of the largest
 TOLERANCES = {"tol_gap_abs": 1e-8, "tol_gap_rel": 1e-8, "tol_feas": 1e-8}  # Clarabel's defaults
+#: λ of a λ = 0 solve repeated because Clarabel could not settle on one of its minimisers
+TIE_BREAK = 1e-8
 BASIS = PSEUDO_INERTIA_BASIS.reshape(10, 16).T  # (16, 10): vec J = BASIS π
 
 
@@ -131,6 +133,7 @@ class Solution:
     primal_residual: float
     dual_residual: float
     solve_time_s: float
+    tie_break: float = 0.0  # the λ this solve used instead of 0 (:meth:`ConsistentLS.solve`)
 
     @property
     def optimal(self) -> bool:
@@ -194,7 +197,18 @@ class ConsistentLS:
     def solve(self, R: Array, c: Array, rows: int, weight: float) -> Solution:
         """θ for the compressed data R θ ≈ c of ``rows`` rows (in θ's units) and weight λ:
         Clarabel on the problem compiled once (cvxpy's parameters), its own status and
-        residuals reported."""
+        residuals reported.  At λ = 0 the data fix only the base combinations, so the
+        consistent minimisers form a set, and Clarabel can fail to settle on one (NumericalError:
+        the Gen3 on two records, tanh friction); the solve is then repeated at λ =
+        :data:`TIE_BREAK`, which picks the minimiser nearest the URDF without moving the fit
+        (``tie_break`` says so)."""
+        solution = self._solve(R, c, rows, weight)
+        if solution.theta is None and weight == 0:
+            return replace(self._solve(R, c, rows, TIE_BREAK), tie_break=TIE_BREAK)
+        return solution
+
+    def _solve(self, R: Array, c: Array, rows: int, weight: float) -> Solution:
+        """One Clarabel solve (:meth:`solve`)."""
         import cvxpy as cp
 
         self.R.value = R * self.scales / np.sqrt(rows)

@@ -1,18 +1,19 @@
 """Choices made from the calibration data alone: the weight of the prior toward the URDF, by
 cross-validation over time blocks or records, and the rule that picks it (issue #24).
 
-Folds (:func:`folds`): with two or more calibration records, **leave one record out**: train on
-the other records, score the held-out one, the question a user asks of the model (does it
-predict a trajectory it was not fitted on?).  With three or more records each held-out record is
-one score; with two, two scores are too few for a standard error, so each held-out record is
-scored in its K time blocks (2K scores of two fits; the spread over blocks is that of the
-trajectory's content, not of the training data: a rougher standard error, stated).  With one
-record it is cut into K contiguous time blocks and fold k holds block k out, training on the
-rest **minus a gap** on each side of the held-out block (neighbouring samples are correlated
-through the zero-phase filter and the drivetrain's oscillation, so without a gap the training
-data see the test data and the curve favours too little regularisation; on the Gen3 a 0.2 s
-gap, two periods of the 10 Hz cutoff, made the minimum-CV choice as good as the
-one-standard-error one).
+Folds (:func:`folds`): with two or more calibration records, the prior's weight is chosen by
+**leaving one record out**: train on the other records, score the held-out one, the question a
+user asks of the model (does it predict a trajectory it was not fitted on?); a joint's Coulomb
+law and offset leave records out from three records on (:data:`COLUMN_RECORDS_OUT`).  With
+three or more records each held-out record is one score; with two, two scores are too few for a
+standard error, so each held-out record is scored in its K time blocks (2K scores of two fits;
+the spread over blocks is that of the trajectory's content, not of the training data: a
+rougher standard error, stated).  Otherwise every record is cut into K contiguous time blocks
+and fold k holds block k of every record out, training on the rest **minus a gap** on each
+side of the held-out block (neighbouring samples are correlated through the zero-phase filter
+and the drivetrain's oscillation, so without a gap the training data see the test data and
+the curve favours too little regularisation; on the Gen3 a 0.2 s gap, two periods of the 10 Hz
+cutoff, made the minimum-CV choice as good as the one-standard-error one).
 
 A score is the validation metric on held-out samples: the mean over joints of each joint's
 RMSE against the torque as recorded, from the compressions (‖R_j θ − c_j‖² + ρ_j² is the
@@ -34,6 +35,12 @@ from paramid.robot.compression import HEAD, TAIL, Compressed, _split, fold
 Array = NDArray[np.float64]
 RULES = ("one_se", "min")
 WHOLE_RECORDS = 3  # held-out records from which each scores as a whole
+#: records from which a choice leaves records out: the prior's weight (one number, and the
+#: prior keeps a fit on one record sane on another) from two; a joint's Coulomb law or offset
+#: (columns one short record may not identify alone: the Gen3's 5 s quadratic record, trained
+#: on by itself, predicted opti_traj_testing1 at 12 N m on joint 2 with an offset) from three
+WEIGHT_RECORDS_OUT = 2
+COLUMN_RECORDS_OUT = 3
 
 
 @dataclass(frozen=True)
@@ -44,12 +51,13 @@ class Fold:
     tests: tuple[NDArray[np.bool_], ...]
 
 
-def folds(data: Compressed) -> list[Fold]:
-    """The folds of the module docstring."""
+def folds(data: Compressed, records_out: int = WEIGHT_RECORDS_OUT) -> list[Fold]:
+    """The folds of the module docstring, leaving records out from ``records_out`` records
+    on (time blocks below)."""
     records = np.unique(data.record)
-    if records.size >= WHOLE_RECORDS:
+    if records.size >= max(records_out, WHOLE_RECORDS):
         return [Fold(data.record != r, (data.record == r,)) for r in records]
-    if records.size == 2:
+    if records.size == 2 and records_out <= 2:
         blocks = np.unique(data.fold)
         return [
             Fold(data.record != r, tuple((data.record == r) & (data.fold == k) for k in blocks))
@@ -65,12 +73,12 @@ def folds(data: Compressed) -> list[Fold]:
     return out
 
 
-def scheme(data: Compressed) -> str:
+def scheme(data: Compressed, records_out: int = WEIGHT_RECORDS_OUT) -> str:
     """The folds of :func:`folds` in words, for the tables."""
     records, blocks = np.unique(data.record).size, np.unique(data.fold).size
-    if records >= WHOLE_RECORDS:
+    if records >= max(records_out, WHOLE_RECORDS):
         return f"leave one of {records} records out"
-    if records == 2:
+    if records == 2 and records_out <= 2:
         return f"leave one of 2 records out, scored in {blocks} blocks"
     return f"{blocks} time blocks"
 

@@ -635,12 +635,14 @@ def prediction_frame(
 
 
 def solver_summary(solution: Any) -> dict[str, Any]:
-    """A conic solve as the fields of a fit's metadata: status, iterations, residuals."""
+    """A conic solve as the fields of a fit's metadata: status, iterations, residuals, and the
+    tie-breaking λ a λ = 0 solve needed (0: none)."""
     return {
         "status": solution.status,
         "iterations": solution.iterations,
         "primal_residual": solution.primal_residual,
         "dual_residual": solution.dual_residual,
+        "tie_break": solution.tie_break,
     }
 
 
