@@ -15,6 +15,7 @@ import pinocchio as pin
 import pytest
 import scipy.linalg
 
+from paramid.errors import UserError
 from paramid.robot import compression, consistency, estimators
 from paramid.robot.estimators import ESTIMATORS, Problem
 
@@ -208,10 +209,11 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
     residual = [estimators.joint_residuals(weak, f.base).sum() for f in (free, broken)]
     np.testing.assert_allclose(residual[1], residual[0], rtol=1e-6)
     solve = priors.ConsistentLS._solve
+    never = priors.Solution(None, "NumericalError", 40, 1e-10, 1e-3, 0.1)
 
     def failing_at_zero(self, R, c, rows, weight):
         if weight == 0:
-            return priors.Solution(None, "NumericalError", 40, 1e-10, 1e-3, 0.1)
+            return never
         return solve(self, R, c, rows, weight)
 
     monkeypatch.setattr(priors.ConsistentLS, "_solve", failing_at_zero)
@@ -219,6 +221,10 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
     assert repaired.solver.tie_break == priors.TIE_BREAK and repaired.solver.optimal
     np.testing.assert_array_equal(repaired.standard, broken.standard)
     assert "ties broken" in repaired.notes[0]
+    # a solve that fails at a positive weight stops with one message, no traceback
+    monkeypatch.setattr(priors.ConsistentLS, "_solve", lambda *args: never)
+    with pytest.raises(UserError, match=r"lmi\) at weight 1 was not solved \(Clarabel: Numer"):
+        ESTIMATORS["lmi"](weak, {"weight": 1.0})
 
 
 def test_lmi_weight_pulls_towards_the_urdf():

@@ -380,7 +380,12 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     R_w, c_w = selection.weighted(R, c, 1.0 / sigma)
     solution = solver.solve(R_w, c_w, problem.n_rows, float(weight))
     if solution.theta is None:
-        raise RuntimeError(f"the consistent fit was not solved: Clarabel status {solution.status}")
+        raise UserError(
+            f"robots.{problem.study}: the consistent fit (lmi) at weight {float(weight):g} was "
+            f"not solved (Clarabel: {solution.status}); the calibration records may excite too "
+            "little for the solver to settle: check their excitation, or set lmi.weight or "
+            "lmi.metric"
+        )
     notes = [
         f"Clarabel {solution.status} in {solution.iterations} iterations, primal residual "
         f"{solution.primal_residual:.2g}; metric {metric}, weight {float(weight):g}"
