@@ -594,8 +594,7 @@ def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
 
 def choose_coulomb(sign: Array, smooth: Array) -> CoulombChoice:
     """Per joint, the law with the lower held-out RMSE of the consistent fit, from each law's
-    :func:`fold_scores` (S, n): the same cross-validation as the weight's, on the same
-    folds."""
+    :func:`fold_scores` (S, n), both on the same folds (those of a joint's columns)."""
     cv_sign, cv_tanh = np.nanmean(sign, axis=0), np.nanmean(smooth, axis=0)
     return CoulombChoice(
         tuple(bool(t < s) for s, t in zip(cv_sign, cv_tanh, strict=True)), cv_sign, cv_tanh
