@@ -494,10 +494,7 @@ def cv_curve(
             if solution.theta is not None:
                 scores[w, held_out] = selection.held_out_scores(problem.data, fold, solution.theta)
         first = held_out.stop
-    scheme = selection.scheme(problem.data)
-    curve = selection.Curve(weights, scores, rule, 0, 0, tuple(statuses), scheme)
-    chosen, lowest = selection.choose(curve.mean, curve.se, rule)
-    return replace(curve, chosen=chosen, lowest=lowest)
+    return selection.Curve(weights, scores, rule, tuple(statuses), selection.scheme(problem.data))
 
 
 #: method name -> estimator(problem, settings) -> Fit

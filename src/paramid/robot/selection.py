@@ -124,15 +124,23 @@ def joint_rmse(R: Array, c: Array, rho2: Array, samples: int, theta: Array) -> A
 @dataclass(frozen=True)
 class Curve:
     """The cross-validation curve of a weight grid: per weight, fold and joint the held-out
-    RMSE; the rule's choice; the solver's status of every solve."""
+    RMSE; the rule and its choice (:func:`choose`); the solver's status of every solve."""
 
     weights: Array  # (W,) ascending
     scores: Array  # (W, S, n) [N m]: S held-out scores (:func:`folds`)
     rule: str
-    chosen: int  # index into weights
-    lowest: int  # index of the lowest mean score
     statuses: tuple[str, ...]
     folds: str  # :func:`scheme`
+
+    @property
+    def chosen(self) -> int:
+        """Index into ``weights`` of the rule's choice."""
+        return choose(self.mean, self.se, self.rule)[0]
+
+    @property
+    def lowest(self) -> int:
+        """Index of the lowest mean score."""
+        return choose(self.mean, self.se, self.rule)[1]
 
     @property
     def mean(self) -> Array:
