@@ -38,7 +38,29 @@ def test_shipped_records_pass(record, robot):
 
 def test_degrees_declared_as_radians(record, robot):
     degrees = dataclasses.replace(record, q=np.rad2deg(record.q), dq=np.rad2deg(record.dq))
-    assert set(_found(degrees, robot)) == {("angle_units", j) for j in JOINTS}
+    problems = checks.record_problems(degrees, robot)
+    assert {(c, j) for c, j, _ in problems} == {("angle_units", j) for j in JOINTS}
+    assert all("set units.q: deg" in message for *_, message in problems)  # a robot's field
+
+
+@pytest.mark.parametrize("factor", [1000.0, 1e-3])  # N mm declared as N m, and the reverse
+def test_a_torque_unit_off_by_orders_of_magnitude(record, robot, factor):
+    problems = checks.record_problems(dataclasses.replace(record, tau=factor * record.tau), robot)
+    assert [(c, j) for c, j, _ in problems] == [("torque_units", None)]
+    assert "units.tau" in problems[0][2]
+
+
+@pytest.mark.parametrize("name", RECORDS[:2])  # the quadratic record moves joint 1 one way only
+def test_a_torque_sign_inverted_against_friction(robot, name):
+    """Joints 1 and 7 carry no visible gravity: their friction tells the sign."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    for joint in (0, 6):
+        tau = record.tau.copy()
+        tau[:, joint] *= -1
+        flipped = dataclasses.replace(record, tau=tau)
+        assert _found(flipped, robot) == [("friction_sign", JOINTS[joint])]
 
 
 @pytest.mark.parametrize("joint", [1, 3])  # joints 2 and 4 carry the arm's weight
@@ -68,6 +90,20 @@ def test_two_angle_columns_swapped(robot):
     assert "angle columns" in problems[0][2]
 
 
+@pytest.mark.parametrize("name", RECORDS[:2])
+def test_two_joints_exchanged_in_the_config(robot, name):
+    """The config's `joints:` order against the logger's: every column of joints 2 and 4."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
+    for values in (q, dq, tau):
+        values[:, [1, 3]] = values[:, [3, 1]]
+    problems = checks.record_problems(dataclasses.replace(record, q=q, dq=dq, tau=tau), robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_2 and joint_4")]
+    assert "all columns" in problems[0][2] and "order of joints" in problems[0][2]
+
+
 def test_time_in_ms_declared_as_seconds(record, robot):
     slow = dataclasses.replace(
         record, time=1000 * record.time, sample_rate_hz=record.sample_rate_hz / 1000
@@ -84,6 +120,14 @@ def test_a_robot_that_stands_still(record, robot):
         record, q=np.repeat(record.q[:1], record.time.size, axis=0), dq=np.zeros_like(record.dq)
     )
     assert _found(still, robot) == [("stands_still", None)]
+    # at rest with encoder quantisation and velocity noise: not mistaken for a time unit
+    rng = np.random.default_rng(1)
+    noisy = dataclasses.replace(
+        still,
+        q=np.round((still.q + rng.normal(0.0, 3e-5, still.q.shape)) / 1e-5) * 1e-5,
+        dq=rng.normal(0.0, 1e-3, still.q.shape),
+    )
+    assert _found(noisy, robot) == [("stands_still", None)]
 
 
 def test_skipped_checks_stay_silent(record, robot):

@@ -137,6 +137,26 @@ def test_the_one_standard_error_rule_takes_the_most_regularised_weight_within_on
         selection.choose(mean, se, "max")
 
 
+def test_a_weight_that_failed_on_some_fold_is_never_chosen():
+    """Its mean over the folds that solved would be that of an easier subset: here 0.90 on
+    the one lucky fold, lower than every complete mean."""
+    folds = np.array(
+        [
+            [1.00, 1.10, 0.95, 1.05, 1.02],  # λ = 0
+            [0.98, 1.00, 0.97, 1.01, 0.99],  # the lowest
+            [0.99, 1.00, 0.98, 1.01, 0.99],  # within one SE of it
+            [0.90, np.nan, np.nan, np.nan, np.nan],  # failed on four folds
+        ]
+    )
+    scores = np.repeat(folds[:, :, None], 3, axis=2)  # (W, S, n joints)
+    curve = selection.Curve(np.array([0.0, 1.0, 10.0, 100.0]), scores, "one_se", (), "blocks")
+    assert np.isnan(curve.mean[3]) and np.isnan(curve.se[3])
+    assert (curve.lowest, curve.chosen) == (1, 2)
+    # the climb is measured at the strongest weight solved on every fold (not lost to NaN)
+    expected = (folds[2].mean() - folds[1].mean()) / (folds[1].std(ddof=1) / np.sqrt(5))
+    assert curve.climb_se == pytest.approx(expected)
+
+
 def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
     robot = model.load_robot(URDF, JOINTS)
     theta = model.urdf_parameters(robot)

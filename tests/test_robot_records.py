@@ -76,7 +76,7 @@ def test_template_columns_and_units(tmp_path: Path):
     record = records.load_record(
         path,
         JOINTS,
-        columns={"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "Tq{i}"},
+        columns={"time": "Time", "q": "Position{i}", "tau": "Tq{i}"},  # no velocity logged
         units={"time": "ms", "q": "deg", "tau": "N mm"},
     )
     np.testing.assert_allclose(record.time, t, rtol=1e-12, atol=1e-15)
@@ -141,6 +141,33 @@ def test_missing_joint_column(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform).drop(columns="tau_elbow")
     data.to_csv(path := tmp_path / "missing.csv", index=False)
     with pytest.raises(InputError, match=r"missing.csv: missing column 'tau_elbow' \(tau of joint"):
+        records.load_record(path, JOINTS)
+
+
+def test_a_velocity_template_that_names_no_column(tmp_path: Path, uniform: Path):
+    """A template the user set must match (a typo would silently differentiate q instead)."""
+    with pytest.raises(
+        InputError, match=r"no column matches columns.dq = 'Velocty\{i\}' \(e.g. 'Velocty1'\)"
+    ):
+        records.load_record(uniform, JOINTS, columns={"dq": "Velocty{i}"})
+
+
+@pytest.mark.parametrize("template", ["q{i}_{unit}", "q{i}{0}", "q{i}{"])
+def test_a_malformed_column_template(uniform: Path, template: str):
+    with pytest.raises(InputError, match=r"columns.q = .* is not a column template"):
+        records.load_record(uniform, JOINTS, columns={"q": template})
+
+
+def test_a_column_named_twice(tmp_path: Path, uniform: Path):
+    """pandas would read the first and rename the second 'tau_elbow.1'."""
+    text = uniform.read_text().splitlines()
+    header = text[0].split(",")
+    header[header.index("tau_wrist")] = "tau_elbow"
+    path = tmp_path / "twice.csv"
+    path.write_text("\n".join([",".join(header), *text[1:]]) + "\n")
+    with pytest.raises(
+        InputError, match=r"twice.csv: the header names column\(s\) \['tau_elbow'\]"
+    ):
         records.load_record(path, JOINTS)
 
 

@@ -53,6 +53,20 @@ def test_com_inertia_is_the_parallel_axis_theorem():
     np.testing.assert_allclose(com, c, rtol=1e-15)
     np.testing.assert_allclose(inertia, inertia_com, atol=1e-15)
     assert urdf.com_inertia(np.zeros(10))[0] == 0.0
+    # a massless body keeps its rotational inertia (about the origin, c = 0): still consistent
+    massless = np.array([0.0, 0.0, 0.0, 0.0, 0.02, 0.0, 0.03, 0.0, 0.0, 0.04])
+    m, com, inertia = urdf.com_inertia(massless)
+    assert m == 0.0 and not com.any()
+    np.testing.assert_array_equal(np.diag(inertia), [0.02, 0.03, 0.04])
+
+
+def test_comments_stay_well_formed_xml():
+    """'--' may not appear inside an XML comment: a path in the header must not break the file."""
+    robot, theta = _identified(4)
+    header = ["calibrated on data/run--2/log-.csv", "ends with a dash -"]
+    text = urdf.export_urdf(URDF.read_text(), robot, theta, {}, header)
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    assert "run- -2/log-" in text and root.tag == "robot"
 
 
 @pytest.mark.parametrize(("seed", "armature"), [(0, False), (1, False), (2, True)])

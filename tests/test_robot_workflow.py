@@ -138,8 +138,17 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
         ),
         (LOG_BLOCK, _nan, ["cal.csv", "tau", "row 42"]),
         (LOG_BLOCK, _backwards, ["cal.csv", "not increasing", "data row 10"]),
+        (LOG_BLOCK, lambda f: f.iloc[:80], ["cal.csv", "samples, fewer than 100"]),
     ],
-    ids=["urdf_missing", "unknown_joint", "missing_column", "joint_count", "nan", "time_back"],
+    ids=[
+        "urdf_missing",
+        "unknown_joint",
+        "missing_column",
+        "joint_count",
+        "nan",
+        "time_back",
+        "too_short",
+    ],
 )
 def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patterns):
     _write_logs(workdir)

@@ -71,7 +71,22 @@ def read_table(path: str | Path) -> pd.DataFrame:
         raise InputError(f"{path}: cannot be read as a table: {err}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
+    if path.suffix.lower() in (".csv", ".txt"):
+        _unique_header(path)
     return frame
+
+
+def _unique_header(path: Path) -> None:
+    """A CSV whose header names a column twice (pandas would silently read the first and
+    rename the second ``name.1``)."""
+    import csv
+    from collections import Counter
+
+    with path.open(newline="") as handle:
+        header = next(csv.reader(handle), [])
+    twice = sorted(name for name, count in Counter(header).items() if count > 1)
+    if twice:
+        raise InputError(f"{path}: the header names column(s) {twice} more than once")
 
 
 def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) -> Array:

@@ -32,15 +32,16 @@ MAX_SHARE_AT_EXTREME = 0.05
 SWAP_R2_MARGIN = 0.3
 
 
-def angle_units(time: Array, angle: Array) -> str | None:
-    """An angle span or speed implausible in rad (the record is likely in degrees)."""
+def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str | None:
+    """An angle span or speed implausible in rad (the record is likely in degrees); the hint
+    names the config ``setting`` that declares the angle's unit."""
     span = float(np.ptp(angle))
     speed = float(np.max(np.abs(np.diff(angle) / np.diff(time))))
     if span > MAX_ANGLE_SPAN_RAD or speed > MAX_SPEED_RAD_S:
         return (
             f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
             f"(limits {MAX_ANGLE_SPAN_RAD:.3g} rad, {MAX_SPEED_RAD_S:g} rad/s): is it in degrees? "
-            "set units.angle: deg"
+            f"set {setting}: deg"
         )
     return None
 

@@ -1,6 +1,7 @@
 """Plausibility of a multi-joint record before fitting: the faults that otherwise run silently
 to a table (degrees declared as radians, time in ms declared as s, a robot that stands still, a
-joint's torque sign inverted against the URDF, two joints' columns swapped).
+torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF or
+against its friction, two joints' columns swapped).
 
 Each check returns ``(check, joint or None, message)`` for what looks wrong; the workflow adds
 the file and the study and stops before any job, unless the study skips the check by name
@@ -23,7 +24,15 @@ from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
 Problem = tuple[str, str | None, str]
-CHECKS = ("angle_units", "time_units", "stands_still", "torque_sign", "columns_swapped")
+CHECKS = (
+    "angle_units",
+    "time_units",
+    "stands_still",
+    "torque_units",
+    "torque_sign",
+    "friction_sign",
+    "columns_swapped",
+)
 # degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
 # real arm stay within them up to calibration offsets
 LIMIT_MARGIN_RAD = 0.5
@@ -40,6 +49,15 @@ GRAVITY_SHARE = 0.2
 MIN_GRAVITY_NM = 0.5
 # correlation of torque and URDF gravity: below -SIGN_CORRELATION the sign is inverted
 SIGN_CORRELATION = 0.5
+# the recorded torque against the URDF's gravity torque (median least-squares slope over the
+# joints with a gravity spread of MIN_GRAVITY_NM): a unit error (N mm, N cm as N m or the
+# reverse) puts it 100-1000x off; a payload or torque constants the URDF lacks move it by a
+# small factor (1.0-2.6 on the shipped Gen3 logs)
+TORQUE_SCALE_BAND = (0.1, 10.0)
+# friction opposes motion, so a joint's torque follows the sign of its velocity on average
+# (correlation 0.0-0.89 on the shipped Gen3 logs, 0 where a joint moves one way only): below
+# -FRICTION_CORRELATION the column's sign is inverted (checked where gravity cannot tell)
+FRICTION_CORRELATION = 0.2
 # exchanging two columns back shrinks the misfit to the URDF's gravity below this share of it
 # as given (on the shipped Gen3 logs: >= 0.91 for every pair as recorded, 0.07-0.65 for their
 # joint 2/4 torques exchanged)
@@ -77,7 +95,7 @@ def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
     lower, upper = joint_ranges(robot)
     for k, joint in enumerate(record.joints):
         q = record.q[:, k]
-        message = plausibility.angle_units(record.time, q)
+        message = plausibility.angle_units(record.time, q, setting="units.q")
         if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
             low, high = float(q.min()), float(q.max())
             if low < lower[k] - LIMIT_MARGIN_RAD or high > upper[k] + LIMIT_MARGIN_RAD:
@@ -107,6 +125,7 @@ def time_units(record: RobotRecord) -> list[Problem]:
         return []
     derivative = np.gradient(record.q, record.time, axis=0)
     moving = np.abs(record.dq) > 0.05 * np.abs(record.dq).max(axis=0, initial=0.0)
+    moving &= np.ptp(record.q, axis=0) >= STILL_RAD  # a joint at rest shows only noise
     ratios = [
         float(np.median(derivative[moving[:, k], k] / record.dq[moving[:, k], k]))
         for k in range(record.q.shape[1])
@@ -144,7 +163,52 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     return []
 
 
-def _gravity_joints(tau: Array, gravity: Array) -> Array:
+def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
+    """A torque whose scale against the URDF's gravity torque (or whose peak) betrays a unit
+    error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
+    peak = plausibility.magnitudes(record.tau)
+    if peak is not None:
+        return [("torque_units", None, peak.replace("units.torque", "units.tau"))]
+    loaded = gravity.std(axis=0) >= MIN_GRAVITY_NM
+    if not loaded.any():
+        return []
+    g, tau = _centred(gravity[:, loaded]), _centred(record.tau[rows][:, loaded])
+    scale = float(np.median(np.abs(np.sum(g * tau, axis=0) / np.sum(g * g, axis=0))))
+    low, high = TORQUE_SCALE_BAND
+    if low <= scale <= high:
+        return []
+    joints = ", ".join(j for j, used in zip(record.joints, loaded, strict=True) if used)
+    return [
+        (
+            "torque_units",
+            None,
+            f"the torque of {joints} is {scale:.3g} x the URDF's gravity torque (expected "
+            f"{low:g}-{high:g}): check units.tau (N m or N mm)",
+        )
+    ]
+
+
+def friction_sign(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
+    """A joint, where gravity cannot tell, whose torque runs against its own velocity
+    (:data:`FRICTION_CORRELATION`): friction opposes motion, so the column is likely negated."""
+    velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
+    problems: list[Problem] = []
+    for k in np.flatnonzero(~_gravity_joints(record.tau[rows], gravity)):
+        correlation = _correlation(record.tau[:, k], np.sign(velocity[:, k]))
+        if correlation < -FRICTION_CORRELATION:
+            problems.append(
+                (
+                    "friction_sign",
+                    record.joints[k],
+                    f"the torque correlates {correlation:.2f} with the sign of the joint's "
+                    "velocity: friction would make it positive; is its sign inverted? negate "
+                    "the column",
+                )
+            )
+    return problems
+
+
+def _gravity_joints(tau: Array, gravity: Array) -> NDArray[np.bool_]:
     """Joints where gravity is a visible share of the torque."""
     spread = gravity.std(axis=0)
     return (spread >= GRAVITY_SHARE * tau.std(axis=0)) & (spread >= MIN_GRAVITY_NM)
@@ -171,9 +235,10 @@ def torque_sign(record: RobotRecord, gravity: Array, rows: Array) -> list[Proble
 def columns_swapped(
     record: RobotRecord, robot: Robot, gravity: Array, rows: Array
 ) -> list[Problem]:
-    """The two joints whose torque columns, or angle columns, fit the URDF's gravity torque
-    best exchanged, when the summed squared misfit of the (offset-free) torque to g(q) drops
-    below :data:`SWAP_RATIO` of its value as given."""
+    """The two joints whose torque columns, angle columns or both (the ``joints`` order of the
+    config against the logger's) fit the URDF's gravity torque best exchanged, when the summed
+    squared misfit of the (offset-free) torque to g(q) drops below :data:`SWAP_RATIO` of its
+    value as given."""
     tau, q = _centred(record.tau[rows]), record.q[rows]
     misfit = tau - _centred(gravity)
     visible = _gravity_joints(record.tau[rows], gravity)
@@ -187,39 +252,52 @@ def columns_swapped(
         candidates.append((float(np.sum(crossed**2)) / pair, "torque", i, j))
         exchanged = q.copy()
         exchanged[:, [i, j]] = q[:, [j, i]]
-        other = tau - _centred(gravity_torque(robot, exchanged))
+        exchanged_gravity = _centred(gravity_torque(robot, exchanged))
+        other = tau - exchanged_gravity
         candidates.append((float(np.sum(other**2)) / total, "angle", i, j))
+        both = tau.copy()
+        both[:, [i, j]] = tau[:, [j, i]]
+        candidates.append((float(np.sum((both - exchanged_gravity) ** 2)) / total, "joint", i, j))
     if not candidates:
         return []
     ratio, kind, i, j = min(candidates)
     if ratio >= SWAP_RATIO:
         return []
     names = f"{record.joints[i]} and {record.joints[j]}"
+    what = "all columns (angle, velocity, torque)" if kind == "joint" else f"the {kind} columns"
     message = (
-        f"the {kind} columns of {names} fit the URDF's gravity torque far better exchanged "
+        f"{what} of {names} fit the URDF's gravity torque far better exchanged "
         f"(misfit x {ratio:.2f}): check columns:"
+        + (" and the order of joints: against the log's" if kind == "joint" else "")
     )
     return [("columns_swapped", names, message)]
 
 
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
-    """Every failed check not in ``skip``, cheapest first; the gravity checks run only on a
-    record that passes the unit checks, the swap check only where every torque follows the
-    sign of gravity (a unit or sign error would mislead them)."""
+    """Every failed check not in ``skip``, cheapest first; a record that stands still is told
+    so alone (its noise would mislead the unit checks); the gravity checks run only on a
+    record that passes the unit checks, the sign checks only at a plausible torque scale, the
+    swap check only where every torque follows the sign of gravity, the friction check only
+    where nothing else was found (a unit, sign or swap error would mislead them)."""
+    if "stands_still" not in skip and (still := stands_still(record)):
+        return still
     problems: list[Problem] = []
     if "angle_units" not in skip:
         problems += angle_units(record, robot)
     if "time_units" not in skip:
         problems += time_units(record)
-    if "stands_still" not in skip:
-        problems += stands_still(record)
-    if problems or {"torque_sign", "columns_swapped"} <= set(skip):
+    gravity_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
+    if problems or gravity_checks <= set(skip):
         return problems
     rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
     gravity = gravity_torque(robot, record.q[rows])
+    if "torque_units" not in skip and (scale := torque_units(record, gravity, rows)):
+        return scale
     signs = torque_sign(record, gravity, rows)
     if "torque_sign" not in skip:
         problems += signs
     if "columns_swapped" not in skip and not signs:  # an inverted sign misleads the swap check
         problems += columns_swapped(record, robot, gravity, rows)
+    if "friction_sign" not in skip and not problems:  # a swap misleads the friction check
+        problems += friction_sign(record, gravity, rows)
     return problems

@@ -440,12 +440,27 @@ def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
     """Stop unless the prior still fixes one standard set when ``free_links`` are not pulled:
     the columns no prior term holds (the free links' inertial parameters, friction, armature,
     offsets) must map to independent combinations of base parameters (columns of B, β = B θ,
-    full rank).  A link whose parameters all reach the base set alone (on the Gen3, any one
-    link after the first) passes; two adjacent links, or the first link, leave combinations
-    that no motion and no prior determine."""
+    full rank).  A link whose parameters all reach the base set alone (on the Gen3 any one
+    link from the third on) passes; the first links of a chain, or two adjacent links, leave
+    combinations that no motion and no prior determine: the message names the links that
+    can be freed alone."""
     if not free_links:
         return
     field = f"robots.{problem.study}.lmi.free_links"
+    missing = _undetermined(problem, free_links, field)
+    if missing:
+        alone = [link for link in problem.links if not _undetermined(problem, [link], field)]
+        raise UserError(
+            f"{field} {list(free_links)}: {missing} combinations of their "
+            "inertial parameters reach no base parameter apart from each other (the data cannot "
+            "tell them apart and no prior holds them); free a single link, the one carrying the "
+            f"load: these can be freed alone: {alone}"
+        )
+
+
+def _undetermined(problem: Problem, free_links: Sequence[str], field: str) -> int:
+    """How many combinations of the columns no prior term holds with ``free_links`` free
+    miss the base set (:func:`check_free_links`)."""
     pulled = priors.pulled_links(problem.links, free_links, field)
     held = np.union1d(priors.columns_of(pulled), problem.zero)
     loose = np.setdiff1d(np.arange(problem.theta_urdf.size), held)
@@ -453,14 +468,7 @@ def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
     norms = np.linalg.norm(columns, axis=1, keepdims=True)
     unit = columns / np.where(norms > 0, norms, 1.0)
     singular = np.linalg.svd(unit, compute_uv=False)
-    rank = int(np.sum(singular > 1e-8 * singular[0]))
-    if rank < loose.size:
-        raise UserError(
-            f"{field} {list(free_links)}: {loose.size - rank} combinations of their "
-            "inertial parameters reach no base parameter apart from each other (the data cannot "
-            "tell them apart and no prior holds them); free a single link after the first, the "
-            "one carrying the load"
-        )
+    return loose.size - int(np.sum(singular > 1e-8 * singular[0]))
 
 
 def _noise(problem: Problem, R: Array, c: Array, rho2: Array, samples: int) -> Array:

@@ -64,6 +64,18 @@ def joint_columns(template: str, joints: Sequence[str]) -> list[str]:
     return [template.format(i=i + 1, joint=joint) for i, joint in enumerate(joints)]
 
 
+def _template_columns(template: str, field: str, joints: Sequence[str], path: Path) -> list[str]:
+    """:func:`joint_columns`, a template with other fields than ``{i}`` and ``{joint}`` (or
+    unbalanced braces) named as the config's error."""
+    try:
+        return joint_columns(template, joints)
+    except (KeyError, IndexError, ValueError) as err:
+        raise InputError(
+            f"{path}: columns.{field} = {template!r} is not a column template ({err!r}): use "
+            "{i} (1-based joint index) and/or {joint} (the URDF joint name), braces only there"
+        ) from err
+
+
 def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
     """The file's columns that ``template`` names for some integer ``{i}``."""
     parts = re.split(r"(\{i\})", template)
@@ -74,8 +86,9 @@ def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
 def _field_columns(
     frame: pd.DataFrame, field: str, template: str, joints: Sequence[str], path: Path
 ) -> list[str] | None:
-    """The file's columns of ``field`` for the configured joints; None when an optional field
-    (``dq``) has no column at all.  An indexed template (``{i}``) must match exactly one column
+    """The file's columns of ``field`` for the configured joints; None when the optional
+    ``dq`` is left at its default template and has no column at all (a template the user set
+    must match).  An indexed template (``{i}``) must match exactly one column
     per configured joint (else a joint count mismatch); a named one (``{joint}``) may leave
     other joints' columns (e.g. locked ones) in the file."""
     if "{i}" not in template and "{joint}" not in template:
@@ -83,10 +96,16 @@ def _field_columns(
             f"{path}: columns.{field} = {template!r} names no joint: use {{i}} (1-based joint "
             "index) or {joint} (the URDF joint name)"
         )
-    wanted = joint_columns(template, joints)
+    wanted = _template_columns(template, field, joints, path)
     present = [c for c in wanted if c in frame.columns]
-    if field == "dq" and not present:
-        return None
+    if field == "dq" and not present and template == DEFAULT_COLUMNS["dq"]:
+        return None  # no velocity logged: it is differentiated from q
+    if not present:
+        shown = ", ".join(map(repr, list(frame.columns)[:10]))
+        raise InputError(
+            f"{path}: no column matches columns.{field} = {template!r} (e.g. {wanted[0]!r}); "
+            f"the file's columns begin {shown}"
+        )
     if "{i}" in template:
         found = _indexed_columns(frame, template)
         if len(found) != len(joints):

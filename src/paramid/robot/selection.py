@@ -144,14 +144,16 @@ class Curve:
 
     @property
     def mean(self) -> Array:
-        """(W,) mean over the held-out scores of each score's mean over joints."""
-        return np.nanmean(self.scores.mean(axis=2), axis=1)
+        """(W,) mean over the held-out scores of each score's mean over joints; NaN for a
+        weight whose solve failed on any fold (a mean over the folds that solved would be
+        that of an easier subset)."""
+        return self.scores.mean(axis=2).mean(axis=1)
 
     @property
     def se(self) -> Array:
-        """(W,) standard error of that mean over the held-out scores."""
+        """(W,) standard error of that mean over the held-out scores (NaN where it is)."""
         fold_scores = self.scores.mean(axis=2)
-        return np.nanstd(fold_scores, axis=1, ddof=1) / np.sqrt(fold_scores.shape[1])
+        return fold_scores.std(axis=1, ddof=1) / np.sqrt(fold_scores.shape[1])
 
     @property
     def weight(self) -> float:
@@ -159,16 +161,21 @@ class Curve:
 
     @property
     def climb_se(self) -> float:
-        """How far the strongest weight's score lies above the lowest, in standard errors of
-        the lowest: near 0 when the URDF agrees with the records, large when pulling every
-        link toward it costs prediction (a load it lacks, wrong constants)."""
+        """How far the score of the strongest weight solved on every fold lies above the
+        lowest, in standard errors of the lowest: near 0 when the URDF agrees with the
+        records, large when pulling every link toward it costs prediction (a load it lacks,
+        wrong constants)."""
         mean, se = self.mean, self.se
-        return float((mean[-1] - mean[self.lowest]) / se[self.lowest])
+        strongest = int(np.flatnonzero(np.isfinite(mean))[-1])
+        rise = mean[strongest] - mean[self.lowest]
+        if se[self.lowest] > 0:
+            return float(rise / se[self.lowest])
+        return np.inf if rise > 0 else 0.0
 
 
 def choose(mean: Array, se: Array, rule: str) -> tuple[int, int]:
     """(chosen, lowest) indices of a curve over ascending weights (module docstring); weights
-    whose solve failed (NaN) are never chosen."""
+    whose solve failed on any fold (NaN) are never chosen."""
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r}; known: {RULES}")
     if np.all(np.isnan(mean)):

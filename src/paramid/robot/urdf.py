@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,14 +53,23 @@ def _number(value: float) -> str:
 def com_inertia(pi: Array) -> tuple[float, Array, Array]:
     """(mass, centre of mass (3,), inertia about the centre of mass (3, 3)) of one body's
     standard parameters π = [m, m c, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz] (about the frame's
-    origin, Pinocchio's order); a body below :data:`MIN_MASS_KG` is massless (zeros)."""
+    origin, Pinocchio's order); a body below :data:`MIN_MASS_KG` is massless, its rotational
+    inertia kept about the origin (c = 0: consistency leaves m c ≈ 0 with m ≈ 0)."""
     mass = float(pi[0])
-    if mass < MIN_MASS_KG:
-        return 0.0, np.zeros(3), np.zeros((3, 3))
-    c = np.asarray(pi[1:4], dtype=np.float64) / mass
     ixx, ixy, iyy, ixz, iyz, izz = pi[4:10]
     origin = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=np.float64)
+    if mass < MIN_MASS_KG:
+        return 0.0, np.zeros(3), origin
+    c = np.asarray(pi[1:4], dtype=np.float64) / mass
     return mass, c, origin - mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+
+
+def _comment(text: str) -> ET.Element[Any]:
+    """An XML comment of ``text`` ("--" is not allowed inside one: a path or link name with
+    it would make the file ill-formed)."""
+    while "--" in text:
+        text = text.replace("--", "- -")
+    return ET.Comment(text if not text.endswith("-") else text + " ")
 
 
 def welded_links(robot: Robot) -> dict[str, list[str]]:
@@ -131,7 +141,7 @@ def export_urdf(
             if name in links and links[name].find("inertial") is not None:
                 _replace_inertial(links[name], None)
                 note = f" inertia identified as part of {first} (welded to it in the model) "
-                links[name].insert(0, ET.Comment(note))
+                links[name].insert(0, _comment(note))
     for joint, values in friction.items():
         element = joints[joint]
         dynamics = element.find("dynamics")
@@ -140,10 +150,10 @@ def export_urdf(
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
     for joint, value in (offsets or {}).items():
-        joints[joint].insert(0, ET.Comment(OFFSET_NOTE.format(value=_number(value))))
+        joints[joint].insert(0, _comment(OFFSET_NOTE.format(value=_number(value))))
     for joint, value in (armature or {}).items():
         note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)))
-        joints[joint].insert(0, ET.Comment(note))
-    root.insert(0, ET.Comment("\n  " + "\n  ".join(header) + "\n"))
+        joints[joint].insert(0, _comment(note))
+    root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
     return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -25,6 +25,9 @@ FIGURES = ("torque", "rmse", "parameters", "regularisation")
 METHODS = tuple(ESTIMATORS)
 ROWS_METHODS = ("bcls", "rls_pso", "rls_agwo")  # the methods that need the stacked rows
 ROLES = ("calibration", "validation")
+#: samples a record must keep after its trims: fewer give an RMSE (or CV blocks) of a few
+#: samples, no validation (0.1 s at 1 kHz)
+MIN_KEPT_SAMPLES = 100
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
 
 
@@ -146,10 +149,12 @@ class RobotStudies:
         )
         kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
         needed = 2 * block["signals"]["trim_s"]
-        if kept <= needed:
+        samples = int((kept - needed) * loaded.sample_rate_hz)
+        if samples < MIN_KEPT_SAMPLES:
             raise ingest.InputError(
-                f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s, not more than "
-                f"the 2 x signals.trim_s = {needed:g} s that filtering drops"
+                f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s and the 2 x "
+                f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
+                f"samples, fewer than {MIN_KEPT_SAMPLES}"
             )
         robot = study.robot_of(block)
         for check, joint, message in checks.record_problems(loaded, robot, block["checks"]["skip"]):
