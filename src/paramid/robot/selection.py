@@ -160,14 +160,18 @@ class Curve:
         return float(self.weights[self.chosen])
 
     @property
+    def strongest(self) -> int:
+        """Index of the strongest weight solved on every fold."""
+        return int(np.flatnonzero(np.isfinite(self.mean))[-1])
+
+    @property
     def climb_se(self) -> float:
         """How far the score of the strongest weight solved on every fold lies above the
         lowest, in standard errors of the lowest: near 0 when the URDF agrees with the
         records, large when pulling every link toward it costs prediction (a load it lacks,
         wrong constants)."""
         mean, se = self.mean, self.se
-        strongest = int(np.flatnonzero(np.isfinite(mean))[-1])
-        rise = mean[strongest] - mean[self.lowest]
+        rise = mean[self.strongest] - mean[self.lowest]
         if se[self.lowest] > 0:
             return float(rise / se[self.lowest])
         return np.inf if rise > 0 else 0.0

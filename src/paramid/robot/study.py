@@ -531,7 +531,8 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     the same load: physics decides, not these data)."""
     text = (
         f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
-        f"{curve.mean[-1] - curve.mean[curve.lowest]:.3g} N m worse than at its best weight "
+        f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} N m worse than at its "
+        "best weight "
         f"({curve.climb_se:.1f} standard errors): the URDF disagrees with these records. If a "
         "load it lacks (a gripper, a tool, a payload) sits on one link, name that link in "
         "lmi.free_links (README, 'Multi-joint robots')"
@@ -539,6 +540,9 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     statuses = [status for c in trials.values() for status in c.statuses]
     unsolved = sum(status != "Solved" for status in statuses)
     solves = f" ({unsolved} of the trials' {len(statuses)} solves not Solved)" if unsolved else ""
+    if not trials:
+        return text + "; no link can be freed alone on these records (check_free_links)"
+    # trials are compared at the grid's strongest weight, where each must have solved
     calm = {k: c for k, c in trials.items() if np.isfinite(c.mean[-1]) and not prior_climbs(c)}
     if not calm:
         return text + "; freeing any one link leaves the climb (wrong constants or units?)" + solves
@@ -549,7 +553,7 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     listed = ", ".join(f"{k} {score[k]:.4g}" for k in order)
     return text + (
         f". Tried freeing each link: the climb goes with {listed} N m (held-out RMSE at the "
-        f"strongest weight, against {curve.mean[-1]:.4g} with every link pulled); "
+        f"strongest weight, against {curve.mean[curve.strongest]:.4g} with every link pulled); "
         + (
             f"{', '.join(ties)} lie within one standard error of each other: the data cannot "
             "tell which carries the load, name the one that does"
