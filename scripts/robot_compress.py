@@ -12,6 +12,15 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_compress")
     robot = study.robot_of(cfg["robot"])
     parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
+    for index, wanted, used in study.shortened_gaps(parts, cfg["cv"]):
+        log.warning(
+            "%s: cross-validation gap cut from %d to %d samples (a quarter of each of its %d "
+            "folds): the record is short for cv.gap_s, its held-out scores are optimistic",
+            smk.input.signals[index],
+            wanted,
+            used,
+            cfg["cv"]["folds"],
+        )
     data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
     frame, layout = study.compressed_frame(data, extended_names(robot))
     units = {c: "SI" for c in frame.columns}

@@ -72,6 +72,20 @@ def test_selecting_columns_equals_compressing_them():
     )
 
 
+def test_a_record_too_short_for_its_gap_is_named():
+    """Two periods of a 10 Hz cutoff at 1 kHz ask 200 samples; a 400-sample record split into
+    5 folds gets a quarter of a fold (20), and the compression uses exactly that gap."""
+    short, long = (
+        SimpleNamespace(**vars(_record(k, 5)), cutoff_hz=10.0, sample_rate_hz=1000.0)
+        for k in (400, 4000)
+    )
+    cv = {"folds": 5, "gap_s": "auto"}
+    assert study.shortened_gaps([long, short], cv) == [(1, 200, 20)]
+    data = compression.compress_records([short], _toy_regressor, folds=5, gap=200)
+    gap = data.samples[data.role != compression.CORE]  # heads and tails at inner edges
+    assert data.samples.sum() == 400 and gap.size == 8 and np.all(gap == 20)
+
+
 def test_folds_leave_the_gap_out_of_training():
     data = compression.compress_records([_record(500, 4)], _toy_regressor, folds=5, gap=10)
     folds = selection.folds(data)

@@ -156,6 +156,12 @@ def segments(samples: int, folds: int, gap: int) -> list[tuple[int, int, int, in
     return out
 
 
+def usable_gap(samples: int, folds: int, gap: int) -> int:
+    """The gap a record of ``samples`` split into ``folds`` gets: at most a quarter of a fold
+    (a short record keeps most of its samples for training and scoring)."""
+    return min(gap, samples // (4 * folds))
+
+
 def compress_records(
     parts: Sequence[Channels],
     regressor: Regressor,
@@ -171,7 +177,7 @@ def compress_records(
     pieces, meta = [], []
     for index, (part, record_gap) in enumerate(zip(parts, gaps, strict=True)):
         samples = part.tau.shape[0]
-        record_gap = min(int(record_gap), samples // (4 * folds))
+        record_gap = usable_gap(samples, folds, int(record_gap))
         for start, stop, k, role in segments(samples, folds, record_gap):
             pieces.append(_compress_block(part, regressor, start, stop, chunk))
             meta.append((stop - start, index, k, role))

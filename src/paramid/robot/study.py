@@ -36,7 +36,7 @@ from paramid.robot.base import (
     structural_base,
     unidentified,
 )
-from paramid.robot.compression import CHUNK, Compressed, compress_records
+from paramid.robot.compression import CHUNK, Compressed, compress_records, usable_gap
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     ARMATURE,
@@ -161,6 +161,22 @@ def gap_samples(part: ProcessedRecord, gap_s: float | str) -> int:
     """The cross-validation gap of a record in samples; ``auto``: two periods of its cutoff."""
     seconds = 2.0 / part.cutoff_hz if gap_s == "auto" else float(gap_s)
     return int(round(seconds * part.sample_rate_hz))
+
+
+def shortened_gaps(
+    parts: Sequence[ProcessedRecord], cv: Mapping[str, Any]
+) -> list[tuple[int, int, int]]:
+    """(record index, gap asked, gap used) [samples] of each calibration record whose
+    cross-validation gap (:func:`gap_samples`) is cut to a quarter of a fold
+    (:func:`paramid.robot.compression.usable_gap`): its held-out blocks then have neighbours
+    in training closer than the gap asks, and their scores are optimistic."""
+    out = []
+    for index, part in enumerate(parts):
+        wanted = gap_samples(part, cv["gap_s"])
+        used = usable_gap(part.tau.shape[0], cv["folds"], wanted)
+        if used < wanted:
+            out.append((index, wanted, used))
+    return out
 
 
 def compress_calibration(
