@@ -53,13 +53,13 @@ def torque_varies(torque: Array) -> str | None:
     return None
 
 
-def magnitudes(torque: Array) -> str | None:
-    """Absurd magnitudes: a unit or scaling error."""
+def magnitudes(torque: Array, setting: str = "units.torque") -> str | None:
+    """Absurd magnitudes: a unit or scaling error; the hint names the config ``setting`` that
+    declares the torque's unit."""
     peak = float(np.max(np.abs(torque)))
     if peak > MAX_TORQUE_N_M:
         return (
-            f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check units.torque "
-            "(N m or N mm)"
+            f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check {setting} (N m or N mm)"
         )
     return None
 

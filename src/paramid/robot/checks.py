@@ -166,9 +166,9 @@ def stands_still(record: RobotRecord) -> list[Problem]:
 def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
     """A torque whose scale against the URDF's gravity torque (or whose peak) betrays a unit
     error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
-    peak = plausibility.magnitudes(record.tau)
+    peak = plausibility.magnitudes(record.tau, setting="units.tau")
     if peak is not None:
-        return [("torque_units", None, peak.replace("units.torque", "units.tau"))]
+        return [("torque_units", None, peak)]
     loaded = gravity.std(axis=0) >= MIN_GRAVITY_NM
     if not loaded.any():
         return []
