@@ -104,6 +104,45 @@ def test_two_joints_exchanged_in_the_config(robot, name):
     assert "all columns" in problems[0][2] and "order of joints" in problems[0][2]
 
 
+def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:
+    """A shipped record with two joints' torque columns (``tau``) or all columns exchanged."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
+    for values in (tau,) if columns == "tau" else (q, dq, tau):
+        values[:, list(pair)] = values[:, list(pair[::-1])]
+    return dataclasses.replace(record, q=q, dq=dq, tau=tau)
+
+
+@pytest.mark.parametrize(
+    ("name", "pair", "columns"),
+    [  # each was reported as the inverted torque sign of one joint when the sign check ran first
+        ("opti_traj_testing1", (0, 3), "tau"),  # joint_4's
+        ("RecordTrajectory_quadratic", (0, 1), "tau"),  # joint_2's
+        ("opti_traj_testing2", (0, 2), "all"),  # joint_3's
+        ("opti_traj_testing1", (1, 4), "all"),  # joint_3's: a joint not exchanged at all
+    ],
+)
+def test_an_exchange_is_not_taken_for_an_inverted_sign(robot, name, pair, columns):
+    """An exchange turns a torque against gravity as a negation does: the correction that
+    leaves the smaller misfit to the URDF's gravity is named."""
+    problems = checks.record_problems(_exchanged(name, pair, columns), robot)
+    names = f"{JOINTS[pair[0]]} and {JOINTS[pair[1]]}"
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", names)]
+
+
+def test_joints_that_move_together_are_named_beside_the_best_fit(robot):
+    """Every column of joints 1 and 3 exchanged in opti_traj_testing1: joint 4 moves with
+    joint 1 (correlation 0.85), so the torques of joints 1 and 4 exchanged fit the URDF's
+    gravity best (misfit x 0.68) and the exchange made is named beside it (x 0.76)."""
+    problems = checks.record_problems(_exchanged(RECORDS[0], (0, 2), "all"), robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_1 and joint_4")]
+    best, alternative = problems[0][2].split("; about as good a fit: ")
+    assert "the torque columns" in best
+    assert alternative.startswith("all columns (angle, velocity, torque) of joint_1 and joint_3")
+
+
 def test_time_in_ms_declared_as_seconds(record, robot):
     slow = dataclasses.replace(
         record, time=1000 * record.time, sample_rate_hz=record.sample_rate_hz / 1000
