@@ -143,6 +143,17 @@ def test_joints_that_move_together_are_named_beside_the_best_fit(robot):
     assert alternative.startswith("all columns (angle, velocity, torque) of joint_1 and joint_3")
 
 
+@pytest.mark.parametrize(("name", "pair"), [(RECORDS[0], (0, 5)), (RECORDS[1], (4, 6))])
+def test_an_exchange_where_gravity_cannot_tell_is_named_by_friction(robot, name, pair):
+    """The torques of two joints without visible gravity exchanged: each follows the other
+    joint's velocity, which an exchange explains better than a negated column (reported as
+    joint_1's, and joint_5's and joint_7's, inverted sign before)."""
+    problems = checks.record_problems(_exchanged(name, pair, "tau"), robot)
+    names = f"{JOINTS[pair[0]]} and {JOINTS[pair[1]]}"
+    assert [(c, j) for c, j, _ in problems] == [("friction_sign", names)]
+    assert "are the torque columns exchanged?" in problems[0][2]
+
+
 def test_time_in_ms_declared_as_seconds(record, robot):
     slow = dataclasses.replace(
         record, time=1000 * record.time, sample_rate_hz=record.sample_rate_hz / 1000

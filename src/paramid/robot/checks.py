@@ -196,24 +196,60 @@ def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Probl
     ]
 
 
-def friction_sign(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
-    """A joint, where gravity cannot tell, whose torque runs against its own velocity
-    (:data:`FRICTION_CORRELATION`): friction opposes motion, so the column is likely negated."""
+def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
+    """Where gravity cannot tell: negating the joints whose torque runs against their own
+    velocity (correlation with its sign below -:data:`FRICTION_CORRELATION`), or exchanging
+    such a joint's torque column with another's: friction opposes each joint's own motion.
+    The share left: the disagreement sum(1 - correlation) over these joints after the
+    correction, against before; none when no joint runs against its velocity."""
     velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
-    problems: list[Problem] = []
-    for k in np.flatnonzero(~_gravity_joints(record.tau[rows], gravity)):
-        correlation = _correlation(record.tau[:, k], np.sign(velocity[:, k]))
-        if correlation < -FRICTION_CORRELATION:
-            problems.append(
-                (
-                    "friction_sign",
-                    record.joints[k],
-                    f"the torque correlates {correlation:.2f} with the sign of the joint's "
-                    "velocity: friction would make it positive; is its sign inverted? negate "
-                    "the column",
-                )
+    hidden = np.flatnonzero(~_gravity_joints(record.tau[rows], gravity))
+    # follows[a, b]: the torque of joint hidden[a] against the velocity sign of joint hidden[b]
+    follows = np.array(
+        [[_correlation(record.tau[:, a], np.sign(velocity[:, b])) for b in hidden] for a in hidden]
+    )
+    own = np.diagonal(follows).copy()
+    inverted = np.flatnonzero(own < -FRICTION_CORRELATION)
+    if inverted.size == 0:
+        return []
+    before = float(np.sum(1 - own))
+    negated = own.copy()
+    negated[inverted] *= -1
+    names = " and ".join(record.joints[hidden[a]] for a in inverted)
+    problems = tuple(
+        (
+            "friction_sign",
+            record.joints[hidden[a]],
+            f"the torque correlates {own[a]:.2f} with the sign of the joint's velocity: "
+            "friction would make it positive; is its sign inverted? negate the column",
+        )
+        for a in inverted
+    )
+    explanations = [
+        Explanation(
+            float(np.sum(1 - negated)) / before, True, f"the torque of {names} negated", problems
+        )
+    ]
+    for a, b in combinations(range(hidden.size), 2):
+        if a not in inverted and b not in inverted:
+            continue
+        crossed = own.copy()
+        crossed[[a, b]] = follows[b, a], follows[a, b]
+        pair = f"{record.joints[hidden[a]]} and {record.joints[hidden[b]]}"
+        message = (
+            f"the torques of {pair} correlate {own[a]:.2f}, {own[b]:.2f} with the sign of their "
+            f"joint's velocity and {crossed[a]:.2f}, {crossed[b]:.2f} with the other's: friction "
+            "opposes each joint's own motion; are the torque columns exchanged? check columns:"
+        )
+        explanations.append(
+            Explanation(
+                float(np.sum(1 - crossed)) / before,
+                True,
+                f"the torque columns of {pair} exchanged",
+                (("friction_sign", pair, message),),
             )
-    return problems
+        )
+    return explanations
 
 
 def _gravity_joints(tau: Array, gravity: Array) -> NDArray[np.bool_]:
@@ -269,8 +305,9 @@ def exchanged_columns(
 ) -> list[Explanation]:
     """Exchanging two joints' torque columns, angle columns or all columns (the ``joints``
     order of the config against the logger's), for every pair (of torques: where one of the
-    two joints has a visible gravity, else nothing tells them apart).  An exchange is strong where it shrinks the misfit of the joints it changes below
-    :data:`SWAP_RATIO` (exchanged angles change every joint's gravity; torques two joints')."""
+    two joints has a visible gravity, else nothing tells them apart).  An exchange is strong
+    where it shrinks the misfit of the joints it changes below :data:`SWAP_RATIO` (exchanged
+    angles change every joint's gravity; exchanged torques two joints')."""
     tau, q = record.tau[rows], record.q[rows]
     visible = _gravity_joints(tau, gravity)
     total = _misfit(tau, gravity)
@@ -357,5 +394,5 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
     explanations += exchanged_columns(record, robot, gravity, rows)
     problems += [p for p in best_explanation(explanations) if p[0] not in skip]
     if "friction_sign" not in skip and not problems:  # a swap misleads the friction check
-        problems += friction_sign(record, gravity, rows)
+        problems += best_explanation(friction_signs(record, gravity, rows))
     return problems
