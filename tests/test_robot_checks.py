@@ -185,3 +185,10 @@ def test_skipped_checks_stay_silent(record, robot):
     tau[:, 1] *= -1
     flipped = dataclasses.replace(record, tau=tau)
     assert checks.record_problems(flipped, robot, skip=["torque_sign"]) == []
+
+
+def test_friction_has_nothing_to_judge_where_gravity_shows_on_every_joint(record):
+    """An arm whose every joint carries a visible gravity torque (here: a stand-in ten times
+    the torque) leaves the friction check no joint to judge."""
+    rows = np.arange(0, record.time.size, 10)
+    assert checks.friction_signs(record, 10.0 * record.tau[rows], rows) == []

@@ -204,6 +204,8 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
     correction, against before; none when no joint runs against its velocity."""
     velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
     hidden = np.flatnonzero(~_gravity_joints(record.tau[rows], gravity))
+    if hidden.size == 0:
+        return []
     # follows[a, b]: the torque of joint hidden[a] against the velocity sign of joint hidden[b]
     follows = np.array(
         [[_correlation(record.tau[:, a], np.sign(velocity[:, b])) for b in hidden] for a in hidden]
