@@ -65,11 +65,11 @@ FRICTION_CORRELATION = 0.2
 # as given (on the shipped Gen3 logs as recorded: >= 0.91 for any pair's torques, >= 0.95 for
 # angles or all columns; 0.07-0.65 for their joint 2/4 torques exchanged)
 SWAP_RATIO = 0.75
-# explanations whose misfits lie within this factor of the best one's are named beside it:
-# the misfit also holds the URDF's own errors (the Gen3's missing gripper: 1.3-1.6x gravity on
-# joints 2 and 4) and joints that move together (the shipped excitations: |correlation| up to
-# 0.99) give near-equal misfits to different exchanges
-NEARLY_AS_GOOD = 1.15
+# corrections that remove at least this share of what the best one removes are named beside
+# it: the misfit also holds the URDF's own errors (the Gen3's missing gripper: 1.3-1.6x gravity
+# on joints 2 and 4), and joints that move together (the shipped excitations: |correlation| up
+# to 0.99) make different exchanges remove about as much
+CLOSE_REDUCTION = 2 / 3
 SAMPLES = 1000  # gravity is evaluated on this many samples spread over the record
 
 
@@ -227,9 +227,14 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
         )
         for a in inverted
     )
+    disagreement = "disagreement with friction"
     explanations = [
         Explanation(
-            float(np.sum(1 - negated)) / before, True, f"the torque of {names} negated", problems
+            float(np.sum(1 - negated)) / before,
+            True,
+            f"the torque of {names} negated",
+            problems,
+            disagreement,
         )
     ]
     for a, b in combinations(range(hidden.size), 2):
@@ -240,7 +245,7 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
         pair = f"{record.joints[hidden[a]]} and {record.joints[hidden[b]]}"
         message = (
             f"the torques of {pair} correlate {own[a]:.2f}, {own[b]:.2f} with the sign of their "
-            f"joint's velocity and {crossed[a]:.2f}, {crossed[b]:.2f} with the other's: friction "
+            f"joint's velocity and {crossed[b]:.2f}, {crossed[a]:.2f} with the other's: friction "
             "opposes each joint's own motion; are the torque columns exchanged? check columns:"
         )
         explanations.append(
@@ -249,6 +254,7 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
                 True,
                 f"the torque columns of {pair} exchanged",
                 (("friction_sign", pair, message),),
+                disagreement,
             )
         )
     return explanations
@@ -265,14 +271,21 @@ def _misfit(tau: Array, gravity: Array) -> float:
     return float(np.sum((_centred(tau) - _centred(gravity)) ** 2))
 
 
+def _share(after: float, before: float) -> float:
+    """``after`` as a share of ``before``; 1 (no change) when there was nothing to shrink."""
+    return after / before if before > 0 else 1.0
+
+
 @dataclass(frozen=True)
 class Explanation:
-    """A correction of a record that brings its torque closer to the URDF's gravity torque."""
+    """A correction of a record that brings its torque closer to what the URDF's gravity or
+    friction lets one expect."""
 
-    share: float  # the misfit left over every joint, as a share of the misfit as given
+    share: float  # the measure left over every judged joint, as a share of it as given
     strong: bool  # enough to report on its own (its check's threshold)
     correction: str  # what the user would change, for naming it as an alternative
     problems: tuple[Problem, ...]  # what is reported when it is the best explanation
+    measure: str = "misfit"  # what `share` is a share of
 
 
 def inverted_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
@@ -298,18 +311,18 @@ def inverted_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
         )
         for k, correlation in inverted
     )
-    share = _misfit(negated, gravity) / _misfit(tau, gravity)
+    share = _share(_misfit(negated, gravity), _misfit(tau, gravity))
     return [Explanation(share, True, f"the torque of {names} negated", problems)]
 
 
 def exchanged_columns(
     record: RobotRecord, robot: Robot, gravity: Array, rows: Array
 ) -> list[Explanation]:
-    """Exchanging two joints' torque columns, angle columns or all columns (the ``joints``
-    order of the config against the logger's), for every pair (of torques: where one of the
-    two joints has a visible gravity, else nothing tells them apart).  An exchange is strong
-    where it shrinks the misfit of the joints it changes below :data:`SWAP_RATIO` (exchanged
-    angles change every joint's gravity; exchanged torques two joints')."""
+    """Exchanging two joints' torque columns (where one of the two has a visible gravity, else
+    nothing tells them apart), angle columns or all columns (the ``joints`` order of the config
+    against the logger's).  An exchange is strong where it shrinks the misfit of the joints it
+    changes below :data:`SWAP_RATIO` (exchanged angles change every joint's gravity; exchanged
+    torques two joints')."""
     tau, q = record.tau[rows], record.q[rows]
     visible = _gravity_joints(tau, gravity)
     total = _misfit(tau, gravity)
@@ -321,19 +334,9 @@ def exchanged_columns(
         exchanged = q.copy()
         exchanged[:, [i, j]] = q[:, [j, i]]
         exchanged_gravity = gravity_torque(robot, exchanged)
-        pair = gravity[:, [i, j]]
-        local = _misfit(crossed[:, [i, j]], pair) / _misfit(tau[:, [i, j]], pair)
-        torque = _misfit(crossed, gravity) / total
-        angle = _misfit(tau, exchanged_gravity) / total
-        joint = _misfit(crossed, exchanged_gravity) / total
-        for what, share, changed, shrink, order in (
-            (
-                "the torque columns",
-                torque,
-                local if visible[[i, j]].any() else np.inf,
-                f"misfit x {torque:.2f}, of the two joints x {local:.2f}",
-                "",
-            ),
+        angle = _share(_misfit(tau, exchanged_gravity), total)
+        joint = _share(_misfit(crossed, exchanged_gravity), total)
+        kinds = [
             ("the angle columns", angle, angle, f"misfit x {angle:.2f}", ""),
             (
                 "all columns (angle, velocity, torque)",
@@ -342,7 +345,14 @@ def exchanged_columns(
                 f"misfit x {joint:.2f}",
                 " and the order of joints: against the log's",
             ),
-        ):
+        ]
+        if visible[i] or visible[j]:
+            pair = gravity[:, [i, j]]
+            local = _share(_misfit(crossed[:, [i, j]], pair), _misfit(tau[:, [i, j]], pair))
+            torque = _share(_misfit(crossed, gravity), total)
+            shrink = f"misfit x {torque:.2f}, of the two joints x {local:.2f}"
+            kinds.insert(0, ("the torque columns", torque, local, shrink, ""))
+        for what, share, changed, shrink, order in kinds:
             message = (
                 f"{what} of {names} fit the URDF's gravity torque better exchanged ({shrink}): "
                 f"check columns:{order}"
@@ -355,21 +365,29 @@ def exchanged_columns(
 
 
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
-    """The strong explanation that leaves the smallest misfit, with up to two others (strong
-    or not) within :data:`NEARLY_AS_GOOD` of it named beside it: an exchange and a negation
-    both turn a torque against gravity, and joints that move together cannot be told apart."""
+    """The strong explanation that leaves the smallest share, with up to two others (strong or
+    not) that remove at least :data:`CLOSE_REDUCTION` of what it removes named beside it: an
+    exchange and a negation both turn a torque against gravity, and joints that move together
+    cannot be told apart."""
     strong = [e for e in explanations if e.strong]
     if not strong:
         return []
     best = min(strong, key=lambda e: e.share)
     close = sorted(
-        (e for e in explanations if e is not best and e.share <= NEARLY_AS_GOOD * best.share),
+        (
+            e
+            for e in explanations
+            if e is not best and 1 - e.share >= CLOSE_REDUCTION * (1 - best.share) > 0
+        ),
         key=lambda e: e.share,
     )[:2]
-    alternatives = "".join(
-        f"; about as good a fit: {e.correction} (misfit x {e.share:.2f})" for e in close
-    )
-    return [(check, joint, message + alternatives) for check, joint, message in best.problems]
+    if not close:
+        return list(best.problems)
+    alternatives = "; ".join(f"{e.correction} ({e.measure} x {e.share:.2f})" for e in close)
+    note = f"; as good a fit or better ({best.measure} x {best.share:.2f} with this correction): "
+    return [
+        (check, joint, message + note + alternatives) for check, joint, message in best.problems
+    ]
 
 
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
@@ -394,7 +412,9 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
         return scale
     explanations = inverted_signs(record, gravity, rows)
     explanations += exchanged_columns(record, robot, gravity, rows)
-    problems += [p for p in best_explanation(explanations) if p[0] not in skip]
-    if "friction_sign" not in skip and not problems:  # a swap misleads the friction check
+    found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
+    problems += [problem for problem in found if problem[0] not in skip]
+    exchange = any(check == "columns_swapped" for check, _, _ in found)
+    if "friction_sign" not in skip and not problems and not exchange:  # a swap misleads it
         problems += best_explanation(friction_signs(record, gravity, rows))
     return problems
