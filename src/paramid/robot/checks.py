@@ -196,6 +196,28 @@ def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Probl
     ]
 
 
+def _misfit(tau: Array, gravity: Array) -> float:
+    """Summed squared misfit of the (offset-free) torque to the URDF's gravity torque."""
+    return float(np.sum((_centred(tau) - _centred(gravity)) ** 2))
+
+
+def _share(after: float, before: float) -> float:
+    """``after`` as a share of ``before``; 1 (no change) when there was nothing to shrink."""
+    return after / before if before > 0 else 1.0
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A correction of a record that brings its torque closer to what the URDF's gravity or
+    friction lets one expect."""
+
+    share: float  # the measure left over every judged joint, as a share of it as given
+    strong: bool  # enough to report on its own (its check's threshold)
+    correction: str  # what the user would change, for naming it as an alternative
+    problems: tuple[Problem, ...]  # what is reported when it is the best explanation
+    measure: str = "misfit"  # what `share` is a share of
+
+
 def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
     """Where gravity cannot tell: negating the joints whose torque runs against their own
     velocity (correlation with its sign below -:data:`FRICTION_CORRELATION`), or exchanging
@@ -264,28 +286,6 @@ def _gravity_joints(tau: Array, gravity: Array) -> NDArray[np.bool_]:
     """Joints where gravity is a visible share of the torque."""
     spread = gravity.std(axis=0)
     return (spread >= GRAVITY_SHARE * tau.std(axis=0)) & (spread >= MIN_GRAVITY_NM)
-
-
-def _misfit(tau: Array, gravity: Array) -> float:
-    """Summed squared misfit of the (offset-free) torque to the URDF's gravity torque."""
-    return float(np.sum((_centred(tau) - _centred(gravity)) ** 2))
-
-
-def _share(after: float, before: float) -> float:
-    """``after`` as a share of ``before``; 1 (no change) when there was nothing to shrink."""
-    return after / before if before > 0 else 1.0
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """A correction of a record that brings its torque closer to what the URDF's gravity or
-    friction lets one expect."""
-
-    share: float  # the measure left over every judged joint, as a share of it as given
-    strong: bool  # enough to report on its own (its check's threshold)
-    correction: str  # what the user would change, for naming it as an alternative
-    problems: tuple[Problem, ...]  # what is reported when it is the best explanation
-    measure: str = "misfit"  # what `share` is a share of
 
 
 def inverted_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
