@@ -211,3 +211,28 @@ def test_a_torque_equal_to_the_urdf_gravity_is_judged_without_dividing_by_zero(r
     tau[:, [0, 6]] = checks.gravity_torque(robot, record.q)[:, [0, 6]]
     problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
     assert all(check == "friction_sign" for check, _, _ in problems)
+
+
+def test_every_problem_of_a_record_is_in_one_error(robot):
+    """Two joints' torques negated: the workflow's one error names both joints (fixing the first
+    and rerunning to meet the second is what it spares a user), and the check to skip once."""
+    from paramid.robot.workflow import problems_message
+
+    path = f"data/kinova_gen3/{RECORDS[0]}.csv"
+    record = records.load_record(ROOT / path, JOINTS, COLUMNS, {"time": "ms"})
+    tau = record.tau.copy()
+    tau[:, [1, 3]] *= -1
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
+    assert _found(dataclasses.replace(record, tau=tau), robot) == [
+        ("torque_sign", "joint_2"),
+        ("torque_sign", "joint_4"),
+    ]
+    assert "as good a fit" not in problems[0][2]  # the alternatives are named once, at the end
+    assert "with these corrections): " in problems[1][2]
+    text = problems_message("gen3", path, problems)
+    assert text.startswith(f"robots.gen3: {path}: 2 problems:\n  - joint_2: ")
+    assert "\n  - joint_4: " in text
+    assert text.endswith("skip the check with robots.gen3.checks.skip: [torque_sign])")
+    single = problems_message("gen3", path, problems[:1])
+    assert single.startswith(f"robots.gen3: {path}: joint_2: the torque correlates")
+    assert "\n" not in single

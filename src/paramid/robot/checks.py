@@ -366,9 +366,9 @@ def exchanged_columns(
 
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     """The strong explanation that leaves the smallest share, with up to two others (strong or
-    not) that remove at least :data:`CLOSE_REDUCTION` of what it removes named beside it: an
-    exchange and a negation both turn a torque against gravity, and joints that move together
-    cannot be told apart."""
+    not) that remove at least :data:`CLOSE_REDUCTION` of what it removes named after its last
+    problem: an exchange and a negation both turn a torque against gravity, and joints that move
+    together cannot be told apart."""
     strong = [e for e in explanations if e.strong]
     if not strong:
         return []
@@ -384,10 +384,10 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     if not close:
         return list(best.problems)
     alternatives = "; ".join(f"{e.correction} ({e.measure} x {e.share:.2f})" for e in close)
-    note = f"; as good a fit or better ({best.measure} x {best.share:.2f} with this correction): "
-    return [
-        (check, joint, message + note + alternatives) for check, joint, message in best.problems
-    ]
+    these = "this correction" if len(best.problems) == 1 else "these corrections"
+    note = f"; as good a fit or better ({best.measure} x {best.share:.2f} with {these}): "
+    *first, (check, joint, message) = best.problems  # said once, after the last of them
+    return [*first, (check, joint, message + note + alternatives)]
 
 
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,21 @@ ROLES = ("calibration", "validation")
 #: samples, no validation (0.1 s at 1 kHz)
 MIN_KEPT_SAMPLES = 100
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
+
+
+def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | None, str]]) -> str:
+    """One error for every problem the log checks found in one record (check, joint or None,
+    message): the study and the file, each problem on its own line beside its joint, and the
+    ``checks.skip`` entry that silences the checks named."""
+    named = list(dict.fromkeys(check for check, _, _ in problems))
+    the_checks = "the check" if len(named) == 1 else "the checks"
+    skip = f"robots.{name}.checks.skip: [{', '.join(named)}]"
+    advice = f"(if the record is right, skip {the_checks} with {skip})"
+    lines = [f"{joint}: {message}" if joint else message for _, joint, message in problems]
+    if len(lines) == 1:
+        return f"robots.{name}: {path}: {lines[0]} {advice}"
+    listed = "".join(f"\n  - {line}" for line in lines)
+    return f"robots.{name}: {path}: {len(lines)} problems:{listed}\n{advice}"
 
 
 class RobotStudies:
@@ -157,12 +172,9 @@ class RobotStudies:
                 f"samples, fewer than {MIN_KEPT_SAMPLES}"
             )
         robot = study.robot_of(block)
-        for check, joint, message in checks.record_problems(loaded, robot, block["checks"]["skip"]):
-            where = f"{spec['path']}: {joint}: " if joint else f"{spec['path']}: "
-            raise ingest.InputError(
-                f"robots.{name}: {where}{message} (if the record is right, skip the check with "
-                f"robots.{name}.checks.skip: [{check}])"
-            )
+        problems = checks.record_problems(loaded, robot, block["checks"]["skip"])
+        if problems:
+            raise ingest.InputError(problems_message(name, spec["path"], problems))
         return [stamp]
 
     def _check_excitation(self, name: str) -> list[Path]:
