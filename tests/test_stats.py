@@ -36,7 +36,7 @@ def _textbook_hedges_g(a: np.ndarray, b: np.ndarray) -> float:
     """Hedges & Olkin (1985): g = J * (mean_a - mean_b) / s_pooled, written out with lists.
 
     J is the *exact* correction Γ(m/2) / (sqrt(m/2) Γ((m-1)/2)), m = n1 + n2 - 2, via
-    math.lgamma (independent of scipy.special used in the module).
+    math.lgamma (independent of scipy.special used in the module): :func:`_hedges_j`.
     """
     a, b = list(map(float, a)), list(map(float, b))
     n1, n2 = len(a), len(b)
@@ -44,9 +44,12 @@ def _textbook_hedges_g(a: np.ndarray, b: np.ndarray) -> float:
     ss1 = sum((x - m1) ** 2 for x in a)
     ss2 = sum((x - m2) ** 2 for x in b)
     sp = math.sqrt((ss1 + ss2) / (n1 + n2 - 2))
-    m = n1 + n2 - 2
-    j = math.exp(math.lgamma(m / 2) - math.lgamma((m - 1) / 2)) / math.sqrt(m / 2)
-    return j * (m1 - m2) / sp
+    return _hedges_j(n1 + n2 - 2) * (m1 - m2) / sp
+
+
+def _hedges_j(m: float) -> float:
+    """The exact correction J(m) through math.lgamma."""
+    return math.exp(math.lgamma(m / 2) - math.lgamma((m - 1) / 2)) / math.sqrt(m / 2)
 
 
 def _hand_holm(p: list[float]) -> list[float]:
@@ -195,8 +198,33 @@ def test_one_deterministic_group_is_a_one_sample_test(recwarn):
     ref = sps.ttest_1samp(pso, 0.1152)
     assert c.t_stat == pytest.approx(ref.statistic, rel=1e-9)
     assert c.t_p == pytest.approx(ref.pvalue, rel=1e-6)
-    assert np.isfinite(c.rank_p) and "zero variance in b" in c.note
+    wilcoxon = sps.wilcoxon(pso - 0.1152)
+    assert (c.rank_stat, c.rank_p) == pytest.approx((wilcoxon.statistic, wilcoxon.pvalue))
+    assert "b is a constant" in c.note
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("copies", [None, 2, 5, 300])
+def test_a_constant_compares_alike_however_many_copies_are_given(copies):
+    """A deterministic method's value (a scalar, or repeated runs) is a constant: the tests,
+    Hedges g, Cliff's delta and the interval do not change with the number of copies (a
+    Mann-Whitney U against 300 copies gave p ~ 0 where 5 copies gave 0.10), and the constant
+    may stand on either side (the signed results flip)."""
+    pso = generator("test", "stats", "copies").normal(0.4, 1.0, size=30)
+    constant = 0.0 if copies is None else np.zeros(copies)
+    c = S.compare(pso, constant, n_boot=300)
+    t, rank = sps.ttest_1samp(pso, 0.0), sps.wilcoxon(pso)
+    expected = (t.statistic, t.pvalue, rank.statistic, rank.pvalue)
+    assert (c.t_stat, c.t_p, c.rank_stat, c.rank_p) == pytest.approx(expected, rel=1e-12)
+    one_sample_g = _hedges_j(29.0) * pso.mean() / pso.std(ddof=1)
+    assert c.hedges_g == pytest.approx(one_sample_g, rel=1e-12)
+    assert c.cliffs_delta == pytest.approx(np.mean(np.sign(pso)))
+    medians = S.bootstrap_median_diff(pso, [0.0, 0.0], n_boot=300)
+    assert (c.boot_ci_low, c.boot_ci_high) == tuple(np.quantile(medians, [0.025, 0.975]))
+    flipped = S.compare(constant, pso, n_boot=300)
+    assert (flipped.t_stat, flipped.hedges_g) == pytest.approx((-c.t_stat, -c.hedges_g))
+    assert (flipped.t_p, flipped.rank_p) == pytest.approx((c.t_p, c.rank_p))
+    assert "a is a constant" in flipped.note
 
 
 @pytest.mark.parametrize(("a", "b"), [([1.0], [2.0, 3.0, 4.0]), ([], [1.0, 2.0]), ([1.0], [2.0])])

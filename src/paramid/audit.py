@@ -83,7 +83,7 @@ def method_difference(
     same_direction = np.sign(ours) == np.sign(paper_pct)
     size_ok = abs(ours - paper_pct) <= rel * abs(paper_pct)
     evidence = (
-        f"ours {ours:.2f} % vs {paper_pct:g} %; Holm-adjusted Mann-Whitney p = {p:.3g}, "
+        f"ours {ours:.2f} % vs {paper_pct:g} %; Holm-adjusted rank-test p = {p:.3g}, "
         f"bootstrap 95 % CI of the median difference [{ci[0]:.4g}, {ci[1]:.4g}] N m, "
         f"Cliff's delta {float(stats_row['cliffs_delta']):.2f}"
     )

@@ -10,7 +10,10 @@ For error metrics such as validation RMSE a negative value therefore means "``a`
 
 Degenerate inputs never raise and never produce a made-up p-value: when a test is undefined
 (fewer than two runs in a group, zero variance in both groups, all paired differences zero,
-...) its statistic and p-value are NaN and :attr:`Comparison.note` says why.  Non-finite
+...) its statistic and p-value are NaN and :attr:`Comparison.note` says why.  A deterministic
+method is a constant, not a sample: given as one number, or as runs that are all equal, it is
+compared by one-sample tests of the other group against it, whose results do not depend on
+how many copies of the constant were passed.  Non-finite
 values (NaN, inf) are rejected with :class:`ValueError` instead of being dropped silently:
 a failed run must be handled explicitly by the caller.
 """
@@ -64,6 +67,12 @@ def _is_constant(x: NDArray[np.float64]) -> bool:
     t ~ 1e15 and p = 0 for two deterministic methods; comparing the range avoids that.
     """
     return x.size > 0 and bool(np.ptp(x) == 0.0)
+
+
+def _is_reference(values: ArrayLike, x: NDArray[np.float64]) -> bool:
+    """True for a deterministic method's value: a scalar, or two or more bit-identical runs
+    (one array value may be a single run of a stochastic method: not a constant)."""
+    return np.ndim(values) == 0 or (x.size >= 2 and _is_constant(x))
 
 
 # --------------------------------------------------------------------------------------
@@ -148,10 +157,21 @@ def hedges_g(a: ArrayLike, b: ArrayLike, *, paired: bool = False) -> float:
     Paired samples: ``g_z = J(n - 1) * mean(d) / sd(d)`` with ``d = a - b`` (the
     standardiser of the paired t-test; Lakens 2013, Front. Psychol. 4:863, eq. 7).
 
+    One group a constant c (a scalar, or all its runs equal; :func:`compare`): the one-sample
+    ``J(n - 1) * (mean(x) - c) / sd(x)`` of the other group x, signed as a - b (the
+    standardiser of the one-sample t-test; a pooled SD would shrink with each copy of c).
+
     NaN when undefined: fewer than two runs in a group (pairs), or a zero standardiser.
     """
     x = _as_sample(a, "a")
     y = _as_sample(b, "b")
+    if not paired and _is_reference(a, x) != _is_reference(b, y):
+        sample, constant, sign = (y, x[0], -1.0) if _is_reference(a, x) else (x, y[0], 1.0)
+        sd = np.std(sample, ddof=1) if sample.size >= 2 else 0.0
+        if _is_constant(sample) or not sd > 0:
+            return _NAN
+        effect = (np.mean(sample) - constant) / sd
+        return float(sign * _hedges_correction(sample.size - 1.0) * effect)
     if paired:
         if x.size != y.size:
             raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
@@ -261,9 +281,17 @@ def bootstrap_median_diff(
     if paired:
         diff = lambda u, v, axis: np.median(u, axis=axis) - np.median(v, axis=axis)  # noqa: E731
         return _replicates((x, y), diff, n_boot, generator(*keys, "pairs"), paired=True)
-    med_a = _replicates((x,), np.median, n_boot, generator(*keys, "a"))
-    med_b = _replicates((y,), np.median, n_boot, generator(*keys, "b"))
+    med_a = _medians(x, n_boot, generator(*keys, "a"))
+    med_b = _medians(y, n_boot, generator(*keys, "b"))
     return med_a - med_b
+
+
+def _medians(x: NDArray[np.float64], n_boot: int, rng: np.random.Generator) -> NDArray[np.float64]:
+    """Bootstrap replicates of the median of ``x``; a constant's are the constant (exactly
+    what resampling it gives, also for a single value)."""
+    if _is_constant(x):
+        return np.full(n_boot, x[0])
+    return _replicates((x,), np.median, n_boot, rng)
 
 
 # --------------------------------------------------------------------------------------
@@ -322,28 +350,54 @@ class Comparison:
 
 
 def _independent_tests(
-    x: NDArray[np.float64], y: NDArray[np.float64], notes: list[str]
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    constant: tuple[bool, bool],
+    notes: list[str],
 ) -> tuple[float, float, float, float]:
-    """Welch t and Mann-Whitney U (statistics and p-values) or NaNs with reasons."""
-    if x.size < 2 or y.size < 2:
-        notes.append(f"n < 2 (n_a={x.size}, n_b={y.size}): tests undefined")
-        return _NAN, _NAN, _NAN, _NAN
-    if _is_constant(x) and _is_constant(y):
+    """Welch t and Mann-Whitney U (statistics and p-values) or NaNs with reasons; against a
+    constant (``constant``: a, b is one), :func:`_one_sample_tests`."""
+    if all(constant):
         notes.append(
             "zero variance in both groups (deterministic?): tests undefined, difference is exact"
         )
         return _NAN, _NAN, _NAN, _NAN
-    if _is_constant(x) or _is_constant(y):
-        which = "a" if _is_constant(x) else "b"
-        notes.append(f"zero variance in {which}: Welch t reduces to a one-sample t-test")
-    with warnings.catch_warnings():
-        # scipy flags the ~1e-33 "variance" of a constant group; the note above covers it.
-        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
-        welch = sps.ttest_ind(x, y, equal_var=False)
+    if constant[1] and x.size >= 2:
+        return _one_sample_tests(x, float(y[0]), "b", notes)
+    if constant[0] and y.size >= 2:
+        t_stat, t_p, rank_stat, rank_p = _one_sample_tests(y, float(x[0]), "a", notes)
+        return -t_stat, t_p, rank_stat, rank_p  # t of a - b
+    if x.size < 2 or y.size < 2:
+        notes.append(f"n < 2 (n_a={x.size}, n_b={y.size}): tests undefined")
+        return _NAN, _NAN, _NAN, _NAN
+    welch = sps.ttest_ind(x, y, equal_var=False)
     mwu = sps.mannwhitneyu(x, y, alternative="two-sided")
     if np.isnan(welch.pvalue):
         notes.append("Welch t undefined: the sample variances underflow to zero")
     return float(welch.statistic), float(welch.pvalue), float(mwu.statistic), float(mwu.pvalue)
+
+
+def _one_sample_tests(
+    x: NDArray[np.float64], constant: float, which: str, notes: list[str]
+) -> tuple[float, float, float, float]:
+    """One-sample t (scipy ``ttest_1samp``) and Wilcoxon signed-rank (``wilcoxon`` of
+    x - constant, two-sided, ``zero_method="wilcox"``) of the runs x against group
+    ``which``'s constant: a deterministic method's value is not a sample, and neither result
+    depends on how many copies of it were passed (Welch against copies of it is this t; a
+    Mann-Whitney U against them would grow significant with their number)."""
+    notes.append(
+        f"{which} is a constant (deterministic): welch_* = one-sample t, mwu_* = Wilcoxon "
+        "signed-rank of the other group against it"
+    )
+    d = x - constant
+    n_zero = int(np.count_nonzero(d == 0.0))
+    if n_zero:
+        notes.append(f"{n_zero} run(s) equal to the constant dropped by Wilcoxon")
+    t = sps.ttest_1samp(x, constant)
+    if n_zero == d.size:
+        return float(t.statistic), float(t.pvalue), _NAN, _NAN
+    rank = sps.wilcoxon(d, zero_method="wilcox", alternative="two-sided")
+    return float(t.statistic), float(t.pvalue), float(rank.statistic), float(rank.pvalue)
 
 
 def _paired_tests(
@@ -391,10 +445,13 @@ def _bootstrap_interval(
     seed_keys: Sequence[Key],
     names: tuple[str, str],
     confidence: float,
+    constant: tuple[bool, bool],
     notes: list[str],
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the median difference (NaN where it is undefined)."""
-    if x.size >= 2 and y.size >= 2 and n_boot > 0:
+    """Percentile bootstrap interval of the median difference (NaN where it is undefined;
+    a constant group, ``constant``, counts as known)."""
+    known = (x.size >= 2 or constant[0], y.size >= 2 or constant[1])
+    if n_boot > 0 and all(known):
         boot = bootstrap_median_diff(
             x,
             y,
@@ -436,6 +493,10 @@ def compare(
     reproducible and independent across pairs of methods.  It is NaN when a group has fewer
     than two runs, or when ``n_boot == 0``.
 
+    A deterministic method (``b`` or ``a`` a scalar, or runs that are all equal) is a
+    constant: the other group is tested against it by one-sample tests (one-sample t and
+    Wilcoxon signed-rank in the Welch and rank fields, one-sample Hedges g; the note says so).
+
     Degenerate inputs give NaN statistics plus a reason in ``note``; they never raise:
     fewer than two runs, zero variance in both groups (two deterministic methods compared via
     repeated identical values: there is nothing to test, the difference is exact), all paired
@@ -443,6 +504,7 @@ def compare(
     """
     x = _as_sample(a, "a")
     y = _as_sample(b, "b")
+    constant = (_is_reference(a, x), _is_reference(b, y))
     if paired and x.size != y.size:
         raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
     if not 0.0 < confidence < 1.0:
@@ -454,9 +516,9 @@ def compare(
     if paired:
         t_stat, t_p, rank_stat, rank_p = _paired_tests(x, y, notes)
     else:
-        t_stat, t_p, rank_stat, rank_p = _independent_tests(x, y, notes)
+        t_stat, t_p, rank_stat, rank_p = _independent_tests(x, y, constant, notes)
     ci_low, ci_high = _bootstrap_interval(
-        x, y, paired, n_boot, seed_keys, (name_a, name_b), confidence, notes
+        x, y, paired, n_boot, seed_keys, (name_a, name_b), confidence, constant, notes
     )
     return Comparison(
         name_a=name_a,
@@ -474,7 +536,7 @@ def compare(
         rank_test="wilcoxon" if paired else "mann-whitney",
         rank_stat=rank_stat,
         rank_p=rank_p,
-        hedges_g=hedges_g(x, y, paired=paired),
+        hedges_g=hedges_g(a, b, paired=paired),
         cliffs_delta=cliffs_delta(x, y),
         boot_ci_low=ci_low,
         boot_ci_high=ci_high,

@@ -85,12 +85,12 @@ def stats_table(
     """AGWO against each comparator in every cell via :func:`paramid.stats.comparison_table`.
 
     One Holm family per metric over all cells and comparators.  A deterministic method's
-    single run stands as a constant sample of the reference's size (as BCLS in the hip
-    study), so Welch reduces to a one-sample t-test there (the note says so).
+    single run is a constant (as BCLS in the hip study): one-sample t and Wilcoxon
+    signed-rank tests against it (the note says so).
     """
     tables = []
     for metric in metrics:
-        groups: dict[str, Array] = {}
+        groups: dict[str, Array | float] = {}
         pairs, meta = [], []
         for (t, f), cell in runs.groupby(["true_model", "fitted_model"], sort=False):
             by = {m: g[metric].to_numpy(float) for m, g in cell.groupby("method", sort=False)}
@@ -98,7 +98,7 @@ def stats_table(
                 continue
             n = by[reference].size
             for m, v in by.items():
-                groups[f"{t}|{f}|{m}"] = np.full(n, v[0]) if v.size == 1 and n > 1 else v
+                groups[f"{t}|{f}|{m}"] = float(v[0]) if v.size == 1 and n > 1 else v
             for m in comparators:
                 if m in by:
                     pairs.append((f"{t}|{f}|{reference}", f"{t}|{f}|{m}"))
@@ -120,7 +120,8 @@ def stats_table(
 def verdicts(table: pd.DataFrame, *, alpha: float = 0.05, min_delta: float = 0.33) -> pd.Series:
     """Per row: ``"a better"``, ``"a worse"`` or ``"no difference"``.
 
-    "Better" needs a lower median, Holm-adjusted Mann-Whitney p < ``alpha`` and Cliff's δ ≤
+    "Better" needs a lower median, Holm-adjusted rank-test p < ``alpha`` (Mann-Whitney, or
+    Wilcoxon signed-rank against a deterministic comparator's constant) and Cliff's δ ≤
     −``min_delta`` (a medium effect by Romano et al. 2006's thresholds 0.147/0.33/0.474);
     symmetric for "worse".
     """
@@ -321,7 +322,7 @@ def audit_rows(
     """
     val = stats_tab[stats_tab.metric == "val_rmse"].copy()
     val["verdict"] = verdicts(val, alpha=alpha, min_delta=min_delta)
-    tolerance = f"Holm-adjusted Mann-Whitney p < {alpha} and |Cliff's delta| >= {min_delta}"
+    tolerance = f"Holm-adjusted rank-test p < {alpha} and |Cliff's delta| >= {min_delta}"
     rows = [_truth_row(t, g, summary, tolerance) for t, g in val.groupby("true_model", sort=False)]
     rows.append(_conclusion_row(val, summary, nonlinear_models, tolerance))
     return pd.DataFrame(rows, columns=audit.COLUMNS)

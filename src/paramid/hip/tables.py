@@ -1,4 +1,5 @@
-"""Paper tables from per-method fits: Table 3 (RMSE, time) and Table 4 (parameters).
+"""Paper tables from per-method fits: Table 3 (RMSE, time), Table 4 (parameters) and the
+repeated-run statistics of §4.3.
 
 Each of our rows stands beside the paper's printed value (``paper_*`` columns) so that a
 reader sees reproduction and publication side by side.
@@ -11,7 +12,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from paramid import stats
 from paramid.hip.methods import display_name
+from paramid.population import POPULATION_METHODS
 
 TABLE3_COLUMNS = [
     "train_mean",
@@ -99,3 +102,29 @@ def table4(
 
 def _num(value: object) -> float:
     return float("nan") if value is None else float(value)
+
+
+def comparisons(fits: Mapping[str, pd.DataFrame], seed_keys: Sequence[str]) -> pd.DataFrame:
+    """Validation RMSE over seeds (§4.3): RLS-AGWO against RLS-GWO (the schedule's ablation)
+    and every population method against BCLS, by :func:`paramid.stats.comparison_table`
+    (Holm over the rows).  BCLS is deterministic: its one value is a constant, tested by
+    one-sample tests (the note says so), and ``outlier_frac_2x_bcls`` is the share of runs
+    above twice it.  Fits are by method key; the methods present decide the rows."""
+    population = [m for m in POPULATION_METHODS if m in fits]
+    groups: dict[str, np.ndarray | float] = {
+        display_name(m): fits[m]["val_rmse"].to_numpy() for m in population
+    }
+    pairs = []
+    if {"rls_agwo", "rls_gwo"} <= set(fits):
+        pairs.append(("RLS-AGWO", "RLS-GWO"))
+    if "bcls" in fits:
+        bcls = float(fits["bcls"]["val_rmse"].iloc[0])
+        groups["BCLS"] = bcls
+        pairs += [(display_name(m), "BCLS") for m in population]
+    table = stats.comparison_table(groups, pairs, seed_keys=seed_keys)
+    if "bcls" in fits:
+        table["outlier_frac_2x_bcls"] = [
+            stats.outlier_fraction(groups[a], bcls) if b == "BCLS" else np.nan
+            for a, b in zip(table["a"], table["b"], strict=True)
+        ]
+    return table
