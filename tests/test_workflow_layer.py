@@ -8,6 +8,7 @@ import copy
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -252,6 +253,22 @@ def test_robot_start_up_errors_name_the_study(config):
     twin["twin"]["noise"]["torque_noise_nm"] = [1.0, 2.0]
     with pytest.raises(ConfigError, match="robots.gen3_twin.twin.noise.torque_noise_nm has 2"):
         RobotStudies(config)
+
+
+def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
+    """The log checks judge a record against its URDF's gravity: a record that passed is
+    checked again when the URDF changes (here joint_2's axis reversed: a shipped record's
+    torque then runs against the new gravity), not skipped by its stamp."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    RobotStudies(config).check_inputs()
+    urdf = tmp_path / "data/kinova_gen3/kinovaGen3.urdf"
+    text = urdf.read_text()
+    axis = text.index('<axis xyz="0 0 1"/>', text.index('<joint name="joint_2"'))
+    urdf.write_text(text[:axis] + '<axis xyz="0 0 -1"/>' + text[axis + 19 :])
+    with pytest.raises(UserError, match=r"opti_traj_testing1\.csv: joint_.*\[torque_sign\]"):
+        RobotStudies(config).check_inputs()
 
 
 def test_other_families_targets(config):

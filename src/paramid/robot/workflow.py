@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paramid import ingest, paths
+from paramid import codehash, ingest, paths
 from paramid.config import ConfigError
 from paramid.errors import UserError
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
@@ -151,6 +151,7 @@ class RobotStudies:
         settings = {
             "spec": spec,
             "robot": self.robot_block(name),
+            "urdf": codehash.file_digest(block["urdf"]),  # the checks judge against its gravity
             "signals": block["signals"],
             "checks": block["checks"],
         }
