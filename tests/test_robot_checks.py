@@ -206,11 +206,12 @@ def test_a_skipped_exchange_hides_it_and_keeps_the_friction_check_quiet(robot):
 
 def test_a_torque_equal_to_the_urdf_gravity_is_judged_without_dividing_by_zero(record, robot):
     """Joints 1 and 7 logged exactly as the URDF's gravity torque (a noiseless simulation):
-    nothing left to shrink there counts as no change."""
+    nothing left to shrink there counts as no change, and with no torque beyond gravity there
+    is no friction to judge (joint 1's correlated -0.90 with its velocity's sign, joint 7's
+    -0.30: the friction check spoke)."""
     tau = record.tau.copy()
     tau[:, [0, 6]] = checks.gravity_torque(robot, record.q)[:, [0, 6]]
-    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
-    assert all(check == "friction_sign" for check, _, _ in problems)
+    assert checks.record_problems(dataclasses.replace(record, tau=tau), robot) == []
 
 
 def test_every_problem_of_a_record_is_in_one_error(robot):

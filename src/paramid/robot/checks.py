@@ -61,6 +61,10 @@ TORQUE_SCALE_BAND = (0.1, 10.0)
 # (correlation 0.0-0.89 on the shipped Gen3 logs, 0 where a joint moves one way only): below
 # -FRICTION_CORRELATION the column's sign is inverted (checked where gravity cannot tell)
 FRICTION_CORRELATION = 0.2
+# a torque whose part beyond the URDF's gravity spreads less than this has no friction to
+# judge (a small servo's friction is tens of mN m, the Gen3's about 1 N m): e.g. a noiseless
+# simulation of gravity alone
+MIN_FRICTION_NM = 1e-3
 # exchanging two columns back shrinks the misfit to the URDF's gravity below this share of it
 # as given (on the shipped Gen3 logs as recorded: >= 0.91 for any pair's torques, >= 0.95 for
 # angles or all columns; 0.07-0.65 for their joint 2/4 torques exchanged)
@@ -219,13 +223,15 @@ class Explanation:
 
 
 def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
-    """Where gravity cannot tell: negating the joints whose torque runs against their own
+    """Where gravity cannot tell (and the torque beyond it spreads at least
+    :data:`MIN_FRICTION_NM`): negating the joints whose torque runs against their own
     velocity (correlation with its sign below -:data:`FRICTION_CORRELATION`), or exchanging
     such a joint's torque column with another's: friction opposes each joint's own motion.
     The share left: the disagreement sum(1 - correlation) over these joints after the
     correction, against before; none when no joint runs against its velocity."""
     velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
-    hidden = np.flatnonzero(~_gravity_joints(record.tau[rows], gravity))
+    judged = (record.tau[rows] - gravity).std(axis=0) >= MIN_FRICTION_NM
+    hidden = np.flatnonzero(~_gravity_joints(record.tau[rows], gravity) & judged)
     if hidden.size == 0:
         return []
     # follows[a, b]: the torque of joint hidden[a] against the velocity sign of joint hidden[b]
