@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 import time
 
 import numpy as np
@@ -523,3 +524,21 @@ def test_outlier_fraction():
         S.outlier_fraction([0.1, np.nan], 0.1152)
     with pytest.raises(ValueError):
         S.outlier_fraction([0.1], np.nan)
+
+
+def test_sd_is_exactly_zero_for_identical_runs_and_numpy_otherwise():
+    runs = generator("test", "stats", "sd").normal(0.0, 2.0, size=7)
+    assert S.sd(runs) == pytest.approx(statistics.stdev(runs.tolist()), rel=1e-12)
+    copies = np.full(30, 0.1152)
+    assert np.std(copies, ddof=1) > 0 and S.sd(copies) == 0.0  # numpy's is rounding
+    assert math.isnan(S.sd([1.0])) and S.summarise(copies).sd == 0.0
+
+
+@pytest.mark.parametrize(
+    ("values", "position"),
+    [([3.0, 1.0, 2.0], 2), ([4.0, 1.0, 3.0, 2.0], 3), ([2.0, 1.0, 2.0, 2.0], 0), ([5.0], 0)],
+)
+def test_median_position_is_the_lower_middle_run_first_of_equals(values, position):
+    by_value = sorted(range(len(values)), key=lambda i: (values[i], i))
+    assert by_value[(len(values) - 1) // 2] == position  # the definition, written out
+    assert S.median_position(values) == position

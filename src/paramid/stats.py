@@ -1,6 +1,7 @@
 """Repeated-run statistics: summaries, two-group comparisons, Holm adjustment.
 
-Pure functions over numpy arrays.  Every hypothesis test is delegated to :mod:`scipy.stats`;
+Pure functions over numpy arrays.  Every hypothesis test is delegated to :mod:`scipy.stats`
+(imported by the functions that test: a job that only summarises runs does not load it);
 every random draw (the bootstrap, resampled by :func:`scipy.stats.bootstrap`) comes from a named
 stream of :mod:`paramid.seeding`.
 
@@ -27,8 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
-from scipy import stats as sps
 
 from paramid.seeding import Key, generator
 
@@ -84,9 +83,10 @@ def _is_reference(values: ArrayLike, x: NDArray[np.float64]) -> bool:
 class Summary:
     """Descriptive statistics of one set of runs (Table 3 style).
 
-    ``sd`` uses ``ddof=1`` (NaN for n < 2).  ``q1``/``q3`` are the 25th/75th percentiles with
-    numpy's default ``method="linear"`` (type 7 of Hyndman & Fan 1996, R's default), so the
-    IQR is ``q3 - q1``.  All fields are NaN for an empty sample.
+    ``sd`` uses ``ddof=1`` (NaN for n < 2, exactly 0 for identical runs: :func:`sd`).
+    ``q1``/``q3`` are the 25th/75th percentiles with numpy's default ``method="linear"``
+    (type 7 of Hyndman & Fan 1996, R's default), so the IQR is ``q3 - q1``.  All fields are
+    NaN for an empty sample.
     """
 
     n: int
@@ -104,6 +104,24 @@ class Summary:
         return self.q3 - self.q1
 
 
+def sd(values: ArrayLike) -> float:
+    """SD over runs (ddof=1): exactly 0 for bit-identical runs (a deterministic method's ~1e-17
+    is rounding, not spread), NaN for fewer than two."""
+    x = _as_sample(values)
+    if x.size < 2:
+        return _NAN
+    return 0.0 if _is_constant(x) else float(np.std(x, ddof=1))
+
+
+def median_position(values: ArrayLike) -> int:
+    """Position of the run with the median value: the lower of the two middle runs for an
+    even count, the first of equal values (Table 4's median run)."""
+    x = _as_sample(values)
+    if x.size == 0:
+        raise ValueError("no runs: no median run")
+    return int(np.argsort(x, kind="stable")[(x.size - 1) // 2])
+
+
 def summarise(values: ArrayLike) -> Summary:
     """Summarise a sample: n, mean, SD (ddof=1), median, linear-interpolated Q1/Q3, min, max.
 
@@ -114,11 +132,10 @@ def summarise(values: ArrayLike) -> Summary:
     if n == 0:
         return Summary(0, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN, _NAN)
     q1, med, q3 = np.percentile(x, [25.0, 50.0, 75.0])
-    sd = float(np.std(x, ddof=1)) if n >= 2 else _NAN
     return Summary(
         n=n,
         mean=float(np.mean(x)),
-        sd=sd,
+        sd=sd(x),
         median=float(med),
         q1=float(q1),
         q3=float(q3),
@@ -139,6 +156,8 @@ def _hedges_correction(df: float) -> float:
     It is well approximated by 1 - 3/(4 df - 1); for two groups df = n1 + n2 - 2, which
     gives the familiar 1 - 3/(4(n1 + n2) - 9).  Computed through log-gamma for stability.
     """
+    from scipy import special
+
     if df <= 1:
         return _NAN
     return float(
@@ -233,6 +252,8 @@ def _replicates(
     most ``_BOOT_CHUNK_ELEMENTS`` values.  Each batch's indices are one ``rng.integers(0, n,
     (batch, n))`` call, filled in C order: the replicates do not depend on the batch size.
     (scipy's standard error, unused, has no degrees of freedom for n_boot = 1: silenced.)"""
+    from scipy import stats as sps
+
     batch = max(1, _BOOT_CHUNK_ELEMENTS // sum(d.size for d in data))
     with warnings.catch_warnings(), np.errstate(invalid="ignore"):
         warnings.filterwarnings("ignore", "Degrees of freedom", RuntimeWarning)
@@ -357,6 +378,8 @@ def _independent_tests(
 ) -> tuple[float, float, float, float]:
     """Welch t and Mann-Whitney U (statistics and p-values) or NaNs with reasons; against a
     constant (``constant``: a, b is one), :func:`_one_sample_tests`."""
+    from scipy import stats as sps
+
     if all(constant):
         notes.append(
             "zero variance in both groups (deterministic?): tests undefined, difference is exact"
@@ -385,6 +408,8 @@ def _one_sample_tests(
     ``which``'s constant: a deterministic method's value is not a sample, and neither result
     depends on how many copies of it were passed (Welch against copies of it is this t; a
     Mann-Whitney U against them would grow significant with their number)."""
+    from scipy import stats as sps
+
     notes.append(
         f"{which} is a constant (deterministic): welch_* = one-sample t, mwu_* = Wilcoxon "
         "signed-rank of the other group against it"
@@ -404,6 +429,8 @@ def _paired_tests(
     x: NDArray[np.float64], y: NDArray[np.float64], notes: list[str]
 ) -> tuple[float, float, float, float]:
     """Paired t and Wilcoxon signed-rank (statistics and p-values) or NaNs with reasons."""
+    from scipy import stats as sps
+
     d = x - y
     if d.size < 2:
         notes.append(f"n < 2 pairs (n={d.size}): tests undefined")

@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
+from paramid import stats
 from paramid.calibration import paper, report
 from paramid.calibration.identify import LABELS
 from paramid.calibration.problem import Problem
@@ -182,10 +183,9 @@ def model_comparison(groups: Mapping[str, Mapping[str, Array]], floor_mm: float)
 
 
 def median_run(frame: pd.DataFrame) -> pd.Series:
-    """The fit row of the median run by validation RMSE (for an even count, whichever of the
-    two middle runs comes first in the frame; ties by row order)."""
-    order = frame["val_rmse_mm"].rank(method="first")
-    return frame.loc[(order - (len(frame) + 1) / 2).abs().idxmin()]
+    """The fit row of the median run by validation RMSE (:func:`paramid.stats.median_position`:
+    the lower of the two middle runs for an even count)."""
+    return frame.iloc[stats.median_position(frame["val_rmse_mm"])]
 
 
 def median_run_errors(problems: Sequence[Problem], fit: pd.DataFrame) -> Array:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import io
+from paramid import io, stats
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.paper import (
@@ -138,13 +138,6 @@ def estimates(frame: pd.DataFrame, free: Sequence[int] | NDArray[np.integer]) ->
     return frame[[f"de_{names[i]}" for i in free]].to_numpy(np.float64)
 
 
-def _sd(values: pd.Series) -> float:
-    """SD over runs (ddof=1); exactly 0 for identical values, NaN for a single run."""
-    if values.size < 2:
-        return float("nan")
-    return 0.0 if np.ptp(values.to_numpy()) == 0 else float(values.std(ddof=1))
-
-
 def _method(name: str, frame: pd.DataFrame) -> str:
     """A table row's method name, marked when its factors were tuned on the linear surrogate
     of Eq 29 rather than on the filter (``tuning.fitness``)."""
@@ -171,9 +164,9 @@ def accuracy_table(
         row["runs"] = len(f)
         for m in METRICS:
             row[f"{m}_mm"] = float(f[f"val_{m}_mm"].mean())
-            row[f"{m}_mm_sd"] = _sd(f[f"val_{m}_mm"])
+            row[f"{m}_mm_sd"] = stats.sd(f[f"val_{m}_mm"])
         row["time_s"] = float(f["time_s"].mean())
-        row["time_s_sd"] = _sd(f["time_s"])
+        row["time_s_sd"] = stats.sd(f["time_s"])
         row["diverged_runs"] = int(f["diverged"].sum()) if "diverged" in f else 0
         printed = paper.ACCURACY.get(LABELS[ident], {})
         for m in METRICS:
@@ -199,9 +192,9 @@ def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             {
                 "method": _method(label, f),
                 "rmse_mm": float(f["val_rmse_mm"].mean()),
-                "rmse_mm_sd": _sd(f["val_rmse_mm"]),
+                "rmse_mm_sd": stats.sd(f["val_rmse_mm"]),
                 "time_s": t,
-                "time_s_sd": _sd(f["time_s"]),
+                "time_s_sd": stats.sd(f["time_s"]),
                 "m5_time_saving_pct": 100.0 * (t - t5) / t,
                 "paper_rmse_mm": _num(paper.ACCURACY[label]["rmse"][0]),
                 "paper_time_s": pt,
@@ -302,8 +295,6 @@ def model_comparison(
     repeat (same data): validation RMSE of both, the ratio of the paper model's RMSE to the
     noise floor, and :func:`paramid.stats.comparison_table`'s paired t / Wilcoxon with Holm
     over all rows."""
-    from paramid.stats import comparison_table  # scipy.stats: not for the jobs that fit
-
     groups, pairs, rows = {}, [], []
     paper_fits = fits["paper"]
     for model_name, by_ident in fits.items():
@@ -330,7 +321,7 @@ def model_comparison(
                     "model_over_noise_floor": float(groups[a].mean() / floor_mm),
                 }
             )
-    comp = comparison_table(
+    comp = stats.comparison_table(
         groups, pairs, paired=True, n_boot=n_boot, seed_keys=("kr210", "models")
     )
     return pd.concat([pd.DataFrame(rows), comp], axis=1)

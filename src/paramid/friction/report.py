@@ -202,7 +202,7 @@ def _truth_row(
         "reason": (
             f"AGWO significantly better in {len(wins)}, worse in {len(losses)} of {len(g)} "
             f"comparisons; validation RMSE over {int(g.n_a.max())} seeds, {VERDICT_RULE} "
-            "(median lower, Holm MWU, Cliff's delta)"
+            "(median lower, Holm rank test, Cliff's delta)"
         ),
     }
 

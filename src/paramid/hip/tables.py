@@ -28,10 +28,6 @@ TABLE3_COLUMNS = [
 ]
 
 
-def _sd(values: pd.Series) -> float:
-    return float(values.std(ddof=1)) if len(values) > 1 else float("nan")
-
-
 def table3(
     fits: Mapping[str, pd.DataFrame],
     paper: Mapping | None = None,
@@ -53,12 +49,12 @@ def table3(
             "method": display_name(method),
             "train_mean": float(fit["train_rmse"].mean()),
             "val_mean": float(val.mean()),
-            "val_sd": _sd(val),
+            "val_sd": stats.sd(val),
             "val_median": float(val.median()),
             "val_q1": float("nan") if single else float(val.quantile(0.25)),
             "val_q3": float("nan") if single else float(val.quantile(0.75)),
             "time_ms_mean": float(times.mean()),
-            "time_ms_sd": _sd(times),
+            "time_ms_sd": stats.sd(times),
         }
         if paper is not None:
             printed = paper.get(row["method"], {})
@@ -68,9 +64,8 @@ def table3(
 
 
 def median_run(fit: pd.DataFrame) -> pd.Series:
-    """The run with the median validation RMSE (the lower median for an even count, Table 4)."""
-    order = np.argsort(fit["val_rmse"].to_numpy(), kind="stable")
-    return fit.iloc[order[(len(order) - 1) // 2]]
+    """The run with the median validation RMSE (:func:`paramid.stats.median_position`, Table 4)."""
+    return fit.iloc[stats.median_position(fit["val_rmse"])]
 
 
 def table4(
