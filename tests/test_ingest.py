@@ -47,6 +47,17 @@ def test_degrees_and_column_names(tmp_path):
     np.testing.assert_allclose(rec.angle, np.pi / 2)
 
 
+def test_a_velocity_column_the_config_names_must_be_in_the_file(tmp_path):
+    """An optional column is optional only when the config does not name it: a misspelled
+    ``columns.velocity`` is an error, not a record silently read without its velocity."""
+    frame = pd.DataFrame({"time": np.arange(50) / 10, "angle": 0.1, "torque": 1.0, "vel": 0.0})
+    frame.to_csv(tmp_path / "v.csv", index=False)
+    assert ingest.load_record(tmp_path / "v.csv", {}).velocity is None  # not named: not read
+    assert ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "vel"}).velocity is not None
+    with pytest.raises(ingest.InputError, match=r"v\.csv: missing column\(s\) \['velocity_typo'\]"):
+        ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "velocity_typo"})
+
+
 def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
     rng = np.random.default_rng(1)
     t = np.arange(400) * 0.01 + rng.uniform(-0.002, 0.002, 400)

@@ -192,3 +192,11 @@ def test_coefficient_file_that_does_not_match_names_the_file(robot, tmp_path):
     pd.DataFrame({"joint": ["joint_2"], "a": [0.0]}).to_csv(missing, index=False)
     with pytest.raises(ex.ExcitationError, match=r"missing.csv: missing column\(s\)"):
         ex.read_coefficients(missing, robot.joints, 2, 1.0, "offset")
+    twice = tmp_path / "twice.csv"  # pandas would read the second `a` as `a.1`
+    twice.write_text("joint,harmonic,a,b,a\njoint_2,1,0.1,0.2,0.3\n")
+    with pytest.raises(ex.ExcitationError, match=r"coefficients file: .*twice.csv: .*'a'"):
+        ex.read_coefficients(twice, robot.joints, 2, 1.0, "offset")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(ex.ExcitationError, match=r"empty.csv: file is empty"):
+        ex.read_coefficients(empty, robot.joints, 2, 1.0, "offset")

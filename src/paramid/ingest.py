@@ -145,7 +145,8 @@ def load_record(
 ) -> MeasuredRecord:
     """Parse, validate, convert to SI and (if jittered) resample one measured record."""
     path = Path(path)
-    columns = {**{f: f for f in (*REQUIRED, *OPTIONAL)}, **(columns or {})}
+    named = dict(columns or {})  # an optional column the config names must be in the file
+    columns = {**{f: f for f in (*REQUIRED, *OPTIONAL)}, **named}
     for field, unit in units.items():
         if field not in UNIT_FACTORS:
             raise InputError(
@@ -156,7 +157,8 @@ def load_record(
                 f"{path}: unknown unit {unit!r} for {field}; known: {sorted(UNIT_FACTORS[field])}"
             )
     frame = read_table(path)
-    missing = [columns[f] for f in REQUIRED if columns[f] not in frame.columns]
+    wanted = (*REQUIRED, *(f for f in OPTIONAL if f in named))
+    missing = [columns[f] for f in wanted if columns[f] not in frame.columns]
     if missing:
         raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
 

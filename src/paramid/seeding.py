@@ -40,8 +40,3 @@ def seed_sequence(*keys: Key) -> np.random.SeedSequence:
 def generator(*keys: Key) -> np.random.Generator:
     """A PCG64 generator for the stream named by ``keys``."""
     return np.random.default_rng(seed_sequence(*keys))
-
-
-def run_generators(*keys: Key, runs: list[int] | np.ndarray) -> list[np.random.Generator]:
-    """One independent generator per run index: stream ``(*keys, run)`` for each run."""
-    return [generator(*keys, int(run)) for run in runs]

@@ -216,9 +216,6 @@ def sweep_caption(sweep: str, study: str) -> str:
     )
 
 
-SWEEPS = ("margin", "cutoff_hz", "forgetting", "population", "agwo_grid")
-
-
 def sweep_point(
     sweep: str,
     value: float,

@@ -40,6 +40,7 @@ import pinocchio as pin
 import scipy.stats
 from numpy.typing import NDArray
 
+from paramid import ingest
 from paramid.errors import UserError
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
@@ -315,9 +316,9 @@ def read_coefficients(
     that do not match the study.
     """
     try:
-        frame = pd.read_csv(path)
-    except (OSError, pd.errors.ParserError) as err:
-        raise ExcitationError(f"{path}: cannot read a coefficients file: {err}") from err
+        frame = ingest.read_table(path)  # names the file; empty files, repeated headers
+    except ingest.InputError as err:
+        raise ExcitationError(f"cannot read a coefficients file: {err}") from None
     missing = {"joint", "harmonic", "a", "b"} - set(frame.columns)
     if missing:
         raise ExcitationError(f"{path}: missing column(s) {sorted(missing)}")

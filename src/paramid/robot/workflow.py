@@ -62,7 +62,7 @@ class RobotStudies:
         self.records = {name: self._record_names(name) for name in self.names}
         self.excitation = [s for s in self.names if "excitation" in self.blocks[s]]
         self.twin = [s for s in self.names if self._is_twin(s)]
-        for name in set(self.twin) | set(self.excitation):
+        for name in dict.fromkeys(self.twin + self.excitation):  # the config's order
             block = self.blocks[name]
             noise = block["twin"]["noise"]["torque_noise_nm"]
             if isinstance(noise, list) and len(noise) != len(block["joints"]):
