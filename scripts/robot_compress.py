@@ -12,6 +12,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_compress")
     robot = study.robot_of(cfg["robot"])
     parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
+    study.check_joints_move(robot, parts, cfg["study"])
     for index, wanted, used in study.shortened_gaps(parts, cfg["cv"]):
         log.warning(
             "%s: cross-validation gap cut from %d to %d samples (a quarter of each of its %d "

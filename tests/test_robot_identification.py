@@ -86,6 +86,18 @@ def test_a_record_too_short_for_its_gap_is_named():
     assert data.samples.sum() == 400 and gap.size == 8 and np.all(gap == 20)
 
 
+def test_a_joint_that_moves_in_no_calibration_record_is_named():
+    """Joint 2 held still (its velocity only logger noise) in both records: the study stops
+    naming it; moving in either record is enough."""
+    robot = SimpleNamespace(joints=["j1", "j2", "j3"])
+    still, moving = _record(500, 1), _record(500, 2)
+    still.q[:, 1] = 0.3
+    held = SimpleNamespace(**{**vars(moving), "q": still.q.copy()})
+    with pytest.raises(study.RobotError, match=r"^robots\.lab: joint\(s\) j2 \(0\) do not move"):
+        study.check_joints_move(robot, [still, held], "lab")
+    study.check_joints_move(robot, [still, moving], "lab")
+
+
 def test_folds_leave_the_gap_out_of_training():
     data = compression.compress_records([_record(500, 4)], _toy_regressor, folds=5, gap=10)
     folds = selection.folds(data)
