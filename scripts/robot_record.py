@@ -2,22 +2,23 @@
 log validated and resampled, or a twin record simulated), as time, q_, dq_, tau_ per joint."""
 
 from paramid import io
-from paramid.robot import records, study, twin
+from paramid.robot import model, records, study, twin
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_record")
     spec, joints = cfg["spec"], cfg["robot"]["joints"]
+    robot = study.robot_of(cfg["robot"])
     if "path" in spec:  # a joint log, trimmed at both ends
+        kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
         loaded = records.load_record(
-            spec["path"], joints, spec["columns"], spec["units"], spec["max_jitter"]
+            spec["path"], joints, spec["columns"], spec["units"], spec["max_jitter"], kinds
         )
         rec, dropped = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
         extra |= {"jitter": rec.jitter, "resampled": rec.resampled, "rows_dropped": dropped}
     else:
-        robot = study.robot_of(cfg["robot"])
         excitation = spec["excitation"]
         rec = twin.simulate_record(
             robot, cfg["twin"], excitation, spec["duration_s"], cfg["record"]

@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pinocchio as pin
 import pytest
 
 from paramid.io import UserError
+from paramid.robot import checks, records
 from paramid.robot.base import (
     base_columns,
     base_parameters,
@@ -23,6 +25,7 @@ from paramid.robot.model import (
     friction_columns,
     held_offsets,
     inverse_dynamics,
+    joint_kinds,
     link_parameter_slices,
     load_robot,
     pin_configuration,
@@ -344,3 +347,32 @@ def test_base_parameters_bad_shapes() -> None:
         base_parameters(np.zeros((10, 3)), ["a", "b"])
     with pytest.raises(ValueError, match="non-finite"):
         base_parameters(np.full((4, 2), np.nan), ["a", "b"])
+
+
+def test_a_log_in_degrees_with_a_wrapped_continuous_joint_and_a_slide(
+    small_urdf: Path, tmp_path: Path
+) -> None:
+    """units q: deg converts the revolute joints, not the slide's metres; the continuous joint,
+    logged wrapped to (-180, 180] deg as many loggers do, is unwrapped; a slide logged in mm
+    is named as such (it read as 'degrees' before, and deg scaled the slide by pi/180)."""
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])
+    assert joint_kinds(robot) == ("continuous", "revolute", "prismatic")
+    t = np.arange(2000) / 500.0
+    truth = np.column_stack([0.9 * t, 0.5 * np.sin(t), 0.05 * np.sin(2 * t)])  # spin: 3.6 rad
+    wrapped = (np.rad2deg(truth[:, 0]) + 180.0) % 360.0 - 180.0
+    frame = pd.DataFrame({"time": t, "q_spin": wrapped, "q_elbow": np.rad2deg(truth[:, 1])})
+    frame["q_slide"] = truth[:, 2]
+    for joint in robot.joints:
+        frame[f"tau_{joint}"] = 0.0
+    frame.to_csv(tmp_path / "log.csv", index=False)
+    kinds = joint_kinds(robot)
+    record = records.load_record(
+        tmp_path / "log.csv", robot.joints, units={"q": "deg"}, kinds=kinds
+    )
+    np.testing.assert_allclose(record.q, truth, atol=1e-12)
+    assert checks.angle_units(record, robot) == []
+    frame["q_slide"] *= 1000.0
+    frame.to_csv(tmp_path / "mm.csv", index=False)
+    in_mm = records.load_record(tmp_path / "mm.csv", robot.joints, units={"q": "deg"}, kinds=kinds)
+    [(check, joint, message)] = checks.angle_units(in_mm, robot)
+    assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message

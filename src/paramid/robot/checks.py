@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid import plausibility
-from paramid.robot.model import Robot, joint_ranges, pin_configuration
+from paramid.robot.model import Robot, joint_kinds, joint_ranges, pin_configuration
 from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
@@ -102,11 +102,16 @@ def _correlation(a: Array, b: Array) -> float:
 
 
 def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
-    """Per joint: a span or speed implausible in rad, or angles far outside the URDF's limits."""
+    """Per joint: a span or speed implausible in rad (a continuous joint's angle is unwrapped
+    by :func:`paramid.robot.records.load_record`), or angles far outside the URDF's limits; a
+    prismatic joint's position in m judged alike (the likely error there: mm)."""
     problems: list[Problem] = []
     lower, upper = joint_ranges(robot)
-    for k, joint in enumerate(record.joints):
+    for k, (joint, kind) in enumerate(zip(record.joints, joint_kinds(robot), strict=True)):
         q = record.q[:, k]
+        if kind == "prismatic":
+            problems += _prismatic_units(record.time, q, joint, (lower[k], upper[k]))
+            continue
         message = plausibility.angle_units(record.time, q, setting="units.q")
         if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
             low, high = float(q.min()), float(q.max())
@@ -119,6 +124,27 @@ def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
         if message:
             problems.append(("angle_units", joint, message))
     return problems
+
+
+def _prismatic_units(
+    time: Array, position: Array, joint: str, limits: tuple[float, float]
+) -> list[Problem]:
+    """A prismatic joint's position [m] far beyond its URDF travel or implausibly fast
+    (the bounds of an angle in rad): logged in mm?"""
+    low, high = float(position.min()), float(position.max())
+    speed = float(np.max(np.abs(np.diff(position) / np.diff(time))))
+    limited = limits[0] > -np.pi or limits[1] < np.pi  # joint_ranges: ±π where none is given
+    margin = max(0.5 * (limits[1] - limits[0]), 0.01)  # half its travel beyond it, at least 1 cm
+    beyond = limited and (low < limits[0] - margin or high > limits[1] + margin)
+    fast = speed > plausibility.MAX_SPEED_RAD_S or high - low > plausibility.MAX_ANGLE_SPAN_RAD
+    if not (beyond or fast):
+        return []
+    message = (
+        f"the position reaches [{low:.4g}, {high:.4g}] m at up to {speed:.4g} m/s against the "
+        f"URDF's travel [{limits[0]:.4g}, {limits[1]:.4g}] m: is it in mm? a prismatic joint's "
+        "position must be in m (units: {q: deg} converts the revolute joints only)"
+    )
+    return [("angle_units", joint, message)]
 
 
 def time_units(record: RobotRecord) -> list[Problem]:

@@ -45,6 +45,7 @@ OFFSET = "f0"
 ARMATURE = "ia"
 ONE_DOF = {"RX", "RY", "RZ", "RevoluteUnaligned", "PX", "PY", "PZ", "PrismaticUnaligned"}
 CONTINUOUS = {"RUBX", "RUBY", "RUBZ", "RevoluteUnboundedUnaligned"}
+PRISMATIC = {"PX", "PY", "PZ", "PrismaticUnaligned"}
 
 
 class RobotError(UserError):
@@ -285,6 +286,22 @@ def held_offsets(robot: Robot) -> NDArray[np.intp]:
     if not robot.offset:
         return np.zeros(0, dtype=np.intp)
     return friction_columns(robot)[OFFSET][~np.array(robot.offset_joints, dtype=bool)]
+
+
+def joint_kinds(robot: Robot) -> tuple[str, ...]:
+    """Per entry of ``robot.joints``: "revolute", "continuous" (a revolute joint without
+    limits) or "prismatic" (its position in m, its velocity in m/s)."""
+    kinds = []
+    for jid in robot.pin_joint:
+        short = robot.model.joints[jid].shortname().removeprefix("JointModel")
+        kinds.append(
+            "prismatic"
+            if short in PRISMATIC
+            else "continuous"
+            if short in CONTINUOUS
+            else "revolute"
+        )
+    return tuple(kinds)
 
 
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:

@@ -143,11 +143,16 @@ def load_record(
     columns: Mapping[str, str] | None = None,
     units: Mapping[str, str] | None = None,
     max_jitter: float = MAX_JITTER,
+    kinds: Sequence[str] | None = None,
 ) -> RobotRecord:
     """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``);
-    ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.
+    ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.  ``kinds`` gives
+    each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): an angle
+    unit (deg) converts revolute and continuous joints only, a prismatic joint's position
+    stays in m; a continuous joint's angle is unwrapped (loggers often wrap it to (-π, π]: a
+    jump of 2π between two samples is a wrap, not a motion).
     """
     path = Path(path)
     columns = {**DEFAULT_COLUMNS, **(columns or {})}
@@ -161,12 +166,20 @@ def load_record(
             f"{path}: missing time column {columns['time']!r}; the file has {list(frame.columns)}"
         )
     names = {f: _field_columns(frame, f, columns[f], joints, path) for f in ("q", "dq", "tau")}
+    kinds = tuple(kinds or ("revolute",) * len(joints))
+    if len(kinds) != len(joints):
+        raise ValueError(f"{len(kinds)} joint kinds for {len(joints)} joints")
+    prismatic = np.array([kind == "prismatic" for kind in kinds])
     data = {"time": factors["time"] * _numeric_column(frame, columns["time"], "time", path)}
     for field, cols in names.items():
         if cols is not None:
-            data[field] = factors[field] * np.column_stack(
+            factor = np.where(prismatic, 1.0, factors[field]) if field != "tau" else factors[field]
+            data[field] = factor * np.column_stack(
                 [_numeric_column(frame, c, field, path) for c in cols]
             )
+    continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
+    if continuous:
+        data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
     t = data["time"]
     median, jitter = time_grid(t, path, max_jitter)
     resampled = jitter > 1e-9

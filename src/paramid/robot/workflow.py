@@ -158,10 +158,16 @@ class RobotStudies:
         done, stamp = validated_before(spec["path"], settings, "paramid.robot.checks")
         if done:
             return []
-        from paramid.robot import checks, records, study
+        from paramid.robot import checks, model, records, study
 
+        robot = study.robot_of(block)
         loaded = records.load_record(
-            spec["path"], block["joints"], spec["columns"], spec["units"], spec["max_jitter"]
+            spec["path"],
+            block["joints"],
+            spec["columns"],
+            spec["units"],
+            spec["max_jitter"],
+            model.joint_kinds(robot),
         )
         kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
         needed = 2 * block["signals"]["trim_s"]
@@ -172,7 +178,6 @@ class RobotStudies:
                 f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
                 f"samples, fewer than {MIN_KEPT_SAMPLES}"
             )
-        robot = study.robot_of(block)
         problems = checks.record_problems(loaded, robot, block["checks"]["skip"])
         if problems:
             raise ingest.InputError(problems_message(name, spec["path"], problems))
