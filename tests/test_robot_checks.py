@@ -101,7 +101,7 @@ def test_two_joints_exchanged_in_the_config(robot, name):
         values[:, [1, 3]] = values[:, [3, 1]]
     problems = checks.record_problems(dataclasses.replace(record, q=q, dq=dq, tau=tau), robot)
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_2 and joint_4")]
-    assert "all columns" in problems[0][2] and "order of joints" in problems[0][2]
+    assert "all columns" in problems[0][2] and "order of the study's joints" in problems[0][2]
 
 
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:

@@ -267,6 +267,7 @@ def test_unparsable_urdf(tmp_path: Path) -> None:
     [
         (["joint_1", "joint_9"], None, ("viscous",), r"joints: joint\(s\) \['joint_9'\] not in"),
         (["joint_1"], {"gripper": 0.0}, ("viscous",), r"locked: joint\(s\) \['gripper'\]"),
+        (["joint_1", "end_effector"], None, ("viscous",), r"\['end_effector'\] are fixed in the"),
         (["joint_1", "joint_1"], None, ("viscous",), "listed twice"),
         (["joint_1"], {"joint_1": 0.0}, ("viscous",), "both identified and locked"),
         (["joint_1"], None, ("stribeck",), "friction terms"),

@@ -85,7 +85,7 @@ def columns_swapped(r2_as_given: float, r2_swapped: float) -> str | None:
         return (
             f"the model explains R² = {r2_as_given:.3f} of the torque as given but "
             f"{r2_swapped:.3f} with angle and torque exchanged: are the columns swapped? "
-            "check columns:"
+            "check the record's columns: setting"
         )
     return None
 

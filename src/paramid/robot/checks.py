@@ -300,7 +300,8 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
         message = (
             f"the torques of {pair} correlate {own[a]:.2f}, {own[b]:.2f} with the sign of their "
             f"joint's velocity and {crossed[b]:.2f}, {crossed[a]:.2f} with the other's: friction "
-            "opposes each joint's own motion; are the torque columns exchanged? check columns:"
+            "opposes each joint's own motion; are the torque columns exchanged? check the "
+            "record's columns: setting"
         )
         explanations.append(
             Explanation(
@@ -375,7 +376,7 @@ def exchanged_columns(
                 joint,
                 joint,
                 f"misfit x {joint:.2f}",
-                " and the order of joints: against the log's",
+                " and the order of the study's joints: against the log's",
             ),
         ]
         if visible[i] or visible[j]:
@@ -387,7 +388,7 @@ def exchanged_columns(
         for what, share, changed, shrink, order in kinds:
             message = (
                 f"{what} of {names} fit the URDF's gravity torque better exchanged ({shrink}): "
-                f"check columns:{order}"
+                f"check the record's columns: setting{order}"
             )
             problem = ("columns_swapped", names, message)
             explanations.append(

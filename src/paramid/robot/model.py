@@ -113,14 +113,23 @@ class Robot:
         return self.n_inertial + self.n_joints * len(self.friction_terms)
 
 
-def _check_names(joints: Sequence[str], locked: Mapping[str, float], known: list[str]) -> None:
-    """Duplicates, unknown joints and joints both moving and locked raise RobotError."""
+def _check_names(
+    joints: Sequence[str], locked: Mapping[str, float], known: list[str], fixed: list[str]
+) -> None:
+    """Duplicates, unknown joints (a URDF joint of type fixed named as such) and joints both
+    moving and locked raise RobotError."""
     if not joints:
         raise RobotError("no joints to identify: list at least one URDF joint")
     dupes = sorted({j for j in joints if list(joints).count(j) > 1})
     if dupes:
         raise RobotError(f"joint(s) listed twice: {dupes}")
     for where, names in (("joints", joints), ("locked", locked)):
+        rigid = [j for j in names if j in fixed]
+        if rigid:
+            raise RobotError(
+                f"{where}: joint(s) {rigid} are fixed in the URDF: nothing moves there to identify "
+                f"or lock (their child links join their parents'); the moving joints: {known}"
+            )
         unknown = [j for j in names if j not in known]
         if unknown:
             raise RobotError(f"{where}: joint(s) {unknown} not in the URDF (it has {known})")
@@ -231,7 +240,8 @@ def robot_from_model(
     """
     joints = tuple(joints)
     known = [str(n) for n in list(full.names)[1:]]
-    _check_names(joints, dict(locked or {}), known)
+    fixed = [str(f.name) for f in full.frames if f.type == pin.FrameType.FIXED_JOINT]
+    _check_names(joints, dict(locked or {}), known, fixed)
     friction = tuple(friction)
     bad = [f for f in friction if f not in FRICTION]
     if bad or len(set(friction)) != len(friction):
