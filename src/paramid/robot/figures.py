@@ -23,7 +23,7 @@ def torque_figure(
     predictions: Mapping[str, pd.DataFrame], joints: Sequence[str], records: Sequence[str]
 ) -> Figure:
     """One row per joint, one column per validation record: the torque as recorded (grey)
-    and each method's prediction."""
+    and each method's prediction; the legend above the panels, over no curve."""
     fig, axes = new_figure(
         1.1 * len(joints) + 0.6,
         nrows=len(joints),
@@ -49,12 +49,12 @@ def torque_figure(
                 values = frame.loc[frame["record"] == record, f"tau_pred_{joint}"]
                 if values.min() < low or values.max() > high:
                     off_scale.add(method)
-            ax.set_ylabel(f"{joint} [N m]")
+            ax.set_ylabel(f"{joint}\n[N m]", fontsize="small")  # long names on two lines
         axes[0, c].set_title(record)
         axes[-1, c].set_xlabel("time [s]")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     labels = [f"{m} (leaves the axes)" if m in off_scale else m for m in labels]
-    axes[0, 0].legend(handles, labels, ncol=min(4, len(predictions) + 1), loc="upper left")
+    fig.legend(handles, labels, ncol=min(4, len(predictions) + 1), loc="outside upper center")
     return fig
 
 
@@ -112,7 +112,8 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.set_ylabel("RMSE [N m]")
         ax.set_title(record)
-    axes[0, 0].legend(ncol=min(7, validation["method"].nunique()), loc="upper left")
+    ncol = min(7, validation["method"].nunique())
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), ncol=ncol, loc="outside upper center")
     return fig
 
 
@@ -139,7 +140,7 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
     ax.set_yscale("symlog", linthresh=1e-3)
     ax.set_xticks(x, names, rotation=90, fontsize="x-small")
     ax.set_ylabel("base parameter [SI]")
-    ax.legend(ncol=min(7, len(methods)), loc="upper right")
+    fig.legend(ncol=min(7, len(methods)), loc="outside upper center")  # over no point
     return fig
 
 
