@@ -1,5 +1,6 @@
 """Rule hip_fit: one deterministic estimator (LS, or BCLS of Eq 17) scored by Eq 21 on both
-records; a fit that explains too little of the torque stops the study with its likely causes."""
+records; a fit that explains too little of the torque, or whose inertia comes out negative (the
+torque's sign inverted), stops the study with its likely causes."""
 
 from paramid import estimators, io, plausibility
 from paramid.hip import fits, model
@@ -15,7 +16,9 @@ def main(smk) -> None:
     box = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None
     result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
     quality = plausibility.fit_quality(H, y, result.x, settings["spike_mad_k"])
-    problem = quality.problem(settings["min_explained_variance"])
+    problem = plausibility.inverted_sign(H, y, keys) or quality.problem(
+        settings["min_explained_variance"]
+    )
     if problem:  # the study fails here: one message, no traceback, nothing written
         log.error("%s on %s: %s", method, smk.input.calibration, problem)
         raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")

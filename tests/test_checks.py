@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paramid import ingest, plausibility
-from paramid.hip import pipeline
+from paramid.hip import checks, pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
@@ -79,3 +80,39 @@ def test_fit_quality_against_direct_formulas():
     assert quality.problem(0.5) is None
     assert "explains" in quality.problem(0.999)
     assert "not finite" in plausibility.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)
+
+
+def test_time_in_ms_declared_as_seconds_is_named_before_the_cutoff(pendulum):
+    """At the declared 0.1 Hz no cutoff candidate fits below Nyquist: the unit is named, not
+    the candidates (their message sent a user to change them)."""
+    slow = dataclasses.replace(
+        pendulum, time=1000 * pendulum.time, sample_rate_hz=pendulum.sample_rate_hz / 1000
+    )
+    signals = {**SIGNALS, "cutoff_hz": "auto", "cutoff_candidates_hz": [2.0, 4.0, 6.0]}
+    pattern = r"p\.csv: sampled at 0\.\d+ Hz .* set units\.time: ms .*skip: \[time_units\]"
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_usable(
+            slow, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
+        )
+    assert plausibility.sample_rate(pendulum.time) is None
+
+
+def test_an_inverted_torque_sign_gives_a_negative_inertia_and_is_named(pendulum):
+    """The shipped pendulum's fit has a positive inertia; its torque negated gives Jt, fv and
+    fc negative far beyond their standard errors (the fit explained the torque as well, and
+    ran to a table with a negative inertia)."""
+    processed = pipeline.process(pendulum.time, pendulum.angle, pendulum.torque, SIGNALS, 6.0)
+    H, y = pipeline.regression(processed, KEYS, 9.81)
+    assert plausibility.inverted_sign(H, y, KEYS) is None
+    message = plausibility.inverted_sign(H, -y, KEYS)
+    assert message is not None and "Negate the torque column" in message
+    for name in ("inertia (qdd) -", "viscous friction (qd) -", "Coulomb friction (sign_qd) -"):
+        assert name in message
+    # the inertia's z by an independent route: QR, s^2 R^-1 R^-T
+    q, r = np.linalg.qr(H)
+    x = np.linalg.solve(r, q.T @ -y)
+    residual = -y - H @ x
+    r_inv = np.linalg.inv(r)
+    se = np.sqrt(residual @ residual / (H.shape[0] - H.shape[1]) * np.sum(r_inv**2, axis=1))
+    z = x[KEYS.index("qdd")] / se[KEYS.index("qdd")]
+    assert f"inertia (qdd) {x[KEYS.index('qdd')]:.4g} at {z:.1f} standard errors" in message

@@ -161,7 +161,7 @@ def test_time_in_ms_declared_as_seconds(record, robot):
     )
     problems = checks.record_problems(slow, robot)
     assert [(c, j) for c, j, _ in problems] == [("time_units", None)]
-    assert "units: {time: ms}" in problems[0][2]
+    assert "units.time: ms" in problems[0][2]
     no_velocity = dataclasses.replace(slow, dq=None)
     assert _found(no_velocity, robot) == [("time_units", None)]
 

@@ -22,6 +22,9 @@ MAX_ANGLE_SPAN_RAD = 4 * np.pi
 # 100 rad/s (955 rpm) at the joint is beyond a geared robot joint; degrees read as rad reach
 # it at a modest 1.7 rad/s.
 MAX_SPEED_RAD_S = 100.0
+# A dynamics log is sampled at tens of Hz or more: below this rate its time stamps are in ms
+# (or another small unit) read as s.
+MIN_RATE_HZ = 5.0
 # Joint torques of robot arms and exoskeletons stay below ~1e4 N m; a larger value is a unit
 # or scaling error (N mm, raw counts).
 MAX_TORQUE_N_M = 1e4
@@ -30,6 +33,11 @@ MAX_SHARE_AT_EXTREME = 0.05
 # Swapped columns: the regression with angle and torque exchanged explains this much more of
 # the torque variance (R²) than the one as given.
 SWAP_R2_MARGIN = 0.3
+# Regressor columns whose coefficient is positive for any physical joint (Eq 6): inertia,
+# viscous and Coulomb friction.  An inertia estimated negative by more than SIGN_Z standard
+# errors is no noise: the torque runs against the angle (a sign convention inverted).
+POSITIVE_COLUMNS = {"qdd": "inertia", "qd": "viscous friction", "sign_qd": "Coulomb friction"}
+SIGN_Z = 5.0
 
 
 def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str | None:
@@ -42,6 +50,18 @@ def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str 
             f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
             f"(limits {MAX_ANGLE_SPAN_RAD:.3g} rad, {MAX_SPEED_RAD_S:g} rad/s): is it in degrees? "
             f"set {setting}: deg"
+        )
+    return None
+
+
+def sample_rate(time: Array, setting: str = "units.time") -> str | None:
+    """A sample rate no dynamics log has (the time is in ms read as s); the hint names the
+    config ``setting`` that declares the time's unit."""
+    duration = float(time[-1] - time[0])
+    rate = (time.size - 1) / duration if duration > 0 else float("inf")
+    if rate < MIN_RATE_HZ:
+        return (
+            f"sampled at {rate:.4g} Hz over {duration:.4g} s: is the time in ms? set {setting}: ms"
         )
     return None
 
@@ -90,6 +110,31 @@ def columns_swapped(r2_as_given: float, r2_swapped: float) -> str | None:
     return None
 
 
+def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
+    """The least-squares fit's inertia (column ``qdd``) negative by more than :data:`SIGN_Z`
+    standard errors (s² (HᵀH)⁻¹): the torque's sign is inverted against the angle's; the
+    message lists every :data:`POSITIVE_COLUMNS` coefficient that came out negative."""
+    if "qdd" not in keys or H.shape[0] <= H.shape[1]:
+        return None
+    x = np.linalg.lstsq(H, y, rcond=None)[0]
+    residual = y - H @ x
+    variance = float(residual @ residual) / (H.shape[0] - H.shape[1])
+    se = np.sqrt(variance * np.diag(np.linalg.pinv(H.T @ H)))
+    z = {k: x[i] / se[i] for i, k in enumerate(keys) if k in POSITIVE_COLUMNS and se[i] > 0}
+    if z.get("qdd", 0.0) >= -SIGN_Z:
+        return None
+    negative = ", ".join(
+        f"{POSITIVE_COLUMNS[k]} ({k}) {x[list(keys).index(k)]:.4g} at {v:.1f} standard errors"
+        for k, v in z.items()
+        if v < 0
+    )
+    return (
+        f"the least-squares fit gives negative values to what is positive for any joint: "
+        f"{negative}. Is the torque's sign inverted against the angle's (a positive torque "
+        "accelerates the angle positively)? Negate the torque column, or the angle's"
+    )
+
+
 def explained_variance(H: Array, y: Array, x: Array) -> float:
     """R² = 1 − ‖y − Hx‖² / ‖y − ȳ‖² of a fit (Eq 4)."""
     residual = y - H @ x
@@ -97,7 +142,14 @@ def explained_variance(H: Array, y: Array, x: Array) -> float:
     return 1.0 - float(residual @ residual) / total if total > 0 else float("nan")
 
 
-RECORD_CHECKS = ("angle_units", "torque_varies", "magnitudes", "encoder_clipped", "columns_swapped")
+RECORD_CHECKS = (
+    "time_units",
+    "angle_units",
+    "torque_varies",
+    "magnitudes",
+    "encoder_clipped",
+    "columns_swapped",
+)
 
 
 def record_problems(
@@ -111,6 +163,7 @@ def record_problems(
     the R² of the study's least-squares fit on a record with these two columns.  The swap check
     runs only on a record that passes the others (a unit error would mislead it)."""
     checks: dict[str, Callable[[], str | None]] = {
+        "time_units": lambda: sample_rate(time),
         "angle_units": lambda: angle_units(time, angle),
         "torque_varies": lambda: torque_varies(torque),
         "magnitudes": lambda: magnitudes(torque),

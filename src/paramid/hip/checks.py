@@ -40,6 +40,14 @@ def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study:
     return value
 
 
+def _stop(path: str | Path, study: str, check: str, message: str) -> None:
+    """Raise the failed plausibility ``check`` naming the file and how to skip it."""
+    raise InputError(
+        f"{path}: {message} (a check of studies.{study}; if the record is right, skip it "
+        f"with studies.{study}.checks.skip: [{check}])"
+    )
+
+
 def check_usable(
     record: MeasuredRecord,
     path: str | Path,
@@ -60,6 +68,8 @@ def check_usable(
     a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
     """
     fs = record.sample_rate_hz
+    if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
+        _stop(path, study, "time_units", rate)  # before the cutoff, which it would mislead
     cutoff = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     burn_in = int(round(burn_in_s * fs))
@@ -82,11 +92,7 @@ def check_usable(
         record.time, record.angle, record.torque, skip_checks, r2
     )
     if problems:
-        name, message = problems[0]
-        raise InputError(
-            f"{path}: {message} (a check of studies.{study}; if the record is right, skip it "
-            f"with studies.{study}.checks.skip: [{name}])"
-        )
+        _stop(path, study, *problems[0])
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
     collinear = estimators.collinear_columns(H, regressor)

@@ -42,8 +42,6 @@ LIMIT_MARGIN_RAD = 0.5
 # measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
 # gives a ratio far outside this band; filtering and jitter keep a right record within it
 RATE_RATIO_BAND = (0.2, 5.0)
-# without a velocity column: a dynamics log sampled below this rate is a unit error
-MIN_RATE_HZ = 5.0
 # a joint whose angle moves less than this over the record does not move
 STILL_RAD = 1e-3
 # gravity is a visible share of a joint's torque when its spread is this share of the
@@ -150,17 +148,9 @@ def _prismatic_units(
 def time_units(record: RobotRecord) -> list[Problem]:
     """The measured velocity against the derivative of the angle (their ratio is the error of
     the time unit); without a velocity, an implausibly slow sample rate."""
-    if record.dq is None:
-        if record.sample_rate_hz < MIN_RATE_HZ:
-            return [
-                (
-                    "time_units",
-                    None,
-                    f"sampled at {record.sample_rate_hz:.4g} Hz over {record.time[-1]:.4g} s: is "
-                    "the time in ms? set units: {time: ms}",
-                )
-            ]
-        return []
+    if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
+        message = plausibility.sample_rate(record.time)
+        return [("time_units", None, message)] if message else []
     derivative = np.gradient(record.q, record.time, axis=0)
     moving = np.abs(record.dq) > 0.05 * np.abs(record.dq).max(axis=0, initial=0.0)
     moving &= np.ptp(record.q, axis=0) >= STILL_RAD  # a joint at rest shows only noise
@@ -175,7 +165,7 @@ def time_units(record: RobotRecord) -> list[Problem]:
     low, high = RATE_RATIO_BAND
     if low <= ratio <= high:
         return []
-    hint = "is the time in ms? set units: {time: ms}" if ratio < low else "check units.time"
+    hint = "is the time in ms? set units.time: ms" if ratio < low else "check units.time"
     return [
         (
             "time_units",
