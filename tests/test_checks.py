@@ -116,3 +116,13 @@ def test_an_inverted_torque_sign_gives_a_negative_inertia_and_is_named(pendulum)
     se = np.sqrt(residual @ residual / (H.shape[0] - H.shape[1]) * np.sum(r_inv**2, axis=1))
     z = x[KEYS.index("qdd")] / se[KEYS.index("qdd")]
     assert f"inertia (qdd) {x[KEYS.index('qdd')]:.4g} at {z:.1f} standard errors" in message
+
+
+def test_a_trim_shorter_than_a_sample_names_its_field(pendulum):
+    """trim_s below one sample ended in a raw ValueError of the Snakefile."""
+    signals = {**SIGNALS, "trim_s": 1e-4, "cutoff_hz": 6.0}
+    pattern = r"p\.csv: studies\.mine\.signals\.trim_s = 0\.0001 s is less than one sample"
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_usable(
+            pendulum, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
+        )

@@ -139,6 +139,11 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
         (LOG_BLOCK, _nan, ["cal.csv", "tau", "row 42"]),
         (LOG_BLOCK, _backwards, ["cal.csv", "not increasing", "data row 10"]),
         (LOG_BLOCK, lambda f: f.iloc[:80], ["cal.csv", "samples, fewer than 100"]),
+        (
+            LOG_BLOCK.replace("cutoff_hz: 10.0", "cutoff_hz: 10.0, trim_s: 0.001"),
+            None,
+            ["cal.csv", "robots.mine.signals.trim_s = 0.001 s is less than one sample"],
+        ),
     ],
     ids=[
         "urdf_missing",
@@ -148,6 +153,7 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
         "nan",
         "time_back",
         "too_short",
+        "trim_below_a_sample",
     ],
 )
 def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patterns):

@@ -132,6 +132,16 @@ def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
     return median, jitter
 
 
+def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs: float) -> str:
+    """The error of a ``trim_s`` (in the config ``field``) shorter than one sample at ``fs``:
+    the filter's edge transients are dropped a sample at a time."""
+    return (
+        f"{path}: {field}.trim_s = {signals['trim_s']:g} s is less than one sample at this "
+        f"record's {fs:g} Hz: the filter's edge transients need at least {1 / fs:.3g} s dropped "
+        "at each end"
+    )
+
+
 def uniform_grid(t: Array, median: float) -> Array:
     """The uniform grid t₀ + k·Δ (Δ the median interval) covering the stamps ``t``."""
     return t[0] + median * np.arange(int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1)

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from paramid import cutoff, estimators, plausibility
 from paramid.hip import model, pipeline
-from paramid.ingest import InputError, MeasuredRecord
+from paramid.ingest import InputError, MeasuredRecord, one_sample_trim
 
 Array = NDArray[np.float64]
 
@@ -72,6 +72,8 @@ def check_usable(
         _stop(path, study, "time_units", rate)  # before the cutoff, which it would mislead
     cutoff = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
+    if trim < 1:
+        raise InputError(one_sample_trim(path, f"studies.{study}.signals", signals_config, fs))
     burn_in = int(round(burn_in_s * fs))
     needed = 2 * trim + burn_in + 2 * len(regressor) + 3
     if record.time.size < needed:

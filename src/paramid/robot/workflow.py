@@ -169,6 +169,11 @@ class RobotStudies:
             spec["max_jitter"],
             model.joint_kinds(robot),
         )
+        if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
+            field = f"robots.{name}.signals"
+            raise ingest.InputError(
+                ingest.one_sample_trim(spec["path"], field, block["signals"], loaded.sample_rate_hz)
+            )
         kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
         needed = 2 * block["signals"]["trim_s"]
         samples = int((kept - needed) * loaded.sample_rate_hz)
