@@ -97,6 +97,7 @@ def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) ->
     if bad.size:
         row = int(bad[0])
         raw = frame[column].iloc[row]
+        raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
         raise InputError(
             f"{path}: column {column!r} ({field}) is not a finite number at data row {row + 1} "
             f"(file line {row + 2}): {raw!r}" + (f"; {bad.size} such rows" if bad.size > 1 else "")
@@ -113,13 +114,14 @@ def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
     if np.any(step == 0):
         row = int(np.flatnonzero(step == 0)[0]) + 1
         raise InputError(
-            f"{path}: duplicate time stamp {t[row]!r} at data row {row + 1} (file line {row + 2})"
+            f"{path}: duplicate time stamp {float(t[row])!r} at data row {row + 1} "
+            f"(file line {row + 2})"
         )
     if np.any(step < 0):
         row = int(np.flatnonzero(step < 0)[0]) + 1
         raise InputError(
             f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
-            f"{t[row]!r} after {t[row - 1]!r}"
+            f"{float(t[row])!r} after {float(t[row - 1])!r}"
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
