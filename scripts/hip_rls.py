@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from paramid import io, signals
+from paramid import io, rls, signals
 from paramid.hip import model, pipeline
 
 
@@ -14,6 +14,10 @@ def main(smk) -> None:
     H, y, frame = io.read_regression(smk.input[0], keys)
     fs = signals.sample_rate(frame["time"].to_numpy())
     prior = pipeline.rls_prior(H, y, keys, cfg["rls"], fs, cfg["agwo"])
+    motion_hz = float(signals.power_band(frame["qd"].to_numpy(), fs, 0.5))
+    memory = rls.memory_note(cfg["rls"]["forgetting"], fs, motion_hz)
+    if memory:
+        log.warning(memory)
 
     meta = io.provenance(cfg, smk.input, stage="hip_rls")
     traj = pd.DataFrame(prior.trajectory, columns=prior.names)
@@ -32,7 +36,7 @@ def main(smk) -> None:
         "burn_in_samples": prior.burn_in,
         "gamma": float(prior.gamma),
         "mu": float(prior.mu),
-        "notes": prior.notes,
+        "notes": prior.notes + ([memory] if memory else []),
         "provenance": meta,
     }
     io.write_json(summary, smk.output.summary)

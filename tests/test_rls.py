@@ -147,3 +147,16 @@ def test_batched_prior_equals_each_record_alone():
                 getattr(batch, field)[s], getattr(alone, field), rtol=1e-9, atol=1e-12
             )
     assert any("of 3 records" in note for note in batch.notes)
+
+
+def test_the_memory_note_compares_the_recursion_with_the_motion():
+    """lambda is per sample: the paper's 0.98 at 100 Hz keeps 0.5 s, at 1 kHz 0.05 s; against a
+    0.7 Hz motion (period 1.43 s) the second is under a tenth of the period, and the value the
+    note suggests keeps exactly a tenth."""
+    assert rls.memory_note(0.98, 100.0, 0.7) is None
+    note = rls.memory_note(0.98, 1000.0, 0.7)
+    assert note is not None and "50 samples, 0.05 s at this record's 1000 Hz" in note
+    suggested = float(note.rsplit(">= ", 1)[1].split()[0])
+    memory_s = 1.0 / ((1.0 - suggested) * 1000.0)
+    assert memory_s == pytest.approx(rls.MIN_MEMORY_SHARE / 0.7, rel=1e-4)
+    assert rls.memory_note(suggested + 1e-5, 1000.0, 0.7) is None

@@ -68,3 +68,14 @@ def test_bad_cutoff_and_short_record_are_rejected():
         signals.process(t[:30], t[:30], t[:30], cutoff_hz=15, order=4, trim_s=0.2)
     with pytest.raises(ValueError, match="strictly increasing"):
         signals.sample_rate(np.array([0.0, 0.01, 0.01, 0.02]))
+
+
+def test_power_band_finds_the_frequency_below_which_the_power_lies():
+    """Two tones, 1 Hz with 4x the power of 5 Hz: half and 75 % of the power lie at or below
+    1 Hz, 90 % needs the 5 Hz tone; columns are independent, the mean does not count."""
+    fs, t = 100.0, np.arange(2000) / 100.0
+    x = 7.0 + 2.0 * np.sin(2 * np.pi * t) + np.sin(2 * np.pi * 5.0 * t)
+    both = np.column_stack([x, np.sin(2 * np.pi * 5.0 * t)])
+    np.testing.assert_allclose(signals.power_band(both, fs, 0.5), [1.0, 5.0])
+    assert signals.power_band(x, fs, 0.75) == pytest.approx(1.0)
+    assert signals.power_band(x, fs, 0.9) == pytest.approx(5.0)

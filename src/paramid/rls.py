@@ -117,6 +117,32 @@ def rls_bounds(
     return Bounds(lower, upper, lo, hi, notes)
 
 
+#: The recursion's memory 1/(1 - λ) samples must span at least this share of the motion's
+#: period: over a shorter window the regressor barely changes, the windowed estimates swing
+#: with the noise and the box [L, U] they give grows far wider than the data's uncertainty.
+MIN_MEMORY_SHARE = 0.1
+
+
+def memory_note(forgetting: float, sample_rate_hz: float, motion_hz: float) -> str | None:
+    """Why λ is too small for this record, or None: its memory 1/((1 - λ) fs) [s] against the
+    motion's period 1/``motion_hz`` (λ is per sample: the paper's 0.98 at 100 Hz is 0.5 s)."""
+    if forgetting >= 1.0 or motion_hz <= 0:
+        return None
+    memory_s = 1.0 / ((1.0 - forgetting) * sample_rate_hz)
+    period_s = 1.0 / motion_hz
+    if memory_s >= MIN_MEMORY_SHARE * period_s:
+        return None
+    enough = 1.0 - 1.0 / (MIN_MEMORY_SHARE * period_s * sample_rate_hz)
+    return (
+        f"rls.forgetting = {forgetting:g} keeps a memory of {1 / (1 - forgetting):.4g} samples, "
+        f"{memory_s:.3g} s at this record's {sample_rate_hz:g} Hz: under a tenth of the motion's "
+        f"period ({period_s:.3g} s; half the velocity's power lies below {motion_hz:.3g} Hz). The "
+        "RLS estimates can swing with the noise and widen the box [L, U] of the population "
+        f"methods (at 1 kHz up to 1e3 x the parameters, every RLS method failing); "
+        f"rls.forgetting >= {enough:.5g} keeps a tenth of the period"
+    )
+
+
 def _note(text: str, where: NDArray[np.bool_]) -> str:
     """A note on the box; for a batch of boxes it says how many of them it concerns."""
     return text if where.ndim == 0 else f"{text} ({int(where.sum())} of {where.size} records)"

@@ -40,6 +40,15 @@ def sample_rate(time: Array) -> float:
     return float(1.0 / np.median(step))
 
 
+def power_band(x: Array, sample_rate_hz: float, fraction: float) -> Array:
+    """Per column of ``x`` (time along the first axis, the mean removed), the frequency [Hz]
+    below which ``fraction`` of its power lies."""
+    power = np.abs(np.fft.rfft(x - x.mean(axis=0), axis=0)) ** 2
+    share = np.cumsum(power, axis=0) / np.maximum(power.sum(axis=0), np.finfo(float).tiny)
+    frequencies = np.fft.rfftfreq(x.shape[0], 1.0 / sample_rate_hz)
+    return frequencies[np.argmax(share >= fraction, axis=0)]
+
+
 def lowpass(x: Array, cutoff_hz: float, sample_rate_hz: float, order: int = 4) -> Array:
     """Forward–backward (zero-phase) Butterworth low-pass, scipy.signal.filtfilt on SOS.
 

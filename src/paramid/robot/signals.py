@@ -91,10 +91,7 @@ def velocity_band(record: RobotRecord, fraction: float = BAND_FRACTION) -> Array
     """Per joint, the frequency [Hz] below which ``fraction`` of the velocity's power lies (the
     measured velocity, else the angle's central difference; the mean removed)."""
     velocity = record.dq if record.dq is not None else np.gradient(record.q, record.time, axis=0)
-    power = np.abs(np.fft.rfft(velocity - velocity.mean(axis=0), axis=0)) ** 2
-    share = np.cumsum(power, axis=0) / np.maximum(power.sum(axis=0), np.finfo(float).tiny)
-    frequencies = np.fft.rfftfreq(velocity.shape[0], 1.0 / record.sample_rate_hz)
-    return frequencies[np.argmax(share >= fraction, axis=0)]
+    return signals.power_band(velocity, record.sample_rate_hz, fraction)
 
 
 def choose_cutoff(
