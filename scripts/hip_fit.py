@@ -30,6 +30,8 @@ def main(smk) -> None:
             settings["spike_mad_k"],
         )
     train, val = estimators.rmse(H, y, result.x), estimators.rmse(H_val, y_val, result.x)
+    if gap := plausibility.validation_gap(train, val):
+        log.warning("%s: %s", method, gap)
     frame = fits.deterministic_frame(
         model.parameter_names(keys), result.x, train, val, result.time_ms
     )

@@ -126,3 +126,10 @@ def test_a_trim_shorter_than_a_sample_names_its_field(pendulum):
         checks.check_usable(
             pendulum, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
         )
+
+
+def test_a_validation_far_worse_than_training_is_named():
+    assert plausibility.validation_gap(0.317, 2.27) is None  # the shipped pendulum: 7x
+    message = plausibility.validation_gap(0.05, 12.9)  # the validation torque negated
+    assert message is not None and "258 x" in message
+    assert plausibility.validation_gap(0.05, float("nan")) is None

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -128,3 +129,14 @@ def test_console_script_and_python_m(repo_root):
         [sys.executable, "-m", "paramid", "run", "--help"], capture_output=True, text=True, env=env
     )
     assert out.returncode == 0 and out.stdout.startswith("usage: paramid run"), out.stderr
+
+
+def test_a_rebuild_without_the_overlay_says_to_pass_it(tmp_path, monkeypatch, capsys):
+    """results/ of a user's study need its overlay: Snakemake's MissingRuleException alone
+    did not say so."""
+    failed = SimpleNamespace(returncode=1, stdout="", stderr="MissingRuleException: No rule")
+    monkeypatch.setattr(cli.subprocess, "run", lambda *a, **k: failed)
+    assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [])
+    assert "pass it with --configfile" in capsys.readouterr().err
+    assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [tmp_path / "my.yaml"])
+    assert "pass it with --configfile" not in capsys.readouterr().err

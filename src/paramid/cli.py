@@ -110,6 +110,12 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
     if out.returncode != 0:
         print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
         print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
+        if "MissingRuleException" in out.stdout + out.stderr and not configfiles:
+            print(
+                "verify: no rule makes some of results/ from config.yaml alone: were they built "
+                "with a config overlay (a study of your own)? pass it with --configfile",
+                file=sys.stderr,
+            )
     return out.returncode == 0
 
 

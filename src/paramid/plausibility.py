@@ -135,6 +135,23 @@ def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
     )
 
 
+# A fit predicting the other record this many times worse than it fits its own says nothing
+# about it: the two records disagree in units, sign or columns (a model mismatch or an
+# extrapolation costs a few times: the shipped pendulum's validation is 7x its training).
+MAX_VALIDATION_RATIO = 20.0
+
+
+def validation_gap(train_rmse: float, val_rmse: float) -> str | None:
+    """Why the validation record looks unlike the calibration record, or None."""
+    if not val_rmse > MAX_VALIDATION_RATIO * train_rmse:
+        return None
+    return (
+        f"the fit predicts the validation record at {val_rmse:.4g} N m, "
+        f"{val_rmse / train_rmse:.3g} x its {train_rmse:.4g} N m on the calibration record: do "
+        "the two records differ in units, torque sign or columns?"
+    )
+
+
 def explained_variance(H: Array, y: Array, x: Array) -> float:
     """R² = 1 − ‖y − Hx‖² / ‖y − ȳ‖² of a fit (Eq 4)."""
     residual = y - H @ x
