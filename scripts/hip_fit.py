@@ -42,6 +42,7 @@ def main(smk) -> None:
         explained_variance=quality.explained_variance,
         residual_spikes=quality.spikes,
         spike_threshold_n_m=quality.spike_threshold_n_m,
+        validation_warning=gap or "",
     )
     units = fits.fit_units(keys)
     io.write_parquet(
