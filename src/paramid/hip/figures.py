@@ -30,7 +30,7 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
     ax.plot(time, measured, color=COLOURS["Measured"], lw=1.6, label="Measured")
     for (label, est), style in zip(estimates.items(), ("-", "--", ":"), strict=False):
         ax.plot(time, est, style, color=COLOURS.get(label), lw=1.1, label=f"{label} estimate")
-    ax.set(xlabel="Time [s]", ylabel="Hip torque [N m]", title="Validation torque (Eq 19)")
+    ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title="Validation record: torque")
     ax.margins(y=0.25)
     ax.legend(ncols=4, loc="upper center")
     return fig
