@@ -13,7 +13,14 @@ from paramid.excitation.workflow import ExcitationDesigns
 from paramid.friction.workflow import NonlinearStudies
 from paramid.hip.workflow import HipStudies
 from paramid.robot.workflow import RobotStudies
-from paramid.workflow import apply_rule_template, checked, load_config, one_of, study_targets
+from paramid.workflow import (
+    apply_rule_template,
+    checked,
+    load_config,
+    one_of,
+    overlay_options,
+    study_targets,
+)
 
 min_version("9.0")
 

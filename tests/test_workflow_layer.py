@@ -289,3 +289,10 @@ def test_nonlinear_refuses_an_unknown_method(config):
     config["nonlinear"]["hip_nonlinear"]["methods"] = ["rls_agwo", "newton"]
     with pytest.raises(ConfigError, match=r"nonlinear.hip_nonlinear.methods: unknown \['newton'\]"):
         NonlinearStudies(config)
+
+
+def test_overlay_options_quote_absolute_paths(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = workflow.overlay_options(["my study.yaml", tmp_path / "b.yaml"])
+    assert text == f"--configfile '{tmp_path}/my study.yaml' --configfile {tmp_path}/b.yaml"
+    assert workflow.overlay_options([]) == ""

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -122,6 +123,12 @@ def study_targets(families: Iterable[Family], rules: Iterable[Any]) -> list[tupl
                 )
             out.append((name, family.study_targets(name)))
     return out
+
+
+def overlay_options(configfiles: Iterable[str | os.PathLike]) -> str:
+    """The ``--configfile`` options of a run's overlays for a shell command (absolute, quoted):
+    ``verify`` rebuilds with the same config as the run that asked for it."""
+    return " ".join(f"--configfile {shlex.quote(os.path.abspath(p))}" for p in configfiles)
 
 
 def one_of(names: Iterable[object]) -> str:

@@ -4,8 +4,6 @@
 # verify: rebuild everything from scratch in a temporary copy and compare every output's
 #   data hash with results/ (paramid verify). Not part of `all`: run `snakemake verify`.
 
-import os
-import shlex
 import sys
 
 PROVENANCE_JSON = "results/provenance.json"
@@ -36,10 +34,7 @@ rule verify:
         python=sys.executable,
         checkout=workflow.basedir,  # the Snakefile's directory: the checkout to rebuild
         # the same --configfile overlays as this run (--config overrides are not carried)
-        configfiles=" ".join(
-            f"--configfile {shlex.quote(os.path.abspath(str(p)))}"
-            for p in workflow.overwrite_configfiles
-        ),
+        configfiles=overlay_options(workflow.overwrite_configfiles),
     shell:
         "{params.python:q} -m paramid verify --workflow {params.checkout:q}"
         " --results . --cores {threads} {params.configfiles} 2>&1 | tee {log}"
