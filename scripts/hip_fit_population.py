@@ -13,7 +13,8 @@ def main(smk) -> None:
     keys, method = cfg["regressor"], cfg["method"]
     H, y, _ = io.read_regression(smk.input.calibration, keys)
     H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
-    run = fits.run_population(method, cfg, io.read_json(smk.input.bounds), H, y, H_val, y_val)
+    rls = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None  # plain PSO: none
+    run = fits.run_population(method, cfg, rls, H, y, H_val, y_val)
     fit = run.fit
     frame, history = fits.population_frames(model.parameter_names(keys), fit)
     meta = io.provenance(

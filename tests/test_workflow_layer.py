@@ -296,3 +296,12 @@ def test_overlay_options_quote_absolute_paths(tmp_path, monkeypatch):
     text = workflow.overlay_options(["my study.yaml", tmp_path / "b.yaml"])
     assert text == f"--configfile '{tmp_path}/my study.yaml' --configfile {tmp_path}/b.yaml"
     assert workflow.overlay_options([]) == ""
+
+
+def test_only_the_methods_in_the_rls_box_wait_for_rls(config):
+    """LS and plain PSO (the standard box) do not read the RLS summary: a change to RLS's
+    settings reruns neither."""
+    hip = HipStudies(config)
+    summary = ["results/hip/rls/summary.json"]
+    for method, bounds in (("ls", []), ("pso", []), ("bcls", summary), ("rls_pso", summary)):
+        assert hip.rls_bounds(wc(study="hip", method=method)) == bounds

@@ -58,10 +58,16 @@ def optimiser_settings(method: str, config: Mapping, gamma: float) -> dict:
 
 
 def search_box(
-    method: str, dim: int, rls_lower: ArrayLike, rls_upper: ArrayLike, standard: Mapping[str, float]
+    method: str,
+    dim: int,
+    rls_lower: ArrayLike | None,
+    rls_upper: ArrayLike | None,
+    standard: Mapping[str, float],
 ) -> tuple[Array, Array]:
     """The box a method searches: the RLS box, or the standard box on every parameter."""
     if POPULATION_METHODS[method].box == "rls":
+        if rls_lower is None or rls_upper is None:
+            raise ValueError(f"{method} searches the RLS box: give its bounds")
         return np.asarray(rls_lower, float), np.asarray(rls_upper, float)
     return np.full(dim, float(standard["lower"])), np.full(dim, float(standard["upper"]))
 

@@ -149,7 +149,7 @@ rule hip_fit_population:
     input:
         calibration="results/{study}/signals/calibration.parquet",
         validation="results/{study}/signals/validation.parquet",
-        bounds="results/{study}/rls/summary.json",
+        bounds=HIP.rls_bounds,
     output:
         fits="results/{study}/fits/{method}.parquet",
         history="results/{study}/histories/{method}.parquet",

@@ -57,7 +57,7 @@ class PopulationRun:
 def run_population(
     method: str,
     cfg: Mapping[str, Any],
-    rls: Mapping[str, Any],
+    rls: Mapping[str, Any] | None,
     H: Array,
     y: Array,
     H_val: Array,
@@ -66,12 +66,14 @@ def run_population(
     """Every seeded run of a population method on a hip study (``cfg``: ``study``,
     ``regressor``, ``population`` and the optimisers' blocks of Table 2) in one batched call:
     in the RLS box of the RLS summary ``rls`` (``lower``, ``upper``; γ for AGWO, Eq 10) or,
-    for plain PSO, the standard box; scored on both records (Eq 13, 21)."""
+    for plain PSO, the standard box (``rls`` None: it needs none); scored on both records
+    (Eq 13, 21)."""
     pop = cfg["population"]
+    box = rls or {"lower": None, "upper": None, "gamma": float("nan")}
     lower, upper = population.search_box(
-        method, len(cfg["regressor"]), rls["lower"], rls["upper"], pop["standard_box"]
+        method, len(cfg["regressor"]), box["lower"], box["upper"], pop["standard_box"]
     )
-    settings = population.optimiser_settings(method, cfg, rls["gamma"])
+    settings = population.optimiser_settings(method, cfg, box["gamma"])
     fit = population.fit_population(
         method, H, y, H_val, y_val, lower, upper,
         study=cfg["study"],

@@ -227,8 +227,12 @@ class HipStudies:
         return {"rls": study["rls"], "agwo": study["agwo"], "regressor": study["regressor"]}
 
     def rls_bounds(self, wildcards: Wildcards) -> list[str]:
-        """LS needs no RLS box; every other method does."""
-        return [] if wildcards.method == "ls" else [f"results/{wildcards.study}/rls/summary.json"]
+        """LS and plain PSO (its standard box) need no RLS box: a change to RLS leaves them be;
+        every other method needs it."""
+        spec = methods.POPULATION_METHODS.get(wildcards.method)
+        if wildcards.method == "ls" or (spec is not None and spec.box != "rls"):
+            return []
+        return [f"results/{wildcards.study}/rls/summary.json"]
 
     def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
         study = self.study(wildcards)
