@@ -17,6 +17,7 @@ from paramid.workflow import (
     apply_rule_template,
     checked,
     load_config,
+    memory_mb,
     one_of,
     overlay_options,
     study_targets,

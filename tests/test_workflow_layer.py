@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import inspect
 import json
 import re
 import shutil
@@ -305,3 +306,10 @@ def test_only_the_methods_in_the_rls_box_wait_for_rls(config):
     summary = ["results/hip/rls/summary.json"]
     for method, bounds in (("ls", []), ("pso", []), ("bcls", summary), ("rls_pso", summary)):
         assert hip.rls_bounds(wc(study="hip", method=method)) == bounds
+
+
+def test_memory_grows_with_the_inputs_of_a_long_log():
+    mem = workflow.memory_mb(2000, 12)
+    assert mem(wc(), SimpleNamespace(size_mb=10.0)) == 2000  # a short record: the base
+    assert mem(wc(), SimpleNamespace(size_mb=284.3)) == 3412  # a 60 min 1 kHz log: 12 x
+    assert inspect.signature(mem).parameters.keys() == {"wildcards", "input"}  # Snakemake's

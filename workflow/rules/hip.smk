@@ -3,6 +3,8 @@
 # signals.cutoff_hz is auto] -> hip_signals (zero-phase low-pass, central differences, trim,
 # §4.1) -> hip_rls (offline RLS, the box [L, U], gamma and mu, §3.1-3.2) -> hip_fit (LS, BCLS)
 # and hip_fit_population (all seeds of a population method in one batched job, §4.2).
+# mem_mb grows with the inputs' size where a long log needs it (paramid.workflow.memory_mb: the
+# factor is the peak RSS over the Parquet inputs of each rule on a 30 min 1 kHz log).
 
 
 rule hip_simulate:
@@ -68,7 +70,7 @@ rule hip_cutoff:
         "prepare"
     threads: 1
     resources:
-        mem_mb=1000,
+        mem_mb=memory_mb(1000, 14),
         runtime=5,
     params:
         cfg=HIP.cutoff_params,
@@ -91,7 +93,7 @@ rule hip_signals:
         "prepare"
     threads: 1
     resources:
-        mem_mb=1000,
+        mem_mb=memory_mb(1000, 17),
         runtime=5,
     params:
         cfg=HIP.signals_params,
@@ -113,7 +115,7 @@ rule hip_rls:
         "prepare"
     threads: 1
     resources:
-        mem_mb=1000,
+        mem_mb=memory_mb(1000, 7),
         runtime=5,
     params:
         cfg=HIP.rls_params,
@@ -137,7 +139,7 @@ rule hip_fit:
         "prepare"
     threads: 1
     resources:
-        mem_mb=1000,
+        mem_mb=memory_mb(1000, 6),
         runtime=5,
     params:
         cfg=HIP.fit_params,
@@ -162,7 +164,7 @@ rule hip_fit_population:
         "population"
     threads: 1
     resources:
-        mem_mb=2000,
+        mem_mb=memory_mb(2000, 12),
         runtime=20,
     params:
         cfg=HIP.fit_population_params,
