@@ -10,12 +10,13 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_fit")
     keys, method, settings = cfg["regressor"], cfg["method"], cfg["fit"]
-    H, y, _ = io.read_regression(smk.input.calibration, keys)
+    H, y, frame = io.read_regression(smk.input.calibration, keys)
     H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
     estimators.check_rank(H, smk.input.calibration)
     box = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None
     result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
-    quality = plausibility.fit_quality(H, y, result.x, settings["spike_mad_k"])
+    velocity = frame["qd"].to_numpy()
+    quality = plausibility.fit_quality(H, y, result.x, settings["spike_mad_k"], velocity)
     problem = plausibility.inverted_sign(H, y, keys) or quality.problem(
         settings["min_explained_variance"]
     )
@@ -24,10 +25,12 @@ def main(smk) -> None:
         raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")
     if quality.spikes:
         log.warning(
-            "%d isolated spike(s) in the calibration residual (|r| > %.4g N m = %g scaled MADs)",
+            "%d isolated spike(s) in the calibration residual (|r| > %.4g N m = %g scaled MADs), "
+            "%d of them at velocity reversals (the Coulomb term's step, not the sensor)",
             quality.spikes,
             quality.spike_threshold_n_m,
             settings["spike_mad_k"],
+            quality.spikes_at_reversals,
         )
     train, val = estimators.rmse(H, y, result.x), estimators.rmse(H_val, y_val, result.x)
     if gap := plausibility.validation_gap(train, val):
@@ -41,6 +44,7 @@ def main(smk) -> None:
         stage="hip_fit",
         explained_variance=quality.explained_variance,
         residual_spikes=quality.spikes,
+        residual_spikes_at_reversals=quality.spikes_at_reversals,
         spike_threshold_n_m=quality.spike_threshold_n_m,
         validation_warning=gap or "",
     )

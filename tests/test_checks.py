@@ -76,7 +76,12 @@ def test_fit_quality_against_direct_formulas():
     total = np.sum((y - y.mean()) ** 2)
     assert quality.explained_variance == pytest.approx(1 - np.sum(r**2) / total, rel=1e-12)
     assert quality.rmse == pytest.approx(np.sqrt(np.mean(r**2)), rel=1e-12)
-    assert quality.spikes == 2
+    assert quality.spikes == 2 and quality.spikes_at_reversals == 0
+    # a velocity changing sign at sample 204: the spike at 200 is within 5 samples, 10 is not
+    velocity = np.where(np.arange(400) < 205, 1.0, -1.0)
+    assert plausibility.fit_quality(H, y, x, 8.0, velocity).spikes_at_reversals == 1
+    velocity[:12] = -1.0  # and one at 11: both
+    assert plausibility.fit_quality(H, y, x, 8.0, velocity).spikes_at_reversals == 2
     assert quality.problem(0.5) is None
     assert "explains" in quality.problem(0.999)
     assert "not finite" in plausibility.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)

@@ -202,6 +202,7 @@ class FitQuality:
     rmse: float
     spikes: int
     spike_threshold_n_m: float
+    spikes_at_reversals: int = 0  # of ``spikes``, where the velocity changes sign
 
     def problem(self, min_explained: float) -> str | None:
         """Why the fit fails the study, with likely causes; ``None`` when it is usable."""
@@ -218,15 +219,37 @@ class FitQuality:
         return None
 
 
-def fit_quality(H: Array, y: Array, x: Array, spike_k: float) -> FitQuality:
+# A spike within this many samples of a velocity sign change sits where the Coulomb term's
+# sgn(q̇) steps: the model's discontinuity (stiction, a smooth transition it lacks), not the sensor.
+REVERSAL_SAMPLES = 5
+
+
+def fit_quality(
+    H: Array, y: Array, x: Array, spike_k: float, velocity: Array | None = None
+) -> FitQuality:
     """R², RMSE and the count of residuals beyond ``spike_k`` scaled MADs (1.4826 MAD = σ for
-    Gaussian noise) of a fit on a record."""
+    Gaussian noise) of a fit on a record; with the ``velocity``, how many of them lie within
+    :data:`REVERSAL_SAMPLES` of a sign change of it."""
     residual = y - H @ x
     mad = 1.4826 * float(np.median(np.abs(residual - np.median(residual))))
     threshold = spike_k * mad
+    spiky = np.abs(residual - np.median(residual)) > threshold
+    spiky &= mad > 0  # no spread: no spike
+    at_reversals = 0
+    if velocity is not None and spiky.any():
+        changes = np.flatnonzero(np.diff(np.sign(velocity)) != 0)
+        if changes.size:
+            spikes = np.flatnonzero(spiky)
+            nearest = np.searchsorted(changes, spikes).clip(1, changes.size)
+            gap = np.minimum(
+                np.abs(spikes - changes[nearest - 1]),
+                np.abs(spikes - changes[nearest.clip(max=changes.size - 1)]),
+            )
+            at_reversals = int(np.sum(gap <= REVERSAL_SAMPLES))
     return FitQuality(
         explained_variance(H, y, x),
         float(np.sqrt(np.mean(residual**2))),
-        int(np.sum(np.abs(residual - np.median(residual)) > threshold)) if mad > 0 else 0,
+        int(spiky.sum()),
         threshold,
+        at_reversals,
     )
