@@ -256,6 +256,27 @@ def test_robot_start_up_errors_name_the_study(config):
         RobotStudies(config)
 
 
+def test_every_robot_job_reruns_when_its_urdf_changes(config, tmp_path, monkeypatch):
+    """The params carry the URDF's SHA-256 (they held its path only: an edited URDF left every
+    job's results standing); a reference model's params carry its own; a missing reference is
+    named before any job."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    block = config["robots"]["kinova_gen3"]
+    block["references"] = {"maker": "data/kinova_gen3/kinovaGen3.urdf"}
+    robots = RobotStudies(config)
+    before = robots.fit_params(wc(study="kinova_gen3", method="lmi"))
+    urdf = tmp_path / "data/kinova_gen3/kinovaGen3.urdf"
+    urdf.write_text(urdf.read_text().replace('<mass value="', '<mass value="1', 1))
+    after = robots.fit_params(wc(study="kinova_gen3", method="lmi"))
+    assert after["robot"]["urdf_sha256"] != before["robot"]["urdf_sha256"]
+    reference = robots.reference_params(wc(study="kinova_gen3", reference="maker"))
+    assert reference["robot"]["urdf_sha256"] == after["robot"]["urdf_sha256"]
+    block["references"] = {"maker": "data/kinova_gen3/missing.urdf"}
+    with pytest.raises(UserError, match=r"robots\.kinova_gen3\.references\.maker"):
+        RobotStudies(config).check_inputs()
+
+
 def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
     """The log checks judge a record against its URDF's gravity: a record that passed is
     checked again when the URDF changes (here joint_2's axis reversed: a shipped record's

@@ -128,6 +128,8 @@ class RobotStudies:
         block's limits and coefficient files; returns the stamps."""
         block = self.blocks[name]
         ingest.check_file(block["urdf"], f"robots.{name}.urdf")
+        for reference, path in block["references"].items():
+            ingest.check_file(path, f"robots.{name}.references.{reference}")
         stamps = []
         settings = self.robot_block(name)
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
@@ -151,7 +153,6 @@ class RobotStudies:
         settings = {
             "spec": spec,
             "robot": self.robot_block(name),
-            "urdf": codehash.file_digest(block["urdf"]),  # the checks judge against its gravity
             "signals": block["signals"],
             "checks": block["checks"],
         }
@@ -217,8 +218,10 @@ class RobotStudies:
 
     # -- config subsets (params) -----------------------------------------------------------
     def robot_block(self, name: str) -> dict[str, Any]:
-        """The settings every stage needs to rebuild the robot."""
-        return {k: self.blocks[name][k] for k in ROBOT_KEYS}
+        """The settings every stage needs to rebuild the robot, with the URDF's SHA-256: a job
+        reruns when the file changes, not only its path (the checks judge logs against it)."""
+        block = {k: self.blocks[name][k] for k in ROBOT_KEYS}
+        return block | {"urdf_sha256": codehash.file_digest(block["urdf"])}
 
     def _params(self, wildcards: Wildcards, **extra: Any) -> dict[str, Any]:
         return {"study": wildcards.study, "robot": self.robot_block(wildcards.study), **extra}
@@ -296,9 +299,10 @@ class RobotStudies:
     def reference_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """A published model's URDF in place of the study's (same joints and friction)."""
         block = self.blocks[wildcards.study]
-        robot = {
-            **self.robot_block(wildcards.study),
-            "urdf": block["references"][wildcards.reference],
+        urdf = block["references"][wildcards.reference]
+        robot = self.robot_block(wildcards.study) | {
+            "urdf": urdf,
+            "urdf_sha256": codehash.file_digest(urdf),
         }
         validation = self.record_ids(wildcards.study, "validation")
         return {
