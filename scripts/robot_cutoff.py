@@ -13,7 +13,6 @@ def main(smk) -> None:
     robot = study.robot_of({**cfg["robot"], "offset": offsets})
     joints = robot.joints
     loaded = [records.load_record(path, joints) for path in smk.input.records]
-    study.check_joints_move(robot, loaded, cfg["study"])
     choice = signals.choose_cutoff(
         loaded,
         cfg["signals"],

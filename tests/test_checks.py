@@ -95,10 +95,12 @@ def test_time_in_ms_declared_as_seconds_is_named_before_the_cutoff(pendulum):
     )
     signals = {**SIGNALS, "cutoff_hz": "auto", "cutoff_candidates_hz": [2.0, 4.0, 6.0]}
     pattern = r"p\.csv: sampled at 0\.\d+ Hz .* set units\.time: ms .*skip: \[time_units\]"
-    with pytest.raises(ingest.InputError, match=pattern):
-        checks.check_usable(
-            slow, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
-        )
+    for sweep in ((), (5.0, 10.0)):  # a cutoff sweep's values are not blamed either
+        with pytest.raises(ingest.InputError, match=pattern):
+            checks.check_usable(
+                slow, "p.csv", study="mine", regressor=KEYS, gravity=9.81,
+                signals_config=signals, sweep_cutoffs=sweep,
+            )  # fmt: skip
     assert plausibility.sample_rate(pendulum.time) is None
 
 
@@ -138,3 +140,5 @@ def test_a_validation_far_worse_than_training_is_named():
     message = plausibility.validation_gap(0.05, 12.9)  # the validation torque negated
     assert message is not None and "258 x" in message
     assert plausibility.validation_gap(0.05, float("nan")) is None
+    assert plausibility.validation_gap(0.0, 1e-3) is None  # a perfect fit divides by nothing
+    assert plausibility.validation_gap(1e-15, 1e-13) is None  # a noiseless twin: rounding

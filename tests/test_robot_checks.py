@@ -41,6 +41,8 @@ def test_degrees_declared_as_radians(record, robot):
     problems = checks.record_problems(degrees, robot)
     assert {(c, j) for c, j, _ in problems} == {("angle_units", j) for j in JOINTS}
     assert all("set units.q: deg" in message for *_, message in problems)  # a robot's field
+    turning = [j for _, j, m in problems if "two revolutions" in m]
+    assert turning == ["joint_1", "joint_3", "joint_5", "joint_7"]  # the continuous joints
 
 
 @pytest.mark.parametrize("factor", [1000.0, 1e-3])  # N mm declared as N m, and the reverse

@@ -226,6 +226,15 @@ def test_a_constant_compares_alike_however_many_copies_are_given(copies):
     assert (flipped.t_stat, flipped.hedges_g) == pytest.approx((-c.t_stat, -c.hedges_g))
     assert (flipped.t_p, flipped.rank_p) == pytest.approx((c.t_p, c.rank_p))
     assert "a is a constant" in flipped.note
+    assert (c.t_test, c.rank_test) == ("one-sample-t", "wilcoxon")
+
+
+def test_paired_scalars_pair_with_nothing():
+    """paired=True keeps pairs: two single values give NaN tests and no interval (a scalar is a
+    constant only for independent groups)."""
+    c = S.compare(0.1, 0.15, paired=True, n_boot=50)
+    assert math.isnan(c.t_p) and math.isnan(c.rank_p) and math.isnan(c.boot_ci_low)
+    assert (c.t_test, c.rank_test) == ("paired-t", "wilcoxon")
 
 
 @pytest.mark.parametrize(("a", "b"), [([1.0], [2.0, 3.0, 4.0]), ([], [1.0, 2.0]), ([1.0], [2.0])])

@@ -277,6 +277,17 @@ def test_every_robot_job_reruns_when_its_urdf_changes(config, tmp_path, monkeypa
         RobotStudies(config).check_inputs()
 
 
+def test_a_log_in_ms_declared_as_seconds_is_named_as_such(config):
+    """The Gen3 logs' time is a row index in ms: without units.time their 1 Hz would fail the
+    trim (0.1 s is less than one sample) with advice about the trim; the time unit comes first."""
+    block = config["robots"]["kinova_gen3"]
+    for spec in (*block["records"]["calibration"], *block["records"]["validation"]):
+        spec["units"] = {}
+    config["robots"] = {"kinova_gen3": block}
+    with pytest.raises(UserError, match=r"is the time in ms\? set units\.time: ms"):
+        RobotStudies(config).check_inputs()
+
+
 def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
     """The log checks judge a record against its URDF's gravity: a record that passed is
     checked again when the URDF changes (here joint_2's axis reversed: a shipped record's

@@ -139,11 +139,15 @@ def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
 # about it: the two records disagree in units, sign or columns (a model mismatch or an
 # extrapolation costs a few times: the shipped pendulum's validation is 7x its training).
 MAX_VALIDATION_RATIO = 20.0
+# ... and by more than this [N m], below any torque sensor's resolution (a noiseless twin fits
+# both records to rounding: 1e-15 against 1e-13 is no disagreement)
+MIN_VALIDATION_GAP_N_M = 1e-3
 
 
 def validation_gap(train_rmse: float, val_rmse: float) -> str | None:
     """Why the validation record looks unlike the calibration record, or None."""
-    if not val_rmse > MAX_VALIDATION_RATIO * train_rmse:
+    far = val_rmse > MAX_VALIDATION_RATIO * train_rmse and val_rmse > MIN_VALIDATION_GAP_N_M
+    if not far or not train_rmse > 0:
         return None
     return (
         f"the fit predicts the validation record at {val_rmse:.4g} N m, "

@@ -331,12 +331,13 @@ class Comparison:
         median_a, median_b: sample medians (NaN for an empty group).
         median_diff: ``median_a - median_b``.
         median_diff_pct: ``100 * median_diff / |median_b|`` (NaN if ``median_b == 0``).
-        t_test: ``"welch"`` (scipy ``ttest_ind(equal_var=False)``) or ``"paired-t"``
-            (scipy ``ttest_rel``).
+        t_test: ``"welch"`` (scipy ``ttest_ind(equal_var=False)``), ``"paired-t"``
+            (scipy ``ttest_rel``) or ``"one-sample-t"`` (``ttest_1samp``, against a constant).
         t_stat, t_p: its statistic and two-sided p-value.
         rank_test: ``"mann-whitney"`` (scipy ``mannwhitneyu``, two-sided, default
             ``method="auto"``, U reported for ``a``) or ``"wilcoxon"`` (scipy ``wilcoxon``
-            signed-rank on ``a - b``, two-sided, ``zero_method="wilcox"``).
+            signed-rank on ``a - b``, paired or against a constant, two-sided,
+            ``zero_method="wilcox"``).
         rank_stat, rank_p: its statistic and p-value.
         hedges_g: bias-corrected standardised mean difference (see :func:`hedges_g`).
         cliffs_delta: Cliff's δ of ``a`` vs ``b`` as independent samples (also when paired).
@@ -531,7 +532,9 @@ def compare(
     """
     x = _as_sample(a, "a")
     y = _as_sample(b, "b")
-    constant = (_is_reference(a, x), _is_reference(b, y))
+    # a deterministic method's value is a constant for two independent groups; paired runs
+    # keep their pairs (a scalar pairs with nothing)
+    constant = (False, False) if paired else (_is_reference(a, x), _is_reference(b, y))
     if paired and x.size != y.size:
         raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
     if not 0.0 < confidence < 1.0:
@@ -547,6 +550,7 @@ def compare(
     ci_low, ci_high = _bootstrap_interval(
         x, y, paired, n_boot, seed_keys, (name_a, name_b), confidence, constant, notes
     )
+    one_sample = constant[0] != constant[1]  # against a constant: one-sample t, signed-rank
     return Comparison(
         name_a=name_a,
         name_b=name_b,
@@ -557,10 +561,10 @@ def compare(
         median_b=median_b,
         median_diff=median_diff,
         median_diff_pct=median_diff_pct,
-        t_test="paired-t" if paired else "welch",
+        t_test="paired-t" if paired else "one-sample-t" if one_sample else "welch",
         t_stat=t_stat,
         t_p=t_p,
-        rank_test="wilcoxon" if paired else "mann-whitney",
+        rank_test="wilcoxon" if paired or one_sample else "mann-whitney",
         rank_stat=rank_stat,
         rank_p=rank_p,
         hedges_g=hedges_g(a, b, paired=paired),

@@ -134,8 +134,9 @@ def overlay_options(configfiles: Iterable[str | os.PathLike]) -> str:
 
 def memory_mb(base: int, per_input_mb: float) -> Callable[[Any, Any], int]:
     """A rule's ``mem_mb``: ``base``, or ``per_input_mb`` times the size of its inputs [MB] where
-    that is more (a long record's job holds its arrays several times over: measured on a 30 min
-    1 kHz log, 5.5-16x its Parquet inputs), so a cluster grants a long log's jobs what they use."""
+    that is more (a long record's job holds its arrays several times over), so a cluster grants
+    a long log's jobs what they use.  Only for a rule whose inputs are not made inside its own
+    group: Snakemake sizes a group job before those exist."""
 
     def mem_mb(wildcards: Any, input: Any) -> int:  # the names Snakemake passes by
         return max(base, math.ceil(per_input_mb * input.size_mb))

@@ -3,8 +3,9 @@
 # signals.cutoff_hz is auto] -> hip_signals (zero-phase low-pass, central differences, trim,
 # §4.1) -> hip_rls (offline RLS, the box [L, U], gamma and mu, §3.1-3.2) -> hip_fit (LS, BCLS)
 # and hip_fit_population (all seeds of a population method in one batched job, §4.2).
-# mem_mb grows with the inputs' size where a long log needs it (paramid.workflow.memory_mb: the
-# factor is the peak RSS over the Parquet inputs of each rule on a 30 min 1 kHz log).
+# hip_fit_population's mem_mb grows with its inputs' size (paramid.workflow.memory_mb: 12 x, its
+# peak RSS over its Parquet inputs on a 30 min 1 kHz log). The "prepare" group's rules keep a
+# fixed request: Snakemake sizes a group job before the inputs made inside it exist.
 
 
 rule hip_simulate:
@@ -70,7 +71,7 @@ rule hip_cutoff:
         "prepare"
     threads: 1
     resources:
-        mem_mb=memory_mb(1000, 14),
+        mem_mb=1000,
         runtime=5,
     params:
         cfg=HIP.cutoff_params,
@@ -93,7 +94,7 @@ rule hip_signals:
         "prepare"
     threads: 1
     resources:
-        mem_mb=memory_mb(1000, 17),
+        mem_mb=1000,
         runtime=5,
     params:
         cfg=HIP.signals_params,
@@ -115,7 +116,7 @@ rule hip_rls:
         "prepare"
     threads: 1
     resources:
-        mem_mb=memory_mb(1000, 7),
+        mem_mb=1000,
         runtime=5,
     params:
         cfg=HIP.rls_params,
@@ -139,7 +140,7 @@ rule hip_fit:
         "prepare"
     threads: 1
     resources:
-        mem_mb=memory_mb(1000, 6),
+        mem_mb=1000,
         runtime=5,
     params:
         cfg=HIP.fit_params,

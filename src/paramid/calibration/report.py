@@ -164,9 +164,9 @@ def accuracy_table(
         row["runs"] = len(f)
         for m in METRICS:
             row[f"{m}_mm"] = float(f[f"val_{m}_mm"].mean())
-            row[f"{m}_mm_sd"] = stats.sd(f[f"val_{m}_mm"])
+            row[f"{m}_mm_sd"] = stats.sd(f[f"val_{m}_mm"].dropna())
         row["time_s"] = float(f["time_s"].mean())
-        row["time_s_sd"] = stats.sd(f["time_s"])
+        row["time_s_sd"] = stats.sd(f["time_s"].dropna())
         row["diverged_runs"] = int(f["diverged"].sum()) if "diverged" in f else 0
         printed = paper.ACCURACY.get(LABELS[ident], {})
         for m in METRICS:
@@ -192,9 +192,9 @@ def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             {
                 "method": _method(label, f),
                 "rmse_mm": float(f["val_rmse_mm"].mean()),
-                "rmse_mm_sd": stats.sd(f["val_rmse_mm"]),
+                "rmse_mm_sd": stats.sd(f["val_rmse_mm"].dropna()),
                 "time_s": t,
-                "time_s_sd": stats.sd(f["time_s"]),
+                "time_s_sd": stats.sd(f["time_s"].dropna()),
                 "m5_time_saving_pct": 100.0 * (t - t5) / t,
                 "paper_rmse_mm": _num(paper.ACCURACY[label]["rmse"][0]),
                 "paper_time_s": pt,

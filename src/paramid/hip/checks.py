@@ -58,18 +58,27 @@ def check_usable(
     signals_config: Mapping,
     burn_in_s: float = 0.0,
     skip_checks: Sequence[str] = (),
+    sweep_cutoffs: Sequence[float] = (),
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
-    Raises :class:`InputError` naming the file and the config field when the cutoff is at or
-    above Nyquist, the record is shorter than trimming (and RLS burn-in) need, the regressor
-    is rank-deficient (listing the collinear columns), or a plausibility check of
+    Raises :class:`InputError` naming the file and the config field when the sample rate is
+    no dynamics log's (time in ms read as s: first, the checks after it would name the wrong
+    setting), a cutoff (or one of the ``sweep_cutoffs``) is at or above Nyquist, ``trim_s`` is
+    under one sample, the record is shorter than trimming (and RLS burn-in) need, the
+    regressor is rank-deficient (listing the collinear columns), or a plausibility check of
     :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
     a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
     """
     fs = record.sample_rate_hz
     if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
-        _stop(path, study, "time_units", rate)  # before the cutoff, which it would mislead
+        _stop(path, study, "time_units", rate)
+    high = [v for v in sweep_cutoffs if v >= fs / 2]
+    if high:
+        raise InputError(
+            f"{path}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above the "
+            f"Nyquist frequency {fs / 2:g} Hz of this record"
+        )
     cutoff = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     if trim < 1:
@@ -90,9 +99,8 @@ def check_usable(
         x = np.linalg.lstsq(H, y, rcond=None)[0]
         return plausibility.explained_variance(H, y, np.asarray(x, dtype=np.float64))
 
-    problems = plausibility.record_problems(
-        record.time, record.angle, record.torque, skip_checks, r2
-    )
+    checked = [*skip_checks, "time_units"]  # done first, above
+    problems = plausibility.record_problems(record.time, record.angle, record.torque, checked, r2)
     if problems:
         _stop(path, study, *problems[0])
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)

@@ -153,12 +153,6 @@ class HipStudies:
         loaded = ingest.load_record(
             spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
         )
-        high = [v for v in settings["sweep_cutoffs"] if v >= loaded.sample_rate_hz / 2]
-        if high:
-            raise ingest.InputError(
-                f"{spec['path']}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above "
-                f"the Nyquist frequency {loaded.sample_rate_hz / 2:g} Hz of this record"
-            )
         checks.check_usable(
             loaded,
             spec["path"],
@@ -168,6 +162,7 @@ class HipStudies:
             signals_config=cfg["signals"],
             burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
             skip_checks=cfg["checks"]["skip"],
+            sweep_cutoffs=settings["sweep_cutoffs"],
         )
         return [stamp]
 

@@ -119,6 +119,8 @@ def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
                     f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
                     "units: {q: deg}"
                 )
+        if message and kind == "continuous":  # its span may be real: it turns without end
+            message += " (or a continuous joint turning over two revolutions: skip angle_units)"
         if message:
             problems.append(("angle_units", joint, message))
     return problems

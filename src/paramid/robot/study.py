@@ -55,7 +55,6 @@ from paramid.robot.model import (
     with_coulomb,
     with_offsets,
 )
-from paramid.robot.records import RobotRecord
 from paramid.robot.signals import ProcessedRecord
 
 Array = NDArray[np.float64]
@@ -181,9 +180,7 @@ def shortened_gaps(
     return out
 
 
-def check_joints_move(
-    robot: Robot, parts: Sequence[ProcessedRecord | RobotRecord], study: str
-) -> None:
+def check_joints_move(robot: Robot, parts: Sequence[ProcessedRecord], study: str) -> None:
     """Every identified joint moves (by :data:`paramid.robot.checks.STILL_RAD`) in some
     calibration record: a joint held still leaves only its sensors' noise in its velocity and
     acceleration columns, which a fit turns into any friction and inertia (a 0.8 N m s/rad

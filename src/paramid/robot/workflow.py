@@ -170,11 +170,6 @@ class RobotStudies:
             spec["max_jitter"],
             model.joint_kinds(robot),
         )
-        if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
-            field = f"robots.{name}.signals"
-            raise ingest.InputError(
-                ingest.one_sample_trim(spec["path"], field, block["signals"], loaded.sample_rate_hz)
-            )
         kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
         needed = 2 * block["signals"]["trim_s"]
         samples = int((kept - needed) * loaded.sample_rate_hz)
@@ -185,8 +180,13 @@ class RobotStudies:
                 f"samples, fewer than {MIN_KEPT_SAMPLES}"
             )
         problems = checks.record_problems(loaded, robot, block["checks"]["skip"])
-        if problems:
+        if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
+        if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
+            field = f"robots.{name}.signals"
+            raise ingest.InputError(
+                ingest.one_sample_trim(spec["path"], field, block["signals"], loaded.sample_rate_hz)
+            )
         return [stamp]
 
     def _check_excitation(self, name: str) -> list[Path]:
