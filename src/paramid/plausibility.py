@@ -40,12 +40,19 @@ POSITIVE_COLUMNS = {"qdd": "inertia", "qd": "viscous friction", "sign_qd": "Coul
 SIGN_Z = 5.0
 
 
+def span_and_speed(time: Array, angle: Array) -> tuple[float, float, bool]:
+    """An angle's span, its largest speed, and whether either is implausible in rad (or, for a
+    prismatic joint, in m)."""
+    span = float(np.ptp(angle))
+    speed = float(np.max(np.abs(np.diff(angle) / np.diff(time))))
+    return span, speed, span > MAX_ANGLE_SPAN_RAD or speed > MAX_SPEED_RAD_S
+
+
 def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str | None:
     """An angle span or speed implausible in rad (the record is likely in degrees); the hint
     names the config ``setting`` that declares the angle's unit."""
-    span = float(np.ptp(angle))
-    speed = float(np.max(np.abs(np.diff(angle) / np.diff(time))))
-    if span > MAX_ANGLE_SPAN_RAD or speed > MAX_SPEED_RAD_S:
+    span, speed, implausible = span_and_speed(time, angle)
+    if implausible:
         return (
             f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
             f"(limits {MAX_ANGLE_SPAN_RAD:.3g} rad, {MAX_SPEED_RAD_S:g} rad/s): is it in degrees? "

@@ -185,21 +185,22 @@ def hedges_g(a: ArrayLike, b: ArrayLike, *, paired: bool = False) -> float:
     """
     x = _as_sample(a, "a")
     y = _as_sample(b, "b")
-    if not paired and _is_reference(a, x) != _is_reference(b, y):
-        sample, constant, sign = (y, x[0], -1.0) if _is_reference(a, x) else (x, y[0], 1.0)
-        sd = np.std(sample, ddof=1) if sample.size >= 2 else 0.0
-        if _is_constant(sample) or not sd > 0:
+    a_fixed = _is_reference(a, x)
+    if not paired and a_fixed != _is_reference(b, y):
+        sample, constant, sign = (y, x[0], -1.0) if a_fixed else (x, y[0], 1.0)
+        spread = sd(sample)  # 0 for identical runs, NaN for one
+        if not spread > 0:
             return _NAN
-        effect = (np.mean(sample) - constant) / sd
+        effect = (np.mean(sample) - constant) / spread
         return float(sign * _hedges_correction(sample.size - 1.0) * effect)
     if paired:
         if x.size != y.size:
             raise ValueError(f"paired samples need equal lengths, got {x.size} and {y.size}")
         d = x - y
-        sd = np.std(d, ddof=1) if d.size >= 2 else 0.0
-        if _is_constant(d) or not sd > 0:
+        spread = sd(d)
+        if not spread > 0:
             return _NAN
-        return float(_hedges_correction(d.size - 1.0) * np.mean(d) / sd)
+        return float(_hedges_correction(d.size - 1.0) * np.mean(d) / spread)
     n_a, n_b = x.size, y.size
     if n_a < 2 or n_b < 2 or (_is_constant(x) and _is_constant(y)):
         return _NAN

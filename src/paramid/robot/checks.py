@@ -132,11 +132,10 @@ def _prismatic_units(
     """A prismatic joint's position [m] far beyond its URDF travel or implausibly fast
     (the bounds of an angle in rad): logged in mm?"""
     low, high = float(position.min()), float(position.max())
-    speed = float(np.max(np.abs(np.diff(position) / np.diff(time))))
+    _, speed, fast = plausibility.span_and_speed(time, position)
     limited = limits[0] > -np.pi or limits[1] < np.pi  # joint_ranges: ±π where none is given
     margin = max(0.5 * (limits[1] - limits[0]), 0.01)  # half its travel beyond it, at least 1 cm
     beyond = limited and (low < limits[0] - margin or high > limits[1] + margin)
-    fast = speed > plausibility.MAX_SPEED_RAD_S or high - low > plausibility.MAX_ANGLE_SPAN_RAD
     if not (beyond or fast):
         return []
     message = (

@@ -43,9 +43,12 @@ INERTIAL = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
 FRICTION = {"viscous": "fv", "coulomb": "fc"}
 OFFSET = "f0"
 ARMATURE = "ia"
-ONE_DOF = {"RX", "RY", "RZ", "RevoluteUnaligned", "PX", "PY", "PZ", "PrismaticUnaligned"}
-CONTINUOUS = {"RUBX", "RUBY", "RUBZ", "RevoluteUnboundedUnaligned"}
-PRISMATIC = {"PX", "PY", "PZ", "PrismaticUnaligned"}
+#: Pinocchio joint model short names by kind (a moving URDF joint of one coordinate each)
+JOINT_KINDS = {
+    "revolute": {"RX", "RY", "RZ", "RevoluteUnaligned"},
+    "prismatic": {"PX", "PY", "PZ", "PrismaticUnaligned"},
+    "continuous": {"RUBX", "RUBY", "RUBZ", "RevoluteUnboundedUnaligned"},
+}
 
 
 class RobotError(UserError):
@@ -149,11 +152,10 @@ def _parse(urdf: str | Path) -> pin.Model:
 
 
 def _joint_kind(model: pin.Model, jid: int) -> str:
-    """'one' (revolute/prismatic), 'continuous' ((cos, sin)) or 'other' (multi-DOF)."""
+    """A key of :data:`JOINT_KINDS` ('continuous': (cos, sin) coordinates) or 'other'
+    (multi-DOF)."""
     short = model.joints[jid].shortname().removeprefix("JointModel")
-    if short in CONTINUOUS:
-        return "continuous"
-    return "one" if short in ONE_DOF else "other"
+    return next((kind for kind, names in JOINT_KINDS.items() if short in names), "other")
 
 
 def _set_joint(model: pin.Model, jid: int, value: float | Array, q: Array) -> None:
@@ -301,17 +303,7 @@ def held_offsets(robot: Robot) -> NDArray[np.intp]:
 def joint_kinds(robot: Robot) -> tuple[str, ...]:
     """Per entry of ``robot.joints``: "revolute", "continuous" (a revolute joint without
     limits) or "prismatic" (its position in m, its velocity in m/s)."""
-    kinds = []
-    for jid in robot.pin_joint:
-        short = robot.model.joints[jid].shortname().removeprefix("JointModel")
-        kinds.append(
-            "prismatic"
-            if short in PRISMATIC
-            else "continuous"
-            if short in CONTINUOUS
-            else "revolute"
-        )
-    return tuple(kinds)
+    return tuple(_joint_kind(robot.model, jid) for jid in robot.pin_joint)
 
 
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:
