@@ -239,3 +239,38 @@ def test_every_problem_of_a_record_is_in_one_error(robot):
     single = problems_message("gen3", path, problems[:1])
     assert single.startswith(f"robots.gen3: {path}: joint_2: the torque correlates")
     assert "\n" not in single
+
+
+@pytest.mark.parametrize(
+    ("held", "locked", "expected"),
+    [
+        (None, {}, "moves over ["),  # joint_7 left out of `joints:` while the log moves it
+        (0.5, {}, "set `locked: {joint_7: 0.5}`"),  # held still, away from the default 0
+        (0.5, {"joint_7": 0.5}, None),
+        (0.5 + 2 * np.pi, {"joint_7": 0.5}, None),  # a continuous joint: a turn more is the pose
+        (0.5, {"joint_7": 0.51}, None),  # within LOCK_TOLERANCE_RAD
+    ],
+)
+def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locked, expected):
+    """Six joints identified, the seventh locked: its logged angle (a named layout) must hold
+    still at the value the model locks it at, else the model's gravity is wrong."""
+    six = model.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6], locked)
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    seventh = record.q[:, 6] if held is None else np.full(record.time.size, held)
+    shown = dataclasses.replace(
+        record,
+        q=record.q[:, :6],
+        dq=record.dq[:, :6],
+        tau=record.tau[:, :6],
+        joints=tuple(JOINTS[:6]),
+        locked_q={"joint_7": seventh},
+    )
+    problems = checks.record_problems(shown, six)
+    if expected is None:
+        assert problems == []
+    else:
+        assert [(c, j) for c, j, _ in problems] == [("locked_joints", "joint_7")]
+        assert expected in problems[0][2]
+        assert checks.record_problems(shown, six, skip=["locked_joints"]) == []

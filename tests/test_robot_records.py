@@ -95,6 +95,35 @@ def test_joint_name_template(tmp_path: Path):
     assert record.q.shape == (100, 3) and record.dq is None
 
 
+def test_a_locked_joints_logged_angle_is_read_in_the_records_units(tmp_path: Path):
+    """A named layout's column of a joint the model locks is read like the others' (deg to
+    rad for a revolute or continuous joint, a continuous one unwrapped, a prismatic one in m)
+    and resampled with them; an indexed layout has no locked joint's column."""
+    t = np.arange(200) / 100.0
+    data = frame(t, velocity=False)
+    data["time"] *= 1 + 0.2 * (np.arange(200) % 2) / 200  # jittered: resampled
+    wrist = np.linspace(-170.0, 190.0, 200)  # a continuous joint logged wrapped
+    data["q_gripper"] = (wrist + 180.0) % 360.0 - 180.0
+    data["q_rail"] = 0.25  # m
+    data = data.assign(**{f"q_{j}": np.degrees(data[f"q_{j}"]) for j in JOINTS})
+    path = tmp_path / "arm.csv"
+    data.to_csv(path, index=False)
+    locked = {"gripper": "continuous", "rail": "prismatic", "unlogged": "revolute"}
+    kinds = ["revolute"] * 3
+    record = records.load_record(path, JOINTS, units={"q": "deg"}, kinds=kinds, locked=locked)
+    assert sorted(record.locked_q) == ["gripper", "rail"] and record.resampled
+    np.testing.assert_allclose(record.locked_q["rail"], 0.25)
+    np.testing.assert_allclose(np.degrees(record.locked_q["gripper"]), wrist, atol=2.5)
+    assert np.all(np.diff(record.locked_q["gripper"]) > 0)  # unwrapped
+    assert record.q.shape == (200, 3)
+    trimmed, _ = records.trim(record, 0.5, 0.5)
+    assert trimmed.locked_q["rail"].shape == trimmed.time.shape
+    data = data.rename(columns={f"q_{j}": f"Position{i + 1}" for i, j in enumerate(JOINTS)})
+    data.to_csv(path, index=False)
+    indexed = records.load_record(path, JOINTS, columns={"q": "Position{i}"}, locked=locked)
+    assert dict(indexed.locked_q) == {}
+
+
 def test_jittered_stamps_are_resampled(tmp_path: Path):
     rng = np.random.default_rng(0)
     step = 1e-3 * rng.choice([0.7, 1.0, 1.0, 1.0, 1.3, 9.0], size=3000)

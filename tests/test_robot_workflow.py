@@ -136,6 +136,11 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
             lambda f: f.drop(columns="q_joint_7"),
             ["cal.csv", "6 q column(s)", "7 joints", "joint count mismatch"],
         ),
+        (
+            LOG_BLOCK.replace(", 'joint_7'", ""),  # the log's joint_7 moves: not to be locked
+            None,
+            ["cal.csv", "joint_7: its angle in the log moves", "add it to `joints:`"],
+        ),
         (LOG_BLOCK, _nan, ["cal.csv", "tau", "row 42"]),
         (LOG_BLOCK, _backwards, ["cal.csv", "not increasing", "data row 10"]),
         (LOG_BLOCK, lambda f: f.iloc[:80], ["cal.csv", "samples, fewer than 100"]),
@@ -150,6 +155,7 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
         "unknown_joint",
         "missing_column",
         "joint_count",
+        "joint_left_out",
         "nan",
         "time_back",
         "too_short",

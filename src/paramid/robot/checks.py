@@ -1,7 +1,8 @@
 """Plausibility of a multi-joint record before fitting: the faults that otherwise run silently
 to a table (degrees declared as radians, time in ms declared as s, a robot that stands still, a
 torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF or
-against its friction, two joints' columns swapped).
+against its friction, two joints' columns swapped, a joint left out of ``joints:`` that the log
+shows moving or held elsewhere than the model locks it).
 
 :func:`record_problems` returns ``(check, joint or None, message)`` for what looks wrong; the
 workflow adds the file and the study and stops before any job, unless the study skips the check
@@ -28,6 +29,7 @@ from paramid.robot.records import RobotRecord
 Array = NDArray[np.float64]
 Problem = tuple[str, str | None, str]
 CHECKS = (
+    "locked_joints",
     "angle_units",
     "time_units",
     "stands_still",
@@ -44,6 +46,9 @@ LIMIT_MARGIN_RAD = 0.5
 RATE_RATIO_BAND = (0.2, 5.0)
 # a joint whose angle moves less than this over the record does not move
 STILL_RAD = 1e-3
+# a locked joint logged this far from the value the model holds it at: the links beyond it
+# would sit off by as much, their gravity moment off by up to this share of its range
+LOCK_TOLERANCE_RAD = 0.02
 # gravity is a visible share of a joint's torque when its spread is this share of the
 # torque's spread (and at least MIN_GRAVITY_NM): only there do the sign and swap checks speak
 GRAVITY_SHARE = 0.2
@@ -97,6 +102,39 @@ def _correlation(a: Array, b: Array) -> float:
     a, b = a - a.mean(), b - b.mean()
     scale = float(np.sqrt((a @ a) * (b @ b)))
     return float(a @ b) / scale if scale > 0 else 0.0
+
+
+def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
+    """Each locked joint the log has a column of (``locked_q``): one that moves
+    (:data:`STILL_RAD`) is missing from ``joints:`` (the model holds it still and blames its
+    torque on the others); one held elsewhere than its ``locked:`` value by more than
+    :data:`LOCK_TOLERANCE_RAD` puts the links beyond it in the wrong pose."""
+    problems: list[Problem] = []
+    for (joint, value), kind in zip(robot.locked, robot.locked_kinds, strict=True):
+        if joint not in record.locked_q:
+            continue
+        q = record.locked_q[joint]
+        unit = "m" if kind == "prismatic" else "rad"
+        low, high = float(q.min()), float(q.max())
+        held = float(np.median(q))
+        off = held - value
+        if kind == "continuous":  # a turn more or less is the same pose
+            off = float(np.angle(np.exp(1j * off)))
+        if high - low >= STILL_RAD:
+            message = (
+                f"its angle in the log moves over [{low:.4g}, {high:.4g}] {unit}, but it is not "
+                f"in `joints:` and the model locks it at {value:g} {unit}: its motion's torque "
+                "would be blamed on the other joints; add it to `joints:`"
+            )
+        elif abs(off) > LOCK_TOLERANCE_RAD:
+            message = (
+                f"the log holds it at {held:.4g} {unit}, but the model locks it at {value:g} "
+                f"{unit} (`locked:`, default 0): set `locked: {{{joint}: {held:.4g}}}`"
+            )
+        else:
+            continue
+        problems.append(("locked_joints", joint, message))
+    return problems
 
 
 def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
@@ -415,14 +453,16 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
 
 
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
-    """Every failed check not in ``skip``, cheapest first; a record that stands still is told
-    so alone (its noise would mislead the unit checks); the gravity checks run only on a
-    record that passes the unit checks, the sign and swap checks only at a plausible torque
-    scale (of the two, the explanation that leaves the smaller misfit), the friction check
-    only where nothing else was found (a unit, sign or swap error would mislead it)."""
+    """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
+    or held elsewhere comes first (the model's gravity is wrong then); a record that stands
+    still is told so alone (its noise would mislead the unit checks); the gravity checks run
+    only on a record that passes the checks before them, the sign and swap checks only at a
+    plausible torque scale (of the two, the explanation that leaves the smaller misfit), the
+    friction check only where nothing else was found (a unit, sign or swap error would
+    mislead it)."""
+    problems = locked_joints(record, robot) if "locked_joints" not in skip else []
     if "stands_still" not in skip and (still := stands_still(record)):
-        return still
-    problems: list[Problem] = []
+        return problems + still
     if "angle_units" not in skip:
         problems += angle_units(record, robot)
     if "time_units" not in skip:

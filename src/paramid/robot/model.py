@@ -67,7 +67,8 @@ class Robot:
     model's joint id of each entry of ``joints`` (the user's order may differ from the tree's);
     ``coulomb_velocity`` the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0:
     sgn q̇); ``offsets`` which joints' offset column is 1 (the others are 0: no offset on that
-    joint; empty: every joint); ``armature``: a reflected rotor inertia per joint.
+    joint; empty: every joint); ``armature``: a reflected rotor inertia per joint;
+    ``locked_kinds`` the kind of each joint of ``locked`` (their coordinates: rad or m).
     """
 
     urdf: str
@@ -81,6 +82,7 @@ class Robot:
     coulomb_velocity: tuple[float, ...] = ()
     armature: bool = False
     offsets: tuple[bool, ...] = ()
+    locked_kinds: tuple[str, ...] = ()  # of each locked joint (a key of JOINT_KINDS)
 
     @property
     def n_joints(self) -> int:
@@ -267,6 +269,7 @@ def robot_from_model(
         friction=friction,
         offset=bool(offset),
         pin_joint=tuple(int(model.getJointId(j)) for j in joints),
+        locked_kinds=tuple(_joint_kind(full, full.getJointId(j)) for j in lock_values),
     )
 
 

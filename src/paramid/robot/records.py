@@ -57,6 +57,9 @@ class RobotRecord:
     sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
     jitter: float  # max |Δt − median Δt| / median Δt in the file
     resampled: bool
+    # the file's angle [rad or m] of each locked joint it logs (a ``{joint}`` q template):
+    # the checks compare it with the value the model holds the joint at
+    locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
 
 
 def joint_columns(template: str, joints: Sequence[str]) -> list[str]:
@@ -144,6 +147,7 @@ def load_record(
     units: Mapping[str, str] | None = None,
     max_jitter: float = MAX_JITTER,
     kinds: Sequence[str] | None = None,
+    locked: Mapping[str, str] | None = None,
 ) -> RobotRecord:
     """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
 
@@ -152,7 +156,9 @@ def load_record(
     each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): an angle
     unit (deg) converts revolute and continuous joints only, a prismatic joint's position
     stays in m; a continuous joint's angle is unwrapped (loggers often wrap it to (-π, π]: a
-    jump of 2π between two samples is a wrap, not a motion).
+    jump of 2π between two samples is a wrap, not a motion).  ``locked`` maps each joint the
+    model locks to its kind: where the ``q`` template names joints (``{joint}``) and the file
+    has such a joint's column, its angle is read alike into ``locked_q``.
     """
     path = Path(path)
     columns = {**DEFAULT_COLUMNS, **(columns or {})}
@@ -169,11 +175,19 @@ def load_record(
     kinds = tuple(kinds or ("revolute",) * len(joints))
     if len(kinds) != len(joints):
         raise ValueError(f"{len(kinds)} joint kinds for {len(joints)} joints")
+    logged = {}  # the locked joints' angle columns in the file, read as one more joint's q
+    if "{i}" not in columns["q"]:
+        for joint, kind in (locked or {}).items():
+            if (column := columns["q"].format(joint=joint)) in frame.columns:
+                logged[joint] = column
+                kinds = (*kinds, kind)
+    names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     data = {"time": factors["time"] * _numeric_column(frame, columns["time"], "time", path)}
     for field, cols in names.items():
         if cols is not None:
-            factor = np.where(prismatic, 1.0, factors[field]) if field != "tau" else factors[field]
+            unitless = prismatic[: len(cols)]  # a prismatic joint's position stays in m
+            factor = np.where(unitless, 1.0, factors[field]) if field != "tau" else factors[field]
             data[field] = factor * np.column_stack(
                 [_numeric_column(frame, c, field, path) for c in cols]
             )
@@ -186,15 +200,17 @@ def load_record(
     if resampled:
         grid = uniform_grid(t, median)
         data = {f: grid if f == "time" else _interp(grid, t, v) for f, v in data.items()}
+    n = len(joints)
     return RobotRecord(
         time=data["time"] - data["time"][0],
-        q=data["q"],
+        q=data["q"][:, :n],
         dq=data.get("dq"),
         tau=data["tau"],
         joints=tuple(joints),
         sample_rate_hz=1.0 / median,
         jitter=jitter,
         resampled=resampled,
+        locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
 
 
@@ -214,5 +230,6 @@ def trim(record: RobotRecord, start_s: float, end_s: float) -> tuple[RobotRecord
         q=record.q[keep],
         dq=None if record.dq is None else record.dq[keep],
         tau=record.tau[keep],
+        locked_q={joint: q[keep] for joint, q in record.locked_q.items()},
     )
     return trimmed, int(np.sum(~keep))

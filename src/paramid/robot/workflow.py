@@ -169,6 +169,7 @@ class RobotStudies:
             spec["units"],
             spec["max_jitter"],
             model.joint_kinds(robot),
+            dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
         )
         kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
         needed = 2 * block["signals"]["trim_s"]
