@@ -289,9 +289,9 @@ def test_a_log_in_ms_declared_as_seconds_is_named_as_such(config):
 
 
 def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
-    """The log checks judge a record against its URDF's gravity: a record that passed is
-    checked again when the URDF changes (here joint_2's axis reversed: a shipped record's
-    torque then runs against the new gravity), not skipped by its stamp."""
+    """The log checks judge a record against its URDF: a record that passed is checked again
+    when the URDF changes (here joint_2's axis reversed: a shipped record's torque then runs
+    against the new URDF's), not skipped by its stamp."""
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
     config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
@@ -300,7 +300,7 @@ def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
     text = urdf.read_text()
     axis = text.index('<axis xyz="0 0 1"/>', text.index('<joint name="joint_2"'))
     urdf.write_text(text[:axis] + '<axis xyz="0 0 -1"/>' + text[axis + 19 :])
-    with pytest.raises(UserError, match=r"opti_traj_testing1\.csv: joint_.*\[torque_sign\]"):
+    with pytest.raises(UserError, match=r"opti_traj_testing1\.csv: joint_.*checks\.skip: \["):
         RobotStudies(config).check_inputs()
 
 

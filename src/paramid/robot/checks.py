@@ -6,11 +6,18 @@ shows moving or held elsewhere than the model locks it).
 
 :func:`record_problems` returns ``(check, joint or None, message)`` for what looks wrong; the
 workflow adds the file and the study and stops before any job, unless the study skips the check
-by name (``robots.<study>.checks.skip``).  The sign and swap checks compare the recorded torque
-with the URDF's gravity torque g(q) (Pinocchio); they need no fit.  They are weighed together:
-each proposes a correction (negate a column, exchange two joints' columns), and the one that
-leaves the smallest misfit is reported, with near-equal ones beside it.  Thresholds are stated
-with their reasoning, none tuned to a record.
+by name (``robots.<study>.checks.skip``).  The unit, sign and swap checks compare the
+recorded torque with what the URDF lets one expect along the logged motion: its rigid body's
+inverse dynamics τ_URDF(q, q̇, q̈) (``pin.rnea``; q̇, q̈ by a Savitzky-Golay derivative of the
+angles), plus per joint a Coulomb step and an offset fitted by least squares to what remains
+(:class:`Expected`).  Gravity alone would leave the inertia and friction of a fast arm in the
+misfit (a simulated 5-joint arm: 94 % of its torque's variance), where a negated shoulder torque
+passed and a correct 0.6 s log was called exchanged.  The viscous term is left out: on a motion
+whose velocity drifts one way (the Gen3's quadratic record) it fits any slow trend, an
+exchanged column's gravity included.  The checks are weighed together: each proposes a
+correction (negate a column, exchange two joints' columns), and the one that leaves the
+smallest misfit is reported, with near-equal ones beside it.  Thresholds are stated with their
+reasoning, none tuned to a record.
 """
 
 from __future__ import annotations
@@ -49,53 +56,100 @@ STILL_RAD = 1e-3
 # a locked joint logged this far from the value the model holds it at: the links beyond it
 # would sit off by as much, their gravity moment off by up to this share of its range
 LOCK_TOLERANCE_RAD = 0.02
-# gravity is a visible share of a joint's torque when its spread is this share of the
-# torque's spread (and at least MIN_GRAVITY_NM): only there do the sign and swap checks speak
-GRAVITY_SHARE = 0.2
-MIN_GRAVITY_NM = 0.5
-# correlation of torque and URDF gravity: below -SIGN_CORRELATION the sign is inverted
+# the URDF's rigid body is a visible share of a joint's torque when its spread beyond the joint's
+# friction is this share of the torque's and at least MIN_RIGID_NM: only there do the sign and
+# swap checks speak
+RIGID_SHARE = 0.2
+MIN_RIGID_NM = 0.5
+# correlation of the torque and the URDF's beyond friction: below -SIGN_CORRELATION the sign is
+# inverted
 SIGN_CORRELATION = 0.5
-# the recorded torque against the URDF's gravity torque (median least-squares slope over the
-# joints with a gravity spread of MIN_GRAVITY_NM): a unit error (N mm, N cm as N m or the
+# the recorded torque against the URDF's (median least-squares slope beyond friction over the
+# joints with a rigid-body spread of MIN_RIGID_NM): a unit error (N mm, N cm as N m or the
 # reverse) puts it 100-1000x off; a payload or torque constants the URDF lacks move it by a
-# small factor (1.0-2.6 on the shipped Gen3 logs)
+# small factor (per joint 0.91-1.95, median 1.26-1.44 on the shipped Gen3 logs)
 TORQUE_SCALE_BAND = (0.1, 10.0)
 # friction opposes motion, so a joint's torque follows the sign of its velocity on average
 # (correlation 0.0-0.89 on the shipped Gen3 logs, 0 where a joint moves one way only): below
-# -FRICTION_CORRELATION the column's sign is inverted (checked where gravity cannot tell)
+# -FRICTION_CORRELATION the column's sign is inverted (checked where the rigid body cannot
+# tell)
 FRICTION_CORRELATION = 0.2
-# a torque whose part beyond the URDF's gravity spreads less than this has no friction to
-# judge (a small servo's friction is tens of mN m, the Gen3's about 1 N m): e.g. a noiseless
-# simulation of gravity alone
+# a torque whose part beyond the URDF's spreads less than this has no friction to judge (a
+# small servo's friction is tens of mN m, the Gen3's about 1 N m): e.g. a noiseless simulation
+# of the rigid body alone
 MIN_FRICTION_NM = 1e-3
-# exchanging two columns back shrinks the misfit to the URDF's gravity below this share of it
-# as given (on the shipped Gen3 logs as recorded: >= 0.91 for any pair's torques, >= 0.95 for
-# angles or all columns; 0.07-0.65 for their joint 2/4 torques exchanged)
+# exchanging two columns back shrinks the misfit to the URDF's torque below this share of it
+# as given (on the shipped Gen3 logs as recorded: >= 1.16 for any pair's torques, >= 0.96 for
+# angles or all columns; 0.06-0.12 for their joint 2/4 torques exchanged)
 SWAP_RATIO = 0.75
 # corrections that remove at least this share of what the best one removes are named beside
 # it: the misfit also holds the URDF's own errors (the Gen3's missing gripper: 1.3-1.6x gravity
 # on joints 2 and 4), and joints that move together (the shipped excitations: |correlation| up
 # to 0.99) make different exchanges remove about as much
 CLOSE_REDUCTION = 2 / 3
-SAMPLES = 1000  # gravity is evaluated on this many samples spread over the record
+SAMPLES = 1000  # the URDF's torque is evaluated on this many samples spread over the record
+# velocity and acceleration of the logged angles: a cubic Savitzky-Golay derivative over this
+# span (it passes the few hertz an arm's excitation holds and smooths an encoder's steps)
+DERIVATIVE_WINDOW_S = 0.1
 
 
-def gravity_torque(robot: Robot, q: Array) -> Array:
-    """g(q) (N, n) of the URDF's rigid body at joint values q (N, n)."""
+def motion(record: RobotRecord, rows: Array) -> tuple[Array, Array, Array]:
+    """q, q̇, q̈ (S, n) of the record at ``rows``, the derivatives by a cubic Savitzky-Golay
+    filter over :data:`DERIVATIVE_WINDOW_S` (from the angles: exchanged with them)."""
+    from scipy.signal import savgol_filter
+
+    window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
+    window = min(window, (record.time.size - 1) // 2 * 2 + 1)
+    step = 1.0 / record.sample_rate_hz
+    dq, ddq = (
+        savgol_filter(record.q, window, 3, deriv=d, delta=step, axis=0)[rows] for d in (1, 2)
+    )
+    return record.q[rows], dq, ddq
+
+
+def urdf_torque(robot: Robot, q: Array, dq: Array, ddq: Array) -> Array:
+    """τ (S, n) of the URDF's rigid body along the motion (``pin.rnea``)."""
     import pinocchio as pin
 
-    data = robot.model.createData()
-    velocity = [robot.model.joints[j].idx_v for j in robot.pin_joint]
+    model = robot.model
+    data = model.createData()
+    index = [model.joints[j].idx_v for j in robot.pin_joint]
+    v, a = np.zeros((len(q), model.nv)), np.zeros((len(q), model.nv))
+    v[:, index], a[:, index] = dq, ddq
     return np.array(
         [
-            pin.computeGeneralizedGravity(robot.model, data, qk)[velocity]
-            for qk in pin_configuration(robot, q)
+            pin.rnea(model, data, qk, vk, ak)[index]
+            for qk, vk, ak in zip(pin_configuration(robot, q), v, a, strict=True)
         ]
     )
 
 
-def _centred(x: Array) -> Array:
-    return x - x.mean(axis=0)
+@dataclass(frozen=True)
+class Expected:
+    """What the URDF lets one expect of a record's torque at the sampled rows: its rigid body's
+    torque along the logged motion, and per joint an orthonormal basis of the columns (sgn q̇,
+    1: Coulomb, offset) fitted per joint to what the rigid body leaves."""
+
+    rigid: Array  # (S, n) [N m]
+    friction: Array  # (n, S, 2)
+
+    def beyond_friction(self, y: Array) -> Array:
+        """y (S, n) less the least-squares fit of each joint's Coulomb and offset columns."""
+        columns = y.T[:, :, None]
+        fitted = self.friction @ (self.friction.transpose(0, 2, 1) @ columns)
+        return (columns - fitted)[:, :, 0].T
+
+    def misfits(self, tau: Array) -> Array:
+        """Per joint, the squared misfit of ``tau`` (S, n) to the rigid body plus the fitted
+        Coulomb step and offset."""
+        return np.sum(self.beyond_friction(tau - self.rigid) ** 2, axis=0)
+
+
+def expected(robot: Robot, q: Array, dq: Array, ddq: Array) -> Expected:
+    """:class:`Expected` along the motion q, q̇, q̈ (S, n)."""
+    columns = np.stack([np.sign(dq), np.ones_like(dq)], axis=-1)  # (S, n, 2)
+    basis, _ = np.linalg.qr(columns.transpose(1, 0, 2))
+    return Expected(urdf_torque(robot, q, dq, ddq), basis)
 
 
 def _correlation(a: Array, b: Array) -> float:
@@ -230,17 +284,18 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     return []
 
 
-def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Problem]:
-    """A torque whose scale against the URDF's gravity torque (or whose peak) betrays a unit
-    error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
+def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
+    """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
+    unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
     peak = plausibility.magnitudes(record.tau, setting="units.tau")
     if peak is not None:
         return [("torque_units", None, peak)]
-    loaded = gravity.std(axis=0) >= MIN_GRAVITY_NM
+    rigid = model.beyond_friction(model.rigid)
+    loaded = rigid.std(axis=0) >= MIN_RIGID_NM
     if not loaded.any():
         return []
-    g, tau = _centred(gravity[:, loaded]), _centred(record.tau[rows][:, loaded])
-    scale = float(np.median(np.abs(np.sum(g * tau, axis=0) / np.sum(g * g, axis=0))))
+    tau, rigid = model.beyond_friction(tau)[:, loaded], rigid[:, loaded]
+    scale = float(np.median(np.abs(np.sum(rigid * tau, axis=0) / np.sum(rigid**2, axis=0))))
     low, high = TORQUE_SCALE_BAND
     if low <= scale <= high:
         return []
@@ -249,15 +304,10 @@ def torque_units(record: RobotRecord, gravity: Array, rows: Array) -> list[Probl
         (
             "torque_units",
             None,
-            f"the torque of {joints} is {scale:.3g} x the URDF's gravity torque (expected "
-            f"{low:g}-{high:g}): check units.tau (N m or N mm)",
+            f"the torque of {joints} is {scale:.3g} x the URDF's (expected {low:g}-{high:g}): "
+            "check units.tau (N m or N mm)",
         )
     ]
-
-
-def _misfit(tau: Array, gravity: Array) -> float:
-    """Summed squared misfit of the (offset-free) torque to the URDF's gravity torque."""
-    return float(np.sum((_centred(tau) - _centred(gravity)) ** 2))
 
 
 def _share(after: float, before: float) -> float:
@@ -267,8 +317,8 @@ def _share(after: float, before: float) -> float:
 
 @dataclass(frozen=True)
 class Explanation:
-    """A correction of a record that brings its torque closer to what the URDF's gravity or
-    friction lets one expect."""
+    """A correction of a record that brings its torque closer to what the URDF or friction lets
+    one expect."""
 
     share: float  # the measure left over every judged joint, as a share of it as given
     strong: bool  # enough to report on its own (its check's threshold)
@@ -277,16 +327,16 @@ class Explanation:
     measure: str = "misfit"  # what `share` is a share of
 
 
-def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
-    """Where gravity cannot tell (and the torque beyond it spreads at least
+def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
+    """Where the URDF's rigid body cannot tell (and the torque beyond it spreads at least
     :data:`MIN_FRICTION_NM`): negating the joints whose torque runs against their own
     velocity (correlation with its sign below -:data:`FRICTION_CORRELATION`), or exchanging
     such a joint's torque column with another's: friction opposes each joint's own motion.
     The share left: the disagreement sum(1 - correlation) over these joints after the
     correction, against before; none when no joint runs against its velocity."""
     velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
-    judged = (record.tau[rows] - gravity).std(axis=0) >= MIN_FRICTION_NM
-    hidden = np.flatnonzero(~_gravity_joints(record.tau[rows], gravity) & judged)
+    judged = (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
+    hidden = np.flatnonzero(~_visible(tau, model) & judged)
     if hidden.size == 0:
         return []
     # follows[a, b]: the torque of joint hidden[a] against the velocity sign of joint hidden[b]
@@ -344,20 +394,23 @@ def friction_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
     return explanations
 
 
-def _gravity_joints(tau: Array, gravity: Array) -> NDArray[np.bool_]:
-    """Joints where gravity is a visible share of the torque."""
-    spread = gravity.std(axis=0)
-    return (spread >= GRAVITY_SHARE * tau.std(axis=0)) & (spread >= MIN_GRAVITY_NM)
+def _visible(tau: Array, model: Expected) -> NDArray[np.bool_]:
+    """Joints where the URDF's rigid body is a visible share of the torque beyond friction."""
+    spread = model.beyond_friction(model.rigid).std(axis=0)
+    return (spread >= RIGID_SHARE * model.beyond_friction(tau).std(axis=0)) & (
+        spread >= MIN_RIGID_NM
+    )
 
 
-def inverted_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Explanation]:
-    """Negating the joints whose torque runs against the URDF's gravity torque (correlation
-    below -:data:`SIGN_CORRELATION` where gravity is visible); none when no joint does."""
-    tau = record.tau[rows]
+def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
+    """Negating the joints whose torque runs against the URDF's (correlation beyond friction
+    below -:data:`SIGN_CORRELATION` where the rigid body is visible); none when no joint
+    does."""
+    rigid, beyond = model.beyond_friction(model.rigid), model.beyond_friction(tau)
     inverted = [
         (k, correlation)
-        for k in np.flatnonzero(_gravity_joints(tau, gravity))
-        if (correlation := _correlation(tau[:, k], gravity[:, k])) < -SIGN_CORRELATION
+        for k in np.flatnonzero(_visible(tau, model))
+        if (correlation := _correlation(beyond[:, k], rigid[:, k])) < -SIGN_CORRELATION
     ]
     if not inverted:
         return []
@@ -368,36 +421,43 @@ def inverted_signs(record: RobotRecord, gravity: Array, rows: Array) -> list[Exp
         (
             "torque_sign",
             record.joints[k],
-            f"the torque correlates {correlation:.2f} with the URDF's gravity torque: is its "
+            f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
             "sign inverted against the URDF's joint axis? negate the column",
         )
         for k, correlation in inverted
     )
-    share = _share(_misfit(negated, gravity), _misfit(tau, gravity))
+    share = _share(float(model.misfits(negated).sum()), float(model.misfits(tau).sum()))
     return [Explanation(share, True, f"the torque of {names} negated", problems)]
 
 
 def exchanged_columns(
-    record: RobotRecord, robot: Robot, gravity: Array, rows: Array
+    record: RobotRecord,
+    robot: Robot,
+    motion_at_rows: tuple[Array, Array, Array],
+    tau: Array,
+    model: Expected,
 ) -> list[Explanation]:
-    """Exchanging two joints' torque columns (where one of the two has a visible gravity, else
-    nothing tells them apart), angle columns or all columns (the ``joints`` order of the config
-    against the logger's).  An exchange is strong where it shrinks the misfit of the joints it
-    changes below :data:`SWAP_RATIO` (exchanged angles change every joint's gravity; exchanged
-    torques two joints')."""
-    tau, q = record.tau[rows], record.q[rows]
-    visible = _gravity_joints(tau, gravity)
-    total = _misfit(tau, gravity)
+    """Exchanging two joints' torque columns (where the rigid body is visible on one of the
+    two, else nothing tells them apart), angle columns or all columns (the ``joints`` order of
+    the config against the logger's).  An exchange is strong where it shrinks the misfit of the
+    joints it changes below :data:`SWAP_RATIO` (exchanged angles change every joint's torque;
+    exchanged torques two joints')."""
+    visible = _visible(tau, model)
+    given = model.misfits(tau)
+    total = float(given.sum())
     explanations = []
-    for i, j in combinations(range(q.shape[1]), 2):
+    for i, j in combinations(range(tau.shape[1]), 2):
         names = f"{record.joints[i]} and {record.joints[j]}"
         crossed = tau.copy()
         crossed[:, [i, j]] = tau[:, [j, i]]
-        exchanged = q.copy()
-        exchanged[:, [i, j]] = q[:, [j, i]]
-        exchanged_gravity = gravity_torque(robot, exchanged)
-        angle = _share(_misfit(tau, exchanged_gravity), total)
-        joint = _share(_misfit(crossed, exchanged_gravity), total)
+        exchanged = []
+        for values in motion_at_rows:
+            values = values.copy()
+            values[:, [i, j]] = values[:, [j, i]]
+            exchanged.append(values)
+        other = expected(robot, *exchanged)
+        angle = _share(float(other.misfits(tau).sum()), total)
+        joint = _share(float(other.misfits(crossed).sum()), total)
         kinds = [
             ("the angle columns", angle, angle, f"misfit x {angle:.2f}", ""),
             (
@@ -409,15 +469,15 @@ def exchanged_columns(
             ),
         ]
         if visible[i] or visible[j]:
-            pair = gravity[:, [i, j]]
-            local = _share(_misfit(crossed[:, [i, j]], pair), _misfit(tau[:, [i, j]], pair))
-            torque = _share(_misfit(crossed, gravity), total)
+            misfits = model.misfits(crossed)
+            local = _share(float(misfits[[i, j]].sum()), float(given[[i, j]].sum()))
+            torque = _share(float(misfits.sum()), total)
             shrink = f"misfit x {torque:.2f}, of the two joints x {local:.2f}"
             kinds.insert(0, ("the torque columns", torque, local, shrink, ""))
         for what, share, changed, shrink, order in kinds:
             message = (
-                f"{what} of {names} fit the URDF's gravity torque better exchanged ({shrink}): "
-                f"check the record's columns: setting{order}"
+                f"{what} of {names} fit the URDF's torque better exchanged ({shrink}): check "
+                f"the record's columns: setting{order}"
             )
             problem = ("columns_swapped", names, message)
             explanations.append(
@@ -429,7 +489,7 @@ def exchanged_columns(
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     """The strong explanation that leaves the smallest share, with up to two others (strong or
     not) that remove at least :data:`CLOSE_REDUCTION` of what it removes named after its last
-    problem: an exchange and a negation both turn a torque against gravity, and joints that move
+    problem: an exchange and a negation both turn a torque against the URDF's, and joints that move
     together cannot be told apart."""
     strong = [e for e in explanations if e.strong]
     if not strong:
@@ -454,8 +514,8 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
 
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
-    or held elsewhere comes first (the model's gravity is wrong then); a record that stands
-    still is told so alone (its noise would mislead the unit checks); the gravity checks run
+    or held elsewhere comes first (the model's torque is wrong then); a record that stands
+    still is told so alone (its noise would mislead the unit checks); the torque checks run
     only on a record that passes the checks before them, the sign and swap checks only at a
     plausible torque scale (of the two, the explanation that leaves the smaller misfit), the
     friction check only where nothing else was found (a unit, sign or swap error would
@@ -467,18 +527,19 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
         problems += angle_units(record, robot)
     if "time_units" not in skip:
         problems += time_units(record)
-    gravity_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
-    if problems or gravity_checks <= set(skip):
+    model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
+    if problems or model_checks <= set(skip):
         return problems
     rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
-    gravity = gravity_torque(robot, record.q[rows])
-    if "torque_units" not in skip and (scale := torque_units(record, gravity, rows)):
+    sampled = motion(record, rows)
+    tau, model = record.tau[rows], expected(robot, *sampled)
+    if "torque_units" not in skip and (scale := torque_units(record, tau, model)):
         return scale
-    explanations = inverted_signs(record, gravity, rows)
-    explanations += exchanged_columns(record, robot, gravity, rows)
+    explanations = inverted_signs(record, tau, model)
+    explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
     problems += [problem for problem in found if problem[0] not in skip]
     exchange = any(check == "columns_swapped" for check, _, _ in found)
     if "friction_sign" not in skip and not problems and not exchange:  # a swap misleads it
-        problems += best_explanation(friction_signs(record, gravity, rows))
+        problems += best_explanation(friction_signs(record, tau, model))
     return problems
