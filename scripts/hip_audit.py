@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import estimators, io
-from paramid.hip import audit, model
+from paramid.hip import audit, model, twin
 from paramid.ingest import read_yaml
 
 
@@ -16,7 +16,7 @@ def main(smk) -> None:
         cutoff = None
         if "cutoff" in smk.input.keys():  # the default twin's BCLS per cutoff (Figure 4b's line)
             points = pd.concat([io.read_parquet(p)[0] for p in smk.input.cutoff])
-            cutoff = points[points["run"] == cfg["twin_seed"]].set_index("value")["val_rmse"]
+            cutoff = points[points["run"] == cfg["twin"]["seed"]].set_index("value")["val_rmse"]
         result = audit.hip_audit(
             table3,
             table4,
@@ -25,6 +25,7 @@ def main(smk) -> None:
             pd.read_csv(smk.input.margin) if "margin" in smk.input.keys() else None,
             cutoff,
             read_yaml(smk.input.paper),
+            calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
         )
     else:
         reference = cfg["reference"]

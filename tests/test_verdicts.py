@@ -10,6 +10,7 @@ import pytest
 from paramid import audit
 from paramid.cec2022 import study
 from paramid.hip import audit as hip_audit
+from paramid.hip.twin import CALIBRATION_TARGETS
 from paramid.ingest import read_yaml
 
 LOADS = {
@@ -84,6 +85,34 @@ def test_hip_verdicts_still_follow_the_errors(paper):
     before = _hip_verdicts(paper, t3, t4).set_index("claim").loc[claim, "verdict"]
     after = _hip_verdicts(paper, worse, t4).set_index("claim").loc[claim, "verdict"]
     assert (before, after) == ("reproduced", "differs")
+
+
+def test_a_calibrated_twins_fitted_cells_are_calibration_targets(paper):
+    """On the default twin (its torque noise and Coulomb smoothing fitted to Table 3's LS row)
+    the six LS/BCLS RMSE cells are calibration targets, never "reproduced", whatever their
+    value; Table 4's fc and γ say they follow that choice.  Another twin judges them."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    calibrated = hip_audit.hip_audit(
+        t3, t4, _stats(), {"gamma": 0.0331}, None, None, paper, calibrated=True
+    ).set_index("claim")
+    judged = _hip_verdicts(paper, t3, t4).set_index("claim")
+    fitted = [f"Table 3 {m} {c}" for m, c in CALIBRATION_TARGETS]
+    assert set(calibrated.loc[fitted, "verdict"]) == {audit.CALIBRATION_TARGET}
+    assert set(judged.loc[fitted, "verdict"]) == {"reproduced"}
+    assert (calibrated["verdict"] == audit.CALIBRATION_TARGET).sum() == 6
+    for claim in ("Table 4 BCLS fc", "Table 4 RLS-AGWO fc", "NFSI gamma (Eq 10)"):
+        assert "chosen by fitting Table 3's LS row" in calibrated.loc[claim, "reason"]
+        assert "chosen by fitting" not in judged.loc[claim, "reason"]
+    others = calibrated.index.difference(fitted)
+    assert calibrated.loc[others, "verdict"].equals(judged.loc[others, "verdict"])
+
+
+def test_the_default_twin_is_the_calibrated_one(config):
+    from paramid.hip.twin import is_calibrated
+
+    twin = config["studies"]["hip"]["twin"]
+    assert is_calibrated(twin)
+    assert not is_calibrated({**twin, "coulomb_smoothing_velocity": 0.0})
 
 
 def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:

@@ -3,11 +3,13 @@
 Verdicts: ``reproduced`` (within the stated tolerance; for a difference between methods:
 same direction, Holm-adjusted p < 0.05 and a bootstrap CI that excludes 0), ``direction
 only`` (same direction or ordering, but the size or the significance does not hold),
-``differs``, ``not comparable`` (the paper gives nothing to compare with) and
+``differs``, ``not comparable`` (the paper gives nothing to compare with),
 ``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
 paper's but never judged, since a verdict on it could flip between two builds of the same
-commit with the machine's load).  Every verdict is a function of seeded, deterministic
-results only, so two clean builds give the same verdict column.  Every row says why.
+commit with the machine's load) and ``calibration target`` (a number a twin setting was
+chosen to give: shown beside the paper's, never evidence).  Every verdict is a function of
+seeded, deterministic results only, so two clean builds give the same verdict column.  Every
+row says why.
 """
 
 from __future__ import annotations
@@ -17,8 +19,16 @@ import pandas as pd
 
 COLUMNS = ["claim", "source", "paper_value", "reproduced_value", "tolerance", "verdict", "reason"]
 ALPHA = 0.05
-VERDICTS = ("reproduced", "direction only", "differs", "not comparable", "machine-dependent")
 MACHINE_DEPENDENT = "machine-dependent"
+CALIBRATION_TARGET = "calibration target"
+VERDICTS = (
+    "reproduced",
+    "direction only",
+    "differs",
+    "not comparable",
+    MACHINE_DEPENDENT,
+    CALIBRATION_TARGET,
+)
 
 
 def row(
@@ -33,6 +43,16 @@ def timing(claim: str, source: str, paper: float, ours: float, reason: str) -> d
     (a time, or a ratio of times from different jobs, moves with the machine's load)."""
     tolerance = "not judged (wall-clock time)"
     return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason)
+
+
+def calibration_target(claim: str, source: str, paper: float, ours: float, setting: str) -> dict:
+    """A number the twin was sized to give (``setting`` says how): ours beside the paper's,
+    verdict calibration target, since agreement there shows the fit of a setting, not the
+    method."""
+    gap = f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
+    reason = f"{gap}; {setting}: not evidence"
+    tolerance = "not judged (twin sized to it)"
+    return row(claim, source, paper, ours, tolerance, CALIBRATION_TARGET, reason)
 
 
 def numeric(

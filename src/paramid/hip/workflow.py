@@ -446,7 +446,7 @@ class HipStudies:
             "study": wildcards.study,
             "regressor": cfg["regressor"],
             "reference": cfg.get("reference"),
-            "twin_seed": cfg["twin"]["seed"] if "twin" in cfg else None,
+            "twin": cfg.get("twin"),  # its seed, and its calibrated settings (audit rows)
         }
 
     # -- targets ---------------------------------------------------------------------------
