@@ -5,6 +5,7 @@ import numpy as np
 
 from paramid import io
 from paramid.hip import fits, model
+from paramid.optim.grey_wolf import adaptive_exponent
 
 
 def main(smk) -> None:
@@ -27,6 +28,8 @@ def main(smk) -> None:
         time_ms_per_run_repeats=fit.time_ms_per_run.tolist(),
         timing="batched wall time of all runs / runs, one value per repeat of the batched call",
     )
+    if method == "rls_agwo":  # μ(γ) of Eq 12 beside its settings
+        meta["mu_eq12"] = adaptive_exponent(**run.settings)
     units = fits.fit_units(keys)
     io.write_parquet(
         frame, smk.output.fits, units=units, meta=meta, nondeterministic_columns=["time_ms"]

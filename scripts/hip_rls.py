@@ -1,4 +1,5 @@
-"""Rule hip_rls: RLS trajectory (Eq 7-9), the box [L, U] (§3.1), gamma (Eq 10), mu (Eq 12)."""
+"""Rule hip_rls: RLS trajectory (Eq 7-9), the box [L, U] (§3.1), gamma (Eq 10); mu (Eq 12) is
+the AGWO fit's, so the AGWO settings leave this rule and the fits in the box alone."""
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ def main(smk) -> None:
     keys = cfg["regressor"]
     H, y, frame = io.read_regression(smk.input[0], keys)
     fs = signals.sample_rate(frame["time"].to_numpy())
-    prior = pipeline.rls_prior(H, y, keys, cfg["rls"], fs, cfg["agwo"])
+    prior = pipeline.rls_prior(H, y, keys, cfg["rls"], fs)
     motion_hz = float(signals.power_band(frame["qd"].to_numpy(), fs, 0.5))
     memory = rls.memory_note(cfg["rls"]["forgetting"], fs, motion_hz)
     if memory:
@@ -35,17 +36,15 @@ def main(smk) -> None:
         "rls_final": prior.trajectory[-1].tolist(),
         "burn_in_samples": prior.burn_in,
         "gamma": float(prior.gamma),
-        "mu": float(prior.mu),
         "notes": prior.notes + ([memory] if memory else []),
         "provenance": meta,
     }
     io.write_json(summary, smk.output.summary)
     log.info(
-        "bounds L=%s U=%s gamma=%.5f mu=%.5f",
+        "bounds L=%s U=%s gamma=%.5f",
         np.round(prior.lower, 4),
         np.round(prior.upper, 4),
         prior.gamma,
-        prior.mu,
     )
 
 

@@ -38,7 +38,8 @@ def _holm(p: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-def test_unpaired_sweep_table_equals_numpy_and_scipy():
+def test_margin_sweep_table_is_paired_by_run_and_equals_numpy_and_scipy():
+    """Every margin reuses each run's random stream (study, method, run): the runs pair."""
     points = _points([0.0, 0.05, 0.1, 0.2])
     table = sweeps.sweep_table("margin", points, 0.1, "hip")
     assert list(table["sweep"].unique()) == ["margin"]
@@ -52,9 +53,8 @@ def test_unpaired_sweep_table_equals_numpy_and_scipy():
             assert np.isnan(row.t_p) and np.isnan(row.rank_p)
             continue
         base = _series(points, 0.1, row.method)
-        assert row.t_p == pytest.approx(sps.ttest_ind(x, base, equal_var=False).pvalue, rel=1e-10)
-        mwu = sps.mannwhitneyu(x, base, alternative="two-sided").pvalue
-        assert row.rank_p == pytest.approx(mwu, rel=1e-10)
+        assert row.t_p == pytest.approx(sps.ttest_rel(x, base).pvalue, rel=1e-10)
+        assert row.rank_p == pytest.approx(sps.wilcoxon(x, base).pvalue, rel=1e-10)
     tested = table.dropna(subset=["t_p"])
     np.testing.assert_allclose(tested["holm_t_p"], _holm(tested["t_p"].to_numpy()), rtol=1e-12)
 
@@ -65,8 +65,8 @@ def test_cutoff_sweep_is_paired_over_twin_seeds():
     x, base = _series(points, 5.0, "bcls"), _series(points, 15.0, "bcls")
     assert table.loc[5.0, "t_p"] == pytest.approx(sps.ttest_rel(x, base).pvalue, rel=1e-10)
     assert table.loc[5.0, "rank_p"] == pytest.approx(sps.wilcoxon(x, base).pvalue, rel=1e-10)
-    assert "paired" in sweeps.sweep_caption("cutoff_hz", "hip")
-    assert "unpaired" in sweeps.sweep_caption("margin", "hip")
+    assert "paired over twin seeds" in sweeps.sweep_caption("cutoff_hz", "hip")
+    assert "paired by run" in sweeps.sweep_caption("margin", "hip")
 
 
 def test_leave_one_trajectory_out_compares_with_the_main_fits():
@@ -80,7 +80,7 @@ def test_leave_one_trajectory_out_compares_with_the_main_fits():
     x = swapped[swapped.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
     base = main[main.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
     assert row.val_median == pytest.approx(np.median(x))
-    assert row.t_p == pytest.approx(sps.ttest_ind(x, base, equal_var=False).pvalue, rel=1e-10)
+    assert row.t_p == pytest.approx(sps.ttest_rel(x, base).pvalue, rel=1e-10)
 
 
 def test_agwo_grid_default_is_its_cell_label():

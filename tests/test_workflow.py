@@ -118,7 +118,7 @@ def test_fresh_build_makes_every_contract_output(built):
         assert (base / rel).is_file(), rel
     summary = json.loads((base / "rls/summary.json").read_text())
     assert summary["params"] == ["Mxt", "Myt", "Jt", "fc", "fv"]
-    assert set(summary) >= {"lower", "upper", "gamma", "mu", "params"}
+    assert set(summary) >= {"lower", "upper", "gamma", "params"}
     fit = pd.read_parquet(base / "fits/bcls.parquet")
     assert list(fit.columns) == [
         "run",

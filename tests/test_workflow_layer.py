@@ -195,6 +195,20 @@ def test_hip_params_are_narrow_config_subsets(config):
     assert hip.chosen_cutoff(wc(study="pendulum")) == ["results/pendulum/signals/cutoff.json"]
     assert hip.chosen_cutoff(wc(study="hip")) == []
     assert hip.rls_bounds(wc(study="hip", method="ls")) == []
+    assert "agwo" not in hip.rls_params(wc(study="hip"))  # κ reruns no RLS, no BCLS
+
+
+def test_hip_sweeps_read_their_own_methods_optimisers_only(config):
+    """A GA setting reruns no sweep of GWO/AGWO alone (margin: rls_gwo, rls_agwo)."""
+    hip = HipStudies(config)
+    margin = hip.sweep_value_params(wc(study="hip", sweep="margin", value="0.2"))["settings"]
+    assert "agwo" in margin and not {"ga", "pso"} & set(margin)
+    forgetting = hip.sweep_params(wc(study="hip", sweep="forgetting"))["settings"]
+    assert "agwo" in forgetting and not {"ga", "pso"} & set(forgetting)
+    population = hip.sweep_params(wc(study="hip", sweep="population"))["settings"]
+    assert {"ga", "pso", "agwo"} <= set(population)
+    grid = hip.sweep_params(wc(study="hip", sweep="agwo_grid"))["settings"]
+    assert "agwo" in grid and not {"ga", "pso"} & set(grid)
 
 
 def test_hip_value_sweeps_never_see_the_list_of_values(config):

@@ -166,7 +166,7 @@ def _sensitivity_rows(
                     "higher median at every wider margin, Holm p < 0.05",
                     verdict,
                     f"medians above the 10 % value: {higher}; smallest Holm-adjusted "
-                    f"Mann-Whitney p = {p:.3g}",
+                    f"Wilcoxon signed-rank p = {p:.3g} (runs paired: one stream per run)",
                 )
             )
     if cutoff is not None and "cutoff_bcls" in printed:

@@ -34,7 +34,7 @@ FIG3 = ("fig3a", "fig3b", "fig3c", "fig3d")
 FIG4 = {"fig4a": "margin", "fig4b": "cutoff_hz"}  # Figure 4 panel -> its sweep
 FIGURES = (*FIG3, *FIG4)
 # the config blocks each value of a sweep may read
-SWEEP_SETTINGS = ("regressor", "gravity", "rls", "agwo", "population", "pso", "ga")
+SWEEP_SETTINGS = ("regressor", "gravity", "rls", "population")  # + its methods' optimisers
 
 
 def sweep_value(value: float) -> str:
@@ -219,7 +219,7 @@ class HipStudies:
 
     def rls_params(self, wildcards: Wildcards) -> dict[str, Any]:
         study = self.study(wildcards)
-        return {"rls": study["rls"], "agwo": study["agwo"], "regressor": study["regressor"]}
+        return {"rls": study["rls"], "regressor": study["regressor"]}  # μ (Eq 12): AGWO's own
 
     def rls_bounds(self, wildcards: Wildcards) -> list[str]:
         """LS and plain PSO (its standard box) need no RLS box: a change to RLS leaves them be;
@@ -345,7 +345,7 @@ class HipStudies:
         study, sweep = self.study(wildcards), wildcards.sweep
         block = {k: v for k, v in study["sweeps"][sweep].items() if k != "values"}
         if sweep == "margin":
-            settings = {k: study[k] for k in SWEEP_SETTINGS}
+            settings = self._sweep_settings(study, sweep)
         else:
             twin = self.kinds[wildcards.study] == "twin"
             keys = ("regressor", "gravity", "rls", "records") + (("twin",) if twin else ())
@@ -380,9 +380,18 @@ class HipStudies:
             "study": wildcards.study,
             "sweep": wildcards.sweep,
             "sweep_config": study["sweeps"][wildcards.sweep],
-            "settings": {k: study[k] for k in SWEEP_SETTINGS},
+            "settings": self._sweep_settings(study, wildcards.sweep),
             "default": self.sweep_default(wildcards.study, wildcards.sweep),
         }
+
+    @staticmethod
+    def _sweep_settings(study: Mapping[str, Any], sweep: str) -> dict[str, Any]:
+        """The study settings a sweep's fits read: the optimiser blocks of its own methods only
+        (a GA setting reruns no GWO sweep; the AGWO grid runs RLS-AGWO)."""
+        names = study["sweeps"][sweep].get("methods", ["rls_agwo"])
+        specs = [methods.POPULATION_METHODS[m] for m in names if m in methods.POPULATION_METHODS]
+        blocks = sorted({spec.optimiser for spec in specs} & set(study))
+        return {k: study[k] for k in (*SWEEP_SETTINGS, *blocks)}
 
     def sweep_reference_fits(self, wildcards: Wildcards) -> list[str]:
         """Leave-one-trajectory-out compares with the main fits (the default direction)."""
