@@ -159,13 +159,48 @@ def test_output_hash_dispatches_on_kind(tmp_path):
     (tmp_path / "f.png").write_bytes(b"\x89PNG")
     assert provenance.output_kind(tmp_path / "f.png") == "figure"
     assert provenance.output_hash(tmp_path / "f.png") is None
-    (tmp_path / "audit.csv").write_text("claim,reproduced_value\nBCLS faster,7.3\n")
-    assert provenance.output_kind(tmp_path / "audit.csv") == "derived"
-    assert provenance.output_hash(tmp_path / "audit.csv") is None
+    (tmp_path / "audit.csv").write_text(AUDIT_CSV.format(speed=7.3, verdict="reproduced"))
+    assert provenance.output_kind(tmp_path / "audit.csv") == "audit"
+    assert provenance.output_hash(tmp_path / "audit.csv") is not None
     io.write_json({"outputs": {}}, tmp_path / "provenance.json")  # a record of one build
     assert provenance.output_hash(tmp_path / "provenance.json") is None
     (tmp_path / "x.bin").write_bytes(b"1")
     assert provenance.output_hash(tmp_path / "x.bin") == io.file_sha256(tmp_path / "x.bin")
+
+
+AUDIT_CSV = (
+    "claim,source,paper_value,reproduced_value,tolerance,verdict,reason\n"
+    "BCLS val_mean,Table 3,0.1152,0.1174,±6 %,{verdict},within tolerance\n"
+    "BCLS faster,§4.3,100,{speed},not judged,machine-dependent,ours {speed}x\n"
+)
+
+
+def _audit_markdown(csv_text: str) -> str:
+    rows = [line.split(",") for line in csv_text.strip().splitlines()]
+    table = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    table += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    return "Claims audit (hip): 2 claims\n\n" + "\n".join(table) + "\n"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".md"])
+def test_an_audit_is_compared_but_for_its_wall_clock_rows(tmp_path, suffix):
+    """A machine-dependent row's value and reason move between builds; an edited verdict
+    (or any other cell) is a difference."""
+    from paramid import audit
+
+    assert provenance.MACHINE_DEPENDENT == audit.MACHINE_DEPENDENT
+
+    def hash_of(name: str, text: str) -> str | None:
+        path = tmp_path / name / f"audit{suffix}"
+        path.parent.mkdir()
+        path.write_text(text if suffix == ".csv" else _audit_markdown(text))
+        return provenance.output_hash(path)
+
+    built = hash_of("a", AUDIT_CSV.format(speed=7.3, verdict="reproduced"))
+    assert built == hash_of("b", AUDIT_CSV.format(speed=95.1, verdict="reproduced"))
+    assert built != hash_of("c", AUDIT_CSV.format(speed=7.3, verdict="differs"))
+    edited = AUDIT_CSV.format(speed=7.3, verdict="reproduced").replace("0.1174", "0.1516")
+    assert built != hash_of("d", edited)
 
 
 def make_tree(root: Path, rmse: float = 0.1, time_ms: float = 3.0, val: str = "0.1174") -> Path:

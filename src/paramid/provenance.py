@@ -10,11 +10,13 @@ What is compared for each kind of output under ``results/``:
 - Markdown: the text with the timing columns of its pipe tables left out.
 - Figures (PNG, PDF, SVG): not compared byte-wise; they are drawn from Parquet/JSON that is
   compared, so they are reported as "compared via source data".
-- Derived reports (``audit.csv``/``audit.md``): also "compared via source data"; they
-  restate the tables; their timing claims carry the verdict machine-dependent, so the verdict
-  column is reproducible, but the reproduced values of those rows are not.
-  Likewise ``provenance.json``: it holds the other outputs' hashes (compared) and the SHA-256
-  of input files, which differ between runs where an input has a timing column.
+- Claims audits (``audit.csv``/``audit.md``): every cell as text, verdicts and reasons
+  included, except the reproduced value and reason of a row whose verdict is
+  machine-dependent (a wall-clock time moves between builds): an edited verdict or number
+  shows.
+- ``provenance.json``: "compared via source data"; it holds the other outputs' hashes
+  (compared) and the SHA-256 of input files, which differ between runs where an input has a
+  timing column.
 - Anything else: the SHA-256 of its bytes.
 
 Timing columns and keys contain the word ``time``, ``timing``, ``elapsed``, ``wall`` or
@@ -39,7 +41,10 @@ from paramid import io
 
 TIMING_WORD = re.compile(r"(^|_)(time|timing|elapsed|wall|runtime)(_|$)")
 FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
-DERIVED_REPORTS = frozenset({"audit.csv", "audit.md", "provenance.json"})
+DERIVED_REPORTS = frozenset({"provenance.json"})
+AUDITS = frozenset({"audit.csv", "audit.md"})
+# an audit row of this verdict holds a wall-clock value: its value and reason are not compared
+MACHINE_DEPENDENT = "machine-dependent"
 VIA_SOURCE = "compared via source data"
 VIA_SOURCE_KINDS = frozenset({"figure", "derived"})
 PROVENANCE_KEY = "provenance"
@@ -106,18 +111,50 @@ def markdown_hash(path: str | os.PathLike) -> str:
     return _sha256("\n".join(lines))
 
 
+def _audit_cells(rows: list[list[str]]) -> list[list[str]]:
+    """An audit's cells (header first) with the value and reason of machine-dependent rows
+    blanked."""
+    header = [cell.strip() for cell in rows[0]]
+    verdict = header.index("verdict")
+    masked = [header.index("reproduced_value"), header.index("reason")]
+    kept = [header]
+    for row in rows[1:]:
+        cells = [cell.strip() for cell in row]
+        if len(cells) > verdict and cells[verdict] == MACHINE_DEPENDENT:
+            for i in masked:
+                cells[i] = ""
+        kept.append(cells)
+    return kept
+
+
+def audit_hash(path: str | os.PathLike) -> str:
+    """Hash of a claims audit (CSV, or Markdown: its caption and pipe table), every cell but
+    the wall-clock ones (:func:`_audit_cells`)."""
+    text = Path(path).read_text()
+    if Path(path).suffix.lower() == ".csv":
+        return _sha256(io.canonical_json(_audit_cells(list(csv.reader(_io.StringIO(text))))))
+    lines = text.splitlines()
+    table = [line.strip().strip("|").split("|") for line in lines if line.startswith("|")]
+    table = [row for row in table if not set("".join(row)) <= set("-: ")]  # the rule row
+    prose = [line for line in lines if not line.startswith("|")]
+    return _sha256(io.canonical_json([prose, _audit_cells(table) if table else []]))
+
+
 def bytes_hash(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes."""
     return io.file_sha256(path)
 
 
 def output_kind(path: str | os.PathLike) -> str:
-    """How an output is compared: parquet, json, csv, markdown, figure, derived or bytes."""
+    """How an output is compared: parquet, json, csv, markdown, audit, figure, derived or
+    bytes."""
     suffix = Path(path).suffix.lower()
     if suffix in FIGURE_SUFFIXES:
         return "figure"
     if Path(path).name in DERIVED_REPORTS:
         return "derived"
+    if Path(path).name in AUDITS:
+        return "audit"
     return {".parquet": "parquet", ".json": "json", ".csv": "csv", ".md": "markdown"}.get(
         suffix, "bytes"
     )
@@ -128,6 +165,7 @@ _HASHERS = {
     "json": json_hash,
     "csv": csv_hash,
     "markdown": markdown_hash,
+    "audit": audit_hash,
     "bytes": bytes_hash,
 }
 
