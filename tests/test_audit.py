@@ -15,10 +15,11 @@ from paramid.seeding import generator
 
 
 def test_numeric_verdicts_follow_the_tolerance():
-    assert audit.numeric("x", "T", 1.0, 1.05, rel=0.06)["verdict"] == "reproduced"
-    far = audit.numeric("x", "T", 1.0, 1.2, rel=0.06, why_differs="because")
+    near = audit.numeric("x", "T", 1.0, 1.05, unit="N m", rel=0.06)
+    assert near["verdict"] == "reproduced" and near["unit"] == "N m"
+    far = audit.numeric("x", "T", 1.0, 1.2, unit="N m", rel=0.06, why_differs="because")
     assert far["verdict"] == "differs" and "because" in far["reason"] and "+20.0 %" in far["reason"]
-    assert audit.numeric("p", "T", 0.75, 0.77, abs_=0.03)["verdict"] == "reproduced"
+    assert audit.numeric("p", "T", 0.75, 0.77, unit="N m", abs_=0.03)["verdict"] == "reproduced"
 
 
 def _stats(pct: float, p: float, lo: float, hi: float) -> pd.Series:

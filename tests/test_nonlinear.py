@@ -203,6 +203,7 @@ def test_statistics_and_conclusion_follow_the_comparisons():
         "source",
         "paper_value",
         "reproduced_value",
+        "unit",
         "tolerance",
         "verdict",
         "reason",

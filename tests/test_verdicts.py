@@ -100,6 +100,9 @@ def test_a_calibrated_twins_fitted_cells_are_calibration_targets(paper):
     assert set(calibrated.loc[fitted, "verdict"]) == {audit.CALIBRATION_TARGET}
     assert set(judged.loc[fitted, "verdict"]) == {"reproduced"}
     assert (calibrated["verdict"] == audit.CALIBRATION_TARGET).sum() == 6
+    assert calibrated["unit"].str.len().min() > 0  # every row says its unit
+    assert calibrated.loc["Table 4 BCLS Jt", "unit"] == "kg m^2"
+    assert calibrated.loc["Table 3 PSO time_ms_mean", "unit"] == "ms"
     for claim in ("Table 4 BCLS fc", "Table 4 RLS-AGWO fc", "NFSI gamma (Eq 10)"):
         assert "chosen by fitting Table 3's LS row" in calibrated.loc[claim, "reason"]
         assert "chosen by fitting" not in judged.loc[claim, "reason"]

@@ -17,7 +17,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-COLUMNS = ["claim", "source", "paper_value", "reproduced_value", "tolerance", "verdict", "reason"]
+COLUMNS = [
+    "claim",
+    "source",
+    "paper_value",
+    "reproduced_value",
+    "unit",
+    "tolerance",
+    "verdict",
+    "reason",
+]
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
 CALIBRATION_TARGET = "calibration target"
@@ -32,27 +41,40 @@ VERDICTS = (
 
 
 def row(
-    claim: str, source: str, paper: float, ours: float, tolerance: str, verdict: str, reason: str
+    claim: str,
+    source: str,
+    paper: float,
+    ours: float,
+    tolerance: str,
+    verdict: str,
+    reason: str,
+    *,
+    unit: str,
 ) -> dict:
-    """One audit row."""
-    return dict(zip(COLUMNS, (claim, source, paper, ours, tolerance, verdict, reason), strict=True))
+    """One audit row; ``unit`` of the paper's and our value ("1": a plain number)."""
+    cells = (claim, source, paper, ours, unit, tolerance, verdict, reason)
+    return dict(zip(COLUMNS, cells, strict=True))
 
 
-def timing(claim: str, source: str, paper: float, ours: float, reason: str) -> dict:
+def timing(
+    claim: str, source: str, paper: float, ours: float, reason: str, *, unit: str = "ms"
+) -> dict:
     """A claim about wall-clock time: our value beside the paper's, verdict machine-dependent
     (a time, or a ratio of times from different jobs, moves with the machine's load)."""
     tolerance = "not judged (wall-clock time)"
-    return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason)
+    return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason, unit=unit)
 
 
-def calibration_target(claim: str, source: str, paper: float, ours: float, setting: str) -> dict:
+def calibration_target(
+    claim: str, source: str, paper: float, ours: float, setting: str, *, unit: str
+) -> dict:
     """A number the twin was sized to give (``setting`` says how): ours beside the paper's,
     verdict calibration target, since agreement there shows the fit of a setting, not the
     method."""
     gap = f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
     reason = f"{gap}; {setting}: not evidence"
     tolerance = "not judged (twin sized to it)"
-    return row(claim, source, paper, ours, tolerance, CALIBRATION_TARGET, reason)
+    return row(claim, source, paper, ours, tolerance, CALIBRATION_TARGET, reason, unit=unit)
 
 
 def numeric(
@@ -61,6 +83,7 @@ def numeric(
     paper: float,
     ours: float,
     *,
+    unit: str,
     rel: float | None = None,
     abs_: float | None = None,
     why_differs: str = "",
@@ -79,7 +102,8 @@ def numeric(
         else ""
     )
     reason = why_ok if ok else "; ".join(r for r in (gap, why_differs) if r)
-    return row(claim, source, paper, ours, tolerance, "reproduced" if ok else "differs", reason)
+    verdict = "reproduced" if ok else "differs"
+    return row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
 
 
 def method_difference(
@@ -116,4 +140,4 @@ def method_difference(
         verdict = "differs"
         evidence += "; opposite direction"
     tolerance = f"same sign, Holm p < {ALPHA}, size ±{100 * rel:g} % relative"
-    return row(claim, source, paper_pct, ours, tolerance, verdict, evidence)
+    return row(claim, source, paper_pct, ours, tolerance, verdict, evidence, unit="%")

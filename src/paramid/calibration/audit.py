@@ -146,10 +146,19 @@ def _absolute(
     why_ok: str = "within tolerance",
     rel: float | None = None,
     abs_: float | None = None,
+    unit: str = "mm",
 ) -> dict:
     """An absolute number against a tolerance; ``not comparable`` where ours is undefined."""
     result = numeric(
-        claim, source, printed, ours, rel=rel, abs_=abs_, why_differs=why, why_ok=why_ok
+        claim,
+        source,
+        printed,
+        ours,
+        unit=unit,
+        rel=rel,
+        abs_=abs_,
+        why_differs=why,
+        why_ok=why_ok,
     )
     if not np.isfinite(ours):
         result |= {"verdict": "not comparable", "reason": "undefined here (fewer than 2 repeats)"}
@@ -232,6 +241,7 @@ def _table8_rows(t8: pd.DataFrame) -> list[dict]:
                 f"±{DIFF_ROUNDING:g} mm (rounding of the printed values)",
                 verdicts[str(printed["paper_diff_consistent"])],
                 str(printed["paper_diff_check"]),
+                unit="mm",
             )
         )
         rows.append(
@@ -243,6 +253,7 @@ def _table8_rows(t8: pd.DataFrame) -> list[dict]:
                 "printed p attainable by a Student or Welch t within the printed rounding",
                 verdicts[str(printed["paper_p_consistent"])],
                 str(printed["paper_p_check"]),
+                unit="1 (p)",
             )
         )
     lower = t8["mean_diff_mm"] > 0
@@ -258,6 +269,7 @@ def _table8_rows(t8: pd.DataFrame) -> list[dict]:
             "reproduced" if both.all() else ("direction only" if lower.all() else "differs"),
             f"M5 lower in {int(lower.sum())} of {len(t8)} comparisons, significantly in "
             f"{int(both.sum())}" + (f"; not: {', '.join(failing)}" if failing else ""),
+            unit="comparisons",
         )
     )
     return rows
@@ -287,6 +299,7 @@ def _significance_row(claim: str, name: str, r: pd.Series, printed: Mapping) -> 
         f"{name} - M5 > 0, Holm-adjusted paired t and Wilcoxon p < {ALPHA}",
         "reproduced" if lower and significant else ("direction only" if lower else "differs"),
         reason,
+        unit="1 (p)",
     )
 
 
@@ -348,6 +361,7 @@ def _ordering_row(
         f"every step > 0 with Holm-adjusted paired t and Wilcoxon p < {ALPHA}",
         verdict,
         f"paired over {int(stats['n_runs'].iloc[0])} repeats, paired t / Wilcoxon: {steps}",
+        unit="mm",
     )
 
 
@@ -370,6 +384,7 @@ def _table9_rows(t9: pd.DataFrame) -> list[dict]:
                     why=why,
                     rel=None if band else TOLERANCE["path"],
                     abs_=TOLERANCE["band_pct"] if band else None,
+                    unit="%" if band else "mm",
                 )
             )
     others = [n for n in paper.TABLE9 if n != "M5"]
@@ -393,6 +408,7 @@ def _table9_rows(t9: pd.DataFrame) -> list[dict]:
                     else f"lowest mean: {t9[key].idxmin()} ({t9[key].min():.4g} mm; "
                     f"M5 {t9.loc['M5', key]:.4g} mm)"
                 ),
+                unit="mm",
             )
         )
     return rows
@@ -412,6 +428,7 @@ def _runtime_rows(hyb: pd.DataFrame) -> list[dict]:
                 paper.TIME_S[label],
                 ours,
                 f"ours {ours:.3g} s vs {paper.TIME_S[label]:g} s; " + WHY["time"],
+                unit="s",
             )
         )
     for h in PRINTED_HYBRIDS:
@@ -425,6 +442,7 @@ def _runtime_rows(hyb: pd.DataFrame) -> list[dict]:
                 printed,
                 ours,
                 f"ours {ours:+.1f} % (negative: M5 slower); " + WHY["time"],
+                unit="%",
             )
         )
     return rows

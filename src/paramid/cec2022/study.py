@@ -277,11 +277,18 @@ _LABELS = {"ave": "Ave", "std": "Std", "time_s": "Time", "best": "Best"}
 
 
 def _claim(
-    claim: str, source: str, paper: Any, ours: Any, tolerance: str, ok: bool | None, reason: str
+    claim: str,
+    source: str,
+    paper: Any,
+    ours: Any,
+    tolerance: str,
+    ok: bool | None,
+    reason: str,
+    unit: str = "rank",
 ) -> dict:
     """One audit row; ``ok`` None means the values are not comparable."""
     verdict = "not comparable" if ok is None else ("reproduced" if ok else "differs")
-    return audit.row(claim, source, paper, ours, tolerance, verdict, reason)
+    return audit.row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
 
 
 def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) -> list[dict]:
@@ -316,7 +323,7 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
         if indicator == "time_s":
             why = f"our rank {ours} of {n_methods} by time per run; MATLAB on the authors' "
             why += "machine vs numpy here, and a rank of wall-clock times moves with the load"
-            rows.append(audit.timing(claim, source, paper_rank, ours, why + note))
+            rows.append(audit.timing(claim, source, paper_rank, ours, why + note, unit="rank"))
             continue
         ok = bool(ours == paper_rank) if not pd.isna(paper_rank) else None
         why = f"our rank {ours} of {n_methods} by {indicator}" + note
@@ -331,6 +338,7 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
                 "+-1 function",
                 abs(firsts_ours - firsts_paper) <= 1,
                 "count of rank-1 functions among the six methods",
+                unit="functions",
             )
         )
     return rows
@@ -369,6 +377,7 @@ def _friedman_claims(friedman: pd.DataFrame, reference: str) -> list[dict]:
                 "best mean rank",
                 bool(best == reference),
                 f"Friedman chi2 = {sub['statistic'].iloc[0]:.2f}, p = {sub['p_value'].iloc[0]:.2g}",
+                unit="algorithm",
             )
         )
     return rows
@@ -387,6 +396,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
             "Holm p < 0.05 and more wins",
             bool(r["holm_p"] < 0.05 and r["wins"] > r["losses"]),
             "Wilcoxon signed-rank over functions of mean f",
+            unit="functions",
         )
         for _, r in wilcoxon.iterrows()
     ]

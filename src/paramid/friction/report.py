@@ -197,6 +197,7 @@ def _truth_row(
             f"{len(losses)} of {len(g)} comparisons. {gwo_text}. Cost on the matched "
             f"model: {cost}"
         ),
+        "unit": "text",
         "tolerance": tolerance,
         "verdict": "reproduced" if wins.method_b.isin(DETERMINISTIC).any() else "differs",
         "reason": (
@@ -290,6 +291,7 @@ def _conclusion_row(
             "no longer applies (not tested in the paper)"
         ),
         "reproduced_value": "; ".join(lines) + "; " + cost_text,
+        "unit": "text",
         "tolerance": tolerance,
         "verdict": verdict,
         "reason": (

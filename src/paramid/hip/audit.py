@@ -17,6 +17,7 @@ from paramid.audit import (
     row,
     timing,
 )
+from paramid.hip.model import COLUMNS as REGRESSOR_COLUMNS
 from paramid.hip.twin import CALIBRATED, CALIBRATION_TARGETS
 
 TABLE3_TOLERANCES = {  # column -> relative tolerance
@@ -31,7 +32,10 @@ TABLE4_TOLERANCES = {"Mxt": 0.01, "Myt": 0.01, "Jt": 0.01, "fc": 0.03, "fv": 0.0
 WHY = {
     "time": "runtimes are implementation-specific (paper: one run at a time on an i5-14600KF; "
     "ours: 30 seeds in one vectorised call, time per run = batch / 30)",
-    "PSO": "standard PSO in a ±5 box is heavy-tailed: its statistics depend on a few seeds",
+    "time_deterministic": "runtimes are implementation-specific (paper: one run on an "
+    "i5-14600KF; ours: the median of the fit's timing repeats)",
+    "PSO": "standard PSO is heavy-tailed: its statistics depend on a few seeds, and its search "
+    "box (±5 on every parameter) is ours: the paper gives none",
     "RLS-GWO": "our bounded GWO converges closer to BCLS than the paper's; the paper does not "
     "give the implementation details that would explain its larger error, and we do not tune "
     "towards it",
@@ -45,6 +49,7 @@ CALIBRATION = (
     f"and Coulomb smoothing (v_s = {CALIBRATED['coulomb_smoothing_velocity']:g} rad/s) were "
     "chosen by fitting this row of the paper's LS fit"
 )
+PARAMETER_UNITS = {c.parameter: c.unit for c in REGRESSOR_COLUMNS.values()}  # Table 4's
 FOLLOWS_CALIBRATION = (
     "moves with the twin's Coulomb smoothing, which was chosen by fitting Table 3's LS row: "
     "partly a consequence of that choice"
@@ -67,11 +72,14 @@ def _table_rows(
             ours_value = float(frame.loc[method, column])
             claim = f"{table} {method} {column}"
             if column.startswith("time"):
-                why = f"ours {ours_value:.4g} ms vs {value:g} ms; " + WHY["time"]
+                timing_why = WHY["time_deterministic" if method in ("LS", "BCLS") else "time"]
+                why = f"ours {ours_value:.4g} ms vs {value:g} ms; {timing_why}"
                 rows.append(timing(claim, table, value, ours_value, why))
                 continue
+            unit = "N m" if table == "Table 3" else PARAMETER_UNITS[column]
             if calibrated and table == "Table 3" and (method, column) in CALIBRATION_TARGETS:
-                rows.append(calibration_target(claim, table, value, ours_value, CALIBRATION))
+                target = calibration_target(claim, table, value, ours_value, CALIBRATION, unit=unit)
+                rows.append(target)
                 continue
             if table == "Table 3":
                 why = WHY.get(method, WHY["twin"])
@@ -95,6 +103,7 @@ def _table_rows(
                     table,
                     value,
                     ours_value,
+                    unit=unit,
                     why_differs=why,
                     **tolerance,
                 )
@@ -123,6 +132,7 @@ def hip_audit(
             "Table 2, §3.2",
             paper["gamma"],
             float(rls_summary["gamma"]),
+            unit="1",
             rel=0.05,
             why_differs=WHY["twin"] + (f"; {FOLLOWS_CALIBRATION}" if calibrated else ""),
             **follows,
@@ -145,7 +155,7 @@ def _sensitivity_rows(
             lambda v: f"Figure 4a RLS-AGWO median at margin {100 * v:g} %",
             "§4.5, Figure 4a",
             WHY["RLS-AGWO"] + "; the paper's 0.1462 at 10 % also disagrees with its own Table 3 "
-            "(0.1516)",
+            "(0.1516); the paper does not say which method Figure 4a shows: read as RLS-AGWO",
         )
         wider = [v for v in agwo.index if v > 0.10]
         if 0.10 in agwo.index and wider:
@@ -162,11 +172,13 @@ def _sensitivity_rows(
                     "Margins wider than 10 % increase the median error",
                     "§4.5",
                     float("nan"),
-                    float(agwo.loc[max(wider), "val_median"]) / base - 1,
+                    100 * (float(agwo.loc[max(wider), "val_median"]) / base - 1),
                     "higher median at every wider margin, Holm p < 0.05",
                     verdict,
                     f"medians above the 10 % value: {higher}; smallest Holm-adjusted "
-                    f"Wilcoxon signed-rank p = {p:.3g} (runs paired: one stream per run)",
+                    f"Wilcoxon signed-rank p = {p:.3g} (runs paired: one stream per run); "
+                    "the value: the widest margin's median above the 10 % one",
+                    unit="%",
                 )
             )
     if cutoff is not None and "cutoff_bcls" in printed:
@@ -191,6 +203,7 @@ def _sensitivity_rows(
                 if falling
                 else "lower at 15 than at 5 Hz, but not at every step: "
                 + ", ".join(f"{k:g} Hz {v:.4f}" for k, v in ordered.items()),
+                unit="N m",
             )
         )
     return rows
@@ -206,6 +219,7 @@ def _printed_points(
             source,
             paper,
             float(ours.loc[float(value)]),
+            unit="N m",
             rel=0.06,
             why_differs=why,
         )
@@ -274,8 +288,10 @@ def _speed_rows(t3: pd.DataFrame, claims: Mapping) -> list[dict]:
                 claims["bcls_speedup"],
                 ratio,
                 f"ours {ratio:.1f}x per run (timed in different jobs, so the ratio moves with "
-                f"the load); the paper's own Table 3 gives {paper_ratio:.0f}x (4.78 / 0.13 ms), "
+                "the load); the paper prints no number: 100 stands for its 'orders of "
+                f"magnitude', while its own Table 3 gives {paper_ratio:.0f}x (4.78 / 0.13 ms), "
                 "about 1.6 orders; " + WHY["time"],
+                unit="x",
             )
         )
     return rows
@@ -297,6 +313,7 @@ def _ls_bcls_rows(t3: pd.DataFrame) -> list[dict]:
                 "the RLS bounds are inactive at the LS solution"
                 if same
                 else "a bound is active at the LS solution",
+                unit="N m",
             )
         )
     return rows
@@ -313,10 +330,11 @@ def _pso_rows(t3: pd.DataFrame, stats: pd.DataFrame) -> list[dict]:
                 "Standard PSO has several high-error runs",
                 "§4.4, Figure 3c",
                 float("nan"),
-                frac,
-                "fraction of runs > 2x BCLS greater than 0",
+                100 * frac,
+                "share of runs > 2x BCLS above 0 %",
                 "reproduced" if frac > 0 else "differs",
                 f"{100 * frac:.0f} % of PSO runs exceed twice the BCLS validation RMSE",
+                unit="%",
             )
         )
     if {"PSO", "RLS-PSO"} <= set(t3.index):
@@ -330,7 +348,10 @@ def _pso_rows(t3: pd.DataFrame, stats: pd.DataFrame) -> list[dict]:
                 ratio,
                 "IQR ratio PSO / RLS-PSO > 10",
                 "reproduced" if ratio > 10 else "differs",
-                f"validation-RMSE IQR shrinks {ratio:.0f}-fold inside the RLS box",
+                f"validation-RMSE IQR shrinks {ratio:.0f}-fold inside the RLS box; the paper "
+                "prints no ratio: 3594 is ours from its IQRs rounded to 0.0001 (RLS-PSO's "
+                "0.0001 could be 0.00005-0.00015: 2400-7200)",
+                unit="1",
             )
         )
     return rows
@@ -352,6 +373,7 @@ def _near_optimum_rows(stats: pd.DataFrame) -> list[dict]:
                     "median within 0.5 % of BCLS",
                     "reproduced" if gap <= 0.5 else "differs",
                     f"median {gap:.4f} % from BCLS",
+                    unit="%",
                 )
             )
     return rows
@@ -381,6 +403,7 @@ def reference_audit(
                     "±10 % relative",
                     "reproduced" if abs(ours - value) <= 0.1 * abs(value) else "differs",
                     f"ours {ours:.4g} vs {value:.4g}; {note}",
+                    unit=PARAMETER_UNITS.get(name, "1"),
                 )
             )
     t3 = table3.set_index("method")
@@ -391,6 +414,7 @@ def reference_audit(
             source,
             reference_val_rmse,
             ours,
+            unit="N m",
             rel=0.05,
             why_ok="our cross-record fit predicts the validation record as well as the reference "
             "parameters, which were fitted on that very record",
@@ -403,6 +427,7 @@ def reference_audit(
             source,
             floor_val_rmse,
             ours,
+            unit="N m",
             rel=0.05,
             why_ok="within 5 % of the best any parameters can do on this record with this model",
             why_differs="the calibration record does not transfer",
