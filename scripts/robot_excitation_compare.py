@@ -32,7 +32,8 @@ def main(smk) -> None:
     table, draw = ex.compare_excitations(
         robot, base, spec, cfg["twin"], cfg["study"], designed, files
     )
-    log.info("random feasible trajectory: draw %d", draw)
+    if draw is not None:
+        log.info("random feasible trajectory: draw %d", draw)
     io.write_csv(table, smk.output[0])
     for row in table.itertuples():
         log.info(

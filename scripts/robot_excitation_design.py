@@ -1,5 +1,6 @@
 """Rule robot_excitation_design: the excitation of a robot study (excitation paper Eq 7-10 under
-the URDF's limits, paramid.robot.excitation): design.json, trajectory.parquet, trajectory.csv."""
+the URDF's limits, paramid.robot.excitation): design.json, coefficients.csv (the layout of the
+block's `compare:` files), trajectory.parquet, trajectory.csv."""
 
 import os
 
@@ -28,6 +29,7 @@ def main(smk) -> None:
     summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
     summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)
+    io.write_csv(ex.coefficient_frame(result.trajectory, robot.joints), smk.output.coefficients)
     frame, units = ex.trajectory_frame(result.trajectory, robot.joints, spec["controller_rate_hz"])
     meta = {"study": cfg["study"], "period_s": result.trajectory.period}
     io.write_parquet(frame, smk.output.parquet, units=units, meta=meta)

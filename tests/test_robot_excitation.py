@@ -100,7 +100,8 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
     """robot_excitation_compare's call: the design, a random feasible trajectory and the
     others, checked on the fine grid and compared on the twin of the config."""
     result, limits, _, physical = designed
-    comparison = {"seeds": 4, "periods": 1, "validation_seed": 2, "validation_period_s": 5.0}
+    comparison = {"seeds": 4, "periods": 1, "random": True}
+    comparison |= {"validation_seed": 2, "validation_period_s": 5.0}
     spec = SPEC | {"comparison": comparison}
     twin_block = {
         "seed": 0,
@@ -127,6 +128,20 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
     want, _ = ex.compare(setup, trajectories, feasible, 1, range(4), SPEC["grid_points"])
     assert draw == k
     pd.testing.assert_frame_equal(table, want)
+    spec["comparison"] = comparison | {"random": False}  # no random reference
+    table, draw = ex.compare_excitations(
+        robot, structural, spec, twin_block, "unit", result.trajectory, {"other": other}
+    )
+    assert draw is None and list(table["trajectory"]) == ["designed", "other"]
+
+
+def test_a_limit_no_random_draw_meets_is_named(robot, structural, designed):
+    """A floor above the arm's reach breaks every random draw: the error names the limit and
+    the way to leave the random reference out."""
+    _, limits, _, _ = designed
+    high = ex.physical_of(robot, SPEC | {"keep_out": {"floor_height_m": 5.0, "clearance_m": 0}})
+    with pytest.raises(ex.ExcitationError, match=r"broken: floor in 3\).*random: false"):
+        ex.random_feasible(robot, structural, SPEC, limits, high, "unit", tries=3)
 
 
 def test_periodic_boundary_frees_the_rest_conditions(robot, structural):

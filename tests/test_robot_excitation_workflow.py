@@ -67,6 +67,15 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
     trajectory = pd.read_csv(folder / "trajectory.csv")
     assert list(trajectory.columns[:2]) == ["time", "q_joint_2"]
     assert len(trajectory) == 500  # one 5 s period at 100 Hz
+    # coefficients.csv, in the layout of `compare:` files, is the designed series itself
+    from paramid.excitation.fourier import FourierTrajectory
+    from paramid.robot.excitation import read_coefficients
+
+    saved = FourierTrajectory.from_dict(design["trajectory"])
+    joints = ["joint_2", "joint_4", "joint_6"]
+    again = read_coefficients(folder / "coefficients.csv", joints, 2, saved.omega_f, "offset")
+    q, _, _ = again.evaluate_joints(trajectory["time"].to_numpy())
+    assert abs(q[:, 0] - trajectory["q_joint_2"].to_numpy()).max() < 1e-9
     table = pd.read_csv(folder / "comparison.csv")
     assert list(table.columns[:6]) == [
         "trajectory",
@@ -89,7 +98,11 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
         ("harmonics: 2", "harmonics: 3", ["coefficients.csv", "joint joint_2 has harmonics"]),
         ("harmonics: 2", "harmonics: 0", ["harmonics", "0"]),
         ("base_frequency_hz: 0.2", "base_frequency_hz: 0", ["base_frequency_hz", "0"]),
-        ("[3.3, 3.3, 0.6]", "[3.3, 0.6]", ["torque_noise_nm has 2 values for 3 joints"]),
+        (
+            "[3.3, 3.3, 0.6]",
+            "[3.3, 0.6]",
+            ["torque_noise_nm has 2 values for 3 joints", "one value or one per joint"],
+        ),
     ],
     ids=["margin_empties_range", "file_harmonics", "harmonics_zero", "frequency_zero", "noise"],
 )

@@ -8,6 +8,7 @@
 rule robot_excitation_design:
     output:
         design="results/{study}/excitation/design.json",
+        coefficients="results/{study}/excitation/coefficients.csv",
         parquet="results/{study}/excitation/trajectory.parquet",
         csv=report(
             "results/{study}/excitation/trajectory.csv",

@@ -293,15 +293,22 @@ def random_feasible(
     )
     t_fine = _grid(period, int(spec["fine_factor"]) * points)
     fine = dz.fourier_basis(t_fine, omega, order)
+    failed: dict[str, int] = {}  # draws that break each limit
     for k in range(tries):
         rng = generator("robot_excitation", study, int(spec["seed"]), "random", k)
         theta, _ = dz.repair(problem.theta(problem.random_start(limits, rng)), limits, fine)
         trajectory = FourierTrajectory.from_theta(theta, omega)
-        if max(violations(robot, trajectory, limits, physical, t_fine).values()) <= 0:
+        excess = violations(robot, trajectory, limits, physical, t_fine)
+        if max(excess.values()) <= 0:
             return trajectory, k
+        for name in (n for n, e in excess.items() if e > 0):
+            failed[name] = failed.get(name, 0) + 1
+    broken = ", ".join(f"{name} in {n}" for name, n in sorted(failed.items(), key=lambda f: -f[1]))
     raise ExcitationError(
         f"robots.{study}.excitation: no random trajectory among {tries} draws meets the limits "
-        "(effort or keep_out too tight?)"
+        f"(broken: {broken}). The design meets them (it is optimised under them); a random "
+        "draw is only scaled into the joint limits. Loosen that limit, or leave the random "
+        "reference out of comparison.csv with excitation.comparison.random: false"
     )
 
 
@@ -501,16 +508,20 @@ def compare_excitations(
     study: str,
     designed: FourierTrajectory,
     others: Mapping[str, FourierTrajectory],
-) -> tuple[pd.DataFrame, int]:
+) -> tuple[pd.DataFrame, int | None]:
     """comparison.csv of a robot study's ``excitation`` block ``spec``: the designed
     trajectory, a random feasible one (:func:`random_feasible`) and ``others`` (e.g. the
     configured coefficient files), each checked against every limit on the design's fine
     grid (as many instants over its own period) and compared on the twin (:func:`compare`,
-    ``spec["comparison"]``: periods, seeds).  Returns the table and the random draw used."""
+    ``spec["comparison"]``: periods, seeds).  Returns the table and the random draw used
+    (None with ``comparison.random`` false: no random reference)."""
     limits, _ = limits_of(robot, spec, study)
     physical = physical_of(robot, spec)
-    random, draw = random_feasible(robot, base, spec, limits, physical, study)
-    trajectories = {"designed": designed, "random": random, **others}
+    trajectories = {"designed": designed}
+    draw = None
+    if spec["comparison"]["random"]:
+        trajectories["random"], draw = random_feasible(robot, base, spec, limits, physical, study)
+    trajectories |= others
     points = len(fine_grid(designed, spec["grid_points"], spec["fine_factor"]))
     feasibility = {
         name: violations(robot, t, limits, physical, fine_grid(t, points, 1))

@@ -68,7 +68,9 @@ class RobotStudies:
             if isinstance(noise, list) and len(noise) != len(block["joints"]):
                 raise ConfigError(
                     f"robots.{name}.twin.noise.torque_noise_nm has {len(noise)} values for "
-                    f"{len(block['joints'])} joints"
+                    f"{len(block['joints'])} joints (unset, it is the Kinova Gen3's, for 7): "
+                    "give one value or one per joint, your torque sensors' noise [N m]; the "
+                    "twin that simulates records and compares excitations uses it"
                 )
 
     def check_inputs(self) -> None:
