@@ -256,6 +256,9 @@ def test_robot_records_and_figures(config):
     for name in ("model/lmi.urdf", "tables/friction.csv", "figures/regularisation.png"):
         assert f"results/kinova_gen3/{name}" in targets
     assert "results/kinova_gen3/tables/recovery.csv" not in robots.study_targets("kinova_gen3")
+    design = robots.excitation_design_params(wc(study="gen3_twin"))  # a compare: file added
+    assert "twin" not in design and not {"compare", "comparison"} & set(design["excitation"])
+    assert "compare" in robots.excitation_params(wc(study="gen3_twin"))["excitation"]
 
 
 def test_robot_start_up_errors_name_the_study(config):

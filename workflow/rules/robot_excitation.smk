@@ -21,7 +21,7 @@ rule robot_excitation_design:
     wildcard_constraints:
         study=one_of(ROBOTS.excitation),
     params:
-        cfg=ROBOTS.excitation_params,
+        cfg=ROBOTS.excitation_design_params,
     script:
         "../../scripts/robot_excitation_design.py"
 

@@ -364,6 +364,14 @@ class RobotStudies:
         keys = ("base", "excitation", "twin")
         return self._params(wildcards, **{k: block[k] for k in keys})
 
+    def excitation_design_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The design's settings: not what it is compared with, nor the twin that compares
+        (adding a `compare:` file reruns the comparison, not the design)."""
+        block = self.blocks[wildcards.study]
+        compared = ("compare", "comparison")
+        design = {k: v for k, v in block["excitation"].items() if k not in compared}
+        return self._params(wildcards, base=block["base"], excitation=design)
+
     def excitation_figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
         return {"study": wildcards.study, "style": self.config["figures"]}
 
