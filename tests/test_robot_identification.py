@@ -410,6 +410,9 @@ def test_an_offset_needs_a_gain_beyond_the_family_wise_standard_error():
     assert 1 < gains[:, 2].mean() / se[2] < choice.z  # beyond 1 SE, not beyond z: no offset
     assert choice.offsets == (True, False, False, False)  # joint 4 has no offset to add
     np.testing.assert_allclose(choice.cv_with, (plain - gains).mean(axis=0))
+    # far beyond z SE but 0.5 % of the RMSE (< MIN_OFFSET_GAIN): too small to matter
+    tiny = np.array([0.01, 0.5, 0.5, 0.5]) + signs * 1e-5
+    assert estimators.choose_offsets(plain, plain - tiny, [True] * 4).offsets[0] is False
 
 
 def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
