@@ -321,6 +321,34 @@ def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
         RobotStudies(config).check_inputs()
 
 
+def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monkeypatch):
+    """The calibration log again as validation (another name, the same bytes) stops the run;
+    disjoint spans of one long log (trim_start_s/trim_end_s) are a held-out phase and pass."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    block = config["robots"]["kinova_gen3"]
+    calibration = block["records"]["calibration"][0]
+    copy = {**calibration, "name": "val_copy"}
+    block["records"]["validation"] = [copy]
+    config["robots"] = {"kinova_gen3": block}
+    with pytest.raises(ConfigError, match=r"validation \(val_copy\).*calibration record"):
+        RobotStudies(config).check_inputs()
+    calibration["trim_end_s"] = 2.5  # opti_traj_testing1 lasts 4.74 s
+    copy["trim_start_s"] = 2.5
+    RobotStudies(config).check_inputs()
+    copy["trim_start_s"] = 2.0  # 0.24 s in both (calibration keeps 0-2.24 s)
+    with pytest.raises(ConfigError, match=r"holds 0\.24 s of calibration record"):
+        RobotStudies(config).check_inputs()
+
+
+def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
+    config["studies"]["pendulum"]["records"]["validation"] = dict(
+        config["studies"]["pendulum"]["records"]["calibration"]
+    )
+    with pytest.raises(ConfigError, match=r"studies.pendulum.records: calibration and validation"):
+        HipStudies(config).check_inputs()
+
+
 def test_other_families_targets(config):
     calibration = CalibrationStudies(config)
     fits = calibration.all_fits(wc(study="kr210"))

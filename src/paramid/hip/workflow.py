@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paramid import cutoff, ingest, paths
+from paramid import codehash, cutoff, ingest, paths
 from paramid.config import ConfigError, check_names
 from paramid.hip import methods, model
 from paramid.workflow import (
@@ -134,6 +134,13 @@ class HipStudies:
         for study in self.measured:
             for record in RECORDS:
                 stamps += self._check_record(study, record)
+            files = [self.blocks[study]["records"][record]["path"] for record in RECORDS]
+            if len({codehash.file_digest(path) for path in files}) == 1:
+                raise ConfigError(
+                    f"studies.{study}.records: calibration and validation are the same data "
+                    f"({files[0]}, {files[1]}): a fit must be judged on motion it was not "
+                    "fitted on; validate on another record"
+                )
         mark_validated(stamps)
 
     def _check_record(self, study: str, record: str) -> list:

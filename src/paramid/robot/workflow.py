@@ -143,9 +143,52 @@ class RobotStudies:
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 stamps += self._check_log(name, record, role, spec)
+        self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
         return stamps
+
+    def _check_held_out(self, name: str) -> None:
+        """No validation log repeats calibration data: a file in both roles (the same bytes)
+        must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long log),
+        else a fit would be judged on samples it was fitted on."""
+        logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
+        digest = {record: codehash.file_digest(spec["path"]) for record, _, spec in logs}
+        fitted = [(r, spec) for r, role, spec in logs if role == "calibration"]
+        for record, role, spec in logs:
+            if role != "validation":
+                continue
+            for other, cal in fitted:
+                if digest[other] != digest[record]:
+                    continue
+                overlap = self._shared_seconds(name, spec, cal)
+                if overlap > 0:
+                    raise ConfigError(
+                        f"robots.{name}.records.validation ({record}): {spec['path']} holds "
+                        f"{overlap:.4g} s of calibration record {other!r} (the same file, "
+                        "overlapping trim_start_s/trim_end_s): a model must be judged on motion "
+                        "it was not fitted on; validate on another record or a disjoint span"
+                    )
+
+    def _shared_seconds(
+        self, name: str, first: Mapping[str, Any], second: Mapping[str, Any]
+    ) -> float:
+        """Seconds two trims of the same log keep in common (read only for such a pair)."""
+        from paramid.robot import model, records, study
+
+        robot = study.robot_of(self.blocks[name])
+        loaded = records.load_record(
+            first["path"],
+            self.blocks[name]["joints"],
+            first["columns"],
+            first["units"],
+            first["max_jitter"],
+            model.joint_kinds(robot),
+        )
+        end = float(loaded.time[-1])
+        starts = (first["trim_start_s"], second["trim_start_s"])
+        ends = (end - first["trim_end_s"], end - second["trim_end_s"])
+        return min(ends) - max(starts)
 
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
         """A joint log's layout, length and plausibility (:mod:`paramid.robot.checks`)."""
