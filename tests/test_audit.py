@@ -26,7 +26,7 @@ def _stats(pct: float, p: float, lo: float, hi: float) -> pd.Series:
     return pd.Series(
         {
             "median_diff_pct": pct,
-            "holm_p_mwu": p,
+            "holm_rank_p": p,
             "boot_ci_low": lo,
             "boot_ci_high": hi,
             "cliffs_delta": -0.5,

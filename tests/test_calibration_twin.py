@@ -353,7 +353,7 @@ def test_model_rows_and_comparison_pair_by_run():
     assert rows.filter(like="paper_").isna().all().all()
     comp = report.model_comparison(fits, 0.025, n_boot=200)
     paired = stats.ttest_rel(full_rmse, paper_rmse)
-    assert comp.loc[0, "welch_p"] == pytest.approx(paired.pvalue)
+    assert comp.loc[0, "t_p"] == pytest.approx(paired.pvalue)
     assert comp.loc[0, "paper_model_over_noise_floor"] == pytest.approx(paper_rmse.mean() / 0.025)
     fits["complete_compliance"]["lm_ga"] = frame(full_rmse, order[:5])
     with pytest.raises(ValueError, match="runs"):

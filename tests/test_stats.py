@@ -494,30 +494,30 @@ def test_comparison_table_columns_values_and_holm():
         )
         assert (row["a"], row["b"], row["n_a"], row["n_b"]) == (name_a, name_b, 30, 30)
         np.testing.assert_equal(
-            row[["welch_t", "welch_p", "mwu_u", "mwu_p", "boot_ci_low", "boot_ci_high"]].to_numpy(
+            row[["t_stat", "t_p", "rank_stat", "rank_p", "boot_ci_low", "boot_ci_high"]].to_numpy(
                 dtype=float
             ),
             [c.t_stat, c.t_p, c.rank_stat, c.rank_p, c.boot_ci_low, c.boot_ci_high],
         )
         assert row["note"] == c.note
-    np.testing.assert_allclose(table["holm_p_welch"], S.holm(table["welch_p"]))
-    np.testing.assert_allclose(table["holm_p_mwu"], S.holm(table["mwu_p"]))
+    np.testing.assert_allclose(table["holm_t_p"], S.holm(table["t_p"]))
+    np.testing.assert_allclose(table["holm_rank_p"], S.holm(table["rank_p"]))
     last = table.iloc[-1]  # ls vs bcls: two deterministic methods
-    assert np.isnan(last["welch_p"]) and np.isnan(last["holm_p_welch"])
+    assert np.isnan(last["t_p"]) and np.isnan(last["holm_t_p"])
     assert "zero variance in both groups" in last["note"]
     # the NaN row is not part of the Holm family: three finite p-values
-    finite = table["welch_p"].notna()
-    np.testing.assert_allclose(
-        table.loc[finite, "holm_p_welch"], S.holm(table.loc[finite, "welch_p"])
-    )
+    finite = table["t_p"].notna()
+    np.testing.assert_allclose(table.loc[finite, "holm_t_p"], S.holm(table.loc[finite, "t_p"]))
 
 
 def test_comparison_table_paired_and_errors():
     groups = _groups()
     table = S.comparison_table(groups, [("rls_agwo", "rls_gwo")], paired=True, n_boot=50)
-    assert table.loc[0, "note"].startswith("paired:")
+    assert table.loc[0, "test"] == "paired-t / wilcoxon"
+    unpaired = S.comparison_table(groups, [("rls_agwo", "rls_gwo")], n_boot=0)
+    assert unpaired.loc[0, "test"] == "welch / mann-whitney"
     ref = sps.ttest_rel(groups["rls_agwo"], groups["rls_gwo"])
-    assert table.loc[0, "welch_p"] == pytest.approx(ref.pvalue)
+    assert table.loc[0, "t_p"] == pytest.approx(ref.pvalue)
     with pytest.raises(KeyError, match="unknown"):
         S.comparison_table(groups, [("rls_agwo", "nope")])
     empty = S.comparison_table(groups, [])

@@ -44,7 +44,7 @@ def _stats() -> pd.DataFrame:
                 "a": a,
                 "b": b,
                 "median_diff_pct": pct,
-                "holm_p_mwu": 1e-4,
+                "holm_rank_p": 1e-4,
                 "boot_ci_low": pct / 200 - 1e-3,
                 "boot_ci_high": pct / 50 - 1e-3 if pct < 0 else pct / 50,
                 "cliffs_delta": -0.6,

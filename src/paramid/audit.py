@@ -121,7 +121,7 @@ def method_difference(
     is ``-sign * median_diff_pct`` of the stats row (a − b, lower RMSE is better).
     """
     ours = -sign * float(stats_row["median_diff_pct"])
-    p = float(stats_row["holm_p_mwu"])
+    p = float(stats_row["holm_rank_p"])
     ci = (float(stats_row["boot_ci_low"]), float(stats_row["boot_ci_high"]))
     significant = p < ALPHA and not (ci[0] <= 0.0 <= ci[1])
     same_direction = np.sign(ours) == np.sign(paper_pct)

@@ -37,7 +37,7 @@ DEFAULT_SEED_KEYS: tuple[Key, ...] = ("stats", "compare")
 #: Columns of :func:`comparison_table`, in order.
 TABLE_COLUMNS: tuple[str, ...] = (
     *("a", "b", "n_a", "n_b", "median_a", "median_b", "median_diff", "median_diff_pct"),
-    *("welch_t", "welch_p", "mwu_u", "mwu_p", "holm_p_welch", "holm_p_mwu"),
+    *("test", "t_stat", "t_p", "rank_stat", "rank_p", "holm_t_p", "holm_rank_p"),
     *("hedges_g", "cliffs_delta", "boot_ci_low", "boot_ci_high", "note"),
 )
 
@@ -425,8 +425,8 @@ def _one_sample_tests(
     from scipy import stats as sps
 
     notes.append(
-        f"{which} is a constant (deterministic): welch_* = one-sample t, mwu_* = Wilcoxon "
-        "signed-rank of the other group against it"
+        f"{which} is a constant (deterministic): the other group is tested against it by a "
+        "one-sample t and a Wilcoxon signed-rank"
     )
     d = x - constant
     n_zero = int(np.count_nonzero(d == 0.0))
@@ -637,10 +637,10 @@ def comparison_table(
 ) -> pd.DataFrame:
     """One :func:`compare` row per ``(a, b)`` pair, with Holm adjustment over the rows.
 
-    Columns are :data:`TABLE_COLUMNS`.  ``holm_p_welch`` / ``holm_p_mwu`` adjust the
-    ``welch_p`` / ``mwu_p`` columns separately, each over the family of rows with a finite
-    p-value.  With ``paired=True`` the ``welch_*`` columns hold the paired t-test and the
-    ``mwu_*`` columns the Wilcoxon signed-rank test (the ``note`` of every row says so).
+    Columns are :data:`TABLE_COLUMNS`.  ``test`` names the row's two tests (``t_*``: Welch,
+    paired or one-sample t; ``rank_*``: Mann-Whitney U or Wilcoxon signed-rank, see
+    :func:`compare`); ``holm_t_p`` / ``holm_rank_p`` adjust ``t_p`` / ``rank_p`` separately,
+    each over the family of rows with a finite p-value.
     Each row's bootstrap uses the stream ``(*seed_keys, a, b, ...)``.
     """
     missing = sorted({name for pair in pairs for name in pair} - set(groups))
@@ -658,10 +658,6 @@ def comparison_table(
             seed_keys=seed_keys,
             confidence=confidence,
         )
-        note = c.note
-        if paired:
-            tag = "paired: welch_* = paired t, mwu_* = Wilcoxon signed-rank"
-            note = f"{tag}; {note}" if note else tag
         rows.append(
             {
                 "a": name_a,
@@ -672,20 +668,21 @@ def comparison_table(
                 "median_b": c.median_b,
                 "median_diff": c.median_diff,
                 "median_diff_pct": c.median_diff_pct,
-                "welch_t": c.t_stat,
-                "welch_p": c.t_p,
-                "mwu_u": c.rank_stat,
-                "mwu_p": c.rank_p,
+                "test": f"{c.t_test} / {c.rank_test}",
+                "t_stat": c.t_stat,
+                "t_p": c.t_p,
+                "rank_stat": c.rank_stat,
+                "rank_p": c.rank_p,
                 "hedges_g": c.hedges_g,
                 "cliffs_delta": c.cliffs_delta,
                 "boot_ci_low": c.boot_ci_low,
                 "boot_ci_high": c.boot_ci_high,
-                "note": note,
+                "note": c.note,
             }
         )
     table = pd.DataFrame(rows, columns=[c for c in TABLE_COLUMNS if not c.startswith("holm_")])
-    table["holm_p_welch"] = holm(table["welch_p"].to_numpy(dtype=np.float64))
-    table["holm_p_mwu"] = holm(table["mwu_p"].to_numpy(dtype=np.float64))
+    table["holm_t_p"] = holm(table["t_p"].to_numpy(dtype=np.float64))
+    table["holm_rank_p"] = holm(table["rank_p"].to_numpy(dtype=np.float64))
     table = table[list(TABLE_COLUMNS)]
     int_cols = ["n_a", "n_b"]
     table[int_cols] = table[int_cols].astype(np.int64)

@@ -43,21 +43,20 @@ N_PAPER = 10
 DIFF_ROUNDING = 1.5e-4
 #: Half a unit in the last printed digit of Table 6-7 means and SDs (4 decimals).
 HALF_UNIT = 0.5e-4
-#: comparison_table(paired=True) column -> Table 8 column (its welch_*/mwu_* hold the paired
+#: comparison_table(paired=True) column -> Table 8 column (its t_*/rank_* hold the paired
 #: t-test and the Wilcoxon signed-rank test).
 _PAIRED_NAMES = {
-    "welch_t": "paired_t",
-    "welch_p": "paired_p",
-    "holm_p_welch": "holm_p_paired_t",
-    "mwu_u": "wilcoxon_w",
-    "mwu_p": "wilcoxon_p",
-    "holm_p_mwu": "holm_p_wilcoxon",
+    "t_stat": "paired_t",
+    "t_p": "paired_p",
+    "holm_t_p": "holm_p_paired_t",
+    "rank_stat": "wilcoxon_w",
+    "rank_p": "wilcoxon_p",
+    "holm_rank_p": "holm_p_wilcoxon",
     "hedges_g": "hedges_gz",
     "median_diff": "median_diff_mm",
     "boot_ci_low": "boot_ci_low_mm",
     "boot_ci_high": "boot_ci_high_mm",
 }
-_PAIRED_TAG = "paired: welch_* = paired t, mwu_* = Wilcoxon signed-rank"
 
 #: Columns of :func:`table8`, in order.
 TABLE8_COLUMNS: list[str] = [
@@ -128,10 +127,6 @@ def paired_comparisons(
         n_boot=n_boot,
         seed_keys=seed_keys,
     ).rename(columns=_PAIRED_NAMES)
-    table["note"] = [
-        "; ".join(part for part in note.split("; ") if part != _PAIRED_TAG)
-        for note in table["note"]
-    ]
     table["n_runs"] = len(values)
     table["mean_diff"] = [float((values[a] - values[b]).mean()) for a, b in pairs]
     table["significant"] = (table["holm_p_paired_t"] < ALPHA) & (table["holm_p_wilcoxon"] < ALPHA)

@@ -125,7 +125,7 @@ def verdicts(table: pd.DataFrame, *, alpha: float = 0.05, min_delta: float = 0.3
     −``min_delta`` (a medium effect by Romano et al. 2006's thresholds 0.147/0.33/0.474);
     symmetric for "worse".
     """
-    p = table["holm_p_mwu"].to_numpy(float)
+    p = table["holm_rank_p"].to_numpy(float)
     d = table["cliffs_delta"].to_numpy(float)
     diff = table["median_diff"].to_numpy(float)
     sig = np.nan_to_num(p, nan=1.0) < alpha
@@ -166,7 +166,7 @@ def _agwo_vs_gwo(matched: pd.DataFrame) -> str:
     return (
         f"AGWO vs GWO on the matched model: median diff {gwo.median_diff.iloc[0]:+.4g} N m, "
         f"Cliff's delta {gwo.cliffs_delta.iloc[0]:+.2f}, Hedges g {gwo.hedges_g.iloc[0]:+.2f}, "
-        f"p_holm {gwo.holm_p_mwu.iloc[0]:.2g}"
+        f"p_holm {gwo.holm_rank_p.iloc[0]:.2g}"
     )
 
 
@@ -178,7 +178,7 @@ def _truth_row(
     losses = g[g.verdict == "a worse"]
     won = (
         "; ".join(
-            f"{r.fitted_model}: vs {r.b} (delta {r.cliffs_delta:+.2f}, p_holm {r.holm_p_mwu:.2g})"
+            f"{r.fitted_model}: vs {r.b} (delta {r.cliffs_delta:+.2f}, p_holm {r.holm_rank_p:.2g})"
             for r in wins.itertuples()
         )
         or "none"
