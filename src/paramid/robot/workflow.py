@@ -143,23 +143,29 @@ class RobotStudies:
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 stamps += self._check_log(name, record, role, spec)
-        self._check_held_out(name)
+        stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
         return stamps
 
-    def _check_held_out(self, name: str) -> None:
+    def _check_held_out(self, name: str) -> list[Path]:
         """No validation log repeats calibration data: a file in both roles (the same bytes)
         must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long log),
-        else a fit would be judged on samples it was fitted on."""
+        else a fit would be judged on samples it was fitted on.  Returns the stamps of the
+        pairs that passed (their spans are read once)."""
         logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
         digest = {record: codehash.file_digest(spec["path"]) for record, _, spec in logs}
         fitted = [(r, spec) for r, role, spec in logs if role == "calibration"]
+        stamps = []
         for record, role, spec in logs:
             if role != "validation":
                 continue
             for other, cal in fitted:
                 if digest[other] != digest[record]:
+                    continue
+                pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
+                done, stamp = validated_before(spec["path"], pair, "paramid.robot.records")
+                if done:
                     continue
                 overlap = self._shared_seconds(name, spec, cal)
                 if overlap > 0:
@@ -169,6 +175,8 @@ class RobotStudies:
                         "overlapping trim_start_s/trim_end_s): a model must be judged on motion "
                         "it was not fitted on; validate on another record or a disjoint span"
                     )
+                stamps.append(stamp)
+        return stamps
 
     def _shared_seconds(
         self, name: str, first: Mapping[str, Any], second: Mapping[str, Any]
