@@ -26,6 +26,7 @@ def main(smk) -> None:
             cutoff,
             read_yaml(smk.input.paper),
             calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
+            cutoff_hz=cfg["cutoff_hz"],
         )
     else:
         reference = cfg["reference"]

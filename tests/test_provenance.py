@@ -186,9 +186,6 @@ def _audit_markdown(csv_text: str) -> str:
 def test_an_audit_is_compared_but_for_its_wall_clock_rows(tmp_path, suffix):
     """A machine-dependent row's value and reason move between builds; an edited verdict
     (or any other cell) is a difference."""
-    from paramid import audit
-
-    assert provenance.MACHINE_DEPENDENT == audit.MACHINE_DEPENDENT
 
     def hash_of(name: str, text: str) -> str | None:
         path = tmp_path / name / f"audit{suffix}"
@@ -201,6 +198,29 @@ def test_an_audit_is_compared_but_for_its_wall_clock_rows(tmp_path, suffix):
     assert built != hash_of("c", AUDIT_CSV.format(speed=7.3, verdict="differs"))
     edited = AUDIT_CSV.format(speed=7.3, verdict="reproduced").replace("0.1174", "0.1516")
     assert built != hash_of("d", edited)
+
+
+def test_a_pipe_in_a_markdown_cell_stays_in_its_cell(tmp_path):
+    """A tolerance such as |Cliff's delta| >= 0.33 is escaped in the table, so the cells after
+    it keep their columns (a machine-dependent row's value is still the one left out)."""
+    frame = pd.DataFrame(
+        {
+            "claim": ["a", "b"],
+            "reproduced_value": ["1", "2"],
+            "tolerance": ["|Cliff's delta| >= 0.33", "not judged"],
+            "verdict": ["differs", "machine-dependent"],
+            "reason": ["r", "t"],
+        }
+    )
+    text = io.markdown_table(frame)
+    assert "\\|Cliff's delta\\|" in text
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    io.write_markdown(frame, tmp_path / "a/audit.md")
+    io.write_markdown(frame.assign(reproduced_value=["1", "9"]), tmp_path / "b/audit.md")
+    assert provenance.audit_hash(tmp_path / "a/audit.md") == provenance.audit_hash(
+        tmp_path / "b/audit.md"
+    )
 
 
 def make_tree(root: Path, rmse: float = 0.1, time_ms: float = 3.0, val: str = "0.1174") -> Path:

@@ -266,6 +266,7 @@ def test_every_problem_of_a_record_is_in_one_error(robot):
         (0.5, {"joint_7": 0.5}, None),
         (0.5 + 2 * np.pi, {"joint_7": 0.5}, None),  # a continuous joint: a turn more is the pose
         (0.5, {"joint_7": 0.51}, None),  # within LOCK_TOLERANCE_RAD
+        ("noise", {}, None),  # held at 0 by a brake, its encoder noisy (0.2 mrad): not motion
     ],
 )
 def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locked, expected):
@@ -275,7 +276,12 @@ def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locke
     record = records.load_record(
         ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
-    seventh = record.q[:, 6] if held is None else np.full(record.time.size, held)
+    if held is None:
+        seventh = record.q[:, 6]
+    elif held == "noise":
+        seventh = np.random.default_rng(0).normal(0.0, 2e-4, record.time.size)
+    else:
+        seventh = np.full(record.time.size, held)
     shown = dataclasses.replace(
         record,
         q=record.q[:, :6],

@@ -89,3 +89,28 @@ def test_agwo_grid_default_is_its_cell_label():
     table = sweeps.sweep_table("agwo_grid", points, [0.45, 0.25], "hip").set_index("value")
     assert np.isnan(table.loc["mu0.45_k0.25", "t_p"])
     assert table.drop(index="mu0.45_k0.25")["t_p"].notna().all()
+
+
+@pytest.mark.parametrize(
+    ("methods", "panels"),
+    [(["PSO", "RLS-GWO", "RLS-AGWO"], 2), (["PSO"], 1), (["RLS-GWO", "RLS-AGWO"], 1)],
+)
+def test_figure_3c_zooms_on_the_rls_box_only_beside_other_methods(methods, panels):
+    """A linear panel of the RLS-bounded methods where a method outside the box (standard PSO,
+    runs up to 2.6 N m) would flatten them; one panel otherwise (no RLS method: no zoom)."""
+    from paramid.hip import figures
+
+    rng = np.random.default_rng(0)
+    values = {m: 0.12 + rng.gamma(2.0, 0.004 if m != "PSO" else 0.5, 30) for m in methods}
+    fig = figures.rmse_distribution(values, {"BCLS": 0.1174})
+    assert len(fig.axes) == panels
+    if panels == 2:
+        low, high = fig.axes[1].get_ylim()
+        assert high < 0.2 and fig.axes[1].get_yscale() == "linear"
+
+
+def test_a_sweep_pairs_runs_by_their_number_not_their_place():
+    points = _points([0.05, 0.1])
+    missing = points[~((points.value == 0.05) & (points.run == 3))]
+    with pytest.raises(ValueError, match="different runs"):
+        sweeps.sweep_table("margin", missing, 0.1, "hip")

@@ -92,14 +92,15 @@ def test_a_calibrated_twins_fitted_cells_are_calibration_targets(paper):
     the six LS/BCLS RMSE cells are calibration targets, never "reproduced", whatever their
     value; Table 4's fc and γ say they follow that choice.  Another twin judges them."""
     t3, t4 = _hip_tables(paper, np.random.default_rng(0))
-    calibrated = hip_audit.hip_audit(
-        t3, t4, _stats(), {"gamma": 0.0331}, None, None, paper, calibrated=True
-    ).set_index("claim")
-    judged = _hip_verdicts(paper, t3, t4).set_index("claim")
-    fitted = [f"Table 3 {m} {c}" for m, c in CALIBRATION_TARGETS]
+    cutoff = pd.Series({5.0: 0.178, 15.0: 0.1174})  # Figure 4b: 15 Hz is Table 3's BCLS fit
+    args = (t3, t4, _stats(), {"gamma": 0.0331}, None, cutoff, paper)
+    calibrated = hip_audit.hip_audit(*args, calibrated=True, cutoff_hz=15.0).set_index("claim")
+    judged = hip_audit.hip_audit(*args, cutoff_hz=15.0).set_index("claim")
+    fitted = [f"Table 3 {m} {c}" for m, c in CALIBRATION_TARGETS] + ["Figure 4b BCLS at 15 Hz"]
     assert set(calibrated.loc[fitted, "verdict"]) == {audit.CALIBRATION_TARGET}
     assert set(judged.loc[fitted, "verdict"]) == {"reproduced"}
-    assert (calibrated["verdict"] == audit.CALIBRATION_TARGET).sum() == 6
+    assert (calibrated["verdict"] == audit.CALIBRATION_TARGET).sum() == 7
+    assert calibrated.loc["Figure 4b BCLS at 5 Hz", "verdict"] == "reproduced"
     assert calibrated["unit"].str.len().min() > 0  # every row says its unit
     assert calibrated.loc["Table 4 BCLS Jt", "unit"] == "kg m^2"
     assert calibrated.loc["Table 3 PSO time_ms_mean", "unit"] == "ms"

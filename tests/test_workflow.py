@@ -119,6 +119,8 @@ def test_fresh_build_makes_every_contract_output(built):
     summary = json.loads((base / "rls/summary.json").read_text())
     assert summary["params"] == ["Mxt", "Myt", "Jt", "fc", "fv"]
     assert set(summary) >= {"lower", "upper", "gamma", "params"}
+    _, agwo = io.read_parquet(base / "fits/rls_agwo.parquet")  # μ(γ) of Eq 12 is AGWO's own
+    assert agwo["mu_eq12"] == pytest.approx(0.45 + 0.25 * np.exp(summary["gamma"]))
     fit = pd.read_parquet(base / "fits/bcls.parquet")
     assert list(fit.columns) == [
         "run",

@@ -43,8 +43,8 @@ VERDICTS = (
 def row(
     claim: str,
     source: str,
-    paper: float,
-    ours: float,
+    paper: float | str,
+    ours: float | str,
     tolerance: str,
     verdict: str,
     reason: str,

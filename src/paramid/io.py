@@ -326,7 +326,8 @@ def git_commit(path: str | os.PathLike = ".") -> str:
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4, caption: str = "") -> str:
-    """A GitHub-flavoured Markdown table; NaN prints as "–" like the paper."""
+    """A GitHub-flavoured Markdown table; NaN prints as "–" like the paper, a "|" in a cell
+    as "\\|" (else it would end the cell)."""
 
     def cell(v: object) -> str:
         if isinstance(v, float | np.floating):
@@ -335,7 +336,7 @@ def markdown_table(frame: pd.DataFrame, digits: int = 4, caption: str = "") -> s
             if v != 0 and not 1e-3 <= abs(v) < 1e6:
                 return f"{v:.{max(digits - 1, 1)}e}"
             return f"{v:.{digits}f}"
-        return str(v)
+        return str(v).replace("|", "\\|")
 
     header = "| " + " | ".join(frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"

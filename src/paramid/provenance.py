@@ -38,13 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from paramid import io
+from paramid.audit import MACHINE_DEPENDENT  # its rows hold a wall-clock value: not compared
 
 TIMING_WORD = re.compile(r"(^|_)(time|timing|elapsed|wall|runtime)(_|$)")
 FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
 DERIVED_REPORTS = frozenset({"provenance.json"})
 AUDITS = frozenset({"audit.csv", "audit.md"})
-# an audit row of this verdict holds a wall-clock value: its value and reason are not compared
-MACHINE_DEPENDENT = "machine-dependent"
+# a pipe-table cell boundary: a "|" not escaped as "\|" (paramid.io.markdown_table)
+CELL_BOUNDARY = re.compile(r"(?<!\\)\|")
 VIA_SOURCE = "compared via source data"
 VIA_SOURCE_KINDS = frozenset({"figure", "derived"})
 PROVENANCE_KEY = "provenance"
@@ -104,7 +105,7 @@ def markdown_hash(path: str | os.PathLike) -> str:
             keep = None
             lines.append(line)
             continue
-        cells = line.strip().strip("|").split("|")
+        cells = CELL_BOUNDARY.split(line.strip().strip("|"))
         if keep is None:  # header row of a new table
             keep = _keep_columns(cells)
         lines.append("|".join(cells[i].strip() for i in keep if i < len(cells)))
@@ -134,7 +135,7 @@ def audit_hash(path: str | os.PathLike) -> str:
     if Path(path).suffix.lower() == ".csv":
         return _sha256(io.canonical_json(_audit_cells(list(csv.reader(_io.StringIO(text))))))
     lines = text.splitlines()
-    table = [line.strip().strip("|").split("|") for line in lines if line.startswith("|")]
+    table = [CELL_BOUNDARY.split(line.strip().strip("|")) for line in lines if line.startswith("|")]
     table = [row for row in table if not set("".join(row)) <= set("-: ")]  # the rule row
     prose = [line for line in lines if not line.startswith("|")]
     return _sha256(io.canonical_json([prose, _audit_cells(table) if table else []]))

@@ -44,11 +44,17 @@ WHY = {
     "RLS-GA": "our runs cluster more tightly around the BCLS optimum than the paper's",
     "twin": "the twin reproduces the paper's LS fit within ~2 %, not exactly",
 }
-CALIBRATION = (
-    f"the twin's torque noise ({100 * CALIBRATED['torque_noise_relative']:g} % of the torque) "
-    f"and Coulomb smoothing (v_s = {CALIBRATED['coulomb_smoothing_velocity']:g} rad/s) were "
-    "chosen by fitting this row of the paper's LS fit"
-)
+
+
+def _calibration(fitted: str) -> str:
+    """Why a cell is a calibration target: the twin settings ``fitted`` to it."""
+    return (
+        f"the twin's torque noise ({100 * CALIBRATED['torque_noise_relative']:g} % of the "
+        f"torque) and Coulomb smoothing (v_s = {CALIBRATED['coulomb_smoothing_velocity']:g} "
+        f"rad/s) were chosen by fitting {fitted}"
+    )
+
+
 PARAMETER_UNITS = {c.parameter: c.unit for c in REGRESSOR_COLUMNS.values()}  # Table 4's
 FOLLOWS_CALIBRATION = (
     "moves with the twin's Coulomb smoothing, which was chosen by fitting Table 3's LS row: "
@@ -78,8 +84,8 @@ def _table_rows(
                 continue
             unit = "N m" if table == "Table 3" else PARAMETER_UNITS[column]
             if calibrated and table == "Table 3" and (method, column) in CALIBRATION_TARGETS:
-                target = calibration_target(claim, table, value, ours_value, CALIBRATION, unit=unit)
-                rows.append(target)
+                why = _calibration("this row")
+                rows.append(calibration_target(claim, table, value, ours_value, why, unit=unit))
                 continue
             if table == "Table 3":
                 why = WHY.get(method, WHY["twin"])
@@ -120,9 +126,12 @@ def hip_audit(
     cutoff_seed0: pd.Series | None,
     paper: Mapping,
     calibrated: bool = False,
+    cutoff_hz: float | None = None,
 ) -> pd.DataFrame:
     """Every numeric claim of the hip paper (Tables 3–4, γ, §4.5, §4.3/§5/§6 statements);
-    ``calibrated``: the study's twin keeps :data:`paramid.hip.twin.CALIBRATED`."""
+    ``calibrated``: the study's twin keeps :data:`paramid.hip.twin.CALIBRATED`, so its
+    Table 3 LS/BCLS cells and Figure 4b's point at the study's ``cutoff_hz`` (the same BCLS
+    fit) are calibration targets."""
     rows = _table_rows("Table 3", table3, paper["table3"], calibrated)
     rows += _table_rows("Table 4", table4, paper["table4"], calibrated)
     follows = {"why_ok": f"within tolerance; {FOLLOWS_CALIBRATION}"} if calibrated else {}
@@ -138,14 +147,20 @@ def hip_audit(
             **follows,
         )
     )
-    rows += _sensitivity_rows(margin, cutoff_seed0, paper.get("sensitivity", {}))
+    fitted_cutoff = cutoff_hz if calibrated else None
+    rows += _sensitivity_rows(margin, cutoff_seed0, paper.get("sensitivity", {}), fitted_cutoff)
     rows += _claim_rows(table3.set_index("method"), stats, paper.get("claims", {}))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def _sensitivity_rows(
-    margin: pd.DataFrame | None, cutoff: pd.Series | None, printed: Mapping
+    margin: pd.DataFrame | None,
+    cutoff: pd.Series | None,
+    printed: Mapping,
+    fitted_cutoff_hz: float | None = None,
 ) -> list[dict]:
+    """Figure 4a/4b's printed points and §4.5's statements; Figure 4b's point at
+    ``fitted_cutoff_hz`` is Table 3's BCLS fit on a calibrated twin: a calibration target."""
     rows = []
     if margin is not None and "margin_median" in printed:
         agwo = margin[margin["method"] == "rls_agwo"].set_index("value")
@@ -182,13 +197,26 @@ def _sensitivity_rows(
                 )
             )
     if cutoff is not None and "cutoff_bcls" in printed:
+        judged = {v: p for v, p in printed["cutoff_bcls"].items() if float(v) != fitted_cutoff_hz}
         rows += _printed_points(
             cutoff,
-            printed["cutoff_bcls"],
+            judged,
             lambda v: f"Figure 4b BCLS at {v:g} Hz",
             "§4.5, Figure 4b",
             WHY["twin"],
         )
+        for value in set(printed["cutoff_bcls"]) - set(judged):
+            if float(value) in cutoff.index:
+                rows.append(
+                    calibration_target(
+                        f"Figure 4b BCLS at {float(value):g} Hz",
+                        "§4.5, Figure 4b",
+                        printed["cutoff_bcls"][value],
+                        float(cutoff.loc[float(value)]),
+                        _calibration("Table 3's LS row, whose BCLS fit this point is"),
+                        unit="N m",
+                    )
+                )
         ordered = cutoff.sort_index()
         falling = bool(np.all(np.diff(ordered.to_numpy()) < 0))
         rows.append(

@@ -64,11 +64,18 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
     outliers no longer flatten them and GWO against AGWO (the paper's ablation) can be read.
     Deterministic methods are horizontal reference lines.
     """
-    fig, (whole, bounded) = new_figure(3.4, ncols=2, width_ratios=[5, 4])
+    in_box = {spec.label for spec in POPULATION_METHODS.values() if spec.box == "rls"}
+    inside = [k for k in values if k in in_box]
+    if inside and len(inside) < len(values):
+        fig, (whole, bounded) = new_figure(3.4, ncols=2, width_ratios=[5, 4])
+        panels = [(whole, list(values)), (bounded, inside)]
+        bounded.set(ylabel="Validation RMSE [N m]", title="In the RLS box (linear axis)")
+    else:  # nothing outside the RLS box (or nothing in it) to flatten the others
+        fig, whole = new_figure(3.4)
+        panels = [(whole, list(values))]
     rng = generator("figures", "fig3c", "jitter")
     jitter = {k: rng.uniform(-0.15, 0.15, size=np.size(v)) for k, v in values.items()}
-    inside = [k for k in values if k.startswith("RLS-")]
-    for ax, labels in ((whole, list(values)), (bounded, inside)):
+    for ax, labels in panels:
         data = [np.asarray(values[k]) for k in labels]
         ax.boxplot(
             data,
@@ -87,7 +94,6 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
         ax.tick_params(axis="x", labelrotation=30)
     whole.set_yscale("log")
     whole.set(ylabel="Validation RMSE [N m]", title="All methods (log axis)")
-    bounded.set(ylabel="Validation RMSE [N m]", title="In the RLS box (linear axis)")
     whole.legend(loc="upper right")
     fig.suptitle("Repeated-run distribution (30 seeds)")
     return fig

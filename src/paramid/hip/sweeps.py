@@ -156,6 +156,11 @@ def summarise_sweep(
         }
         base = points[(points["value"] == default_value) & (points["method"] == method)]
         base_values = base.sort_values("run")["val_rmse"].to_numpy()
+        if len(base) and sorted(base["run"]) != sorted(group["run"]):
+            raise ValueError(
+                f"sweep {method} at {value} and at {default_value}: different runs "
+                f"({sorted(group['run'])} vs {sorted(base['run'])}): pairs need the same"
+            )
         if value != default_value and base_values.size:
             c = stats.compare(
                 values,

@@ -134,8 +134,10 @@ class HipStudies:
         for study in self.measured:
             for record in RECORDS:
                 stamps += self._check_record(study, record)
-            files = [self.blocks[study]["records"][record]["path"] for record in RECORDS]
-            if len({codehash.file_digest(path) for path in files}) == 1:
+            specs = [self.blocks[study]["records"][record] for record in RECORDS]
+            files = [spec["path"] for spec in specs]
+            data = {(codehash.file_digest(s["path"]), repr(s["columns"])) for s in specs}
+            if len(data) == 1:  # the same bytes read by the same columns
                 raise ConfigError(
                     f"studies.{study}.records: calibration and validation are the same data "
                     f"({files[0]}, {files[1]}): a fit must be judged on motion it was not "
@@ -463,6 +465,7 @@ class HipStudies:
             "regressor": cfg["regressor"],
             "reference": cfg.get("reference"),
             "twin": cfg.get("twin"),  # its seed, and its calibrated settings (audit rows)
+            "cutoff_hz": cfg["signals"]["cutoff_hz"],  # Figure 4b's point of Table 3's fit
         }
 
     # -- targets ---------------------------------------------------------------------------

@@ -53,8 +53,9 @@ LIMIT_MARGIN_RAD = 0.5
 RATE_RATIO_BAND = (0.2, 5.0)
 # a joint whose angle moves less than this over the record does not move
 STILL_RAD = 1e-3
-# a locked joint logged this far from the value the model holds it at: the links beyond it
-# would sit off by as much, their gravity moment off by up to this share of its range
+# a locked joint logged this far from the value the model holds it at, or moving this much
+# (between the 1st and 99th percentile: an encoder's noise is not motion): the links beyond
+# it would sit off by as much, their gravity moment off by up to this share of its range
 LOCK_TOLERANCE_RAD = 0.02
 # the URDF's rigid body is a visible share of a joint's torque when its spread beyond the joint's
 # friction is this share of the torque's and at least MIN_RIGID_NM: only there do the sign and
@@ -98,6 +99,8 @@ def motion(record: RobotRecord, rows: Array) -> tuple[Array, Array, Array]:
     filter over :data:`DERIVATIVE_WINDOW_S` (from the angles: exchanged with them)."""
     from scipy.signal import savgol_filter
 
+    if record.time.size < 5:
+        raise ValueError(f"{record.time.size} samples: a cubic derivative needs at least 5")
     window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
     window = min(window, (record.time.size - 1) // 2 * 2 + 1)
     step = 1.0 / record.sample_rate_hz
@@ -131,7 +134,7 @@ class Expected:
     1: Coulomb, offset) fitted per joint to what the rigid body leaves."""
 
     rigid: Array  # (S, n) [N m]
-    friction: Array  # (n, S, 2)
+    friction: Array  # (n, S, 2); a zero column where a joint moves one way only
 
     def beyond_friction(self, y: Array) -> Array:
         """y (S, n) less the least-squares fit of each joint's Coulomb and offset columns."""
@@ -147,9 +150,10 @@ class Expected:
 
 def expected(robot: Robot, q: Array, dq: Array, ddq: Array) -> Expected:
     """:class:`Expected` along the motion q, q̇, q̈ (S, n)."""
-    columns = np.stack([np.sign(dq), np.ones_like(dq)], axis=-1)  # (S, n, 2)
-    basis, _ = np.linalg.qr(columns.transpose(1, 0, 2))
-    return Expected(urdf_torque(robot, q, dq, ddq), basis)
+    columns = np.stack([np.sign(dq), np.ones_like(dq)], axis=-1).transpose(1, 0, 2)  # (n, S, 2)
+    u, sv, _ = np.linalg.svd(columns, full_matrices=False)
+    kept = sv > sv[:, :1] * 1e-9  # a joint moving one way: its Coulomb step is its offset
+    return Expected(urdf_torque(robot, q, dq, ddq), u * kept[:, None, :])
 
 
 def _correlation(a: Array, b: Array) -> float:
@@ -159,24 +163,25 @@ def _correlation(a: Array, b: Array) -> float:
 
 
 def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
-    """Each locked joint the log has a column of (``locked_q``): one that moves
-    (:data:`STILL_RAD`) is missing from ``joints:`` (the model holds it still and blames its
-    torque on the others); one held elsewhere than its ``locked:`` value by more than
-    :data:`LOCK_TOLERANCE_RAD` puts the links beyond it in the wrong pose."""
+    """Each locked joint the log has a column of (``locked_q``): one that moves by more than
+    :data:`LOCK_TOLERANCE_RAD` is missing from ``joints:`` (the model holds it still and
+    blames its torque on the others); one held elsewhere than its ``locked:`` value by more
+    than that puts the links beyond it in the wrong pose."""
     problems: list[Problem] = []
     for (joint, value), kind in zip(robot.locked, robot.locked_kinds, strict=True):
         if joint not in record.locked_q:
             continue
         q = record.locked_q[joint]
         unit = "m" if kind == "prismatic" else "rad"
-        low, high = float(q.min()), float(q.max())
+        low, high = (float(v) for v in np.percentile(q, [1, 99]))
         held = float(np.median(q))
         off = held - value
         if kind == "continuous":  # a turn more or less is the same pose
             off = float(np.angle(np.exp(1j * off)))
-        if high - low >= STILL_RAD:
+        if high - low > LOCK_TOLERANCE_RAD:
             message = (
-                f"its angle in the log moves over [{low:.4g}, {high:.4g}] {unit}, but it is not "
+                f"its angle in the log moves over [{low:.4g}, {high:.4g}] {unit} (1st-99th "
+                "percentile), but it is not "
                 f"in `joints:` and the model locks it at {value:g} {unit}: its motion's torque "
                 "would be blamed on the other joints; add it to `joints:`"
             )

@@ -149,10 +149,10 @@ class RobotStudies:
         return stamps
 
     def _check_held_out(self, name: str) -> list[Path]:
-        """No validation log repeats calibration data: a file in both roles (the same bytes)
-        must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long log),
-        else a fit would be judged on samples it was fitted on.  Returns the stamps of the
-        pairs that passed (their spans are read once)."""
+        """No validation log repeats calibration data: a file in both roles (the same bytes
+        and columns) must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one
+        long log), else a fit would be judged on samples it was fitted on.  Returns the stamps
+        of the pairs that passed (their spans are read once)."""
         logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
         digest = {record: codehash.file_digest(spec["path"]) for record, _, spec in logs}
         fitted = [(r, spec) for r, role, spec in logs if role == "calibration"]
@@ -161,8 +161,8 @@ class RobotStudies:
             if role != "validation":
                 continue
             for other, cal in fitted:
-                if digest[other] != digest[record]:
-                    continue
+                if digest[other] != digest[record] or cal["columns"] != spec["columns"]:
+                    continue  # other data (one log of two arms is read by its columns)
                 pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.records")
                 if done:
@@ -233,7 +233,8 @@ class RobotStudies:
                 f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
                 f"samples, fewer than {MIN_KEPT_SAMPLES}"
             )
-        problems = checks.record_problems(loaded, robot, block["checks"]["skip"])
+        kept_record, _ = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
+        problems = checks.record_problems(kept_record, robot, block["checks"]["skip"])
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
