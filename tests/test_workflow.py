@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid import audit as paramid_audit
 from paramid import io
 
 pytestmark = pytest.mark.slow
@@ -257,12 +258,15 @@ def test_audit_has_a_verdict_and_reason_for_every_claim(built):
         "source",
         "paper_value",
         "reproduced_value",
+        "unit",
         "tolerance",
         "verdict",
         "reason",
     ]
     assert len(audit) >= 25
-    assert set(audit["verdict"]) <= {"reproduced", "differs", "direction only", "machine-dependent"}
+    assert set(audit["verdict"]) <= set(paramid_audit.VERDICTS)
+    fitted = audit["verdict"] == paramid_audit.CALIBRATION_TARGET  # the default twin's LS row
+    assert fitted.sum() == 7 and audit.loc[fitted, "claim"].str.contains("LS|15 Hz").all()
     timed = audit["claim"].str.contains("time_ms|faster")
     assert timed.sum() == 13 and set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
     assert audit["reason"].str.len().min() > 5
