@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid import audit as audit_columns
 from paramid.optim import METHODS, RowwiseObjective
 from paramid.optim.mipo import (
     adaptive_weights,
@@ -260,16 +261,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     tests = study.run_level_tests(runs)
     assert len(tests) == 2 * 3 * 3 and set(tests["verdict"]) <= {"better", "worse", "no difference"}
     audit = study.audit_table(ranks, friedman, wilcoxon)
-    assert list(audit.columns) == [
-        "claim",
-        "source",
-        "paper_value",
-        "reproduced_value",
-        "unit",
-        "tolerance",
-        "verdict",
-        "reason",
-    ]
+    assert list(audit.columns) == audit_columns.COLUMNS
     assert set(audit["verdict"]) <= {"reproduced", "differs", "not comparable", "machine-dependent"}
     timed = audit["claim"].str.contains("Time")
     assert timed.sum() == 2 * 3  # time ranks, 3 functions x 2 D: never judged
@@ -402,16 +394,7 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
     assert set(table["algorithm"]) == {"WOA", "MIPO", "HO"} and set(table["function"]) == {1, 9}
     assert np.all(table["n_evals"] == 40) and table["paper_ave"].notna().all()
     audit = pd.read_csv(out / "audit.csv")
-    assert list(audit.columns) == [
-        "claim",
-        "source",
-        "paper_value",
-        "reproduced_value",
-        "unit",
-        "tolerance",
-        "verdict",
-        "reason",
-    ]
+    assert list(audit.columns) == audit_columns.COLUMNS
     assert (out / "tables/wilcoxon.csv").is_file() and (out / "tables/friedman.csv").is_file()
     for name in ("ranks", "paper_ranks", "convergence"):
         for ext in ("png", "pdf"):

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid import audit as audit_columns
 from paramid import simulation
 from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
@@ -198,16 +199,7 @@ def test_statistics_and_conclusion_follow_the_comparisons():
     assert val.loc[("stribeck", "varpro"), "verdict"] == "a worse"
     assert val.loc[("stribeck", "rls_ga"), "verdict"] == "no difference"
     audit = report.audit_rows(table, summary, nonlinear_models=["stribeck"])
-    assert list(audit.columns) == [
-        "claim",
-        "source",
-        "paper_value",
-        "reproduced_value",
-        "unit",
-        "tolerance",
-        "verdict",
-        "reason",
-    ]
+    assert list(audit.columns) == audit_columns.COLUMNS
     # the verdict column holds only paramid.audit's verdict words; the answer is in reason
     assert list(audit.verdict) == ["differs", "differs", "machine-dependent"]
     # wall times live in the machine-dependent row only: the judged rows rebuild exactly
