@@ -29,7 +29,7 @@ def main(smk) -> None:
         timing="batched wall time of all runs / runs, one value per repeat of the batched call",
     )
     if method == "rls_agwo":  # μ(γ) of Eq 12 beside its settings
-        meta["mu_eq12"] = adaptive_exponent(**run.settings)
+        meta["mu_eq12"] = float(adaptive_exponent(**run.settings))
     units = fits.fit_units(keys)
     io.write_parquet(
         frame, smk.output.fits, units=units, meta=meta, nondeterministic_columns=["time_ms"]

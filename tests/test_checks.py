@@ -142,3 +142,31 @@ def test_a_validation_far_worse_than_training_is_named():
     assert plausibility.validation_gap(0.05, float("nan")) is None
     assert plausibility.validation_gap(0.0, 1e-3) is None  # a perfect fit divides by nothing
     assert plausibility.validation_gap(1e-15, 1e-13) is None  # a noiseless twin: rounding
+
+
+def test_a_torque_in_n_mm_declared_as_n_m_is_named_by_the_reference(pendulum):
+    """The swing-up's peak torque in N mm (a few thousand) passes the magnitude check; its
+    least-squares fit is then about 500 times the study's reference parameters (the shipped
+    upstream ones, whose own median ratio to this record's fit is 0.52)."""
+    reference = {"Mxt": 0.1022, "Jt": 0.06259, "fc": 0.2889, "fv": 0.04707, "tau0": -0.07586}
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    milli = dataclasses.replace(pendulum, torque=1000 * pendulum.torque)
+    assert plausibility.magnitudes(milli.torque) is None
+    args = {"study": "mine", "regressor": KEYS, "gravity": 9.81, "signals_config": signals}
+    checks.check_usable(pendulum, "p.csv", **args, reference=reference)
+    pattern = r"p\.csv: .* are 5\d\d times the reference's .* units\.torque .*\[reference_scale\]"
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_usable(milli, "p.csv", **args, reference=reference)
+    checks.check_usable(
+        milli, "p.csv", **args, reference=reference, skip_checks=["reference_scale"]
+    )
+    checks.check_usable(milli, "p.csv", **args)  # no reference: nothing to compare with
+
+
+def test_the_reference_scale_compares_the_median_ratio():
+    reference = {"Jt": 0.5, "fc": 0.0, "fv": 2.0}
+    assert plausibility.reference_scale({"Jt": 0.6, "fc": 9.0, "fv": 1.0}, reference) is None
+    assert "40 times" in plausibility.reference_scale({"Jt": 20.0, "fv": 80.0}, reference)
+    assert "0.02 times" in plausibility.reference_scale({"Jt": 0.01, "fv": 0.04}, reference)
+    assert plausibility.reference_scale({"Jt": -20.0, "fv": -80.0}, reference) is None  # sign
+    assert plausibility.reference_scale({"Jt": 20.0}, {"Mxt": 1.0}) is None  # nothing shared

@@ -99,6 +99,13 @@ def test_registry_and_schedules() -> None:
     assert progress(1).size == 0
     mu = adaptive_exponent(GAMMA)  # Eq 12 with Table 2's mu_base = 0.45, kappa = 0.25
     assert mu == pytest.approx(0.45 + 0.25 * np.exp(GAMMA))
+    gammas = np.array([[0.0, GAMMA], [0.5, 2.0]])  # one value per record, elementwise
+    np.testing.assert_array_equal(
+        adaptive_exponent(gammas, 0.3, 0.1),
+        [[adaptive_exponent(g, 0.3, 0.1) for g in row] for row in gammas],
+    )
+    with pytest.raises(ValueError, match="mu = "):
+        adaptive_exponent(np.array([0.0, 1.0]), -0.5, 0.25)  # mu <= 0 at gamma = 0
     t = progress(80)
     linear, adaptive = convergence_factor(t, 1.0), convergence_factor(t, mu)  # Eq 11
     np.testing.assert_allclose(linear, 2.0 * (1.0 - t))

@@ -102,11 +102,10 @@ def test_burn_in_longer_than_record_is_rejected():
         rls.rls_bounds(np.zeros((10, 2)), 10, 0.1, ["a", "b"])
 
 
-def test_gamma_and_mu_formulas():
+def test_gamma_formula():
     sign = np.array([1.0, -1.0, 0.0, 1.0])
     torque = np.array([2.0, -10.0, 3.0, 4.0])
     assert rls.nfsi_gamma(sign, 0.75, torque, eps=0.0) == pytest.approx(0.075)
-    assert rls.agwo_exponent(0.0328, 0.45, 0.25) == pytest.approx(0.45 + 0.25 * np.exp(0.0328))
 
 
 def test_batched_recursions_equal_single_ones():

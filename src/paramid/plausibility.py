@@ -8,7 +8,7 @@ stated as constants with their reasoning; none is tuned to a data set.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +36,11 @@ SWAP_R2_MARGIN = 0.3
 # Regressor columns whose coefficient is positive for any physical joint (Eq 6): inertia,
 # viscous and Coulomb friction.  An inertia estimated negative by more than SIGN_Z standard
 # errors is no noise: the torque runs against the angle (a sign convention inverted).
+# A fit of the record and a reference identification of the same joint (a published one, the
+# maker's) differ by a common factor this large only through a unit: N cm or N mm declared as
+# N m (100, 1000), kN m (1e-3).  Honest identifications of one joint differ by tens of per cent,
+# friction by a few times; the magnitude check cannot see a small joint's N mm (0.5 N m is 500).
+MAX_REFERENCE_RATIO = 30.0
 POSITIVE_COLUMNS = {"qdd": "inertia", "qd": "viscous friction", "sign_qd": "Coulomb friction"}
 SIGN_Z = 5.0
 
@@ -87,6 +92,27 @@ def magnitudes(torque: Array, setting: str = "units.torque") -> str | None:
     if peak > MAX_TORQUE_N_M:
         return (
             f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check {setting} (N m or N mm)"
+        )
+    return None
+
+
+def reference_scale(
+    fitted: Mapping[str, float], reference: Mapping[str, float], setting: str = "units.torque"
+) -> str | None:
+    """A least-squares fit whose parameters are, in the median, more than
+    :data:`MAX_REFERENCE_RATIO` times the reference's (or less than its inverse): the torque's
+    unit is not the declared one.  Parameters the reference leaves out or sets to 0 are not
+    compared; a negative median is a sign error, the sign check's to name."""
+    ratios = [fitted[name] / value for name, value in reference.items() if value and name in fitted]
+    if not ratios:
+        return None
+    scale = float(np.median(ratios))
+    if scale > MAX_REFERENCE_RATIO or 0 < scale < 1 / MAX_REFERENCE_RATIO:
+        each = ", ".join(f"{name} {fitted[name]:.4g}" for name in reference if name in fitted)
+        return (
+            f"the record's least-squares parameters ({each}) are {scale:.3g} times the "
+            f"reference's in the median (beyond 1/{MAX_REFERENCE_RATIO:g}..{MAX_REFERENCE_RATIO:g}"
+            f"): check {setting} (N m or N mm) and the reference's units"
         )
     return None
 
@@ -177,6 +203,7 @@ RECORD_CHECKS = (
     "magnitudes",
     "encoder_clipped",
     "columns_swapped",
+    "reference_scale",
 )
 
 

@@ -155,8 +155,3 @@ def nfsi_gamma(sign_column: Array, fc_rls_mean: Array, torque: Array, eps: float
     """
     friction = np.abs(sign_column * np.asarray(fc_rls_mean)[..., None])
     return np.max(friction, axis=-1) / (np.max(np.abs(torque), axis=-1) + eps)
-
-
-def agwo_exponent(gamma: Array, mu_base: float, kappa: float) -> Array:
-    """μ(γ) = μ_base + κ exp(γ) (Eq 12)."""
-    return mu_base + kappa * np.exp(gamma)

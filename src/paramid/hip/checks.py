@@ -59,6 +59,7 @@ def check_usable(
     burn_in_s: float = 0.0,
     skip_checks: Sequence[str] = (),
     sweep_cutoffs: Sequence[float] = (),
+    reference: Mapping[str, float] | None = None,
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
@@ -68,7 +69,8 @@ def check_usable(
     under one sample, the record is shorter than trimming (and RLS burn-in) need, the
     regressor is rank-deficient (listing the collinear columns), or a plausibility check of
     :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
-    a clipped encoder, angle and torque swapped), unless ``skip_checks`` names it.
+    a clipped encoder, angle and torque swapped, a least-squares fit a unit's factor away from
+    the study's ``reference`` parameters), unless ``skip_checks`` names it.
     """
     fs = record.sample_rate_hz
     if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
@@ -112,3 +114,9 @@ def check_usable(
             f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
             f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
         )
+    if reference and "reference_scale" not in skip_checks:
+        fitted = np.linalg.lstsq(H, out.torque, rcond=None)[0]
+        fit = dict(zip(model.parameter_names(regressor), fitted.tolist(), strict=True))
+        scale = plausibility.reference_scale(fit, reference)
+        if scale:
+            _stop(path, study, "reference_scale", f"{scale} (studies.{study}.reference)")

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from paramid import cutoff, rls, signals, simulation
 from paramid.hip import model, twin
+from paramid.optim.grey_wolf import adaptive_exponent
 
 Array = NDArray[np.float64]
 
@@ -102,7 +103,7 @@ def rls_prior(
         gamma = np.zeros(H.shape[:-2])
         notes.append("no sgn(qd) column: gamma (Eq 10) set to 0")
     mu = (
-        rls.agwo_exponent(gamma, agwo_config["mu_base"], agwo_config["kappa"])
+        adaptive_exponent(gamma, agwo_config["mu_base"], agwo_config["kappa"])
         if agwo_config is not None
         else np.full_like(gamma, np.nan)
     )

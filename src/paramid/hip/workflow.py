@@ -153,6 +153,7 @@ class HipStudies:
             k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
         }
         settings["sweep_cutoffs"] = self._sweep_cutoffs(study)
+        settings["reference"] = (cfg.get("reference") or {}).get("values")
         checker = "paramid.hip.checks"  # imported only when a record is new: it loads scipy.signal
         done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, checker)
         if done:
@@ -172,6 +173,7 @@ class HipStudies:
             burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
             skip_checks=cfg["checks"]["skip"],
             sweep_cutoffs=settings["sweep_cutoffs"],
+            reference=settings["reference"],
         )
         return [stamp]
 

@@ -9,6 +9,7 @@ exactly, ``agwo`` with mu_base = 1, kappa = 0 reproduces ``gwo`` bit for bit.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from paramid.optim import base
 from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser
@@ -21,11 +22,18 @@ def convergence_factor(t: FloatArray, mu: float) -> FloatArray:
     return 2.0 * (1.0 - np.power(t, mu))
 
 
-def adaptive_exponent(gamma: float, mu_base: float = 0.45, kappa: float = 0.25) -> float:
-    """Eq 12: mu(gamma) = mu_base + kappa exp(gamma), gamma the friction index of Eq 10."""
-    mu = mu_base + kappa * float(np.exp(gamma))
-    if not (np.isfinite(mu) and mu > 0):
-        raise ValueError(f"mu = {mu} from gamma={gamma}, mu_base={mu_base}, kappa={kappa}")
+def adaptive_exponent(
+    gamma: npt.ArrayLike, mu_base: float = 0.45, kappa: float = 0.25
+) -> FloatArray:
+    """Eq 12: mu(gamma) = mu_base + kappa exp(gamma), gamma the friction index of Eq 10.
+
+    Elementwise over ``gamma`` (one value per record); a 0-d array for a scalar.
+    """
+    mu = mu_base + kappa * np.exp(np.asarray(gamma, dtype=float))
+    if not np.all(np.isfinite(mu) & (mu > 0)):
+        raise ValueError(
+            f"mu = {mu} from gamma={np.asarray(gamma)}, mu_base={mu_base}, kappa={kappa}"
+        )
     return mu
 
 
@@ -48,7 +56,7 @@ def agwo(
     ``gamma`` is the non-smooth friction severity index of Eq 10 (0.0328 in the paper's
     Table 2), computed by the caller from the RLS estimate.
     """
-    mu = adaptive_exponent(gamma, mu_base, kappa)
+    mu = float(adaptive_exponent(gamma, mu_base, kappa))
     return _grey_wolf(prob, mu=mu)
 
 
