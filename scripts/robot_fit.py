@@ -25,6 +25,12 @@ def main(smk) -> None:
     fit = estimators.ESTIMATORS[cfg["method"]](problem, cfg["settings"])
     elapsed = time.perf_counter() - started
     rmse = float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
+    found = []  # to the terminal, the log and the fit's metadata (tables/warnings.csv)
+    if fit.curve is not None and study.prior_climbs(fit.curve):
+        with warnings.catch_warnings():  # a diagnostic: its solver statuses are counted instead
+            warnings.filterwarnings("ignore", "Solution may be inaccurate")
+            trials = estimators.free_link_trials(problem, cfg["settings"])
+        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials))
     meta = io.provenance(
         cfg,
         smk.input,
@@ -36,6 +42,7 @@ def main(smk) -> None:
         run_rmse=None if fit.run_rmse is None else fit.run_rmse.tolist(),
         curve=None if fit.curve is None else study.curve_summary(fit.curve),
         solver=None if fit.solver is None else study.solver_summary(fit.solver),
+        warnings=found,
     )
     io.write_parquet(
         study.fit_frame(fit, base),
@@ -45,11 +52,8 @@ def main(smk) -> None:
         nondeterministic_columns=(),
     )
     log.info("%s: calibration RMSE %.4g N m in %.3g s; %s", cfg["method"], rmse, elapsed, fit.notes)
-    if fit.curve is not None and study.prior_climbs(fit.curve):
-        with warnings.catch_warnings():  # a diagnostic: its solver statuses are counted instead
-            warnings.filterwarnings("ignore", "Solution may be inaccurate")
-            trials = estimators.free_link_trials(problem, cfg["settings"])
-        log.warning(study.prior_disagreement(fit.curve, cfg["study"], trials))
+    for text in found:
+        log.warning(text)
 
 
 main(snakemake)  # noqa: F821

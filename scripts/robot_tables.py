@@ -1,6 +1,6 @@
 """Rule robot_tables: validation RMSE per method (and published model), record and joint
 (against the torque as recorded), base parameters with standard errors, the per-link
-consistency report and the prior weight's cross-validation curve."""
+consistency report, the prior weight's cross-validation curve and the fits' warnings."""
 
 from paramid import io
 from paramid.robot import study
@@ -23,6 +23,8 @@ def main(smk) -> None:
     io.write_csv(consistency, smk.output.consistency)
     curve = read["lmi"][1].get("curve") if "lmi" in read else None
     io.write_csv(study.regularisation_table(curve), smk.output.regularisation)
+    metas = {m: meta for m, (_, meta) in read.items()}
+    io.write_csv(study.warnings_table(metas), smk.output.warnings)
     summary = validation.groupby("method", sort=False)["rmse"].mean()
     log.info("mean validation RMSE [N m] by method: %s", summary.round(4).to_dict())
     bad = consistency.loc[~consistency["consistent"], ["method", "link"]]

@@ -69,6 +69,8 @@ def test_job_log_has_time_stamps_warnings_and_library_progress(tmp_path):
             log.info("own line")
             logging.getLogger("paramid.cec2022.runs").info("progress line")
             warnings.warn("careful here", RuntimeWarning)
+            log.warning("the URDF disagrees")
+            logging.getLogger("paramid.robot.study").warning("a short record")
             import time
             start = time.process_time()
             while time.process_time() - start < 0.3:
@@ -85,7 +87,15 @@ def test_job_log_has_time_stamps_warnings_and_library_progress(tmp_path):
     assert lines[1].endswith("INFO paramid.cec2022.runs: progress line")
     assert "WARNING py.warnings" in lines[2] and "RuntimeWarning: careful here" in lines[2]
     assert all(re.match(STAMP, line) for line in lines[:3])
-    assert "careful here" not in out.stderr  # the warning went to the log instead
+    stamped = [line for line in lines if re.match(STAMP, line)]
+    assert stamped[3].endswith("WARNING job: the URDF disagrees")
+    assert stamped[4].endswith("WARNING paramid.robot.study: a short record")
+    assert "careful here" not in out.stderr  # a library's Python warning: the log's alone
+    # the job's and the library's own warnings reach the terminal too, once each
+    assert out.stderr.splitlines() == [
+        "paramid job: WARNING the URDF disagrees",
+        "paramid job: WARNING a short record",
+    ]
 
 
 def test_uncaught_exception_lands_in_the_log_and_still_fails(tmp_path):

@@ -287,6 +287,8 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     assert list(trials) == links[2:]
     np.testing.assert_array_equal(trials["bracelet_link"].scores, freed.scores)
     warning = study.prior_disagreement(pulled, "kinova_gen3", trials)
+    table = study.warnings_table({"ols": {}, "lmi": {"warnings": [warning]}})
+    assert table.to_dict("list") == {"method": ["lmi"], "warning": [warning]}
     assert "lmi.free_links" in warning
     # at 10 Hz without the armature the last two links take the load equally well (a tie)
     calm = [k for k, c in trials.items() if not study.prior_climbs(c)]
@@ -642,13 +644,18 @@ def test_two_calibration_records_as_in_the_readme_block(tmp_path, repo_root):
     # every link pulled: the curve climbs; the log's warning has tried freeing each link
     (work / "pulled.yaml").write_text("robots:\n  kinova_gen3:\n    lmi: {free_links: []}\n")
     out = snakemake(
-        work, "--cores", "2", "results/kinova_gen3/fits/lmi.parquet", *args, "pulled.yaml"
+        work, "--cores", "2", "results/kinova_gen3/tables/warnings.csv", *args, "pulled.yaml"
     )
     assert out.returncode == 0, out.stderr[-3000:]
     log = (work / "logs/kinova_gen3/robot_fit_lmi.log").read_text()
     assert "lmi.free_links" in log and "Tried freeing each link" in log
     assert "the climb goes with bracelet_link" in log  # the best at full strength
     assert "Solution may be inaccurate" not in log
+    # the same warning on the terminal, in the fit's metadata and in tables/warnings.csv
+    warning = io.read_parquet(work / "results/kinova_gen3/fits/lmi.parquet")[1]["warnings"]
+    assert len(warning) == 1 and warning[0] in log and warning[0] in out.stderr
+    table = pd.read_csv(base / "tables/warnings.csv")
+    assert table.to_dict("list") == {"method": ["lmi"], "warning": warning}
 
 
 @pytest.mark.slow
@@ -686,6 +693,7 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     _, meta = io.read_parquet(base / "fits/lmi.parquet")
     assert meta["solver"]["status"] == "Solved"
     assert pd.read_csv(base / "tables/regularisation.csv")["chosen"].sum() == 1
+    assert pd.read_csv(base / "tables/warnings.csv").empty  # the last link is free: no climb
     consistency = pd.read_csv(base / "tables/consistency.csv")
     assert consistency.loc[consistency["method"] == "lmi", "consistent"].all()
     # the exported URDF's Pinocchio inverse dynamics equal the fit's predictions

@@ -215,11 +215,16 @@ class _JobLogHandler(logging.FileHandler):
     """The handler :func:`start_log` puts on the root logger (told apart from others')."""
 
 
+class _JobWarningHandler(logging.StreamHandler):
+    """The stderr handler :func:`start_log` puts on the job's and the library's loggers."""
+
+
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
-    """Send everything a job reports to its rule's ``log:`` file (overwritten on each run).
+    """Send everything a job reports to its rule's ``log:`` file (overwritten on each run), and
+    its own and the library's warnings to stderr too (the terminal of a local run).
 
     The file handler sits on the root logger, so the progress lines of library modules
     (``logging.getLogger(__name__)``), Python warnings (``logging.captureWarnings``) and an
@@ -236,6 +241,13 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    for logger in (logging.getLogger(name), logging.getLogger("paramid")):
+        for stale in [h for h in logger.handlers if isinstance(h, _JobWarningHandler)]:
+            logger.removeHandler(stale)
+        terminal = _JobWarningHandler(sys.stderr)
+        terminal.setLevel(logging.WARNING)
+        terminal.setFormatter(logging.Formatter(f"paramid {name}: %(levelname)s %(message)s"))
+        logger.addHandler(terminal)
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught
     if not getattr(start_log, "cpu_registered", False):

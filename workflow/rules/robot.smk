@@ -209,6 +209,12 @@ rule robot_tables:
             category="{study}",
             subcategory="Parameters",
         ),
+        warnings=report(
+            "results/{study}/tables/warnings.csv",
+            caption="../report/robot_warnings.rst",
+            category="{study}",
+            subcategory="Parameters",
+        ),
     log:
         "logs/{study}/robot_tables.log",
     wildcard_constraints:

@@ -636,6 +636,13 @@ def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
     )
 
 
+def warnings_table(metas: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """warnings.csv: what each method's fit warned of (its metadata's ``warnings``; the prior
+    climbing toward the URDF, say), one row per warning, no row when none did."""
+    rows = [(method, text) for method, meta in metas.items() for text in meta.get("warnings", [])]
+    return pd.DataFrame(rows, columns=["method", "warning"])
+
+
 def reference_model(
     block: Mapping[str, Any],
     choice: Mapping[str, Any],
