@@ -34,7 +34,10 @@ def main(smk) -> None:
         f"batched wall time / runs, mean and SD over repeats){printed}",
     )
     io.write_markdown(
-        t4, smk.output.table4_md, caption=f"Table 4 ({study}): base parameters{printed}"
+        t4,
+        smk.output.table4_md,
+        caption=f"Table 4 ({study}): base parameters of each method's median run (of an even "
+        f"count the lower middle one; upper_* = the upper){printed}",
     )
     log.info("tables for %s: %d methods", study, len(fits))
 

@@ -551,6 +551,7 @@ def test_median_position_is_the_lower_middle_run_first_of_equals(values, positio
     by_value = sorted(range(len(values)), key=lambda i: (values[i], i))
     assert by_value[(len(values) - 1) // 2] == position  # the definition, written out
     assert S.median_position(values) == position
+    assert S.median_position(values, upper=True) == by_value[len(values) // 2]
 
 
 def test_runs_equal_up_to_rounding_compare_without_a_warning(recwarn):

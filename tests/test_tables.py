@@ -27,6 +27,20 @@ def test_a_study_without_printed_values_has_no_paper_columns():
     assert t4.set_index("method").loc["RLS-AGWO", "Mxt"] == 1.4  # run 0: median val RMSE 0.13
 
 
+def test_table4_of_an_even_count_gives_both_middle_runs():
+    """Four runs: val RMSE 0.13, 0.12, 0.14, 0.11 -> the lower middle run is run 1 (0.12), the
+    upper one run 0 (0.13); an odd count or one deterministic run gives the same run twice."""
+    fits = _fits()
+    fits["rls_agwo"] = pd.DataFrame(
+        {"Mxt": [1.4, 1.5, 1.6, 1.7], "val_rmse": [0.13, 0.12, 0.14, 0.11]}
+    )
+    t4 = tables.table4(fits, ["Mxt"]).set_index("method")
+    assert t4.loc["RLS-AGWO", ["Mxt", "upper_Mxt"]].tolist() == [1.5, 1.4]
+    assert t4.loc["BCLS", ["Mxt", "upper_Mxt"]].tolist() == [1.5, 1.5]
+    three = tables.table4(_fits(), ["Mxt"]).set_index("method")
+    assert three.loc["RLS-AGWO", "Mxt"] == three.loc["RLS-AGWO", "upper_Mxt"] == 1.4
+
+
 def test_printed_values_stand_beside_ours():
     paper3 = {"BCLS": {"val_mean": 0.1152}}
     t3 = tables.table3(_fits(), paper3).set_index("method")

@@ -166,3 +166,19 @@ def test_timing_rows_are_never_judged():
     slow = audit.timing("t", "T", 1.0, 1000.0, "why")
     assert fast["verdict"] == slow["verdict"] == "machine-dependent"
     assert audit.MACHINE_DEPENDENT in audit.VERDICTS
+
+
+def test_table4_names_the_other_middle_run_where_it_flips_a_verdict(paper):
+    """Of 30 runs the median run is the lower middle one; where the upper one would get the
+    other verdict, the row says so and gives its value (AGWO's Myt did, on the shipped twin)."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    tolerance = hip_audit.TABLE4_TOLERANCES["Myt"]
+    t4["upper_Myt"] = t4["Myt"]
+    agwo = t4["method"] == "RLS-AGWO"
+    t4.loc[agwo, "upper_Myt"] += 2 * tolerance  # out of tolerance: the other verdict
+    rows = _hip_verdicts(paper, t3, t4).set_index("claim")
+    flipped = rows.loc["Table 4 RLS-AGWO Myt"]
+    assert flipped["verdict"] == "reproduced"
+    upper = float(t4.loc[agwo, "upper_Myt"].iloc[0])
+    assert f"the upper one gives {upper:.4g}, the other verdict" in flipped["reason"]
+    assert rows["reason"].str.contains("upper one gives").sum() == 1  # the others agree

@@ -114,13 +114,13 @@ def sd(values: ArrayLike) -> float:
     return 0.0 if _is_constant(x) else float(np.std(x, ddof=1))
 
 
-def median_position(values: ArrayLike) -> int:
+def median_position(values: ArrayLike, upper: bool = False) -> int:
     """Position of the run with the median value: the lower of the two middle runs for an
-    even count, the first of equal values (Table 4's median run)."""
+    even count (the ``upper`` one if asked), the first of equal values (Table 4's median run)."""
     x = _as_sample(values)
     if x.size == 0:
         raise ValueError("no runs: no median run")
-    return int(np.argsort(x, kind="stable")[(x.size - 1) // 2])
+    return int(np.argsort(x, kind="stable")[x.size // 2 if upper else (x.size - 1) // 2])
 
 
 def summarise(values: ArrayLike) -> Summary:

@@ -63,9 +63,10 @@ def table3(
     return pd.DataFrame(rows)
 
 
-def median_run(fit: pd.DataFrame) -> pd.Series:
-    """The run with the median validation RMSE (:func:`paramid.stats.median_position`, Table 4)."""
-    return fit.iloc[stats.median_position(fit["val_rmse"])]
+def median_run(fit: pd.DataFrame, upper: bool = False) -> pd.Series:
+    """The run with the median validation RMSE (:func:`paramid.stats.median_position`, Table 4):
+    of an even count the lower of the two middle runs, or the ``upper`` one."""
+    return fit.iloc[stats.median_position(fit["val_rmse"], upper)]
 
 
 def table4(
@@ -78,6 +79,8 @@ def table4(
     median-validation run.
 
     LS is left out, as in the paper, because it equals BCLS whenever the bounds are inactive.
+    Of an even count of runs the row is the lower of the two middle runs (the paper does not
+    say which it prints); ``upper_*`` columns hold the other one (for the audit).
     ``paper_*`` columns only for a study with the paper's printed values.
     """
     rows: list[dict] = []
@@ -86,8 +89,12 @@ def table4(
     for method, fit in fits.items():
         if method == "ls":
             continue
-        run = median_run(fit)
-        rows.append({"method": display_name(method), **{n: float(run[n]) for n in names}})
+        run, other = median_run(fit), median_run(fit, upper=True)
+        rows.append(
+            {"method": display_name(method)}
+            | {n: float(run[n]) for n in names}
+            | {f"upper_{n}": float(other[n]) for n in names}
+        )
     if paper is not None:
         for row in rows:
             printed = paper.get(row["method"], {})
