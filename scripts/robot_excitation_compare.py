@@ -1,5 +1,6 @@
 """Rule robot_excitation_compare: the designed excitation, a random feasible one and the
-configured coefficient files on the robot's twin over the noise seeds (comparison.csv)."""
+configured coefficient files on the robot's twin over the noise seeds (comparison.csv; each
+seed's errors in per_seed.parquet)."""
 
 import os
 
@@ -29,12 +30,15 @@ def main(smk) -> None:
         )
         for entry, path in zip(spec["compare"], smk.input.coefficients, strict=True)
     }
-    table, draw = ex.compare_excitations(
+    table, per_seed, draw = ex.compare_excitations(
         robot, base, spec, cfg["twin"], cfg["study"], designed, files
     )
     if draw is not None:
         log.info("random feasible trajectory: draw %d", draw)
-    io.write_csv(table, smk.output[0])
+    io.write_csv(table, smk.output.comparison)
+    meta = io.provenance(cfg, smk.input, stage="robot_excitation_compare")
+    units = {"trajectory": "", "seed": "1", "param_error": "1", "val_rmse": "N m"}
+    io.write_parquet(per_seed, smk.output.per_seed, units=units, meta=meta)
     for row in table.itertuples():
         log.info(
             "%s: cond %.4g (scaled %.4g), param error %.3g, val RMSE %.3g N m, p %.3g, feasible %s",

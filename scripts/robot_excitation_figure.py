@@ -1,5 +1,8 @@
 """Rule robot_excitation_figure: the designed joint trajectories over one period against the
-limits used (position and velocity), PNG + PDF."""
+limits used (position and velocity), and each compared excitation's errors over the twin's
+noise seeds; PNG + PDF."""
+
+import pandas as pd
 
 from paramid import io
 from paramid.excitation.fourier import FourierTrajectory
@@ -11,6 +14,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_excitation_figure")
     design = io.read_json(smk.input.design)
+    per_seed, _ = io.read_parquet(smk.input.per_seed)
     style = FigureStyle.from_config(cfg["style"])
     with styled(style):
         fig = figures.excitation_figure(
@@ -19,7 +23,9 @@ def main(smk) -> None:
             design["limits_used"],
         )
         io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
-    log.info("excitation figure written")
+        fig = figures.excitation_comparison_figure(per_seed, pd.read_csv(smk.input.comparison))
+        io.save_figure(fig, smk.output.comparison_png, smk.output.comparison_pdf, dpi=style.dpi)
+    log.info("excitation figures written")
 
 
 main(snakemake)  # noqa: F821

@@ -111,7 +111,7 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
                   "velocity_noise_rad_s": 2e-3, "torque_noise_nm": [1.0, 2.0, 0.5]},
     }  # fmt: skip
     other = twin.excitation(robot, 5, SPEC["harmonics"], result.trajectory.period, 0.3, 0.3)
-    table, draw = ex.compare_excitations(
+    table, per_seed, draw = ex.compare_excitations(
         robot, structural, spec, twin_block, "unit", result.trajectory, {"other": other}
     )
     setup = ex.twin_setup(robot, structural, twin_block, comparison, result.trajectory.order)
@@ -125,11 +125,12 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
         name: ex.violations(robot, v, limits, physical, ex.fine_grid(v, len(t), 1))
         for name, v in trajectories.items()
     }
-    want, _ = ex.compare(setup, trajectories, feasible, 1, range(4), SPEC["grid_points"])
+    want, seeds = ex.compare(setup, trajectories, feasible, 1, range(4), SPEC["grid_points"])
     assert draw == k
     pd.testing.assert_frame_equal(table, want)
+    pd.testing.assert_frame_equal(per_seed, seeds)
     spec["comparison"] = comparison | {"random": False}  # no random reference
-    table, draw = ex.compare_excitations(
+    table, per_seed, draw = ex.compare_excitations(
         robot, structural, spec, twin_block, "unit", result.trajectory, {"other": other}
     )
     assert draw is None and list(table["trajectory"]) == ["designed", "other"]

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
+
+from paramid import io
 
 pytestmark = pytest.mark.slow
 
@@ -33,6 +36,7 @@ robots:
       comparison: {{seeds: 8, periods: 1, validation_period_s: 5.0}}
 """
 TARGETS = ["results/arm/excitation/comparison.csv", "results/arm/excitation/trajectories.png"]
+TARGETS += ["results/arm/excitation/comparison.png"]
 
 
 @pytest.fixture()
@@ -86,6 +90,10 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
         "p_value",
     ]
     assert list(table["trajectory"]) == ["designed", "random", "mine"]
+    per_seed, _ = io.read_parquet(folder / "per_seed.parquet")  # the figure's boxes
+    medians = per_seed.groupby("trajectory", sort=False)["param_error"].median()
+    np.testing.assert_allclose(medians[table["trajectory"]], table["param_error_median"], rtol=1e-9)
+    assert list(per_seed.groupby("trajectory", sort=False).size()) == [8, 8, 8]  # the seeds
     designed = table["cond"].iloc[0]
     beaten = table[table["feasible"] & (table["cond"] < designed)]
     assert list(beaten["trajectory"]) == list(table.loc[table["cond_below_designed"], "trajectory"])

@@ -2,7 +2,8 @@
 # limits; paramid.robot.excitation). A study's `excitation:` block -> robot_excitation_design
 # (design.json, trajectory.parquet/.csv at the controller rate) -> robot_excitation_compare
 # (designed vs a random feasible trajectory vs the configured coefficient files on the twin,
-# comparison.csv) and robot_excitation_figure. Needs no records.
+# comparison.csv, per_seed.parquet) and robot_excitation_figure (the design against its limits;
+# the comparison's errors per seed). Needs no records.
 
 
 rule robot_excitation_design:
@@ -31,12 +32,13 @@ rule robot_excitation_compare:
         design="results/{study}/excitation/design.json",
         coefficients=ROBOTS.excitation_coefficients,
     output:
-        report(
+        comparison=report(
             "results/{study}/excitation/comparison.csv",
             caption="../report/robot_excitation_comparison.rst",
             category="{study}",
             subcategory="Excitation",
         ),
+        per_seed="results/{study}/excitation/per_seed.parquet",
     log:
         "logs/{study}/robot_excitation_compare.log",
     wildcard_constraints:
@@ -50,6 +52,8 @@ rule robot_excitation_compare:
 rule robot_excitation_figure:
     input:
         design="results/{study}/excitation/design.json",
+        comparison="results/{study}/excitation/comparison.csv",
+        per_seed="results/{study}/excitation/per_seed.parquet",
     output:
         png=report(
             "results/{study}/excitation/trajectories.png",
@@ -58,6 +62,13 @@ rule robot_excitation_figure:
             subcategory="Excitation",
         ),
         pdf="results/{study}/excitation/trajectories.pdf",
+        comparison_png=report(
+            "results/{study}/excitation/comparison.png",
+            caption="../report/robot_excitation_comparison_figure.rst",
+            category="{study}",
+            subcategory="Excitation",
+        ),
+        comparison_pdf="results/{study}/excitation/comparison.pdf",
     log:
         "logs/{study}/robot_excitation_figure.log",
     wildcard_constraints:

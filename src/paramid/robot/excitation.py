@@ -508,13 +508,13 @@ def compare_excitations(
     study: str,
     designed: FourierTrajectory,
     others: Mapping[str, FourierTrajectory],
-) -> tuple[pd.DataFrame, int | None]:
+) -> tuple[pd.DataFrame, pd.DataFrame, int | None]:
     """comparison.csv of a robot study's ``excitation`` block ``spec``: the designed
     trajectory, a random feasible one (:func:`random_feasible`) and ``others`` (e.g. the
     configured coefficient files), each checked against every limit on the design's fine
     grid (as many instants over its own period) and compared on the twin (:func:`compare`,
-    ``spec["comparison"]``: periods, seeds).  Returns the table and the random draw used
-    (None with ``comparison.random`` false: no random reference)."""
+    ``spec["comparison"]``: periods, seeds).  Returns the table, the per-seed errors and the
+    random draw used (None with ``comparison.random`` false: no random reference)."""
     limits, _ = limits_of(robot, spec, study)
     physical = physical_of(robot, spec)
     trajectories = {"designed": designed}
@@ -530,8 +530,10 @@ def compare_excitations(
     c = spec["comparison"]
     setup = twin_setup(robot, base, twin, c, designed.order)
     seeds = list(range(c["seeds"]))
-    table, _ = compare(setup, trajectories, feasibility, c["periods"], seeds, spec["grid_points"])
-    return table, draw
+    table, per_seed = compare(
+        setup, trajectories, feasibility, c["periods"], seeds, spec["grid_points"]
+    )
+    return table, per_seed, draw
 
 
 def design_summary(

@@ -168,3 +168,24 @@ def excitation_figure(
     for ax in axes[-1]:
         ax.set_xlabel("time [s]")
     return fig
+
+
+def excitation_comparison_figure(per_seed: pd.DataFrame, table: pd.DataFrame) -> Figure:
+    """The excitations of comparison.csv on the twin, one box per trajectory over the noise
+    seeds: (a) median relative base-parameter error of OLS (log axis), (b) torque RMSE on the
+    independent validation trajectory; each label gives the trajectory's cond (Eq 8)."""
+    order = list(table["trajectory"])
+    cond = dict(zip(table["trajectory"], table["cond"], strict=True))
+    labels = [f"{name.replace('_', chr(10))}\ncond {cond[name]:.3g}" for name in order]
+    fig, axes = new_figure(3.2, ncols=2)
+    panels = (
+        ("param_error", "(a) base-parameter error", "relative error [1]"),
+        ("val_rmse", "(b) validation torque", "RMSE [N m]"),
+    )
+    for ax, (column, title, unit) in zip(axes, panels, strict=True):
+        data = [per_seed.loc[per_seed["trajectory"] == n, column].to_numpy() for n in order]
+        ax.boxplot(data, tick_labels=labels)
+        ax.set_title(title)
+        ax.set_ylabel(unit)
+    axes[0].set_yscale("log")
+    return fig

@@ -482,14 +482,25 @@ class RobotStudies:
         if name in self.excitation:
             base = f"results/{name}/excitation"
             files = ["design.json", "trajectory.parquet", "trajectory.csv", "comparison.csv"]
-            out += [f"{base}/{f}" for f in files]
-            out += [f"{base}/trajectories.{ext}" for ext in ("png", "pdf")]
+            out += [f"{base}/{f}" for f in [*files, "per_seed.parquet"]]
+            out += [
+                f"{base}/{f}.{ext}"
+                for f in ("trajectories", "comparison")
+                for ext in ("png", "pdf")
+            ]
         if not self.records[name]:
             return out
         base = f"results/{name}"
         methods = self.blocks[name]["methods"]
         out.append(f"{base}/model/base.json")
-        tables = ("validation", "parameters", "consistency", "friction", "regularisation")
+        tables = (
+            "validation",
+            "parameters",
+            "consistency",
+            "friction",
+            "regularisation",
+            "warnings",
+        )
         out += [f"{base}/tables/{t}.csv" for t in tables]
         out += [f"{base}/model/{m}.urdf" for m in methods if m in CONSISTENT]
         if name in self.twin:
