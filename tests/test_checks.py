@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paramid import ingest, plausibility
+from paramid import estimators, ingest, plausibility
 from paramid.hip import checks, pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,3 +170,67 @@ def test_the_reference_scale_compares_the_median_ratio():
     assert "0.02 times" in plausibility.reference_scale({"Jt": 0.01, "fv": 0.04}, reference)
     assert plausibility.reference_scale({"Jt": -20.0, "fv": -80.0}, reference) is None  # sign
     assert plausibility.reference_scale({"Jt": 20.0}, {"Mxt": 1.0}) is None  # nothing shared
+
+
+def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
+    """The swing-up squeezed to a 0.4 deg rocking about its mean angle (12 deg), fitted with
+    both gravity columns and an offset (a knee's regressor): cos q is then nearly constant,
+    like the offset. The rank check passes, and the least-squares fit is noise (a helper's
+    knee at +-0.15 deg gave Mxt 43.8 and a crash in hip_rls); the scaled regressor's
+    condition number (2.3e6; 9.4 as recorded) names it.  Without g_cos_q the rocking still
+    identifies g sin q (cond 739): not refused."""
+    keys = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd", "offset"]
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    args = {"study": "mine", "regressor": keys, "gravity": 9.81, "signals_config": signals}
+    checks.check_usable(pendulum, "p.csv", **args)
+    mean = pendulum.angle.mean()
+    small = mean + (pendulum.angle - mean) * np.deg2rad(0.4) / np.ptp(pendulum.angle)
+    still = dataclasses.replace(pendulum, angle=small)
+    processed = pipeline.process(still.time, still.angle, still.torque, SIGNALS, 6.0)
+    H, _ = pipeline.regression(processed, keys, 9.81)
+    assert estimators.collinear_columns(H, keys) == []  # full rank in numbers
+    pattern = r"p\.csv: the regressor's condition number .* is 2\.\d+e\+06 .*\[excitation\]"
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_usable(still, "p.csv", **args)
+    checks.check_usable(still, "p.csv", **(args | {"regressor": KEYS}))  # no g_cos_q
+
+
+def test_a_rest_longer_than_the_rls_memory_is_named_before_any_job(pendulum):
+    """Two seconds at rest in the middle of the swing-up: at forgetting 0.9 (a memory of 10
+    samples) the RLS information matrix turns singular there; the check says so, naming the
+    rls block, instead of a LinAlgError in hip_rls."""
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    args = {"study": "mine", "regressor": KEYS, "gravity": 9.81, "signals_config": signals}
+    args["skip_checks"] = ["encoder_clipped"]  # the rest is a third of this short record
+    rest = (pendulum.time > 4.0) & (pendulum.time < 6.0)
+    angle = pendulum.angle.copy()
+    angle[rest] = angle[np.argmax(rest)]
+    torque = pendulum.torque.copy()
+    torque[rest] = torque[np.argmax(rest)]
+    resting = dataclasses.replace(pendulum, angle=angle, torque=torque)
+    checks.check_usable(resting, "p.csv", **args, rls_recursion=(0.999, 1e4))
+    pattern = r"p\.csv: the RLS information matrix .* singular .*forgetting 0\.9\).*\.rls\)"
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_usable(resting, "p.csv", **args, rls_recursion=(0.9, 1e4))
+
+
+def test_records_whose_fits_differ_by_a_unit_are_named(pendulum):
+    """The pendulum's two records fit to parameters 0.5x apart in the median (two motions of
+    one joint); the validation torque in N mm declared as N m puts them 500x apart: named,
+    with the setting and how to skip it, before any job (no reference needed)."""
+    path = ROOT / "data/pendulum/sysid_pd_measured.csv"
+    sysid = ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    args = {"study": "mine", "regressor": KEYS, "gravity": 9.81}
+    args["signals_config"] = {**SIGNALS, "cutoff_hz": 6.0}
+    records = {"calibration": (pendulum, "c.csv"), "validation": (sysid, "v.csv")}
+    checks.check_records_agree(records, **args)
+    milli = dataclasses.replace(sysid, torque=1000 * sysid.torque)
+    records["validation"] = (milli, "v.csv")
+    pattern = (
+        r"c\.csv, v\.csv: the validation record's least-squares parameters \(.*\) are \d+ "
+        r"times the calibration record's .* studies\.mine\.records\.\*\.units\.torque .*"
+        r"\[records_scale\]"
+    )
+    with pytest.raises(ingest.InputError, match=pattern):
+        checks.check_records_agree(records, **args)
+    checks.check_records_agree(records, **args, skip_checks=["records_scale"])

@@ -41,6 +41,11 @@ SWAP_R2_MARGIN = 0.3
 # N m (100, 1000), kN m (1e-3).  Honest identifications of one joint differ by tens of per cent,
 # friction by a few times; the magnitude check cannot see a small joint's N mm (0.5 N m is 500).
 MAX_REFERENCE_RATIO = 30.0
+# Least-squares parameters move by up to cond(H) times the torque's relative error (H with
+# unit-norm columns).  A record that moves its joint through its motion scores 8-18 (the
+# shipped pendulum records, a 115 deg knee multisine); a knee rocking +-0.15 deg scores 1.4e6,
+# +-0.5 deg 1.3e5: at 1e4 a 1 % torque error can move a parameter by 100 %.
+MAX_SCALED_COND = 1e4
 POSITIVE_COLUMNS = {"qdd": "inertia", "qd": "viscous friction", "sign_qd": "Coulomb friction"}
 SIGN_Z = 5.0
 
@@ -97,12 +102,17 @@ def magnitudes(torque: Array, setting: str = "units.torque") -> str | None:
 
 
 def reference_scale(
-    fitted: Mapping[str, float], reference: Mapping[str, float], setting: str = "units.torque"
+    fitted: Mapping[str, float],
+    reference: Mapping[str, float],
+    setting: str = "units.torque",
+    against: str = "the reference's",
+    subject: str = "the record's",
 ) -> str | None:
     """A least-squares fit whose parameters are, in the median, more than
     :data:`MAX_REFERENCE_RATIO` times the reference's (or less than its inverse): the torque's
     unit is not the declared one.  Parameters the reference leaves out or sets to 0 are not
-    compared; a negative median is a sign error, the sign check's to name."""
+    compared; a negative median is a sign error, the sign check's to name.  ``subject`` and
+    ``against`` name the fit and the reference in the message (two records' fits, say)."""
     ratios = [fitted[name] / value for name, value in reference.items() if value and name in fitted]
     if not ratios:
         return None
@@ -110,11 +120,30 @@ def reference_scale(
     if scale > MAX_REFERENCE_RATIO or 0 < scale < 1 / MAX_REFERENCE_RATIO:
         each = ", ".join(f"{name} {fitted[name]:.4g}" for name in reference if name in fitted)
         return (
-            f"the record's least-squares parameters ({each}) are {scale:.3g} times the "
-            f"reference's in the median (beyond 1/{MAX_REFERENCE_RATIO:g}..{MAX_REFERENCE_RATIO:g}"
-            f"): check {setting} (N m or N mm) and the reference's units"
+            f"{subject} least-squares parameters ({each}) are {scale:.3g} times {against} in "
+            f"the median (beyond 1/{MAX_REFERENCE_RATIO:g}..{MAX_REFERENCE_RATIO:g}): check "
+            f"{setting} (N m or N mm)"
         )
     return None
+
+
+def excitation(H: Array, keys: Sequence[str], angle: Array) -> str | None:
+    """A regressor too ill-conditioned to identify its parameters (cond of its unit-norm
+    columns above :data:`MAX_SCALED_COND`): a joint that barely moves, or a motion whose
+    columns nearly coincide; the message names the weakest combination's main columns."""
+    scaled = H / np.linalg.norm(H, axis=0)
+    _, s, vt = np.linalg.svd(scaled, full_matrices=False)
+    cond = float(s[0] / s[-1]) if s[-1] > 0 else float("inf")
+    if cond <= MAX_SCALED_COND:
+        return None
+    weak = vt[-1] ** 2
+    names = [keys[i] for i in np.argsort(weak)[::-1] if weak[i] > 0.1]
+    return (
+        f"the regressor's condition number (columns scaled to unit norm) is {cond:.3g} "
+        f"(> {MAX_SCALED_COND:g}): the record does not excite the parameters, its weakest "
+        f"combination is mostly of {names}; the angle spans {np.rad2deg(np.ptp(angle)):.3g} deg. "
+        "Record a motion that moves the joint through its range"
+    )
 
 
 def encoder_clipped(angle: Array) -> str | None:
@@ -204,6 +233,8 @@ RECORD_CHECKS = (
     "encoder_clipped",
     "columns_swapped",
     "reference_scale",
+    "excitation",
+    "records_scale",
 )
 
 

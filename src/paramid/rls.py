@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from paramid.errors import UserError
+
 Array = NDArray[np.float64]
+
+
+class SingularRecursion(UserError):
+    """The RLS recursion met a stretch of the record that excites too few directions."""
 
 
 def rls_trajectory(
@@ -54,7 +60,16 @@ def rls_trajectory(
             axis=-2,
             zi=forgetting * b[..., None, :],
         )
-        out[..., start : start + chunk, :] = np.linalg.solve(A_k, b_k[..., None])[..., 0]
+        try:
+            out[..., start : start + chunk, :] = np.linalg.solve(A_k, b_k[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            raise SingularRecursion(
+                f"the RLS information matrix (Eq 7-9) is singular within samples {start}-"
+                f"{start + h.shape[-2] - 1}: over its memory of about "
+                f"{1 / max(1 - forgetting, 1e-300):.4g} samples (forgetting {forgetting:g}) the "
+                "record does not excite every parameter: the joint rests or barely moves for "
+                "longer than that. Raise rls.forgetting, trim the rest, or record more motion"
+            ) from None
         A, b = A_k[..., -1, :, :], b_k[..., -1, :]
     return out
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid import cutoff, estimators, plausibility
+from paramid import cutoff, estimators, plausibility, rls
 from paramid.hip import model, pipeline
 from paramid.ingest import InputError, MeasuredRecord, one_sample_trim
 
@@ -60,6 +60,7 @@ def check_usable(
     skip_checks: Sequence[str] = (),
     sweep_cutoffs: Sequence[float] = (),
     reference: Mapping[str, float] | None = None,
+    rls_recursion: tuple[float, float] | None = None,
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
@@ -69,8 +70,10 @@ def check_usable(
     under one sample, the record is shorter than trimming (and RLS burn-in) need, the
     regressor is rank-deficient (listing the collinear columns), or a plausibility check of
     :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
-    a clipped encoder, angle and torque swapped, a least-squares fit a unit's factor away from
-    the study's ``reference`` parameters), unless ``skip_checks`` names it.
+    a clipped encoder, angle and torque swapped, a regressor too ill-conditioned to identify
+    its parameters, a least-squares fit a unit's factor away from the study's ``reference``
+    parameters), unless ``skip_checks`` names it, or the RLS recursion of a calibration record
+    (``rls_recursion`` = forgetting, p0) meets a singular stretch.
     """
     fs = record.sample_rate_hz
     if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
@@ -114,9 +117,54 @@ def check_usable(
             f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
             f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
         )
+    if "excitation" not in skip_checks and (poor := plausibility.excitation(H, regressor, out.q)):
+        _stop(path, study, "excitation", poor)
+    if rls_recursion is not None:
+        try:
+            rls.rls_trajectory(H, out.torque, *rls_recursion)
+        except rls.SingularRecursion as err:
+            raise InputError(f"{path}: {err} (studies.{study}.rls)") from None
     if reference and "reference_scale" not in skip_checks:
-        fitted = np.linalg.lstsq(H, out.torque, rcond=None)[0]
-        fit = dict(zip(model.parameter_names(regressor), fitted.tolist(), strict=True))
-        scale = plausibility.reference_scale(fit, reference)
+        scale = plausibility.reference_scale(_fit(H, out.torque, regressor), reference)
         if scale:
-            _stop(path, study, "reference_scale", f"{scale} (studies.{study}.reference)")
+            _stop(path, study, "reference_scale", f"{scale} and studies.{study}.reference")
+
+
+def _fit(H: Array, torque: Array, regressor: Sequence[str]) -> dict[str, float]:
+    """Least-squares parameters by name."""
+    fitted = np.linalg.lstsq(H, torque, rcond=None)[0]
+    return dict(zip(model.parameter_names(regressor), fitted.tolist(), strict=True))
+
+
+def check_records_agree(
+    records: Mapping[str, tuple[MeasuredRecord, str | Path]],
+    *,
+    study: str,
+    regressor: list[str],
+    gravity: float,
+    signals_config: Mapping,
+    skip_checks: Sequence[str] = (),
+) -> None:
+    """The validation record's least-squares parameters within a unit's factor of the
+    calibration record's (:func:`paramid.plausibility.reference_scale`): a torque in N mm
+    declared as N m in one of them, which a small joint's magnitudes cannot show.  ``records``:
+    ``calibration`` and ``validation`` -> (record, path)."""
+    if "records_scale" in skip_checks:
+        return
+    fits = {}
+    for name, (record, path) in records.items():
+        cutoff = _checked_cutoff(signals_config, record.sample_rate_hz, path, study)
+        out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
+        fits[name] = _fit(
+            model.regressor(regressor, out.q, out.qd, out.qdd, gravity), out.torque, regressor
+        )
+    scale = plausibility.reference_scale(
+        fits["validation"],
+        fits["calibration"],
+        f"studies.{study}.records.*.units.torque",
+        against="the calibration record's",
+        subject="the validation record's",
+    )
+    if scale:
+        paths = f"{records['calibration'][1]}, {records['validation'][1]}"
+        _stop(paths, study, "records_scale", scale)

@@ -134,6 +134,7 @@ class HipStudies:
         for study in self.measured:
             for record in RECORDS:
                 stamps += self._check_record(study, record)
+            stamps += self._check_records_agree(study)
             specs = [self.blocks[study]["records"][record] for record in RECORDS]
             files = [spec["path"] for spec in specs]
             data = {(codehash.file_digest(s["path"]), repr(s["columns"])) for s in specs}
@@ -171,9 +172,47 @@ class HipStudies:
             gravity=cfg["gravity"],
             signals_config=cfg["signals"],
             burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
+            rls_recursion=(
+                (cfg["rls"]["forgetting"], cfg["rls"]["p0"]) if record == "calibration" else None
+            ),
             skip_checks=cfg["checks"]["skip"],
             sweep_cutoffs=settings["sweep_cutoffs"],
             reference=settings["reference"],
+        )
+        return [stamp]
+
+    def _check_records_agree(self, study: str) -> list:
+        """The two records' fits within a unit's factor (:func:`paramid.hip.checks.
+        check_records_agree`), stamped by both files and their settings."""
+        cfg = self.blocks[study]
+        specs = {record: cfg["records"][record] for record in RECORDS}
+        settings = {k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "checks")}
+        partner = {
+            "records": specs,
+            "calibration": codehash.file_digest(specs["calibration"]["path"]),
+        }
+        checker = "paramid.hip.checks"
+        done, stamp = validated_before(specs["validation"]["path"], partner | settings, checker)
+        if done:
+            return []
+        from paramid.hip import checks
+
+        loaded = {
+            record: (
+                ingest.load_record(
+                    spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
+                ),
+                spec["path"],
+            )
+            for record, spec in specs.items()
+        }
+        checks.check_records_agree(
+            loaded,
+            study=study,
+            regressor=cfg["regressor"],
+            gravity=cfg["gravity"],
+            signals_config=cfg["signals"],
+            skip_checks=cfg["checks"]["skip"],
         )
         return [stamp]
 
