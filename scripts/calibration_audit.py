@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from paramid import io
-from paramid.calibration import audit
+from paramid.calibration import audit, twin
 
 
 def main(smk) -> None:
@@ -16,7 +16,8 @@ def main(smk) -> None:
         for name in ("table6", "table7", "table8", "table9", "hybrid")
     }
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
-    result = audit.kr210_audit(**tables, fits=fits)
+    calibrated = twin.is_calibrated(cfg["twin"])
+    result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated)
     io.write_csv(result, smk.output.csv)
     counts = result["verdict"].value_counts().to_dict()
     caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"

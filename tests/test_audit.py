@@ -139,14 +139,19 @@ def test_kr210_audit_verdicts_from_synthetic_tables():
     assert v["Table 8: M5's RMSE is significantly lower than each of the seven compared"] == (
         "differs"
     )
-    # the paper against itself: M4's printed p, the hybrids' signs and missing SDs
-    assert v["Table 8 M5 vs M4: printed p follows from the printed means and SDs"] == "differs"
-    assert v["Table 8 M5 vs M1: printed p follows from the printed means and SDs"] == "reproduced"
+    # the paper against itself (never counted as reproduced): M4's printed p, the hybrids'
+    # signs and missing SDs
+    assert v["Table 8 M5 vs M4: printed p follows from the printed means and SDs"] == (
+        audit.PAPER_INCONSISTENT
+    )
+    assert v["Table 8 M5 vs M1: printed p follows from the printed means and SDs"] == (
+        audit.PAPER_CONSISTENT
+    )
     assert v["Table 8 M5 vs LM+GA: printed p follows from the printed means and SDs"] == (
         "not comparable"
     )
     assert v["Table 8 M5 vs LM+GA: printed difference = difference of the printed means"] == (
-        "differs"
+        audit.PAPER_INCONSISTENT
     )
     # Table 9: M5's bands as printed, BC's MEAN not; M5 lowest without per-run pairs
     assert v["Table 9 M5 points within ±0.5 mm (%)"] == "reproduced"
@@ -174,3 +179,32 @@ def test_kr210_audit_reads_only_the_papers_model_and_methods():
     short = dict(tables, table7=tables["table7"][tables["table7"]["identifier"] != "ukf"])
     with pytest.raises(ValueError, match="Table 7"):
         calibration_audit.kr210_audit(**short, fits=fits)
+
+
+def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
+    """The default twin's DH error sizes were fitted to Table 7's BC: its BC means are
+    calibration targets whatever their value.  A method that diverged in some repeats cannot
+    make "M5 significantly lower" reproduced (the divergences carry the difference), and its
+    rows say so.  A Table 9 MAX within tolerance while its row's MEAN is not is a coincidence."""
+    fits = _fits()
+    tables = _tables(fits)
+    table7 = tables["table7"].copy()
+    table7.loc[table7["identifier"] == "ukf", "diverged_runs"] = 5
+    table9 = tables["table9"].set_index("method")
+    table9.loc["BC", "max_mm"] = paper.TABLE9["BC"]["max_mm"]  # level half, MAX as printed
+    tables |= {"table7": table7, "table9": table9.reset_index()}
+    result = calibration_audit.kr210_audit(**tables, fits=fits, calibrated=True)
+    rows = result.set_index("claim")
+    bc = [f"Table 7 BC {m} (mean of repeats)" for m in ("MEAN", "RMSE", "MAX")]
+    assert set(rows.loc[bc, "verdict"]) == {audit.CALIBRATION_TARGET}
+    assert "errors_sd" in rows.loc[bc[1], "reason"] and "0.8927" in rows.loc[bc[1], "reason"]
+    m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
+    assert (
+        m4["verdict"] == "direction only" and "5 of the repeats compared diverged" in m4["reason"]
+    )
+    assert "diverged in 5 of 10" in rows.loc["Table 7 M4 RMSE (mean of repeats)", "reason"]
+    assert rows.loc["Table 9 BC MAX", "verdict"] == "differs"
+    assert "coincidence" in rows.loc["Table 9 BC MAX", "reason"]
+    assert "errors_sd" in rows.loc["Table 9 BC MEAN", "reason"]
+    judged = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")  # other twin
+    assert judged.loc[bc[1], "verdict"] == "reproduced"  # 0.8927 as printed

@@ -6,8 +6,10 @@ only`` (same direction or ordering, but the size or the significance does not ho
 ``differs``, ``not comparable`` (the paper gives nothing to compare with),
 ``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
 paper's but never judged, since a verdict on it could flip between two builds of the same
-commit with the machine's load) and ``calibration target`` (a number a twin setting was
-chosen to give: shown beside the paper's, never evidence).  Every verdict is a function of
+commit with the machine's load), ``calibration target`` (a number a twin setting was
+chosen to give: shown beside the paper's, never evidence) and ``paper consistent`` / ``paper
+inconsistent`` (a printed number checked against the paper's own other numbers: says nothing
+about our reproduction, so it is never counted as one).  Every verdict is a function of
 seeded, deterministic results only, so two clean builds give the same verdict column.  Every
 row says why.
 """
@@ -30,6 +32,8 @@ COLUMNS = [
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
 CALIBRATION_TARGET = "calibration target"
+PAPER_CONSISTENT = "paper consistent"
+PAPER_INCONSISTENT = "paper inconsistent"
 VERDICTS = (
     "reproduced",
     "direction only",
@@ -37,6 +41,8 @@ VERDICTS = (
     "not comparable",
     MACHINE_DEPENDENT,
     CALIBRATION_TARGET,
+    PAPER_CONSISTENT,
+    PAPER_INCONSISTENT,
 )
 
 

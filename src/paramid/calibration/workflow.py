@@ -100,7 +100,7 @@ class CalibrationStudies:
         )
 
     def audit_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        return {"study": wildcards.study}
+        return {"study": wildcards.study, "twin": self.blocks[wildcards.study]["twin"]}
 
     # -- inputs ----------------------------------------------------------------------------
     def data(self, wildcards: Wildcards) -> dict[str, str]:
