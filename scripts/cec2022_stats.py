@@ -23,9 +23,9 @@ def main(smk) -> None:
     io.write_csv(friedman, smk.output.friedman)
     io.write_csv(wilcoxon, smk.output.wilcoxon)
     io.write_csv(study.run_level_tests(runs, reference=reference), smk.output.runs_tests)
-    io.write_csv(
-        study.audit_table(ranks, friedman, wilcoxon, reference=reference), smk.output.audit
-    )
+    intervals = study.rank_intervals(runs)
+    audit = study.audit_table(ranks, friedman, wilcoxon, reference, tables, intervals)
+    io.write_csv(audit, smk.output.audit)
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)
     )

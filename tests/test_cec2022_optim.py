@@ -266,6 +266,10 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     timed = audit["claim"].str.contains("Time")
     assert timed.sum() == 2 * 3  # time ranks, 3 functions x 2 D: never judged
     assert set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
+    intervals = study.rank_intervals(runs, algorithms=["WOA", "HHO", "MIPO"], resamples=200)
+    judged = study.audit_table(ranks, friedman, wilcoxon, "MIPO", tables, intervals)
+    assert set(judged["verdict"]) <= set(audit_columns.VERDICTS)
+    assert judged["claim"].str.contains("values").sum() == 0  # no printed values here
     with pytest.raises(ValueError):
         iterations_for(10, 100, 500, "other")
     assert iterations_for(20, 100, 500, "cec") == 10_000
@@ -403,3 +407,61 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
         [*command, "-n"], cwd=tmp_path, check=True, capture_output=True, text=True
     )
     assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_rank_intervals_equal_a_literal_bootstrap_and_tell_ties_from_gaps() -> None:
+    """Three algorithms on one function (D = 30: no place of §3.1.2's text applies): A far
+    below B and C, B and C from one distribution.
+    A's place is 1 in every resample ([1, 1]); B and C share [2, 3].  The intervals equal a
+    literal per-resample loop with the same stream; the audit judges the paper's place with
+    them (inside a shared interval: direction only; alone and equal: reproduced; outside:
+    differs, with the reasons our values and places can differ)."""
+    import scipy.stats
+
+    from paramid.cec2022 import study
+    from paramid.seeding import generator
+
+    rng = np.random.default_rng(0)
+    values = {"A": rng.normal(0, 1, 30), "B": rng.normal(50, 5, 30), "C": rng.normal(50, 5, 30)}
+    runs = {(30, 4, a): pd.DataFrame({"best_f": v}) for a, v in values.items()}
+    table = study.rank_intervals(runs, algorithms=["A", "B", "C"], resamples=300)
+    got = table.set_index("algorithm")
+    assert got.loc["A", ["rank_lo_ave", "rank_hi_ave"]].tolist() == [1, 1]
+    assert got.loc["B", ["rank_lo_ave", "rank_hi_ave"]].tolist() == [2, 3]
+    f = np.stack(list(values.values()))
+    picks = generator("cec2022", "rank_bootstrap", 30, 4).integers(0, 30, size=(300, 3, 30))
+    literal = []
+    for b in range(300):
+        sample = np.array([f[a, picks[b, a]] for a in range(3)])
+        literal.append(scipy.stats.rankdata(sample.std(axis=1, ddof=1), method="min"))
+    literal = np.array(literal)
+    np.testing.assert_array_equal(
+        got["rank_lo_std"], np.quantile(literal, 0.025, axis=0, method="lower")
+    )
+    np.testing.assert_array_equal(
+        got["rank_hi_std"], np.quantile(literal, 0.975, axis=0, method="higher")
+    )
+    ranks = pd.DataFrame(
+        {
+            "function": 4,
+            "algorithm": ["A", "B", "C"],
+            **{f"rank_{k}": [1, 2, 3] for k in study.INDICATORS},
+            **{f"paper_rank_{k}": [1, 3, 2] for k in study.INDICATORS},
+        }
+    )
+    rows = []
+    for reference in ("A", "B"):
+        rows += study._rank_claims(
+            ranks.merge(table.drop(columns="dim"), on=["function", "algorithm"]),
+            30,
+            "ave",
+            reference,
+        )
+    verdicts = {r["claim"]: r["verdict"] for r in rows}
+    assert verdicts["D30 Ave: A rank on F4"] == "reproduced"  # rank 1 = paper's, alone
+    assert verdicts["D30 Ave: B rank on F4"] == "direction only"  # paper's 3 within [2, 3]
+    ranks["paper_rank_ave"] = [2, 1, 3]  # the paper puts A second: outside A's [1, 1]
+    row = study._rank_claims(
+        ranks.merge(table.drop(columns="dim"), on=["function", "algorithm"]), 30, "ave", "A"
+    )[0]
+    assert row["verdict"] == "differs" and "50 000 evaluations" in row["reason"]

@@ -32,6 +32,7 @@ import yaml
 from paramid import audit
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.suite import BIASES
+from paramid.seeding import generator
 
 __all__ = [
     "INDICATORS",
@@ -258,6 +259,48 @@ def run_level_tests(
     return table
 
 
+#: bootstrap resamples of each algorithm's runs behind a rank interval (:func:`rank_intervals`)
+RANK_RESAMPLES = 2000
+#: statistic of one algorithm's final values per rank indicator (the paper's Ave, Std, Best)
+_STATISTICS = {
+    "ave": lambda f: f.mean(axis=-1),
+    "std": lambda f: f.std(axis=-1, ddof=1),
+    "best": lambda f: f.min(axis=-1),
+}
+
+
+def rank_intervals(
+    runs: Mapping[tuple[int, int, str], pd.DataFrame],
+    algorithms: Sequence[str] = PAPER_ALGORITHMS,
+    resamples: int = RANK_RESAMPLES,
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """Per (D, F, algorithm) and indicator (Ave, Std, Best): the ``level`` percentile-bootstrap
+    interval of the algorithm's rank among ``algorithms`` (1 = best, ties min), each resample
+    drawing every algorithm's runs with replacement (stream ("cec2022", "rank_bootstrap", D,
+    F)); columns dim, function, algorithm, rank_lo_<k>, rank_hi_<k>.  A rank outside the
+    interval is excluded by these runs; inside it, they cannot tell it apart."""
+    import scipy.stats
+
+    rows = []
+    for dim, function in sorted({(d, f) for d, f, _ in runs}):
+        present = [a for a in algorithms if (dim, function, a) in runs]
+        f = np.stack([runs[(dim, function, a)]["best_f"].to_numpy(np.float64) for a in present])
+        rng = generator("cec2022", "rank_bootstrap", dim, function)
+        picks = rng.integers(0, f.shape[1], size=(resamples, *f.shape))
+        sample = np.take_along_axis(f[None], picks, axis=2)  # (resamples, algorithms, runs)
+        block = pd.DataFrame({"dim": dim, "function": function, "algorithm": present})
+        for k, statistic in _STATISTICS.items():
+            ranks = scipy.stats.rankdata(statistic(sample), method="min", axis=1)
+            tail = (1 - level) / 2
+            block[f"rank_lo_{k}"] = np.quantile(ranks, tail, axis=0, method="lower").astype(int)
+            block[f"rank_hi_{k}"] = np.quantile(ranks, 1 - tail, axis=0, method="higher").astype(
+                int
+            )
+        rows.append(block)
+    return pd.concat(rows, ignore_index=True)
+
+
 # --- audit --------------------------------------------------------------------------------
 
 #: §3.1.2's text: MIPO's place per function and indicator (D = 10 and 20).
@@ -274,6 +317,14 @@ PAPER_TEXT_CLAIMS: dict[tuple[int, str], dict[int, int]] = {
 
 
 _LABELS = {"ave": "Ave", "std": "Std", "time_s": "Time", "best": "Best"}
+
+#: Why our places and values can differ from the paper's
+WHY_RANKS_DIFFER = (
+    "our implementations follow each method's paper at the paper's budget of 50 000 "
+    "evaluations per run (MIPO's extra evaluations per iteration counted in it), 30 seeded runs; "
+    "the paper's code, its evaluation counting and its runs are not published, and its errors "
+    "are mostly far above ours (the value rows), so the places among close methods move"
+)
 
 
 def _claim(
@@ -295,9 +346,13 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
     """MIPO's place per function for one (D, indicator), and its count of first places.
 
     The paper's place comes from §3.1.2's text where stated (checked against the paper's own
-    table), else from its Table 3/4.  Time ranks are listed but never judged (verdict
-    machine-dependent): MATLAB timings on the authors' laptop and numpy timings here are not
-    comparable, and our own ranks of wall-clock times move with the machine's load.
+    table), else from its Table 3/4.  A place is judged against our rank's bootstrap interval
+    over the runs (``rank_lo_*``, ``rank_hi_*`` of :func:`rank_intervals`, where ``table``
+    has them): reproduced when it equals our rank and the interval holds that rank alone,
+    direction only when it lies inside (our 30 runs cannot tell the places apart), differs
+    outside.  Time ranks are listed but never judged (verdict machine-dependent): MATLAB
+    timings on the authors' laptop and numpy timings here are not comparable, and our own
+    ranks of wall-clock times move with the machine's load.
     """
     label = _LABELS[indicator]
     text = PAPER_TEXT_CLAIMS.get((dim, indicator), {})
@@ -325,9 +380,30 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
             why += "machine vs numpy here, and a rank of wall-clock times moves with the load"
             rows.append(audit.timing(claim, source, paper_rank, ours, why + note, unit="rank"))
             continue
-        ok = bool(ours == paper_rank) if not pd.isna(paper_rank) else None
-        why = f"our rank {ours} of {n_methods} by {indicator}" + note
-        rows.append(_claim(claim, source, paper_rank, ours, "exact rank", ok, why))
+        lo, hi = (
+            (
+                int(mine.loc[function, f"rank_lo_{indicator}"]),
+                int(mine.loc[function, f"rank_hi_{indicator}"]),
+            )
+            if f"rank_lo_{indicator}" in mine
+            else (ours, ours)
+        )
+        why = f"our rank {ours} of {n_methods} by {indicator}, 95 % bootstrap interval over "
+        why += f"the runs [{lo}, {hi}]"
+        if pd.isna(paper_rank):
+            verdict = "not comparable"
+        elif paper_rank == ours and lo == hi:
+            verdict = "reproduced"
+        elif lo <= paper_rank <= hi:
+            verdict = "direction only"
+            why += ": our runs cannot tell these places apart"
+        else:
+            verdict = "differs"
+            why += f": the paper's place lies outside it; {WHY_RANKS_DIFFER}"
+        tolerance = "the paper's rank in our bootstrap interval (alone: reproduced)"
+        rows.append(
+            audit.row(claim, source, paper_rank, ours, tolerance, verdict, why + note, unit="rank")
+        )
     if indicator != "time_s":
         rows.append(
             _claim(
@@ -356,8 +432,8 @@ def _dimension_claim(ranks: Mapping[int, pd.DataFrame], reference: str) -> dict:
         "§3.1.2 last paragraph",
         f"{paper_mean[10]:.2f} -> {paper_mean[20]:.2f}",
         f"{mean_ave[10]:.2f} -> {mean_ave[20]:.2f}",
-        "direction",
-        bool(mean_ave[20] <= mean_ave[10]),
+        "direction (strictly better)",
+        bool(mean_ave[20] < mean_ave[10]),
         "mean over functions of the per-function Ave rank among the six",
     )
 
@@ -402,23 +478,71 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
     ]
 
 
+def _value_claims(tables: Mapping[int, pd.DataFrame], tolerance: float = 0.10) -> list[dict]:
+    """Per D and indicator (Ave, Std, Best): the printed values of Table 3/4 against ours,
+    counted (the six methods on F1-F12): within ``tolerance`` relative, and ours lower; Ave and
+    Best as errors f - f* (the function's bias), so the tolerance is not set by the bias."""
+    rows = []
+    for dim, table in sorted(tables.items()):
+        six = table[table["algorithm"].isin(PAPER_ALGORITHMS)]
+        bias = six["function"].map(BIASES).to_numpy(np.float64)
+        for k in ("ave", "std", "best"):
+            offset = 0.0 if k == "std" else bias
+            printed = six[f"paper_{k}"].to_numpy(np.float64) - offset
+            ours = six[k].to_numpy(np.float64) - offset
+            known = np.isfinite(printed)
+            if not known.any():
+                continue
+            close = np.abs(ours - printed) <= tolerance * np.abs(printed)
+            lower = ours < printed
+            n = int(known.sum())
+            rows.append(
+                audit.row(
+                    f"D{dim} {_LABELS[k]} values of the six methods on F1-F12"
+                    + ("" if k == "std" else " (errors f - f*)"),
+                    f"Table {3 if dim == 10 else 4}",
+                    f"{n} cells",
+                    f"{int(close[known].sum())} within ±{100 * tolerance:g} %, "
+                    f"{int(lower[known].sum())} lower",
+                    f"each cell within ±{100 * tolerance:g} % relative",
+                    "reproduced" if close[known].all() else "differs",
+                    f"ours below the paper's in {int(lower[known].sum())} of {n} cells; "
+                    + WHY_RANKS_DIFFER,
+                    unit="cells",
+                )
+            )
+    return rows
+
+
 def audit_table(
     ranks: Mapping[int, pd.DataFrame],
     friedman: pd.DataFrame,
     wilcoxon: pd.DataFrame,
     reference: str = "MIPO",
+    tables: Mapping[int, pd.DataFrame] | None = None,
+    intervals: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per ranking claim of §3.1.2 (columns claim, source, paper_value,
     reproduced_value, tolerance, verdict, reason).
 
     Per (D, indicator, F): MIPO's place among the six methods, the paper's from the text
-    (where stated) checked against the paper's own table; counts of first places; the
-    "20D better than 10D" claim; and MIPO's Friedman mean rank and Wilcoxon results.
+    (where stated) checked against the paper's own table, judged with the bootstrap
+    ``intervals`` of :func:`rank_intervals` where given; counts of first places; the
+    "20D better than 10D" claim; MIPO's Friedman mean rank and Wilcoxon results; and with
+    the summary ``tables`` of Table 3/4, their printed values counted against ours.
     """
     rows: list[dict] = []
     for dim, table in sorted(ranks.items()):
+        if intervals is not None:
+            table = table.merge(
+                intervals[intervals["dim"] == dim].drop(columns="dim"),
+                on=["function", "algorithm"],
+                how="left",
+            )
         for indicator in INDICATORS:
             rows.extend(_rank_claims(table, dim, indicator, reference))
+    if tables is not None:
+        rows.extend(_value_claims(tables))
     if 10 in ranks and 20 in ranks:
         rows.append(_dimension_claim(ranks, reference))
     rows.extend(_friedman_claims(friedman, reference))
