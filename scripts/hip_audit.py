@@ -41,6 +41,7 @@ def main(smk) -> None:
             estimators.rmse(H, y, estimators.ls(H, y)),
             reference.get("source", "reference"),
             reference.get("note", ""),
+            reference["fitted_on_validation"],
         )
     io.write_csv(result, smk.output.csv)
     counts = result["verdict"].value_counts().to_dict()

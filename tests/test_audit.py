@@ -208,3 +208,19 @@ def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
     assert "errors_sd" in rows.loc["Table 9 BC MEAN", "reason"]
     judged = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")  # other twin
     assert judged.loc[bc[1], "verdict"] == "reproduced"  # 0.8927 as printed
+
+
+def test_a_reference_audit_says_where_the_reference_was_fitted():
+    """Only a reference identified on the validation record is called "fitted on that very
+    record"; an empty note leaves no stray separator."""
+    from paramid.hip.audit import reference_audit
+
+    t4 = pd.DataFrame({"method": ["BCLS"], "Jt": [0.2131]})
+    t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [0.0415]})
+    args = (t4, t3, {"Jt": 0.2131}, 0.0415, 0.0410, "simulator truth", "")
+    own = reference_audit(*args).set_index("claim")
+    assert own.loc["BCLS Jt vs reference", "reason"] == "ours 0.2131 vs 0.2131"
+    rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    assert "fitted on that very record" not in own.loc[rmse, "reason"]
+    upstream = reference_audit(*args, fitted_on_validation=True).set_index("claim")
+    assert "fitted on that very record" in upstream.loc[rmse, "reason"]

@@ -198,6 +198,17 @@ def test_hip_params_are_narrow_config_subsets(config):
     assert "agwo" not in hip.rls_params(wc(study="hip"))  # κ reruns no RLS, no BCLS
 
 
+def test_only_studies_with_something_to_audit_have_an_audit_rule(config):
+    """A measured study without paper values or reference parameters has no audit: asking for
+    its audit.md is "no rule" (the hip_audit constraint), not a TypeError inside the job."""
+    own = copy.deepcopy(config)
+    own["studies"]["mine"] = copy.deepcopy(own["studies"]["pendulum"])
+    del own["studies"]["mine"]["reference"]
+    hip = HipStudies(own)
+    assert hip.audited_names == ["hip", "pendulum"]
+    assert not any(t.endswith("audit.csv") for t in hip.study_targets("mine"))
+
+
 def test_hip_sweeps_read_their_own_methods_optimisers_only(config):
     """A GA setting reruns no sweep of GWO/AGWO alone (margin: rls_gwo, rls_agwo)."""
     hip = HipStudies(config)

@@ -109,7 +109,7 @@ rule hip_audit:
     log:
         "logs/{study}/hip_audit.log",
     wildcard_constraints:
-        study=one_of(HIP.names),
+        study=one_of(HIP.audited_names),
     group:
         "report"
     threads: 1

@@ -60,6 +60,7 @@ class HipStudies:
         self.kinds = {name: self._kind(name) for name in self.names}
         self.twin = [s for s in self.names if self.kinds[s] == "twin"]
         self.measured = [s for s in self.names if self.kinds[s] == "measured"]
+        self.audited_names = [s for s in self.names if self.audited(s)]
         for name in self.names:
             self._check_settings(name)
 
