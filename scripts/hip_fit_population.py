@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from paramid import io
+from paramid import io, population
 from paramid.hip import fits, model
 from paramid.optim.grey_wolf import adaptive_exponent
 
@@ -17,7 +17,9 @@ def main(smk) -> None:
     rls = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None  # plain PSO: none
     run = fits.run_population(method, cfg, rls, H, y, H_val, y_val)
     fit = run.fit
-    frame, history = fits.population_frames(model.parameter_names(keys), fit)
+    names = model.parameter_names(keys)
+    frame, history = fits.population_frames(names, fit)
+    edge = population.box_edges(method, names, fit.x, run.lower, run.upper, cfg["mechanical"])
     meta = io.provenance(
         cfg,
         smk.input,
@@ -27,6 +29,7 @@ def main(smk) -> None:
         optimiser_settings=run.settings,
         time_ms_per_run_repeats=fit.time_ms_per_run.tolist(),
         timing="batched wall time of all runs / runs, one value per repeat of the batched call",
+        warnings=[edge] if edge else [],
     )
     if method == "rls_agwo":  # μ(γ) of Eq 12 beside its settings
         meta["mu_eq12"] = float(adaptive_exponent(**run.settings))
@@ -42,6 +45,8 @@ def main(smk) -> None:
         np.unique(fit.n_evals),
         np.median(fit.time_ms_per_run),
     )
+    if edge:
+        log.warning(edge)
 
 
 main(snakemake)  # noqa: F821

@@ -104,3 +104,21 @@ def test_run_population_searches_the_methods_box_with_its_settings(hip, method):
     np.testing.assert_array_equal(run.fit.val_rmse, want.val_rmse)
     np.testing.assert_array_equal(run.fit.history, want.history)
     np.testing.assert_array_equal(run.fit.n_evals, want.n_evals)
+
+
+def test_runs_decided_by_the_search_box_are_named():
+    """A helper's 1 kHz knee: plain PSO's tau0 at the +5 edge of its standard box in every run
+    (the true 0.15 N m lay well inside: the runs did not converge there); an
+    edge at a mechanical limit (fv >= 0) is physics holding and is not named."""
+    from paramid import population
+
+    names = ["Mxt", "fv", "tau0"]
+    lower, upper = np.array([-5.0, 0.0, -5.0]), np.array([5.0, 5.0, 5.0])
+    runs = np.column_stack([np.linspace(0.5, 0.7, 30), np.zeros(30), np.full(30, 5.0)])
+    message = population.box_edges("pso", names, runs, lower, upper, {"fv": {"min": 0.0}})
+    assert message is not None
+    assert message.startswith("pso: tau0 at its upper bound 5 in 100 % of the runs")
+    assert "fv" not in message and "this parameter" in message
+    assert "fv at its lower bound 0" in population.box_edges("pso", names, runs, lower, upper)
+    runs[:16, 2] = 0.15  # 14 of 30 at the edge: under half
+    assert population.box_edges("pso", names, runs, lower, upper, {"fv": {"min": 0.0}}) is None

@@ -9,7 +9,7 @@ vectorised call of :mod:`paramid.optim`; run r draws from the stream (study, met
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +70,44 @@ def search_box(
             raise ValueError(f"{method} searches the RLS box: give its bounds")
         return np.asarray(rls_lower, float), np.asarray(rls_upper, float)
     return np.full(dim, float(standard["lower"])), np.full(dim, float(standard["upper"]))
+
+
+#: a run's parameter within this fraction of the box's width from a bound sits on that edge
+EDGE_FRACTION = 1e-6
+#: from this share of runs on one edge, the box and not the data decides that parameter
+EDGE_SHARE = 0.5
+
+
+def box_edges(
+    method: str,
+    names: Sequence[str],
+    x: Array,
+    lower: Array,
+    upper: Array,
+    mechanical: Mapping[str, Mapping[str, float]] | None = None,
+) -> str | None:
+    """Why ``method``'s runs ``x`` (runs, dim) are decided by the search box [lower, upper]: the
+    parameters on which at least :data:`EDGE_SHARE` of the runs sit on one edge, or None.  An
+    edge at a ``mechanical`` limit (``rls.mechanical``: fv >= 0, say) is physics holding, not
+    the box: left out."""
+    width = np.asarray(upper, float) - np.asarray(lower, float)
+    on_lower = np.mean(x <= lower + EDGE_FRACTION * width, axis=0)
+    on_upper = np.mean(x >= upper - EDGE_FRACTION * width, axis=0)
+    limits = mechanical or {}
+    found = [
+        f"{name} at its {side} bound {bound:.4g} in {100 * share:.0f} % of the runs"
+        for name, lo, hi, s_lo, s_hi in zip(names, lower, upper, on_lower, on_upper, strict=True)
+        for side, key, bound, share in (("lower", "min", lo, s_lo), ("upper", "max", hi, s_hi))
+        if share >= EDGE_SHARE and limits.get(name, {}).get(key) != bound
+    ]
+    if not found:
+        return None
+    return (
+        f"{method}: {'; '.join(found)}: the search box, not the data, decides "
+        f"{'this parameter' if len(found) == 1 else 'these parameters'}. Widen the box "
+        "(population.standard_box; rls.margin and rls.forgetting for the RLS box, whose memory "
+        "note is in hip_rls's log) or check the record's units"
+    )
 
 
 @dataclass(frozen=True)

@@ -294,6 +294,7 @@ class HipStudies:
             "method": wildcards.method,
             "regressor": study["regressor"],
             "population": study["population"],
+            "mechanical": study["rls"]["mechanical"],  # edges of the box that are physics
             **({block: study[block]} if block in study else {}),
         }
 
