@@ -73,6 +73,32 @@ def test_git_commit_outside_git_is_unknown(tmp_path):
     assert io.git_commit(tmp_path / "missing" / "dir") == "unknown"
 
 
+def test_a_library_from_another_checkout_is_named_and_warned_of(
+    repo, tmp_path, monkeypatch, caplog
+):
+    """Run from a checkout while the imported paramid lies elsewhere (a venv installed from
+    another clone): the provenance names the library and its commit beside the working
+    directory's, and the job warns once; from no checkout, nothing is added."""
+    library = Path(io.__file__).resolve().parent
+    if library.is_relative_to(repo):
+        pytest.skip("the library lies in the test checkout")
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr(io.foreign_library, "found", None, raising=False)
+    with caplog.at_level("WARNING", logger="paramid.provenance"):
+        block = io.provenance({"a": 1})
+        io.provenance({"a": 2})
+    assert block["git_commit"] == git(repo, "rev-parse", "HEAD")
+    assert block["library"] == str(library)
+    assert block["library_git_commit"] == io.git_commit(library)
+    assert [r.getMessage() for r in caplog.records].count(caplog.records[0].getMessage()) == 1
+    assert "outside this checkout" in caplog.records[0].getMessage()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    monkeypatch.chdir(plain)
+    monkeypatch.setattr(io.foreign_library, "found", None, raising=False)
+    assert "library" not in io.provenance({"a": 1})
+
+
 @pytest.mark.parametrize(
     ("name", "timing"),
     [

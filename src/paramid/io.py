@@ -85,8 +85,10 @@ def provenance(
 
     Snakemake's own files among the inputs (``.snakemake/``: the settings file through which
     the config subset reruns a job, :class:`paramid.workflow.SettingsFile`) are not data and
-    are left out."""
-    return {
+    are left out.  Where the ``paramid`` that runs lies outside that checkout (a venv installed
+    from another clone), the block also names the library's place and commit, and the job
+    warns: the working directory's commit is then not the code that ran."""
+    block = {
         "config": config_subset,
         "config_hash": config_hash(config_subset),
         "inputs": {str(p): file_sha256(p) for p in inputs if Path(p).parts[:1] != (".snakemake",)},
@@ -94,6 +96,45 @@ def provenance(
         "git_commit": git_commit(),
         **extra,
     }
+    return block | foreign_library()
+
+
+def foreign_library() -> dict[str, str]:
+    """``library`` (the running paramid's folder) and ``library_git_commit`` when the working
+    directory is a git checkout that does not hold it; ``{}`` otherwise.  Warns once."""
+    if getattr(foreign_library, "found", None) is None:
+        library = Path(__file__).resolve().parent
+        top = _git_toplevel(Path.cwd())
+        outside = top is not None and not library.is_relative_to(top)
+        found = {"library": str(library), "library_git_commit": git_commit(library)}
+        foreign_library.found = found if outside else {}  # type: ignore[attr-defined]
+        if outside:
+            logging.getLogger("paramid.provenance").warning(
+                "the paramid that runs is %s (commit %s), outside this checkout %s: its "
+                "results come from that code, not this checkout's; install this one "
+                "(pip install -e .) or run from the other",
+                library,
+                found["library_git_commit"],
+                top,
+            )
+    return dict(foreign_library.found)  # type: ignore[attr-defined]
+
+
+def _git_toplevel(where: Path) -> Path | None:
+    """The top folder of the git checkout holding ``where``, or None."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "--no-optional-locks", "-C", str(where), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(out).resolve() if out else None
 
 
 def _umask() -> int:
