@@ -126,7 +126,10 @@ CASES = {
     ),
     "measured record with a misspelt key": (
         lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(unit={}),
-        ["studies.pendulum.records.calibration = {'path'", "('unit' was unexpected)"],
+        [
+            "studies.pendulum.records.calibration = {'path'",
+            "('unit' was unexpected); did you mean 'unit' -> 'units'?",
+        ],
     ),
 }
 

@@ -38,6 +38,8 @@ def _short(value: Any) -> str:
 def _reason(error: Any) -> str:
     """The broken rule; for oneOf/anyOf the branch that came closest (fewest errors), or every
     branch when they tie."""
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        return error.message + _did_you_mean(error)
     if error.validator not in ("oneOf", "anyOf") or not error.context:
         return error.message if len(error.message) <= 300 else error.message[:295] + " ..."
     branches: dict[int, list] = {}
@@ -50,6 +52,20 @@ def _reason(error: Any) -> str:
         where = _field(sub.relative_path)
         return (f"{where}: " if sub.relative_path else "") + _reason(sub)
     return " or ".join(_reason(subs[0]) for subs in closest)
+
+
+def _did_you_mean(error: Any) -> str:
+    """For unknown keys, the allowed key each most resembles (``unit`` -> ``units``)."""
+    import difflib
+
+    allowed = list(error.schema.get("properties", {}))
+    unknown = [k for k in error.instance if k not in allowed]
+    hints = [
+        f"{key!r} -> {close[0]!r}"
+        for key in unknown
+        if (close := difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6))
+    ]
+    return f"; did you mean {', '.join(hints)}?" if hints else ""
 
 
 def describe(error: Any) -> str:

@@ -40,7 +40,8 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
 
 def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     """Figure 3b: signed validation residuals T_m − H X̂ (Eq 20) of each method's median run
-    (its RMSE can differ from Table 3's median, which is over the runs, in the last digit)."""
+    (of an even count the lower middle one, Table 4's: its RMSE can differ from Table 3's
+    median, the mean of the two middle runs)."""
     fig, ax = new_figure(3.0)
     for label, r in residual.items():
         rmse = float(np.sqrt(np.mean(r * r)))
@@ -49,7 +50,7 @@ def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     ax.set(
         xlabel="Time [s]",
         ylabel="Residual torque [N m]",
-        title="Signed validation residuals (Eq 20), median run of each method",
+        title="Signed validation residuals (Eq 20), median run (lower middle) of each method",
     )
     ax.margins(y=0.25)
     ax.legend(ncols=3, loc="upper center")
