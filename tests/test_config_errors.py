@@ -124,6 +124,12 @@ CASES = {
         lambda c: c["excitation"]["hip_designed"].update(base_study="hop"),
         ["excitation.hip_designed.base_study = 'hop': no such study"],
     ),
+    "forgetting sweep against an auto forgetting factor": (
+        lambda c: c["studies"]["pendulum"].update(
+            sweeps={"forgetting": {"values": [0.99, 0.998], "methods": ["bcls"]}}
+        ),
+        ["studies.pendulum.sweeps.forgetting", "rls.forgetting a number"],
+    ),
     "measured record with a misspelt key": (
         lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(unit={}),
         [

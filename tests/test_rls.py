@@ -159,3 +159,17 @@ def test_the_memory_note_compares_the_recursion_with_the_motion():
     memory_s = 1.0 / ((1.0 - suggested) * 1000.0)
     assert memory_s == pytest.approx(rls.MIN_MEMORY_SHARE / 0.7, rel=1e-4)
     assert rls.memory_note(suggested + 1e-5, 1000.0, 0.7) is None
+
+
+def test_auto_forgetting_keeps_the_papers_half_second_at_any_rate():
+    """λ = 0.98 at the paper's 100 Hz remembers 50 samples, 0.5 s; `auto` keeps 0.5 s: 0.98
+    exactly at 100 Hz, 0.998 at 1 kHz (where 0.98 remembers 0.05 s, under a tenth of a 1 s
+    motion period: the memory note's case)."""
+    assert rls.forgetting_factor("auto", 100.0) == 0.98
+    assert rls.forgetting_factor("auto", 1000.0) == pytest.approx(0.998, abs=1e-15)
+    assert rls.forgetting_factor(0.95, 1000.0) == 0.95
+    for fs in (100.0, 500.0, 1000.0):
+        memory_s = 1.0 / ((1.0 - rls.forgetting_factor("auto", fs)) * fs)
+        assert memory_s == pytest.approx(rls.PAPER_MEMORY_S, rel=1e-12)
+    assert rls.memory_note(rls.forgetting_factor("auto", 1000.0), 1000.0, 1.0) is None
+    assert rls.memory_note(0.98, 1000.0, 1.0) is not None

@@ -18,6 +18,20 @@ from paramid.errors import UserError
 Array = NDArray[np.float64]
 
 
+#: The memory of the paper's forgetting factor: λ = 0.98 per sample at its 100 Hz (Table 2)
+#: weighs the last 1 / (1 - λ) = 50 samples, 0.5 s
+PAPER_MEMORY_S = 0.5
+
+
+def forgetting_factor(setting: float | str, sample_rate_hz: float) -> float:
+    """λ per sample: a number as given, or for ``"auto"`` the paper's memory of
+    :data:`PAPER_MEMORY_S` at this record's rate, 1 - 1 / (0.5 s · fs) (0.98 at 100 Hz, 0.998
+    at 1 kHz, where the paper's 0.98 would remember 0.05 s)."""
+    if setting == "auto":
+        return 1.0 - 1.0 / (PAPER_MEMORY_S * sample_rate_hz)
+    return float(setting)
+
+
 class SingularRecursion(UserError):
     """The RLS recursion met a stretch of the record that excites too few directions."""
 

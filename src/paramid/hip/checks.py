@@ -60,7 +60,7 @@ def check_usable(
     skip_checks: Sequence[str] = (),
     sweep_cutoffs: Sequence[float] = (),
     reference: Mapping[str, float] | None = None,
-    rls_recursion: tuple[float, float] | None = None,
+    rls_recursion: tuple[float | str, float] | None = None,
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
@@ -121,7 +121,8 @@ def check_usable(
         _stop(path, study, "excitation", poor)
     if rls_recursion is not None:
         try:
-            rls.rls_trajectory(H, out.torque, *rls_recursion)
+            forgetting = rls.forgetting_factor(rls_recursion[0], fs)
+            rls.rls_trajectory(H, out.torque, forgetting, rls_recursion[1])
         except rls.SingularRecursion as err:
             raise InputError(f"{path}: {err} (studies.{study}.rls)") from None
     if reference and "reference_scale" not in skip_checks:

@@ -89,7 +89,8 @@ def rls_prior(
     limits; γ from the sgn(q̇) column and the retained mean f̂c (0 without that column); μ(γ)
     when the AGWO settings are given (NaN otherwise)."""
     names = model.parameter_names(keys)
-    trajectory = rls.rls_trajectory(H, y, rls_config["forgetting"], rls_config["p0"])
+    forgetting = rls.forgetting_factor(rls_config["forgetting"], sample_rate_hz)
+    trajectory = rls.rls_trajectory(H, y, forgetting, rls_config["p0"])
     burn_in = int(round(rls_config["burn_in_s"] * sample_rate_hz))
     box = rls.rls_bounds(
         trajectory, burn_in, rls_config["margin"], names, rls_config.get("mechanical")

@@ -78,7 +78,8 @@ class HipStudies:
 
     def _check_settings(self, name: str) -> None:
         """Names in reference.values and rls.mechanical are parameters of the regressor; a
-        twin's cutoffs lie below its Nyquist frequency."""
+        forgetting sweep has a number to test against; a twin's cutoffs lie below its
+        Nyquist frequency."""
         study = self.blocks[name]
         known = model.parameter_names(study["regressor"])
         values = (study.get("reference") or {}).get("values") or {}
@@ -91,6 +92,11 @@ class HipStudies:
                 raise ConfigError(
                     f"studies.{name}.rls.mechanical.{parameter}: min > max ({limits})"
                 )
+        if "forgetting" in study.get("sweeps", {}) and study["rls"]["forgetting"] == "auto":
+            raise ConfigError(
+                f"studies.{name}.sweeps.forgetting tests each value against rls.forgetting, "
+                "which is auto: give rls.forgetting a number (one of the sweep's values)"
+            )
         if self.kinds[name] == "twin":
             self._check_twin_cutoffs(name)
 
