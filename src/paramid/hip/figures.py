@@ -26,13 +26,35 @@ Array = NDArray[np.float64]
 MARKERS = ("o", "s", "^", "D", "v")  # one per method of a sweep figure
 
 
+#: the longest stretch of a record a time plot draws (the paper's validation record: 7 s);
+#: a longer one is drawn from its start, and the title says how much of it
+MAX_SHOWN_S = 10.0
+
+
+def _shown(time: Array) -> tuple[NDArray[np.bool_], str]:
+    """The samples a time plot draws and the title's note on them ("" for the whole)."""
+    keep = time <= time[0] + MAX_SHOWN_S
+    if keep.all():
+        return keep, ""
+    return keep, f" (first {MAX_SHOWN_S:g} s of {time[-1] - time[0]:.3g} s)"
+
+
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
-    """Figure 3a: measured validation torque and the estimates H X̂ of selected methods."""
+    """Figure 3a: measured validation torque and the estimates H X̂ of selected methods (the
+    first :data:`MAX_SHOWN_S` of a longer record)."""
+    keep, note = _shown(time)
     fig, ax = new_figure(3.0)
-    ax.plot(time, measured, color=COLOURS["Measured"], lw=1.6, label="Measured")
+    ax.plot(time[keep], measured[keep], color=COLOURS["Measured"], lw=1.6, label="Measured")
     for (label, est), style in zip(estimates.items(), ("-", "--", ":"), strict=False):
-        ax.plot(time, est, style, color=COLOURS.get(label), lw=1.1, label=f"{label} estimate")
-    ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title="Validation record: torque")
+        ax.plot(
+            time[keep],
+            est[keep],
+            style,
+            color=COLOURS.get(label),
+            lw=1.1,
+            label=f"{label} estimate",
+        )
+    ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title=f"Validation record: torque{note}")
     ax.margins(y=0.25)
     ax.legend(ncols=4, loc="upper center")
     return fig
@@ -41,16 +63,20 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
 def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     """Figure 3b: signed validation residuals T_m − H X̂ (Eq 20) of each method's median run
     (of an even count the lower middle one, Table 4's: its RMSE can differ from Table 3's
-    median, the mean of the two middle runs)."""
+    median, the mean of the two middle runs); the RMSE is the whole record's, the curves its
+    first :data:`MAX_SHOWN_S`."""
+    keep, note = _shown(time)
     fig, ax = new_figure(3.0)
     for label, r in residual.items():
         rmse = float(np.sqrt(np.mean(r * r)))
-        ax.plot(time, r, color=COLOURS.get(label), lw=0.9, label=f"{label} (RMSE {rmse:.4f} N m)")
+        label_rmse = f"{label} (RMSE {rmse:.4f} N m)"
+        ax.plot(time[keep], r[keep], color=COLOURS.get(label), lw=0.9, label=label_rmse)
     ax.axhline(0.0, color="black", lw=0.6)
     ax.set(
         xlabel="Time [s]",
         ylabel="Residual torque [N m]",
-        title="Signed validation residuals (Eq 20), median run (lower middle) of each method",
+        title="Signed validation residuals (Eq 20), median run (lower middle) of each method"
+        + note,
     )
     ax.margins(y=0.25)
     ax.legend(ncols=3, loc="upper center")
