@@ -19,7 +19,8 @@ def main(smk) -> None:
     fit = run.fit
     names = model.parameter_names(keys)
     frame, history = fits.population_frames(names, fit)
-    edge = population.box_edges(method, names, fit.x, run.lower, run.upper, cfg["mechanical"])
+    mechanical = cfg.get("mechanical")  # the RLS box's physical edges; plain PSO has none
+    edge = population.box_edges(method, names, fit.x, run.lower, run.upper, mechanical)
     meta = io.provenance(
         cfg,
         smk.input,

@@ -122,3 +122,11 @@ def test_runs_decided_by_the_search_box_are_named():
     assert "fv at its lower bound 0" in population.box_edges("pso", names, runs, lower, upper)
     runs[:16, 2] = 0.15  # 14 of 30 at the edge: under half
     assert population.box_edges("pso", names, runs, lower, upper, {"fv": {"min": 0.0}}) is None
+    # a box collapsed onto fv's mechanical min (the RLS range all negative): named apart, with
+    # no advice to widen a margin that multiplies a span of 0
+    upper[1] = 0.0
+    collapsed = population.box_edges("rls_gwo", names, runs, lower, upper, {"fv": {"min": 0.0}})
+    assert collapsed == (
+        "rls_gwo: fv = 0 fixed by a box of zero width (the RLS range lies outside the "
+        "mechanical limits: hip_rls's notes)"
+    )

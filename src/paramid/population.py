@@ -89,25 +89,37 @@ def box_edges(
     """Why ``method``'s runs ``x`` (runs, dim) are decided by the search box [lower, upper]: the
     parameters on which at least :data:`EDGE_SHARE` of the runs sit on one edge, or None.  An
     edge at a ``mechanical`` limit (``rls.mechanical``: fv >= 0, say) is physics holding, not
-    the box: left out."""
+    the box: left out.  A box of zero width (the RLS range outside the mechanical limits) is
+    named apart: no margin widens it."""
     width = np.asarray(upper, float) - np.asarray(lower, float)
     on_lower = np.mean(x <= lower + EDGE_FRACTION * width, axis=0)
     on_upper = np.mean(x >= upper - EDGE_FRACTION * width, axis=0)
     limits = mechanical or {}
     found = [
         f"{name} at its {side} bound {bound:.4g} in {100 * share:.0f} % of the runs"
-        for name, lo, hi, s_lo, s_hi in zip(names, lower, upper, on_lower, on_upper, strict=True)
-        for side, key, bound, share in (("lower", "min", lo, s_lo), ("upper", "max", hi, s_hi))
-        if share >= EDGE_SHARE and limits.get(name, {}).get(key) != bound
+        for name, lo, hi, s_lo, s_hi, w in zip(
+            names, lower, upper, on_lower, on_upper, width, strict=True
+        )
+        for side, bound, share in (("lower", lo, s_lo), ("upper", hi, s_hi))
+        if w > 0 and share >= EDGE_SHARE and bound not in limits.get(name, {}).values()
     ]
-    if not found:
-        return None
-    return (
-        f"{method}: {'; '.join(found)}: the search box, not the data, decides "
-        f"{'this parameter' if len(found) == 1 else 'these parameters'}. Widen the box "
-        "(population.standard_box; rls.margin and rls.forgetting for the RLS box, whose memory "
-        "note is in hip_rls's log) or check the record's units"
-    )
+    collapsed = [
+        f"{name} = {lo:.4g}" for name, lo, w in zip(names, lower, width, strict=True) if w == 0
+    ]
+    parts = []
+    if found:
+        parts.append(
+            f"{'; '.join(found)}: the search box, not the data, decides "
+            f"{'this parameter' if len(found) == 1 else 'these parameters'}. Widen the box "
+            "(population.standard_box; rls.margin and rls.forgetting for the RLS box, whose "
+            "memory note is in hip_rls's log) or check the record's units"
+        )
+    if collapsed:
+        parts.append(
+            f"{', '.join(collapsed)} fixed by a box of zero width (the RLS range lies outside "
+            "the mechanical limits: hip_rls's notes)"
+        )
+    return f"{method}: {'; '.join(parts)}" if parts else None
 
 
 @dataclass(frozen=True)

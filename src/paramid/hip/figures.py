@@ -33,7 +33,7 @@ MAX_SHOWN_S = 10.0
 
 def _shown(time: Array) -> tuple[NDArray[np.bool_], str]:
     """The samples a time plot draws and the title's note on them ("" for the whole)."""
-    keep = time <= time[0] + MAX_SHOWN_S
+    keep = time <= time[0] + MAX_SHOWN_S + 0.5 * float(np.median(np.diff(time)))
     if keep.all():
         return keep, ""
     return keep, f" (first {MAX_SHOWN_S:g} s of {time[-1] - time[0]:.3g} s)"

@@ -294,13 +294,15 @@ class HipStudies:
         """Only the settings block of this method's optimiser, so editing the GA settings
         reruns GA only (GWO has no settings block)."""
         study = self.study(wildcards)
-        block = methods.POPULATION_METHODS[wildcards.method].optimiser
-        return {
+        spec = methods.POPULATION_METHODS[wildcards.method]
+        block = spec.optimiser
+        # the RLS box's edges that are physics (plain PSO's standard box has none)
+        mechanical = {"mechanical": study["rls"]["mechanical"]} if spec.box == "rls" else {}
+        return mechanical | {
             "study": wildcards.study,
             "method": wildcards.method,
             "regressor": study["regressor"],
             "population": study["population"],
-            "mechanical": study["rls"]["mechanical"],  # edges of the box that are physics
             **({block: study[block]} if block in study else {}),
         }
 
