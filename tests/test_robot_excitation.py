@@ -216,3 +216,33 @@ def test_coefficient_file_that_does_not_match_names_the_file(robot, tmp_path):
     empty.write_text("")
     with pytest.raises(ex.ExcitationError, match=r"empty.csv: file is empty"):
         ex.read_coefficients(empty, robot.joints, 2, 1.0, "offset")
+
+
+def test_the_comparison_figure_draws_every_trajectorys_seeds():
+    """comparison.png: one box per trajectory in comparison.csv's order, parameter errors on
+    a log axis (they span decades), validation RMSE in N m; each label carries its cond."""
+    from paramid.robot import figures
+
+    rng = np.random.default_rng(0)
+    names = ["designed", "random", "file_example"]
+    per_seed = pd.DataFrame(
+        {
+            "trajectory": np.repeat(names, 8),
+            "seed": np.tile(np.arange(8), 3),
+            "param_error": rng.lognormal(0.0, 1.0, 24),
+            "val_rmse": rng.uniform(0.1, 0.6, 24),
+        }
+    )
+    table = pd.DataFrame({"trajectory": names, "cond": [2.5e5, 8.8e5, 2.3e6]})
+    fig = figures.excitation_comparison_figure(per_seed, table)
+    errors, rmse = fig.axes
+    assert errors.get_yscale() == "log" and rmse.get_ylabel() == "RMSE [N m]"
+    ticks = [t.get_text() for t in rmse.get_xticklabels()]
+    assert ticks == [
+        "designed\ncond 2.5e+05",
+        "random\ncond 8.8e+05",
+        "file\nexample\ncond 2.3e+06",
+    ]
+    low, high = rmse.get_ylim()
+    assert low <= per_seed["val_rmse"].min() and per_seed["val_rmse"].max() <= high
+    assert len(rmse.lines) == 3 * 7  # per box: its outline, 2 whiskers, 2 caps, median, fliers

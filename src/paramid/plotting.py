@@ -8,7 +8,7 @@ without time stamps) lives in :func:`paramid.io.save_figure`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -86,3 +86,25 @@ def new_figure(height_in: float, **subplots: Any) -> tuple[Figure, Any]:
     """
     fig = Figure(figsize=(mpl.rcParams["figure.figsize"][0], height_in), layout="constrained")
     return fig, fig.subplots(**subplots)
+
+
+def seed_boxes(
+    ax: Any,
+    per_seed: Any,
+    column: str,
+    order: Sequence[str],
+    labels: Sequence[str],
+    *,
+    title: str,
+    ylabel: str,
+    log: bool = False,
+) -> None:
+    """One box per trajectory of ``per_seed`` (a frame with ``trajectory`` and ``column``,
+    one row per noise seed), in ``order`` under ``labels``; log axis where errors span
+    decades."""
+    data = [per_seed.loc[per_seed["trajectory"] == name, column].to_numpy() for name in order]
+    ax.boxplot(data, tick_labels=list(labels))
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")

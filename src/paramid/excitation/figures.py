@@ -14,12 +14,12 @@ from matplotlib.figure import Figure
 
 from paramid import simulation
 from paramid.excitation.fourier import JointLimits
-from paramid.plotting import new_figure
+from paramid.plotting import new_figure, seed_boxes
 
-PANELS = (
-    ("param_error", "(d) relative parameter error"),
-    ("val_rmse", "(e) validation RMSE [N m]"),
-    ("val_rmse_true", "(f) validation RMSE vs true torque [N m]"),
+PANELS = (  # column, title, y label
+    ("param_error", "(d) parameter error", "relative error [1]"),
+    ("val_rmse", "(e) validation RMSE", "RMSE [N m]"),
+    ("val_rmse_true", "(f) validation RMSE vs true torque", "RMSE [N m]"),
 )
 
 
@@ -52,10 +52,8 @@ def comparison_figure(
     axes[0, 1].set_title("(b) velocity")
     axes[0, 2].set_title("(c) acceleration")
     order = list(dict.fromkeys(per_seed.trajectory))
-    for ax, (col, title) in zip(axes[1], PANELS, strict=True):
-        data = [per_seed.loc[per_seed.trajectory == n, col].to_numpy() for n in order]
-        ax.boxplot(data, tick_labels=[n.replace("_", "\n") for n in order])
-        ax.set_title(title)
-        if col == "param_error":
-            ax.set_yscale("log")
+    box_labels = [n.replace("_", "\n") for n in order]
+    for ax, (col, title, unit) in zip(axes[1], PANELS, strict=True):
+        log = col == "param_error"
+        seed_boxes(ax, per_seed, col, order, box_labels, title=title, ylabel=unit, log=log)
     return fig

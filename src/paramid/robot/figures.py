@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.plotting import new_figure
+from paramid.plotting import new_figure, seed_boxes
 
 
 def torque_figure(
@@ -183,9 +183,6 @@ def excitation_comparison_figure(per_seed: pd.DataFrame, table: pd.DataFrame) ->
         ("val_rmse", "(b) validation torque", "RMSE [N m]"),
     )
     for ax, (column, title, unit) in zip(axes, panels, strict=True):
-        data = [per_seed.loc[per_seed["trajectory"] == n, column].to_numpy() for n in order]
-        ax.boxplot(data, tick_labels=labels)
-        ax.set_title(title)
-        ax.set_ylabel(unit)
-    axes[0].set_yscale("log")
+        log = column == "param_error"
+        seed_boxes(ax, per_seed, column, order, labels, title=title, ylabel=unit, log=log)
     return fig
