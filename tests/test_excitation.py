@@ -39,6 +39,7 @@ from paramid.hip.excitation import (
     hip_regressor,
     setup_of,
     simulate_periods,
+    slow_shares,
     summarise,
 )
 
@@ -294,6 +295,48 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
     assert table.set_index("trajectory").loc["designed_averaged", "data_factor"] == 2
 
 
+def test_the_comparison_tests_each_trajectory_against_the_first_paired_by_seed():
+    """comparison.csv's p-values are scipy's paired Wilcoxon of the per-seed errors against
+    Eq 18's (the first row), and *_wins counts the seeds a trajectory is better on."""
+    import scipy.stats
+
+    rng = np.random.default_rng(4)
+    base = rng.uniform(0.1, 0.2, 12)
+    per_seed = pd.DataFrame(
+        {
+            "trajectory": np.repeat(["paper_eq18", "designed"], 12),
+            "seed": np.tile(np.arange(12), 2),
+            "param_error": np.concatenate([base, base * rng.uniform(0.5, 0.9, 12)]),
+            "val_rmse": np.concatenate([base, base + rng.normal(0, 0.01, 12)]),
+            "val_rmse_true": 0.1,
+            "train_rmse": 0.1,
+            "cond_signals": 1.0,
+            "periods": 1,
+            "raw_samples": 500,
+            "rows": 460,
+        }
+    )
+    table = summarise(
+        per_seed, {"paper_eq18": 2.0, "designed": 1.0}, {"paper_eq18": 0.04, "designed": 0.24}
+    )
+    row = table.set_index("trajectory").loc["designed"]
+    assert row["param_error_wins"] == 12 and row["slow_share"] == 0.24
+    want = scipy.stats.wilcoxon(per_seed.param_error[12:].to_numpy(), base).pvalue
+    assert row["param_error_p"] == pytest.approx(want, rel=1e-12)
+    assert np.isnan(table.set_index("trajectory").loc["paper_eq18", "val_rmse_p"])
+
+
+def test_slow_shares_measure_the_time_below_a_speed():
+    """A 1 Hz sine of amplitude A spends arcsin(v / (2 pi A)) * 2 / pi of its period below
+    speed v (|q̇| = 2 pi A |cos|)."""
+    sine = simulation.Trajectory.from_config(
+        {"offset_deg": 0.0, "terms": [{"fn": "sin", "amplitude_deg": 10.0, "frequency_hz": 1.0}]}
+    )
+    peak = 2 * np.pi * np.deg2rad(10.0)
+    share = slow_shares([Variant("sine", sine, 1.0)], 0.3 * peak, points=200001)["sine"]
+    assert share == pytest.approx(2 / np.pi * np.arcsin(0.3), abs=1e-4)
+
+
 def test_period_frame_samples_one_period_of_every_joint():
     one = FourierTrajectory.from_dict(_random_trajectory(joints=1).to_dict())
     frame, units = period_frame(one, PERIOD, 20.0)
@@ -376,7 +419,8 @@ def test_compare_design_runs_the_comparison_on_each_plant(hip, hip_design):
     expected.insert(2, "plant_coulomb_smoothing", v_s)
     pd.testing.assert_frame_equal(result.per_seed, expected)
     cond = {"paper_eq18": 9.0, "designed": 3.0, "designed_averaged": 3.0}
-    pd.testing.assert_frame_equal(result.table, summarise(expected, cond))
+    slow = slow_shares(variants, v_s)
+    pd.testing.assert_frame_equal(result.table, summarise(expected, cond, slow))
     sens = result.sensitivity
     assert list(sens["plant_coulomb_smoothing"]) == [v_s] * 3 + [0.05] * 3
     pd.testing.assert_frame_equal(

@@ -223,15 +223,44 @@ def _rmse(r: Array) -> Array:
     return np.sqrt(np.mean(r * r, axis=-1))
 
 
-def summarise(per_seed: pd.DataFrame, cond: Mapping[str, float]) -> pd.DataFrame:
+def slow_shares(variants: Sequence[Variant], speed: float, points: int = 2001) -> dict[str, float]:
+    """Per variant, the share of one period spent below ``speed`` [rad/s] (|q̇| < v_s): where a
+    plant's smooth Coulomb law departs from the model's sgn (Eq 2)."""
+    shares = {}
+    for v in variants:
+        t = np.linspace(0.0, v.period_s, points)
+        qd = np.asarray(v.trajectory.evaluate(t)[1]).reshape(t.size, -1)[:, 0]
+        shares[v.name] = float(np.mean(np.abs(qd) < speed))
+    return shares
+
+
+def summarise(
+    per_seed: pd.DataFrame,
+    cond: Mapping[str, float],
+    slow: Mapping[str, float] | None = None,
+) -> pd.DataFrame:
     """comparison.csv: per trajectory the design-grid cond (exact sgn), medians and IQRs over
-    seeds of the relative parameter error and RMSEs, and how much data each variant used."""
+    seeds of the relative parameter error and RMSEs, the two-sided Wilcoxon signed-rank test of
+    each against the first trajectory (paired by seed: ``*_p``) and the seeds it beats that one
+    on (``*_wins``), the share of its period below the plant's Coulomb smoothing speed
+    (``slow``, :func:`slow_shares`) and how much data each variant used."""
+    import scipy.stats
 
     def q(x: pd.Series, p: float) -> float:
         return float(np.quantile(x, p))
 
+    first = per_seed["trajectory"].iloc[0]
+    reference = per_seed[per_seed["trajectory"] == first].set_index("seed")
     rows = []
     for name, g in per_seed.groupby("trajectory", sort=False):
+        paired = {}
+        for column in ("param_error", "val_rmse"):
+            ours = g.set_index("seed")[column]
+            theirs = reference.loc[ours.index, column]
+            differ = name != first and bool(np.any(ours.to_numpy() != theirs.to_numpy()))
+            p = float(scipy.stats.wilcoxon(ours, theirs).pvalue) if differ else float("nan")
+            paired[f"{column}_p"] = p
+            paired[f"{column}_wins"] = int(np.sum(ours < theirs)) if name != first else 0
         rows.append(
             {
                 "trajectory": name,
@@ -245,6 +274,8 @@ def summarise(per_seed: pd.DataFrame, cond: Mapping[str, float]) -> pd.DataFrame
                 "val_rmse_q3": q(g.val_rmse, 0.75),
                 "val_rmse_true_median": float(g.val_rmse_true.median()),
                 "train_rmse_median": float(g.train_rmse.median()),
+                **paired,
+                "slow_share": float("nan") if slow is None else slow[name],
                 "seeds": int(g.seed.nunique()),
                 "periods": int(g.periods.iloc[0]),
                 "raw_samples": int(g.raw_samples.iloc[0]),
@@ -325,12 +356,13 @@ def compare_design(
     main = frames[settings.coulomb_smoothing_velocity]
     sensitivity = []
     for v_s, frame in frames.items():
-        table = summarise(frame, cond)
+        table = summarise(frame, cond, slow_shares(variants, v_s))
         table.insert(1, "plant_coulomb_smoothing", v_s)
         sensitivity.append(table)
+    slow = slow_shares(variants, settings.coulomb_smoothing_velocity)
     return DesignComparison(
         per_seed=main,
-        table=summarise(main, cond),
+        table=summarise(main, cond, slow),
         sensitivity=pd.concat(sensitivity, ignore_index=True),
         units=COMPARISON_UNITS | model.parameter_units(setup.keys),
     )
