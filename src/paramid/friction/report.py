@@ -204,7 +204,7 @@ def _truth_row(
         "reason": (
             f"AGWO significantly better in {len(wins)}, worse in {len(losses)} of {len(g)} "
             f"comparisons; validation RMSE over {int(g.n_a.max())} seeds, {VERDICT_RULE} "
-            "(median lower, Holm rank test, Cliff's delta)"
+            f"(median lower, Holm rank test, Cliff's delta); {DATA_CAVEAT}"
         ),
     }
 
@@ -264,6 +264,15 @@ def _time_row(nl_summary: pd.DataFrame) -> dict:
     )
 
 
+#: What every verdict here rests on (an auditor reran one cell's win on other noise records)
+DATA_CAVEAT = (
+    "each true law is one twin noise record (the seeds vary the optimisers only), so one "
+    "cell's difference can be that record's noise (AGWO's win on asymmetric/Stribeck held on "
+    "1 of 3 other records); the twin's torque noise is the hip twin's, fitted to Table 3's LS "
+    "row (paramid.hip.twin.CALIBRATED)"
+)
+
+
 def _conclusion_verdict(
     nl: pd.DataFrame, wins: dict[str, list[str]], lost: int, compared: int
 ) -> tuple[str, str]:
@@ -318,7 +327,7 @@ def _conclusion_row(
             f"{answer}; validation RMSE over {n_runs} seeds; nonlinear case = fitted law "
             f"nonlinear in its parameters ({', '.join(nonlinear_models)}); "
             f"{lost} of {len(deterministic)} AGWO-vs-deterministic comparisons there are "
-            f"significant AGWO losses; {VERDICT_RULE}"
+            f"significant AGWO losses; {VERDICT_RULE}; {DATA_CAVEAT}"
         ),
     }
 
