@@ -37,7 +37,7 @@ from paramid.audit import (
     timing,
 )
 from paramid.calibration import paper
-from paramid.calibration.identify import LABELS
+from paramid.calibration.identify import EKF_VARIANTS, LABELS
 from paramid.calibration.paper import (
     FIT_IDENTIFIERS,
     HYBRIDS,
@@ -202,6 +202,12 @@ def _accuracy_rows(
         bc = ident == "bc"
         diverged = int(frame.loc[ident, "diverged_runs"]) if "diverged_runs" in frame else 0
         note = _diverged_note(names[ident], diverged, _runs_of(frame, ident))
+        if EKF_VARIANTS.get(ident, ("", False, False))[2]:
+            note += (
+                "; its factors are tuned by MIPO at the study's tuning budget (by default 20 x 8 "
+                "evaluations against the paper's 100 x 60: docs/kr210.md §4, where the tuning "
+                "does not move the result on this twin)"
+            )
         for m in METRICS:
             mean, sd = _printed(LABELS[ident], m)
             claim = f"{table} {names[ident]} {m.upper()}"

@@ -318,6 +318,9 @@ PAPER_TEXT_CLAIMS: dict[tuple[int, str], dict[int, int]] = {
 
 _LABELS = {"ave": "Ave", "std": "Std", "time_s": "Time", "best": "Best"}
 
+#: The pooled scope's caveat
+POOLED = "; d10+d20 counts each function twice, as if its two dimensions were independent"
+
 #: Why our places and values can differ from the paper's
 WHY_RANKS_DIFFER = (
     "our implementations follow each method's paper at the paper's budget of 50 000 "
@@ -452,7 +455,8 @@ def _friedman_claims(friedman: pd.DataFrame, reference: str) -> list[dict]:
                 f"{best} ({reference}: {mine:.2f})",
                 "best mean rank",
                 bool(best == reference),
-                f"Friedman chi2 = {sub['statistic'].iloc[0]:.2f}, p = {sub['p_value'].iloc[0]:.2g}",
+                f"Friedman chi2 = {sub['statistic'].iloc[0]:.2f}, p = {sub['p_value'].iloc[0]:.2g}"
+                + (POOLED if "+" in str(scope) else ""),
                 unit="algorithm",
             )
         )
@@ -471,7 +475,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
             f"{r['wins']} wins / {r['losses']} losses, Holm p = {r['holm_p']:.3g}",
             "Holm p < 0.05 and more wins",
             bool(r["holm_p"] < 0.05 and r["wins"] > r["losses"]),
-            "Wilcoxon signed-rank over functions of mean f",
+            "Wilcoxon signed-rank over functions of mean f" + (POOLED if "+" in r["scope"] else ""),
             unit="functions",
         )
         for _, r in wilcoxon.iterrows()
