@@ -16,8 +16,9 @@ def main(smk) -> None:
         for name in ("table6", "table7", "table8", "table9", "hybrid")
     }
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
+    histories = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     calibrated = twin.is_calibrated(cfg["twin"])
-    result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated)
+    result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated, histories=histories)
     io.write_csv(result, smk.output.csv)
     counts = result["verdict"].value_counts().to_dict()
     caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"

@@ -268,3 +268,36 @@ def test_a_reference_audit_says_where_the_reference_was_fitted():
     assert "fitted on that very record" not in own.loc[rmse, "reason"]
     upstream = reference_audit(*args, fitted_on_validation=True).set_index("claim")
     assert "fitted on that very record" in upstream.loc[rmse, "reason"]
+
+
+def test_convergence_claims_read_the_training_curves():
+    """ "M5 converges within 25 iterations, the hybrids need more than 50" (§3.2.2): the first
+    iteration from which a run stays within 1 % of its final training RMSE, median over runs."""
+    iterations = np.arange(1, 61)
+
+    def curves(rate: float) -> pd.DataFrame:
+        runs = [
+            pd.DataFrame(
+                {
+                    "run": r,
+                    "iteration": iterations,
+                    "train_rmse_mm": 0.5 + np.exp(-rate * iterations) * (1 + r),
+                }
+            )
+            for r in range(3)
+        ]
+        return pd.concat(runs, ignore_index=True)
+
+    fast, slow = curves(0.5), curves(0.09)
+    settle = calibration_audit.settling_iterations(fast)
+    for r, first in settle.items():
+        values = 0.5 + np.exp(-0.5 * iterations) * (1 + r)
+        inside = np.abs(values - values[-1]) <= 0.01 * values[-1]
+        assert first == iterations[np.argmax(np.cumprod(inside[::-1])[::-1] == 1)]
+    fits = _fits()
+    histories = {"mipo_arkekf": fast, "lm_ga": slow, "ekf_dqpso": fast}
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits, histories=histories)
+    v = rows.set_index("claim")["verdict"]
+    assert v["§3.2.2 MIPO-ARKEKF converges within 25 iterations"] == "reproduced"
+    assert v["§3.2.2 LM+GA needs more than 50 iterations"] == "reproduced"
+    assert v["§3.2.2 EKF+DQPSO needs more than 50 iterations"] == "differs"

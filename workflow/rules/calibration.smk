@@ -193,6 +193,7 @@ rule calibration_audit:
         table9="results/{study}/tables/table9.csv",
         hybrid="results/{study}/tables/hybrid_runtime.csv",
         fits=CALIBRATION.audit_fits,
+        histories=CALIBRATION.audit_histories,
     output:
         csv=report(
             "results/{study}/audit.csv",

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paramid.calibration.identify import IDENTIFIERS
-from paramid.calibration.paper import FIT_IDENTIFIERS, PAPER_IDENTIFIERS
+from paramid.calibration.paper import FIT_IDENTIFIERS, HYBRIDS, PAPER_IDENTIFIERS
 from paramid.config import ConfigError
 from paramid.workflow import Wildcards
 
@@ -129,6 +129,11 @@ class CalibrationStudies:
     def audit_fits(self, wildcards: Wildcards) -> list[str]:
         """The fits the audit's ordering claims compare pairwise."""
         return self.paper_fits(wildcards, FIT_IDENTIFIERS)
+
+    def audit_histories(self, wildcards: Wildcards) -> list[str]:
+        """The training curves of M5 and the hybrids (the §3.2.2 convergence claims)."""
+        base = f"results/{wildcards.study}/calibration/histories/paper"
+        return [f"{base}/{name}.parquet" for name in HYBRIDS]  # M5 is the first
 
     def all_fits(self, wildcards: Wildcards) -> list[str]:
         """Fits of every model and its identifiers."""
