@@ -465,3 +465,24 @@ def test_rank_intervals_equal_a_literal_bootstrap_and_tell_ties_from_gaps() -> N
         ranks.merge(table.drop(columns="dim"), on=["function", "algorithm"]), 30, "ave", "A"
     )[0]
     assert row["verdict"] == "differs" and "50 000 evaluations" in row["reason"]
+
+
+def test_a_printed_best_above_its_ave_is_flagged_as_the_papers_inconsistency() -> None:
+    """The lowest of a method's runs (Best) cannot exceed their mean (Ave); the paper's Table 3
+    prints HO F2 at D = 10 with Best 599.81 > Ave 569.92."""
+    from paramid.cec2022 import study
+
+    table = pd.DataFrame(
+        {
+            "function": [2, 2],
+            "algorithm": ["HO", "MIPO"],
+            **{k: [1.0, 1.0] for k in ("ave", "std", "best")},
+            "paper_ave": [569.92, 410.0],
+            "paper_std": [1.0, 1.0],
+            "paper_best": [599.81, 400.0],
+        }
+    )
+    rows = {r["claim"]: r for r in study._value_claims({10: table})}
+    row = rows["D10: every printed Best at or below its Ave"]
+    assert row["verdict"] == audit_columns.PAPER_INCONSISTENT
+    assert row["reason"] == "HO F2 (Best 599.81 > Ave 569.92)"

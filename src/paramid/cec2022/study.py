@@ -515,6 +515,25 @@ def _value_claims(tables: Mapping[int, pd.DataFrame], tolerance: float = 0.10) -
                     unit="cells",
                 )
             )
+        printed_best, printed_ave = six["paper_best"], six["paper_ave"]
+        impossible = six[printed_best > printed_ave]
+        if printed_best.notna().any():
+            cells = ", ".join(
+                f"{r.algorithm} F{r.function} (Best {r.paper_best:g} > Ave {r.paper_ave:g})"
+                for r in impossible.itertuples()
+            )
+            rows.append(
+                audit.row(
+                    f"D{dim}: every printed Best at or below its Ave",
+                    f"Table {3 if dim == 10 else 4}",
+                    f"{int(printed_best.notna().sum())} cells",
+                    f"{len(impossible)} with Best > Ave",
+                    "Best (the lowest of the runs) <= Ave (their mean)",
+                    audit.PAPER_INCONSISTENT if len(impossible) else audit.PAPER_CONSISTENT,
+                    cells or "every printed Best is at or below its Ave",
+                    unit="cells",
+                )
+            )
     return rows
 
 
