@@ -707,8 +707,24 @@ def test_ekf_family_times_each_run_and_reports_divergence(problem):
     cfg = copy.deepcopy(CFG)
     cfg["ekf"]["iterations"] = 3
     bad = identify("mipo_arkekf_sequential", problem, cfg, study="kr210", runs=[2])
-    assert bad.info["diverged"][0]  # flagged, logged, never raised
+    assert bad.info["diverged"][0]  # flagged, never raised
     assert not np.all(bad.history[0] <= bc) or not np.all(np.isfinite(bad.x))
+
+
+def test_diverged_runs_are_one_warning_per_identifier(problem, caplog):
+    """identify_runs warns once per identifier, naming every diverged run (per-run lines
+    filled the terminal: 10 for each of three identifiers in `all`)."""
+    cfg = copy.deepcopy(CFG)
+    cfg["ekf"]["iterations"] = 3
+    with caplog.at_level("WARNING", logger="paramid.calibration.identify"):
+        fit = identify_runs(
+            "mipo_arkekf_sequential", [problem, problem], cfg, study="kr210", runs=[2, 3]
+        )
+    assert fit.info["diverged"].all()
+    assert len(caplog.records) == 1
+    message = caplog.records[0].getMessage()
+    assert message.startswith("mipo_arkekf_sequential: 2 of 2 runs diverged")
+    assert "run 2 ends at" in message and "run 3 ends at" in message
 
 
 def test_linear_surrogate_tuning_is_labelled(problem):

@@ -339,23 +339,12 @@ def _identify_bc(
     )
 
 
-def _diverged(
-    problem: Problem, identifier: str, runs: Sequence[int], path: FloatArray, history: FloatArray
-) -> NDArray[np.bool_]:
+def _diverged(problem: Problem, path: FloatArray, history: FloatArray) -> NDArray[np.bool_]:
     """Per run: a non-finite estimate on the path (runs, K, r) or a training RMSE above the
-    nominal table's (BC) at any iteration; such runs are logged as warnings, never raised."""
+    nominal table's (BC) at any iteration (flags, never raised; :func:`identify_runs` warns
+    once per identifier)."""
     bc = float(metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"])
-    diverged = ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
-    for run, flag, h in zip(runs, diverged, history, strict=True):
-        if flag:
-            LOG.warning(
-                "%s: run %d diverged (final training RMSE %s mm, BC %.4f mm)",
-                identifier,
-                run,
-                h[-1],
-                bc,
-            )
-    return diverged
+    return ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
 
 
 def _identify_ekf_family(
@@ -411,7 +400,7 @@ def _ekf_fit(
     _, _, tuned = EKF_VARIANTS[identifier]
     path = np.stack(paths)
     history = _train_rmse_path(problem, path)
-    diverged = _diverged(problem, identifier, runs, path, history)
+    diverged = _diverged(problem, path, history)
     F = np.stack(factors)
     info: dict[str, NDArray[Any]] = {
         "alpha": F[:, 0],
@@ -507,7 +496,7 @@ def _identify_ukf(
         history=history,
         time_s=np.full(len(runs), elapsed / len(runs)),
         n_evals=np.full(len(runs), ucfg["iterations"] * (2 * problem.dim + 1), dtype=np.int64),
-        info={"diverged": _diverged(problem, identifier, runs, res.path, history)},
+        info={"diverged": _diverged(problem, res.path, history)},
     )
 
 
@@ -698,13 +687,27 @@ def identify_runs(
             fit = identify(identifier, problem, cfg, study=study, runs=[run])
             fits.append(replace(fit, time_s=np.array([time.perf_counter() - start])))
     keys = fits[0].info.keys()
-    return Fit(
+    fit = Fit(
         x=np.concatenate([f.x for f in fits]),
         history=np.concatenate([f.history for f in fits]),
         time_s=np.concatenate([f.time_s for f in fits]),
         n_evals=np.concatenate([f.n_evals for f in fits]),
         info={k: np.concatenate([np.atleast_1d(f.info[k]) for f in fits]) for k in keys},
     )
+    diverged = np.asarray(fit.info.get("diverged", np.zeros(len(runs), bool)), dtype=bool)
+    if diverged.any():
+        LOG.warning(
+            "%s: %d of %d runs diverged (training RMSE above the run's BC at some iteration): %s",
+            identifier,
+            int(diverged.sum()),
+            len(runs),
+            ", ".join(
+                f"run {run} ends at {h[-1]:.4g} mm"
+                for run, flag, h in zip(runs, diverged, fit.history, strict=True)
+                if flag
+            ),
+        )
+    return fit
 
 
 def run_timing(identifier: str) -> str:
