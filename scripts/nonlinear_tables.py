@@ -6,6 +6,7 @@ import pandas as pd
 
 from paramid import io
 from paramid.friction import laws, report
+from paramid.hip import twin
 
 
 def main(smk) -> None:
@@ -32,6 +33,7 @@ def main(smk) -> None:
         nonlinear_models=nonlinear_laws,
         alpha=s["alpha"],
         min_delta=s["min_cliffs_delta"],
+        calibrated_noise=twin.is_calibrated(cfg["twin"]),
     )
     io.write_csv(audit, smk.output.audit)
     counts = audit["verdict"].value_counts().to_dict()

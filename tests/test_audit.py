@@ -301,3 +301,33 @@ def test_convergence_claims_read_the_training_curves():
     assert v["§3.2.2 MIPO-ARKEKF converges within 25 iterations"] == "reproduced"
     assert v["§3.2.2 LM+GA needs more than 50 iterations"] == "reproduced"
     assert v["§3.2.2 EKF+DQPSO needs more than 50 iterations"] == "differs"
+
+
+def test_a_run_ending_non_finite_never_settles_and_is_left_out():
+    """A diverged run whose training RMSE ends in NaN or inf was "settled at iteration 1"
+    (every comparison with a NaN is False); it is now NaN, left out of the median and counted
+    in the reason.  An empty history gives no row."""
+    iterations = np.arange(1, 31)
+    good = 0.5 + np.exp(-0.3 * iterations)
+    frames = [
+        pd.DataFrame({"run": 0, "iteration": iterations, "train_rmse_mm": good}),
+        pd.DataFrame(
+            {"run": 1, "iteration": iterations, "train_rmse_mm": np.append(good[:-1], np.nan)}
+        ),
+        pd.DataFrame(
+            {"run": 2, "iteration": iterations, "train_rmse_mm": np.append(good[:-1], np.inf)}
+        ),
+        pd.DataFrame(
+            {
+                "run": 3,
+                "iteration": iterations,
+                "train_rmse_mm": np.r_[np.full(10, np.nan), good[10:]],
+            }
+        ),
+    ]
+    history = pd.concat(frames, ignore_index=True)
+    settle = calibration_audit.settling_iterations(history)
+    assert np.isnan(settle[1]) and np.isnan(settle[2])
+    assert settle[0] == settle[3] > 10  # NaN values count as outside the band
+    rows = calibration_audit._convergence_rows({"mipo_arkekf": history, "lm_ga": history.iloc[:0]})
+    assert len(rows) == 1 and "2 repeats ending non-finite left out" in rows[0]["reason"]

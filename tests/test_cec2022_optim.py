@@ -486,3 +486,19 @@ def test_a_printed_best_above_its_ave_is_flagged_as_the_papers_inconsistency() -
     row = rows["D10: every printed Best at or below its Ave"]
     assert row["verdict"] == audit_columns.PAPER_INCONSISTENT
     assert row["reason"] == "HO F2 (Best 599.81 > Ave 569.92)"
+
+
+def test_one_dimension_has_no_pooled_scope() -> None:
+    """With cec2022.dims: [10] there is nothing to pool: no "d10+d20" scope (it used to hold
+    D10 alone under that name, and its caveat said it counted each function twice)."""
+    from paramid.cec2022 import study
+
+    rows = [
+        {"function": f, "algorithm": a, "ave": float(f + i)}
+        for f in range(1, 4)
+        for i, a in enumerate(("MIPO", "WOA", "HHO"))
+    ]
+    scopes = study._wide_by_scope({10: pd.DataFrame(rows)}, "ave")
+    assert list(scopes) == ["d10"]
+    both = study._wide_by_scope({10: pd.DataFrame(rows), 20: pd.DataFrame(rows)}, "ave")
+    assert list(both) == ["d10", "d20", "d10+d20"] and len(both["d10+d20"]) == 6

@@ -323,7 +323,10 @@ def test_the_comparison_tests_each_trajectory_against_the_first_paired_by_seed()
     assert row["param_error_wins"] == 12 and row["slow_share"] == 0.24
     want = scipy.stats.wilcoxon(per_seed.param_error[12:].to_numpy(), base).pvalue
     assert row["param_error_p"] == pytest.approx(want, rel=1e-12)
-    assert np.isnan(table.set_index("trajectory").loc["paper_eq18", "val_rmse_p"])
+    first = table.set_index("trajectory").loc["paper_eq18"]
+    assert np.isnan(first["val_rmse_p"]) and np.isnan(first["param_error_wins"])
+    with pytest.raises(ValueError, match="designed: its seeds are not paper_eq18's"):
+        summarise(per_seed[per_seed.seed != 3].iloc[1:], {"paper_eq18": 2.0, "designed": 1.0})
 
 
 def test_slow_shares_measure_the_time_below_a_speed():

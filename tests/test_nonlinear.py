@@ -212,6 +212,10 @@ def test_statistics_and_conclusion_follow_the_comparisons():
     assert "1 of 1 AGWO-vs-deterministic" in conclusion.reason
     stribeck = audit.set_index("claim").loc["agwo_stribeck"]
     assert stribeck.reason.startswith("AGWO significantly better in 2, worse in 2 of 6")
+    # every row says the truths are one noise record each; the fitted noise only when it is
+    assert audit.loc[:1, "reason"].str.endswith(report.ONE_RECORD).all()
+    fitted = report.audit_rows(table, summary, nonlinear_models=["stribeck"], calibrated_noise=True)
+    assert fitted.loc[:1, "reason"].str.endswith(report.FITTED_NOISE).all()
 
 
 def _tanh_prior() -> data.LinearPrior:

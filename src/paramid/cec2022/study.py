@@ -137,9 +137,10 @@ def rank_table(table: pd.DataFrame, algorithms: Sequence[str] = PAPER_ALGORITHMS
 
 def _wide_by_scope(tables: Mapping[int, pd.DataFrame], metric: str) -> dict[str, pd.DataFrame]:
     """``metric`` as (function x algorithm) frames per scope: each dimension ("d10", "d20")
-    and both pooled ("d10+d20", one row per (dimension, function))."""
+    and, with two or more, all pooled ("d10+d20", one row per (dimension, function))."""
     scopes = {f"d{d}": [t] for d, t in sorted(tables.items())}
-    scopes["d10+d20"] = [tables[d] for d in sorted(tables)]
+    if len(tables) > 1:
+        scopes["+".join(f"d{d}" for d in sorted(tables))] = [tables[d] for d in sorted(tables)]
     return {
         scope: pd.concat(
             [p.pivot(index="function", columns="algorithm", values=metric) for p in parts],

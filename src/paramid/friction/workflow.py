@@ -80,7 +80,13 @@ class NonlinearStudies:
 
     def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
         nl = self.study(wildcards)
-        return {"study": wildcards.study, "fitted": nl["fitted"], "stats": nl["stats"]}
+        twin = self.base(wildcards)["twin"]  # whether its noise is the fitted one (audit)
+        return {
+            "study": wildcards.study,
+            "fitted": nl["fitted"],
+            "stats": nl["stats"],
+            "twin": twin,
+        }
 
     def fits(self, wildcards: Wildcards) -> list[str]:
         return [

@@ -253,14 +253,16 @@ def summarise(
     reference = per_seed[per_seed["trajectory"] == first].set_index("seed")
     rows = []
     for name, g in per_seed.groupby("trajectory", sort=False):
-        paired = {}
+        if set(g["seed"]) != set(reference.index):
+            raise ValueError(f"{name}: its seeds are not {first}'s: no pairs to test")
+        paired: dict[str, float] = {}
         for column in ("param_error", "val_rmse"):
             ours = g.set_index("seed")[column]
             theirs = reference.loc[ours.index, column]
             differ = name != first and bool(np.any(ours.to_numpy() != theirs.to_numpy()))
             p = float(scipy.stats.wilcoxon(ours, theirs).pvalue) if differ else float("nan")
             paired[f"{column}_p"] = p
-            paired[f"{column}_wins"] = int(np.sum(ours < theirs)) if name != first else 0
+            paired[f"{column}_wins"] = float(np.sum(ours < theirs)) if name != first else np.nan
         rows.append(
             {
                 "trajectory": name,
