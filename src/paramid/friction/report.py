@@ -273,7 +273,7 @@ ONE_RECORD = (
 #: ... and, on the default hip twin, what its noise is
 FITTED_NOISE = (
     "the twin's torque noise is the hip twin's, fitted to Table 3's LS row "
-    "(paramid.hip.twin.CALIBRATED)"
+    "(the hip twin's CALIBRATED settings)"
 )
 
 
