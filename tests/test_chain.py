@@ -141,7 +141,7 @@ def _rest_trajectory(seed: int = 4) -> FourierTrajectory:
 
 def test_noise_free_twin_recovers_the_base_parameters(chain4, base4):
     traj = _rest_trajectory()
-    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0)
+    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0, torque_noise_nm=0.0)
     rec = ch.simulate(chain4, traj, 10.0, noise, seed=0, record="calibration")
     beta = base4.beta(chain4.standard_parameters())
     # on the twin's own (analytic) motion: exact
@@ -229,18 +229,18 @@ def test_chain_of_and_design_inputs_read_a_design_block(chain4, base4):
 
 def test_chain_noise_from_config_ignores_the_other_twin_settings():
     twin = {"sample_rate_hz": 200.0, "torque_noise_relative": 0.01, "encoder_noise_rad": 2e-5,
-            "coulomb_smoothing_velocity": 0.0, "seed": 3}  # fmt: skip
-    assert ch.ChainNoise.from_config(twin) == ch.ChainNoise(200.0, 0.01, 2e-5, 0.0)
+            "coulomb_smoothing_velocity": 0.0, "torque_noise_nm": 0.02, "seed": 3}  # fmt: skip
+    assert ch.ChainNoise.from_config(twin) == ch.ChainNoise(200.0, 0.01, 2e-5, 0.0, 0.02)
 
 
 def test_recovery_table_and_summary_on_a_noise_free_twin(chain4, base4):
     twin = {"sample_rate_hz": 100.0, "torque_noise_relative": 0.0, "encoder_noise_rad": 0.0,
-            "coulomb_smoothing_velocity": 0.0, "seed": 0}  # fmt: skip
+            "coulomb_smoothing_velocity": 0.0, "torque_noise_nm": 0.0, "seed": 0}  # fmt: skip
     ident = {"periods": 1, "cutoff_hz": 15.0, "filter_order": 4, "trim_s": 0.2,
              "periodic_filter": True}  # fmt: skip
     table, summary = ch.recovery(chain4, base4, _rest_trajectory(), twin, ident)
     # the same as simulate + identify by hand (test_noise_free_twin_recovers_the_base_parameters)
-    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0)
+    noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0, torque_noise_nm=0.0)
     rec = ch.simulate(chain4, _rest_trajectory(), 10.0, noise, seed=0, record="calibration")
     est, proc = ch.identify(chain4, base4, rec, periods=1, cutoff_hz=15.0, order=4, trim_s=0.2)
     beta = base4.beta(chain4.standard_parameters())

@@ -275,6 +275,7 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
         settings,
         coulomb_smoothing_velocity=0.0,
         torque_noise_relative=0.0,
+        torque_noise_nm=0.0,
         encoder_noise_rad=0.0,
         ripple_rms_rad=0.0,
     )
@@ -338,6 +339,7 @@ def test_slow_shares_measure_the_time_below_a_speed():
     peak = 2 * np.pi * np.deg2rad(10.0)
     share = slow_shares([Variant("sine", sine, 1.0)], 0.3 * peak, points=200001)["sine"]
     assert share == pytest.approx(2 / np.pi * np.arcsin(0.3), abs=1e-4)
+    assert slow_shares([Variant("sine", sine, 1.0)], 0.0) is None  # exact sgn: no such band
 
 
 def test_period_frame_samples_one_period_of_every_joint():

@@ -22,7 +22,9 @@ from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
 
 RIGID = [1.5, -0.2, 1.1]
-NOISE_FREE = dict(torque_noise_relative=0.0, encoder_noise_rad=0.0, ripple_rms_rad=0.0)
+NOISE_FREE = dict(
+    torque_noise_relative=0.0, torque_noise_nm=0.0, encoder_noise_rad=0.0, ripple_rms_rad=0.0
+)
 
 
 def _settings(hip: dict, **changes) -> twin.TwinSettings:

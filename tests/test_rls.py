@@ -20,6 +20,7 @@ def _exact_sign_data(hip: dict) -> tuple[np.ndarray, np.ndarray]:
         s,
         coulomb_smoothing_velocity=0.0,
         torque_noise_relative=0.0,
+        torque_noise_nm=0.0,
         encoder_noise_rad=0.0,
         ripple_rms_rad=0.0,
     )

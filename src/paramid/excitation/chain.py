@@ -333,12 +333,14 @@ def design_regressor(chain: PlanarChain, base: BaseParameters) -> RegressorFn:
 
 @dataclass(frozen=True)
 class ChainNoise:
-    """Sensors of the chain twin (as the hip twin): relative torque noise, encoder noise."""
+    """Sensors of the chain twin (as the hip twin): torque noise floor and relative torque
+    noise, encoder noise."""
 
     sample_rate_hz: float = 100.0
-    torque_noise_relative: float = 0.0072
+    torque_noise_relative: float = 0.0
     encoder_noise_rad: float = 1e-5
     coulomb_smoothing_velocity: float = 0.0  # plant friction sgn (0) or tanh(q̇/v_s)
+    torque_noise_nm: float = simulation.JOINT_TORQUE_SENSOR_NOISE_NM
 
     @classmethod
     def from_config(cls, twin: Mapping[str, Any]) -> ChainNoise:
@@ -346,6 +348,7 @@ class ChainNoise:
         return cls(
             sample_rate_hz=twin["sample_rate_hz"],
             torque_noise_relative=twin["torque_noise_relative"],
+            torque_noise_nm=twin["torque_noise_nm"],
             encoder_noise_rad=twin["encoder_noise_rad"],
             coulomb_smoothing_velocity=twin["coulomb_smoothing_velocity"],
         )
@@ -362,8 +365,8 @@ def simulate(
     """Sample the chain following ``trajectory.evaluate`` (q, q̇, q̈ of shape (N, n)); the
     record's channels are (N, n).
 
-    Draws from the stream ("chain_twin", seed, record): torque noise (N, n), then encoder
-    noise (N, n); T_m = T (1 + σ_τ n₁), q_m = q + σ_q n₂.
+    Draws from the stream ("chain_twin", seed, record): relative torque noise (N, n), encoder
+    noise (N, n), additive torque noise (N, n); T_m = T (1 + σ_r n₁) + σ_a n₃, q_m = q + σ_q n₂.
     """
     n_samples = int(round(duration_s * noise.sample_rate_hz))
     t = np.arange(n_samples) / noise.sample_rate_hz
@@ -372,12 +375,14 @@ def simulate(
     rng = generator("chain_twin", seed, record)
     torque_noise = rng.standard_normal(tau.shape)
     encoder_noise = rng.standard_normal(q.shape)
+    torque_floor = rng.standard_normal(tau.shape)
     return simulation.measure(
         t,
         (q, qd, qdd),
         tau,
         noise.encoder_noise_rad * encoder_noise,
         noise.torque_noise_relative * torque_noise,
+        noise.torque_noise_nm * torque_floor,
     )
 
 

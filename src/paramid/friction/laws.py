@@ -37,8 +37,8 @@ motor behind a 156:1 planetary gearhead with output-side torque sensing (§2.1, 
   direction dependence that gravity preload on the gear flanks and lip seals give a
   pedestal-mounted hip whose load torque keeps one sign;
 * tanh: v_s = 0.1 rad/s, a smooth Coulomb transition standing for pre-sliding compliance and
-  backlash of the gear train (the hip twin's own smoothing is 0.065 rad/s, chosen for Table 3;
-  0.1 rad/s spans a few samples per reversal, so v_s is identifiable at 100 Hz).
+  backlash of the gear train (the hip twin's own plant has Eq 2's exact sgn; 0.1 rad/s spans a
+  few samples per reversal, so v_s is identifiable at 100 Hz).
 """
 
 from __future__ import annotations

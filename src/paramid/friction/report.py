@@ -270,9 +270,9 @@ ONE_RECORD = (
     "each true law is one twin noise record (the seeds vary the optimisers only), so one "
     "cell's difference can be that record's noise"
 )
-#: ... and, on the default hip twin, what its noise is
+#: ... and, on a twin that sets the hip twin's old fitted settings, what its noise is
 FITTED_NOISE = (
-    "the twin's torque noise is the hip twin's, fitted to Table 3's LS row "
+    "the twin's torque noise was fitted to the hip paper's Table 3 LS row "
     "(the hip twin's CALIBRATED settings)"
 )
 

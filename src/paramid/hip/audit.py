@@ -42,8 +42,34 @@ WHY = {
     "RLS-AGWO": "as RLS-GWO: our AGWO runs land closer to BCLS than the paper's",
     "RLS-PSO": "our runs cluster more tightly around the BCLS optimum than the paper's",
     "RLS-GA": "our runs cluster more tightly around the BCLS optimum than the paper's",
-    "twin": "the twin reproduces the paper's LS fit within ~2 %, not exactly",
+    "twin": "the twin's only torque error is the white noise floor measured on a real joint "
+    "torque sensor (0.034 N m, not fitted to the paper), while the paper's record holds "
+    "effects it does not characterise (it keeps no sensor specification, §2.1)",
+    "level": "the RMSE level follows the twin's measured sensor noise floor (0.034 N m, not "
+    "fitted to the paper)",
+    "calibrated_twin": "the twin reproduces the paper's LS fit within ~2 %, not exactly",
+    "gamma": "γ (Eq 10) is the RLS Coulomb estimate over the largest measured torque: it "
+    "follows the fitted fc (Table 4: ours near the twin's truth 0.8, the paper's 0.747)",
 }
+
+
+def _table3_why(method: str, calibrated: bool) -> str:
+    """Why a Table 3 cell differs: the method's own reason and, on the physical twin, the
+    level its sensor noise sets."""
+    if calibrated:
+        return WHY.get(method, WHY["calibrated_twin"])
+    return f"{WHY['level']}; {WHY[method]}" if method in WHY else WHY["twin"]
+
+
+def _table4_why(method: str, column: str, ours: float, printed: float, truth: float) -> str:
+    """Why a Table 4 estimate differs: how far ours and the paper's lie from the twin's truth
+    (Table 4's Reference row), and the method's own reason."""
+    offsets = (
+        f"ours lies {ours - truth:+.4g} from the twin's truth (Table 4's Reference), the "
+        f"paper's {printed - truth:+.4g} from it: the twin's white sensor noise does not bias a "
+        "least-squares fit, so whatever biased the paper's is not in the twin"
+    )
+    return f"{offsets}; {WHY[method]}" if method in WHY else offsets
 
 
 def _calibration(fitted: str) -> str:
@@ -88,15 +114,17 @@ def _table_rows(
                 rows.append(calibration_target(claim, table, value, ours_value, why, unit=unit))
                 continue
             if table == "Table 3":
-                why = WHY.get(method, WHY["twin"])
+                why = _table3_why(method, calibrated)
                 tolerance = {"rel": TABLE3_TOLERANCES[column]}
             else:
                 reference = method == "Reference"
-                why = (
-                    "the twin's truth by construction"
-                    if reference
-                    else WHY.get(method, WHY["twin"])
-                )
+                truth = printed.get("Reference", {}).get(column)
+                if reference:
+                    why = "the twin's truth by construction"
+                elif calibrated or truth is None:
+                    why = WHY.get(method, WHY["calibrated_twin" if calibrated else "twin"])
+                else:
+                    why = _table4_why(method, column, ours_value, value, float(truth))
                 tolerance = {"abs_": TABLE4_TOLERANCES[column]}
                 if reference:
                     tolerance["why_ok"] = "the twin's truth by construction"
@@ -163,7 +191,9 @@ def hip_audit(
             float(rls_summary["gamma"]),
             unit="1",
             rel=0.05,
-            why_differs=WHY["twin"] + (f"; {FOLLOWS_CALIBRATION}" if calibrated else ""),
+            why_differs=(
+                f"{WHY['calibrated_twin']}; {FOLLOWS_CALIBRATION}" if calibrated else WHY["gamma"]
+            ),
             **follows,
         )
     )
@@ -223,7 +253,7 @@ def _sensitivity_rows(
             judged,
             lambda v: f"Figure 4b BCLS at {v:g} Hz",
             "§4.5, Figure 4b",
-            WHY["twin"],
+            WHY["calibrated_twin" if fitted_cutoff_hz is not None else "level"],
         )
         for value in set(printed["cutoff_bcls"]) - set(judged):
             if float(value) in cutoff.index:

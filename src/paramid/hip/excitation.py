@@ -223,9 +223,14 @@ def _rmse(r: Array) -> Array:
     return np.sqrt(np.mean(r * r, axis=-1))
 
 
-def slow_shares(variants: Sequence[Variant], speed: float, points: int = 2001) -> dict[str, float]:
+def slow_shares(
+    variants: Sequence[Variant], speed: float, points: int = 2001
+) -> dict[str, float] | None:
     """Per variant, the share of one period spent below ``speed`` [rad/s] (|q̇| < v_s): where a
-    plant's smooth Coulomb law departs from the model's sgn (Eq 2)."""
+    plant's smooth Coulomb law departs from the model's sgn (Eq 2); None for an exact-sgn plant
+    (``speed`` 0), where there is no such band."""
+    if speed <= 0:
+        return None
     shares = {}
     for v in variants:
         t = np.linspace(0.0, v.period_s, points)
