@@ -144,6 +144,22 @@ def test_a_validation_far_worse_than_training_is_named():
     assert plausibility.validation_gap(1e-15, 1e-13) is None  # a noiseless twin: rounding
 
 
+def test_a_validation_record_without_a_back_and_forth_is_named():
+    """Reversals counted where the joint moves: a 1 s stretch of a 0.2 Hz swing has none,
+    noise around a rest adds none, a 7 s Eq 19 record has many."""
+    t = np.arange(0.0, 1.0, 0.001)
+    one_way = 0.3 * np.cos(2 * np.pi * 0.2 * t)  # q̇ of a swing, 1 s from its turning point
+    noise = 1e-4 * np.random.default_rng(0).standard_normal(t.size)
+    assert plausibility.velocity_reversals(one_way + noise) == 0
+    message = plausibility.validation_coverage(one_way + noise, 1.0)
+    assert message is not None and "1 s with 0 velocity reversal" in message
+    there_and_back = np.cos(2 * np.pi * 1.0 * np.arange(0.0, 1.5, 0.001))
+    assert plausibility.velocity_reversals(there_and_back) == 3
+    assert plausibility.validation_coverage(there_and_back, 1.5) is None
+    rest = np.concatenate([np.zeros(200), there_and_back])  # a rest adds no reversal
+    assert plausibility.velocity_reversals(rest + 1e-6 * noise[0]) == 3
+
+
 def test_a_torque_in_n_mm_declared_as_n_m_is_named_by_the_reference(pendulum):
     """The swing-up's peak torque in N mm (a few thousand) passes the magnitude check; its
     least-squares fit is then about 500 times the study's reference parameters (the shipped

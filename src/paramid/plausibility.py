@@ -218,6 +218,35 @@ def validation_gap(train_rmse: float, val_rmse: float) -> str | None:
     )
 
 
+# A validation record judges prediction only over a back-and-forth of the joint: with fewer
+# velocity reversals (counted where |q̇| exceeds this share of its peak) it is a stretch of
+# one-way motion, whose RMSE says little about a different trajectory
+MIN_VALIDATION_REVERSALS = 2
+REVERSAL_SPEED_SHARE = 0.05
+
+
+def velocity_reversals(velocity: Array) -> int:
+    """Sign changes of q̇ where |q̇| > :data:`REVERSAL_SPEED_SHARE` of its peak (a rest or
+    the noise around zero speed counts no reversal)."""
+    velocity = np.asarray(velocity, dtype=np.float64)
+    peak = float(np.max(np.abs(velocity), initial=0.0))
+    signs = np.sign(velocity[np.abs(velocity) > REVERSAL_SPEED_SHARE * peak])
+    return int(np.count_nonzero(np.diff(signs)))
+
+
+def validation_coverage(velocity: Array, duration_s: float) -> str | None:
+    """Why the validation record judges too little motion (fewer than
+    :data:`MIN_VALIDATION_REVERSALS` velocity reversals), or None."""
+    reversals = velocity_reversals(velocity)
+    if reversals >= MIN_VALIDATION_REVERSALS:
+        return None
+    return (
+        f"the validation record spans {duration_s:.3g} s with {reversals} velocity "
+        "reversal(s), less than one back-and-forth of the joint: its RMSE says little about "
+        "predicting other motion (record a longer, different trajectory)"
+    )
+
+
 def explained_variance(H: Array, y: Array, x: Array) -> float:
     """R² = 1 − ‖y − Hx‖² / ‖y − ȳ‖² of a fit (Eq 4)."""
     residual = y - H @ x
