@@ -42,14 +42,16 @@ WHY = {
     "RLS-AGWO": "as RLS-GWO: our AGWO runs land closer to BCLS than the paper's",
     "RLS-PSO": "our runs cluster more tightly around the BCLS optimum than the paper's",
     "RLS-GA": "our runs cluster more tightly around the BCLS optimum than the paper's",
-    "twin": "the twin's only torque error is the white noise floor measured on a real joint "
-    "torque sensor (0.034 N m, not fitted to the paper), while the paper's record holds "
-    "effects it does not characterise (it keeps no sensor specification, §2.1)",
-    "level": "the RMSE level follows the twin's measured sensor noise floor (0.034 N m, not "
+    "twin": "the twin's torque error is its sensor's white noise floor (twin.torque_noise_nm; "
+    "by default the floor measured on a real joint torque sensor, not fitted to the paper), "
+    "while the paper's record holds effects it does not characterise (it keeps no sensor "
+    "specification, §2.1)",
+    "level": "the RMSE level follows the twin's sensor noise floor (twin.torque_noise_nm, not "
     "fitted to the paper)",
     "calibrated_twin": "the twin reproduces the paper's LS fit within ~2 %, not exactly",
     "gamma": "γ (Eq 10) is the RLS Coulomb estimate over the largest measured torque: it "
-    "follows the fitted fc (Table 4: ours near the twin's truth 0.8, the paper's 0.747)",
+    "follows the fitted fc (Table 4's fc rows: how far ours and the paper's lie from the "
+    "twin's truth)",
 }
 
 
