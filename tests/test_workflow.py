@@ -253,12 +253,15 @@ def test_audit_has_a_verdict_and_reason_for_every_claim(built):
     assert list(audit.columns) == paramid_audit.COLUMNS
     assert len(audit) >= 25
     assert set(audit["verdict"]) <= set(paramid_audit.VERDICTS)
-    fitted = audit["verdict"] == paramid_audit.CALIBRATION_TARGET  # the default twin's LS row
-    assert fitted.sum() == 7 and audit.loc[fitted, "claim"].str.contains("LS|15 Hz").all()
+    assert paramid_audit.CALIBRATION_TARGET not in set(audit["verdict"])  # nothing fitted
     timed = audit["claim"].str.contains("time_ms|faster")
     assert timed.sum() == 13 and set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
     assert audit["reason"].str.len().min() > 5
-    gamma = audit[audit.claim == "NFSI gamma (Eq 10)"].iloc[0]
-    assert gamma.verdict == "reproduced"
+    claims = audit.set_index("claim")
+    # the twin recovers its truth fc = 0.8 (Table 4's Reference); the paper's 0.7466 lies
+    # 0.053 below it, and γ (Eq 10) follows fc
+    assert claims.loc["Table 4 BCLS fc", "verdict"] == "differs"
+    assert "the paper's -0.0534 from it" in claims.loc["Table 4 BCLS fc", "reason"]
+    assert "fitted fc" in claims.loc["NFSI gamma (Eq 10)", "reason"]
     pendulum = pd.read_csv(built / "results/pendulum/audit.csv")
     assert pendulum["claim"].str.contains("reference").any()
