@@ -20,8 +20,8 @@ from numpy.typing import NDArray
 Array = NDArray[np.float64]
 
 #: White noise floor [N m] of a real output-side joint torque sensor, per sample: the Kinova
-#: Gen3's ``TorqueSm2`` (its largest actuator class; ±35 N m in that record, the hip's torque
-#: spans ±20 N m) in ``RunTrajectory1.csv`` (W. Chiha's dynamic-identification repository,
+#: Gen3's ``TorqueSm2`` (its largest actuator class; ±35 N m in that record, the hip twin's
+#: torque spans −5…+23 N m) in ``RunTrajectory1.csv`` (W. Chiha's dynamic-identification repository,
 #: ``datasets/kinova/identification_data/``, commit 44f47d5, the source of
 #: ``data/kinova_gen3``; not shipped): mean Welch PSD 2.3e-6 (N m)²/Hz over 200–450 Hz, above
 #: the arm's structural modes.  Sampled at 100 Hz without averaging, the per-sample σ stays that
