@@ -25,6 +25,7 @@ def main(smk) -> None:
             pd.read_csv(smk.input.margin) if "margin" in smk.input.keys() else None,
             cutoff,
             read_yaml(smk.input.paper),
+            twin=cfg["twin"] is not None,
             calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
             cutoff_hz=cfg["cutoff_hz"],
         )

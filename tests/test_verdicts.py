@@ -131,6 +131,37 @@ def test_physical_twin_estimates_are_judged_by_their_distance_from_the_truth(pap
     assert "ours lies -0.003 from the twin's truth" in reason and "paper's -0.0534" in reason
 
 
+def test_table3_reasons_follow_the_cell_not_the_method(paper):
+    """A spread says which way ours differs, each SD against its own median (RLS-PSO's SD twice
+    the paper's, once said to 'cluster more tightly'); a population method's level gives each
+    gap to its own BCLS; standard PSO's heavy tail is not blamed on the noise floor."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    ours = t3.set_index("method")
+    ours.loc[["LS", "BCLS"], ["train_mean", "val_mean", "val_median"]] = 0.04
+    ours.loc["RLS-PSO", ["val_median", "val_sd"]] = 0.04, 0.0008  # 2 % of its median
+    ours.loc["RLS-GWO", ["val_median", "val_sd"]] = 0.0428, 0.0015  # 7 % above our BCLS
+    rows = _hip_verdicts(paper, ours.reset_index(), t4).set_index("claim")["reason"]
+    spread = rows["Table 3 RLS-PSO val_sd"]
+    assert "ours 2 %, the paper's 0.35 %: ours is wider" in spread
+    assert "sensor noise floor" not in spread
+    gap = rows["Table 3 RLS-GWO val_median"]
+    assert "ours lies +7.0 % from our BCLS, the paper's +35.6 % from its BCLS" in gap
+    assert "(-72.6 %); the RMSE level follows the twin's sensor noise floor" in gap
+    assert "sensor noise floor" not in rows["Table 3 PSO val_median"]
+    assert rows["Table 3 RLS-GWO val_sd"].count("tighter") == 1
+
+
+def test_a_measured_study_is_not_judged_against_a_twins_truth(paper):
+    """A measured record audited against the paper: no reason names a twin's truth or noise."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    t4.loc[t4["method"] == "BCLS", "fc"] = 0.797
+    args = (t3, t4, _stats(), {"gamma": 0.0331}, None, None, paper)
+    rows = hip_audit.hip_audit(*args, twin=False).set_index("claim")
+    assert rows.loc["Table 4 BCLS fc", "verdict"] == "differs"
+    assert rows.loc["Table 4 BCLS fc", "reason"].endswith(hip_audit.WHY["measured"])
+    assert not rows["reason"].str.contains("twin").any()
+
+
 def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
     rows = {d: [] for d in (10, 20)}
     for dim in rows:

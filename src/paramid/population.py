@@ -85,34 +85,50 @@ def box_edges(
     lower: Array,
     upper: Array,
     mechanical: Mapping[str, Mapping[str, float]] | None = None,
+    optimum: Array | None = None,
 ) -> str | None:
-    """Why ``method``'s runs ``x`` (runs, dim) are decided by the search box [lower, upper]: the
+    """Why ``method``'s runs ``x`` (runs, dim) sit on the search box [lower, upper]: the
     parameters on which at least :data:`EDGE_SHARE` of the runs sit on one edge, or None.  An
     edge at a ``mechanical`` limit (``rls.mechanical``: fv >= 0, say) is physics holding, not
-    the box: left out.  A box of zero width (the RLS range outside the mechanical limits) is
-    named apart: no margin widens it."""
+    the box: left out.  Given the box's ``optimum`` (the least-squares fit in the same box,
+    Eq 21's objective), an edge where that optimum lies inside is the optimiser stopping short,
+    not the box deciding: named apart, with no advice to widen the box.  A box of zero width
+    (the RLS range outside the mechanical limits) is named apart: no margin widens it."""
     width = np.asarray(upper, float) - np.asarray(lower, float)
-    on_lower = np.mean(x <= lower + EDGE_FRACTION * width, axis=0)
-    on_upper = np.mean(x >= upper - EDGE_FRACTION * width, axis=0)
+    tolerance = EDGE_FRACTION * width
+    on_lower = np.mean(x <= lower + tolerance, axis=0)
+    on_upper = np.mean(x >= upper - tolerance, axis=0)
+    best = None if optimum is None else np.asarray(optimum, float)
     limits = mechanical or {}
-    found = [
-        f"{name} at its {side} bound {bound:.4g} in {100 * share:.0f} % of the runs"
-        for name, lo, hi, s_lo, s_hi, w in zip(
-            names, lower, upper, on_lower, on_upper, width, strict=True
-        )
-        for side, bound, share in (("lower", lo, s_lo), ("upper", hi, s_hi))
-        if w > 0 and share >= EDGE_SHARE and bound not in limits.get(name, {}).values()
-    ]
+    decided: list[str] = []
+    short: list[str] = []
+    for i, (name, w) in enumerate(zip(names, width, strict=True)):
+        for side, bound, share in (
+            ("lower", lower[i], on_lower[i]),
+            ("upper", upper[i], on_upper[i]),
+        ):
+            if w == 0 or share < EDGE_SHARE or bound in limits.get(name, {}).values():
+                continue
+            text = f"{name} at its {side} bound {bound:.4g} in {100 * share:.0f} % of the runs"
+            if best is not None and abs(best[i] - bound) > tolerance[i]:
+                short.append(f"{text} (the box's least-squares optimum: {best[i]:.4g})")
+            else:
+                decided.append(text)
     collapsed = [
         f"{name} = {lo:.4g}" for name, lo, w in zip(names, lower, width, strict=True) if w == 0
     ]
     parts = []
-    if found:
+    if decided:
         parts.append(
-            f"{'; '.join(found)}: the search box, not the data, decides "
-            f"{'this parameter' if len(found) == 1 else 'these parameters'}. Widen the box "
+            f"{'; '.join(decided)}: the search box, not the data, decides "
+            f"{'this parameter' if len(decided) == 1 else 'these parameters'}. Widen the box "
             "(population.standard_box; rls.margin and rls.forgetting for the RLS box, whose "
             "memory note is in hip_rls's log) or check the record's units"
+        )
+    if short:
+        parts.append(
+            f"{'; '.join(short)}: the runs stop on the edge short of an optimum inside the box, "
+            "so the optimiser, not the box or the data, decides these runs' gap to BCLS"
         )
     if collapsed:
         parts.append(
