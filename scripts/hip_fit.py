@@ -11,7 +11,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "hip_fit")
     keys, method, settings = cfg["regressor"], cfg["method"], cfg["fit"]
     H, y, frame = io.read_regression(smk.input.calibration, keys)
-    H_val, y_val, validation = io.read_regression(smk.input.validation, keys)
+    H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
     estimators.check_rank(H, smk.input.calibration)
     box = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None
     result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
@@ -35,9 +35,6 @@ def main(smk) -> None:
     train, val = estimators.rmse(H, y, result.x), estimators.rmse(H_val, y_val, result.x)
     if gap := plausibility.validation_gap(train, val):
         log.warning("%s: %s", method, gap)
-    duration = float(validation["time"].iloc[-1] - validation["time"].iloc[0])
-    if short := plausibility.validation_coverage(validation["qd"].to_numpy(), duration):
-        log.warning("%s: %s", smk.input.validation, short)
     frame = fits.deterministic_frame(
         model.parameter_names(keys), result.x, train, val, result.time_ms
     )
@@ -49,7 +46,7 @@ def main(smk) -> None:
         residual_spikes=quality.spikes,
         residual_spikes_at_reversals=quality.spikes_at_reversals,
         spike_threshold_n_m=quality.spike_threshold_n_m,
-        validation_warning="; ".join(w for w in (gap, short) if w),
+        validation_warning=gap or "",
     )
     units = fits.fit_units(keys)
     io.write_parquet(

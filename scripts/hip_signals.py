@@ -1,8 +1,10 @@
-"""Rule hip_signals: filter, differentiate and trim one record; add the regressor columns (Eq 6)."""
+"""Rule hip_signals: filter, differentiate and trim one record; add the regressor columns (Eq 6).
+A validation record holding less than one back-and-forth of the joint is warned about once,
+here, in the log and the file's metadata."""
 
 import pandas as pd
 
-from paramid import estimators, io
+from paramid import estimators, io, plausibility
 from paramid.hip import model, pipeline
 
 
@@ -29,11 +31,21 @@ def main(smk) -> None:
         frame[f"H_{key}"] = column
         units[f"H_{key}"] = model.COLUMNS[key].column_unit
     condition = estimators.condition_number(H)
+    coverage = None
+    if smk.wildcards.record == "validation":
+        coverage = plausibility.validation_coverage(out.qd, float(out.time[-1] - out.time[0]))
     meta = io.provenance(
-        cfg, smk.input, stage="hip_signals", condition_number=condition, cutoff_hz=float(cutoff)
+        cfg,
+        smk.input,
+        stage="hip_signals",
+        condition_number=condition,
+        cutoff_hz=float(cutoff),
+        coverage_warning=coverage or "",
     )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info("%d samples kept; cutoff %g Hz; cond(H) = %.1f", len(frame), cutoff, condition)
+    if coverage:
+        log.warning("%s: %s", smk.input.record, coverage)
 
 
 main(snakemake)  # noqa: F821

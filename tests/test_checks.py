@@ -159,6 +159,9 @@ def test_a_validation_record_without_a_back_and_forth_is_named():
     jitter = 0.01 * np.random.default_rng(1).standard_normal(200)  # 1 % of peak, around zero
     rest = np.concatenate([jitter, there_and_back])  # a noisy rest adds no reversal
     assert plausibility.velocity_reversals(rest) == 3
+    gapped = there_and_back.copy()
+    gapped[::100] = np.nan  # a NaN does not hide the peak nor add a reversal
+    assert plausibility.velocity_reversals(gapped) == 3
 
 
 def test_a_torque_in_n_mm_declared_as_n_m_is_named_by_the_reference(pendulum):

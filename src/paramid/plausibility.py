@@ -227,8 +227,9 @@ REVERSAL_SPEED_SHARE = 0.05
 
 def velocity_reversals(velocity: Array) -> int:
     """Sign changes of q̇ where |q̇| > :data:`REVERSAL_SPEED_SHARE` of its peak (a rest or
-    the noise around zero speed counts no reversal)."""
+    the noise around zero speed counts no reversal; non-finite samples count nothing)."""
     velocity = np.asarray(velocity, dtype=np.float64)
+    velocity = velocity[np.isfinite(velocity)]
     peak = float(np.max(np.abs(velocity), initial=0.0))
     signs = np.sign(velocity[np.abs(velocity) > REVERSAL_SPEED_SHARE * peak])
     return int(np.count_nonzero(np.diff(signs)))
@@ -241,7 +242,8 @@ def validation_coverage(velocity: Array, duration_s: float) -> str | None:
     if reversals >= MIN_VALIDATION_REVERSALS:
         return None
     return (
-        f"the validation record spans {duration_s:.3g} s with {reversals} velocity "
+        f"the validation samples kept (after the filter's edge trim) span {duration_s:.3g} s "
+        f"with {reversals} velocity "
         "reversal(s), less than one back-and-forth of the joint: its RMSE says little about "
         "predicting other motion (record a longer, different trajectory)"
     )
