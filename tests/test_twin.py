@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import signals, simulation
-from paramid.hip import model, twin
+from paramid import estimators, signals, simulation
+from paramid.hip import model, pipeline, twin
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -126,3 +126,44 @@ def test_the_default_twin_is_not_fitted_to_the_paper(hip):
     s = _settings(hip)
     assert (s.coulomb_smoothing_velocity, s.torque_noise_relative) == (0.0, 0.0)
     assert s.torque_noise_nm == simulation.JOINT_TORQUE_SENSOR_NOISE_NM
+
+
+def test_calibrated_settings_give_the_records_they_gave_before_the_noise_floor(hip):
+    """A study that sets :data:`twin.CALIBRATED` again gets the records it had before the noise
+    floor existed (the floor's draw comes last and is 0 there): LS on them trains to 0.14477
+    and validates to 0.11735 N m, as measured at commit c7e4b80 before the floor was added."""
+    settings = _settings(hip, **twin.CALIBRATED)
+    fits = []
+    for name in ("calibration", "validation"):
+        rec = _record(hip, name, settings, seed=hip["twin"]["seed"])
+        processed = pipeline.process(
+            rec.time, rec.angle, rec.torque, hip["signals"], hip["signals"]["cutoff_hz"]
+        )
+        fits.append(pipeline.regression(processed, hip["regressor"], hip["gravity"]))
+    (H, y), (H_val, y_val) = fits
+    x = estimators.ls(H, y)
+    assert estimators.rmse(H, y, x) == pytest.approx(0.14477, abs=5e-6)
+    assert estimators.rmse(H_val, y_val, x) == pytest.approx(0.11735, abs=5e-6)
+
+
+def test_every_default_torque_floor_is_the_measured_one(repo_root):
+    """The schema's scalar torque_noise_nm defaults (hip twin, chain twin) are the one measured
+    floor; the robot twin's per-joint list is its own."""
+    from paramid.ingest import read_yaml
+
+    found: list[float] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            default = node.get("properties", {}).get("torque_noise_nm", {}).get("default")
+            if isinstance(default, float):
+                found.append(default)
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(read_yaml(repo_root / "workflow/schemas/config.schema.yaml"))
+    assert len(found) == 2
+    assert set(found) == {simulation.JOINT_TORQUE_SENSOR_NOISE_NM}
