@@ -44,6 +44,9 @@ def main(smk) -> None:
             reference.get("note", ""),
             reference["fitted_on_validation"],
         )
+    partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
+    if partly:
+        log.warning(partly)
     io.write_csv(result, smk.output.csv)
     counts = result["verdict"].value_counts().to_dict()
     caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"

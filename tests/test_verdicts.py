@@ -225,3 +225,18 @@ def test_table4_names_the_other_middle_run_where_it_flips_a_verdict(paper):
     upper = float(t4.loc[agwo, "upper_Myt"].iloc[0])
     assert f"the upper one gives {upper:.4g}, the other verdict" in flipped["reason"]
     assert rows["reason"].str.contains("upper one gives").sum() == 1  # the others agree
+
+
+def test_a_twin_keeping_some_fitted_settings_is_named(config):
+    """The fitted smoothing and gain noise kept, the floor left at its measured default: the
+    cells are judged, and the audit's log says a setting in them was fitted to the paper."""
+    from paramid.hip.twin import CALIBRATED, partly_calibrated
+
+    default = config["studies"]["hip"]["twin"]
+    assert partly_calibrated(default) is None
+    assert partly_calibrated({**default, **CALIBRATED}) is None
+    partly = {**default, **CALIBRATED, "torque_noise_nm": 0.034}
+    message = partly_calibrated(partly)
+    assert message is not None
+    assert "coulomb_smoothing_velocity = 0.065, torque_noise_relative = 0.0072" in message
+    assert "but not torque_noise_nm = 0" in message

@@ -45,6 +45,21 @@ def is_calibrated(twin: Mapping) -> bool:
     return all(float(twin[key]) == value for key, value in CALIBRATED.items())
 
 
+def partly_calibrated(twin: Mapping) -> str | None:
+    """Why a ``twin`` that keeps some, not all, of the CALIBRATED settings is judged as if
+    none were fitted (its Table 3 cells get verdicts, not ``calibration target``), or None."""
+    fitted = [k for k, v in CALIBRATED.items() if v != 0 and float(twin[k]) == v]
+    if not fitted or is_calibrated(twin):
+        return None
+    kept = ", ".join(f"{k} = {CALIBRATED[k]:g}" for k in fitted)
+    other = ", ".join(f"{k} = {v:g}" for k, v in CALIBRATED.items() if float(twin[k]) != v)
+    return (
+        f"the twin keeps {kept}, once fitted to the paper's Table 3 LS row, but not {other}: "
+        "its Table 3 cells are judged, not marked calibration targets, though a setting in "
+        "them was fitted to the paper; set all of paramid.hip.twin.CALIBRATED, or none"
+    )
+
+
 @dataclass(frozen=True)
 class TwinSettings:
     """Plant and sensor settings of the twin (config ``studies.<name>.twin``)."""
