@@ -162,6 +162,20 @@ def test_a_measured_study_is_not_judged_against_a_twins_truth(paper):
     assert not rows["reason"].str.contains("twin").any()
 
 
+def test_a_figure_4b_point_gives_its_gap_to_the_studys_cutoff(paper):
+    """Figure 4b at 5 Hz: how far above the point at the study's cutoff (Table 3's fit) ours and
+    the paper's lie, not only what sets the level."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    cutoff = pd.Series({5.0: 0.1341, 15.0: 0.0416})
+    args = (t3, t4, _stats(), {"gamma": 0.0331}, None, cutoff, paper)
+    rows = hip_audit.hip_audit(*args, cutoff_hz=15.0).set_index("claim")["reason"]
+    assert (
+        "ours lies +222.4 % from our 15 Hz point (Table 3's BCLS fit), the paper's +53.4 %"
+        in (rows["Figure 4b BCLS at 5 Hz"])
+    )
+    assert "from our 15 Hz point" not in rows["Figure 4b BCLS at 15 Hz"]
+
+
 def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
     rows = {d: [] for d in (10, 20)}
     for dim in rows:

@@ -65,11 +65,13 @@ def _level(method: str, twin: bool, calibrated: bool) -> str:
     return WHY["twin" if method in DETERMINISTIC else "level"]
 
 
-def _gap_to_bcls(ours: float, ours_bcls: float, printed: float, printed_bcls: float) -> str:
-    """How far a population method's RMSE lies from BCLS's, ours and the paper's."""
+def _gap_to_bcls(
+    ours: float, ours_bcls: float, printed: float, printed_bcls: float, reference: str = "BCLS"
+) -> str:
+    """How far an RMSE lies from a ``reference`` one (BCLS's), ours and the paper's."""
     return (
-        f"ours lies {100 * (ours / ours_bcls - 1):+.1f} % from our BCLS, the paper's "
-        f"{100 * (printed / printed_bcls - 1):+.1f} % from its BCLS"
+        f"ours lies {100 * (ours / ours_bcls - 1):+.1f} % from our {reference}, the paper's "
+        f"{100 * (printed / printed_bcls - 1):+.1f} % from its {reference}"
     )
 
 
@@ -261,11 +263,10 @@ def hip_audit(
             **follows,
         )
     )
-    fitted_cutoff = cutoff_hz if calibrated else None
     level = _level("RLS-AGWO", twin, calibrated)
     bcls = (_bcls_median(table3), paper["table3"].get("BCLS", {}).get("val_median"))
     rows += _sensitivity_rows(
-        margin, cutoff_seed0, paper.get("sensitivity", {}), level, bcls, fitted_cutoff
+        margin, cutoff_seed0, paper.get("sensitivity", {}), level, bcls, cutoff_hz, calibrated
     )
     rows += _claim_rows(table3.set_index("method"), stats, paper.get("claims", {}))
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -283,12 +284,15 @@ def _sensitivity_rows(
     printed: Mapping,
     level: str,
     bcls: tuple[float | None, float | None],
-    fitted_cutoff_hz: float | None = None,
+    cutoff_hz: float | None = None,
+    calibrated: bool = False,
 ) -> list[dict]:
     """Figure 4a/4b's printed points and §4.5's statements.  ``level``: what sets the RMSE
     level; ``bcls``: our and the paper's BCLS validation medians, each Figure 4a point's
-    gap is taken to.  Figure 4b's point at ``fitted_cutoff_hz`` is Table 3's BCLS fit on a
-    calibrated twin: a calibration target."""
+    gap is taken to; each Figure 4b point's gap is taken to the point at the study's
+    ``cutoff_hz`` (Table 3's BCLS fit), which is a calibration target on a ``calibrated``
+    twin."""
+    fitted_cutoff_hz = cutoff_hz if calibrated else None
     rows = []
     if margin is not None and "margin_median" in printed:
         agwo = margin[margin["method"] == "rls_agwo"].set_index("value")
@@ -344,12 +348,28 @@ def _sensitivity_rows(
             )
     if cutoff is not None and "cutoff_bcls" in printed:
         judged = {v: p for v, p in printed["cutoff_bcls"].items() if float(v) != fitted_cutoff_hz}
+        at_cutoff = {float(v): float(p) for v, p in printed["cutoff_bcls"].items()}
+
+        def cutoff_why(ours: float, paper: float) -> str:
+            if cutoff_hz not in cutoff.index or cutoff_hz not in at_cutoff:
+                return level
+            if ours == float(cutoff.loc[cutoff_hz]):  # the point at the study's cutoff itself
+                return level
+            gap = _gap_to_bcls(
+                ours,
+                float(cutoff.loc[cutoff_hz]),
+                paper,
+                at_cutoff[cutoff_hz],
+                f"{cutoff_hz:g} Hz point (Table 3's BCLS fit)",
+            )
+            return f"{level}; {gap}"
+
         rows += _printed_points(
             cutoff,
             judged,
             lambda v: f"Figure 4b BCLS at {v:g} Hz",
             "§4.5, Figure 4b",
-            lambda ours, paper: level,
+            cutoff_why,
         )
         for value in set(printed["cutoff_bcls"]) - set(judged):
             if float(value) in cutoff.index:
