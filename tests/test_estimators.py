@@ -146,7 +146,7 @@ def test_runs_stopping_short_of_the_box_optimum_are_not_blamed_on_the_box():
     short = population.box_edges("rls_gwo", names, runs, lower, upper, optimum=[1.5002, 1.1])
     assert short == (
         "rls_gwo: Mxt at its lower bound 1.498 in 73 % of the runs (the box's least-squares "
-        "optimum: 1.5): the runs stop on the edge short of an optimum inside the box, so the "
+        "optimum: 1.5002): the runs stop on the edge short of an optimum inside the box, so the "
         "optimiser, not the box or the data, decides these runs' gap to BCLS"
     )
     decided = population.box_edges("rls_gwo", names, runs, lower, upper, optimum=[1.498, 1.1])

@@ -109,9 +109,9 @@ def box_edges(
         ):
             if w == 0 or share < EDGE_SHARE or bound in limits.get(name, {}).values():
                 continue
-            text = f"{name} at its {side} bound {bound:.4g} in {100 * share:.0f} % of the runs"
-            if best is not None and abs(best[i] - bound) > tolerance[i]:
-                short.append(f"{text} (the box's least-squares optimum: {best[i]:.4g})")
+            text = f"{name} at its {side} bound {bound:.6g} in {100 * share:.0f} % of the runs"
+            if best is not None and lower[i] + tolerance[i] < best[i] < upper[i] - tolerance[i]:
+                short.append(f"{text} (the box's least-squares optimum: {best[i]:.6g})")
             else:
                 decided.append(text)
     collapsed = [
