@@ -170,6 +170,24 @@ def test_table3_reasons_follow_the_cell_not_the_method(paper):
     assert hip_audit.WHY["PSO_tail"] not in q3 and q3.endswith(hip_audit.WHY["same_gap"])
 
 
+def test_reasons_without_a_bcls_level_fall_back_to_the_methods(paper):
+    """A study without BCLS, or one whose medians are 0 or NaN, still gets every reason."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    ours = t3.set_index("method")
+    ours.loc["RLS-AGWO", "val_median"] = 0.3
+    ours.loc["RLS-GWO", ["val_median", "val_sd"]] = np.nan, 0.05
+    population = hip_audit.WHY["population"]
+    no_bcls = _hip_verdicts(paper, ours.drop(index="BCLS").reset_index(), t4)
+    no_bcls = no_bcls.set_index("claim")["reason"]
+    assert no_bcls["Table 3 RLS-AGWO val_median"].endswith(
+        f"not fitted to the paper); {population}"
+    )
+    ours.loc["BCLS", "val_median"] = 0.0
+    rows = _hip_verdicts(paper, ours.reset_index(), t4).set_index("claim")["reason"]
+    assert rows["Table 3 RLS-AGWO val_median"].endswith(f"not fitted to the paper); {population}")
+    assert rows["Table 3 RLS-GWO val_sd"] == f"ours 0.05 vs 0.0171 (+192.4 %); {population}"
+
+
 def test_table4_reasons_take_our_reference_and_each_ones_bcls(paper):
     """The truth is our Table 4's Reference row (the twin's x_true), not the printed one; a
     population estimate says how far each lies from its own BCLS estimate."""
