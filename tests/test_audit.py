@@ -331,3 +331,30 @@ def test_a_run_ending_non_finite_never_settles_and_is_left_out():
     assert settle[0] == settle[3] > 10  # NaN values count as outside the band
     rows = calibration_audit._convergence_rows({"mipo_arkekf": history, "lm_ga": history.iloc[:0]})
     assert len(rows) == 1 and "2 repeats ending non-finite left out" in rows[0]["reason"]
+
+
+def test_table8_difference_reasons_come_from_the_numbers():
+    """A reversed order, two methods that coincide, a method whose diverged repeats carry the
+    mean, and a significantly worse M5 are each said as such (before, one sentence about the
+    residual level stood on every row)."""
+    fits = _fits()
+    for ident in fits:
+        fits[ident] = fits[ident].assign(diverged=False)
+    fits["ekf"] = fits["ekf"].assign(val_rmse_mm=fits["mipo_arkekf"]["val_rmse_mm"] + 1e-5)
+    fits["ukf"].loc[[0, 3], ["diverged", "val_rmse_mm"]] = True, 5.0
+    tables = _tables(fits)
+    reasons = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")["reason"]
+
+    def difference(name: str) -> str:
+        return reasons[f"Table 8 M5 vs {name}: mean RMSE difference ({name} - M5)"]
+
+    assert "the order is reversed: M5 lies above LM+GA here" in difference("LM+GA")
+    assert "the two methods nearly coincide on the twin (+1e-05 mm)" in difference("M1")
+    m4 = difference("M4")
+    assert "M4 diverged in 2 repeats" in m4 and "on the 8 where neither diverged it is +0.52" in m4
+    assert difference("M2").startswith("ours 0.61") and "same order, another size" in difference(
+        "M2"
+    )
+    assert difference("BC").count("BC's own level") == 1
+    worse = reasons["Table 8 M5 vs LM+GA: M5's RMSE is significantly lower"]
+    assert "M5 significantly higher (worse)" in worse

@@ -79,7 +79,7 @@ def calibration_target(
     method."""
     gap = f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
     reason = f"{gap}; {setting}: not evidence"
-    tolerance = "not judged (twin sized to it)"
+    tolerance = "not judged (a twin setting was fitted to it)"
     return row(claim, source, paper, ours, tolerance, CALIBRATION_TARGET, reason, unit=unit)
 
 
