@@ -270,6 +270,26 @@ def test_a_reference_audit_says_where_the_reference_was_fitted():
     assert "fitted on that very record" in upstream.loc[rmse, "reason"]
 
 
+def test_a_reference_parameter_the_records_cannot_tell_is_named():
+    """The pendulum: Jt 3x the reference's while both sets predict the validation record
+    within 1 %; the study's note goes on the prediction row, not on every parameter."""
+    from paramid.hip.audit import reference_audit
+
+    t4 = pd.DataFrame({"method": ["BCLS"], "Jt": [0.19], "fc": [0.2889]})
+    t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [2.270]})
+    note = "fc = 1.839e-1 * pi/2 = 0.2889"
+    ref = {"Jt": 0.06259, "fc": 0.2889}
+    rows = reference_audit(t4, t3, ref, 2.292, 2.259, "upstream", note).set_index("claim")
+    reason = rows["reason"]
+    assert reason["BCLS Jt vs reference"] == (
+        "ours 0.19 vs 0.06259; yet both sets predict the validation record alike (ours 2.27, "
+        "the reference's 2.292 N m): a difference these records cannot tell"
+    )
+    assert reason["BCLS fc vs reference"] == "ours 0.2889 vs 0.2889"
+    rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    assert reason[rmse].endswith(note)
+
+
 def test_convergence_claims_read_the_training_curves():
     """ "M5 converges within 25 iterations, the hybrids need more than 50" (§3.2.2): the first
     iteration from which a run stays within 1 % of its final training RMSE, median over runs."""
