@@ -214,6 +214,13 @@ def test_statistics_and_conclusion_follow_the_comparisons():
     assert "1 of 1 AGWO-vs-deterministic" in conclusion.reason
     stribeck = audit.set_index("claim").loc["agwo_stribeck"]
     assert stribeck.reason.startswith("AGWO significantly better in 2, worse in 2 of 6")
+    matched = summary.set_index(["true_model", "fitted_model", "method"]).loc[
+        ("stribeck", "stribeck", "rls_agwo")
+    ]
+    above = 100 * (matched.train_rmse_median / matched.best_train_rmse_cell - 1)
+    assert f"AGWO's median run trains {above:.0f} % above the best training RMSE" in (
+        stribeck.reason
+    )
     # every row says the truths are one noise record each; the fitted noise only when it is
     assert audit.loc[:1, "reason"].str.endswith(report.ONE_RECORD).all()
     fitted = report.audit_rows(table, summary, nonlinear_models=["stribeck"], calibrated_noise=True)
