@@ -502,3 +502,28 @@ def test_one_dimension_has_no_pooled_scope() -> None:
     assert list(scopes) == ["d10"]
     both = study._wide_by_scope({10: pd.DataFrame(rows), 20: pd.DataFrame(rows)}, "ave")
     assert list(both) == ["d10", "d20", "d10+d20"] and len(both["d10+d20"]) == 6
+
+
+def test_a_place_that_differs_names_the_methods_that_swapped_sides() -> None:
+    """D20 Ave F5 of a real build: our GGO (1464, the paper's 3674) passed MIPO (2095, the
+    paper's 2222); a place won back names whom MIPO passed; a tie to the last digits says so."""
+    from paramid.cec2022 import study
+
+    def table(mipo: float, ggo: float, ranks: tuple[int, int], paper: tuple[int, int]):
+        return pd.DataFrame(
+            {
+                "function": 5,
+                "algorithm": ["MIPO", "GGO", "SGA"],
+                "ave": [mipo, ggo, 3000.0],
+                "paper_ave": [2222.0, 3674.0, 4000.0],
+                "rank_ave": [ranks[0], ranks[1], 3],
+                "paper_rank_ave": [paper[0], paper[1], 3],
+            }
+        )
+
+    passed = study._place_why(table(2095.0, 1464.0, (2, 1), (1, 2)), 5, "ave", "MIPO", 1)
+    assert passed.startswith("here GGO 1464 (paper 3674) is ahead of MIPO 2095 (paper 2222); ")
+    won = study._place_why(table(1464.0, 2095.0, (1, 2), (2, 1)), 5, "ave", "MIPO", 2)
+    assert won.startswith("here GGO 2095 (paper 3674) is behind MIPO 1464 (paper 2222); ")
+    tie = study._place_why(table(2529.28, 2529.28, (2, 1), (1, 2)), 5, "ave", "MIPO", 1)
+    assert tie.startswith("here GGO and MIPO tie to 1e-6 relative")

@@ -322,13 +322,50 @@ _LABELS = {"ave": "Ave", "std": "Std", "time_s": "Time", "best": "Best"}
 #: The pooled scope's caveat
 POOLED = "; d10+d20 counts each function twice, as if its two dimensions were independent"
 
-#: Why our places and values can differ from the paper's
-WHY_RANKS_DIFFER = (
+#: Why our values can differ from the paper's
+WHY_VALUES_DIFFER = (
     "our implementations follow each method's paper at the paper's budget of 50 000 "
     "evaluations per run (MIPO's extra evaluations per iteration counted in it), 30 seeded runs; "
-    "the paper's code, its evaluation counting and its runs are not published, and its errors "
-    "are mostly far above ours (the value rows), so the places among close methods move"
+    "the paper's code, its evaluation counting and its runs are not published"
 )
+
+
+def _place_why(
+    table: pd.DataFrame, function: int, indicator: str, reference: str, paper_rank: int
+) -> str:
+    """Why ``reference``'s place on one function differs from the paper's: the methods that
+    swapped sides with it, each with our and the paper's value beside ``reference``'s."""
+    cells = table[table["function"] == function].set_index("algorithm")
+    needed = (f"paper_rank_{indicator}", indicator, f"paper_{indicator}")
+    if any(c not in cells for c in needed) or reference not in cells.index:
+        return WHY_VALUES_DIFFER
+    ours_rank = int(cells.loc[reference, f"rank_{indicator}"])
+    others = cells.drop(index=reference)
+    if ours_rank > paper_rank:  # ours behind the paper's place: who passed it here
+        swapped = others[(others[f"rank_{indicator}"] < ours_rank)]
+        swapped = swapped[swapped[f"paper_rank_{indicator}"] > paper_rank]
+        side = "ahead of"
+    else:  # ours ahead of the paper's place: whom it passed here
+        swapped = others[(others[f"rank_{indicator}"] > ours_rank)]
+        swapped = swapped[swapped[f"paper_rank_{indicator}"] < paper_rank]
+        side = "behind"
+
+    def values(name: str) -> str:
+        ours, paper = cells.loc[name, indicator], cells.loc[name, f"paper_{indicator}"]
+        return f"{name} {ours:.6g} (paper {paper:.6g})"
+
+    if swapped.empty:
+        return WHY_VALUES_DIFFER
+    level = np.isclose(swapped[indicator], cells.loc[reference, indicator], rtol=1e-6, atol=0)
+    if level.all():
+        names = ", ".join(str(name) for name in swapped.index)
+        return (
+            f"here {names} and {reference} tie to 1e-6 relative ({values(reference)}): the "
+            "places are set by the last digits"
+        )
+    moved = ", ".join(values(str(name)) for name in swapped.index)
+    verb = "is" if len(swapped) == 1 else "are"
+    return f"here {moved} {verb} {side} {values(reference)}; {WHY_VALUES_DIFFER}"
 
 
 def _claim(
@@ -403,7 +440,8 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
             why += ": our runs cannot tell these places apart"
         else:
             verdict = "differs"
-            why += f": the paper's place lies outside it; {WHY_RANKS_DIFFER}"
+            why += ": the paper's place lies outside it; "
+            why += _place_why(table, function, indicator, reference, int(paper_rank))
         tolerance = "the paper's rank in our bootstrap interval (alone: reproduced)"
         rows.append(
             audit.row(claim, source, paper_rank, ours, tolerance, verdict, why + note, unit="rank")
@@ -512,7 +550,7 @@ def _value_claims(tables: Mapping[int, pd.DataFrame], tolerance: float = 0.10) -
                     f"each cell within ±{100 * tolerance:g} % relative",
                     "reproduced" if close[known].all() else "differs",
                     f"ours below the paper's in {int(lower[known].sum())} of {n} cells; "
-                    + WHY_RANKS_DIFFER,
+                    + WHY_VALUES_DIFFER,
                     unit="cells",
                 )
             )
@@ -560,6 +598,13 @@ def audit_table(
         if intervals is not None:
             table = table.merge(
                 intervals[intervals["dim"] == dim].drop(columns="dim"),
+                on=["function", "algorithm"],
+                how="left",
+            )
+        if tables is not None and dim in tables:  # the values behind the places
+            values = [c for k in INDICATORS for c in (k, f"paper_{k}")]
+            table = table.merge(
+                tables[dim][["function", "algorithm", *values]],
                 on=["function", "algorithm"],
                 how="left",
             )
