@@ -102,11 +102,15 @@ def numeric(
     else:
         ok = abs(ours - paper) <= abs_
         tolerance = f"±{abs_:g} absolute"
-    gap = (
-        f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
-        if paper
-        else ""
-    )
+    if rel is None:  # an absolute tolerance: the gap in the row's unit
+        shown = "percentage points" if unit == "%" else unit
+        gap = f"ours {ours:.4g} vs {paper:.4g} ({ours - paper:+.4g} {shown})"
+    else:
+        gap = (
+            f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
+            if paper
+            else ""
+        )
     reason = why_ok if ok else "; ".join(r for r in (gap, why_differs) if r)
     verdict = "reproduced" if ok else "differs"
     return row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
