@@ -201,8 +201,8 @@ def _convergence_rows(histories: Mapping[str, pd.DataFrame]) -> list[dict]:
                 f"median over repeats of the first iteration from which the training RMSE stays "
                 f"within {100 * SETTLED:g} % of its final value, {side} {bound}",
                 "reproduced" if holds else "differs",
-                f"ours {median:g} (repeats {int(settle.min())}-{int(settle.max())} of "
-                f"{int(histories[ident]['iteration'].max())} iterations"
+                f"ours {median:g} (the repeats settle between iterations {int(settle.min())} "
+                f"and {int(settle.max())} of {int(histories[ident]['iteration'].max())}"
                 + (
                     f"; {len(every) - len(settle)} repeats ending non-finite left out"
                     if len(settle) < len(every)
@@ -437,9 +437,9 @@ def _table8_rows(
             float(both.sum()),
             f"M5 lower and both Holm-adjusted paired tests p < {ALPHA} in every comparison",
             "reproduced" if both.all() else ("direction only" if lower.all() else "differs"),
-            f"M5 lower in {int(lower.sum())} of {len(t8)} comparisons, significantly (and with "
-            f"no diverged repeat) in {int(both.sum())}"
-            + (f"; not: {', '.join(failing)}" if failing else ""),
+            f"M5 lower in {int(lower.sum())} of {len(t8)} comparisons, significantly (and, where "
+            f"the other method diverged, also on the repeats where neither did) in "
+            f"{int(both.sum())}" + (f"; not: {', '.join(failing)}" if failing else ""),
             unit="comparisons",
         )
     )

@@ -323,7 +323,12 @@ def _conclusion_verdict(
 
     beaten = [f"{DISPLAY[m]} in {cells(m)}" for m in wins if m != "pso"]
     if "pso" in wins:
-        beaten.append(f"standard PSO in {len(wins['pso'])}/{n_cells} (an RLS-box effect, §5.1)")
+        box = (
+            " (an RLS-box effect, §5.1: AGWO never beats RLS-PSO, which searches the same box)"
+            if "rls_pso" not in wins and (nl.method_b == "rls_pso").any()
+            else ""
+        )
+        beaten.append(f"standard PSO in {len(wins['pso'])}/{n_cells}{box}")
     never = [DISPLAY[m] for m in COMPARATORS if m not in wins and (nl.method_b == m).any()]
     term = "reproduced" if any(m in wins for m in DETERMINISTIC) else "differs"
     return term, (
