@@ -214,7 +214,7 @@ def _truth_row(
 def _agwo_reach(summary: pd.DataFrame, true_model: str) -> str:
     """How far AGWO's median run trains from the best training RMSE any method reached on the
     matched cell (fitted law = true law), and how many of its runs come within 1 % of it:
-    whether its losses are the optimiser not converging (a clause ending in "; "), or ""."""
+    whether its runs stop short of the optimum (a clause ending in "; "), or ""."""
     s = summary[
         (summary.true_model == true_model)
         & (summary.fitted_model == true_model)
@@ -229,7 +229,11 @@ def _agwo_reach(summary: pd.DataFrame, true_model: str) -> str:
         f"training RMSE of the cell ({s.train_rmse_median:.4f} against "
         f"{s.best_train_rmse_cell:.4f} N m) and {100 * s.reach_1pct_fraction:.0f} % of its runs "
         "come within 1 % of it: "
-        + ("it does not converge there; " if s.reach_1pct_fraction < 0.5 else "it converges; ")
+        + (
+            "its runs stop short of the cell's optimum; "
+            if s.reach_1pct_fraction < 0.5
+            else "most of its runs reach it; "
+        )
     )
 
 
