@@ -262,7 +262,13 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert len(tests) == 2 * 3 * 3 and set(tests["verdict"]) <= {"better", "worse", "no difference"}
     audit = study.audit_table(ranks, friedman, wilcoxon)
     assert list(audit.columns) == audit_columns.COLUMNS
-    assert set(audit["verdict"]) <= {"reproduced", "differs", "not comparable", "machine-dependent"}
+    assert set(audit["verdict"]) <= {
+        "reproduced",
+        "direction only",
+        "differs",
+        "not comparable",
+        "machine-dependent",
+    }
     timed = audit["claim"].str.contains("Time")
     assert timed.sum() == 2 * 3  # time ranks, 3 functions x 2 D: never judged
     assert set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
@@ -527,3 +533,25 @@ def test_a_place_that_differs_names_the_methods_that_swapped_sides() -> None:
     assert won.startswith("here GGO 2095 (paper 3674) is behind MIPO 1464 (paper 2222); ")
     tie = study._place_why(table(2529.28, 2529.28, (2, 1), (1, 2)), 5, "ave", "MIPO", 1)
     assert tie.startswith("here GGO and MIPO tie to 1e-6 relative")
+
+
+def test_more_wins_without_significance_is_direction_only() -> None:
+    """D10 of a real build: MIPO wins 10 of 12 functions against SGA at Holm p = 0.23. The
+    project's verdict rule calls that direction only (before: differs); a significant win is
+    reproduced and fewer wins differ."""
+    from paramid.cec2022 import study
+
+    wilcoxon = pd.DataFrame(
+        {
+            "scope": "d10",
+            "peer": ["SGA", "WOA", "PO"],
+            "wins": [10, 12, 5],
+            "losses": [2, 0, 7],
+            "holm_p": [0.231, 0.00293, 0.5],
+        }
+    )
+    rows = pd.DataFrame(study._wilcoxon_claims(wilcoxon, "MIPO")).set_index("claim")
+    verdicts = rows["verdict"].tolist()
+    assert verdicts == ["direction only", "reproduced", "differs"]
+    sga = rows.loc["MIPO better than SGA over functions (d10, Ave)", "reason"]
+    assert sga.endswith("more wins, but Holm p = 0.231 is not below 0.05")
