@@ -116,6 +116,14 @@ def numeric(
     return row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
 
 
+def direction_verdict(direction: bool, significant: bool) -> str:
+    """The verdict of a claimed direction (a difference, an ordering): ``reproduced`` where it
+    holds and is significant, ``direction only`` where it holds alone, else ``differs``."""
+    if not direction:
+        return "differs"
+    return "reproduced" if significant else "direction only"
+
+
 def method_difference(
     claim: str,
     source: str,

@@ -32,6 +32,7 @@ from paramid.audit import (
     PAPER_CONSISTENT,
     PAPER_INCONSISTENT,
     calibration_target,
+    direction_verdict,
     numeric,
     row,
     timing,
@@ -436,7 +437,7 @@ def _table8_rows(
             float(len(t8)),
             float(both.sum()),
             f"M5 lower and both Holm-adjusted paired tests p < {ALPHA} in every comparison",
-            "reproduced" if both.all() else ("direction only" if lower.all() else "differs"),
+            direction_verdict(bool(lower.all()), bool(both.all())),
             f"M5 lower in {int(lower.sum())} of {len(t8)} comparisons, significantly (and, where "
             f"the other method diverged, also on the repeats where neither did) in "
             f"{int(both.sum())}" + (f"; not: {', '.join(failing)}" if failing else ""),
@@ -530,7 +531,7 @@ def _significance_row(
         _p_bound(str(printed["paper_p"])),
         float(r["holm_p_paired_t"]),
         f"{name} - M5 > 0, Holm-adjusted paired t and Wilcoxon p < {ALPHA}",
-        "reproduced" if lower and significant else ("direction only" if lower else "differs"),
+        direction_verdict(lower, significant),
         reason,
         unit="1 (p)",
     )
@@ -585,7 +586,7 @@ def _ordering_row(
         f"{s.holm_p_wilcoxon:.3g})"
         for s in stats.itertuples()
     )
-    verdict = "reproduced" if holds and significant else ("direction only" if holds else "differs")
+    verdict = direction_verdict(holds, significant)
     return row(
         claim,
         source,

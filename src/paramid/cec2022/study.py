@@ -510,9 +510,6 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
     for _, r in wilcoxon.iterrows():
         more = bool(r["wins"] > r["losses"])
         significant = bool(r["holm_p"] < audit.ALPHA)
-        verdict = (
-            "reproduced" if more and significant else ("direction only" if more else "differs")
-        )
         why = "Wilcoxon signed-rank over functions of mean f" + (
             POOLED if "+" in r["scope"] else ""
         )
@@ -527,7 +524,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
                 "better",
                 f"{r['wins']} wins / {r['losses']} losses, Holm p = {r['holm_p']:.3g}",
                 f"Holm p < {audit.ALPHA:g} and more wins",
-                verdict,
+                audit.direction_verdict(more, significant),
                 why,
                 unit="functions",
             )

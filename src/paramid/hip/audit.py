@@ -12,6 +12,7 @@ from paramid.audit import (
     ALPHA,
     COLUMNS,
     calibration_target,
+    direction_verdict,
     method_difference,
     numeric,
     row,
@@ -29,6 +30,7 @@ TABLE3_TOLERANCES = {  # column -> relative tolerance
     "val_sd": 0.5,
 }  # time_ms_* cells are reported, not judged (paramid.audit.timing)
 TABLE4_TOLERANCES = {"Mxt": 0.01, "Myt": 0.01, "Jt": 0.01, "fc": 0.03, "fv": 0.03}
+FIGURE4_TOLERANCE = 0.06  # relative, per printed point of Figure 4a/4b
 #: Table 3 prints four decimals: a printed value stands for ± half this step
 TABLE3_PRINTED_STEP = 1e-4
 WHY = {
@@ -379,7 +381,7 @@ def _sensitivity_rows(
         bcls = _bcls_rmse(table3, printed_table3, "val_median")
 
         def margin_why(value: float, ours: float, paper: float) -> str:
-            gap = _gap_to_bcls("RLS-AGWO", ours, paper, bcls, 0.06)
+            gap = _gap_to_bcls("RLS-AGWO", ours, paper, bcls, FIGURE4_TOLERANCE)
             own_table = (
                 ["the paper's 0.1462 at 10 % also disagrees with its own Table 3 (0.1516)"]
                 if value == 0.10
@@ -400,11 +402,7 @@ def _sensitivity_rows(
             base = float(agwo.loc[0.10, "val_median"])
             higher = all(float(agwo.loc[v, "val_median"]) > base for v in wider)
             p = agwo.loc[wider, "holm_rank_p"].astype(float).min()
-            verdict = (
-                "reproduced"
-                if higher and p < ALPHA
-                else ("direction only" if higher else "differs")
-            )
+            verdict = direction_verdict(higher, p < ALPHA)
             rows.append(
                 row(
                     "Margins wider than 10 % increase the median error",
@@ -432,7 +430,7 @@ def _sensitivity_rows(
                 return level
             ours_added = np.sqrt(ours**2 - ours_ref**2)
             paper_added = np.sqrt(paper**2 - paper_ref**2)
-            alike = abs(ours_added / paper_added - 1) <= 0.06
+            alike = abs(ours_added / paper_added - 1) <= FIGURE4_TOLERANCE
             return (
                 f"{level}; the error this cutoff adds in quadrature to the {cutoff_hz:g} Hz point "
                 f"(Table 3's BCLS fit): ours {ours_added:.3g} N m, the paper's "
@@ -486,7 +484,8 @@ def _printed_points(
     source: str,
     why: Callable[[float, float, float], str],
 ) -> list[dict]:
-    """One row per printed point of a Figure 4 curve that we computed (6 % tolerance); ``why``
+    """One row per printed point of a Figure 4 curve that we computed (relative tolerance
+    :data:`FIGURE4_TOLERANCE`); ``why``
     of (the point's value, ours, paper) gives the reason it differs."""
     return [
         numeric(
@@ -495,7 +494,7 @@ def _printed_points(
             paper,
             float(ours.loc[float(value)]),
             unit="N m",
-            rel=0.06,
+            rel=FIGURE4_TOLERANCE,
             why_differs=why(float(value), float(ours.loc[float(value)]), paper),
         )
         for value, paper in printed.items()
