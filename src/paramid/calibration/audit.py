@@ -77,7 +77,9 @@ CALIBRATED_BC = (
 WHY = {
     "bc": "the twin's uncompensated error is dominated by the gravity deflection of its assumed "
     "KR210-class mass and stiffness model plus lost motion and transmission error "
-    "(docs/kr210.md §2), sized from physics and stated assumptions; the real robot's error mix "
+    "(docs/kr210.md §2), sized from physics and stated assumptions; its DH errors are a "
+    "minority of BC's variance (§2's error budget), where the paper puts geometric errors above "
+    "80 % of the positioning error and does not model compliance; the real robot's error mix "
     "is not known",
     "level": "the accuracy after calibration is set by what the 24-parameter DH model (Eq 6) "
     "cannot absorb: on the real KR210 non-geometric errors (compliance, thermal drift, "
