@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paramid.optim.base import OptimResult, Problem, optimiser
+from paramid.optim.base import OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
@@ -62,7 +62,7 @@ def hho(prob: Problem) -> OptimResult:
         E3, J3 = E[:, None, :], J[:, None, :]
         # Exploration (Eq 1)
         other = np.minimum((u[:, 6] * n).astype(np.intp), n - 1)
-        X_rand = np.take_along_axis(X, other[:, None, :], axis=2)
+        X_rand = take_columns(X, other)
         family = X_rand - u[:, None, 2] * np.abs(X_rand - 2.0 * u[:, None, 3] * X)
         tree = (best - mean) - u[:, None, 4] * (prob.lower + u[:, None, 5] * prob.span)
         new = np.where(perch_family[:, None, :], family, tree)
@@ -76,7 +76,7 @@ def hho(prob: Problem) -> OptimResult:
         dive_y = np.where(soft[:, None, :], dive_soft, dive_hard)
         dive = ~explore & ~stay_put
         exploit = np.where(stay_put[:, None, :], besiege, dive_y)
-        np.copyto(new, exploit, where=~explore[:, None, :])
+        new = np.where(explore[:, None, :], new, exploit)
         settle(new, lo, hi, out=new)
         f_new, _ = ledger.evaluate(new)
         # Rapid dives (Eq 10, 13): Z where Y did not improve.
