@@ -67,11 +67,18 @@ def hho(prob: Problem) -> OptimResult:
         tree = (best - mean) - u[:, None, 4] * (prob.lower + u[:, None, 5] * prob.span)
         new = np.where(perch_family[:, None, :], family, tree)
         # Exploitation (Eq 4, 6, 7, 11): besiege targets
-        jump = np.abs(J3 * best - X)
-        soft_move = (best - X) - E3 * jump  # Eq 4
-        hard_move = best - E3 * np.abs(best - X)  # Eq 6
-        dive_soft = best - E3 * jump  # Eq 7
-        dive_hard = best - E3 * np.abs(J3 * best - mean)  # Eq 12
+        leap = J3 * best
+        gap = best - X
+        jump = E3 * np.abs(leap - X)
+        soft_move = gap - jump  # Eq 4
+        np.abs(gap, out=gap)
+        gap *= E3
+        hard_move = np.subtract(best, gap, out=gap)  # Eq 6
+        dive_soft = np.subtract(best, jump, out=jump)  # Eq 7
+        leap -= mean
+        np.abs(leap, out=leap)
+        leap *= E3
+        dive_hard = np.subtract(best, leap, out=leap)  # Eq 12
         besiege = np.where(soft[:, None, :], soft_move, hard_move)
         dive_y = np.where(soft[:, None, :], dive_soft, dive_hard)
         dive = ~explore & ~stay_put
