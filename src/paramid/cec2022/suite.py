@@ -303,18 +303,22 @@ class CEC2022:
                 f"{self!r} expects points with last axis of length {self.dim}, got shape {x.shape}"
             )
         batch_shape = x.shape[:-1]
-        flat = x.reshape(-1, self.dim)
-        n_points = flat.shape[0]
+        n_points = math.prod(batch_shape)
         out = np.empty(n_points)
         ar = thread_arena()
         base = ar.top
         try:
+            # one chunk: copied straight from x (no flat copy of a non-contiguous x)
+            flat = x.reshape(-1, self.dim) if n_points > _CHUNK else None
             for start in range(0, n_points, _CHUNK):
                 stop = min(start + _CHUNK, n_points)
                 n = stop - start
                 ar.top = base
                 xt = ar.take(self.dim, -(-n // PAD) * PAD)  # coordinate-major (D, n_padded)
-                np.copyto(xt[:, :n], flat[start:stop].T)
+                if flat is None:  # reshape splits the slice's contiguous axis: always a view
+                    np.copyto(xt[:, :n].reshape(self.dim, *batch_shape), np.moveaxis(x, -1, 0))
+                else:
+                    np.copyto(xt[:, :n], flat[start:stop].T)
                 xt[:, n:] = 0.0
                 out[start:stop] = self._evaluate(xt, ar)[:n]
         finally:

@@ -73,6 +73,26 @@ def uniform_block(
     return out
 
 
+@functools.cache
+def _block_starts(runs: int, dim: int, n: int) -> NDArray[np.intp]:
+    """Flat index of element (r, d, 0) of a C-contiguous (runs, dim, n) array, (runs, dim, 1)."""
+    starts = (np.arange(runs * dim, dtype=np.intp) * n).reshape(runs, dim, 1)
+    starts.flags.writeable = False
+    return starts
+
+
+def take_columns(X: FloatArray, idx: NDArray[np.intp]) -> FloatArray:
+    """Column ``idx[r, j]`` of run r's block for every run r and j: (runs, dim, k) from X
+    (runs, dim, n) and idx (runs, k).
+
+    The values of ``np.take_along_axis(X, idx[:, None, :], axis=2)``, gathered with flat
+    indices into the contiguous data (several times faster).
+    """
+    runs, dim, n = X.shape
+    flat = _block_starts(runs, dim, n) + idx[:, None, :]
+    return np.take(np.ascontiguousarray(X).reshape(-1), flat)
+
+
 def step_blocks(n_steps: int, values_per_step: int) -> list[tuple[int, int]]:
     """Split steps 0..n_steps-1 into [start, stop) blocks of about BLOCK_VALUES draws per run."""
     length = max(1, BLOCK_VALUES // max(1, values_per_step))

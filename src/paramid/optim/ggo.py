@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paramid.optim.base import OptimResult, Problem, optimiser
+from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, settle
 
 SENTRIES = 3
@@ -52,6 +52,7 @@ def ggo(
     # r1, r2, r3, w1, w2, w3, w4, r4, r5, l, paddle 1-3
     scalars = Draws(prob.gens, (13, n))
     sentry_draws = Draws(prob.gens, (2, SENTRIES, dim, n))  # r1, r2 of A_k, C_k
+    buf = np.empty((3, runs, dim, n))  # scratch of the updates
     while not ledger.done:
         t = ledger.progress[:, None]
         u, s = scalars.next(), sentry_draws.next()
@@ -64,26 +65,29 @@ def ggo(
         best = ledger.best_x[:, :, None]
         # Exploration (Eq 1, 2, 4)
         paddles = np.minimum((u[:, 10:13] * n).astype(np.intp), n - 1)  # (runs, 3, n)
-        p1, p2, p3 = (np.take_along_axis(X, paddles[:, None, k], axis=2) for k in range(3))
-        near = best - A[:, None, :] * np.abs(C[:, None, :] * best - X)  # Eq 1
+        p1, p2, p3 = (take_columns(X, paddles[:, k]) for k in range(3))
+        near = np.multiply(C[:, None, :], best, out=buf[0])  # Eq 1
+        near -= X
+        np.abs(near, out=near)
+        near *= A[:, None, :]
+        np.subtract(best, near, out=near)
         z3 = z[:, :, None]
-        paddle = w1[:, None] * p1 + z3 * w2[:, None] * (p2 - p3)  # Eq 2
-        paddle += (1.0 - z3) * w3[:, None] * (X - p1)
-        spiral = (
-            np.abs(best - X)
-            * (w4 * np.exp(spiral_b * l_spiral) * np.cos(2 * np.pi * l_spiral))[:, None]
-        )
-        spiral += (2.0 * w1 * (u[:, 7] + u[:, 8]))[:, None] * best  # Eq 4
+        paddle = np.subtract(p2, p3, out=p2)  # Eq 2
+        paddle *= z3 * w2[:, None]
+        paddle += np.multiply(w1[:, None], p1, out=p3)
+        np.subtract(X, p1, out=p1)
+        p1 *= (1.0 - z3) * w3[:, None]
+        paddle += p1
+        spiral = np.subtract(best, X, out=buf[1])
+        np.abs(spiral, out=spiral)
+        spiral *= (w4 * np.exp(spiral_b * l_spiral) * np.cos(2 * np.pi * l_spiral))[:, None]
+        spiral += np.multiply((2.0 * w1 * (u[:, 7] + u[:, 8]))[:, None], best, out=p1)  # Eq 4
         first = u[:, 2] < 0.5
         explore = np.where((first & (np.abs(A) < 1.0))[:, None], near, paddle)
-        np.copyto(explore, spiral, where=~first[:, None])
+        explore = np.where(first[:, None], explore, spiral)
         # Exploitation (Eq 5-7): the three best geese (by current value) are the sentries.
         order = np.argsort(f, axis=1, kind="stable")
-        sentries = np.take_along_axis(X, order[:, None, :SENTRIES], axis=2)  # (runs, dim, 3)
-        A_k = a[:, :, None, None] * (2.0 * s[:, 0] - 1.0)  # (runs, 3, dim, n)
-        C_k = 2.0 * s[:, 1]
-        lead = sentries.transpose(0, 2, 1)[..., None]  # (runs, 3, dim, 1)
-        exploit = (lead - A_k * np.abs(C_k * lead - X[:, None])).mean(axis=1)
+        exploit = _sentry_mean(X, take_columns(X, order[:, :SENTRIES]), s, a, buf)
         rank = np.empty_like(order)
         np.put_along_axis(rank, order, np.arange(n)[None, :], axis=1)
         exploiting = rank < (n - n1)[:, None]
@@ -98,3 +102,30 @@ def ggo(
         stall[grow] = 0
         last_best = ledger.best_f.copy()
     return ledger.result()
+
+
+def _sentry_mean(
+    X: FloatArray, sentries: FloatArray, s: FloatArray, a: FloatArray, buf: FloatArray
+) -> FloatArray:
+    """Eq 5-7: mean over the sentries k of X_sentry_k - A_k |C_k X_sentry_k - X|, with
+    A_k = a (2 r1 - 1), C_k = 2 r2 (r1 = s[:, 0, k], r2 = s[:, 1, k]).
+
+    Sentries (runs, dim, 3); ``buf`` (3, runs, dim, n) scratch, the result is ``buf[0]``.
+    """
+    total, term, coef = buf
+    for k in range(sentries.shape[2]):
+        lead = sentries[:, :, k, None]  # (runs, dim, 1)
+        np.multiply(s[:, 1, k], 2.0, out=term)
+        term *= lead
+        term -= X
+        np.abs(term, out=term)
+        np.multiply(s[:, 0, k], 2.0, out=coef)
+        coef -= 1.0
+        coef *= a[:, :, None]
+        term *= coef
+        if k == 0:
+            np.subtract(lead, term, out=total)
+        else:
+            total += np.subtract(lead, term, out=term)
+    total /= sentries.shape[2]
+    return total

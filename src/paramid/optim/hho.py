@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paramid.optim.base import OptimResult, Problem, optimiser
+from paramid.optim.base import OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, levy_steps, settle
 
 
@@ -62,21 +62,28 @@ def hho(prob: Problem) -> OptimResult:
         E3, J3 = E[:, None, :], J[:, None, :]
         # Exploration (Eq 1)
         other = np.minimum((u[:, 6] * n).astype(np.intp), n - 1)
-        X_rand = np.take_along_axis(X, other[:, None, :], axis=2)
+        X_rand = take_columns(X, other)
         family = X_rand - u[:, None, 2] * np.abs(X_rand - 2.0 * u[:, None, 3] * X)
         tree = (best - mean) - u[:, None, 4] * (prob.lower + u[:, None, 5] * prob.span)
         new = np.where(perch_family[:, None, :], family, tree)
         # Exploitation (Eq 4, 6, 7, 11): besiege targets
-        jump = np.abs(J3 * best - X)
-        soft_move = (best - X) - E3 * jump  # Eq 4
-        hard_move = best - E3 * np.abs(best - X)  # Eq 6
-        dive_soft = best - E3 * jump  # Eq 7
-        dive_hard = best - E3 * np.abs(J3 * best - mean)  # Eq 12
+        leap = J3 * best
+        gap = best - X
+        jump = E3 * np.abs(leap - X)
+        soft_move = gap - jump  # Eq 4
+        np.abs(gap, out=gap)
+        gap *= E3
+        hard_move = np.subtract(best, gap, out=gap)  # Eq 6
+        dive_soft = np.subtract(best, jump, out=jump)  # Eq 7
+        leap -= mean
+        np.abs(leap, out=leap)
+        leap *= E3
+        dive_hard = np.subtract(best, leap, out=leap)  # Eq 12
         besiege = np.where(soft[:, None, :], soft_move, hard_move)
         dive_y = np.where(soft[:, None, :], dive_soft, dive_hard)
         dive = ~explore & ~stay_put
         exploit = np.where(stay_put[:, None, :], besiege, dive_y)
-        np.copyto(new, exploit, where=~explore[:, None, :])
+        new = np.where(explore[:, None, :], new, exploit)
         settle(new, lo, hi, out=new)
         f_new, _ = ledger.evaluate(new)
         # Rapid dives (Eq 10, 13): Z where Y did not improve.

@@ -32,6 +32,8 @@ evaluations are spent, the last batch truncated; T uses the budget fraction t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -68,8 +70,8 @@ def ho(prob: Problem) -> OptimResult:
         p1 = X + u[:, None, 4] * (best - I1[:, None] * X)  # Eq 4
         forms1 = _h_forms(w[:, 0], I1, I2, not_q1, not_q2, u[:, 7])
         forms2 = _h_forms(w[:, 1], I1, I2, not_q1, not_q2, u[:, 7])
-        h1 = _pick(forms1, u[:, 5], 5)
-        h2 = _pick(forms2, u[:, 6], 5)
+        h1 = _pick(forms1, u[:, 5])
+        h2 = _pick(forms2, u[:, 6])
         early = np.exp(-t) > 0.6  # Eq 5, T = exp(-t/T_max)
         uniform_point = prob.lower + w[:, 2] * prob.span
         late = np.where((u[:, 8] > 0.5)[:, None], X + h2 * (mean_group - best), uniform_point)
@@ -110,17 +112,8 @@ def _local_search(
 ) -> FloatArray:
     """Phase 3 (Eq 13-16): a step inside the shrinking local box [L/t, U/t] (t = iteration),
     scaled by one of the three forms of s (uniform vector, scalar, normal)."""
-    runs, dim, n = X.shape
     lo_local, hi_local = prob.lower / iteration, prob.upper / iteration
-    forms = np.stack(
-        (
-            2.0 * w[:, 5] - 1.0,
-            np.broadcast_to(u[:, None, 14], (runs, dim, n)),
-            np.broadcast_to(z[:, 2, :1], (runs, dim, n)),
-        ),
-        axis=1,
-    )
-    s = _pick(forms, u[:, 13], 3)
+    s = _pick((2.0 * w[:, 5] - 1.0, u[:, None, 14], z[:, 2, :1]), u[:, 13])
     return X + u[:, None, 15] * (lo_local + s * (hi_local - lo_local))
 
 
@@ -131,25 +124,27 @@ def _h_forms(
     not_q1: FloatArray,
     not_q2: FloatArray,
     r_scalar: FloatArray,
-) -> FloatArray:
-    """Eq 5's five forms of h, stacked (runs, 5, dim, n), from one U(0, 1) vector draw r."""
-    runs, dim, n = r.shape
-    return np.stack(
-        (
-            I2[:, None] * r + not_q1[:, None],
-            2.0 * r - 1.0,
-            r,
-            I1[:, None] * r + not_q2[:, None],
-            np.broadcast_to(r_scalar[:, None], (runs, dim, n)),
-        ),
-        axis=1,
+) -> tuple[FloatArray, ...]:
+    """Eq 5's five forms of h from one U(0, 1) vector draw r (runs, dim, n); the first is
+    (runs, dim, n), the others broadcast against it."""
+    return (
+        I2[:, None] * r + not_q1[:, None],
+        2.0 * r - 1.0,
+        r,
+        I1[:, None] * r + not_q2[:, None],
+        r_scalar[:, None],
     )
 
 
-def _pick(forms: FloatArray, u: FloatArray, count: int) -> FloatArray:
-    """forms[:, k] per hippo with k = floor(count u) (uniform over the forms)."""
-    k = np.minimum((u * count).astype(np.intp), count - 1)
-    return np.take_along_axis(forms, k[:, None, None, :], axis=1)[:, 0]
+def _pick(forms: Sequence[FloatArray], u: FloatArray) -> FloatArray:
+    """forms[k] per hippo (runs, dim, n) with k = floor(len(forms) u) (uniform over the forms);
+    ``forms[0]`` is (runs, dim, n), the others broadcast against it."""
+    count = len(forms)
+    k = np.minimum((u * count).astype(np.intp), count - 1)[:, None, :]
+    out = forms[0]
+    for j in range(1, count):
+        out = np.where(k == j, forms[j], out)
+    return out
 
 
 def _random_group_mean(X: FloatArray, keys: FloatArray, u: FloatArray) -> FloatArray:

@@ -36,7 +36,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser, uniform_block
+from paramid.optim.base import (
+    FloatArray,
+    OptimResult,
+    Problem,
+    optimiser,
+    take_columns,
+    uniform_block,
+)
 from paramid.optim.po import Draws, Ledger, _linear_update, levy_steps, settle
 
 #: Chebyshev map degree tau of Eq 37 (the paper uses 2).
@@ -98,7 +105,7 @@ def neighbourhood(
     step is always finite.
     """
     r1 = np.where(np.asarray(r1) > 0.0, r1, 2.0**-33)
-    sign = np.where(np.asarray(r2) < 0.5, -1.0, 1.0)
+    sign = 1.0 - 2.0 * (np.asarray(r2) < 0.5)  # -1 or +1, exactly
     return X + np.abs(span) / (2.0 * n * r1 * sign)
 
 
@@ -142,7 +149,7 @@ def mipo(
             out=np.empty_like(X),
         )
         rd = settle(neighbourhood(X, prob.span, n, w[:, 2], w[:, 3]), lo, hi, out=np.empty_like(X))
-        np.copyto(moved, ol, where=stay[:, None, :])
+        moved = np.where(stay[:, None, :], ol, moved)
         batch = np.concatenate((moved, rd), axis=2)
         want = np.concatenate((np.ones((runs, n), dtype=bool), stay), axis=1)
         values, _ = ledger.evaluate(batch, want)
@@ -199,6 +206,6 @@ def _elite_merge(
     order = np.argsort(cand_f, axis=1, kind="stable")
     slot = np.where(stay, np.cumsum(stay, axis=1) - 1, 0)  # k-th staying slot gets rank k
     pick = np.take_along_axis(order, slot, axis=1)
-    new_X = np.where(stay[:, None, :], np.take_along_axis(cand, pick[:, None, :], axis=2), moved)
+    new_X = np.where(stay[:, None, :], take_columns(cand, pick), moved)
     new_f = np.where(stay, np.take_along_axis(cand_f, pick, axis=1), f_moved)
     return new_X, new_f

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paramid.optim.base import OptimResult, Problem, optimiser
+from paramid.optim.base import OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, settle
 
 
@@ -52,8 +52,8 @@ def sga(prob: Problem) -> OptimResult:
         u, fi, z = scalars.next(), 2.0 * np.pi * angle.next()[:, 0], normals.next()
         # Rank the flock (stable: ties keep index order).
         order = np.argsort(f, axis=1, kind="stable")
-        X = np.take_along_axis(X, order[:, None, :], axis=2)
-        V = np.take_along_axis(V, order[:, None, :], axis=2)
+        X = take_columns(X, order)
+        V = take_columns(V, order)
         f = np.take_along_axis(f, order, axis=1)
         best = ledger.best_x[:, :, None]
         coe = 4.0 * t / np.exp(4.0 * t)
@@ -69,7 +69,9 @@ def sga(prob: Problem) -> OptimResult:
         group = rank_group[None, None, :]
         herring += np.where(group >= 1, b * (centre - X1), 0.0)
         herring -= np.where(group == 1, c * (X[:, :, -1:] - X1), 0.0)
-        brownian = np.cumsum(z * np.sqrt(1.0 / dim), axis=1)
+        brownian = z * np.sqrt(1.0 / dim)
+        for k in range(1, dim):  # cumulative sum over the coordinates, in place
+            brownian[:, k] += brownian[:, k - 1]
         r = u[:, None, 4]
         straight = np.where(
             (u[:, 3] > 0.5)[:, None, :], X1 + r * (X1 - best), best + r * (X1 - best) * brownian

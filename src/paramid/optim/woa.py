@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paramid.optim.base import OptimResult, Problem, optimiser
+from paramid.optim.base import OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, settle
 
 
@@ -46,7 +46,7 @@ def woa(
         l_spiral = (-2.0 - t) * u[:, 3] + 1.0  # (a2 - 1) rand + 1, a2 = -1 - t
         other = np.minimum((u[:, 4] * n).astype(np.intp), n - 1)
         best = ledger.best_x[:, :, None]
-        chosen = np.take_along_axis(X, other[:, None, :], axis=2)  # X_rand per whale
+        chosen = take_columns(X, other)  # X_rand per whale
         target = np.where((np.abs(A) < 1.0)[:, None, :], best, chosen)
         moved = np.abs(C[:, None, :] * target - X)
         moved *= A[:, None, :]
@@ -54,7 +54,7 @@ def woa(
         spiral = np.abs(best - X)
         spiral *= (np.exp(spiral_b * l_spiral) * np.cos(2.0 * np.pi * l_spiral))[:, None, :]
         spiral += best
-        np.copyto(moved, spiral, where=~encircle[:, None, :])
+        moved = np.where(encircle[:, None, :], moved, spiral)
         X = settle(moved, lo, hi, out=moved)
         ledger.evaluate(X)
     return ledger.result()
