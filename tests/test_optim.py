@@ -352,3 +352,25 @@ def test_grey_wolves_approach_the_least_squares_optimum(name: str, bcls) -> None
     # median 0.9-1.1 %, worst 8.8-10.9 %), as in the paper's Table 3 (GWO >> PSO/GA error).
     gap = gaps(name, bcls)
     assert np.median(gap) < 0.03 and gap.max() < 0.2
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    runs=st.integers(1, 4),
+    dim=st.integers(1, 5),
+    n=st.integers(1, 7),
+    k=st.integers(1, 9),
+    transposed=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_take_columns_equals_take_along_axis(runs, dim, n, k, transposed, seed):
+    """base.take_columns (flat indices) gives np.take_along_axis's columns, for a contiguous
+    X or a strided view of one (the optimisers pass both)."""
+    from paramid.optim.base import take_columns
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((runs, n, dim)).transpose(0, 2, 1) if transposed else None
+    X = rng.standard_normal((runs, dim, n)) if X is None else X
+    idx = rng.integers(0, n, (runs, k))
+    want = np.take_along_axis(X, idx[:, None, :], axis=2)
+    np.testing.assert_array_equal(take_columns(X, idx), want)
