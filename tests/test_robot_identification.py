@@ -430,6 +430,7 @@ def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
     )  # fmt: skip
 
 
+@pytest.mark.filterwarnings("error:Solution may be inaccurate")  # statuses are reported instead
 def test_a_torque_bias_gets_an_offset_where_the_records_identify_one():
     """The shipped record with a bias added to joints 1 and 4 (a torque sensor's): ``offset:
     auto`` leaves out the offsets of joints 2 and 5 (they move one way: an offset there is
@@ -713,3 +714,11 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     ]
     predicted = predicted.to_numpy()[rows]
     assert np.max(np.abs(through_urdf - predicted)) <= 1e-9 * np.max(np.abs(predicted))
+
+
+def test_unsolved_solves_are_counted_by_status():
+    statuses = ["Solved", "AlmostSolved", "Solved", "NumericalError", "AlmostSolved"]
+    assert study.unsolved_solves(statuses) == (
+        "3 of 5 solves not Solved (AlmostSolved 2, NumericalError 1)"
+    )
+    assert study.unsolved_solves(["Solved", "Solved"]) == ""

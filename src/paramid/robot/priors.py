@@ -36,6 +36,7 @@ at its default tolerances (1e-8); λ = 0 solves the data-only problem.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -220,10 +221,12 @@ class ConsistentLS:
         for item in inverse:  # unpacking reads the options a plain solve() would have stored
             if getattr(item, "solver_options", {}) is None:
                 item.solver_options = {}
-        try:
-            problem.unpack_results(raw, chain, inverse)
-        except cp.error.SolverError:
-            pass
+        with warnings.catch_warnings():  # the status is the Solution's, reported by callers
+            warnings.filterwarnings("ignore", "Solution may be inaccurate")
+            try:
+                problem.unpack_results(raw, chain, inverse)
+            except cp.error.SolverError:
+                pass
         theta = None
         if self.z.value is not None and str(raw.status) in ("Solved", "AlmostSolved"):
             theta = self.theta0 + self.scales * np.asarray(self.z.value, dtype=np.float64)

@@ -557,6 +557,16 @@ def prior_climbs(curve: Any) -> bool:
     return bool(curve.climb_se > PRIOR_CLIMB_SE)
 
 
+def unsolved_solves(statuses: Sequence[str]) -> str:
+    """How many conic solves did not end "Solved", by status ("" when all did): e.g. "3 of
+    15 solves not Solved (AlmostSolved 3)"."""
+    names, counts = np.unique([s for s in statuses if s != "Solved"], return_counts=True)
+    if not names.size:
+        return ""
+    listed = ", ".join(f"{name} {count}" for name, count in zip(names, counts, strict=True))
+    return f"{counts.sum()} of {len(statuses)} solves not Solved ({listed})"
+
+
 def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str:
     """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
     freeing one link did to it (``trials``: link -> its curve, from
@@ -572,9 +582,8 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
         "load it lacks (a gripper, a tool, a payload) sits on one link, name that link in "
         "lmi.free_links (README, 'Multi-joint robots')"
     )
-    statuses = [status for c in trials.values() for status in c.statuses]
-    unsolved = sum(status != "Solved" for status in statuses)
-    solves = f" ({unsolved} of the trials' {len(statuses)} solves not Solved)" if unsolved else ""
+    unsolved = unsolved_solves([status for c in trials.values() for status in c.statuses])
+    solves = f" (trials: {unsolved})" if unsolved else ""
     if not trials:
         return text + "; no link can be freed alone on these records (check_free_links)"
     # trials are compared at the grid's strongest weight, where each must have solved
