@@ -28,6 +28,8 @@ def main(smk) -> None:
     if fit.curve is not None and study.prior_climbs(fit.curve):
         trials = estimators.free_link_trials(problem, cfg["settings"])
         found.append(study.prior_disagreement(fit.curve, cfg["study"], trials))
+    if fit.solver is not None and not fit.solver.optimal:
+        found.append(study.inexact_solve(fit.solver, cfg["study"], cfg["method"]))
     meta = io.provenance(
         cfg,
         smk.input,

@@ -722,3 +722,13 @@ def test_unsolved_solves_are_counted_by_status():
         "3 of 5 solves not Solved (AlmostSolved 2, NumericalError 1)"
     )
     assert study.unsolved_solves(["Solved", "Solved"]) == ""
+
+
+def test_an_inexact_final_solve_is_a_warning_with_its_residuals():
+    from paramid.robot.priors import Solution
+
+    solution = Solution(np.zeros(3), "AlmostSolved", 40, 3e-9, 2e-7, 0.1)
+    assert not solution.optimal
+    text = study.inexact_solve(solution, "arm", "lmi")
+    assert text.startswith("arm: the lmi fit's solve ended AlmostSolved (primal residual 3e-09")
+    assert "dual 2e-07" in text

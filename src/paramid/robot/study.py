@@ -567,6 +567,16 @@ def unsolved_solves(statuses: Sequence[str]) -> str:
     return f"{counts.sum()} of {len(statuses)} solves not Solved ({listed})"
 
 
+def inexact_solve(solution: Any, study: str, method: str) -> str:
+    """The warning of a consistent fit whose final conic solve did not end "Solved"."""
+    return (
+        f"{study}: the {method} fit's solve ended {solution.status} (primal residual "
+        f"{solution.primal_residual:.2g}, dual {solution.dual_residual:.2g}): its estimate is "
+        "used, but the solver did not reach its tolerances; the records may excite too little "
+        "(README, 'Multi-joint robots')"
+    )
+
+
 def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str:
     """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
     freeing one link did to it (``trials``: link -> its curve, from
