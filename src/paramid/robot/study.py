@@ -567,7 +567,7 @@ def unsolved_solves(statuses: Sequence[str]) -> str:
     return f"{counts.sum()} of {len(statuses)} solves not Solved ({listed})"
 
 
-def inexact_solve(solution: Any, study: str, method: str) -> str:
+def inexact_solve(solution: priors.Solution, study: str, method: str) -> str:
     """The warning of a consistent fit whose final conic solve did not end "Solved"."""
     return (
         f"{study}: the {method} fit's solve ended {solution.status} (primal residual "
@@ -699,7 +699,7 @@ def prediction_frame(
     return pd.concat(frames, ignore_index=True), units
 
 
-def solver_summary(solution: Any) -> dict[str, Any]:
+def solver_summary(solution: priors.Solution) -> dict[str, Any]:
     """A conic solve as the fields of a fit's metadata: status, iterations, residuals, and the
     tie-breaking λ a λ = 0 solve needed (0: none)."""
     return {
