@@ -23,4 +23,5 @@ def main(smk) -> None:
     log.info("%s written (%d fits)", figure, len(smk.input.fits))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -30,4 +30,5 @@ def main(smk) -> None:
     io.write_json(out, smk.output.json)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -26,4 +26,5 @@ def main(smk) -> None:
         log.info("%s: mean %.4f mm, max %.4f mm", row.method, row.mean_mm, row.max_mm)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -25,4 +25,5 @@ def main(smk) -> None:
     log.info("D%d: %s written", dim, ", ".join(drawn))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -35,4 +35,5 @@ def main(smk) -> None:
     io.write_parquet(history, smk.output.histories, units=runs.HISTORY_UNITS, meta=meta)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -18,4 +18,5 @@ def main(smk) -> None:
     log.info("D%d: %d (function, algorithm) jobs summarised", dim, len(table))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

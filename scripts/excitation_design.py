@@ -39,4 +39,5 @@ def main(smk) -> None:
         log.info("reference %s: cond %.4f", reference["name"], reference["cond"])
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -24,4 +24,5 @@ def main(smk) -> None:
     log.info("figure written: %s", smk.output.png)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -54,4 +54,5 @@ def main(smk) -> None:
     log.info(caption)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

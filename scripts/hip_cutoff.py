@@ -29,4 +29,5 @@ def main(smk) -> None:
     log.info("chosen cutoff %g Hz (CV RMSE %.5f N m)", choice.chosen_hz, choice.cv_rmse.min())
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -55,4 +55,5 @@ def main(smk) -> None:
     log.info("%s: train %.5f val %.5f N m, %.3f ms", method, train, val, result.time_ms)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

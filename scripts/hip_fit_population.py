@@ -51,4 +51,5 @@ def main(smk) -> None:
         log.warning(edge)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -29,4 +29,5 @@ def main(smk) -> None:
     log.info("%s: %d points, %d table rows", sweep, len(points), len(table))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -23,4 +23,5 @@ def main(smk) -> None:
     log.info("%s: figure from %d table rows", cfg["sweep"], len(table))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -36,4 +36,5 @@ def main(smk) -> None:
     log.info("%s %s: %d rows", sweep, value, len(points))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

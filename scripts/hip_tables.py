@@ -42,4 +42,5 @@ def main(smk) -> None:
     log.info("tables for %s: %d methods", study, len(fits))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

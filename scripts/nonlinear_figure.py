@@ -22,4 +22,5 @@ def main(smk) -> None:
     log.info("figure for %s written", cfg["truth"])
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

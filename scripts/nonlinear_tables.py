@@ -44,4 +44,5 @@ def main(smk) -> None:
     log.info("conclusion: %s (%s)", conclusion.verdict, conclusion.reason)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

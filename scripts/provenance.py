@@ -16,4 +16,5 @@ def main(smk) -> None:
     log.info("%d outputs recorded; git commit %s", len(files), commit)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

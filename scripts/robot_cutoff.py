@@ -25,4 +25,5 @@ def main(smk) -> None:
     log.info("cutoff %.4g Hz (%s)", choice.chosen_hz, choice.rule)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -48,4 +48,5 @@ def main(smk) -> None:
     )
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -27,4 +27,5 @@ def main(smk) -> None:
     log.info("%s: %d links written to %s", cfg["method"], len(robot.links), smk.output[0])
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -30,4 +30,5 @@ def main(smk) -> None:
     log.info("%s figure written", cfg["figure"])
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

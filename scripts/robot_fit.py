@@ -57,4 +57,5 @@ def main(smk) -> None:
         log.warning(text)
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

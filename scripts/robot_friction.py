@@ -28,4 +28,5 @@ def main(smk) -> None:
     log.info("Coulomb law per joint: %s; offsets: %s", choice["laws"], choice["offsets"])
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

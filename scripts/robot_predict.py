@@ -21,4 +21,5 @@ def main(smk) -> None:
     log.info("%s: %d validation samples in %d records", cfg["method"], len(frame), len(parts))
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

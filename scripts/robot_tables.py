@@ -31,4 +31,5 @@ def main(smk) -> None:
     log.info("links with an indefinite pseudo-inertia: %s", bad.values.tolist())
 
 
-main(snakemake)  # noqa: F821
+if __name__ == "__main__":
+    io.run_job(main, snakemake)  # noqa: F821

@@ -52,11 +52,21 @@ def test_outputs_follow_the_umask(tmp_path, umask, mode):
     )
 
 
-def _run_job(tmp_path: Path, body: str) -> tuple[subprocess.CompletedProcess, str]:
-    """Run ``body`` after ``log = io.start_log(...)`` in a fresh interpreter, as a job does."""
+def _run_job(
+    tmp_path: Path, body: str, args: list[str] | None = None, script: str | None = None
+) -> tuple[subprocess.CompletedProcess, str]:
+    """Run ``body`` after ``log = io.start_log(...)`` in a fresh interpreter, as a job does
+    (``script``: a whole program instead, e.g. an earlier call's ``out.args[2]``)."""
     log = tmp_path / "logs" / "job.log"
-    code = f"from paramid import io\nlog = io.start_log({str(log)!r}, 'job')\n" + body
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    code = script or f"from paramid import io\nlog = io.start_log({str(log)!r}, 'job')\n" + body
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as usual
+    out = subprocess.run(
+        [sys.executable, "-c", code, *(args or [])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     return out, log.read_text()
 
 
@@ -96,6 +106,43 @@ def test_job_log_has_time_stamps_warnings_and_library_progress(tmp_path):
         "paramid job: WARNING the URDF disagrees",
         "paramid job: WARNING a short record",
     ]
+
+
+def test_run_job_ends_the_process_after_the_exit_handlers(tmp_path):
+    """io.run_job skips the interpreter's teardown only: an exit handler still runs, the log
+    ends with the job's CPU line, a written output is whole, and a failing main still fails."""
+    out, text = _run_job(
+        tmp_path,
+        textwrap.dedent(
+            f"""\
+            import atexit, sys
+            import pandas as pd
+            atexit.register(lambda: print("handler ran"))
+            def main(smk):
+                log.info("own line")
+                io.write_csv(pd.DataFrame({{"x": range(10_000)}}), {str(tmp_path / "out.csv")!r})
+                print("stdout kept", end="")
+                sys.stderr.write("stderr kept")
+                if smk == "fail":
+                    raise ValueError("boom")
+            io.run_job(main, sys.argv[1])
+            print("never reached")
+            """
+        ),
+        args=["ok"],
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "stdout kepthandler ran\n"
+    assert out.stderr == "stderr kept"
+    lines = text.splitlines()
+    assert lines[0].endswith("INFO job: own line")
+    assert re.fullmatch(STAMP + r".* INFO paramid.job: job CPU ([0-9.]+) s", lines[-1])
+    assert pd.read_csv(tmp_path / "out.csv")["x"].tolist() == list(range(10_000))
+
+    out, text = _run_job(tmp_path, "", args=["fail"], script=out.args[2])
+    assert out.returncode == 1
+    assert "ValueError: boom" in text and "ValueError: boom" in out.stderr
+    assert "never reached" not in out.stdout
 
 
 def test_uncaught_exception_lands_in_the_log_and_still_fails(tmp_path):

@@ -377,7 +377,8 @@ def test_provenance_script_records_every_output_but_itself(tmp_path, repo_root, 
         log=["logs/provenance.log"],
         scriptdir=str(repo_root / "scripts"),
     )
-    runpy.run_path(str(repo_root / "scripts/provenance.py"), init_globals={"snakemake": smk})
+    script = runpy.run_path(str(repo_root / "scripts/provenance.py"))  # defines, runs nothing
+    script["main"](smk)
     first = (work / "results/provenance.json").read_bytes()
     record = json.loads(first)
     assert record["git_commit"] == io.git_commit(repo_root)
@@ -385,7 +386,7 @@ def test_provenance_script_records_every_output_but_itself(tmp_path, repo_root, 
     assert record["outputs"]["results/hip/fits/ls.parquet"]["data_hash"] == io.data_hash(
         work / "results/hip/fits/ls.parquet"
     )
-    runpy.run_path(str(repo_root / "scripts/provenance.py"), init_globals={"snakemake": smk})
+    script["main"](smk)
     assert (work / "results/provenance.json").read_bytes() == first  # same checkout, same bytes
 
 

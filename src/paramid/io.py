@@ -16,10 +16,10 @@ import logging
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -295,6 +295,24 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
         atexit.register(_log_cpu, name)
         start_log.cpu_registered = True  # type: ignore[attr-defined]
     return logging.getLogger(name)
+
+
+def run_job(main: Callable[[Any], object], smk: Any) -> NoReturn:
+    """Run a script's ``main(snakemake)`` and end the job's process without tearing the
+    interpreter down.
+
+    On success the exit handlers run as at a normal exit (the job's CPU line, logging's
+    flush of the log file), the standard streams are flushed, and ``os._exit(0)`` skips
+    freeing every module and object: 0.1-0.3 s of CPU per job once pandas, pyarrow, scipy
+    or matplotlib are loaded, which no output needs (every file a job writes is closed by
+    then: this module writes atomically). A failure propagates as before: the traceback in
+    the log, a non-zero exit.
+    """
+    main(smk)
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _log_cpu(rule: str) -> None:
