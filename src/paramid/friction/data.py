@@ -39,8 +39,9 @@ def rmse_rows(hip: HipModel, data: Data, X: ArrayLike) -> Array:
     Elementwise operations and a row reduction only (no BLAS), so a row's value does not
     depend on the other rows in the batch.
     """
-    residual = data.y - hip.torque(data.H_rb, data.qd, X)
-    return np.sqrt(np.mean(residual * residual, axis=-1))
+    residual = hip.torque(data.H_rb, data.qd, X)
+    np.subtract(data.y, residual, out=residual)
+    return np.sqrt(np.mean(np.square(residual, out=residual), axis=-1))
 
 
 def objective(hip: HipModel, data: Data) -> RowwiseObjective:

@@ -182,7 +182,8 @@ class CoulombViscous(FrictionModel):
     equation = "fc sgn(qd) + fv qd (Eq 2)"
 
     def _torque(self, qd: Array, theta: Array) -> Array:
-        return _column(theta, 0) * np.sign(qd) + _column(theta, 1) * qd
+        out = _column(theta, 0) * np.sign(qd)
+        return np.add(out, _column(theta, 1) * qd, out=out)
 
     def _jacobian(self, qd: Array, theta: Array) -> Array:
         cols = np.stack([np.sign(qd), qd], axis=-1)
@@ -220,9 +221,21 @@ class Stribeck(FrictionModel):
         return u_delta, np.exp(-u_delta), log_u
 
     def _torque(self, qd: Array, theta: Array) -> Array:
+        """The values of ``_shape``'s e and the torque formula, computed in one buffer."""
         fc, fs, vs, delta, fv = (_column(theta, j) for j in range(5))
-        _, e, _ = self._shape(qd, vs, delta)
-        return (fc + (fs - fc) * e) * np.sign(qd) + fv * qd
+        out = np.abs(qd) / vs  # u
+        zero = ~(out > 0)
+        np.copyto(out, 1.0, where=zero)
+        np.log(out, out=out)
+        np.multiply(delta, out, out=out)
+        np.exp(out, out=out)
+        np.copyto(out, 0.0, where=zero)  # u^δ
+        np.negative(out, out=out)
+        np.exp(out, out=out)  # e
+        np.multiply(fs - fc, out, out=out)
+        np.add(fc, out, out=out)
+        np.multiply(out, np.sign(qd), out=out)
+        return np.add(out, fv * qd, out=out)
 
     def _jacobian(self, qd: Array, theta: Array) -> Array:
         fc, fs, vs, delta, fv = (_column(theta, j) for j in range(5))
@@ -272,11 +285,10 @@ class AsymmetricCoulomb(FrictionModel):
 
     def _torque(self, qd: Array, theta: Array) -> Array:
         cols = self._columns(qd)
-        return (
-            _column(theta, 0) * cols[:, 0]
-            + _column(theta, 1) * cols[:, 1]
-            + _column(theta, 2) * cols[:, 2]
-        )
+        out = _column(theta, 0) * cols[:, 0]
+        out += _column(theta, 1) * cols[:, 1]
+        out += _column(theta, 2) * cols[:, 2]
+        return out
 
     def _jacobian(self, qd: Array, theta: Array) -> Array:
         cols = self._columns(qd)
@@ -304,7 +316,10 @@ class TanhCoulomb(FrictionModel):
 
     def _torque(self, qd: Array, theta: Array) -> Array:
         fc, vs, fv = (_column(theta, j) for j in range(3))
-        return fc * np.tanh(qd / vs) + fv * qd
+        out = qd / vs
+        np.tanh(out, out=out)
+        np.multiply(fc, out, out=out)
+        return np.add(out, fv * qd, out=out)
 
     def _jacobian(self, qd: Array, theta: Array) -> Array:
         fc, vs, fv = (_column(theta, j) for j in range(3))
@@ -402,8 +417,9 @@ class HipModel:
         if theta.shape[-1] != self.dim:
             raise ValueError(f"theta must end in {self.dim} parameters {self.params}")
         out = self.friction.torque(qd, theta[..., self.n_rigid :])
+        term = np.empty_like(out)
         for j in range(self.n_rigid):
-            out = out + _column(theta, j) * H_rb[:, j]
+            out += np.multiply(_column(theta, j), H_rb[:, j], out=term)
         return out
 
     def jacobian(self, H_rb: Array, qd: Array, theta: ArrayLike) -> Array:
