@@ -73,6 +73,39 @@ def test_batched_parameters_give_rowwise_results(name):
             np.testing.assert_array_equal(jac[r, i], m.jacobian(qd, batch[r, i]))
 
 
+def _plain_torque(name: str, qd: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Each law's equation written plainly (Stribeck's e from the ``_shape`` its Jacobian and
+    basis use), for parameters theta (..., k)."""
+    col = [theta[..., j, None] for j in range(theta.shape[-1])]
+    if name == "coulomb_viscous":
+        return col[0] * np.sign(qd) + col[1] * qd
+    if name == "stribeck":
+        fc, fs, vs, delta, fv = col
+        _, e, _ = friction.Stribeck._shape(qd, vs, delta)
+        return (fc + (fs - fc) * e) * np.sign(qd) + fv * qd
+    if name == "asymmetric":
+        return col[0] * (qd > 0) - col[1] * (qd < 0) + col[2] * qd
+    fc, vs, fv = col
+    return fc * np.tanh(qd / vs) + fv * qd
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_torque_computed_in_place_equals_the_plain_equation(name):
+    """The in-place evaluation (the objectives' hot path) gives the plain formula's values bit
+    for bit, one parameter vector or a batch, and the hip model adds the rigid columns in order."""
+    m, qd = MODELS[name], _velocities()
+    batch = np.stack([_points(name), _points(name)[::-1] * 0.7])
+    for theta in (batch[0, 0], batch):
+        np.testing.assert_array_equal(m.torque(qd, theta), _plain_torque(name, qd, theta))
+    hip = friction.hip_model(name)
+    H = np.random.default_rng(4).normal(size=(qd.size, 3))
+    full = np.concatenate([np.broadcast_to([1.5, -0.2, 1.1], (*batch.shape[:-1], 3)), batch], -1)
+    plain = _plain_torque(name, qd, batch)
+    for j in range(3):
+        plain = plain + full[..., j, None] * H[:, j]
+    np.testing.assert_array_equal(hip.torque(H, qd, full), plain)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_basis_times_linear_parameters_is_the_torque(name):
     m, qd = MODELS[name], _velocities()
