@@ -654,6 +654,24 @@ def test_lasso_limits():
     assert sparse[1] == 0 and sparse[3] == 0 and abs(sparse[0]) > 0.5
 
 
+def test_lasso_meets_its_optimality_conditions():
+    """KKT of min (1/2N)|y - X b|^2 + lam |b|_1: X_j^T r / N = lam sgn b_j where b_j != 0 and
+    |X_j^T r / N| <= lam where b_j = 0; a zero column keeps its start value and spoils nothing."""
+    rng = generator("test", "lasso-kkt")
+    X = rng.normal(size=(80, 8)) * np.linspace(0.5, 3.0, 8)
+    X[:, 5] = 0.0
+    y = X @ np.array([1.0, 0.0, -2.0, 0.3, 0.0, 0.0, 0.05, -0.7]) + 0.1 * rng.normal(size=80)
+    lam = 0.1
+    b, _ = lasso_cd(X, y, lam, 2000, np.full(8, 0.25))
+    assert np.all(np.isfinite(b)) and b[5] == 0.25
+    grad = X.T @ (y - X @ b) / 80
+    moving = np.arange(8) != 5
+    nonzero = moving & (b != 0)
+    assert nonzero.sum() >= 3 and (moving & (b == 0)).sum() >= 1
+    np.testing.assert_allclose(grad[nonzero], lam * np.sign(b[nonzero]), atol=1e-9)
+    assert np.all(np.abs(grad[moving & (b == 0)]) <= lam + 1e-12)
+
+
 # ------------------------------------------------------------------ optimisers and identifiers
 
 

@@ -14,20 +14,26 @@ def lasso_cd(
 ) -> tuple[FloatArray, FloatArray]:
     """Coordinate descent for min (1/2N)|y - X b|^2 + lam |b|_1; returns (b, path (sweeps, p)).
 
-    Cyclic exact coordinate minimisation with soft thresholding (Friedman et al. 2010).
+    Cyclic exact coordinate minimisation with soft thresholding (Friedman et al. 2010). A
+    zero column does not enter the loss: its coefficient keeps its start value.
     """
     N, p = X.shape
     b = np.zeros(p) if beta0 is None else beta0.copy()
     resid = y - X @ b
-    col_sq = np.sum(X * X, axis=0) / N
+    col_sq = (np.sum(X * X, axis=0) / N).tolist()
+    columns = list(X.T)  # the views X[:, j]
+    current = b.tolist()  # b as Python floats: the scalar steps below skip numpy's overhead
+    active = [j for j in range(p) if col_sq[j] != 0.0]
+    lam = float(lam)
     path = np.empty((sweeps, p))
     for s in range(sweeps):
-        for j in range(p):
-            rho = X[:, j] @ resid / N + col_sq[j] * b[j]
-            new = np.sign(rho) * max(abs(rho) - lam, 0.0) / col_sq[j]
-            if new != b[j]:
-                resid -= X[:, j] * (new - b[j])
-                b[j] = new
+        for j in active:
+            rho = float(columns[j] @ resid) / N + col_sq[j] * current[j]
+            sign = 1.0 if rho > 0.0 else -1.0 if rho < 0.0 else 0.0 if rho == 0.0 else rho  # NaN
+            new = sign * max(abs(rho) - lam, 0.0) / col_sq[j]
+            if new != current[j]:
+                resid -= columns[j] * (new - current[j])
+                current[j] = b[j] = new
         path[s] = b
     return b, path
 
@@ -50,11 +56,12 @@ def lasso_fit(
     fold = np.repeat(np.arange(n_pts) % folds, 3)
     cv = np.zeros(n_lambda)
     for k in range(folds):
-        tr, te = fold != k, fold == k
+        X_train, z_train = Xs[fold != k], z0[fold != k]
+        X_test, z_test = Xs[fold == k], z0[fold == k]
         b = None
         for i, lam in enumerate(grid):  # warm starts along the path
-            b, _ = lasso_cd(Xs[tr], z0[tr], lam, sweeps, b)
-            cv[i] += np.sum((z0[te] - Xs[te] @ b) ** 2)
+            b, _ = lasso_cd(X_train, z_train, lam, sweeps, b)
+            cv[i] += np.sum((z_test - X_test @ b) ** 2)
     lam = float(grid[int(np.argmin(cv))])
     b, path = lasso_cd(Xs, z0, lam, sweeps)
     return b / scale, path / scale, lam
