@@ -68,6 +68,16 @@ def test_every_rule_runs_the_script_of_its_name() -> None:
     assert names == {p.stem for p in (ROOT / "scripts").glob("*.py")}
 
 
+def test_every_script_runs_its_main_through_run_job() -> None:
+    """A script defines ``main(smk)`` and ends by ``io.run_job`` (the job leaves without
+    Python's teardown), only when Snakemake runs it as __main__."""
+    ending = 'if __name__ == "__main__":\n    io.run_job(main, snakemake)  # noqa: F821\n'
+    scripts = sorted((ROOT / "scripts").glob("*.py"))
+    assert scripts
+    assert [p.name for p in scripts if not p.read_text().endswith(ending)] == []
+    assert [p.name for p in scripts if "\ndef main(smk" not in p.read_text()] == []
+
+
 def test_every_scripted_rule_carries_its_family_prefix() -> None:
     prefixes = tuple(p for family in FAMILY_PREFIXES.values() for p in family)
     scripted = [name for name, block in _rule_blocks().items() if "script:" in block]
