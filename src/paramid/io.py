@@ -301,8 +301,9 @@ def run_job(main: Callable[[Any], object], smk: Any) -> NoReturn:
     """Run a script's ``main(snakemake)`` and end the job's process without tearing the
     interpreter down.
 
-    On success the exit handlers run as at a normal exit (the job's CPU line, logging's
-    flush of the log file), the standard streams are flushed, and ``os._exit(0)`` skips
+    On success the exit handlers run as at a normal exit (``atexit._run_exitfuncs``, what
+    CPython itself calls: the job's CPU line, logging's flush of the log file), the standard
+    streams are flushed, and ``os._exit(0)`` skips
     freeing every module and object: 0.1-0.3 s of CPU per job once pandas, pyarrow, scipy
     or matplotlib are loaded, which no output needs (every file a job writes is closed by
     then: this module writes atomically). A failure propagates as before: the traceback in

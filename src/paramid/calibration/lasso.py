@@ -18,24 +18,24 @@ def lasso_cd(
     zero column does not enter the loss: its coefficient keeps its start value.
     """
     N, p = X.shape
-    b = np.zeros(p) if beta0 is None else beta0.copy()
-    resid = y - X @ b
+    start = np.zeros(p) if beta0 is None else np.asarray(beta0, dtype=np.float64)
+    resid = y - X @ start
     col_sq = (np.sum(X * X, axis=0) / N).tolist()
     columns = list(X.T)  # the views X[:, j]
-    current = b.tolist()  # b as Python floats: the scalar steps below skip numpy's overhead
+    b = start.tolist()  # Python floats: the scalar steps below skip numpy's overhead
     active = [j for j in range(p) if col_sq[j] != 0.0]
     lam = float(lam)
     path = np.empty((sweeps, p))
     for s in range(sweeps):
         for j in active:
-            rho = float(columns[j] @ resid) / N + col_sq[j] * current[j]
+            rho = float(columns[j] @ resid) / N + col_sq[j] * b[j]
             sign = 1.0 if rho > 0.0 else -1.0 if rho < 0.0 else 0.0 if rho == 0.0 else rho  # NaN
             new = sign * max(abs(rho) - lam, 0.0) / col_sq[j]
-            if new != current[j]:
-                resid -= columns[j] * (new - current[j])
-                current[j] = b[j] = new
+            if new != b[j]:
+                resid -= columns[j] * (new - b[j])
+                b[j] = new
         path[s] = b
-    return b, path
+    return np.array(b), path
 
 
 def lasso_fit(
