@@ -15,6 +15,7 @@ from paramid.hip.workflow import HipStudies
 from paramid.robot.workflow import RobotStudies
 from paramid.workflow import (
     apply_rule_template,
+    cancel_scheduler_wakeups,
     checked,
     load_config,
     memory_mb,
@@ -116,6 +117,15 @@ rule audit:
 
 
 include: "workflow/rules/provenance.smk"
+
+
+# The scheduler's pending wake-ups (profiles/default: max-jobs-per-timespan) end with the run.
+onsuccess:
+    cancel_scheduler_wakeups()
+
+
+onerror:
+    cancel_scheduler_wakeups()
 
 
 # A target per study too (`snakemake kr210`, `snakemake kinova_gen3`): its family's targets.

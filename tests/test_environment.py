@@ -92,7 +92,13 @@ def test_default_profile_sets_the_local_defaults(repo_root):
         "rerun-incomplete": True,
         "show-failed-logs": True,
         "rerun-triggers": triggers,
+        "max-jobs-per-timespan": "10000/30s",
     }
+    # the scheduler's 30 s wake-ups would hold the process at exit without the end-of-run
+    # handlers (paramid.workflow.cancel_scheduler_wakeups)
+    snakefile = (repo_root / "Snakefile").read_text()
+    for handler in ("onsuccess", "onerror"):
+        assert re.search(rf"^{handler}:\n\s+cancel_scheduler_wakeups\(\)$", snakefile, re.M)
     assert not (repo_root / "workflow/profiles/default").exists()
     slurm = yaml.safe_load((repo_root / "workflow/profiles/slurm/config.yaml").read_text())
     assert slurm["rerun-triggers"] == triggers

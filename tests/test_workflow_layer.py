@@ -10,6 +10,7 @@ import inspect
 import json
 import re
 import shutil
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -58,6 +59,26 @@ def test_benchmark_path_follows_the_wildcards_of_the_output():
         workflow.benchmark_path("provenance", "results/provenance.json")
         == "benchmarks/provenance.tsv"
     )
+
+
+def test_the_scheduler_wake_ups_are_cancelled_and_no_other_timer():
+    """Snakemake's own scheduler arms the timer; cancelled, it ends without waking the
+    scheduler, and a timer of anyone else keeps running."""
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    wake = threading.Semaphore(0)
+    before = set(threading.enumerate())
+    JobScheduler._schedule_reevalutation(SimpleNamespace(_open_jobs=wake), 60)
+    (armed,) = set(threading.enumerate()) - before
+    other = threading.Timer(60, lambda: None)
+    other.start()
+    try:
+        assert workflow.cancel_scheduler_wakeups() == 1
+        armed.join(5)
+        assert not armed.is_alive() and not wake.acquire(blocking=False)
+        assert other.is_alive() and workflow.cancel_scheduler_wakeups() == 0
+    finally:
+        other.cancel()
 
 
 def test_validation_stamps_skip_a_second_check(tmp_path, monkeypatch):
