@@ -102,6 +102,7 @@ def test_default_profile_sets_the_local_defaults(repo_root):
     assert not (repo_root / "workflow/profiles/default").exists()
     slurm = yaml.safe_load((repo_root / "workflow/profiles/slurm/config.yaml").read_text())
     assert slurm["rerun-triggers"] == triggers
+    assert slurm["max-jobs-per-timespan"] == "100/30s"
 
 
 @pytest.fixture(scope="module")
