@@ -16,7 +16,7 @@ def main(smk) -> None:
         part = study.read_signals(path, robot.joints)
         parts[name] = (part, study.predict(robot, part, beta, base.independent))
     frame, units = study.prediction_frame(robot.joints, parts)
-    meta = io.provenance(cfg, smk.input, stage="robot_predict")
+    meta = io.provenance(cfg, smk.input, stage="robot_predict", records=study.record_bands(parts))
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info("%s: %d validation samples in %d records", cfg["method"], len(frame), len(parts))
 

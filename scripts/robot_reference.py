@@ -20,7 +20,13 @@ def main(smk) -> None:
         part = study.read_signals(path, joints)
         parts[name] = (part, study.predict(robot, part, theta))
     frame, units = study.prediction_frame(joints, parts)
-    meta = io.provenance(cfg, smk.input, stage="robot_reference", urdf=cfg["robot"]["urdf"])
+    meta = io.provenance(
+        cfg,
+        smk.input,
+        stage="robot_reference",
+        urdf=cfg["robot"]["urdf"],
+        records=study.record_bands(parts),
+    )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info("reference %s: %d validation samples", cfg["reference"], len(frame))
 

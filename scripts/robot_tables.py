@@ -1,6 +1,7 @@
 """Rule robot_tables: validation RMSE per method (and published model), record and joint
-(against the torque as recorded), base parameters with standard errors, the per-link
-consistency report, the prior weight's cross-validation curve and the fits' warnings."""
+(against the torque as recorded; split at the low-pass cutoff), base parameters with standard
+errors, the per-link consistency report, the prior weight's cross-validation curve and the
+fits' warnings."""
 
 from paramid import io
 from paramid.robot import study
@@ -13,10 +14,10 @@ def main(smk) -> None:
     base = study.base_from_json(io.read_json(smk.input.base))
     read = {m: io.read_parquet(p) for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
     fits = {m: frame for m, (frame, _) in read.items()}
-    predictions = {
-        m: io.read_parquet(p)[0] for m, p in zip(cfg["rows"], smk.input.predictions, strict=True)
-    }
-    validation = study.validation_table(predictions, robot.joints)
+    rows = {m: io.read_parquet(p) for m, p in zip(cfg["rows"], smk.input.predictions, strict=True)}
+    predictions = {m: frame for m, (frame, _) in rows.items()}
+    bands = {m: meta["records"] for m, (_, meta) in rows.items()}
+    validation = study.validation_table(predictions, robot.joints, bands)
     io.write_csv(validation, smk.output.validation)
     io.write_csv(study.parameters_table(fits, base), smk.output.parameters)
     consistency = study.consistency_table(fits, base, robot)

@@ -688,6 +688,10 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
         )
     assert mean.loc["lmi", "opti_traj_testing2"] <= 2.1
     assert mean.loc["lmi", "RecordTrajectory_quadratic"] <= 1.25
+    # most of what remains on opti_traj_testing2 lies above the cutoff (README "Multi-joint")
+    split = validation.groupby(["method", "record"])[["rmse_below_cutoff", "rmse_above_cutoff"]]
+    below, above = split.mean().loc[("lmi", "opti_traj_testing2")]
+    assert above > 1.5 > 1.2 > below
     # a published model is a row: here the study's own URDF, so it is the urdf_friction row
     rows = {m: validation.loc[validation["method"] == m, "rmse"].to_numpy() for m in mean.index}
     np.testing.assert_allclose(rows["reference_maker"], rows["urdf_friction"], rtol=1e-9)
@@ -732,3 +736,28 @@ def test_an_inexact_final_solve_is_a_warning_with_its_residuals():
     text = study.inexact_solve(solution, "arm", "lmi")
     assert text.startswith("arm: the lmi fit's solve ended AlmostSolved (primal residual 3e-09")
     assert "dual 2e-07" in text
+
+
+def test_the_validation_table_splits_each_error_at_the_records_cutoff():
+    """An error of 0.5 N m offset plus a 3 Hz tone (amplitude 2) below a 10 Hz cutoff and a
+    40 Hz tone (amplitude 1) above it: the RMSE and its two parts, per record's own rate."""
+    joints, rows = ["j1", "j2"], {}
+    for record, rate in (("fast", 1000.0), ("slow", 200.0)):
+        t = np.arange(int(2 * rate)) / rate
+        low = 0.5 + 2.0 * np.sin(2 * np.pi * 3.0 * t)
+        high = np.sin(2 * np.pi * 40.0 * t)
+        measured = np.column_stack([np.cos(t), np.sin(t)])
+        frame = pd.DataFrame({"time": t, "record": record})
+        for k, joint in enumerate(joints):
+            frame[f"tau_meas_{joint}"] = measured[:, k]
+            frame[f"tau_pred_{joint}"] = measured[:, k] + (low + high if k == 0 else low)
+        rows[record] = (frame, {"sample_rate_hz": rate, "cutoff_hz": 10.0})
+    predictions = {"ols": pd.concat([f for f, _ in rows.values()], ignore_index=True)}
+    bands = {"ols": {record: band for record, (_, band) in rows.items()}}
+    table = study.validation_table(predictions, joints, bands).set_index(["record", "joint"])
+    assert list(table.columns[-3:]) == ["cutoff_hz", "rmse_below_cutoff", "rmse_above_cutoff"]
+    for record in ("fast", "slow"):
+        np.testing.assert_allclose(table.loc[(record, "j1"), "rmse"], np.sqrt(0.25 + 2 + 0.5))
+        np.testing.assert_allclose(table.loc[(record, "j1"), "rmse_below_cutoff"], np.sqrt(2.25))
+        np.testing.assert_allclose(table.loc[(record, "j1"), "rmse_above_cutoff"], np.sqrt(0.5))
+        np.testing.assert_allclose(table.loc[(record, "j2"), "rmse_above_cutoff"], 0, atol=1e-12)

@@ -82,7 +82,18 @@ def test_small_twin_study_builds_its_tables(workdir):
     held = [f"f0_{j}" for j in friction.loc[~friction["offset"], "joint"]]
     assert friction["offset"].tolist() == [False] * 4 + [True] * 3
     validation = pd.read_csv(workdir / "results/tiny/tables/validation.csv")
-    assert list(validation.columns) == ["method", "record", "joint", "rmse", "rel_rmse"]
+    assert list(validation.columns) == [
+        "method",
+        "record",
+        "joint",
+        "rmse",
+        "rel_rmse",
+        "cutoff_hz",
+        "rmse_below_cutoff",
+        "rmse_above_cutoff",
+    ]
+    parts = validation["rmse_below_cutoff"] ** 2 + validation["rmse_above_cutoff"] ** 2
+    np.testing.assert_allclose(parts, validation["rmse"] ** 2, rtol=1e-9)
     assert len(validation) == 3 * 1 * 7
     rmse = validation.groupby("method")["rmse"].mean()
     assert rmse["ols"] < rmse["urdf"]  # the twin has friction the URDF lacks

@@ -70,6 +70,36 @@ def test_bad_cutoff_and_short_record_are_rejected():
         signals.sample_rate(np.array([0.0, 0.01, 0.01, 0.02]))
 
 
+def test_split_rms_separates_tones_either_side_of_the_edge():
+    """A 2 Hz tone of amplitude 3 and offset 1 below a 10 Hz edge, a 30 Hz tone of amplitude 2
+    above it: RMS sqrt(1 + 9/2) and sqrt(2) on whole periods; a column is split on its own."""
+    t = np.arange(1000) / 200.0
+    low, high = 1.0 + 3.0 * np.sin(2 * np.pi * 2.0 * t), 2.0 * np.sin(2 * np.pi * 30.0 * t)
+    below, above = signals.split_rms(np.column_stack([low + high, high]), 200.0, 10.0)
+    np.testing.assert_allclose(below, [np.sqrt(1 + 4.5), 0.0], atol=1e-12)
+    np.testing.assert_allclose(above, [np.sqrt(2.0), np.sqrt(2.0)], rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    edge=st.floats(0.0, 60.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_split_rms_is_parseval_and_equals_a_direct_dft(n, edge, seed):
+    """below² + above² = mean(x²) for any length (odd or even) and edge, and each part equals
+    the one-sided power of numpy's DFT summed on its side (DC and an even length's Nyquist bin
+    once, the others twice)."""
+    x = np.random.default_rng(seed).normal(size=(n, 2))
+    below, above = signals.split_rms(x, 100.0, edge)
+    np.testing.assert_allclose(below**2 + above**2, np.mean(x**2, axis=0), rtol=1e-10)
+    power = np.abs(np.fft.rfft(x, axis=0)) ** 2 / n**2
+    power[1 : (n + 1) // 2] *= 2
+    side = np.fft.rfftfreq(n, 0.01) <= edge
+    np.testing.assert_allclose(below**2, power[side].sum(axis=0), rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(above**2, power[~side].sum(axis=0), rtol=1e-10, atol=1e-14)
+
+
 def test_power_band_finds_the_frequency_below_which_the_power_lies():
     """Two tones, 1 Hz with 4x the power of 5 Hz: half and 75 % of the power lie at or below
     1 Hz, 90 % needs the 5 Hz tone; columns are independent, the mean does not count."""

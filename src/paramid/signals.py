@@ -49,6 +49,18 @@ def power_band(x: Array, sample_rate_hz: float, fraction: float) -> Array:
     return frequencies[np.argmax(share >= fraction, axis=0)]
 
 
+def split_rms(x: Array, sample_rate_hz: float, edge_hz: float) -> tuple[Array, Array]:
+    """Per column of ``x`` (time along the first axis), the RMS of its content at or below
+    ``edge_hz`` (the mean included) and above it: the one-sided periodogram
+    (scipy.signal.periodogram, rectangular window, no detrending) summed on each side of the
+    edge, so that below² + above² = mean(x²) (Parseval)."""
+    frequencies, power = scipy.signal.periodogram(
+        x, fs=sample_rate_hz, window="boxcar", detrend=False, scaling="spectrum", axis=0
+    )
+    below = frequencies <= edge_hz
+    return np.sqrt(power[below].sum(axis=0)), np.sqrt(power[~below].sum(axis=0))
+
+
 def lowpass(x: Array, cutoff_hz: float, sample_rate_hz: float, order: int = 4) -> Array:
     """Forward–backward (zero-phase) Butterworth low-pass, scipy.signal.filtfilt on SOS.
 

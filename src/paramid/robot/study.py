@@ -6,8 +6,11 @@ and processed signals as Parquet in one layout (``time``, ``q_<joint>``, ``dq_<j
 problem of the calibration records, fits as Parquet, and the study's tables:
 
 - ``validation.csv``: per method × validation record × joint, the RMSE [N m] of the predicted
-  torque against the torque **as recorded** (not filtered) at the retained samples, and
-  ``rel_rmse`` = RMSE / RMS of the recorded torque;
+  torque against the torque **as recorded** (not filtered) at the retained samples,
+  ``rel_rmse`` = RMSE / RMS of the recorded torque, and the RMSE split at the record's
+  low-pass cutoff (``rmse_below_cutoff``, ``rmse_above_cutoff``; their squares sum to the
+  RMSE's): what lies above is torque content that a model fed states filtered at the cutoff
+  cannot follow (sensor noise, current ripple, vibration);
 - ``parameters.csv``: per method and base parameter, estimate and standard error (OLS, WLS)
   or the searched box (BCLS, population methods);
 - ``consistency.csv``: per method and moving link, mass and smallest eigenvalue of the
@@ -27,7 +30,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import io
+from paramid import io, signals
 from paramid.robot import estimators, priors
 from paramid.robot.base import (
     BaseParameters,
@@ -360,18 +363,37 @@ def predict(
     return out
 
 
-def validation_table(predictions: Mapping[str, pd.DataFrame], joints: Sequence[str]):
-    """validation.csv from each method's predictions frame (module docstring)."""
+def validation_table(
+    predictions: Mapping[str, pd.DataFrame],
+    joints: Sequence[str],
+    bands: Mapping[str, Mapping[str, Mapping[str, float]]],
+) -> pd.DataFrame:
+    """validation.csv from each method's predictions frame (module docstring); ``bands`` gives
+    per method and record its ``sample_rate_hz`` and ``cutoff_hz`` (:func:`record_bands`)."""
     rows = []
     for method, frame in predictions.items():
         for record, part in frame.groupby("record", sort=False):
+            band = bands[method][str(record)]
             for joint in joints:
                 measured = part[f"tau_meas_{joint}"].to_numpy(np.float64)
                 error = part[f"tau_pred_{joint}"].to_numpy(np.float64) - measured
                 rmse = float(np.sqrt(np.mean(error**2)))
                 scale = float(np.sqrt(np.mean(measured**2)))
-                rows.append((method, record, joint, rmse, rmse / scale if scale else np.nan))
-    return pd.DataFrame(rows, columns=["method", "record", "joint", "rmse", "rel_rmse"])
+                below, above = signals.split_rms(error, band["sample_rate_hz"], band["cutoff_hz"])
+                rows.append(
+                    (
+                        method,
+                        record,
+                        joint,
+                        rmse,
+                        rmse / scale if scale else np.nan,
+                        band["cutoff_hz"],
+                        float(below),
+                        float(above),
+                    )
+                )
+    columns = ["method", "record", "joint", "rmse", "rel_rmse", "cutoff_hz"]
+    return pd.DataFrame(rows, columns=[*columns, "rmse_below_cutoff", "rmse_above_cutoff"])
 
 
 def parameters_table(fits: Mapping[str, pd.DataFrame], base: BaseParameters) -> pd.DataFrame:
@@ -697,6 +719,15 @@ def prediction_frame(
         frames.append(frame.assign(record=name))
         units.update(frame_units)
     return pd.concat(frames, ignore_index=True), units
+
+
+def record_bands(parts: Mapping[str, tuple[ProcessedRecord, Array]]) -> dict[str, dict]:
+    """Per validation record its sample rate and low-pass cutoff [Hz], for the predictions'
+    metadata (``records``) and :func:`validation_table`."""
+    return {
+        name: {"sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
+        for name, (part, _) in parts.items()
+    }
 
 
 def solver_summary(solution: priors.Solution) -> dict[str, Any]:
