@@ -761,3 +761,14 @@ def test_the_validation_table_splits_each_error_at_the_records_cutoff():
         np.testing.assert_allclose(table.loc[(record, "j1"), "rmse_below_cutoff"], np.sqrt(2.25))
         np.testing.assert_allclose(table.loc[(record, "j1"), "rmse_above_cutoff"], np.sqrt(0.5))
         np.testing.assert_allclose(table.loc[(record, "j2"), "rmse_above_cutoff"], 0, atol=1e-12)
+    # the RMSE figure marks each bar's part above the cutoff at that height
+    from matplotlib.collections import LineCollection
+
+    from paramid.robot import figures
+
+    fig = figures.rmse_figure(table.reset_index())
+    for ax, record in zip(fig.axes, ("fast", "slow"), strict=True):
+        dashes = [c for c in ax.collections if isinstance(c, LineCollection)]
+        heights = [segment[0, 1] for c in dashes for segment in c.get_segments()]
+        np.testing.assert_allclose(heights, table.loc[record, "rmse_above_cutoff"])
+    assert "error above 10 Hz" in fig.legends[0].get_texts()[0].get_text()

@@ -1,7 +1,8 @@
 """Figures of a multi-joint study (PNG + PDF through :mod:`paramid.plotting`).
 
 - :func:`torque_figure`: measured vs predicted torque per joint on the validation records;
-- :func:`rmse_figure`: per-joint validation RMSE by method, one panel per record;
+- :func:`rmse_figure`: per-joint validation RMSE by method, one panel per record, the part
+  above the cutoff marked;
 - :func:`parameters_figure`: base parameters by method with ±1.96 standard errors;
 - :func:`regularisation_figure`: the prior weight's cross-validation curve;
 - :func:`excitation_figure`: a designed excitation's joint trajectories against the limits.
@@ -96,23 +97,34 @@ def regularisation_figure(table: pd.DataFrame) -> Figure:
 
 
 def rmse_figure(validation: pd.DataFrame) -> Figure:
-    """Grouped bars: per-joint RMSE [N m] by method, one panel per validation record."""
+    """Grouped bars: per-joint RMSE [N m] by method, one panel per validation record; a black
+    dash in each bar marks the part of its error above the low-pass cutoff (validation.csv's
+    ``rmse_above_cutoff``), which no model fed the filtered states follows."""
     records = list(dict.fromkeys(validation["record"]))
+    methods = list(dict.fromkeys(validation["method"]))
     fig, axes = new_figure(2.2 * len(records), nrows=len(records), squeeze=False)
     for ax, record in zip(axes[:, 0], records, strict=True):
-        table = validation[validation["record"] == record].pivot(
-            index="joint", columns="method", values="rmse"
-        )
-        table = table[list(dict.fromkeys(validation["method"]))]
+        part = validation[validation["record"] == record]
+        table = part.pivot(index="joint", columns="method", values="rmse")[methods]
+        above = part.pivot(index="joint", columns="method", values="rmse_above_cutoff")[methods]
         width = 0.8 / table.shape[1]
         x = np.arange(table.shape[0])
         for k, method in enumerate(table.columns):
-            ax.bar(x + (k - (table.shape[1] - 1) / 2) * width, table[method], width, label=method)
+            centre = x + (k - (table.shape[1] - 1) / 2) * width
+            ax.bar(centre, table[method], width, label=method)
+            ax.hlines(
+                above[method],
+                centre - width / 2,
+                centre + width / 2,
+                colors="k",
+                lw=0.8,
+                label=f"error above {part['cutoff_hz'].iloc[0]:g} Hz" if k == 0 else None,
+            )
         ax.set_xticks(x, table.index)
         ax.set_yscale("log")
         ax.set_ylabel("RMSE [N m]")
         ax.set_title(record)
-    ncol = min(7, validation["method"].nunique())
+    ncol = min(7, len(methods) + 1)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), ncol=ncol, loc="outside upper center")
     return fig
 
