@@ -94,6 +94,10 @@ def test_small_twin_study_builds_its_tables(workdir):
     ]
     parts = validation["rmse_below_cutoff"] ** 2 + validation["rmse_above_cutoff"] ** 2
     np.testing.assert_allclose(parts, validation["rmse"] ** 2, rtol=1e-9)
+    # the twin's white torque noise σ lies above the 10 Hz cutoff in the share 1 - 2 f_c / f_s
+    ols = validation[validation["method"] == "ols"]
+    above = np.asarray(twin.KINOVA_TORQUE_NOISE_NM) * np.sqrt(1 - 2 * 10.0 / 100.0)
+    np.testing.assert_allclose(ols["rmse_above_cutoff"], above, rtol=0.15)
     assert len(validation) == 3 * 1 * 7
     rmse = validation.groupby("method")["rmse"].mean()
     assert rmse["ols"] < rmse["urdf"]  # the twin has friction the URDF lacks
