@@ -721,7 +721,9 @@ def prediction_frame(
     return pd.concat(frames, ignore_index=True), units
 
 
-def record_bands(parts: Mapping[str, tuple[ProcessedRecord, Array]]) -> dict[str, dict]:
+def record_bands(
+    parts: Mapping[str, tuple[ProcessedRecord, Array]],
+) -> dict[str, dict[str, float]]:
     """Per validation record its sample rate and low-pass cutoff [Hz], for the predictions'
     metadata (``records``) and :func:`validation_table`."""
     return {
