@@ -120,6 +120,19 @@ def test_empty_and_unknown_files(tmp_path):
         ingest.load_record(tmp_path / "x.xlsx", {})
 
 
+@pytest.mark.parametrize(
+    ("separator", "decimal", "name"),
+    [(";", ".", "semicolons"), ("\t", ".", "tabs"), (";", ",", "semicolons")],
+)
+def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, name):
+    """A spreadsheet's export (semicolons and decimal commas) reads as one column or fails to
+    tokenise: the error says what separates the file."""
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
+    frame.to_csv(tmp_path / "sep.csv", index=False, sep=separator, decimal=decimal)
+    with pytest.raises(ingest.InputError, match=rf"sep\.csv: .*separated by {name}"):
+        ingest.load_record(tmp_path / "sep.csv", {})
+
+
 def test_unknown_unit_names_field(tmp_path):
     path = write_csv(tmp_path / "r.csv")
     with pytest.raises(ingest.InputError, match=r"unknown unit 'grad' for angle"):

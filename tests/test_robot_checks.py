@@ -181,6 +181,81 @@ def test_time_in_ms_declared_as_seconds(record, robot):
     assert _found(no_velocity, robot) == [("time_units", None)]
 
 
+def test_time_in_seconds_declared_as_ms(record, robot):
+    fast = dataclasses.replace(
+        record, time=record.time / 1000, sample_rate_hz=record.sample_rate_hz * 1000
+    )
+    problems = checks.record_problems(fast, robot)
+    assert [(c, j) for c, j, _ in problems] == [("time_units", None)]
+    assert "units.time: s" in problems[0][2]
+
+
+def test_an_angle_or_velocity_in_degrees_alone_is_named(record, robot):
+    """Degrees in one of the two columns: their ratio is 180/π or π/180, not a time unit."""
+    angle = dataclasses.replace(record, q=np.rad2deg(record.q))
+    problems = checks.record_problems(angle, robot)
+    assert {c for c, _, _ in problems} == {"angle_units", "time_units"}
+    assert all("units.q: deg" in message for *_, message in problems)
+    velocity = dataclasses.replace(record, dq=np.rad2deg(record.dq))
+    problems = checks.record_problems(velocity, robot)
+    assert [(c, j) for c, j, _ in problems] == [("time_units", None)]
+    assert "set units.dq: deg/s" in problems[0][2]
+
+
+def _with_column(record, field: str, joint: int, values):
+    column = getattr(record, field).copy()
+    column[:, joint] = values
+    return dataclasses.replace(record, **{field: column})
+
+
+@pytest.mark.parametrize("joint", [1, 5])  # a shoulder joint and a wrist joint
+def test_a_dead_torque_channel(record, robot, joint):
+    """An all-zero torque column: named as a dead channel, not as a unit error or an exchange
+    of columns (what the torque checks made of it)."""
+    problems = checks.record_problems(_with_column(record, "tau", joint, 0.0), robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", JOINTS[joint])]
+    assert "torque is 0 in every sample" in problems[0][2]
+
+
+def test_a_frozen_encoder_and_a_dead_velocity_channel(record, robot):
+    frozen = _with_column(record, "q", 4, record.q[0, 4])  # its velocity still moves
+    problems = checks.record_problems(frozen, robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", "joint_5")]
+    assert "frozen encoder" in problems[0][2]
+    dead = _with_column(record, "dq", 2, 0.0)
+    problems = checks.record_problems(dead, robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", "joint_3")]
+    assert "velocity is 0 in every sample" in problems[0][2]
+
+
+def test_a_corrupt_velocity_sample_is_named_with_its_time(record, robot):
+    dq = record.dq.copy()
+    dq[400, 2] = 1e12
+    problems = checks.record_problems(dataclasses.replace(record, dq=dq), robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", "joint_3")]
+    assert f"t = {record.time[400]:.6g} s" in problems[0][2]
+
+
+def test_a_velocity_sign_inverted(record, robot):
+    """One joint's velocity negated is named at that joint; every joint's negated is named at
+    each, not taken for a time unit (a ratio of -1)."""
+    one = _with_column(record, "dq", 3, -record.dq[:, 3])
+    assert _found(one, robot) == [("sensor_faults", "joint_4")]
+    every = checks.record_problems(dataclasses.replace(record, dq=-record.dq), robot)
+    assert {(c, j) for c, j, _ in every} == {("sensor_faults", j) for j in JOINTS}
+    assert all("velocity's sign inverted" in message for *_, message in every)
+
+
+def test_two_angle_columns_of_wrist_joints_swapped_disagree_with_their_velocities(robot):
+    """Joints 5 and 7 carry under 0.4 N m of the URDF's torque: their exchanged angles pass the
+    torque checks, but not the comparison with each joint's own recorded velocity."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{RECORDS[1]}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    exchanged = _with_column(record, "q", [4, 6], record.q[:, [6, 4]])
+    assert _found(exchanged, robot) == [("sensor_faults", "joint_5"), ("sensor_faults", "joint_7")]
+
+
 def test_a_robot_that_stands_still(record, robot):
     still = dataclasses.replace(
         record, q=np.repeat(record.q[:1], record.time.size, axis=0), dq=np.zeros_like(record.dq)

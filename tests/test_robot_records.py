@@ -181,6 +181,16 @@ def test_a_velocity_template_that_names_no_column(tmp_path: Path, uniform: Path)
         records.load_record(uniform, JOINTS, columns={"dq": "Velocty{i}"})
 
 
+def test_a_near_miss_column_name_is_shown(tmp_path: Path, uniform: Path):
+    """Headers with a stray space match no template; the error shows the closest names (not the
+    first ten columns, where they may not be)."""
+    data = pd.read_csv(uniform)
+    data.columns = [f"{c} " if c.startswith("tau_") else c for c in data.columns]
+    data.to_csv(path := tmp_path / "spaced.csv", index=False)
+    with pytest.raises(InputError, match=r"closest columns are 'tau_shoulder '"):
+        records.load_record(path, JOINTS)
+
+
 @pytest.mark.parametrize("template", ["q{i}_{unit}", "q{i}{0}", "q{i}{"])
 def test_a_malformed_column_template(uniform: Path, template: str):
     with pytest.raises(InputError, match=r"columns.q = .* is not a column template"):

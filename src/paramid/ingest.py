@@ -68,12 +68,32 @@ def read_table(path: str | Path) -> pd.DataFrame:
         else:
             raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError) as err:
-        raise InputError(f"{path}: cannot be read as a table: {err}") from err
+        hint = _separator_hint(path)
+        raise InputError(f"{path}: cannot be read as a table: {err}{hint}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
     if path.suffix.lower() in (".csv", ".txt"):
+        if frame.shape[1] == 1 and (hint := _separator_hint(path)):
+            raise InputError(f"{path}: one column only{hint}")
         _unique_header(path)
     return frame
+
+
+def _separator_hint(path: Path) -> str:
+    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
+    comma-separated; a semicolon file often writes decimal commas too)."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            header = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    for separator, name in ((";", "semicolons"), ("\t", "tabs")):
+        if "," not in header and separator in header:
+            return (
+                f"; its header is separated by {name}, but records are read comma-separated "
+                "(with a decimal point): save the file as comma-separated CSV"
+            )
+    return ""
 
 
 def _unique_header(path: Path) -> None:

@@ -1,6 +1,7 @@
 """Plausibility of a multi-joint record before fitting: the faults that otherwise run silently
 to a table (degrees declared as radians, time in ms declared as s, a robot that stands still, a
-torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF or
+dead or frozen sensor channel, a velocity sample beyond any joint's speed or against its angle's
+change, a torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF or
 against its friction, two joints' columns swapped, a joint left out of ``joints:`` that the log
 shows moving or held elsewhere than the model locks it).
 
@@ -22,7 +23,7 @@ reasoning, none tuned to a record.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -40,6 +41,7 @@ CHECKS = (
     "angle_units",
     "time_units",
     "stands_still",
+    "sensor_faults",
     "torque_units",
     "torque_sign",
     "friction_sign",
@@ -53,6 +55,9 @@ LIMIT_MARGIN_RAD = 0.5
 RATE_RATIO_BAND = (0.2, 5.0)
 # a joint whose angle moves less than this over the record does not move
 STILL_RAD = 1e-3
+# a joint whose recorded velocity reaches this (99th percentile of |q̇|) moves: about 3 deg/s;
+# the shipped Gen3 logs at rest show at most 2e-4 rad/s
+MOVING_RAD_S = 0.05
 # a locked joint logged this far from the value the model holds it at, or moving this much
 # (between the 1st and 99th percentile: an encoder's noise is not motion): the links beyond
 # it would sit off by as much, their gravity moment off by up to this share of its range
@@ -196,18 +201,24 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
     return problems
 
 
-def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
+def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> list[Problem]:
     """Per joint: a span or speed implausible in rad (a continuous joint's angle is unwrapped
     by :func:`paramid.robot.records.load_record`), or angles far outside the URDF's limits; a
-    prismatic joint's position in m judged alike (the likely error there: mm)."""
+    prismatic joint's position in m judged alike (the likely error there: mm).  Without
+    ``judge_speed`` (a time unit the recorded velocity shows wrong: the speeds are off by it)
+    the span and limits alone."""
     problems: list[Problem] = []
     lower, upper = joint_ranges(robot)
     for k, (joint, kind) in enumerate(zip(record.joints, joint_kinds(robot), strict=True)):
         q = record.q[:, k]
         if kind == "prismatic":
-            problems += _prismatic_units(record.time, q, joint, (lower[k], upper[k]))
+            limits = (lower[k], upper[k])
+            problems += _prismatic_units(record.time, q, joint, limits, judge_speed)
             continue
-        message = plausibility.angle_units(record.time, q, setting="units.q")
+        span, _, implausible = plausibility.span_and_speed(record.time, q)
+        message = None
+        if implausible and (judge_speed or span > plausibility.MAX_ANGLE_SPAN_RAD):
+            message = plausibility.angle_units(record.time, q, setting="units.q")
         if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
             low, high = float(q.min()), float(q.max())
             if low < lower[k] - LIMIT_MARGIN_RAD or high > upper[k] + LIMIT_MARGIN_RAD:
@@ -224,12 +235,13 @@ def angle_units(record: RobotRecord, robot: Robot) -> list[Problem]:
 
 
 def _prismatic_units(
-    time: Array, position: Array, joint: str, limits: tuple[float, float]
+    time: Array, position: Array, joint: str, limits: tuple[float, float], judge_speed: bool
 ) -> list[Problem]:
     """A prismatic joint's position [m] far beyond its URDF travel or implausibly fast
     (the bounds of an angle in rad): logged in mm?"""
     low, high = float(position.min()), float(position.max())
     _, speed, fast = plausibility.span_and_speed(time, position)
+    fast &= judge_speed
     limited = limits[0] > -np.pi or limits[1] < np.pi  # joint_ranges: ±π where none is given
     margin = max(0.5 * (limits[1] - limits[0]), 0.01)  # half its travel beyond it, at least 1 cm
     beyond = limited and (low < limits[0] - margin or high > limits[1] + margin)
@@ -243,27 +255,65 @@ def _prismatic_units(
     return [("angle_units", joint, message)]
 
 
-def time_units(record: RobotRecord) -> list[Problem]:
-    """The measured velocity against the derivative of the angle (their ratio is the error of
-    the time unit); without a velocity, an implausibly slow sample rate."""
-    if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
-        message = plausibility.sample_rate(record.time)
-        return [("time_units", None, message)] if message else []
+def _rate_ratios(record: RobotRecord) -> dict[int, float]:
+    """Per joint with a measured velocity and more than 10 moving samples: the median ratio of
+    the angle's derivative to the recorded velocity (1 for a right record; the error of the
+    time unit, or -1 for a velocity whose sign is inverted)."""
+    if record.dq is None:
+        return {}
     derivative = np.gradient(record.q, record.time, axis=0)
     moving = np.abs(record.dq) > 0.05 * np.abs(record.dq).max(axis=0, initial=0.0)
     moving &= np.ptp(record.q, axis=0) >= STILL_RAD  # a joint at rest shows only noise
-    ratios = [
-        float(np.median(derivative[moving[:, k], k] / record.dq[moving[:, k], k]))
+    return {
+        k: float(np.median(derivative[moving[:, k], k] / record.dq[moving[:, k], k]))
         for k in range(record.q.shape[1])
         if moving[:, k].sum() > 10
-    ]
+    }
+
+
+def _time_error(ratios: Mapping[int, float]) -> float:
+    """The factor a record's time is off by, as its recorded velocity tells (the median over
+    the joints of their :func:`_rate_ratios`, regardless of sign) where it lies outside
+    :data:`RATE_RATIO_BAND`; 1 without a velocity or inside the band."""
     if not ratios:
-        return []
-    ratio = float(np.median(ratios))
+        return 1.0
+    ratio = float(np.median(np.abs(list(ratios.values()))))
     low, high = RATE_RATIO_BAND
-    if low <= ratio <= high:
+    return 1.0 if low <= ratio <= high else ratio
+
+
+def _degrees(ratio: float) -> str:
+    """Which column a ratio of angle rate to recorded velocity within 10 % of 180/π (``"q"``)
+    or π/180 (``"dq"``) says is in degrees while the other is in radians; ``""`` otherwise."""
+    for column, factor in (("q", 180 / np.pi), ("dq", np.pi / 180)):
+        if abs(np.log(ratio / factor)) < np.log(1.1):
+            return column
+    return ""
+
+
+def time_units(record: RobotRecord, ratios: Mapping[int, float] | None = None) -> list[Problem]:
+    """The measured velocity against the derivative of the angle (:func:`_time_error`);
+    without a velocity, an implausibly slow sample rate."""
+    if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
+        message = plausibility.sample_rate(record.time)
+        return [("time_units", None, message)] if message else []
+    ratio = _time_error(_rate_ratios(record) if ratios is None else ratios)
+    if ratio == 1.0:
         return []
-    hint = "is the time in ms? set units.time: ms" if ratio < low else "check units.time"
+    if _degrees(ratio) == "dq":
+        hint = "is the velocity in deg/s? set units.dq: deg/s"
+    elif _degrees(ratio) == "q":
+        hint = "is the angle in degrees and the velocity in rad/s? set units.q: deg"
+    elif ratio < RATE_RATIO_BAND[0]:
+        hint = (
+            "is the time in ms? set units.time: ms (its stamps lie "
+            f"{1 / ratio:.3g} x too far apart for the velocity); else check the time column"
+        )
+    else:
+        hint = (
+            "is the time in s? set units.time: s (its stamps lie "
+            f"{ratio:.3g} x too close together for the velocity); else check the time column"
+        )
     return [
         (
             "time_units",
@@ -272,6 +322,61 @@ def time_units(record: RobotRecord) -> list[Problem]:
             f"about 1): {hint}",
         )
     ]
+
+
+def sensor_faults(record: RobotRecord, ratios: Mapping[int, float] | None = None) -> list[Problem]:
+    """Per joint, a channel no live sensor of a moving arm gives: a torque that never changes
+    (a moving arm's torque follows its gravity and inertia, and a sensor shows noise), a
+    velocity that never changes while the angle moves, an angle that never changes while the
+    velocity reaches :data:`MOVING_RAD_S`, a velocity beyond
+    :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
+    against the angle's change.  Called on a record in which some joint moves."""
+    problems: list[Problem] = []
+    ratios = _rate_ratios(record) if ratios is None else ratios
+    for k, joint in enumerate(record.joints):
+        q, tau = record.q[:, k], record.tau[:, k]
+        if np.ptp(tau) == 0.0:
+            problems.append(
+                (
+                    "sensor_faults",
+                    joint,
+                    f"its torque is {tau[0]:g} in every sample while the arm moves: a dead "
+                    "sensor or the wrong column? check columns.tau",
+                )
+            )
+        if record.dq is None:
+            continue
+        dq = record.dq[:, k]
+        span, speed = float(np.ptp(q)), float(np.percentile(np.abs(dq), 99))
+        peak = int(np.argmax(np.abs(dq)))
+        if np.ptp(dq) == 0.0 and span >= STILL_RAD:
+            message = (
+                f"its velocity is {dq[0]:g} in every sample while its angle moves over "
+                f"{span:.3g}: a dead channel or the wrong column? check columns.dq"
+            )
+        elif span == 0.0 and speed >= MOVING_RAD_S:
+            message = (
+                f"its angle is {q[0]:g} in every sample while its velocity reaches {speed:.3g} "
+                "(99th percentile of its magnitude): a frozen encoder or the wrong column? "
+                "check columns.q"
+            )
+        elif abs(dq[peak]) > plausibility.MAX_SPEED_RAD_S:
+            message = (
+                f"its velocity reaches {dq[peak]:.4g} at t = {record.time[peak]:.6g} s (beyond "
+                f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a corrupt "
+                "sample, or check units.dq"
+            )
+        elif ratios.get(k, 1.0) < -RATE_RATIO_BAND[0]:
+            message = (
+                f"its angle changes {ratios[k]:.3g} x as fast as its recorded velocity says "
+                "(expected about 1): is the velocity's sign inverted against the angle's (negate "
+                "one of the two columns), or is one of them another joint's? check columns.q "
+                "and columns.dq"
+            )
+        else:
+            continue
+        problems.append(("sensor_faults", joint, message))
+    return problems
 
 
 def stands_still(record: RobotRecord) -> list[Problem]:
@@ -427,7 +532,8 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             "torque_sign",
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
-            "sign inverted against the URDF's joint axis? negate the column",
+            "sign inverted against the URDF's joint axis? negate the column (or, where the log "
+            "counts the joint's angle against the URDF's axis, its angle and velocity columns)",
         )
         for k, correlation in inverted
     )
@@ -520,18 +626,23 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
     or held elsewhere comes first (the model's torque is wrong then); a record that stands
-    still is told so alone (its noise would mislead the unit checks); the torque checks run
-    only on a record that passes the checks before them, the sign and swap checks only at a
-    plausible torque scale (of the two, the explanation that leaves the smaller misfit), the
-    friction check only where nothing else was found (a unit, sign or swap error would
-    mislead it)."""
+    still is told so alone (its noise would mislead the unit checks); a time unit the
+    recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
+    the torque checks run only on a record that passes the checks before them (a dead torque
+    channel misleads them), the sign and swap checks only at a plausible torque scale (of the
+    two, the explanation that leaves the smaller misfit), the friction check only where
+    nothing else was found (a unit, sign or swap error would mislead it)."""
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
-    if "angle_units" not in skip:
-        problems += angle_units(record, robot)
+    ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
+    time_error = _time_error(ratios)
+    if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
+        problems += angle_units(record, robot, time_error == 1.0 or _degrees(time_error) != "")
     if "time_units" not in skip:
-        problems += time_units(record)
+        problems += time_units(record, ratios)
+    if "sensor_faults" not in skip:
+        problems += sensor_faults(record, ratios)
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
     if problems or model_checks <= set(skip):
         return problems

@@ -86,6 +86,18 @@ def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
     return [str(c) for c in frame.columns if pattern.fullmatch(str(c))]
 
 
+def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
+    """The file's columns closest to ``wanted`` (a stray space, another case, a typo), else the
+    first ten."""
+    from difflib import get_close_matches
+
+    names = [str(c) for c in frame.columns]
+    close = get_close_matches(wanted, names, n=3, cutoff=0.8)
+    if close:
+        return f"the file's closest columns are {', '.join(map(repr, close))}"
+    return f"the file's columns begin {', '.join(map(repr, names[:10]))}"
+
+
 def _field_columns(
     frame: pd.DataFrame, field: str, template: str, joints: Sequence[str], path: Path
 ) -> list[str] | None:
@@ -104,10 +116,9 @@ def _field_columns(
     if field == "dq" and not present and template == DEFAULT_COLUMNS["dq"]:
         return None  # no velocity logged: it is differentiated from q
     if not present:
-        shown = ", ".join(map(repr, list(frame.columns)[:10]))
         raise InputError(
             f"{path}: no column matches columns.{field} = {template!r} (e.g. {wanted[0]!r}); "
-            f"the file's columns begin {shown}"
+            + _nearest_columns(frame, wanted[0])
         )
     if "{i}" in template:
         found = _indexed_columns(frame, template)

@@ -231,7 +231,8 @@ class RobotStudies:
             raise ingest.InputError(
                 f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s and the 2 x "
                 f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
-                f"samples, fewer than {MIN_KEPT_SAMPLES}"
+                f"samples, fewer than {MIN_KEPT_SAMPLES} (its {loaded.time.size} samples read "
+                f"as {loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
             )
         kept_record, _ = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
         problems = checks.record_problems(kept_record, robot, block["checks"]["skip"])
