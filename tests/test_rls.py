@@ -147,6 +147,22 @@ def test_batched_prior_equals_each_record_alone():
                 getattr(batch, field)[s], getattr(alone, field), rtol=1e-9, atol=1e-12
             )
     assert any("of 3 records" in note for note in batch.notes)
+    # each record's box, mean, γ (Eq 10, from the sgn(q̇) column) and μ (Eq 12) by the formulas
+    burn_in = 50  # 0.5 s at 100 Hz
+    assert batch.burn_in == burn_in
+    for s in range(3):
+        retained = batch.trajectory[s, burn_in:]
+        np.testing.assert_allclose(batch.rls_mean[s], retained.mean(axis=0), rtol=1e-12)
+        widen = 0.1 * (retained.max(axis=0) - retained.min(axis=0))
+        lower, upper = retained.min(axis=0) - widen, retained.max(axis=0) + widen
+        lower[3], upper[2] = max(lower[3], 0.79), min(upper[2], 1.0)  # fc, Jt (Eq 9)
+        lower[2] = min(lower[2], upper[2])  # the box collapses where the RLS range lies beyond
+        np.testing.assert_allclose(batch.lower[s], lower, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(batch.upper[s], upper, rtol=1e-12, atol=1e-12)
+        coulomb = np.abs(H[s, :, 3] * retained[:, 3].mean())
+        gamma = coulomb.max() / (np.abs(y[s]).max() + 1e-6)
+        assert batch.gamma[s] == pytest.approx(gamma, rel=1e-12)
+        assert batch.mu[s] == pytest.approx(0.45 + 0.25 * np.exp(gamma), rel=1e-12)
 
 
 def test_the_memory_note_compares_the_recursion_with_the_motion():

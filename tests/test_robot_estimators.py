@@ -14,6 +14,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 import scipy.linalg
+import scipy.optimize
 
 from paramid.errors import UserError
 from paramid.robot import compression, consistency, estimators
@@ -134,7 +135,11 @@ def test_ols_equals_lstsq(rich: Problem):
     fit = ESTIMATORS["ols"](rich, {})
     expected = np.linalg.lstsq(rich.W, rich.y, rcond=None)[0]
     np.testing.assert_allclose(fit.base, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
-    assert fit.stderr is not None and np.all(fit.stderr > 0)
+    # sqrt(σ̂² diag (WᵀW)⁻¹), σ̂² = ‖r‖² / (M − r), from the stacked rows
+    residual = rich.y - rich.W @ expected
+    sigma2 = residual @ residual / (rich.W.shape[0] - rich.W.shape[1])
+    covariance = sigma2 * np.linalg.inv(rich.W.T @ rich.W)
+    np.testing.assert_allclose(fit.stderr, np.sqrt(np.diag(covariance)), rtol=1e-7)
 
 
 def test_wls_equals_explicit_weighted_solve(rich: Problem):
@@ -250,6 +255,33 @@ def test_bcls_stays_inside_the_rls_box(rich: Problem):
     assert np.all(fit.base >= fit.lower - 1e-12) and np.all(fit.base <= fit.upper + 1e-12)
     box, _ = estimators.rls_box(rich, POPULATION)
     np.testing.assert_array_equal(fit.lower, box.lower)
+    # the box's optimum: the peer (scipy's trust-region reflective solver) and the KKT
+    # conditions, gradient ≈ 0 off the bounds and pointing out of the box on them
+    peer = scipy.optimize.lsq_linear(
+        rich.W, rich.y, bounds=(fit.lower, fit.upper), method="trf", tol=1e-12
+    ).x
+    cost = [np.sum((rich.y - rich.W @ x) ** 2) for x in (fit.base, peer)]
+    assert cost[0] <= cost[1] * (1 + 1e-9)
+    gradient = rich.W.T @ (rich.W @ fit.base - rich.y)
+    span = fit.upper - fit.lower
+    at_lower, at_upper = fit.base - fit.lower < 1e-9 * span, fit.upper - fit.base < 1e-9 * span
+    scale = np.linalg.norm(rich.W, axis=0) * np.linalg.norm(rich.y)
+    inside = ~(at_lower | at_upper)
+    assert np.all(np.abs(gradient[inside]) <= 1e-6 * scale[inside])
+    assert np.all(gradient[at_lower] >= -1e-6 * scale[at_lower])
+    assert np.all(gradient[at_upper] <= 1e-6 * scale[at_upper])
+
+
+def test_friction_gamma_is_eq_10_on_the_coulomb_columns(rich: Problem):
+    """γ = max |Coulomb torque| / (max |τ| + ε) from the base columns of Coulomb friction (one
+    per joint: no other parameter shares them)."""
+    columns = [i for i, name in enumerate(rich.names) if name.startswith("fc_")]
+    assert len(columns) == N_JOINTS
+    beta = estimators.to_base(truth(), BASE)
+    coulomb = rich.W[:, columns] @ beta[columns]
+    np.testing.assert_allclose(coulomb.reshape(-1, N_JOINTS), FC * np.sign(RICH[1]), atol=1e-12)
+    expected = np.abs(coulomb).max() / (np.abs(rich.y).max() + 1e-9)
+    assert estimators.friction_gamma(rich, beta, 1e-9) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("method", ["rls_pso", "rls_agwo"])

@@ -121,4 +121,5 @@ def test_bad_excitation_input_stops_before_any_job(workdir, old, new, patterns):
     text = out.stdout + out.stderr
     for pattern in patterns:
         assert pattern in text, text[-3000:]
+    assert "Traceback" not in text, text[-3000:]  # the one message, not a crash
     assert not (workdir / "results").exists()

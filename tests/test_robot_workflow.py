@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
+from paramid import io
 from paramid.robot import model, twin
 
 pytestmark = pytest.mark.slow
@@ -205,5 +206,10 @@ def test_auto_cutoff_is_chosen_on_the_calibration_records(workdir):
     assert out.returncode == 0, out.stderr[-3000:]
     choices = sorted((workdir / "results/tiny").rglob("cutoff*.json"))
     assert choices, "no cutoff choice written"
-    chosen = pd.read_json(choices[0], typ="series")["chosen_hz"]
-    assert 0 < chosen < 0.8 * 100.0 / 2  # below 0.8 x Nyquist of the 100 Hz twin
+    cutoff = io.read_json(choices[0])
+    # the rule: the lowest candidate at or above the motion's band within one SE of the best
+    hz, mean, se = (np.array(cutoff[k]) for k in ("candidates_hz", "cv_rmse", "cv_se"))
+    assert np.all(hz < 0.8 * 100.0 / 2)  # below 0.8 x Nyquist of the 100 Hz twin
+    best = np.argmin(mean)
+    within = (hz >= cutoff["floor_hz"]) & (mean <= mean[best] + se[best])
+    assert cutoff["chosen_hz"] == hz[within].min()

@@ -39,6 +39,21 @@ def test_cutoff_attenuates_by_squared_butterworth_gain():
     assert gain == pytest.approx(0.5, abs=0.02)  # |H(fc)|^2 = 1/2 after forward-backward
 
 
+@pytest.mark.parametrize("order", [2, 4, 6])
+def test_the_filter_order_sets_the_stop_band(order):
+    """At twice the cutoff the forward-backward gain is the digital Butterworth's |H|^2 =
+    1 / (1 + (Ω / Ω_c)^(2 order)), Ω = tan(π f / f_s) (the bilinear transform's frequency
+    warping): 1/26, 1/626, 1/15626 for 20 Hz against 10 Hz at 100 Hz (the cutoff's 1/2 holds
+    at any order)."""
+    t = np.arange(8000) / FS
+    x = np.sin(2 * np.pi * 20.0 * t)
+    y = signals.lowpass(x, 10.0, FS, order)
+    inner = slice(1000, -1000)
+    gain = np.std(y[inner]) / np.std(x[inner])
+    warped = np.tan(np.pi * 20.0 / FS) / np.tan(np.pi * 10.0 / FS)
+    assert gain == pytest.approx(1 / (1 + warped ** (2 * order)), rel=0.02)
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5), st.floats(-5, 5), st.floats(1e-3, 0.1))
 def test_central_differences_exact_for_low_order_polynomials(a, b, c, d, h):
@@ -57,7 +72,12 @@ def test_process_trims_to_table2_counts():
         out = signals.process(t, np.sin(t), np.cos(t), cutoff_hz=15.0, order=4, trim_s=0.2)
         assert out.q.size == kept
         assert out.time[0] == pytest.approx(0.2)
-        assert np.all(np.isfinite(out.qdd))
+        assert out.time[-1] == pytest.approx(t[-21])
+        np.testing.assert_array_equal(out.torque, np.cos(t)[20:-20])
+        # a 0.16 Hz angle passes the 15 Hz filter: its derivatives are the exact ones
+        np.testing.assert_allclose(out.q, np.sin(out.time), atol=1e-6)
+        np.testing.assert_allclose(out.qd, np.cos(out.time), atol=1e-4)
+        np.testing.assert_allclose(out.qdd, -np.sin(out.time), atol=5e-3)  # the ends: 1e-3
 
 
 def test_bad_cutoff_and_short_record_are_rejected():
