@@ -354,6 +354,15 @@ def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):
     residual = estimators.joint_residuals(gen3, fit.base).sum()
     urdf = estimators.joint_residuals(gen3, estimators.fit_urdf(gen3, {}).base).sum()
     assert residual < 0.5 * urdf  # friction explains much of what the URDF leaves
+    # the friction is the optimum with the rigid body held (KKT): the gradient of the squared
+    # residual in the friction vanishes where a coefficient is positive and is >= 0 at a bound
+    R, c, _ = gen3.merged
+    A = R[:, :, 70:].reshape(-1, R.shape[-1] - 70)
+    gradient = A.T @ (R.reshape(-1, R.shape[-1]) @ fit.standard - c.reshape(-1))
+    scale = np.linalg.norm(A, axis=0) * np.linalg.norm(c)
+    bound = fit.standard[70:] <= 1e-12 * np.abs(fit.standard[70:]).max()
+    assert np.all(np.abs(gradient[~bound]) <= 1e-7 * scale[~bound])
+    assert np.all(gradient[bound] >= -1e-7 * scale[bound])
 
 
 def test_an_armature_is_fitted_nonnegative_and_the_urdf_row_leaves_it_zero(gen3):
@@ -391,6 +400,33 @@ def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
         s.robot, s.base, s.data, s.rate, "t", {**coulomb, "law": "tanh"}, lmi
     )
     assert fixed["smooth"] == [True] * 7 and table["cv_rmse_sign"].isna().all()
+
+
+def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
+    """Known laws: the shipped record's motion with a twin's torque (the URDF's rigid body,
+    friction of :func:`paramid.robot.twin.true_parameters`, Coulomb by tanh(q̇ / 0.1 rad/s) on
+    joints 1-3 and sgn q̇ on joints 4-7, 0.05 N m noise): each joint gets its own law."""
+    from dataclasses import replace
+
+    from paramid.robot import twin
+    from paramid.robot.base import base_parameters
+
+    velocity, smooth = 0.1, [True] * 3 + [False] * 4
+    robot = model.load_robot(URDF, JOINTS)
+    truth = model.with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
+    part = _shipped_record()
+    tau = model.inverse_dynamics(truth, part.q, part.dq, part.ddq, twin.true_parameters(truth))
+    noise = 0.05 * np.random.default_rng(0).standard_normal(tau.shape)
+    part = replace(part, tau=tau + noise)
+    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, velocity)
+    base = base_parameters(
+        data.select(model.law_columns(robot, [False] * 7)).stacked(), robot.standard_names
+    )
+    coulomb = {"law": "auto", "velocity_rad_s": velocity}
+    choice, table = study.choose_friction(
+        robot, base, data, part.sample_rate_hz, "t", coulomb, {"weight": 0.0}
+    )
+    assert choice["smooth"] == smooth, table
 
 
 def test_an_offset_needs_a_gain_beyond_the_family_wise_standard_error():
