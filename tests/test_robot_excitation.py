@@ -59,6 +59,39 @@ def test_design_meets_every_limit_on_the_fine_grid(robot, designed):
     assert np.abs(dq0).max() < 1e-9 and np.abs(ddq0).max() < 1e-9  # rest at t = 0
 
 
+def test_design_stays_within_the_urdfs_own_limits_by_pinocchio(robot, designed):
+    """The limits read from the URDF's XML, the torque by ``pin.rnea`` and the joint origins
+    by ``pin.forwardKinematics`` on the URDF's model, not through the design's own
+    evaluators: on the fine grid every joint stays within its range, speed and effort, every
+    moving joint's origin above the 0.05 m floor."""
+    import xml.etree.ElementTree as ET
+
+    import pinocchio as pin
+
+    joints = {j.get("name"): j for j in ET.parse(URDF).getroot().iter("joint")}
+    limit = {name: joints[name].find("limit").attrib for name in JOINTS}
+    lower, upper, speed, effort = (
+        np.array([float(limit[j][key]) for j in JOINTS])
+        for key in ("lower", "upper", "velocity", "effort")
+    )
+    result = designed[0]
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    q, dq, ddq = result.trajectory.evaluate_joints(t)
+    assert np.all((q >= lower) & (q <= upper)) and np.all(np.abs(dq) <= speed)
+    pinocchio = robot.model
+    data = pinocchio.createData()
+    index = [pinocchio.joints[j].idx_v for j in robot.pin_joint]
+    heights = []
+    for qk, vk, ak in zip(model.pin_configuration(robot, q), dq, ddq, strict=True):
+        v, a = np.zeros(pinocchio.nv), np.zeros(pinocchio.nv)
+        v[index], a[index] = vk, ak
+        tau = pin.rnea(pinocchio, data, qk, v, a)[index]
+        assert np.all(np.abs(tau) <= effort)
+        pin.forwardKinematics(pinocchio, data, qk)
+        heights.append(min(data.oMi[j].translation[2] for j in range(1, pinocchio.njoints)))
+    assert min(heights) >= SPEC["keep_out"]["floor_height_m"]
+
+
 def test_same_seed_gives_identical_coefficients(robot, structural, designed):
     again = ex.design_for_robot(robot, structural, SPEC, "unit")[0]
     np.testing.assert_array_equal(again.trajectory.theta, designed[0].trajectory.theta)
