@@ -59,10 +59,30 @@ def test_each_check_catches_its_fault_and_can_be_skipped(pendulum, name, angle, 
         "angle": angle(pendulum) if angle else None,
         "torque": torque(pendulum) if torque else None,
     }
-    # swapped columns also make the "angle" implausible in rad; the swap check runs alone here
-    others = ["angle_units"] if name == "columns_swapped" else []
-    assert _problems(pendulum, **faulty, skip=others)[0] == name
-    assert name not in _problems(pendulum, **faulty, skip=[name, *others])
+    assert _problems(pendulum, **faulty)[0] == name
+    assert name not in _problems(pendulum, **faulty, skip=[name])
+
+
+def test_swapped_columns_are_named_as_such_not_as_degrees(pendulum):
+    """The torque read as the angle also spans and moves like degrees; the exchange, which fits
+    far better, is the one problem named (degrees were named before, and following that
+    advice hid the exchange); with the exchange skipped, the angle's check still speaks."""
+    swapped = {"angle": pendulum.torque, "torque": pendulum.angle}
+    assert _problems(pendulum, **swapped) == ["columns_swapped"]
+    assert _problems(pendulum, **swapped, skip=["columns_swapped"])[0] == "angle_units"
+    degrees = _problems(pendulum, angle=np.rad2deg(pendulum.angle))
+    assert degrees == ["angle_units"]  # degrees are not taken for an exchange
+
+
+def test_time_in_seconds_declared_as_ms_is_named(pendulum):
+    fast = dataclasses.replace(
+        pendulum, time=pendulum.time / 1000, sample_rate_hz=pendulum.sample_rate_hz * 1000
+    )
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    with pytest.raises(ingest.InputError, match=r"sampled at 4\.999e\+05 Hz .* units\.time: s"):
+        checks.check_usable(
+            fast, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
+        )
 
 
 def test_fit_quality_against_direct_formulas():
@@ -115,6 +135,15 @@ def test_an_inverted_torque_sign_gives_a_negative_inertia_and_is_named(pendulum)
     assert message is not None and "Negate the torque column" in message
     for name in ("inertia (qdd) -", "viscous friction (qd) -", "Coulomb friction (sign_qd) -"):
         assert name in message
+    # named before any job, in either record's role, unless skipped
+    flipped = dataclasses.replace(pendulum, torque=-pendulum.torque)
+    usable = {"study": "mine", "regressor": KEYS, "gravity": 9.81}
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    with pytest.raises(ingest.InputError, match=r"p\.csv: the least-squares fit .*\[torque_sign\]"):
+        checks.check_usable(flipped, "p.csv", **usable, signals_config=signals)
+    checks.check_usable(
+        flipped, "p.csv", **usable, signals_config=signals, skip_checks=["torque_sign"]
+    )
     # the inertia's z by an independent route: QR, s^2 R^-1 R^-T
     q, r = np.linalg.qr(H)
     x = np.linalg.solve(r, q.T @ -y)
@@ -212,7 +241,11 @@ def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
     pattern = r"p\.csv: the regressor's condition number .* is 2\.\d+e\+06 .*\[excitation\]"
     with pytest.raises(ingest.InputError, match=pattern):
         checks.check_usable(still, "p.csv", **args)
-    checks.check_usable(still, "p.csv", **(args | {"regressor": KEYS}))  # no g_cos_q
+    # without g_cos_q: not refused for its excitation (the sign check is skipped: the torque,
+    # the full swing's, does not belong to the squeezed motion, its inertia comes out negative)
+    checks.check_usable(
+        still, "p.csv", **(args | {"regressor": KEYS, "skip_checks": ["torque_sign"]})
+    )
 
 
 def test_a_rest_longer_than_the_rls_memory_is_named_before_any_job(pendulum):

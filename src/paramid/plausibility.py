@@ -25,6 +25,9 @@ MAX_SPEED_RAD_S = 100.0
 # A dynamics log is sampled at tens of Hz or more: below this rate its time stamps are in ms
 # (or another small unit) read as s.
 MIN_RATE_HZ = 5.0
+# ... and at most at a drive's current-loop rate (tens of kHz): above this its time stamps are
+# in s read as ms (a 1 kHz log then reads as 1 MHz).
+MAX_RATE_HZ = 1e5
 # Joint torques of robot arms and exoskeletons stay below ~1e4 N m; a larger value is a unit
 # or scaling error (N mm, raw counts).
 MAX_TORQUE_N_M = 1e4
@@ -72,14 +75,16 @@ def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str 
 
 
 def sample_rate(time: Array, setting: str = "units.time") -> str | None:
-    """A sample rate no dynamics log has (the time is in ms read as s); the hint names the
-    config ``setting`` that declares the time's unit."""
+    """A sample rate no dynamics log has (the time in ms read as s, or in s read as ms); the
+    hint names the config ``setting`` that declares the time's unit."""
     duration = float(time[-1] - time[0])
     rate = (time.size - 1) / duration if duration > 0 else float("inf")
     if rate < MIN_RATE_HZ:
         return (
             f"sampled at {rate:.4g} Hz over {duration:.4g} s: is the time in ms? set {setting}: ms"
         )
+    if rate > MAX_RATE_HZ:
+        return f"sampled at {rate:.4g} Hz over {duration:.4g} s: is the time in s? set {setting}: s"
     return None
 
 
@@ -167,7 +172,7 @@ def columns_swapped(r2_as_given: float, r2_swapped: float) -> str | None:
         return (
             f"the model explains R² = {r2_as_given:.3f} of the torque as given but "
             f"{r2_swapped:.3f} with angle and torque exchanged: are the columns swapped? "
-            "check the record's columns: setting"
+            "check the record's `columns:` setting"
         )
     return None
 
@@ -263,6 +268,7 @@ RECORD_CHECKS = (
     "magnitudes",
     "encoder_clipped",
     "columns_swapped",
+    "torque_sign",
     "reference_scale",
     "excitation",
     "records_scale",
@@ -278,7 +284,9 @@ def record_problems(
 ) -> list[tuple[str, str]]:
     """(check, message) of every failed record check not in ``skip``; ``r2(angle, torque)`` is
     the R² of the study's least-squares fit on a record with these two columns.  The swap check
-    runs only on a record that passes the others (a unit error would mislead it)."""
+    runs on a record that passes the others (a unit error would mislead it) and on one whose
+    angle looks like degrees or whose torque is far too large: a torque read as the angle looks
+    like both, and an exchange that fits far better is then the one problem named."""
     checks: dict[str, Callable[[], str | None]] = {
         "time_units": lambda: sample_rate(time),
         "angle_units": lambda: angle_units(time, angle),
@@ -288,9 +296,11 @@ def record_problems(
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]
     problems = [(name, message) for name, message in found if message]
-    if not problems and "columns_swapped" not in skip:
+    exchange = {"angle_units", "magnitudes"}
+    if "columns_swapped" not in skip and {name for name, _ in problems} <= exchange:
         message = columns_swapped(r2(angle, torque), r2(torque, angle))
-        problems += [("columns_swapped", message)] if message else []
+        if message:
+            return [("columns_swapped", message)]
     return problems
 
 

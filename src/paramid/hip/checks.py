@@ -71,9 +71,10 @@ def check_usable(
     regressor is rank-deficient (listing the collinear columns), or a plausibility check of
     :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
     a clipped encoder, angle and torque swapped, a regressor too ill-conditioned to identify
-    its parameters, a least-squares fit a unit's factor away from the study's ``reference``
-    parameters), unless ``skip_checks`` names it, or the RLS recursion of a calibration record
-    (``rls_recursion`` = forgetting, p0) meets a singular stretch.
+    its parameters, a least-squares inertia negative by many standard errors (the torque's
+    sign inverted against the angle's), a least-squares fit a unit's factor away from the
+    study's ``reference`` parameters), unless ``skip_checks`` names it, or the RLS recursion
+    of a calibration record (``rls_recursion`` = forgetting, p0) meets a singular stretch.
     """
     fs = record.sample_rate_hz
     if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
@@ -119,6 +120,10 @@ def check_usable(
         )
     if "excitation" not in skip_checks and (poor := plausibility.excitation(H, regressor, out.q)):
         _stop(path, study, "excitation", poor)
+    if "torque_sign" not in skip_checks and (
+        sign := plausibility.inverted_sign(H, out.torque, regressor)
+    ):
+        _stop(path, study, "torque_sign", sign)
     if rls_recursion is not None:
         try:
             forgetting = rls.forgetting_factor(rls_recursion[0], fs)

@@ -490,7 +490,7 @@ def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             f"the torques of {pair} correlate {own[a]:.2f}, {own[b]:.2f} with the sign of their "
             f"joint's velocity and {crossed[b]:.2f}, {crossed[a]:.2f} with the other's: friction "
             "opposes each joint's own motion; are the torque columns exchanged? check the "
-            "record's columns: setting"
+            "record's `columns:` setting"
         )
         explanations.append(
             Explanation(
@@ -588,7 +588,7 @@ def exchanged_columns(
         for what, share, changed, shrink, order in kinds:
             message = (
                 f"{what} of {names} fit the URDF's torque better exchanged ({shrink}): check "
-                f"the record's columns: setting{order}"
+                f"the record's `columns:` setting{order}"
             )
             problem = ("columns_swapped", names, message)
             explanations.append(
