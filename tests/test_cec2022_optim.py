@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from paramid import audit as audit_columns
 from paramid.optim import METHODS, RowwiseObjective
@@ -556,3 +557,68 @@ def test_more_wins_without_significance_is_direction_only() -> None:
     assert verdicts == ["direction only", "reproduced", "differs"]
     sga = rows.loc["MIPO better than SGA over functions (d10, Ave)", "reason"]
     assert sga.endswith("more wins, but Holm p = 0.231 is not below 0.05")
+
+
+def _clear_tables() -> dict[int, pd.DataFrame]:
+    """Two dimensions x 6 functions where MIPO is lowest on every function, PO highest, WOA and
+    HHO in between (in random order)."""
+    rng = np.random.default_rng(0)
+    tables = {}
+    for dim in (10, 20):
+        rows = []
+        for f in range(1, 7):
+            level = 1000.0 * f
+            values = {
+                "MIPO": level,
+                "WOA": level + 50 + rng.uniform(0, 10),
+                "HHO": level + 50 + rng.uniform(0, 10),
+                "PO": level + 200,
+            }
+            rows += [{"function": f, "algorithm": a, "ave": v} for a, v in values.items()]
+        tables[dim] = pd.DataFrame(rows)
+    return tables
+
+
+def test_ranks_put_the_lowest_mean_first_and_friedman_equals_scipy():
+    from paramid.cec2022 import study
+
+    tables = _clear_tables()
+    extra = dict.fromkeys(["std", "best", "paper_ave", "paper_std", "paper_best"], 1.0)
+    table = tables[10].assign(**extra, time_s=1.0, paper_time_s=1.0)
+    ranks = study.rank_table(table, ["MIPO", "WOA", "HHO"])
+    assert (ranks.loc[ranks["algorithm"] == "MIPO", "rank_ave"] == 1).all()
+    friedman = study.friedman_table(tables).set_index(["scope", "algorithm"])
+    assert friedman.loc[("d10", "MIPO"), "mean_rank"] == 1.0
+    assert friedman.loc[("d10", "PO"), "mean_rank"] == 4.0
+    wide = tables[10].pivot(index="function", columns="algorithm", values="ave")
+    peer = scipy.stats.friedmanchisquare(*(wide[a] for a in ["MIPO", "WOA", "HHO", "PO"]))
+    assert friedman.loc[("d10", "MIPO"), "p_value"] == pytest.approx(peer.pvalue, rel=1e-12)
+
+
+def test_wilcoxon_counts_wins_and_applies_holms_step_down():
+    from paramid.cec2022 import study
+
+    table = study.wilcoxon_table(_clear_tables())
+    d10 = table[table["scope"] == "d10"].set_index("peer")
+    assert (d10["wins"] == 6).all() and (d10["losses"] == 0).all()  # MIPO lowest on all 6
+    p = d10["p_value"].to_numpy()
+    order = np.argsort(p)
+    holm = np.empty_like(p)
+    holm[order] = np.minimum(1.0, np.maximum.accumulate((p.size - np.arange(p.size)) * p[order]))
+    np.testing.assert_allclose(d10["holm_p"].to_numpy(), holm, rtol=1e-12)
+    assert (d10["holm_p"] > d10["p_value"]).all()  # three peers: Holm inflates every p
+
+
+def test_a_clearly_lower_run_sample_is_better_by_mann_whitney():
+    from paramid.cec2022 import study
+
+    rng = np.random.default_rng(1)
+    low, high = rng.normal(0, 1, 30), rng.normal(10, 1, 30)
+    runs = {
+        (10, 1, "MIPO"): pd.DataFrame({"best_f": low}),
+        (10, 1, "WOA"): pd.DataFrame({"best_f": high}),
+    }
+    row = study.run_level_tests(runs).iloc[0]
+    assert row["verdict"] == "better"
+    peer = scipy.stats.mannwhitneyu(low, high, alternative="two-sided").pvalue
+    assert row["p_value"] == pytest.approx(peer, rel=1e-6)

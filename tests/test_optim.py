@@ -374,3 +374,20 @@ def test_take_columns_equals_take_along_axis(runs, dim, n, k, transposed, seed):
     idx = rng.integers(0, n, (runs, k))
     want = np.take_along_axis(X, idx[:, None, :], axis=2)
     np.testing.assert_array_equal(take_columns(X, idx), want)
+
+
+def test_agwo_runs_with_the_exponent_of_eq_12(monkeypatch):
+    """The exponent AGWO hands to its convergence factor (Eq 11) is mu = 0.45 + 0.25 exp(gamma)
+    (Eq 12, Table 2's values), below 1: a falls faster than GWO's straight line early on."""
+    from paramid.optim import grey_wolf
+
+    seen = []
+    factor = grey_wolf.convergence_factor
+    monkeypatch.setattr(
+        grey_wolf, "convergence_factor", lambda t, mu: seen.append(mu) or factor(t, mu)
+    )
+    sphere = RowwiseObjective(lambda r: np.sum(r * r, axis=1))
+    agwo(sphere, -np.ones(3), np.ones(3), gamma=0.0328, population=6, iterations=4,
+         seeds=[seed_sequence("t", "agwo", 0)])  # fmt: skip
+    assert seen and seen[0] == pytest.approx(0.45 + 0.25 * np.exp(0.0328), rel=1e-12)
+    assert seen[0] < 1.0
