@@ -1119,3 +1119,57 @@ def test_the_tracker_noise_floor_is_the_3d_rms_of_its_sigma_per_data_set():
     )
     expected = np.mean([np.sqrt(3 * np.mean([1e-4, 4e-4])), np.sqrt(3 * 9e-4)])
     assert report.noise_floor(frame) == pytest.approx(expected, rel=1e-12)
+
+
+def test_parameter_recovery_reports_a_known_offset_per_run(data, problem):
+    """Runs on two different data sets, each estimate its own set's truth equivalent plus 1
+    urad on every angle and 1 um on every length: bias and RMS error are that offset, the
+    summary 1 urad and 1 um (a run compared with another run's truth, a flipped bias or a
+    unit off by 1000 would show)."""
+    other = twin.simulate("kr210", dict(TWIN, seed=1), kin.KR210_TABLE1)
+    problems = [problem, _problem(other, free=problem.free)]
+    positions = []
+    for d in (data, other):
+        train = d.frame[d.frame["split"] == "train"].sort_values("design_order")
+        positions.append(train[["x_true", "y_true", "z_true"]].to_numpy())
+    refs = np.stack([truth_equivalent(p, t) for p, t in zip(problems, positions, strict=True)])
+    assert np.abs(refs[0] - refs[1]).max() > 1e-3  # the two sets' truths differ
+    offset = np.where(problem.kinds == "angle", 1e-6, 1e-3)  # rad, mm
+    frame = pd.DataFrame({"run": [0, 1]})
+    names = model.parameter_names()
+    for name in names:
+        frame[f"de_{name}"] = 0.0
+    for k, i in enumerate(problem.free):
+        frame[f"de_{names[i]}"] = refs[:, k] + offset[k]
+    table, summary = report.parameter_recovery({"ekf": frame}, problems, positions)
+    np.testing.assert_allclose(table["bias"], offset, rtol=1e-6)
+    np.testing.assert_allclose(table["rms_error"], offset, rtol=1e-6)
+    np.testing.assert_allclose(table["truth_equivalent"], refs.mean(axis=0), rtol=1e-12)
+    assert summary.loc[0, "angle_rms_error_urad"] == pytest.approx(1.0, rel=1e-6)
+    assert summary.loc[0, "length_rms_error_um"] == pytest.approx(1.0, rel=1e-6)
+
+
+def test_lasso_takes_the_lambda_of_the_lowest_cross_validated_error(problem):
+    """The documented rule recomputed without the path's warm starts: on the standardised
+    linear model, for each of 9 lambdas on the log grid from lambda_max to 1e-8 lambda_max,
+    each fold (point index mod 3) solved from zero to convergence and scored on its held-out
+    points; lasso_fit's lambda is the one with the lowest summed squared error (here 1e-4
+    lambda_max, inside the grid: its neighbours score 1.09 and 1.001 times as much)."""
+    from paramid.calibration.lasso import lasso_fit
+
+    _, _, chosen = lasso_fit(problem, sweeps=400, folds=3, n_lambda=9, lambda_ratio=1e-8)
+    H0, z0 = problem.linearised()
+    X = H0 / (np.linalg.norm(H0, axis=0) / np.sqrt(H0.shape[0]))
+    grid = np.max(np.abs(X.T @ z0)) / X.shape[0] * np.logspace(0.0, -8.0, 9)
+    fold = np.repeat(np.arange(problem.q_train.shape[0]) % 3, 3)
+    cv = [
+        sum(
+            np.sum(
+                (z0[fold == k] - X[fold == k] @ lasso_cd(X[fold != k], z0[fold != k], lam, 2000)[0])
+                ** 2
+            )
+            for k in range(3)
+        )
+        for lam in grid
+    ]
+    assert chosen == pytest.approx(grid[int(np.argmin(cv))], rel=1e-12)
