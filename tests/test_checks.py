@@ -74,6 +74,19 @@ def test_swapped_columns_are_named_as_such_not_as_degrees(pendulum):
     assert degrees == ["angle_units"]  # degrees are not taken for an exchange
 
 
+@pytest.mark.parametrize("column", ["angle", "torque"])
+def test_one_corrupt_sample_is_named_with_its_time_not_as_a_unit(pendulum, column):
+    """A single 1e12 in the angle or the torque made the angle look like degrees or the torque
+    like N mm; every other sample says the unit is right, so the sample is named."""
+    values = getattr(pendulum, column).copy()
+    values[1500] = 1e12
+    angle, torque = (values, pendulum.torque) if column == "angle" else (pendulum.angle, values)
+    problems = plausibility.record_problems(pendulum.time, angle, torque, (), _r2(pendulum))
+    assert len(problems) == 1
+    assert f"is 1e+12 at t = {pendulum.time[1500]:.6g} s" in problems[0][1]
+    assert "corrupt sample" in problems[0][1]
+
+
 def test_time_in_seconds_declared_as_ms_is_named(pendulum):
     fast = dataclasses.replace(
         pendulum, time=pendulum.time / 1000, sample_rate_hz=pendulum.sample_rate_hz * 1000
@@ -200,7 +213,7 @@ def test_a_torque_in_n_mm_declared_as_n_m_is_named_by_the_reference(pendulum):
     reference = {"Mxt": 0.1022, "Jt": 0.06259, "fc": 0.2889, "fv": 0.04707, "tau0": -0.07586}
     signals = {**SIGNALS, "cutoff_hz": 6.0}
     milli = dataclasses.replace(pendulum, torque=1000 * pendulum.torque)
-    assert plausibility.magnitudes(milli.torque) is None
+    assert plausibility.magnitudes(milli.time, milli.torque) is None
     args = {"study": "mine", "regressor": KEYS, "gravity": 9.81, "signals_config": signals}
     checks.check_usable(pendulum, "p.csv", **args, reference=reference)
     pattern = r"p\.csv: .* are 5\d\d times the reference's .* units\.torque .*\[reference_scale\]"

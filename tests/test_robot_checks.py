@@ -236,6 +236,15 @@ def test_a_corrupt_velocity_sample_is_named_with_its_time(record, robot):
     assert f"t = {record.time[400]:.6g} s" in problems[0][2]
 
 
+@pytest.mark.parametrize("field", ["q", "tau"])
+def test_one_corrupt_angle_or_torque_sample_is_named_with_its_time(record, robot, field):
+    values = getattr(record, field).copy()
+    values[400, 2] = 1e12
+    problems = checks.record_problems(dataclasses.replace(record, **{field: values}), robot)
+    assert len(problems) == 1 and "corrupt sample" in problems[0][2]
+    assert f"t = {record.time[400]:.6g} s" in problems[0][2]
+
+
 def test_a_velocity_sign_inverted(record, robot):
     """One joint's velocity negated is named at that joint; every joint's negated is named at
     each, not taken for a time unit (a ratio of -1)."""

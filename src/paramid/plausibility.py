@@ -61,10 +61,35 @@ def span_and_speed(time: Array, angle: Array) -> tuple[float, float, bool]:
     return span, speed, span > MAX_ANGLE_SPAN_RAD or speed > MAX_SPEED_RAD_S
 
 
+# A value this many times the spread of the record's 1st-99th percentiles away from its median
+# is one corrupt sample, not a unit: a unit scales every sample alike.
+OUTLIER_SPREADS = 100.0
+
+
+def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
+    """The farthest sample of ``values`` (N,) or (N, n) when it lies more than
+    :data:`OUTLIER_SPREADS` spreads of the 1st-99th percentiles from the median (per column),
+    named with its time; ``None`` otherwise."""
+    values = values.reshape(values.shape[0], -1)
+    low, middle, high = np.percentile(values, [1, 50, 99], axis=0)
+    distance = np.abs(values - middle) / np.maximum(high - low, np.finfo(float).tiny)
+    row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
+    if distance[row, column] <= OUTLIER_SPREADS:
+        return None
+    return (
+        f"the {name} is {values[row, column]:.4g} at t = {time[row]:.6g} s, while 98 % of its "
+        f"samples lie in [{low[column]:.4g}, {high[column]:.4g}]: a corrupt sample? fix or "
+        "drop that row of the file"
+    )
+
+
 def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str | None:
-    """An angle span or speed implausible in rad (the record is likely in degrees); the hint
-    names the config ``setting`` that declares the angle's unit."""
+    """An angle span or speed implausible in rad (the record is likely in degrees, unless one
+    corrupt sample makes it so: :func:`corrupt_sample`); the hint names the config ``setting``
+    that declares the angle's unit."""
     span, speed, implausible = span_and_speed(time, angle)
+    if implausible and (corrupt := corrupt_sample(time, angle, "angle")):
+        return corrupt
     if implausible:
         return (
             f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
@@ -95,10 +120,13 @@ def torque_varies(torque: Array) -> str | None:
     return None
 
 
-def magnitudes(torque: Array, setting: str = "units.torque") -> str | None:
-    """Absurd magnitudes: a unit or scaling error; the hint names the config ``setting`` that
-    declares the torque's unit."""
+def magnitudes(time: Array, torque: Array, setting: str = "units.torque") -> str | None:
+    """Absurd magnitudes: a unit or scaling error (or one corrupt sample:
+    :func:`corrupt_sample`); the hint names the config ``setting`` that declares the torque's
+    unit."""
     peak = float(np.max(np.abs(torque)))
+    if peak > MAX_TORQUE_N_M and (corrupt := corrupt_sample(time, torque, "torque")):
+        return corrupt
     if peak > MAX_TORQUE_N_M:
         return (
             f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check {setting} (N m or N mm)"
@@ -291,7 +319,7 @@ def record_problems(
         "time_units": lambda: sample_rate(time),
         "angle_units": lambda: angle_units(time, angle),
         "torque_varies": lambda: torque_varies(torque),
-        "magnitudes": lambda: magnitudes(torque),
+        "magnitudes": lambda: magnitudes(time, torque),
         "encoder_clipped": lambda: encoder_clipped(angle),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]

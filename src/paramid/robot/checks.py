@@ -397,7 +397,7 @@ def stands_still(record: RobotRecord) -> list[Problem]:
 def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
     """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
     unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
-    peak = plausibility.magnitudes(record.tau, setting="units.tau")
+    peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
     if peak is not None:
         return [("torque_units", None, peak)]
     rigid = model.beyond_friction(model.rigid)
