@@ -245,6 +245,20 @@ def test_one_corrupt_angle_or_torque_sample_is_named_with_its_time(record, robot
     assert f"t = {record.time[400]:.6g} s" in problems[0][2]
 
 
+def test_a_column_read_twice_is_named(record, robot):
+    """Joint 7's angle and velocity columns a copy of joint 6's: named as such (the friction
+    check called it an inverted torque sign)."""
+    copied = dataclasses.replace(
+        record,
+        q=record.q[:, [0, 1, 2, 3, 4, 5, 5]],
+        dq=record.dq[:, [0, 1, 2, 3, 4, 5, 5]],
+    )
+    problems = checks.record_problems(copied, robot)
+    found = [(c, j) for c, j, _ in problems]
+    assert found == [("sensor_faults", "joint_6 and joint_7")] * 2
+    assert "q columns of joint_6 and joint_7 are equal" in problems[0][2]
+
+
 def test_a_velocity_sign_inverted(record, robot):
     """One joint's velocity negated is named at that joint; every joint's negated is named at
     each, not taken for a time unit (a ratio of -1)."""

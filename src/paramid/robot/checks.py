@@ -330,7 +330,8 @@ def sensor_faults(record: RobotRecord, ratios: Mapping[int, float] | None = None
     velocity that never changes while the angle moves, an angle that never changes while the
     velocity reaches :data:`MOVING_RAD_S`, a velocity beyond
     :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
-    against the angle's change.  Called on a record in which some joint moves."""
+    against the angle's change; and two joints' columns equal in every sample.  Called on a
+    record in which some joint moves."""
     problems: list[Problem] = []
     ratios = _rate_ratios(record) if ratios is None else ratios
     for k, joint in enumerate(record.joints):
@@ -376,6 +377,25 @@ def sensor_faults(record: RobotRecord, ratios: Mapping[int, float] | None = None
         else:
             continue
         problems.append(("sensor_faults", joint, message))
+    return problems + _duplicated_columns(record)
+
+
+def _duplicated_columns(record: RobotRecord) -> list[Problem]:
+    """Two joints whose angle, velocity or torque columns are equal sample for sample (and not
+    constant): one column read twice, no two sensors agree to the last digit."""
+    problems: list[Problem] = []
+    for field in ("q", "dq", "tau"):
+        values = getattr(record, field)
+        if values is None:
+            continue
+        for i, j in combinations(range(values.shape[1]), 2):
+            if np.ptp(values[:, i]) > 0 and np.array_equal(values[:, i], values[:, j]):
+                pair = f"{record.joints[i]} and {record.joints[j]}"
+                message = (
+                    f"the {field} columns of {pair} are equal in every sample: one column read "
+                    f"twice? check columns.{field}"
+                )
+                problems.append(("sensor_faults", pair, message))
     return problems
 
 
