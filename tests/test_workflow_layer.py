@@ -326,6 +326,42 @@ def test_every_robot_job_reruns_when_its_urdf_changes(config, tmp_path, monkeypa
         RobotStudies(config).check_inputs()
 
 
+def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config, tmp_path):
+    """A reference URDF that does not parse or lacks a joint, a free link the robot does not
+    have, and a cutoff above the logs' Nyquist frequency (after decimation) passed the start-up
+    checks and failed jobs later, the cutoff with a traceback."""
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    block = config["robots"]["kinova_gen3"]
+    urdf = Path(block["urdf"]).read_text()
+    broken, renamed = tmp_path / "broken.urdf", tmp_path / "renamed.urdf"
+    broken.write_text("not xml")
+    renamed.write_text(urdf.replace('name="joint_7"', 'name="wrist_7"'))
+    for path, says in ((broken, "could not be parsed"), (renamed, r"\['joint_7'\] not in")):
+        block["references"] = {"maker": str(path)}
+        pattern = rf"^robots\.kinova_gen3\.references\.maker \({path}\): .*{says}"
+        with pytest.raises(ConfigError, match=pattern):
+            RobotStudies(config).check_inputs()
+    block["references"] = {}
+    block["lmi"]["free_links"] = ["no_such_link"]
+    with pytest.raises(UserError, match=r"^robots\.kinova_gen3\.lmi\.free_links: \['no_such"):
+        RobotStudies(config).check_inputs()
+    block["lmi"]["free_links"] = []
+    records = block["records"]
+    records["validation"] = [dict(records["calibration"][0])]  # the calibration file again
+    with pytest.raises(ConfigError, match=r"is a calibration and a validation record: a model"):
+        RobotStudies(config)
+    records["validation"] = [dict(records["calibration"][0], name="again")]  # renamed
+    with pytest.raises(ConfigError, match=r"validation \(again\): .* holds .* s of calibration"):
+        RobotStudies(config).check_inputs()
+    records["validation"] = [dict(records["calibration"][0], name="phase_2", trim_start_s=3.0)]
+    records["calibration"][0]["trim_end_s"] = 2.0  # disjoint phases of one log
+    block["signals"]["decimate"] = 1
+    for cutoff, decimate in ((600.0, 1), (100.0, 10)):  # the logs are 1 kHz
+        block["signals"] |= {"cutoff_hz": cutoff, "decimate": decimate}
+        with pytest.raises(ConfigError, match=r"^robots\.kinova_gen3\.signals\.cutoff_hz: .*Nyq"):
+            RobotStudies(config).check_inputs()
+
+
 def test_a_log_in_ms_declared_as_seconds_is_named_as_such(config):
     """The Gen3 logs' time is a row index in ms: without units.time their 1 Hz would fail the
     trim (0.1 s is less than one sample) with advice about the trim; the time unit comes first."""

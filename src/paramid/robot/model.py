@@ -144,9 +144,21 @@ def _check_names(
 
 
 def _parse(urdf: str | Path) -> pin.Model:
+    """Pinocchio's model of a URDF file; a file that is not XML with a ``<robot>`` root is
+    named before urdfdom parses it (which prints its own lines to stderr)."""
+    from xml.etree import ElementTree
+
     path = Path(urdf)
     if not path.is_file():
         raise RobotError(f"URDF file {str(path)!r} not found")
+    try:
+        root = ElementTree.parse(path).getroot().tag
+    except ElementTree.ParseError as err:
+        raise RobotError(f"URDF {str(path)!r} could not be parsed: not XML ({err})") from err
+    if root != "robot":
+        raise RobotError(
+            f"URDF {str(path)!r} could not be parsed: its root is <{root}>, not <robot>"
+        )
     try:
         return pin.buildModelFromUrdf(str(path))
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure

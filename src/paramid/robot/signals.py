@@ -45,6 +45,18 @@ class ProcessedRecord:
     cutoff_hz: float
 
 
+def above_nyquist(cutoff_hz: float, sample_rate_hz: float, decimate: int) -> str | None:
+    """Why a cutoff cannot be used on a record: at or above the Nyquist frequency of its rate
+    after decimation by ``decimate``; ``None`` when it can."""
+    nyquist = sample_rate_hz / (2 * decimate)
+    if cutoff_hz < nyquist:
+        return None
+    return (
+        f"cutoff {cutoff_hz:g} Hz is at or above the Nyquist frequency {nyquist:g} Hz "
+        f"of the decimated rate ({sample_rate_hz:g} Hz / {decimate})"
+    )
+
+
 def process(
     record: RobotRecord, signals_config: Mapping, cutoff_hz: float | None = None
 ) -> ProcessedRecord:
@@ -59,11 +71,8 @@ def process(
     factor = int(signals_config["decimate"])
     if factor < 1:
         raise ValueError(f"decimate must be a positive integer, got {factor}")
-    if cut >= fs / (2 * factor):
-        raise ValueError(
-            f"cutoff {cut:g} Hz is at or above the Nyquist frequency {fs / (2 * factor):g} Hz "
-            f"of the decimated rate ({fs:g} Hz / {factor})"
-        )
+    if problem := above_nyquist(cut, fs, factor):
+        raise ValueError(problem)
     order, trim_s = signals_config["filter_order"], signals_config["trim_s"]
     out = signals.process(
         record.time, record.q.T, record.tau.T, cutoff_hz=cut, order=order, trim_s=trim_s

@@ -105,6 +105,14 @@ class RobotStudies:
                 default = Path(spec["path"]).stem if "path" in spec else f"{role}_{k}"
                 record = spec.get("name", default)
                 if record in names:
+                    first_role, first = names[record]
+                    if first_role != role and first.get("path") == spec.get("path"):
+                        raise ConfigError(
+                            f"robots.{name}.records: {spec['path']} is a calibration and a "
+                            "validation record: a model must be judged on motion it was not "
+                            "fitted on; validate on another record, or on a disjoint span of "
+                            "this one (trim_start_s/trim_end_s, and a `name:` for each)"
+                        )
                     raise ConfigError(
                         f"robots.{name}.records: two records named {record!r}; give one a `name:`"
                     )
@@ -133,13 +141,17 @@ class RobotStudies:
         for reference, path in block["references"].items():
             ingest.check_file(path, f"robots.{name}.references.{reference}")
         stamps = []
-        settings = self.robot_block(name)
+        settings = self.robot_block(name) | {"free_links": block["lmi"]["free_links"]}
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
         if not done:
-            from paramid.robot import study  # here: it loads pinocchio
+            from paramid.robot import model, priors, study  # here: it loads pinocchio
 
-            study.robot_of(block)
+            robot = study.robot_of(block)
+            links = model.link_parameter_slices(robot)
+            priors.pulled_links(links, block["lmi"]["free_links"], f"robots.{name}.lmi.free_links")
             stamps.append(stamp)
+        for reference, path in block["references"].items():
+            stamps += self._check_reference(name, reference, path)
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 stamps += self._check_log(name, record, role, spec)
@@ -147,6 +159,22 @@ class RobotStudies:
         if name in self.excitation:
             stamps += self._check_excitation(name)
         return stamps
+
+    def _check_reference(self, name: str, reference: str, path: str) -> list[Path]:
+        """A reference URDF loads with the study's joints, as ``robot_reference`` loads it."""
+        block = self.blocks[name]
+        settings = self.robot_block(name) | {"reference": codehash.file_digest(path)}
+        done, stamp = validated_before(path, settings, "paramid.robot.model")
+        if done:
+            return []
+        from paramid.robot import study
+
+        try:
+            study.robot_of({**block, "urdf": path})
+        except UserError as error:
+            field = f"robots.{name}.references.{reference}"
+            raise ConfigError(f"{field} ({path}): {error}") from None
+        return [stamp]
 
     def _check_held_out(self, name: str) -> list[Path]:
         """No validation log repeats calibration data: a file in both roles (the same bytes
@@ -212,7 +240,7 @@ class RobotStudies:
         done, stamp = validated_before(spec["path"], settings, "paramid.robot.checks")
         if done:
             return []
-        from paramid.robot import checks, model, records, study
+        from paramid.robot import checks, model, records, signals, study
 
         robot = study.robot_of(block)
         loaded = records.load_record(
@@ -238,6 +266,11 @@ class RobotStudies:
         problems = checks.record_problems(kept_record, robot, block["checks"]["skip"])
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
+        cutoff, decimate = block["signals"]["cutoff_hz"], block["signals"]["decimate"]
+        if cutoff != "auto" and (
+            high := signals.above_nyquist(float(cutoff), loaded.sample_rate_hz, decimate)
+        ):
+            raise ConfigError(f"robots.{name}.signals.cutoff_hz: {spec['path']}: {high}")
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
             raise ingest.InputError(
