@@ -83,11 +83,15 @@ def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
     )
 
 
-def angle_units(time: Array, angle: Array, setting: str = "units.angle") -> str | None:
+def angle_units(
+    time: Array, angle: Array, setting: str = "units.angle", judge_speed: bool = True
+) -> str | None:
     """An angle span or speed implausible in rad (the record is likely in degrees, unless one
-    corrupt sample makes it so: :func:`corrupt_sample`); the hint names the config ``setting``
-    that declares the angle's unit."""
-    span, speed, implausible = span_and_speed(time, angle)
+    corrupt sample makes it so: :func:`corrupt_sample`); without ``judge_speed`` (a time unit
+    known to be wrong puts the speed off by as much) the span alone.  The hint names the
+    config ``setting`` that declares the angle's unit."""
+    span, speed, _ = span_and_speed(time, angle)
+    implausible = span > MAX_ANGLE_SPAN_RAD or (judge_speed and speed > MAX_SPEED_RAD_S)
     if implausible and (corrupt := corrupt_sample(time, angle, "angle")):
         return corrupt
     if implausible:

@@ -215,10 +215,7 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
             limits = (lower[k], upper[k])
             problems += _prismatic_units(record.time, q, joint, limits, judge_speed)
             continue
-        span, _, implausible = plausibility.span_and_speed(record.time, q)
-        message = None
-        if implausible and (judge_speed or span > plausibility.MAX_ANGLE_SPAN_RAD):
-            message = plausibility.angle_units(record.time, q, setting="units.q")
+        message = plausibility.angle_units(record.time, q, "units.q", judge_speed)
         if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
             low, high = float(q.min()), float(q.max())
             if low < lower[k] - LIMIT_MARGIN_RAD or high > upper[k] + LIMIT_MARGIN_RAD:
