@@ -194,3 +194,25 @@ def test_twin_friction_callable_is_backwards_compatible(hip):
     stribeck = MODELS["stribeck"].callable(MODELS["stribeck"].vector(TRUTHS["stribeck"]))
     other = twin.simulate(traj, spec["duration_s"], s, 0, "calibration", friction=stribeck)
     assert not np.allclose(other.torque_true, default.torque_true)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rmse_rows_in_blocks_equal_the_plain_rmse_of_the_whole_batch(name, monkeypatch):
+    """rmse_rows scores rows in cache-sized blocks; the values are those of Eq 13 on the
+    whole (runs, pop) batch at once, bit for bit, for blocks of one row, several rows or all."""
+    from paramid.friction import data as fdata
+
+    hip, qd = friction.hip_model(name), _velocities()
+    rng = np.random.default_rng(5)
+    record = fdata.Data(rng.normal(size=(qd.size, 3)), qd, rng.normal(size=qd.size))
+    points = np.concatenate([np.broadcast_to([1.5, -0.2, 1.1], (3, 3)), _points(name)], 1)
+    batch = np.stack([points, points * 0.9, points[::-1]])  # (runs=3, pop=3, dim)
+    residual = record.y - hip.torque(record.H_rb, record.qd, batch)
+    plain = np.sqrt(np.mean(residual**2, axis=-1))
+    for samples in (1, 2 * qd.size, 10**6):  # 1 row, 2 rows (a last block of 1), all 9
+        monkeypatch.setattr(fdata, "BLOCK_SAMPLES", samples)
+        np.testing.assert_array_equal(fdata.rmse_rows(hip, record, batch), plain)
+        assert fdata.rmse_rows(hip, record, batch[1, 2]).shape == ()
+        np.testing.assert_array_equal(fdata.rmse_rows(hip, record, batch[1, 2]), plain[1, 2])
+    with pytest.raises(ValueError, match="parameters"):
+        fdata.rmse_rows(hip, record, points[:, :-1])
