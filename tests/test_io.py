@@ -69,3 +69,38 @@ def test_data_hash_ignores_nondeterministic_columns_only(tmp_path):
 def test_config_hash_is_order_independent():
     assert io.config_hash({"a": 1, "b": [1, 2]}) == io.config_hash({"b": [1, 2], "a": 1})
     assert io.config_hash({"a": 1}) != io.config_hash({"a": 2})
+
+
+def test_save_figure_lays_out_once_and_the_pdf_keeps_the_png_layout(tmp_path, monkeypatch):
+    import matplotlib.layout_engine as constrained
+
+    from paramid.plotting import new_figure
+
+    calls = []
+    layout = constrained.do_constrained_layout
+    monkeypatch.setattr(
+        constrained, "do_constrained_layout", lambda *a, **k: calls.append(1) or layout(*a, **k)
+    )
+
+    def draw():
+        fig, axes = new_figure(4.0, nrows=2, ncols=3)
+        for i, ax in enumerate(axes.flat):
+            ax.plot(np.arange(5.0), 10.0**i * np.arange(5.0))
+            ax.set(title=f"F{i}", ylabel="error [mm]", yscale="log")
+        return fig, axes
+
+    fig, axes = draw()
+    engine = fig.get_layout_engine()
+    io.save_figure(fig, tmp_path / "f.png", tmp_path / "f.pdf")
+    assert len(calls) == 1
+    assert fig.get_layout_engine() is engine  # restored for a later save
+    saved = np.array([ax.get_position().bounds for ax in axes.flat])
+    # the PDF's own layout would differ from the PNG's by less than a point
+    fresh, fresh_axes = draw()
+    fresh.savefig(tmp_path / "g.pdf")
+    own = np.array([ax.get_position().bounds for ax in fresh_axes.flat])
+    assert np.abs(saved - own).max() * 72 * fig.get_figwidth() < 1.0
+    first = (tmp_path / "f.pdf").read_bytes()
+    again, _ = draw()
+    io.save_figure(again, tmp_path / "f.png", tmp_path / "f.pdf")
+    assert (tmp_path / "f.pdf").read_bytes() == first

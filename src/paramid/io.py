@@ -357,14 +357,27 @@ def read_regression(
 def save_figure(
     fig: Figure, png: str | os.PathLike, pdf: str | os.PathLike, dpi: int = 200
 ) -> None:
-    """Save a figure as PNG and PDF without time stamps (reruns give identical bytes)."""
-    for path, meta in ((png, {"Software": None}), (pdf, {"CreationDate": None, "Producer": None})):
-        target, tmp = _atomic_target(path)
-        try:
-            fig.savefig(tmp, format=Path(path).suffix[1:], dpi=dpi, metadata=meta)
-            os.replace(tmp, target)
-        finally:
-            tmp.unlink(missing_ok=True)
+    """Save a figure as PNG and PDF without time stamps (reruns give identical bytes).
+
+    The layout engine (constrained layout) runs once, for the PNG; the PDF keeps those axes
+    positions (figure fractions, independent of the resolution) instead of measuring every
+    tick label again.
+    """
+    engine = fig.get_layout_engine()
+    try:
+        for path, meta in (
+            (png, {"Software": None}),
+            (pdf, {"CreationDate": None, "Producer": None}),
+        ):
+            target, tmp = _atomic_target(path)
+            try:
+                fig.savefig(tmp, format=Path(path).suffix[1:], dpi=dpi, metadata=meta)
+                os.replace(tmp, target)
+            finally:
+                tmp.unlink(missing_ok=True)
+            fig.set_layout_engine("none")
+    finally:
+        fig.set_layout_engine(engine)
 
 
 def git_commit(path: str | os.PathLike = ".") -> str:
