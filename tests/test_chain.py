@@ -252,26 +252,3 @@ def test_recovery_table_and_summary_on_a_noise_free_twin(chain4, base4):
     assert summary["relative_l2_error"] < 2e-2 and summary["rows"] == proc.q.size == 4 * 960
     assert summary["max_rel_error"] == table["rel_error"].max() and summary["rank"] == base4.rank
     assert summary["standard_parameters"] == ch.standard_names(4)
-
-
-def test_log_values_in_blocks_equal_one_batch_and_each_point_alone(chain4, base4, monkeypatch):
-    """The criterion of a gradient's batch of points is computed in blocks of grid samples;
-    every point's value is the value of that point alone and of the whole batch in one call,
-    bit for bit (an SLSQP run must not depend on the block size)."""
-    from paramid.excitation import design as dz
-
-    problem = dz.RestProblem.on_grid(
-        ch.design_regressor(chain4, base4), "cond", grid(10.0, 100), 2 * np.pi / 10.0, 5, 4
-    )
-    rng = np.random.default_rng(3)
-    zs = rng.normal(scale=0.2, size=(9, 4 * problem.rest.shape[1]))
-    zs[4] = 0.0  # the resting trajectory: rank-deficient, scored as infeasible
-    monkeypatch.setattr(dz, "_BLOCK_SAMPLES", 250)  # blocks of 2 points, a last one of 1
-    blocked = problem.log_values(zs, 0.03)
-    alone = np.array([problem.log_values(z[None], 0.03)[0] for z in zs])
-    monkeypatch.setattr(dz, "_BLOCK_SAMPLES", 10**6)
-    np.testing.assert_array_equal(blocked, problem.log_values(zs, 0.03))
-    np.testing.assert_array_equal(blocked, alone)
-    assert blocked[4] == dz._INFEASIBLE and np.all(blocked[[0, 1, 2, 3, 5, 6, 7, 8]] < 20)
-    H = problem.regressor(problem.theta(zs[0]), 0.03)
-    np.testing.assert_allclose(blocked[0], np.log(np.linalg.cond(H)), rtol=1e-12)

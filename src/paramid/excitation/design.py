@@ -59,7 +59,6 @@ Bases = tuple[Array, Array, Array]
 CRITERIA = ("cond", "dopt")
 _FD_STEP = np.finfo(np.float64).eps ** (1 / 3)  # central-difference step (relative)
 _INFEASIBLE = 1e6  # objective of a rank-deficient regressor during the search
-_BLOCK_SAMPLES = 2_000  # grid samples per regressor call of RestProblem.log_values
 
 
 # --------------------------------------------------------------------------------------------
@@ -253,22 +252,14 @@ class RestProblem:
         return self.regressor_fn(q, qd, qdd, smoothing)
 
     def log_values(self, zs: Array, smoothing: float) -> Array:
-        """Log criterion at a batch of points zs (B, J·(2n−1)): per block of points one
-        regressor call and one batched SVD (each point's value depends on that point alone;
-        blocks of about :data:`_BLOCK_SAMPLES` grid samples keep the regressor's temporaries
-        in cache); a rank-deficient point scores a large finite value."""
-        step = max(1, _BLOCK_SAMPLES // self.grid_points)
-        blocks = [zs[start : start + step] for start in range(0, len(zs), step)]
-        out = np.concatenate([self._log_block(block, smoothing) for block in blocks])
-        return np.where(np.isfinite(out), out, _INFEASIBLE)
-
-    def _log_block(self, zs: Array, smoothing: float) -> Array:
-        """Log criterion of one block of points (+inf or NaN where rank-deficient)."""
+        """Log criterion at a batch of points zs (B, J·(2n−1)): one regressor call, one batched
+        SVD; a rank-deficient point scores a large finite value."""
         J, nz = self.n_joints, self.rest.shape[1]
         thetas = np.einsum("kz,bjz->bkj", self.rest, zs.reshape(len(zs), J, nz))
         q, qd, qdd = (np.einsum("mk,bkj->bmj", p, thetas).reshape(-1, J) for p in self.phi)
         H = self.regressor_fn(q, qd, qdd, smoothing).reshape(len(zs), -1, self.columns)
-        return log_criterion(np.linalg.svd(H, compute_uv=False), H.shape[1], self.criterion)
+        out = log_criterion(np.linalg.svd(H, compute_uv=False), H.shape[1], self.criterion)
+        return np.where(np.isfinite(out), out, _INFEASIBLE)
 
     def objective(self, z: Array, smoothing: float) -> float:
         return float(self.log_values(z[None], smoothing)[0])
