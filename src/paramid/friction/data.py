@@ -34,7 +34,7 @@ class Data:
 
 
 # Rows per block of :func:`rmse_rows`: a block's (rows, K) temporaries stay near this many
-# samples (256 KiB of float64), in the CPU's cache and below the allocator's page-mapping size
+# samples (256 KiB of float64), which stay in the CPU's cache
 BLOCK_SAMPLES = 32_768
 
 
