@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import platform
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -104,3 +107,37 @@ def test_save_figure_lays_out_once_and_the_pdf_keeps_the_png_layout(tmp_path, mo
     again, _ = draw()
     io.save_figure(again, tmp_path / "f.png", tmp_path / "f.pdf")
     assert (tmp_path / "f.pdf").read_bytes() == first
+
+
+_CHURN = """
+import resource, sys
+import numpy as np
+from paramid import io
+if sys.argv[1] == "pin":
+    assert io.pin_malloc_thresholds()
+elif sys.argv[1] == "job":  # every job's set-up pins them
+    io.start_log(sys.argv[2], "churn")
+def churn():  # what an iterative job does: the same medium-sized temporaries, written, freed
+    arrays = [np.ones(2**17) for _ in range(40)]  # 40 x 1 MiB
+    del arrays
+churn()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(10):
+    churn()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt thresholds are glibc's")
+def test_pinned_malloc_thresholds_stop_the_heap_from_being_faulted_in_again_every_iteration(
+    tmp_path,
+):
+    def page_faults(mode: str) -> int:
+        command = [sys.executable, "-c", _CHURN, mode, str(tmp_path / "job.log")]
+        return int(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+    # glibc's defaults hand the 40 MiB back to the kernel after each iteration: 10 iterations
+    # fault in about 10 x 40 MiB / 4 KiB pages again; pinned, the freed heap is reused
+    assert page_faults("default") > 50_000
+    assert page_faults("pin") < 1_000
+    assert page_faults("job") < 1_000

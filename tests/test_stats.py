@@ -561,3 +561,22 @@ def test_runs_equal_up_to_rounding_compare_without_a_warning(recwarn):
     spread = generator("test", "stats", "rounding").normal(0.2, 0.05, size=20)
     S.compare(spread, optimum, n_boot=50)
     assert not [w for w in recwarn if "Precision loss" in str(w.message)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(1, 4),
+    n=st.integers(1, 12),
+    levels=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+    axis=st.sampled_from([0, 1, -1]),
+)
+def test_sorted_median_is_numpys_median_bit_for_bit(rows, n, levels, seed, axis):
+    rng = np.random.default_rng(seed)
+    # few distinct levels give ties; the scale gives sums that round
+    x = rng.integers(0, levels, (rows, n)) * 0.1 + rng.standard_normal((rows, n)) * 1e3 * (
+        levels > 3
+    )
+    got, want = S.sorted_median(x, axis=axis), np.median(x, axis=axis)
+    assert got.shape == want.shape
+    assert got.tobytes() == want.tobytes()

@@ -10,6 +10,7 @@ are listed under ``nondeterministic_columns``).
 from __future__ import annotations
 
 import atexit
+import ctypes
 import hashlib
 import json
 import logging
@@ -293,8 +294,38 @@ def start_log(path: str | os.PathLike, name: str) -> logging.Logger:
     sys.excepthook = _log_uncaught
     if not getattr(start_log, "cpu_registered", False):
         atexit.register(_log_cpu, name)
+        pin_malloc_thresholds()
         start_log.cpu_registered = True  # type: ignore[attr-defined]
     return logging.getLogger(name)
+
+
+#: glibc's ``mallopt`` parameters and the values a job pins them to: the ceiling glibc's own
+#: dynamic rule reaches (mmap threshold 32 MiB on 64-bit, trim threshold twice that).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+MALLOC_MMAP_THRESHOLD = 32 * 2**20
+MALLOC_TRIM_THRESHOLD = 2 * MALLOC_MMAP_THRESHOLD
+
+
+def pin_malloc_thresholds() -> bool:
+    """Pin glibc's malloc thresholds at the ceiling its dynamic rule would reach by itself;
+    True where they were set (glibc), False elsewhere (nothing changes there).
+
+    glibc starts at 128 KiB and raises the thresholds only when a block it mapped is freed;
+    until then a job that allocates and frees the same medium-sized arrays every iteration
+    hands the top of its heap back to the kernel and faults it in again each time. Measured
+    with the defaults: the KR210 UKF spent 3.3 of its 6.9 s CPU in the kernel, the
+    nonlinear-friction tables 0.8-1.1 of 4.6-6.0 s; pinned, 0.1 s each. Only where arrays are
+    placed changes, not what is computed; freed memory up to 64 MiB stays with the process.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # the C library the interpreter runs on
+    except (OSError, AttributeError, TypeError):  # no mallopt (macOS), no dlopen(NULL)
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return bool(
+        mallopt(_M_MMAP_THRESHOLD, MALLOC_MMAP_THRESHOLD)
+        and mallopt(_M_TRIM_THRESHOLD, MALLOC_TRIM_THRESHOLD)
+    )
 
 
 def run_job(main: Callable[[Any], object], smk: Any) -> NoReturn:
