@@ -1,6 +1,7 @@
 """Rule hip_fit: one deterministic estimator (LS, or BCLS of Eq 17) scored by Eq 21 on both
 records; a fit that explains too little of the torque, or whose inertia comes out negative (the
-torque's sign inverted), stops the study with its likely causes."""
+torque's sign inverted; a warning where the study skips the torque_sign check), stops the study
+with its likely causes."""
 
 from paramid import estimators, io, plausibility
 from paramid.hip import fits, model
@@ -17,9 +18,11 @@ def main(smk) -> None:
     result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
     velocity = frame["qd"].to_numpy()
     quality = plausibility.fit_quality(H, y, result.x, settings["spike_mad_k"], velocity)
-    problem = plausibility.inverted_sign(H, y, keys) or quality.problem(
-        settings["min_explained_variance"]
+    problem, warning = plausibility.fit_verdict(
+        H, y, keys, quality, settings["min_explained_variance"], cfg["skip_torque_sign"]
     )
+    if warning:
+        log.warning("%s", warning)
     if problem:  # the study fails here: one message, no traceback, nothing written
         log.error("%s on %s: %s", method, smk.input.calibration, problem)
         raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")

@@ -137,6 +137,29 @@ def test_time_in_ms_declared_as_seconds_is_named_before_the_cutoff(pendulum):
     assert plausibility.sample_rate(pendulum.time) is None
 
 
+def test_the_fit_honours_a_skipped_torque_sign_check_with_a_warning(pendulum):
+    """The record check's message says to skip torque_sign if the record is right; the fit
+    stage then warns instead of stopping the study on the same negative inertia (it stopped
+    before: the advice led nowhere). A fit that explains nothing still stops it."""
+    processed = pipeline.process(pendulum.time, pendulum.angle, pendulum.torque, SIGNALS, 6.0)
+    H, y = pipeline.regression(processed, KEYS, 9.81)
+    x = np.linalg.lstsq(H, -y, rcond=None)[0]
+    quality = plausibility.fit_quality(H, -y, x, 6.0)
+
+    def verdict(target, fit_quality, skip):
+        return plausibility.fit_verdict(H, target, KEYS, fit_quality, 0.1, skip)
+
+    problem, warning = verdict(-y, quality, False)
+    assert "inertia (qdd) -" in problem and warning is None
+    problem, warning = verdict(-y, quality, True)
+    assert problem is None and "inertia (qdd) -" in warning and "checks.skip" in warning
+    assert verdict(y, plausibility.fit_quality(H, y, -x, 6.0), True) == (None, None)
+    noise = np.random.default_rng(0).standard_normal(y.size)
+    unrelated = plausibility.fit_quality(H, noise, np.linalg.lstsq(H, noise, rcond=None)[0], 6.0)
+    problem, _ = verdict(-y, unrelated, True)
+    assert "explains" in problem
+
+
 def test_an_inverted_torque_sign_gives_a_negative_inertia_and_is_named(pendulum):
     """The shipped pendulum's fit has a positive inertia; its torque negated gives Jt, fv and
     fc negative far beyond their standard errors (the fit explained the torque as well, and

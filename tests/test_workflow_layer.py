@@ -208,7 +208,7 @@ def test_hip_params_are_narrow_config_subsets(config):
     hip = HipStudies(config)
     assert hip.twin == ["hip"] and hip.measured == ["pendulum"]
     fit = hip.fit_params(wc(study="hip", method="bcls"))
-    assert set(fit) == {"method", "regressor", "fit"}
+    assert set(fit) == {"method", "regressor", "fit", "skip_torque_sign"}
     ga = hip.fit_population_params(wc(study="hip", method="rls_ga"))
     assert "ga" in ga and "pso" not in ga
     signals = hip.signals_params(wc(study="pendulum"))["signals"]

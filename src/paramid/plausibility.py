@@ -234,6 +234,25 @@ def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
     )
 
 
+def fit_verdict(
+    H: Array,
+    y: Array,
+    keys: Sequence[str],
+    quality: FitQuality,
+    min_explained: float,
+    skip_sign: bool,
+) -> tuple[str | None, str | None]:
+    """(why a deterministic fit stops the study, a warning to log): an inertia negative by many
+    standard errors (:func:`inverted_sign`) stops it, or is only a warning where the study
+    skips the ``torque_sign`` check (the record check's advice, so the fit honours it too);
+    then a fit that explains too little (:meth:`FitQuality.problem`) stops it."""
+    sign = inverted_sign(H, y, keys)
+    if sign and skip_sign:
+        warning = f"{sign} (checks.skip has torque_sign: fitted as recorded)"
+        return quality.problem(min_explained), warning
+    return sign or quality.problem(min_explained), None
+
+
 # A fit predicting the other record this many times worse than it fits its own says nothing
 # about it: the two records disagree in units, sign or columns (a model mismatch or an
 # extrapolation costs a few times: the shipped pendulum's validation is 7x its training).

@@ -287,8 +287,15 @@ class HipStudies:
         return [f"results/{wildcards.study}/rls/summary.json"]
 
     def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """With whether the study skips the torque-sign check: the fit honours that skip."""
         study = self.study(wildcards)
-        return {"method": wildcards.method, "regressor": study["regressor"], "fit": study["fit"]}
+        skip_sign = "torque_sign" in study["checks"]["skip"]
+        return {
+            "method": wildcards.method,
+            "regressor": study["regressor"],
+            "fit": study["fit"],
+            "skip_torque_sign": skip_sign,
+        }
 
     def fit_population_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """Only the settings block of this method's optimiser, so editing the GA settings
