@@ -1,8 +1,9 @@
 """Plausibility of a multi-joint record before fitting: the faults that otherwise run silently
 to a table (degrees declared as radians, time in ms declared as s, a robot that stands still, a
 dead or frozen sensor channel, a velocity sample beyond any joint's speed or against its angle's
-change, a torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF or
-against its friction, two joints' columns swapped, a joint left out of ``joints:`` that the log
+change, a torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF
+or against its friction, two joints' columns swapped (velocities: each following the other's
+angle), a joint left out of ``joints:`` that the log
 shows moving or held elsewhere than the model locks it).
 
 :func:`record_problems` returns ``(check, joint or None, message)`` for what looks wrong; the
@@ -23,7 +24,7 @@ reasoning, none tuned to a record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -63,8 +64,9 @@ MOVING_RAD_S = 0.05
 # it would sit off by as much, their gravity moment off by up to this share of its range
 LOCK_TOLERANCE_RAD = 0.02
 # the URDF's rigid body is a visible share of a joint's torque when its spread beyond the joint's
-# friction is this share of the torque's and at least MIN_RIGID_NM: only there do the sign and
-# swap checks speak
+# friction is this share of the torque's and at least MIN_RIGID_NM: only there does the sign
+# check speak (elsewhere the friction check does), and the torque exchange check where neither
+# joint has friction to judge
 RIGID_SHARE = 0.2
 MIN_RIGID_NM = 0.5
 # correlation of the torque and the URDF's beyond friction: below -SIGN_CORRELATION the sign is
@@ -88,6 +90,15 @@ MIN_FRICTION_NM = 1e-3
 # as given (on the shipped Gen3 logs as recorded: >= 1.16 for any pair's torques, >= 0.96 for
 # angles or all columns; 0.06-0.12 for their joint 2/4 torques exchanged)
 SWAP_RATIO = 0.75
+# the recorded velocities against the angles' derivatives (both through the Savitzky-Golay
+# filter of :func:`motion`): exchanging two joints' velocity columns back leaves less than this
+# share of the two joints' misfit.  On the shipped Gen3 logs as recorded each velocity follows
+# its own angle to 1-3 % of its RMS, and exchanging any two multiplies the misfit by >= 1.01
+# (>= 260 where the joints' motions differ; the quadratic record moves joints 1-4 alike, and
+# 5-7); with two columns exchanged, exchanging them back leaves 4e-5 to 0.004 of it, 0.07
+# between the quadratic record's two groups (one profile, 14 % apart) and 0.16 for joints 1
+# and 3 of opti_traj_testing2 (they move against each other: a negated sign fits nearly as well)
+VELOCITY_SWAP_RATIO = 0.25
 # corrections that remove at least this share of what the best one removes are named beside
 # it: the misfit also holds the URDF's own errors (the Gen3's missing gripper: 1.3-1.6x gravity
 # on joints 2 and 4), and joints that move together (the shipped excitations: |correlation| up
@@ -321,14 +332,65 @@ def time_units(record: RobotRecord, ratios: Mapping[int, float] | None = None) -
     ]
 
 
-def sensor_faults(record: RobotRecord, ratios: Mapping[int, float] | None = None) -> list[Problem]:
+def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
+    """Pairs of moving joints whose recorded velocities follow the other joint's angle: the
+    misfit of velocity to the angle's derivative (both filtered as in :func:`motion`), summed
+    over the two joints, shrinks below :data:`VELOCITY_SWAP_RATIO` of what it is as given (or
+    with a joint's velocity negated, where that fits better) when the two velocity columns are
+    exchanged.  The best pairs first, each joint in one pair at most; with the
+    joints they name.  An exchange of angle columns shows alike (the comparison cannot tell
+    which of the two was exchanged)."""
+    from scipy.signal import savgol_filter
+
+    moving = np.flatnonzero(np.ptp(record.q, axis=0) >= STILL_RAD)
+    if record.dq is None or moving.size < 2 or record.time.size < 5:
+        return [], set()
+    window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
+    window = min(window, (record.time.size - 1) // 2 * 2 + 1)
+    step = 1.0 / record.sample_rate_hz
+    rate = savgol_filter(record.q[:, moving], window, 3, deriv=1, delta=step, axis=0)
+    velocity = savgol_filter(record.dq[:, moving], window, 3, axis=0)
+    # misfit[a, b]: the recorded velocity of joint moving[b] against the angle rate of moving[a]
+    squares = np.einsum("ta,ta->a", rate, rate)[:, None] + np.einsum("tb,tb->b", velocity, velocity)
+    products = rate.T @ velocity
+    misfit = squares - 2 * products
+    # as given, or negated where that fits better (sensor_faults names an inverted sign): a
+    # negated velocity follows the angle of a joint that moves against it
+    own = np.minimum(np.diagonal(misfit), np.diagonal(squares + 2 * products))
+    shares = sorted(
+        (_share(float(misfit[a, b] + misfit[b, a]), float(own[a] + own[b])), a, b)
+        for a, b in combinations(range(moving.size), 2)
+    )
+    problems: list[Problem] = []
+    named: set[int] = set()
+    for share, a, b in shares:
+        i, j = int(moving[a]), int(moving[b])
+        if share >= VELOCITY_SWAP_RATIO or i in named or j in named:
+            continue
+        named |= {i, j}
+        names = f"{record.joints[i]} and {record.joints[j]}"
+        message = (
+            f"the recorded velocities of {names} follow each other's angle: exchanged, their "
+            f"misfit to the angles' derivatives is x {share:.2g}; the angle or the velocity "
+            "columns of the two are exchanged: check columns.q and columns.dq"
+        )
+        problems.append(("columns_swapped", names, message))
+    return problems, named
+
+
+def sensor_faults(
+    record: RobotRecord,
+    ratios: Mapping[int, float] | None = None,
+    exchanged: Collection[int] = (),
+) -> list[Problem]:
     """Per joint, a channel no live sensor of a moving arm gives: a torque that never changes
     (a moving arm's torque follows its gravity and inertia, and a sensor shows noise), a
     velocity that never changes while the angle moves, an angle that never changes while the
     velocity reaches :data:`MOVING_RAD_S`, a velocity beyond
     :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
-    against the angle's change; and two joints' columns equal in every sample.  Called on a
-    record in which some joint moves."""
+    against the angle's change (unless it is one of the ``exchanged`` joints: another joint's
+    velocity, :func:`exchanged_velocities`); and two joints' columns equal in every sample.
+    Called on a record in which some joint moves."""
     problems: list[Problem] = []
     ratios = _rate_ratios(record) if ratios is None else ratios
     for k, joint in enumerate(record.joints):
@@ -364,7 +426,7 @@ def sensor_faults(record: RobotRecord, ratios: Mapping[int, float] | None = None
                 f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a corrupt "
                 "sample, or check units.dq"
             )
-        elif ratios.get(k, 1.0) < -RATE_RATIO_BAND[0]:
+        elif ratios.get(k, 1.0) < -RATE_RATIO_BAND[0] and k not in exchanged:
             message = (
                 f"its angle changes {ratios[k]:.3g} x as fast as its recorded velocity says "
                 "(expected about 1): is the velocity's sign inverted against the angle's (negate "
@@ -566,11 +628,13 @@ def exchanged_columns(
     model: Expected,
 ) -> list[Explanation]:
     """Exchanging two joints' torque columns (where the rigid body is visible on one of the
-    two, else nothing tells them apart), angle columns or all columns (the ``joints`` order of
+    two, or both have friction to judge: each joint's Coulomb step follows its own velocity;
+    else nothing tells them apart), angle columns or all columns (the ``joints`` order of
     the config against the logger's).  An exchange is strong where it shrinks the misfit of the
     joints it changes below :data:`SWAP_RATIO` (exchanged angles change every joint's torque;
     exchanged torques two joints')."""
     visible = _visible(tau, model)
+    judged = (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
     given = model.misfits(tau)
     total = float(given.sum())
     explanations = []
@@ -596,7 +660,7 @@ def exchanged_columns(
                 " and the order of the study's joints: against the log's",
             ),
         ]
-        if visible[i] or visible[j]:
+        if visible[i] or visible[j] or (judged[i] and judged[j]):
             misfits = model.misfits(crossed)
             local = _share(float(misfits[[i, j]].sum()), float(given[[i, j]].sum()))
             torque = _share(float(misfits.sum()), total)
@@ -658,8 +722,10 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
         problems += angle_units(record, robot, time_error == 1.0 or _degrees(time_error) != "")
     if "time_units" not in skip:
         problems += time_units(record, ratios)
+    exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
     if "sensor_faults" not in skip:
-        problems += sensor_faults(record, ratios)
+        problems += sensor_faults(record, ratios, named)
+    problems += exchanged
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
     if problems or model_checks <= set(skip):
         return problems
