@@ -117,13 +117,18 @@ def motion(record: RobotRecord, rows: Array) -> tuple[Array, Array, Array]:
 
     if record.time.size < 5:
         raise ValueError(f"{record.time.size} samples: a cubic derivative needs at least 5")
-    window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
-    window = min(window, (record.time.size - 1) // 2 * 2 + 1)
-    step = 1.0 / record.sample_rate_hz
+    window, step = _derivative_window(record)
     dq, ddq = (
         savgol_filter(record.q, window, 3, deriv=d, delta=step, axis=0)[rows] for d in (1, 2)
     )
     return record.q[rows], dq, ddq
+
+
+def _derivative_window(record: RobotRecord) -> tuple[int, float]:
+    """The Savitzky-Golay window (odd, samples) spanning :data:`DERIVATIVE_WINDOW_S` within
+    the record, and its sample step [s]."""
+    window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
+    return min(window, (record.time.size - 1) // 2 * 2 + 1), 1.0 / record.sample_rate_hz
 
 
 def urdf_torque(robot: Robot, q: Array, dq: Array, ddq: Array) -> Array:
@@ -345,9 +350,7 @@ def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
     moving = np.flatnonzero(np.ptp(record.q, axis=0) >= STILL_RAD)
     if record.dq is None or moving.size < 2 or record.time.size < 5:
         return [], set()
-    window = max(5, round(DERIVATIVE_WINDOW_S * record.sample_rate_hz) // 2 * 2 + 1)
-    window = min(window, (record.time.size - 1) // 2 * 2 + 1)
-    step = 1.0 / record.sample_rate_hz
+    window, step = _derivative_window(record)
     rate = savgol_filter(record.q[:, moving], window, 3, deriv=1, delta=step, axis=0)
     velocity = savgol_filter(record.dq[:, moving], window, 3, axis=0)
     # misfit[a, b]: the recorded velocity of joint moving[b] against the angle rate of moving[a]
