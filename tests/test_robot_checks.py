@@ -136,6 +136,41 @@ def test_an_exchange_is_not_taken_for_an_inverted_sign(robot, name, pair, column
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", names)]
 
 
+@pytest.mark.parametrize(
+    ("name", "pair"),
+    [
+        (RECORDS[0], (0, 4)),
+        (RECORDS[0], (0, 5)),
+        (RECORDS[0], (0, 6)),
+        (RECORDS[0], (4, 5)),
+        (RECORDS[1], (0, 4)),
+        (RECORDS[1], (0, 5)),
+        (RECORDS[1], (4, 5)),
+        (RECORDS[1], (5, 6)),
+    ],
+)
+def test_a_wrist_joint_exchanged_in_the_config(robot, name, pair):
+    """Every column of a wrist joint and another joint exchanged: the wrists' rigid body is a
+    small share of the record's misfit (x 0.81-0.99 over every joint exchanged back), but
+    of the two joints' own (x 0.57-0.74)."""
+    problems = checks.record_problems(_exchanged(name, pair, "all"), robot)
+    names = f"{JOINTS[pair[0]]} and {JOINTS[pair[1]]}"
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", names)]
+    assert problems[0][2].startswith("all columns (angle, velocity, torque)")
+
+
+def test_joints_that_move_against_each_other_are_named_beside_the_exchange_found(robot):
+    """Joints 5 and 7 of opti_traj_testing2 turn against each other throughout: with every
+    column of joints 1 and 7 exchanged, joints 1 and 5 exchanged back fit as well, and the
+    exchange made is named beside it."""
+    problems = checks.record_problems(_exchanged(RECORDS[1], (0, 6), "all"), robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_1 and joint_5")]
+    assert (
+        "all columns (angle, velocity, torque) of joint_1 and joint_7 exchanged"
+        in (problems[0][2].split("; as good a fit or better")[1])
+    )
+
+
 def test_every_column_exchanged_is_told_from_one_exchanged_torque(robot):
     """Every column of joints 1 and 3 exchanged in opti_traj_testing1: joint 4 moves with
     joint 1 (correlation 0.85), and the URDF's gravity alone preferred the torques of joints 1
