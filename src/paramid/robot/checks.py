@@ -541,8 +541,7 @@ def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
     The share left: the disagreement sum(1 - correlation) over these joints after the
     correction, against before; none when no joint runs against its velocity."""
     velocity = np.gradient(record.q, record.time, axis=0) if record.dq is None else record.dq
-    judged = (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
-    hidden = np.flatnonzero(~_visible(tau, model) & judged)
+    hidden = np.flatnonzero(~_visible(tau, model) & _has_friction(tau, model))
     if hidden.size == 0:
         return []
     # follows[a, b]: the torque of joint hidden[a] against the velocity sign of joint hidden[b]
@@ -608,6 +607,12 @@ def _visible(tau: Array, model: Expected) -> NDArray[np.bool_]:
     )
 
 
+def _has_friction(tau: Array, model: Expected) -> NDArray[np.bool_]:
+    """Joints whose torque beyond the URDF's rigid body spreads at least
+    :data:`MIN_FRICTION_NM`: there is friction to judge."""
+    return (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
+
+
 def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
     """Negating the joints whose torque runs against the URDF's (correlation beyond friction
     below -:data:`SIGN_CORRELATION` where the rigid body is visible); none when no joint
@@ -652,7 +657,7 @@ def exchanged_columns(
     exchanged torques two joints'; all columns exchanged either: a wrist joint's rigid body is
     a small share of the whole misfit, so theirs counts where the whole misfit falls too)."""
     visible = _visible(tau, model)
-    judged = (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
+    judged = _has_friction(tau, model)
     given = model.misfits(tau)
     total = float(given.sum())
     explanations = []
