@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 import numpy as np
@@ -173,10 +174,15 @@ class Expected:
         fitted = self.friction @ (self.friction.transpose(0, 2, 1) @ columns)
         return (columns - fitted)[:, :, 0].T
 
+    @cached_property
+    def rigid_beyond_friction(self) -> Array:
+        """The rigid body's torque less each joint's fitted Coulomb step and offset."""
+        return self.beyond_friction(self.rigid)
+
     def misfits(self, tau: Array) -> Array:
         """Per joint, the squared misfit of ``tau`` (S, n) to the rigid body, at the least-squares
         gain within :data:`GAIN_BAND`, plus the fitted Coulomb step and offset."""
-        rigid, beyond = self.beyond_friction(self.rigid), self.beyond_friction(tau)
+        rigid, beyond = self.rigid_beyond_friction, self.beyond_friction(tau)
         power = np.einsum("sn,sn->n", rigid, rigid)
         slope = np.einsum("sn,sn->n", rigid, beyond) / np.where(power > 0, power, 1.0)
         gain = np.clip(slope, *GAIN_BAND)
@@ -496,7 +502,7 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
     if peak is not None:
         return [("torque_units", None, peak)]
-    rigid = model.beyond_friction(model.rigid)
+    rigid = model.rigid_beyond_friction
     loaded = rigid.std(axis=0) >= MIN_RIGID_NM
     if not loaded.any():
         return []
@@ -601,7 +607,7 @@ def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
 
 def _visible(tau: Array, model: Expected) -> NDArray[np.bool_]:
     """Joints where the URDF's rigid body is a visible share of the torque beyond friction."""
-    spread = model.beyond_friction(model.rigid).std(axis=0)
+    spread = model.rigid_beyond_friction.std(axis=0)
     return (spread >= RIGID_SHARE * model.beyond_friction(tau).std(axis=0)) & (
         spread >= MIN_RIGID_NM
     )
@@ -617,7 +623,7 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
     """Negating the joints whose torque runs against the URDF's (correlation beyond friction
     below -:data:`SIGN_CORRELATION` where the rigid body is visible); none when no joint
     does."""
-    rigid, beyond = model.beyond_friction(model.rigid), model.beyond_friction(tau)
+    rigid, beyond = model.rigid_beyond_friction, model.beyond_friction(tau)
     inverted = [
         (k, correlation)
         for k in np.flatnonzero(_visible(tau, model))
