@@ -56,6 +56,16 @@ def test_a_velocity_column_the_config_names_must_be_in_the_file(tmp_path):
     assert ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "vel"}).velocity is not None
     with pytest.raises(ingest.InputError, match=r"v\.csv: missing column\(s\) \['velocity_typo'\]"):
         ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "velocity_typo"})
+    # a column named velocity with a gap: carried along when whole, left out (not refused) when
+    # the config does not name it, refused when it does
+    frame["velocity"] = np.where(np.arange(50) == 3, np.nan, 0.5)
+    frame.to_csv(tmp_path / "gap.csv", index=False)
+    assert ingest.load_record(tmp_path / "gap.csv", {}).velocity is None
+    with pytest.raises(ingest.InputError, match=r"gap\.csv: column 'velocity' .* data row 4"):
+        ingest.load_record(tmp_path / "gap.csv", {}, {"velocity": "velocity"})
+    frame["velocity"] = 0.5
+    frame.to_csv(tmp_path / "whole.csv", index=False)
+    assert ingest.load_record(tmp_path / "whole.csv", {}).velocity is not None
 
 
 def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
@@ -73,6 +83,26 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
         ingest.InputError, match=r"j\.csv: time-stamp jitter .* exceeds the tolerance 0\.1"
     ):
         ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
+
+
+def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
+    """Stamps near 1.7e9 s hold a 2 ms interval only to ~2.4e-7 s, so a uniform log's intervals
+    differ in their last bits: it is kept (the median of the rounded intervals gave 499.977 Hz
+    and interpolated every channel onto a drifting grid), its rate the span's."""
+    n = 5000
+    stamps = [f"{1733356800 + k // 500}.{2 * (k % 500):03d}" for k in range(n)]
+    angle = np.sin(np.arange(n) / 500)
+    frame = pd.DataFrame({"time": stamps, "angle": angle, "torque": np.cos(np.arange(n) / 90)})
+    frame.to_csv(tmp_path / "unix.csv", index=False)
+    rec = ingest.load_record(tmp_path / "unix.csv", {})
+    assert not rec.resampled and rec.jitter == 0.0
+    # to the stamps' resolution over the span: 2.4e-7 s in 10 s
+    assert rec.sample_rate_hz == pytest.approx(500.0, rel=1e-7)
+    np.testing.assert_allclose(np.diff(rec.time), 1 / 500, rtol=1e-7)
+    np.testing.assert_array_equal(rec.angle, angle)  # each sample is at its grid point
+    frame["time"] = 1733356800 + np.arange(n) / 500 + np.tile([0.0, 4e-4], n // 2)  # jittered
+    frame.to_csv(tmp_path / "jittered.csv", index=False)
+    assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled
 
 
 @pytest.mark.parametrize(
@@ -107,6 +137,26 @@ def test_defects_name_file_and_row(tmp_path, mutate, pattern):
     mutate(frame).to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(ingest.InputError, match=rf"bad\.csv: .*{pattern}|bad\.csv: {pattern}"):
         ingest.load_record(tmp_path / "bad.csv", {})
+
+
+def test_logger_quirks_read_as_the_plain_file_or_name_the_defect(tmp_path):
+    """A byte-order mark and CRLF line endings read as the plain file; a BOM before a header
+    that names its first column twice still names it (the BOM hid it: pandas read ``time.1``);
+    data rows ending in a comma keep their columns (they slid onto the index, and the error
+    blamed the torque)."""
+    text = write_csv(tmp_path / "plain.csv").read_text()
+    plain = ingest.load_record(tmp_path / "plain.csv", {})
+    (tmp_path / "bom.csv").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    np.testing.assert_array_equal(ingest.load_record(tmp_path / "bom.csv", {}).angle, plain.angle)
+    header, *rows = text.splitlines()
+    (tmp_path / "twice.csv").write_text(
+        "\ufeff" + header + ",time\n" + "".join(r + ",0\n" for r in rows)
+    )
+    with pytest.raises(ingest.InputError, match=r"twice\.csv: the header names .*\['time'\]"):
+        ingest.load_record(tmp_path / "twice.csv", {})
+    (tmp_path / "trailing.csv").write_text(header + "\n" + "".join(r + ",\n" for r in rows))
+    trailing = ingest.load_record(tmp_path / "trailing.csv", {})
+    np.testing.assert_array_equal(trailing.torque, plain.torque)
 
 
 def test_empty_and_unknown_files(tmp_path):

@@ -11,6 +11,7 @@ it; otherwise the record is rejected.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,10 +65,20 @@ def read_table(path: str | Path) -> pd.DataFrame:
         if path.suffix.lower() in (".parquet", ".pq"):
             frame = pd.read_parquet(path)
         elif path.suffix.lower() in (".csv", ".txt"):
-            frame = pd.read_csv(path)
+            # index_col=False: rows ending in a comma must not shift the columns onto an index;
+            # rows with more fields than the header (pandas would drop them, warning) are an error
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                frame = pd.read_csv(path, index_col=False)
         else:
             raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError) as err:
+    except (
+        pd.errors.ParserError,
+        pd.errors.ParserWarning,
+        pd.errors.EmptyDataError,
+        UnicodeDecodeError,
+        OSError,
+    ) as err:
         hint = _separator_hint(path)
         raise InputError(f"{path}: cannot be read as a table: {err}{hint}") from err
     if frame.empty:
@@ -102,7 +113,7 @@ def _unique_header(path: Path) -> None:
     import csv
     from collections import Counter
 
-    with path.open(newline="") as handle:
+    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
         header = next(csv.reader(handle), [])
     twice = sorted(name for name, count in Counter(header).items() if count > 1)
     if twice:
@@ -149,7 +160,9 @@ def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
         row = int(np.argmax(np.abs(step - median))) + 1
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2})"
+            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2}: "
+            f"{float(t[row - 1])!r} to {float(t[row])!r}, an interval of {step[row - 1]:.4g} "
+            f"against the median {median:.4g}; a gap or dropped samples?)"
         )
     return median, jitter
 
@@ -169,6 +182,57 @@ def uniform_grid(t: Array, median: float) -> Array:
     return t[0] + median * np.arange(int(np.floor((t[-1] - t[0]) / median + 1e-9)) + 1)
 
 
+# Intervals within this share of the median are uniform: the samples are kept as they are.
+UNIFORM_JITTER = 1e-9
+# Stamps stored as large numbers (Unix time: 1.7e9 s holds an interval to ~2.4e-7 s) step by a
+# few of their doubles' last bits around the interval of a uniform log; within this many units
+# in the last place the log is uniform and its interval the span's mean.
+ROUNDING_ULPS = 4
+
+
+def on_uniform_grid(
+    data: dict[str, Array], path: Path, max_jitter: float
+) -> tuple[dict[str, Array], float, float, bool]:
+    """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
+    first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
+    doubles' rounding are replaced by the grid of the span's mean interval (no interpolation:
+    each sample is at its grid point); jittered ones (within ``max_jitter``,
+    :func:`time_grid`) are linearly interpolated onto the grid of the median interval."""
+    t = data["time"]
+    median, jitter = time_grid(t, path, max_jitter)
+    if jitter <= UNIFORM_JITTER:
+        return {**data, "time": t - t[0]}, median, jitter, False
+    rounding = ROUNDING_ULPS * np.spacing(max(abs(float(t[0])), abs(float(t[-1]))))
+    if jitter * median <= rounding:
+        interval = float(t[-1] - t[0]) / (t.size - 1)
+        grid: Array = interval * np.arange(t.size, dtype=np.float64)
+        return {**data, "time": grid}, interval, 0.0, False
+    grid = uniform_grid(t, median)
+    resampled: dict[str, Array] = {
+        field: grid - grid[0] if field == "time" else _interpolate(grid, t, values)
+        for field, values in data.items()
+    }
+    return resampled, median, jitter, True
+
+
+def _interpolate(grid: Array, t: Array, values: Array) -> Array:
+    """Linear interpolation of ``values`` (N,) or (N, n), column by column, onto ``grid``."""
+    if values.ndim == 1:
+        return np.interp(grid, t, values)
+    return np.column_stack([np.interp(grid, t, column) for column in values.T])
+
+
+def field_columns(columns: Mapping[str, str] | None) -> dict[str, str]:
+    """The file column of every field: as ``columns`` maps it, else the field's own name."""
+    return {**{field: field for field in (*REQUIRED, *OPTIONAL)}, **(columns or {})}
+
+
+def fitted_columns(columns: Mapping[str, str] | None) -> tuple[str, ...]:
+    """The file columns of the fields a fit reads (time, angle, torque)."""
+    names = field_columns(columns)
+    return tuple(names[field] for field in REQUIRED)
+
+
 def load_record(
     path: str | Path,
     units: Mapping[str, str],
@@ -178,7 +242,7 @@ def load_record(
     """Parse, validate, convert to SI and (if jittered) resample one measured record."""
     path = Path(path)
     named = dict(columns or {})  # an optional column the config names must be in the file
-    columns = {**{f: f for f in (*REQUIRED, *OPTIONAL)}, **named}
+    columns = field_columns(named)
     for field, unit in units.items():
         if field not in UNIT_FACTORS:
             raise InputError(
@@ -196,21 +260,23 @@ def load_record(
 
     data = {}
     for field in (*REQUIRED, *OPTIONAL):
-        if columns[field] in frame.columns:
-            factor = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])]
+        if columns[field] not in frame.columns:
+            continue
+        factor = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])]
+        try:
             data[field] = factor * _numeric_column(frame, columns[field], field, path)
-    t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter)
-    resampled = jitter > 1e-9
-    if resampled:
-        grid = uniform_grid(t, median)
-        data = {f: (grid if f == "time" else np.interp(grid, t, v)) for f, v in data.items()}
+        except InputError:
+            if field in wanted:
+                raise
+            # a column of that name the config does not ask for and the fit never reads (the
+            # velocity is carried along only): one defect in it is no reason to refuse the record
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter)
     return MeasuredRecord(
-        time=data["time"] - data["time"][0],
+        time=data["time"],
         angle=data["angle"],
         torque=data["torque"],
         velocity=data.get("velocity"),
-        sample_rate_hz=1.0 / median,
+        sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
     )

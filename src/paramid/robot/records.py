@@ -33,9 +33,8 @@ from paramid.ingest import (
     UNIT_FACTORS,
     InputError,
     _numeric_column,
+    on_uniform_grid,
     read_table,
-    time_grid,
-    uniform_grid,
 )
 
 Array = NDArray[np.float64]
@@ -151,6 +150,11 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
+def column_templates(columns: Mapping[str, str] | None) -> dict[str, str]:
+    """The column template of every field: as ``columns`` gives it, else the default one."""
+    return {**DEFAULT_COLUMNS, **(columns or {})}
+
+
 def load_record(
     path: str | Path,
     joints: Sequence[str],
@@ -172,7 +176,7 @@ def load_record(
     has such a joint's column, its angle is read alike into ``locked_q``.
     """
     path = Path(path)
-    columns = {**DEFAULT_COLUMNS, **(columns or {})}
+    columns = column_templates(columns)
     unknown = sorted(set(columns) - set(DEFAULT_COLUMNS))
     if unknown:
         raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
@@ -205,29 +209,19 @@ def load_record(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
-    t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter)
-    resampled = jitter > 1e-9
-    if resampled:
-        grid = uniform_grid(t, median)
-        data = {f: grid if f == "time" else _interp(grid, t, v) for f, v in data.items()}
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter)
     n = len(joints)
     return RobotRecord(
-        time=data["time"] - data["time"][0],
+        time=data["time"],
         q=data["q"][:, :n],
         dq=data.get("dq"),
         tau=data["tau"],
         joints=tuple(joints),
-        sample_rate_hz=1.0 / median,
+        sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
-
-
-def _interp(grid: Array, t: Array, values: Array) -> Array:
-    """Linear interpolation of every column of ``values`` (N, n) onto ``grid``."""
-    return np.column_stack([np.interp(grid, t, v) for v in values.T])
 
 
 def trim(record: RobotRecord, start_s: float, end_s: float) -> tuple[RobotRecord, int]:
