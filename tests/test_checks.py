@@ -87,6 +87,31 @@ def test_one_corrupt_sample_is_named_with_its_time_not_as_a_unit(pendulum, colum
     assert "corrupt sample" in problems[0][1]
 
 
+def test_jumps_in_the_angle_are_named_with_their_time_not_as_degrees(pendulum):
+    """A dropped sample (one angle read as 0) and an angle wrapped to ±π moved the angle at
+    hundreds of rad/s within a plausible span: they were called degrees, and following that
+    advice ran the study to a fit 50 times off.  Every fast step there is isolated; a small
+    fast motion in degrees has runs of fast steps and is still called degrees."""
+    dropped = pendulum.angle.copy()
+    dropped[1500] = 0.0
+    problems = plausibility.record_problems(
+        pendulum.time, dropped, pendulum.torque, (), _r2(pendulum)
+    )
+    assert [name for name, _ in problems] == ["angle_units"]
+    message = problems[0][1]
+    assert f"between t = {pendulum.time[1499]:.6g} and {pendulum.time[1500]:.6g} s" in message
+    assert "and 1 more such step" in message and "dropped or corrupt sample" in message
+    assert "degrees" not in message
+    centred = pendulum.angle - np.median(pendulum.angle) + np.pi  # the swing crosses +π
+    wrapped = np.mod(centred + np.pi, 2 * np.pi) - np.pi
+    assert np.ptp(wrapped) > 6.0
+    assert "wrapped to ±π" in plausibility.angle_units(pendulum.time, wrapped)
+    assert plausibility.angle_units(pendulum.time, centred) is None
+    t = np.arange(5000) / 1000
+    small_fast_in_degrees = 5.0 * np.sin(2 * np.pi * 4 * t)  # ±5 deg at 4 Hz: 126 "rad/s"
+    assert "is it in degrees?" in plausibility.angle_units(t, small_fast_in_degrees)
+
+
 def test_time_in_seconds_declared_as_ms_is_named(pendulum):
     fast = dataclasses.replace(
         pendulum, time=pendulum.time / 1000, sample_rate_hz=pendulum.sample_rate_hz * 1000

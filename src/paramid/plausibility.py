@@ -83,17 +83,60 @@ def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
     )
 
 
+# A step faster than MAX_SPEED_RAD_S and this many times the median step of its
+# JUMP_NEIGHBOURS neighbours on each side is a jump in the log (a dropped or corrupt sample, an
+# angle wrapped to ±π, an encoder catching up), not a unit: a unit scales every step alike, so
+# a fast step of a smooth motion has fast neighbours.
+JUMP_RATIO = 10.0
+JUMP_NEIGHBOURS = 5
+
+
+def angle_jumps(time: Array, angle: Array) -> str | None:
+    """Steps of the angle faster than :data:`MAX_SPEED_RAD_S` that are all isolated jumps
+    (:data:`JUMP_RATIO`), named with the first one's time; ``None`` when there is no such step
+    or when fast steps come in runs, as in a record in degrees."""
+    step = np.diff(angle)
+    fast = np.flatnonzero(np.abs(step) / np.diff(time) > MAX_SPEED_RAD_S)
+    if fast.size == 0:
+        return None
+    offsets = np.r_[-JUMP_NEIGHBOURS:0, 1 : JUMP_NEIGHBOURS + 1]
+    around = np.clip(fast[:, None] + offsets, 0, step.size - 1)
+    neighbours = np.abs(step[around])
+    neighbours[np.isin(around, fast)] = np.nan  # other fast steps are no neighbourhood
+    typical = np.full(fast.size, np.inf)  # a step among fast ones only: not isolated
+    calm = ~np.all(np.isnan(neighbours), axis=1)
+    typical[calm] = np.nanmedian(neighbours[calm], axis=1)
+    if not np.all(np.abs(step[fast]) > JUMP_RATIO * typical):
+        return None
+    first = int(fast[0])
+    full_turns = np.abs(np.abs(step[fast]) - 2 * np.pi) < 0.1 * np.pi
+    cause = (
+        "the angle wrapped to ±π? log it unwrapped (or unwrap it: numpy.unwrap)"
+        if np.all(full_turns)
+        else "a dropped or corrupt sample, or an encoder catching up? fix those rows of the file"
+    )
+    more = f" and {fast.size - 1} more such step(s)" if fast.size > 1 else ""
+    return (
+        f"the angle jumps by {step[first]:+.4g} rad between t = {time[first]:.6g} and "
+        f"{time[first + 1]:.6g} s{more}, while its neighbouring steps are {typical[0]:.3g} rad: "
+        f"{cause} (not a unit: a unit scales every step)"
+    )
+
+
 def angle_units(
     time: Array, angle: Array, setting: str = "units.angle", judge_speed: bool = True
 ) -> str | None:
     """An angle span or speed implausible in rad (the record is likely in degrees, unless one
-    corrupt sample makes it so: :func:`corrupt_sample`); without ``judge_speed`` (a time unit
-    known to be wrong puts the speed off by as much) the span alone.  The hint names the
-    config ``setting`` that declares the angle's unit."""
+    corrupt sample makes it so: :func:`corrupt_sample`, or isolated jumps within a plausible
+    span: :func:`angle_jumps`); without ``judge_speed`` (a time unit known to be wrong puts the
+    speed off by as much) the span alone.  The hint names the config ``setting`` that declares
+    the angle's unit."""
     span, speed, _ = span_and_speed(time, angle)
     implausible = span > MAX_ANGLE_SPAN_RAD or (judge_speed and speed > MAX_SPEED_RAD_S)
     if implausible and (corrupt := corrupt_sample(time, angle, "angle")):
         return corrupt
+    if implausible and span <= MAX_ANGLE_SPAN_RAD and (jumps := angle_jumps(time, angle)):
+        return jumps
     if implausible:
         return (
             f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
