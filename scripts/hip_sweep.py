@@ -23,9 +23,11 @@ def main(smk) -> None:
     io.write_parquet(points, smk.output.points, units=units, meta=meta)
     fits = [io.read_parquet(p)[0].assign(method=Path(p).stem) for p in smk.input.fits]
     reference = pd.concat(fits, ignore_index=True) if fits else None
-    table = sweeps.sweep_table(sweep, points, cfg["default"], study, reference)
+    measured = cfg["measured"]
+    table = sweeps.sweep_table(sweep, points, cfg["default"], study, reference, measured)
     io.write_csv(table, smk.output.csv)
-    io.write_markdown(table, smk.output.md, caption=sweeps.sweep_caption(sweep, study))
+    caption = sweeps.sweep_caption(sweep, study, measured)
+    io.write_markdown(table, smk.output.md, caption=caption)
     log.info("%s: %d points, %d table rows", sweep, len(points), len(table))
 
 

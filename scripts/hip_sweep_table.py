@@ -17,7 +17,8 @@ def main(smk) -> None:
         default = io.read_json(smk.input.default[0])["chosen_hz"]
     table = sweeps.sweep_table(sweep, points, default, study)
     io.write_csv(table, smk.output.csv)
-    io.write_markdown(table, smk.output.md, caption=sweeps.sweep_caption(sweep, study))
+    caption = sweeps.sweep_caption(sweep, study, cfg["measured"])
+    io.write_markdown(table, smk.output.md, caption=caption)
     log.info("%s: %d rows", sweep, len(table))
 
 

@@ -67,6 +67,7 @@ def test_cutoff_sweep_is_paired_over_twin_seeds():
     assert table.loc[5.0, "rank_p"] == pytest.approx(sps.wilcoxon(x, base).pvalue, rel=1e-10)
     assert "paired over twin seeds" in sweeps.sweep_caption("cutoff_hz", "hip")
     assert "paired by run" in sweeps.sweep_caption("margin", "hip")
+    assert "one record pair: no test" in sweeps.sweep_caption("cutoff_hz", "pendulum", True)
 
 
 def test_leave_one_trajectory_out_compares_with_the_main_fits():
@@ -75,12 +76,15 @@ def test_leave_one_trajectory_out_compares_with_the_main_fits():
     with pytest.raises(ValueError, match="main fits"):
         sweeps.sweep_table("leave_one_trajectory_out", swapped, None, "hip")
     table = sweeps.sweep_table("leave_one_trajectory_out", swapped, None, "hip", reference=main)
-    assert set(table["value"]) == {sweeps.LOTO_DEFAULT, sweeps.LOTO_SWAPPED}
-    row = table[(table.value == sweeps.LOTO_SWAPPED) & (table.method == "bcls")].iloc[0]
+    default, swapped_label = sweeps.LOTO_LABELS[False]
+    assert set(table["value"]) == {default, swapped_label} and "Eq 19" in swapped_label
+    row = table[(table.value == swapped_label) & (table.method == "bcls")].iloc[0]
     x = swapped[swapped.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
     base = main[main.method == "bcls"].sort_values("run")["val_rmse"].to_numpy()
     assert row.val_median == pytest.approx(np.median(x))
     assert row.t_p == pytest.approx(sps.ttest_rel(x, base).pvalue, rel=1e-10)
+    measured = sweeps.sweep_table("leave_one_trajectory_out", swapped, None, "p", main, True)
+    assert set(measured["value"]) == set(sweeps.LOTO_LABELS[True])  # no Eq 18/19 on real records
 
 
 def test_agwo_grid_default_is_its_cell_label():

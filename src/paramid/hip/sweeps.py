@@ -22,8 +22,11 @@ Array = NDArray[np.float64]
 # (common random numbers: at the margin sweep's 10 % the runs are the main fits run by run,
 # and runs correlate 0.16-0.77 across margins), so tests on them are paired
 # the two settings of the leave-one-trajectory-out sweep (§5.3)
-LOTO_DEFAULT = "default (cal Eq 18)"
-LOTO_SWAPPED = "swapped (cal Eq 19)"
+#: leave-one-trajectory-out's (default, swapped) labels: the twin's trajectories are Eq 18 and 19
+LOTO_LABELS = {
+    False: ("default (cal Eq 18)", "swapped (cal Eq 19)"),
+    True: ("default (cal calibration record)", "swapped (cal validation record)"),
+}
 
 
 def fit_methods(
@@ -194,18 +197,20 @@ def sweep_table(
     default: float | Sequence[float] | None,
     study: str,
     reference: pd.DataFrame | None = None,
+    measured: bool = False,
 ) -> pd.DataFrame:
     """A sweep's table (§4.5, §5.3): median and IQR per value and method, tests against the default.
 
     ``default`` is the paper's setting (``[mu_base, kappa]`` for the AGWO grid); for
-    leave-one-trajectory-out, ``reference`` holds the main fits (the default direction).
+    leave-one-trajectory-out, ``reference`` holds the main fits (the default direction) and
+    ``measured`` picks the labels of :data:`LOTO_LABELS`.
     """
     if sweep == "leave_one_trajectory_out":
         if reference is None:
             raise ValueError("leave_one_trajectory_out needs the main fits as reference")
-        both = [reference.assign(value=LOTO_DEFAULT), points.assign(value=LOTO_SWAPPED)]
+        baseline, swapped = LOTO_LABELS[measured]
+        both = [reference.assign(value=baseline), points.assign(value=swapped)]
         points = pd.concat(both, ignore_index=True)[["value", "method", "run", "val_rmse"]]
-        baseline = LOTO_DEFAULT
     elif sweep == "agwo_grid":
         baseline = grid_label(*default)
     else:
@@ -215,9 +220,13 @@ def sweep_table(
     return table
 
 
-def sweep_caption(sweep: str, study: str) -> str:
-    """Caption of a sweep's Markdown table."""
-    pairing = "paired over twin seeds" if sweep == "cutoff_hz" else "paired by run: one stream"
+def sweep_caption(sweep: str, study: str, measured: bool = False) -> str:
+    """Caption of a sweep's Markdown table (a measured study's cutoff sweep has one record pair:
+    one value per cutoff, nothing to test)."""
+    if sweep != "cutoff_hz":
+        pairing = "paired by run: one stream"
+    else:
+        pairing = "one record pair: no test" if measured else "paired over twin seeds"
     return (
         f"Sweep {sweep} ({study}): validation RMSE [N m], median and IQR over runs; tests against "
         f"the default setting ({pairing}), Holm-adjusted over the sweep"

@@ -144,7 +144,10 @@ class HipStudies:
             stamps += self._check_records_agree(study)
             specs = [self.blocks[study]["records"][record] for record in RECORDS]
             files = [spec["path"] for spec in specs]
-            data = {(codehash.file_digest(s["path"]), repr(s["columns"])) for s in specs}
+            data = {
+                (codehash.file_digest(s["path"]), ingest.fitted_columns(s["columns"]))
+                for s in specs
+            }
             if len(data) == 1:  # the same bytes read by the same columns
                 raise ConfigError(
                     f"studies.{study}.records: calibration and validation are the same data "
@@ -449,6 +452,7 @@ class HipStudies:
             "sweep_config": study["sweeps"][wildcards.sweep],
             "settings": self._sweep_settings(study, wildcards.sweep),
             "default": self.sweep_default(wildcards.study, wildcards.sweep),
+            "measured": self.kinds[wildcards.study] == "measured",
         }
 
     @staticmethod
@@ -482,6 +486,7 @@ class HipStudies:
             "study": wildcards.study,
             "sweep": sweep,
             "default": self.sweep_default(wildcards.study, sweep),
+            "measured": self.kinds[wildcards.study] == "measured",
         }
 
     def sweep_default_choice(self, wildcards: Wildcards) -> list[str]:
