@@ -107,6 +107,31 @@ def test_exported_urdf_reproduces_the_models_dynamics(tmp_path, seed, armature):
         )
 
 
+@pytest.mark.parametrize(("locked", "value"), [("joint_7", 0.6), ("joint_4", -1.1)])
+def test_a_locked_joint_is_exported_fixed_at_its_lock_value(tmp_path, locked, value):
+    """The links behind a locked joint are identified as one body in its lock pose: the file
+    wrote that body but left the joint movable, so loaded as it is (joint at 0) it differed
+    from the fit by up to 1.2 N m. Written fixed there, it reproduces the fit at any pose."""
+    moving = [j for j in JOINTS if j != locked]
+    robot = load_robot(URDF, moving, locked={locked: value})
+    theta = urdf_parameters(robot)
+    theta[: robot.n_inertial] *= np.repeat(np.linspace(0.8, 1.2, len(robot.links)), 10)
+    text = urdf.export_urdf(URDF.read_text(), robot, theta, {}, ["test"])
+    joint = {j.get("name"): j for j in ET.fromstring(text).findall("joint")}[locked]
+    assert joint.get("type") == "fixed" and joint.find("axis") is None
+    assert f"locked at {value}" in text
+    path = tmp_path / "locked.urdf"
+    path.write_text(text)
+    again = load_robot(path, moving)  # nothing to lock: the joint is fixed in the file
+    rng = np.random.default_rng(7)
+    q, dq, ddq = rng.uniform(-2, 2, (20, 6)), rng.normal(size=(20, 6)), rng.normal(size=(20, 6))
+    predicted = regressor(robot, q, dq, ddq) @ theta
+    exported = urdf_parameters(again)
+    exported[again.n_inertial :] = theta[robot.n_inertial :]
+    replayed = inverse_dynamics(again, q, dq, ddq, exported)
+    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+
+
 def test_welded_links_are_emptied_and_said_so():
     robot, theta = _identified(2)
     assert urdf.welded_links(robot)["bracelet_link"] == ["end_effector_link"]

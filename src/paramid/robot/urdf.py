@@ -13,9 +13,11 @@ A body of the identified model may hold several URDF links: links on fixed joint
 behind a locked joint (at its lock value), are welded to their parent when the model is built.
 Their sum is what the data identify, so the export writes it into the body's first link (the
 child of the moving joint) and removes the ``<inertial>`` of the links welded to it, saying so in
-a comment: the file then reproduces the identified dynamics exactly (with locked joints at their
-lock values). ``<dynamics damping friction>`` take the viscous and Coulomb coefficients where
-the friction law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
+a comment; each locked joint is written ``fixed`` at its lock value (its origin composed with
+the joint's motion there, a comment says so), because the welded sum holds only in that pose:
+the file then reproduces the identified dynamics exactly at any pose of the moving joints.
+``<dynamics damping friction>`` take the viscous and Coulomb coefficients where the friction
+law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
 URDF has no field for a joint's armature (reflected rotor inertia): it is written as a comment
 in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJoCo's joint
 ``armature``, Pinocchio's ``model.armature``); so is a joint's identified torque offset,
@@ -88,6 +90,40 @@ def welded_links(robot: Robot) -> dict[str, list[str]]:
     return out
 
 
+def _fix_at(joint: ET.Element, value: float) -> None:
+    """A revolute, continuous or prismatic ``joint`` made ``fixed`` at coordinate ``value``: its
+    origin becomes origin · (rotation about, or translation along, its axis by ``value``)."""
+    import pinocchio as pin
+
+    def vector(tag: str, key: str, default: str) -> Array:
+        element = joint.find(tag)
+        return np.array(
+            (element.get(key, default) if element is not None else default).split(), float
+        )
+
+    xyz, rpy = vector("origin", "xyz", "0 0 0"), vector("origin", "rpy", "0 0 0")
+    axis = vector("axis", "xyz", "1 0 0")  # URDF's default axis
+    axis /= np.linalg.norm(axis)
+    rotation = pin.rpy.rpyToMatrix(*rpy)
+    kind = joint.get("type")
+    if kind == "prismatic":
+        xyz = xyz + rotation @ axis * value
+        unit = "m"
+    else:
+        rpy = pin.rpy.matrixToRpy(rotation @ pin.AngleAxis(value, axis).matrix())
+        unit = "rad"
+    for tag in ("origin", "axis", "limit", "dynamics", "safety_controller", "calibration", "mimic"):
+        for element in joint.findall(tag):
+            joint.remove(element)
+    joint.set("type", "fixed")
+    note = (
+        f" a {kind} joint locked at {float(value)!r} {unit} in the identification (the links "
+        "behind it were identified as one body in that pose): written fixed there "
+    )
+    joint.insert(0, _comment(note))
+    ET.SubElement(joint, "origin", xyz=" ".join(map(_number, xyz)), rpy=" ".join(map(_number, rpy)))
+
+
 def _inertial(mass: float, c: Array, inertia: Array) -> ET.Element:
     element = ET.Element("inertial")
     ET.SubElement(element, "origin", xyz=" ".join(map(_number, c)), rpy="0 0 0")
@@ -142,6 +178,8 @@ def export_urdf(
                 _replace_inertial(links[name], None)
                 note = f" inertia identified as part of {first} (welded to it in the model) "
                 links[name].insert(0, _comment(note))
+    for joint, value in robot.locked:
+        _fix_at(joints[joint], value)
     for joint, values in friction.items():
         element = joints[joint]
         dynamics = element.find("dynamics")
