@@ -190,6 +190,27 @@ def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, 
     assert len(calls) == 1
 
 
+def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
+    tmp_path, monkeypatch
+):
+    """A user's own ``pendulum`` (their records, the README's block) took the shipped study's
+    column names and reference values and failed on them; a block without records still
+    changes one setting of the shipped study."""
+    schema = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")
+    monkeypatch.chdir(tmp_path)
+    records = {role: {"path": f"data/mine/{role}.csv"} for role in ("calibration", "validation")}
+    mine = {"records": records, "regressor": ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]}
+    given = {"studies": {"pendulum": mine, "hip": {"signals": {"trim_s": 0.3}}}}
+    workflow.load_config(config := copy.deepcopy(given), [], schema)
+    mine = config["studies"]["pendulum"]
+    assert mine["records"]["calibration"]["columns"] == {}  # not the shipped {angle: position}
+    assert "values" not in mine.get("reference", {}) and "DFKI" not in str(mine)
+    assert config["studies"]["hip"]["signals"]["trim_s"] == 0.3
+    assert config["studies"]["hip"]["records"]  # the shipped twin records kept
+    assert list(config["studies"]) == ["hip", "pendulum"]
+
+
 def test_the_cutoff_candidates_never_reach_a_fixed_chain():
     signals = {"cutoff_hz": "auto", "cutoff_candidates_hz": [1.0], "cv_blocks": 5, "trim_s": 0.2}
     assert workflow.fixed_signal_settings(signals) == {"cutoff_hz": "auto", "trim_s": 0.2}
@@ -288,6 +309,10 @@ def test_robot_records_and_figures(config):
     for name in ("model/lmi.urdf", "tables/friction.csv", "figures/regularisation.png"):
         assert f"results/kinova_gen3/{name}" in targets
     assert "results/kinova_gen3/tables/recovery.csv" not in robots.study_targets("kinova_gen3")
+    # a measured record reads its log as an input (an edited log reran nothing); a twin's none
+    log = robots.record_file(wc(study="kinova_gen3", record="opti_traj_testing2"))
+    assert log == ["data/kinova_gen3/opti_traj_testing2.csv"]
+    assert robots.record_file(wc(study="gen3_twin", record="validation")) == []
     design = robots.excitation_design_params(wc(study="gen3_twin"))  # a compare: file added
     assert "twin" not in design and not {"compare", "comparison"} & set(design["excitation"])
     assert "compare" in robots.excitation_params(wc(study="gen3_twin"))["excitation"]
@@ -362,6 +387,27 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
             RobotStudies(config).check_inputs()
 
 
+def test_a_logdet_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tmp_path):
+    """A moving link without <inertial> has no URDF pseudo-inertia to measure a log-det
+    divergence from: robot_friction failed with 'Eigenvalues did not converge'. The robot metric
+    takes the same URDF; freeing the link lets logdet take it too."""
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    block = config["robots"]["kinova_gen3"]
+    text = Path(block["urdf"]).read_text()
+    start = text.index("<inertial>", text.index('<link name="forearm_link"'))
+    end = text.index("</inertial>", start) + len("</inertial>")
+    (tmp_path / "no_forearm_body.urdf").write_text(text[:start] + text[end:])
+    block["urdf"] = str(tmp_path / "no_forearm_body.urdf")
+    block["records"] = {}  # the URDF alone is judged here
+    block["lmi"]["metric"] = "logdet"
+    with pytest.raises(UserError, match=r"^robots\.kinova_gen3\.lmi\.metric: .*\['forearm_link'\]"):
+        RobotStudies(config).check_inputs()
+    block["lmi"]["free_links"] = ["forearm_link"]
+    RobotStudies(config).check_inputs()
+    block["lmi"] |= {"metric": "robot", "free_links": []}
+    RobotStudies(config).check_inputs()
+
+
 def test_a_log_in_ms_declared_as_seconds_is_named_as_such(config):
     """The Gen3 logs' time is a row index in ms: without units.time their 1 Hz would fail the
     trim (0.1 s is less than one sample) with advice about the trim; the time unit comes first."""
@@ -401,6 +447,10 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
     config["robots"] = {"kinova_gen3": block}
     with pytest.raises(ConfigError, match=r"validation \(val_copy\).*calibration record"):
         RobotStudies(config).check_inputs()
+    copy["columns"] = {**calibration["columns"], "dq": "dq_{joint}"}  # the default, spelled out
+    calibration["columns"] = {k: v for k, v in calibration["columns"].items() if k != "dq"}
+    with pytest.raises(ConfigError, match=r"validation \(val_copy\).*calibration record"):
+        RobotStudies(config).check_inputs()
     calibration["trim_end_s"] = 2.5  # opti_traj_testing1 lasts 4.74 s
     copy["trim_start_s"] = 2.5
     RobotStudies(config).check_inputs()
@@ -410,11 +460,14 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
 
 
 def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
-    config["studies"]["pendulum"]["records"]["validation"] = dict(
-        config["studies"]["pendulum"]["records"]["calibration"]
-    )
-    with pytest.raises(ConfigError, match=r"studies.pendulum.records: calibration and validation"):
-        HipStudies(config).check_inputs()
+    """Nor by naming a column by its own name (``time: time``), which slipped past a
+    comparison of the mappings as written; a column the fit does not read changes nothing."""
+    records = config["studies"]["pendulum"]["records"]
+    for extra in ({}, {"time": "time"}, {"velocity": "velocity"}):
+        records["validation"] = dict(records["calibration"])
+        records["validation"]["columns"] = records["calibration"]["columns"] | extra
+        with pytest.raises(ConfigError, match=r"studies.pendulum.records: calibration and valid"):
+            HipStudies(config).check_inputs()
 
 
 def test_other_families_targets(config):

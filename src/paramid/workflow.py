@@ -66,13 +66,23 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     --config on top (as its configfile directive does), validated against ``schema`` with its
     defaults filled.  Every file is read by :func:`paramid.ingest.read_yaml`, so a syntax error
     or a key given twice (Snakemake keeps the last silently) names the file and line.  Returns
-    the results folders with the config field that owns each (two owners are an error)."""
+    the results folders with the config field that owns each (two owners are an error).
+
+    A study or robot block given with its own ``records`` is a study of its own: it replaces a
+    shipped block of the same name whole instead of being merged into it (a user's ``pendulum``
+    took the shipped one's column names, reference values and checks); a block without
+    ``records`` changes the shipped study's settings."""
     from snakemake.utils import update_config
 
     codehash.use_store(IMPORT_STORE)
     settings = ingest.read_yaml("config.yaml")
     for path in configfiles:
         ingest.read_yaml(path)
+    for family in ("studies", "robots"):
+        shipped, given = settings.get(family) or {}, config.get(family) or {}
+        for name, block in given.items() if isinstance(given, dict) else ():
+            if name in shipped and isinstance(block, dict) and "records" in block:
+                shipped[name] = {}
     update_config(settings, config)
     config.clear()
     config.update(validated(settings, schema))

@@ -9,6 +9,8 @@
 
 
 rule robot_record:
+    input:
+        ROBOTS.record_file,
     output:
         "results/{study}/records/{record}.parquet",
     log:

@@ -75,6 +75,28 @@ def prior_pseudo_inertia(pi: Array, floor: float = P0_FLOOR) -> tuple[Array, boo
     return P0, bool(np.any(clipped != values))
 
 
+def check_logdet_prior(
+    theta0: Array, pulled: Mapping[str, slice], field: str = "lmi.metric"
+) -> None:
+    """The ``logdet`` prior is a divergence from each pulled link's URDF pseudo-inertia, which
+    must be positive definite (:func:`prior_pseudo_inertia` can repair an inertia, not a body
+    without mass or a point mass): a :class:`UserError` naming the links that have none."""
+    empty = []
+    for name, columns in pulled.items():
+        if theta0[columns][0] <= 0:
+            empty.append(name)
+            continue
+        values = np.linalg.eigvalsh(prior_pseudo_inertia(theta0[columns])[0])
+        if values[0] <= 1e-12 * values[-1]:
+            empty.append(name)
+    if empty:
+        raise UserError(
+            f"{field}: logdet measures the distance from each pulled link's URDF body, but "
+            f"{empty} have no mass or no rotational inertia in the URDF (no <inertial>, or a "
+            "point mass): name them in lmi.free_links or use the robot metric"
+        )
+
+
 def pulled_links(
     links: Mapping[str, slice], free_links: Sequence[str], field: str = "lmi.free_links"
 ) -> dict[str, slice]:
@@ -180,6 +202,7 @@ class ConsistentLS:
             bounds.append(self.z[self.zero] == -self.theta0[self.zero] / self.scales[self.zero])
         data = cp.sum_squares(self.R @ self.z - self.c)
         if metric == "logdet":  # its domain is J ≻ 0: the LMI is implied where it is a term
+            check_logdet_prior(self.theta0, pulled)
             terms = []
             for name, columns in pulled.items():
                 P0 = prior_pseudo_inertia(self.theta0[columns])[0]

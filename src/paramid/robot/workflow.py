@@ -141,14 +141,18 @@ class RobotStudies:
         for reference, path in block["references"].items():
             ingest.check_file(path, f"robots.{name}.references.{reference}")
         stamps = []
-        settings = self.robot_block(name) | {"free_links": block["lmi"]["free_links"]}
+        lmi = block["lmi"]
+        settings = self.robot_block(name) | {k: lmi[k] for k in ("free_links", "metric")}
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
         if not done:
             from paramid.robot import model, priors, study  # here: it loads pinocchio
 
             robot = study.robot_of(block)
             links = model.link_parameter_slices(robot)
-            priors.pulled_links(links, block["lmi"]["free_links"], f"robots.{name}.lmi.free_links")
+            pulled = priors.pulled_links(links, lmi["free_links"], f"robots.{name}.lmi.free_links")
+            if lmi["metric"] == "logdet":
+                theta0 = model.urdf_parameters(robot)
+                priors.check_logdet_prior(theta0, pulled, f"robots.{name}.lmi.metric")
             stamps.append(stamp)
         for reference, path in block["references"].items():
             stamps += self._check_reference(name, reference, path)
@@ -189,7 +193,11 @@ class RobotStudies:
             if role != "validation":
                 continue
             for other, cal in fitted:
-                if digest[other] != digest[record] or cal["columns"] != spec["columns"]:
+                if digest[other] != digest[record]:
+                    continue
+                from paramid.robot.records import column_templates  # loads pandas: a file twice
+
+                if column_templates(cal["columns"]) != column_templates(spec["columns"]):
                     continue  # other data (one log of two arms is read by its columns)
                 pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.records")
@@ -322,6 +330,12 @@ class RobotStudies:
         if name in self.twin:
             cfg["twin"] = self.blocks[name]["twin"]
         return cfg
+
+    def record_file(self, wildcards: Wildcards) -> list[str]:
+        """The joint log a measured record reads (none for a twin's): an input, so the record
+        and everything after it rerun when the log changes, and its hash is in the metadata."""
+        spec = self.records[wildcards.study][wildcards.record][1]
+        return [str(spec["path"])] if "path" in spec else []
 
     def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
