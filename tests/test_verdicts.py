@@ -87,6 +87,18 @@ def test_hip_verdicts_still_follow_the_errors(paper):
     assert (before, after) == ("reproduced", "differs")
 
 
+def test_table4s_reference_row_is_an_input_never_reproduced(paper):
+    """The twin's truth is set to the paper's Reference row, so ours equals it by construction:
+    those five cells were counted as reproduced (5 of 30); they are inputs, whatever their
+    value, and the estimated rows are still judged."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    verdicts = _hip_verdicts(paper, t3, t4).set_index("claim")
+    reference = [c for c in verdicts.index if c.startswith("Table 4 Reference ")]
+    assert len(reference) == 5 and set(verdicts.loc[reference, "verdict"]) == {audit.INPUT}
+    assert "not evidence" in verdicts.loc["Table 4 Reference Mxt", "reason"]
+    assert verdicts.loc["Table 4 BCLS Mxt", "verdict"] == "reproduced"
+
+
 def test_a_calibrated_twins_fitted_cells_are_calibration_targets(paper):
     """On a calibrated twin (the torque noise and Coulomb smoothing once fitted to Table 3's LS
     row) the six LS/BCLS RMSE cells are calibration targets, never "reproduced", whatever their

@@ -268,6 +268,9 @@ def test_hip_value_sweeps_never_see_the_list_of_values(config):
     hip = HipStudies(config)
     params = hip.sweep_value_params(wc(study="hip", sweep="margin", value="0.2"))
     assert "values" not in params["sweep_config"] and params["value"] == "0.2"
+    config["studies"]["hip"]["rls"]["margin"] = 0.3  # the value sets it: no point reruns
+    again = HipStudies(config).sweep_value_params(wc(study="hip", sweep="margin", value="0.2"))
+    assert again == params and "margin" not in params["settings"]["rls"]
     cutoff = hip.sweep_value_params(wc(study="hip", sweep="cutoff_hz", value="10"))
     assert cutoff["sweep_config"] == {"twin_seeds": 30} and "twin" in cutoff["settings"]
     assert hip.sweep_value_inputs(wc(study="hip", sweep="cutoff_hz")) == {}

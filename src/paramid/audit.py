@@ -7,7 +7,9 @@ only`` (same direction or ordering, but the size or the significance does not ho
 ``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
 paper's but never judged, since a verdict on it could flip between two builds of the same
 commit with the machine's load), ``calibration target`` (a number a twin setting was
-chosen to give: shown beside the paper's, never evidence) and ``paper consistent`` / ``paper
+chosen to give: shown beside the paper's, never evidence), ``input`` (a number the study
+takes from the paper or the user, such as the twin's truth set to the paper's reference
+parameters: equal by construction, never evidence) and ``paper consistent`` / ``paper
 inconsistent`` (a printed number checked against the paper's own other numbers: says nothing
 about our reproduction, so it is never counted as one).  Every verdict is a function of
 seeded, deterministic results only, so two clean builds give the same verdict column.  Every
@@ -32,6 +34,7 @@ COLUMNS = [
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
 CALIBRATION_TARGET = "calibration target"
+INPUT = "input"
 PAPER_CONSISTENT = "paper consistent"
 PAPER_INCONSISTENT = "paper inconsistent"
 VERDICTS = (
@@ -41,6 +44,7 @@ VERDICTS = (
     "not comparable",
     MACHINE_DEPENDENT,
     CALIBRATION_TARGET,
+    INPUT,
     PAPER_CONSISTENT,
     PAPER_INCONSISTENT,
 )
@@ -81,6 +85,16 @@ def calibration_target(
     reason = f"{gap}; {setting}: not evidence"
     tolerance = "not judged (a twin setting was fitted to it)"
     return row(claim, source, paper, ours, tolerance, CALIBRATION_TARGET, reason, unit=unit)
+
+
+def given(claim: str, source: str, paper: float, ours: float, how: str, *, unit: str) -> dict:
+    """A number the study was given (``how`` says where from), not one it estimated: ours beside
+    the paper's, verdict input, since agreement there shows the setting, not the method."""
+    gap = f"ours {ours:.4g} vs {paper:.4g} ({ours - paper:+.4g} {unit})"
+    tolerance = "not judged (an input of the study)"
+    return row(
+        claim, source, paper, ours, tolerance, INPUT, f"{gap}; {how}: not evidence", unit=unit
+    )
 
 
 def numeric(

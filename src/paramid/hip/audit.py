@@ -13,6 +13,7 @@ from paramid.audit import (
     COLUMNS,
     calibration_target,
     direction_verdict,
+    given,
     method_difference,
     numeric,
     row,
@@ -230,7 +231,8 @@ def _table_rows(
     table: str, ours: pd.DataFrame, printed: Mapping, twin: bool = True, calibrated: bool = False
 ) -> list[dict]:
     """One row per printed cell of Table 3 (relative tolerance per column) or Table 4
-    (absolute tolerance per parameter; the reference row holds by construction).  ``twin``:
+    (absolute tolerance per parameter; the reference row is an input of the study, never
+    judged: :func:`paramid.audit.given`).  ``twin``:
     the study's record is a twin, whose truth is our Table 4's Reference row.  On a
     ``calibrated`` twin (:data:`paramid.hip.twin.CALIBRATED`) the cells its settings were
     fitted to are calibration targets, and Table 4's fc says it follows them."""
@@ -256,28 +258,26 @@ def _table_rows(
                 why = _table3_why(method, column, frame, printed, twin, calibrated)
                 tolerance = {"rel": TABLE3_TOLERANCES[column]}
             else:
-                reference = method == "Reference"
+                if method == "Reference":  # the twin's truth or the user's values: given
+                    how = (
+                        "the twin's truth, set to the paper's Reference row (twin.x_true)"
+                        if twin
+                        else "the study's reference values (reference.values), not estimated"
+                    )
+                    rows.append(given(claim, table, value, ours_value, how, unit=unit))
+                    continue
                 truth = (
                     float(frame.loc["Reference", column])
                     if twin and "Reference" in frame.index
                     else None
                 )
-                if reference:
-                    why = (
-                        "the twin's truth by construction"
-                        if twin
-                        else "the study's reference values (reference.values), not estimated"
-                    )
-                else:
-                    why = _table4_why(method, column, frame, printed, truth, calibrated)
+                why = _table4_why(method, column, frame, printed, truth, calibrated)
                 tolerance = {"abs_": TABLE4_TOLERANCES[column]}
-                if reference:
-                    tolerance["why_ok"] = why
-                elif calibrated and column == "fc":
+                if calibrated and column == "fc":
                     tolerance["why_ok"] = f"within tolerance; {FOLLOWS_CALIBRATION}"
                     why = f"{why}; {FOLLOWS_CALIBRATION}"
                 upper = frame.loc[method].get(f"upper_{column}", np.nan)
-                if not reference and _verdict_flips(ours_value, float(upper), value, column):
+                if _verdict_flips(ours_value, float(upper), value, column):
                     flip = _MIDDLE_RUN.format(upper=float(upper))
                     why = f"{why}; {flip}"
                     tolerance["why_ok"] = f"{tolerance.get('why_ok', 'within tolerance')}; {flip}"

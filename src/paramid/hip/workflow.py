@@ -414,8 +414,9 @@ class HipStudies:
         twin seed; on a measured study its two records once (no seeds to pair)."""
         study, sweep = self.study(wildcards), wildcards.sweep
         block = {k: v for k, v in study["sweeps"][sweep].items() if k != "values"}
-        if sweep == "margin":
+        if sweep == "margin":  # the value sets the margin: the study's own reruns none of them
             settings = self._sweep_settings(study, sweep)
+            settings["rls"] = {k: v for k, v in settings["rls"].items() if k != "margin"}
         else:
             twin = self.kinds[wildcards.study] == "twin"
             keys = ("regressor", "gravity", "rls", "records") + (("twin",) if twin else ())
