@@ -402,6 +402,30 @@ def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
     assert fixed["smooth"] == [True] * 7 and table["cv_rmse_sign"].isna().all()
 
 
+def test_without_a_coulomb_term_there_is_no_law_to_choose():
+    """``friction: [viscous]`` with the default ``coulomb.law: auto`` compared sgn with tanh
+    columns the model does not have ('fct_joint_1' is not in list); the table says none."""
+    from paramid.robot.base import base_parameters
+
+    robot = model.load_robot(URDF, JOINTS, friction=("viscous",))
+    part = _shipped_record()
+    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
+    base = base_parameters(
+        data.select(model.law_columns(robot, [False] * 7)).stacked(), robot.standard_names
+    )
+    coulomb = {"law": "auto", "velocity_rad_s": 0.01}
+    choice, table = study.choose_friction(
+        robot, base, data, part.sample_rate_hz, "t", coulomb, {"weight": 0.0}
+    )
+    assert table["law"].tolist() == ["none"] * 7 and choice["smooth"] == [False] * 7
+    assert table["cv_rmse_tanh"].isna().all()
+    cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"], "robot": {"armature": False}}
+    cfg |= {"lmi": {"weight": 1.0, "metric": "robot", "rule": "one_se"}}
+    cfg["robot"]["friction"] = ["viscous"]
+    header = " ".join(study.export_header(cfg, choice, {}))
+    assert "Coulomb" not in header and "damping: the viscous coefficient" in header
+
+
 def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     """Known laws: the shipped record's motion with a twin's torque (the URDF's rigid body,
     friction of :func:`paramid.robot.twin.true_parameters`, Coulomb by tanh(q̇ / 0.1 rad/s) on
@@ -451,6 +475,24 @@ def test_an_offset_needs_a_gain_beyond_the_family_wise_standard_error():
     # far beyond z SE but 0.5 % of the RMSE (< MIN_OFFSET_GAIN): too small to matter
     tiny = np.array([0.01, 0.5, 0.5, 0.5]) + signs * 1e-5
     assert estimators.choose_offsets(plain, plain - tiny, [True] * 4).offsets[0] is False
+
+
+def test_a_calibration_record_too_short_to_settle_the_rank_names_what_it_misses():
+    """The shipped record cut to its first second leaves a rank within round-off of the
+    tolerance: base_parameters' ValueError ('numerical rank ambiguous') ended robot_model with
+    a traceback, and base.rel_tol as its hint failed alike; the records' error names the
+    combination they barely excite, as for a missing one."""
+    from dataclasses import replace
+
+    part = _shipped_record()
+    keep = part.time <= part.time[0] + 1.0
+    short = replace(part, **{f: getattr(part, f)[keep] for f in ("time", "q", "dq", "ddq", "tau")})
+    robot = model.load_robot(URDF, JOINTS, armature=True)
+    data = study.compress_calibration(robot, [short], {"folds": 5, "gap_s": "auto"}, 0.01)
+    stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
+    pattern = r"^robots\.t: the calibration records excite .* within round-off .*\['ia_joint_2'\]"
+    with pytest.raises(model.RobotError, match=pattern):
+        study.model_base(robot, stacked, 1e-8, "auto", "t")
 
 
 def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
@@ -808,3 +850,31 @@ def test_the_validation_table_splits_each_error_at_the_records_cutoff():
         heights = [segment[0, 1] for c in dashes for segment in c.get_segments()]
         np.testing.assert_allclose(heights, table.loc[record, "rmse_above_cutoff"])
     assert "error above 10 Hz" in fig.legends[0].get_texts()[0].get_text()
+
+
+def test_figure_series_stay_apart_and_parameter_decades_stay_readable():
+    """An eighth method took matplotlib's grey, the recorded torque's colour; base parameters
+    from 1e-3 to 1e6 labelled every decade of both signs on a 3.2 in axis, overlapping."""
+    from matplotlib.colors import to_rgb
+
+    from paramid.plotting import COLOURS, series_colours
+    from paramid.robot import figures
+
+    methods = ["urdf", "urdf_friction", "ols", "wls", "bcls", "lmi", "rls_pso", "reference_maker"]
+    colours = series_colours(methods)
+    assert len(set(colours.values())) == len(methods)
+    assert all(len(set(to_rgb(c))) > 1 for c in colours.values())  # no grey among them
+    assert series_colours(["BCLS", "x"])["BCLS"] == COLOURS["BCLS"]
+    ticks = figures.symlog_ticks(np.array([-3e5, -2.0, 0.0, 1e-4, 7.0, 2e6]))
+    assert ticks == [-1e6, -1e3, -1.0, -1e-3, 0.0, 1e-3, 1.0, 1e3, 1e6]  # every third decade
+    assert figures.symlog_ticks(np.array([0.5, -0.2])) == [
+        -1.0,
+        -0.1,
+        -0.01,
+        -0.001,
+        0.0,
+        0.001,
+        0.01,
+        0.1,
+        1.0,
+    ]

@@ -411,6 +411,30 @@ def test_a_logdet_prior_toward_a_link_without_a_body_is_named_before_any_job(con
     RobotStudies(config).check_inputs()
 
 
+def test_validation_records_are_scored_at_their_own_rate(config, tmp_path):
+    """``decimate`` thins the calibration rows only (a validation RMSE on every n-th sample
+    moved with the thinning's phase); a validation log too slow for the candidates the
+    calibration records may choose among is named before any job (robot_signals failed
+    with a traceback)."""
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    block = config["robots"]["kinova_gen3"]
+    block["signals"]["decimate"] = 4
+    robots = RobotStudies(config)
+    calibration = robots.signals_params(wc(study="kinova_gen3", record="opti_traj_testing1"))
+    assert calibration["signals"]["decimate"] == 4
+    validation = robots.signals_params(wc(study="kinova_gen3", record="opti_traj_testing2"))
+    assert validation["signals"]["decimate"] == 1
+    log = ROOT / "data/kinova_gen3/RecordTrajectory_quadratic.csv"
+    lines = log.read_text().splitlines()
+    (tmp_path / "slow.csv").write_text("\n".join([lines[0], *lines[1::25]]) + "\n")  # 40 Hz
+    block["records"]["validation"] = [
+        {**block["records"]["validation"][1], "path": str(tmp_path / "slow.csv")}
+    ]
+    pattern = r"cutoff_candidates_hz: .*slow\.csv \(validation\): .*Nyquist frequency 20 Hz"
+    with pytest.raises(ConfigError, match=pattern):
+        RobotStudies(config).check_inputs()
+
+
 def test_a_log_in_ms_declared_as_seconds_is_named_as_such(config):
     """The Gen3 logs' time is a row index in ms: without units.time their 1 Hz would fail the
     trim (0.1 s is less than one sample) with advice about the trim; the time unit comes first."""

@@ -40,6 +40,21 @@ COLOURS: dict[str, str] = {
 }
 
 
+#: Colours of series without their own in :data:`COLOURS`, in order: matplotlib's tab10 without
+#: its grey, which the robot figures give the recorded torque.
+SERIES = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+)  # fmt: skip
+
+
+def series_colours(labels: Sequence[str]) -> dict[str, str]:
+    """A colour per label: its own in :data:`COLOURS`, else the next of :data:`SERIES`
+    (cycled past nine), so one figure's series and another's with the same labels match."""
+    spare = iter(SERIES * (len(labels) // len(SERIES) + 1))
+    return {label: COLOURS.get(label) or next(spare) for label in labels}
+
+
 @dataclass(frozen=True)
 class FigureStyle:
     """Figure style (config ``figures``): a change reruns only the figure rules."""

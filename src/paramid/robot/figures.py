@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator
 
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.plotting import new_figure, seed_boxes
+from paramid.plotting import new_figure, seed_boxes, series_colours
 
 
 def torque_figure(
@@ -33,6 +34,7 @@ def torque_figure(
         sharex="col",
     )
     first = next(iter(predictions.values()))
+    colours = series_colours(list(predictions))
     off_scale: set[str] = set()
     for c, record in enumerate(records):
         rows = first["record"] == record
@@ -43,7 +45,8 @@ def torque_figure(
             ax.plot(time, measured, color="0.6", lw=0.6, label="measured")
             for method, frame in predictions.items():
                 part = frame[frame["record"] == record]
-                ax.plot(part["time"], part[f"tau_pred_{joint}"], lw=0.7, label=method)
+                prediction = part[f"tau_pred_{joint}"]
+                ax.plot(part["time"], prediction, lw=0.7, color=colours[method], label=method)
             low, high = _limits(measured)
             ax.set_ylim(low, high)
             for method, frame in predictions.items():
@@ -102,6 +105,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
     ``rmse_above_cutoff``), which no model fed the filtered states follows."""
     records = list(dict.fromkeys(validation["record"]))
     methods = list(dict.fromkeys(validation["method"]))
+    colours = series_colours(methods)
     fig, axes = new_figure(2.2 * len(records), nrows=len(records), squeeze=False)
     for ax, record in zip(axes[:, 0], records, strict=True):
         part = validation[validation["record"] == record]
@@ -111,7 +115,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         x = np.arange(table.shape[0])
         for k, method in enumerate(table.columns):
             centre = x + (k - (table.shape[1] - 1) / 2) * width
-            ax.bar(centre, table[method], width, label=method)
+            ax.bar(centre, table[method], width, color=colours[method], label=method)
             ax.hlines(
                 above[method],
                 centre - width / 2,
@@ -124,7 +128,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.set_ylabel("RMSE [N m]")
         ax.set_title(record)
-    ncol = min(7, len(methods) + 1)
+    ncol = min(4, len(methods) + 1)  # rows of four: long names stay inside the figure
     fig.legend(*axes[0, 0].get_legend_handles_labels(), ncol=ncol, loc="outside upper center")
     return fig
 
@@ -137,6 +141,7 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
     x = np.arange(len(names))
     methods = list(dict.fromkeys(parameters["method"]))
     width = 0.8 / len(methods)
+    colours = series_colours(methods)
     for k, method in enumerate(methods):
         part = parameters[parameters["method"] == method].set_index("parameter").loc[names]
         error = 1.959963984540054 * part["stderr"].to_numpy()
@@ -147,13 +152,31 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
             fmt="o",
             ms=2,
             lw=0.6,
+            color=colours[method],
             label=method,
         )
-    ax.set_yscale("symlog", linthresh=1e-3)
+    ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
+    ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
     ax.set_xticks(x, names, rotation=90, fontsize="x-small")
     ax.set_ylabel("base parameter [SI]")
-    fig.legend(ncol=min(7, len(methods)), loc="outside upper center")  # over no point
+    fig.legend(ncol=min(4, len(methods)), loc="outside upper center")  # over no point
     return fig
+
+
+SYMLOG_LINTHRESH = 1e-3  # N m, kg m², ...: below it a base parameter is drawn linearly
+MAX_DECADE_TICKS = 4  # per sign: a few labelled decades stay readable at 3.2 in
+
+
+def symlog_ticks(values: np.ndarray) -> list[float]:
+    """0 and ± every k-th decade from :data:`SYMLOG_LINTHRESH` up to the largest |value|, k
+    such that at most :data:`MAX_DECADE_TICKS` decades are labelled on each side (one tick per
+    decade overlapped when the values span 1e-3 to 1e6)."""
+    finite = np.abs(values[np.isfinite(values)])
+    low = int(np.log10(SYMLOG_LINTHRESH))
+    top = max(int(np.ceil(np.log10(finite.max()))) if finite.size and finite.max() > 0 else 0, low)
+    step = max(1, int(np.ceil((top - low + 1) / MAX_DECADE_TICKS)))
+    decades = [10.0**d for d in range(low, top + 1, step)]
+    return [-d for d in reversed(decades)] + [0.0] + decades
 
 
 def excitation_figure(

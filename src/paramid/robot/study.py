@@ -483,7 +483,9 @@ def model_base(
     """The base parameters of the stacked calibration regressor (its compression) and of the
     model itself, and the offsets left out (``offset: auto``: an offset that these records do
     not excite apart from the rest, as on a joint moving one way, where it equals its Coulomb
-    column, is dropped and named); any other base parameter the records miss is an error."""
+    column, is dropped and named); any other base parameter the records miss is an error, and
+    so is a rank the records leave within round-off of ``rel_tol`` (a short or weak excitation:
+    :func:`base_parameters` cannot tell it), with the combinations nearest to it named."""
     offsets = list(robot.offset_joints)
     dropped: list[str] = []
     while True:
@@ -491,17 +493,25 @@ def model_base(
         structural = structural_base(law, rel_tol=rel_tol)
         columns = np.array(stacked, dtype=np.float64)
         columns[:, held_offsets(law)] = 0.0
-        base = base_parameters(columns, law.standard_names, rel_tol)
-        if base.rank == structural.rank:
+        try:
+            base: BaseParameters | None = base_parameters(columns, law.standard_names, rel_tol)
+        except ValueError:  # the rank is ambiguous at rel_tol: some combination barely excited
+            base = None
+        if base is not None and base.rank == structural.rank:
             return law, base, structural, dropped
         missing = unidentified(base_columns(columns, structural), structural)
         loose = [j for j, joint in enumerate(law.joints) if f"{OFFSET}_{joint}" in missing]
         if offset != "auto" or not loose:
+            found = (
+                f"identify {base.rank} of the model's {structural.rank} base parameters"
+                if base is not None
+                else f"excite the model's {structural.rank} base parameters only to within "
+                f"round-off of base.rel_tol = {rel_tol:g} (a short or weak excitation)"
+            )
             raise RobotError(
-                f"robots.{study}: the calibration records identify {base.rank} of the model's "
-                f"{structural.rank} base parameters; not excited independently: {missing}. Use "
-                "a richer excitation (more joints moving, both directions, more speeds) or more "
-                "records."
+                f"robots.{study}: the calibration records {found}; not excited independently: "
+                f"{missing}. Use a richer or longer excitation (more joints moving, both "
+                "directions, more speeds) or more records."
             )
         for j in loose:
             offsets[j] = False
@@ -545,17 +555,18 @@ def choose_friction(
             scores[key] = estimators.fold_scores(posed, lmi)
         return scores[key]
 
-    if law == "auto":
+    coulombic = "coulomb" in robot.friction  # without a Coulomb term there is no law to choose
+    if law == "auto" and coulombic:
         choice = estimators.choose_coulomb(cv([False] * n, given), cv([True] * n, given))
         smooth, cv_sign, cv_tanh = choice.smooth, choice.cv_sign, choice.cv_tanh
     else:
-        smooth, cv_sign, cv_tanh = (law == "tanh",) * n, nan, nan
+        smooth, cv_sign, cv_tanh = (law == "tanh" and coulombic,) * n, nan, nan
     offsets, cv_without, cv_with, gain_se, z = tuple(given), nan, nan, nan, None
     if offset == "auto" and any(candidates):
         picked = estimators.choose_offsets(cv(smooth, given), cv(smooth, candidates), candidates)
         offsets = picked.offsets
         cv_without, cv_with, gain_se, z = picked.cv_without, picked.cv_with, picked.se, picked.z
-    laws = ["tanh" if s else "sign" for s in smooth]
+    laws = ["tanh" if s else "sign" for s in smooth] if coulombic else ["none"] * n
     table = pd.DataFrame(
         {"joint": list(robot.joints), "law": laws}
         | {"velocity_rad_s": [velocity if s else 0.0 for s in smooth]}
@@ -783,6 +794,9 @@ def export_header(
     laws = ", ".join(f"{j}: {law}" for j, law in choice["laws"].items())
     has = zip(choice["laws"], choice["offsets"], strict=True)
     offsets = ", ".join(j for j, offset in has if offset)
+    terms = cfg["robot"]["friction"]
+    held = {"coulomb": "friction: the Coulomb level", "viscous": "damping: the viscous coefficient"}
+    dynamics = "; ".join(text for term, text in held.items() if term in terms)
     auto = cfg["lmi"]["weight"] == "auto"
     how = f"chosen by cross-validation, rule {cfg['lmi']['rule']}" if auto else "given"
     return [
@@ -799,8 +813,12 @@ def export_header(
         ),
         "The data determine only the base parameters; of the standard sets that fit them as",
         "well, this is the consistent one nearest to the original URDF in that metric.",
-        f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s):",
-        "<dynamics friction> holds the Coulomb level, damping the viscous coefficient.",
+        *(
+            [f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s)."]
+            if "coulomb" in terms
+            else []
+        ),
+        f"<dynamics> holds {dynamics}." if dynamics else "No friction was identified.",
         *(["A comment in each joint gives its armature."] if cfg["robot"]["armature"] else []),
         *([f"Torque offsets (comments in their joints) on: {offsets}."] if offsets else []),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
