@@ -124,7 +124,9 @@ def _field_columns(
         if len(found) != len(joints):
             raise InputError(
                 f"{path}: {len(found)} {field} column(s) match {template!r} ({found}) but "
-                f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch"
+                f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch "
+                "({i} numbers the configured joints: a log of more joints than are identified "
+                "needs its columns named by joint, {joint})"
             )
     for column, joint in zip(wanted, joints, strict=True):
         if column not in frame.columns:
