@@ -100,6 +100,8 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
     assert rec.sample_rate_hz == pytest.approx(500.0, rel=1e-7)
     np.testing.assert_allclose(np.diff(rec.time), 1 / 500, rtol=1e-7)
     np.testing.assert_array_equal(rec.angle, angle)  # each sample is at its grid point
+    strict = ingest.load_record(tmp_path / "unix.csv", {}, max_jitter=0.0)  # no jitter allowed
+    assert strict.sample_rate_hz == rec.sample_rate_hz
     frame["time"] = 1733356800 + np.arange(n) / 500 + np.tile([0.0, 4e-4], n // 2)  # jittered
     frame.to_csv(tmp_path / "jittered.csv", index=False)
     assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled

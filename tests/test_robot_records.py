@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid.errors import UserError
 from paramid.hip import pipeline
 from paramid.ingest import InputError
 from paramid.robot import records, signals
@@ -314,3 +315,14 @@ def test_auto_cutoff_rejects_noise_and_keeps_motion():
     assert choice.candidates_hz.max() < 0.8 * 250.0
     assert 6.0 <= choice.chosen_hz <= 12.0, choice
     assert choice.cv_rmse[0] > choice.cv_rmse.min() < choice.cv_rmse[-1]
+
+
+def test_a_record_too_slow_for_the_chosen_cutoff_says_what_to_change(tmp_path: Path):
+    """A validation log at 25 Hz under an ``auto`` cutoff of 15 Hz chosen from 1 kHz
+    calibration logs ended robot_signals with a traceback that named no record or fix."""
+    path = tmp_path / "slow.csv"
+    frame(np.arange(500) / 25.0).to_csv(path, index=False)
+    slow = records.load_record(path, JOINTS)
+    with pytest.raises(UserError, match=r"^robots\.arm\.signals: cutoff 15 Hz .* 12\.5 Hz .*"):
+        signals.process_chosen(slow, SIGNALS, 15.0, "arm")
+    assert signals.process_chosen(slow, SIGNALS, 10.0, "arm").cutoff_hz == 10.0

@@ -156,7 +156,7 @@ def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
-    if jitter > max_jitter:
+    if jitter > max_jitter and jitter * median > rounding_allowance(t):
         row = int(np.argmax(np.abs(step - median))) + 1
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
@@ -190,6 +190,12 @@ UNIFORM_JITTER = 1e-9
 ROUNDING_ULPS = 4
 
 
+def rounding_allowance(t: Array) -> float:
+    """The deviation [s] of an interval that the stamps' doubles alone can cause
+    (:data:`ROUNDING_ULPS` units in the last place of the largest stamp)."""
+    return float(ROUNDING_ULPS * np.spacing(max(abs(float(t[0])), abs(float(t[-1])))))
+
+
 def on_uniform_grid(
     data: dict[str, Array], path: Path, max_jitter: float
 ) -> tuple[dict[str, Array], float, float, bool]:
@@ -202,8 +208,7 @@ def on_uniform_grid(
     median, jitter = time_grid(t, path, max_jitter)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
-    rounding = ROUNDING_ULPS * np.spacing(max(abs(float(t[0])), abs(float(t[-1]))))
-    if jitter * median <= rounding:
+    if jitter * median <= rounding_allowance(t):
         interval = float(t[-1] - t[0]) / (t.size - 1)
         grid: Array = interval * np.arange(t.size, dtype=np.float64)
         return {**data, "time": grid}, interval, 0.0, False

@@ -89,12 +89,14 @@ def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
 # a fast step of a smooth motion has fast neighbours.
 JUMP_RATIO = 10.0
 JUMP_NEIGHBOURS = 5
+JUMP_MESSAGE = "the angle jumps by"  # how :func:`angle_jumps` begins its message
 
 
 def angle_jumps(time: Array, angle: Array) -> str | None:
     """Steps of the angle faster than :data:`MAX_SPEED_RAD_S` that are all isolated jumps
-    (:data:`JUMP_RATIO`), named with the first one's time; ``None`` when there is no such step
-    or when fast steps come in runs, as in a record in degrees."""
+    (:data:`JUMP_RATIO` times the median step of their calm neighbours), named with the first
+    one's time; ``None`` when there is no such step or when a fast step has only fast steps
+    around it, as in a smooth record in degrees."""
     step = np.diff(angle)
     fast = np.flatnonzero(np.abs(step) / np.diff(time) > MAX_SPEED_RAD_S)
     if fast.size == 0:
@@ -117,7 +119,7 @@ def angle_jumps(time: Array, angle: Array) -> str | None:
     )
     more = f" and {fast.size - 1} more such step(s)" if fast.size > 1 else ""
     return (
-        f"the angle jumps by {step[first]:+.4g} rad between t = {time[first]:.6g} and "
+        f"{JUMP_MESSAGE} {step[first]:+.4g} rad between t = {time[first]:.6g} and "
         f"{time[first + 1]:.6g} s{more}, while its neighbouring steps are {typical[0]:.3g} rad: "
         f"{cause} (not a unit: a unit scales every step)"
     )

@@ -68,10 +68,11 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     or a key given twice (Snakemake keeps the last silently) names the file and line.  Returns
     the results folders with the config field that owns each (two owners are an error).
 
-    A study or robot block given with its own ``records`` is a study of its own: it replaces a
-    shipped block of the same name whole instead of being merged into it (a user's ``pendulum``
-    took the shipped one's column names, reference values and checks); a block without
-    ``records`` changes the shipped study's settings."""
+    A study or robot block given with its own measured records (a ``path`` for every
+    calibration and validation record) is a study of its own: it replaces a shipped block of
+    the same name whole instead of being merged into it (a user's ``pendulum`` took the shipped
+    one's column names, reference values and checks); any other block (a twin's longer record,
+    one record re-pointed) changes the shipped study's settings."""
     from snakemake.utils import update_config
 
     codehash.use_store(IMPORT_STORE)
@@ -81,12 +82,23 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     for family in ("studies", "robots"):
         shipped, given = settings.get(family) or {}, config.get(family) or {}
         for name, block in given.items() if isinstance(given, dict) else ():
-            if name in shipped and isinstance(block, dict) and "records" in block:
+            if name in shipped and isinstance(block, dict) and own_records(block):
                 shipped[name] = {}
     update_config(settings, config)
     config.clear()
     config.update(validated(settings, schema))
     return result_folders(config)
+
+
+def own_records(block: Mapping[str, Any]) -> bool:
+    """Whether a study or robot block gives measured data of its own: calibration and
+    validation records (one mapping or a list of them each), every one with a ``path``."""
+    records = block.get("records")
+    if not isinstance(records, Mapping):
+        return False
+    roles = [records.get(role) for role in ("calibration", "validation")]
+    specs = [spec for role in roles for spec in (role if isinstance(role, list) else [role])]
+    return all(roles) and all(isinstance(spec, Mapping) and "path" in spec for spec in specs)
 
 
 def validated(settings: dict, schema: str | Path) -> dict:

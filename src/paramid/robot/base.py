@@ -75,6 +75,11 @@ def _expressions(
     return out
 
 
+class AmbiguousRank(ValueError):
+    """The pivoted QR and the ordered scan disagree on the rank at the tolerance: a column lies
+    within round-off of it (:func:`base_parameters`)."""
+
+
 def _numerical_rank(R: Array, rel_tol: float) -> int:
     """#{i : |Rᵢᵢ| > rel_tol · |R₀₀|} of a pivoted-QR factor R."""
     diag = np.abs(np.diag(R))
@@ -107,7 +112,7 @@ def base_parameters(Y: ArrayLike, names: Sequence[str], rel_tol: float = 1e-8) -
     regrouping order).  Then K solves Y₁ K = Y₂ (entries below 1e-10 are round-off of
     structural zeros: kept in K, left out of ``expressions``).  A
     rank that the two tests disagree on (a column within round-off of the threshold) raises
-    ValueError: choose another ``rel_tol``.
+    :class:`AmbiguousRank`: choose another ``rel_tol``.
     """
     Y = np.asarray(Y, dtype=np.float64)
     if Y.ndim != 2 or Y.shape[1] != len(names):
@@ -120,7 +125,7 @@ def base_parameters(Y: ArrayLike, names: Sequence[str], rel_tol: float = 1e-8) -
     threshold = rel_tol * abs(R[0, 0]) if R.size else 0.0
     independent = _canonical_columns(compressed, threshold) if rank else np.zeros(0, np.intp)
     if independent.size != rank:
-        raise ValueError(
+        raise AmbiguousRank(
             f"numerical rank ambiguous at rel_tol={rel_tol}: pivoted QR gives {rank}, "
             f"the ordered scan {independent.size}; choose another rel_tol"
         )

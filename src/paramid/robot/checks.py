@@ -260,7 +260,8 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
                     f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
                     "units: {q: deg}"
                 )
-        if message and kind == "continuous":  # its span may be real: it turns without end
+        jump = message is not None and message.startswith(plausibility.JUMP_MESSAGE)
+        if message and kind == "continuous" and not jump:  # its span may be real: it turns
             message += " (or a continuous joint turning over two revolutions: skip angle_units)"
         if message:
             problems.append(("angle_units", joint, message))

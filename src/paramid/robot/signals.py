@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid import cutoff, signals
+from paramid.errors import UserError
 from paramid.robot.compression import Compressed, compress_records
 from paramid.robot.records import RobotRecord
 
@@ -94,6 +95,23 @@ def process(
         sample_rate_hz=fs / factor,
         cutoff_hz=cut,
     )
+
+
+def process_chosen(
+    record: RobotRecord, signals_config: Mapping, cutoff_hz: float, study: str
+) -> ProcessedRecord:
+    """:func:`process` at the study's cutoff; a record sampled too slowly for it (a validation
+    log slower than the calibration records that chose an ``auto`` cutoff: a fixed one is
+    checked before any job) is a :class:`~paramid.errors.UserError` saying what to change."""
+    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config["decimate"]))
+    if nyquist:
+        raise UserError(
+            f"robots.{study}.signals: {nyquist} of a record sampled at "
+            f"{record.sample_rate_hz:.4g} Hz; the cutoff was chosen from the calibration "
+            "records: log this record faster, or list signals.cutoff_candidates_hz below its "
+            "Nyquist frequency"
+        )
+    return process(record, signals_config, cutoff_hz)
 
 
 def velocity_band(record: RobotRecord, fraction: float = BAND_FRACTION) -> Array:

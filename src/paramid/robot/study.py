@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from paramid import io, signals
 from paramid.robot import estimators, priors
 from paramid.robot.base import (
+    AmbiguousRank,
     BaseParameters,
     base_columns,
     base_parameters,
@@ -495,7 +496,7 @@ def model_base(
         columns[:, held_offsets(law)] = 0.0
         try:
             base: BaseParameters | None = base_parameters(columns, law.standard_names, rel_tol)
-        except ValueError:  # the rank is ambiguous at rel_tol: some combination barely excited
+        except AmbiguousRank:  # some combination excited to within round-off of rel_tol
             base = None
         if base is not None and base.rank == structural.rank:
             return law, base, structural, dropped
@@ -514,9 +515,10 @@ def model_base(
                 else f"excite the model's {structural.rank} base parameters only to within "
                 f"round-off of base.rel_tol = {rel_tol:g} (a short or weak excitation)"
             )
+            named = missing or "none alone (at up to 1000 times the tolerance)"
             raise RobotError(
                 f"robots.{study}: the calibration records {found}; not excited independently: "
-                f"{missing}. Use a richer or longer excitation (more joints moving, both "
+                f"{named}. Use a richer or longer excitation (more joints moving, both "
                 "directions, more speeds) or more records."
             )
         for j in loose:

@@ -288,17 +288,6 @@ class RobotStudies:
             high := signals.above_nyquist(float(cutoff), loaded.sample_rate_hz, decimate)
         ):
             raise ConfigError(f"robots.{name}.signals.cutoff_hz: {spec['path']}: {high}")
-        highest = max(block["signals"]["cutoff_candidates_hz"])
-        if (
-            cutoff == "auto"
-            and role == "validation"
-            and (high := signals.above_nyquist(highest, loaded.sample_rate_hz, decimate))
-        ):  # the calibration records choose among the candidates: any may reach this record
-            raise ConfigError(
-                f"robots.{name}.signals.cutoff_candidates_hz: {spec['path']} (validation): the "
-                f"cutoff chosen from the calibration records may be {highest:g} Hz, and {high}: "
-                "list candidates below it, or set cutoff_hz"
-            )
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
             raise ingest.InputError(
