@@ -622,3 +622,25 @@ def test_a_clearly_lower_run_sample_is_better_by_mann_whitney():
     assert row["verdict"] == "better"
     peer = scipy.stats.mannwhitneyu(low, high, alternative="two-sided").pvalue
     assert row["p_value"] == pytest.approx(peer, rel=1e-6)
+
+
+def test_a_tie_for_the_best_friedman_rank_is_shared_and_the_count_is_the_runs():
+    """Three methods at mean rank 2.00 each: the audit named WOA best and called MIPO's claim
+    'differs'; a tie for the lowest rank is shared. The claim counts the methods it ranked
+    (it said 7 whatever the config ran)."""
+    from paramid.cec2022 import study
+
+    friedman = pd.DataFrame(
+        {
+            "scope": ["d10"] * 3,
+            "algorithm": ["WOA", "MIPO", "HHO"],
+            "mean_rank": [2.0, 2.0, 2.0],
+            "statistic": [0.0] * 3,
+            "p_value": [1.0] * 3,
+        }
+    )
+    (row,) = study._friedman_claims(friedman, "MIPO")
+    assert row["verdict"] == "reproduced" and "(tied)" in row["reproduced_value"]
+    assert "3 methods" in row["claim"]
+    friedman.loc[1, "mean_rank"] = 2.5
+    assert study._friedman_claims(friedman, "MIPO")[0]["verdict"] == "differs"

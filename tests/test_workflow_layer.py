@@ -419,6 +419,30 @@ def test_a_logdet_prior_toward_a_link_without_a_body_is_named_before_any_job(con
     RobotStudies(config).check_inputs()
 
 
+def test_a_fourier_design_the_search_cannot_run_is_named_before_any_job(config):
+    """One harmonic with rest at both ends (a constant trajectory: 'every start gave a
+    rank-deficient regressor') and fewer than 4 grid points per harmonic failed inside the
+    design job with a traceback naming no field."""
+    design = config["excitation"]["hip_designed"]
+    design["order"] = 1
+    with pytest.raises(ConfigError, match=r"^excitation\.hip_designed\.order = 1: with rest"):
+        ExcitationDesigns(config)
+    design |= {"order": 5, "grid_points": 12}
+    with pytest.raises(
+        ConfigError, match=r"^excitation\.hip_designed\.grid_points = 12: .*\(20 for"
+    ):
+        ExcitationDesigns(config)
+    design["grid_points"] = 20
+    ExcitationDesigns(config)
+    config["robots"] = {"gen3_twin": config["robots"]["gen3_twin"]}
+    spec = config["robots"]["gen3_twin"]["excitation"]
+    spec["harmonics"] = 1
+    with pytest.raises(ConfigError, match=r"gen3_twin\.excitation\.harmonics = 1: with rest"):
+        RobotStudies(config).check_inputs()
+    spec |= {"boundary": "periodic", "compare": []}  # no rest conditions: one harmonic moves
+    RobotStudies(config)._check_excitation("gen3_twin")
+
+
 def test_validation_records_are_scored_at_their_own_rate(config):
     """``decimate`` thins the calibration rows only (a validation RMSE on every n-th sample
     moved with the thinning's phase)."""

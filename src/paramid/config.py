@@ -119,6 +119,24 @@ def check_names(field: str, names: Any, known: list[str], regressor: list[str]) 
         )
 
 
+def check_fourier_design(field: str, block: Mapping, harmonics: str, rest: bool) -> None:
+    """A Fourier excitation design (Eq 8-9) the search can run: at least 2 harmonics where the
+    joint rests at both ends (the rest conditions fix a₁ and b₁ of a single harmonic: a
+    constant trajectory, 'every start gave a rank-deficient regressor'), and at least 4 grid
+    points per harmonic (the search's own minimum, a traceback without the field)."""
+    order, points = int(block[harmonics]), int(block["grid_points"])
+    if rest and order < 2:
+        raise ConfigError(
+            f"{field}.{harmonics} = {order}: with rest at both ends (Eq 9) one harmonic leaves a "
+            "constant trajectory; use 2 or more"
+        )
+    if points < 4 * order:
+        raise ConfigError(
+            f"{field}.grid_points = {points}: at least 4 per harmonic ({4 * order} for "
+            f"{harmonics} = {order})"
+        )
+
+
 def check_base_study(config: Mapping, field: str, base: str) -> None:
     """A block that simulates on a twin study's settings (nonlinear studies, hip excitation
     designs) names a twin study under ``studies:`` as its ``base_study``."""

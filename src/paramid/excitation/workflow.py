@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paramid.config import ConfigError, check_base_study
+from paramid.config import ConfigError, check_base_study, check_fourier_design
 from paramid.workflow import Wildcards, fixed_signal_settings
 
 # keys of a design block that the design itself does not read
@@ -24,6 +24,8 @@ class ExcitationDesigns:
         self.names = list(self.blocks)
         self.hip = [k for k, v in self.blocks.items() if v["kind"] == "hip"]
         self.chain = [k for k, v in self.blocks.items() if v["kind"] == "chain"]
+        for name, block in self.blocks.items():  # both kinds rest at both ends (Eq 9)
+            check_fourier_design(f"excitation.{name}", block, "order", rest=True)
         for name in self.hip:
             check_base_study(config, f"excitation.{name}", self.blocks[name]["base_study"])
         for name in self.chain:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from paramid import codehash, ingest, paths
-from paramid.config import ConfigError
+from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import UserError
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Wildcards, mark_validated, validated_before
@@ -300,6 +300,8 @@ class RobotStudies:
         harmonics; returns the stamp (keyed by the URDF, the block and the files' bytes)."""
         block = self.blocks[name]
         spec = block["excitation"]
+        rest = spec["boundary"] == "rest_to_rest"
+        check_fourier_design(f"robots.{name}.excitation", spec, "harmonics", rest)
         for entry in spec["compare"]:
             field = f"robots.{name}.excitation.compare ({entry['name']})"
             ingest.check_file(entry["coefficients"], field)
