@@ -500,13 +500,11 @@ def model_base(
             base = None
         if base is not None and base.rank == structural.rank:
             return law, base, structural, dropped
-        missing = unidentified(base_columns(columns, structural), structural)
-        for stricter in (10.0, 100.0, 1000.0):  # an ambiguous rank: the nearest combinations
-            if missing or base is not None:
-                break
-            missing = unidentified(
-                base_columns(columns, structural), structural, stricter * rel_tol
-            )
+        W = base_columns(columns, structural)
+        missing = unidentified(W, structural)
+        if base is None:  # an ambiguous rank: the combinations a stricter scan finds first
+            for stricter in (10.0, 100.0, 1000.0):
+                missing = missing or unidentified(W, structural, stricter * rel_tol)
         loose = [j for j, joint in enumerate(law.joints) if f"{OFFSET}_{joint}" in missing]
         if offset != "auto" or not loose:
             found = (
