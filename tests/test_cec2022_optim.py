@@ -274,7 +274,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert timed.sum() == 2 * 3  # time ranks, 3 functions x 2 D: never judged
     assert set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
     intervals = study.rank_intervals(runs, algorithms=["WOA", "HHO", "MIPO"], resamples=200)
-    judged = study.audit_table(ranks, friedman, wilcoxon, "MIPO", tables, intervals)
+    judged = study.audit_table(ranks, friedman, wilcoxon, tables, intervals)
     assert set(judged["verdict"]) <= set(audit_columns.VERDICTS)
     assert judged["claim"].str.contains("values").sum() == 0  # no printed values here
     with pytest.raises(ValueError):

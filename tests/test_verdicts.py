@@ -291,6 +291,57 @@ def test_cec_verdicts_do_not_move_with_the_load(load):
         assert second.loc[timed, "reproduced_value"].ne(first.loc[timed, "reproduced_value"]).any()
 
 
+def test_cec_claims_are_mipos_whatever_the_reference():
+    """The paper's ranking claims are about MIPO: a reference of HO tests HO in the statistics
+    tables, but the audit still judges MIPO (HO inherited MIPO's text ranks and its "best
+    Friedman rank" claim); without MIPO's runs the claims are one row, not comparable."""
+    tables = _cec_tables(np.random.default_rng(7))
+    ranks = {d: study.rank_table(t) for d, t in tables.items()}
+    friedman = study.friedman_table(tables)
+    claims = _cec_audit(tables)
+    assert claims["claim"].str.contains("MIPO rank on F").sum() == 2 * 4 * 12
+    assert not claims["claim"].str.contains("HO rank").any()
+    with pytest.raises(ValueError, match="MIPO's claims"):
+        study.audit_table(ranks, friedman, study.wilcoxon_table(tables, reference="HO"))
+    without = {d: t[t["algorithm"] != "MIPO"] for d, t in tables.items()}
+    empty = study.wilcoxon_table(tables).iloc[:0]
+    rows = study.audit_table(
+        {d: study.rank_table(t) for d, t in without.items()},
+        study.friedman_table(without),
+        empty,
+        without,
+    )
+    judged = rows[~rows["claim"].str.contains("values|printed Best")]
+    assert judged["verdict"].tolist() == ["not comparable"]
+    assert "MIPO is not among cec2022.algorithms" in judged["reason"].iloc[0]
+
+
+def test_cec_claims_on_a_reduced_config_name_what_ran():
+    """Three functions and four methods: the claims count those, and the "better at 20D"
+    claim is not judged where the paper's own ranks on those functions do not improve."""
+    full = _cec_tables(np.random.default_rng(7))
+    keep = ["WOA", "HHO", "HO", "MIPO"]
+    tables = {
+        d: t[t["function"].isin([1, 2, 3]) & t["algorithm"].isin(keep)] for d, t in full.items()
+    }
+    ranks = {d: study.rank_table(t) for d, t in tables.items()}
+    wilcoxon = study.wilcoxon_table(tables)
+    rows = study.audit_table(ranks, study.friedman_table(tables), wilcoxon, tables)
+    claims = set(rows["claim"])
+    assert "D10 Ave: MIPO first on n of 3 functions" in claims
+    assert "D10 Ave values of 4 methods on F1, F2, F3 (errors f - f*)" in claims
+    full_ranks = {d: study.rank_table(t) for d, t in full.items()}
+    full_rows = study.audit_table(
+        full_ranks, study.friedman_table(full), study.wilcoxon_table(full), full
+    )
+    assert "D10 Ave values of the six methods on F1-F12 (errors f - f*)" in set(full_rows["claim"])
+    flat = {d: r.assign(paper_rank_ave=1) for d, r in ranks.items()}
+    claim = study._dimension_claim(flat, "MIPO")
+    assert claim["verdict"] == "not comparable" and "do not improve" in claim["reason"]
+    better = {10: flat[10].assign(paper_rank_ave=2), 20: flat[20]}
+    assert study._dimension_claim(better, "MIPO")["verdict"] != "not comparable"
+
+
 def test_timing_rows_are_never_judged():
     fast = audit.timing("t", "T", 1.0, 0.001, "why")
     slow = audit.timing("t", "T", 1.0, 1000.0, "why")
