@@ -87,6 +87,24 @@ def test_one_corrupt_sample_is_named_with_its_time_not_as_a_unit(pendulum, colum
     assert "corrupt sample" in problems[0][1]
 
 
+def test_a_lone_torque_spike_within_plausible_magnitudes_is_named(pendulum):
+    """One torque sample 200 spreads out (well below the N mm bound) passed every check, and
+    the filter smeared it into the fit; a torque that stays out over many samples is motion."""
+    low, high = np.percentile(pendulum.torque, [1, 99])
+    spiked = pendulum.torque.copy()
+    spiked[1500] = np.median(spiked) + 200 * (high - low)
+    problems = plausibility.record_problems(
+        pendulum.time, pendulum.angle, spiked, (), _r2(pendulum)
+    )
+    assert [name for name, _ in problems] == ["magnitudes"]
+    assert f"at t = {pendulum.time[1500]:.6g} s" in problems[0][1]
+    assert "corrupt sample" in problems[0][1]
+    held = pendulum.torque.copy()
+    held[1500:1520] = spiked[1500]  # 20 samples: a pulse of motion, not one corrupt sample
+    assert plausibility.torque_spike(pendulum.time, held) is None
+    assert plausibility.torque_spike(pendulum.time, pendulum.torque) is None
+
+
 def test_jumps_in_the_angle_are_named_with_their_time_not_as_degrees(pendulum):
     """A dropped sample (one angle read as 0) and an angle wrapped to ±π moved the angle at
     hundreds of rad/s within a plausible span: they were called degrees, and following that

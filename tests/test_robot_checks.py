@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from paramid import plausibility
 from paramid.robot import checks, model, records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,6 +299,19 @@ def test_one_corrupt_angle_or_torque_sample_is_named_with_its_time(record, robot
     problems = checks.record_problems(dataclasses.replace(record, **{field: values}), robot)
     assert len(problems) == 1 and "corrupt sample" in problems[0][2]
     assert f"t = {record.time[400]:.6g} s" in problems[0][2]
+
+
+def test_a_lone_torque_spike_is_named_with_its_joint_and_time(record, robot):
+    """One sample of joint 3's torque 200 spreads out: below the unit bound, it passed every
+    check; a joint's torque held out over many samples (a brief motion) is not a spike."""
+    low, high = np.percentile(record.tau[:, 2], [1, 99])
+    tau = record.tau.copy()
+    tau[400, 2] = np.median(tau[:, 2]) + 200 * (high - low)
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", "joint_3")]
+    assert f"t = {record.time[400]:.6g} s" in problems[0][2]
+    tau[400:440, 2] = tau[400, 2]
+    assert plausibility.torque_spike(record.time, tau) is None
 
 
 def test_a_column_read_twice_is_named(record, robot):

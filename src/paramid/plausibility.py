@@ -83,6 +83,25 @@ def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
     )
 
 
+def torque_spike(time: Array, torque: Array) -> str | None:
+    """One torque sample (of a column of ``torque``, (N,) or (N, n)) beyond
+    :data:`OUTLIER_SPREADS` spreads that also stands apart from both its neighbours (each at
+    least half its distance from the median away from it): a corrupt sample, which the
+    low-pass filter would smear into a ringing the fit then explains.  A torque that stays far
+    out over several samples (a joint moved briefly in a long rest) is motion, not named."""
+    values = torque.reshape(torque.shape[0], -1)
+    message = corrupt_sample(time, values, "torque")
+    if message is None:
+        return None
+    low, middle, high = np.percentile(values, [1, 50, 99], axis=0)
+    distance = np.abs(values - middle) / np.maximum(high - low, np.finfo(float).tiny)
+    row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
+    series = values[:, column]
+    gap = abs(series[row] - middle[column])
+    neighbours = series[[k for k in (row - 1, row + 1) if 0 <= k < series.size]]
+    return message if np.all(np.abs(neighbours - series[row]) >= 0.5 * gap) else None
+
+
 # A step faster than MAX_SPEED_RAD_S and this many times the median step of its
 # JUMP_NEIGHBOURS neighbours on each side is a jump in the log (a dropped or corrupt sample, an
 # angle wrapped to ±π, an encoder catching up), not a unit: a unit scales every step alike, so
@@ -387,7 +406,7 @@ def record_problems(
         "time_units": lambda: sample_rate(time),
         "angle_units": lambda: angle_units(time, angle),
         "torque_varies": lambda: torque_varies(torque),
-        "magnitudes": lambda: magnitudes(time, torque),
+        "magnitudes": lambda: magnitudes(time, torque) or torque_spike(time, torque),
         "encoder_clipped": lambda: encoder_clipped(angle),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]

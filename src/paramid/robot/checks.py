@@ -410,7 +410,8 @@ def sensor_faults(
     """Per joint, a channel no live sensor of a moving arm gives: a torque that never changes
     (a moving arm's torque follows its gravity and inertia, and a sensor shows noise), a
     velocity that never changes while the angle moves, an angle that never changes while the
-    velocity reaches :data:`MOVING_RAD_S`, a velocity beyond
+    velocity reaches :data:`MOVING_RAD_S`, a lone torque spike
+    (:func:`paramid.plausibility.torque_spike`), a velocity beyond
     :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
     against the angle's change (unless it is one of the ``exchanged`` joints: another joint's
     velocity, :func:`exchanged_velocities`); and two joints' columns equal in every sample.
@@ -428,6 +429,8 @@ def sensor_faults(
                     "sensor or the wrong column? check columns.tau",
                 )
             )
+        elif spike := plausibility.torque_spike(record.time, tau):
+            problems.append(("sensor_faults", joint, spike))
         if record.dq is None:
             continue
         dq = record.dq[:, k]
