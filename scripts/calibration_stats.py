@@ -11,7 +11,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "calibration_stats")
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
-    t8 = significance.table8(fits, n_boot=cfg["n_boot"])
+    t8 = significance.table8(fits, study=cfg["study"], n_boot=cfg["n_boot"])
     io.write_csv(t8, smk.output.csv)
     cols = [
         "comparison",

@@ -12,7 +12,9 @@ def main(smk) -> None:
     problems, frame, truth, _ = report.load_problems(
         smk.input.data, smk.input.truth, smk.input.ident, "paper", list(range(cfg["runs"]))
     )
-    tables = report.study_tables(fits, problems, frame, truth, n_boot=cfg["n_boot"])
+    tables = report.study_tables(
+        fits, problems, frame, truth, study=cfg["study"], n_boot=cfg["n_boot"]
+    )
     for name, caption in report.table_captions(cfg["study"], report.noise_floor(frame)).items():
         io.write_csv(tables[name], smk.output[name])
         io.write_markdown(tables[name], smk.output[f"{name}_md"], caption=caption)

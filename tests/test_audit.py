@@ -109,7 +109,7 @@ def _tables(fits: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return {
         "table6": report.accuracy_table(fits, paper.TABLE6),
         "table7": report.accuracy_table(fits, paper.TABLE7, names=paper.TABLE7_NAMES),
-        "table8": significance.table8(fits, n_boot=0),
+        "table8": significance.table8(fits, study="kr210", n_boot=0),
         "table9": _table9(),
         "hybrid": report.hybrid_runtime_table(fits),
     }

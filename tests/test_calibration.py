@@ -840,7 +840,7 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
         "complete": {i: _synthetic_fit(rng, problem, 2) for i in ("ekf", "lm_ga")},
     }
     problems = [problem, problem]
-    out = report.study_tables(fits, problems, data.frame, data.truth, n_boot=50)
+    out = report.study_tables(fits, problems, data.frame, data.truth, study="kr210", n_boot=50)
     assert set(out) == {"table6", "table7", "models", "hybrid", "recovery", "recovery_summary"}
     paper_fits = fits["paper"]
     floor = report.noise_floor(data.frame)
@@ -851,7 +851,9 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
     assert list(out["table7"]["method"][:8]) == list(paper.TABLE7_NAMES.values())
     assert out["table7"]["method"].iloc[-1] == "tracker noise floor"
     assert out["table7"]["rmse_mm"].iloc[-1] == floor
-    pd.testing.assert_frame_equal(out["models"], report.model_comparison(fits, floor, n_boot=50))
+    pd.testing.assert_frame_equal(
+        out["models"], report.model_comparison(fits, floor, study="kr210", n_boot=50)
+    )
     pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper_fits))
     train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
     positions = [train[["x_true", "y_true", "z_true"]].to_numpy()] * 2
@@ -1026,7 +1028,7 @@ def _rmse_fits(rng: np.random.Generator, runs: int = 10) -> dict:
 def test_table8_pairs_rows_by_run_whatever_their_order():
     rng = generator("test", "table8")
     fits = _rmse_fits(rng)
-    t8 = significance.table8(fits, n_boot=200).set_index("identifier")
+    t8 = significance.table8(fits, study="kr210", n_boot=200).set_index("identifier")
     assert list(t8.columns) == significance.TABLE8_COLUMNS[:1] + significance.TABLE8_COLUMNS[2:]
     m5 = fits["mipo_arkekf"].sort_values("run")["val_rmse_mm"].to_numpy()
     for ident in ("bc", "ukf", "lm_ga"):
@@ -1045,7 +1047,7 @@ def test_table8_pairs_rows_by_run_whatever_their_order():
     extra = {k: v.assign(model="paper") for k, v in fits.items()}
     extra["ukf"] = pd.concat([extra["ukf"], extra["ukf"].assign(model="complete", val_rmse_mm=9.0)])
     extra["ekf_sequential"] = fits["ekf"].assign(val_rmse_mm=5.0)
-    again = significance.table8(extra, n_boot=200).set_index("identifier")
+    again = significance.table8(extra, study="kr210", n_boot=200).set_index("identifier")
     pd.testing.assert_frame_equal(again, t8)
 
 
@@ -1053,11 +1055,11 @@ def test_table8_missing_run_is_an_error():
     fits = _rmse_fits(generator("test", "table8"))
     fits["ukf"] = fits["ukf"][fits["ukf"]["run"] != 3]
     with pytest.raises(ValueError, match=r"missing runs: \{'ukf': \[3\]\}"):
-        significance.table8(fits, n_boot=0)
+        significance.table8(fits, study="kr210", n_boot=0)
     fits = _rmse_fits(generator("test", "table8"))
     fits["bc"] = pd.concat([fits["bc"], fits["bc"].iloc[:1]])
     with pytest.raises(ValueError, match="more than once"):
-        significance.table8(fits, n_boot=0)
+        significance.table8(fits, study="kr210", n_boot=0)
 
 
 def _pooled_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:

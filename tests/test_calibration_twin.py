@@ -380,13 +380,13 @@ def test_model_rows_and_comparison_pair_by_run():
     rows = report.model_rows(fits, 0.025)
     assert list(rows["method"]) == ["LM+GA [complete_compliance]", "tracker noise floor"]
     assert rows.filter(like="paper_").isna().all().all()
-    comp = report.model_comparison(fits, 0.025, n_boot=200)
+    comp = report.model_comparison(fits, 0.025, study="kr210", n_boot=200)
     paired = stats.ttest_rel(full_rmse, paper_rmse)
     assert comp.loc[0, "t_p"] == pytest.approx(paired.pvalue)
     assert comp.loc[0, "paper_model_over_noise_floor"] == pytest.approx(paper_rmse.mean() / 0.025)
     fits["complete_compliance"]["lm_ga"] = frame(full_rmse, order[:5])
     with pytest.raises(ValueError, match="runs"):
-        report.model_comparison(fits, 0.025, n_boot=200)
+        report.model_comparison(fits, 0.025, study="kr210", n_boot=200)
 
 
 def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import threading
-import time
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -293,20 +292,3 @@ def test_schwefel_branches() -> None:
     finally:
         ar.top = base
     np.testing.assert_allclose(got, _schwefel_reference(z), rtol=1e-12, atol=1e-9)
-
-
-# -- performance ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("function", range(1, 13))
-def test_speed(function: int) -> None:
-    """A (30, 100, 20) batch takes a few ms here; the bound is loose for loaded CI machines."""
-    f = CEC2022(function, 20)
-    X = np.random.default_rng(1).uniform(-100, 100, (30, 100, 20))
-    f(X)
-    best = np.inf
-    for _ in range(5):
-        t0 = time.perf_counter()
-        f(X)
-        best = min(best, time.perf_counter() - t0)
-    assert best < 0.05, f"F{function}: {best * 1e3:.1f} ms"

@@ -4,16 +4,21 @@ split tau_f = Phi(eta) beta, limiting cases, and the twin's friction callable.""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paramid import simulation
 from paramid.friction import laws as friction
-from paramid.friction.laws import MODELS, TRUTHS
+from paramid.friction.laws import MODELS
 from paramid.hip import nonlinear, twin
+from paramid.ingest import read_yaml
 
 NAMES = list(MODELS)
+
+NONLINEAR = read_yaml(Path(__file__).resolve().parents[1] / "config.yaml")["nonlinear"]
+TRUTHS = NONLINEAR["hip_nonlinear"]["truths"]  # the shipped twin variants' friction laws
 
 
 def _velocities() -> np.ndarray:
@@ -172,11 +177,17 @@ def test_parameter_units_are_unique_per_name():
             assert units[p] == u
 
 
-def test_truths_lie_inside_the_default_bounds():
+def test_truths_lie_inside_the_default_and_the_shipped_bounds():
+    """config.yaml's twin truths lie inside each law's default box and inside the box the
+    shipped study searches (``friction_bounds``)."""
+    shipped = NONLINEAR["hip_nonlinear"]["friction_bounds"]
     for name, values in TRUTHS.items():
         m = MODELS[name]
         theta, b = m.vector(values), np.array(m.bounds)
         assert np.all((b[:, 0] < theta) & (theta < b[:, 1])), name
+        for param, value in values.items():
+            low, high = shipped[param]
+            assert low < value < high, (name, param)
 
 
 def test_twin_friction_callable_is_backwards_compatible(hip):

@@ -5,6 +5,7 @@ seeded runs are deterministic and batch-independent, and the tables follow the s
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,9 +15,9 @@ from paramid import audit as audit_columns
 from paramid import simulation
 from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
-from paramid.friction.laws import TRUTHS
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
 from paramid.hip import nonlinear, pipeline, twin
+from paramid.ingest import read_yaml
 from paramid.optim import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
@@ -25,6 +26,9 @@ RIGID = [1.5, -0.2, 1.1]
 NOISE_FREE = dict(
     torque_noise_relative=0.0, torque_noise_nm=0.0, encoder_noise_rad=0.0, ripple_rms_rad=0.0
 )
+
+NONLINEAR = read_yaml(Path(__file__).resolve().parents[1] / "config.yaml")["nonlinear"]
+TRUTHS = NONLINEAR["hip_nonlinear"]["truths"]  # the shipped twin variants' friction laws
 
 
 def _settings(hip: dict, **changes) -> twin.TwinSettings:

@@ -289,12 +289,16 @@ def model_rows(fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float) 
 
 
 def model_comparison(
-    fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float, *, n_boot: int = 10_000
+    fits: Mapping[str, Mapping[str, pd.DataFrame]],
+    floor_mm: float,
+    *,
+    study: str,
+    n_boot: int = 10_000,
 ) -> pd.DataFrame:
     """Each identifier on every other model against itself on the paper's model, paired by
     repeat (same data): validation RMSE of both, the ratio of the paper model's RMSE to the
     noise floor, and :func:`paramid.stats.comparison_table`'s paired t / Wilcoxon with Holm
-    over all rows."""
+    over all rows; bootstrap streams (``study``, "models", ...)."""
     groups, pairs, rows = {}, [], []
     paper_fits = fits["paper"]
     for model_name, by_ident in fits.items():
@@ -322,7 +326,7 @@ def model_comparison(
                 }
             )
     comp = stats.comparison_table(
-        groups, pairs, paired=True, n_boot=n_boot, seed_keys=("kr210", "models")
+        groups, pairs, paired=True, n_boot=n_boot, seed_keys=(study, "models")
     )
     return pd.concat([pd.DataFrame(rows), comp], axis=1)
 
@@ -344,6 +348,7 @@ def study_tables(
     frame: pd.DataFrame,
     truth: Mapping,
     *,
+    study: str,
     n_boot: int,
 ) -> dict[str, pd.DataFrame]:
     """Every table of the study but Tables 8-9, from the fits ``fits[model][identifier]`` and
@@ -362,7 +367,7 @@ def study_tables(
     return {
         "table6": accuracy_table(paper_fits, rows6).assign(model="paper"),
         "table7": pd.concat([t7.assign(model="paper"), model_rows(fits, floor)], ignore_index=True),
-        "models": model_comparison(fits, floor, n_boot=n_boot),
+        "models": model_comparison(fits, floor, study=study, n_boot=n_boot),
         "hybrid": hybrid_runtime_table(paper_fits),
         "recovery": recovery,
         "recovery_summary": summary,

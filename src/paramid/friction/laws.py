@@ -23,8 +23,9 @@ Models (``qd`` is the joint velocity q̇ [rad/s], sgn(0) = 0 everywhere):
 part H_rb [Mxt, Myt, Jt]ᵀ with H_rb = [g sin q, g cos q, q̈] (the first three columns of
 Eq 6, linear) plus ``tau_f(q̇; theta)``; its parameter vector is ``[Mxt, Myt, Jt, *theta]``.
 
-Truth values of the twin variants (:data:`TRUTHS`) describe the paper's drive, a brushless
-motor behind a 156:1 planetary gearhead with output-side torque sensing (§2.1, Table 2):
+The truth values of the twin variants (config.yaml, ``nonlinear.hip_nonlinear.truths``)
+describe the paper's drive, a brushless motor behind a 156:1 planetary gearhead with
+output-side torque sensing (§2.1, Table 2):
 
 * rigid body and the Coulomb/viscous levels are Table 4's reference, f_c = 0.8 N m and
   f_v = 2.5 N m s/rad, in every variant, so that the variants differ only in friction shape;
@@ -341,14 +342,6 @@ class TanhCoulomb(FrictionModel):
 
 MODELS: dict[str, FrictionModel] = {
     m.name: m for m in (CoulombViscous(), Stribeck(), AsymmetricCoulomb(), TanhCoulomb())
-}
-
-#: Truth values of the twin variants [units of each model's ``units``]; reasoning above.
-TRUTHS: dict[str, dict[str, float]] = {
-    "coulomb_viscous": {"fc": 0.8, "fv": 2.5},
-    "stribeck": {"fc": 0.8, "fs": 1.2, "vs": 0.15, "delta": 2.0, "fv": 2.5},
-    "asymmetric": {"fc_pos": 0.95, "fc_neg": 0.65, "fv": 2.5},
-    "tanh": {"fc": 0.8, "vs": 0.1, "fv": 2.5},
 }
 
 
