@@ -124,6 +124,14 @@ CASES = {
         lambda c: c["excitation"]["hip_designed"].update(base_study="hop"),
         ["excitation.hip_designed.base_study = 'hop': no such study"],
     ),
+    "hip design period of a fractional number of samples": (
+        lambda c: c["excitation"]["hip_designed"].update(period_s=5.003),
+        ["excitation.hip_designed.period_s = 5.003 s is 500.3 samples", "sample_rate_hz = 100"],
+    ),
+    "chain design period of a fractional number of samples": (
+        lambda c: c["excitation"]["chain4"].update(period_s=10.0025),
+        ["excitation.chain4.period_s = 10.0025 s", "excitation.chain4.twin.sample_rate_hz"],
+    ),
     "forgetting sweep against an auto forgetting factor": (
         lambda c: c["studies"]["pendulum"].update(
             sweeps={"forgetting": {"values": [0.99, 0.998], "methods": ["bcls"]}}

@@ -27,9 +27,13 @@ class ExcitationDesigns:
         for name, block in self.blocks.items():  # both kinds rest at both ends (Eq 9)
             check_fourier_design(f"excitation.{name}", block, "order", rest=True)
         for name in self.hip:
-            check_base_study(config, f"excitation.{name}", self.blocks[name]["base_study"])
+            base = self.blocks[name]["base_study"]
+            check_base_study(config, f"excitation.{name}", base)
+            rate = f"studies.{base}.twin.sample_rate_hz"
+            whole_period(name, self.blocks[name], config["studies"][base]["twin"], rate)
         for name in self.chain:
             block = self.blocks[name]
+            whole_period(name, block, block["twin"], f"excitation.{name}.twin.sample_rate_hz")
             fs = float(block["twin"]["sample_rate_hz"])
             cut = float(block["identification"]["cutoff_hz"])
             if cut >= fs / 2:
@@ -90,3 +94,18 @@ class ExcitationDesigns:
 
     def targets(self) -> list[str]:
         return [t for name in self.names for t in self.study_targets(name)]
+
+
+def whole_period(name: str, block: Mapping[str, Any], twin: Mapping[str, Any], rate: str) -> None:
+    """The design's period spans a whole number of the twin's samples: the comparison records
+    several periods and averages them sample by sample (``signals.average_periods``); a
+    fractional period shifts each one against the others (a job's traceback without the
+    field, or a misaligned average)."""
+    fs, period = float(twin["sample_rate_hz"]), float(block["period_s"])
+    samples = period * fs
+    if abs(samples - round(samples)) > 1e-9:
+        raise ConfigError(
+            f"excitation.{name}.period_s = {period:g} s is {samples:.6g} samples at {rate} = "
+            f"{fs:g} Hz: the periods are averaged sample by sample; use a period of a whole "
+            "number of samples"
+        )

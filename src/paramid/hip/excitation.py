@@ -121,14 +121,8 @@ class HipSetup:
     estimator: str = "bcls"  # "bcls" (Eq 17 in the RLS box) or "ls"
 
 
-def _records(
-    trajectory: simulation.Evaluable,
-    duration_s: float,
-    setup: HipSetup,
-    seeds: Sequence[int],
-    record: str,
-) -> dict[str, Array]:
-    recs = [twin.simulate(trajectory, duration_s, setup.settings, int(s), record) for s in seeds]
+def _stacked(recs: Sequence[simulation.Record]) -> dict[str, Array]:
+    """The records of S twin seeds as (S, N) arrays (one time axis)."""
     return {
         "time": recs[0].time,
         "angle": np.stack([r.angle for r in recs]),
@@ -174,7 +168,12 @@ def compare_hip(
     fs = setup.settings.sample_rate_hz
     names = model.parameter_names(setup.keys)
     x_true = np.asarray(setup.settings.x_true)
-    val = _records(validation, validation_duration_s, setup, seeds, "validation")
+    val = _stacked(
+        [
+            twin.simulate(validation, validation_duration_s, setup.settings, s, "validation")
+            for s in seeds
+        ]
+    )
     pv = signals.process_averaged(
         val["time"],
         val["angle"],
@@ -191,7 +190,14 @@ def compare_hip(
 
     frames = []
     for v in variants:
-        cal = _records(v.trajectory, v.periods * v.period_s, setup, seeds, "calibration")
+        cal = _stacked(
+            [
+                simulate_periods(
+                    v.trajectory, v.period_s, v.periods, setup.settings, s, "calibration"
+                )
+                for s in seeds
+            ]
+        )
         proc = signals.process_averaged(
             cal["time"],
             cal["angle"],
