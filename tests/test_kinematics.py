@@ -89,7 +89,7 @@ def test_jacobian_columns_follow_eq6_order():
     np.testing.assert_allclose(np.linalg.norm(J[..., 6:18], axis=1), 1.0, atol=1e-12)
     assert kin.parameter_names()[:2] == ["alpha1", "alpha2"]
     assert kin.parameter_names()[-1] == "theta6"
-    assert kin.is_angle().sum() == 12
+    assert list(kin.parameter_units().values()).count("rad") == 12  # alpha and theta
 
 
 def test_broadcasting_params_against_configurations():

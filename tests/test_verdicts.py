@@ -342,6 +342,14 @@ def test_cec_claims_on_a_reduced_config_name_what_ran():
     assert study._dimension_claim(better, "MIPO")["verdict"] != "not comparable"
 
 
+def test_an_audit_row_takes_only_a_known_verdict():
+    assert (
+        audit.row("c", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1")["verdict"] == "reproduced"
+    )
+    with pytest.raises(ValueError, match="verdict 'reproducd' is not one of"):
+        audit.row("c", "s", 1.0, 1.0, "t", "reproducd", "r", unit="1")
+
+
 def test_timing_rows_are_never_judged():
     fast = audit.timing("t", "T", 1.0, 0.001, "why")
     slow = audit.timing("t", "T", 1.0, 1000.0, "why")

@@ -61,7 +61,10 @@ def row(
     *,
     unit: str,
 ) -> dict:
-    """One audit row; ``unit`` of the paper's and our value ("1": a plain number)."""
+    """One audit row; ``unit`` of the paper's and our value ("1": a plain number); ``verdict``
+    one of :data:`VERDICTS`."""
+    if verdict not in VERDICTS:
+        raise ValueError(f"{claim}: verdict {verdict!r} is not one of {VERDICTS}")
     cells = (claim, source, paper, ours, unit, tolerance, verdict, reason)
     return dict(zip(COLUMNS, cells, strict=True))
 

@@ -301,9 +301,3 @@ def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
         result.unreadable.append(f"{rel} (rebuilt: {err})")
         return
     (result.same if hash_a == hash_b else result.different).append(rel)
-
-
-def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
-    """Comparison hash of each file (relative to ``root``); ``None``: via source data."""
-    base = Path(root)
-    return {rel: output_hash(base / rel) for rel in sorted(files)}

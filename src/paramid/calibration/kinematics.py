@@ -79,11 +79,6 @@ def parameter_units() -> dict[str, str]:
     return {f"{kind}{j}": KIND_UNITS[kind] for kind in KINDS for j in range(1, N_JOINTS + 1)}
 
 
-def is_angle() -> NDArray[np.bool_]:
-    """Boolean mask (24,) of the angular parameters (alpha and theta)."""
-    return np.array([KIND_UNITS[kind] == "rad" for kind in KINDS for _ in range(N_JOINTS)])
-
-
 @dataclass(frozen=True)
 class DHTable:
     """A 6R DH table: ``alpha``, ``theta`` in rad, ``a``, ``d`` in mm, one entry per joint."""

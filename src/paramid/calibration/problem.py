@@ -179,12 +179,6 @@ class Problem:
         H0, p0 = self.jacobian(np.zeros(self.dim))
         return H0, self.p_train.reshape(-1) - p0
 
-    def linear_point_errors(self, x: ArrayLike) -> FloatArray:
-        """|ΔP_i - J_i x| (..., n) on the training set under the linear error model (Eq 29)."""
-        H0, z0 = self.linearised()
-        r = z0 - np.asarray(x, dtype=np.float64) @ H0.T
-        return np.linalg.norm(r.reshape(*r.shape[:-1], -1, 3), axis=-1)
-
 
 def truth_equivalent(problem: Problem, true_positions: ArrayLike) -> FloatArray:
     """The identified-subset vector (r,) that best explains the twin's noise-free positions.

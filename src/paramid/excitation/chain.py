@@ -213,14 +213,6 @@ def regressor(
     return Y.reshape(K, n, 6 * n)
 
 
-def regressor_numerical(lengths: Array, gravity: float, q: Array, qd: Array, qdd: Array) -> Array:
-    """Inertial part of Y (K, n, 4n) by running :func:`rnea` on the unit parameter vectors."""
-    q = np.atleast_2d(np.asarray(q, dtype=np.float64))
-    n = q.shape[1]
-    units = np.eye(4 * n).reshape(4 * n, n, 4)
-    return rnea(lengths, gravity, q, qd, qdd, units).transpose(0, 2, 1)
-
-
 @dataclass(frozen=True)
 class BaseParameters:
     """Base parameters β = K θ (r × 6n) and the columns of Y that form the base regressor."""

@@ -23,4 +23,7 @@ DISPLAY: dict[str, str] = {
 
 #: The reference method of the statistics (a) and the methods it is compared with (b).
 REFERENCE = "rls_agwo"
-COMPARATORS: tuple[str, ...] = ("rls_gwo", "pso", "rls_pso", "rls_ga", "least_squares", "varpro")
+COMPARATORS: tuple[str, ...] = (  # the nearest peer first, then the registry's order
+    "rls_gwo",
+    *(m for m in METHOD_NAMES if m not in (REFERENCE, "rls_gwo")),
+)

@@ -31,17 +31,26 @@ def fit_units(keys: Sequence[str]) -> dict[str, str]:
     return units | {"train_rmse": "N m", "val_rmse": "N m", "time_ms": "ms", "n_evals": "1"}
 
 
+def deterministic_estimate(
+    method: str, H: Array, y: Array, lower: Array | None, upper: Array | None
+) -> Array:
+    """LS, or BCLS in the RLS box [lower, upper] (Eq 17)."""
+    if method == "ls":
+        return estimators.ls(H, y)
+    if method == "bcls" and lower is not None and upper is not None:
+        return estimators.bcls(H, y, lower, upper)
+    raise ValueError(f"unknown deterministic method {method!r} (or BCLS without its box)")
+
+
 def fit_deterministic(
     method: str, H: Array, y: Array, box: Mapping[str, Sequence[float]] | None, repeats: int
 ) -> estimators.Timed:
-    """LS, or BCLS in the RLS box ``box`` (``lower``, ``upper``), timed as the median of
-    ``repeats`` calls."""
-    if method == "ls":
-        return estimators.timed(lambda: estimators.ls(H, y), repeats)
-    if method == "bcls" and box is not None:
-        lower, upper = np.asarray(box["lower"]), np.asarray(box["upper"])
-        return estimators.timed(lambda: estimators.bcls(H, y, lower, upper), repeats)
-    raise ValueError(f"unknown deterministic method {method!r} (or BCLS without its box)")
+    """:func:`deterministic_estimate` in the RLS box ``box`` (``lower``, ``upper``), timed as
+    the median of ``repeats`` calls."""
+    lower, upper = (
+        (None, None) if box is None else (np.asarray(box["lower"]), np.asarray(box["upper"]))
+    )
+    return estimators.timed(lambda: deterministic_estimate(method, H, y, lower, upper), repeats)
 
 
 @dataclass(frozen=True)

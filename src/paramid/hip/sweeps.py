@@ -14,7 +14,8 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid import estimators, population, signals
-from paramid.hip import pipeline
+from paramid.hip import fits, pipeline
+from paramid.hip.methods import DETERMINISTIC_METHODS
 
 Array = NDArray[np.float64]
 # every sweep pairs its runs by ``run``: the cutoff sweep's run is a twin seed, the others'
@@ -53,12 +54,8 @@ def fit_methods(
         settings_config["agwo"] = {**study_config["agwo"], **agwo}
     frames = []
     for method in methods:
-        if method in ("ls", "bcls"):
-            x = (
-                estimators.ls(data.H, data.y)
-                if method == "ls"
-                else estimators.bcls(data.H, data.y, box.lower, box.upper)
-            )
+        if method in DETERMINISTIC_METHODS:
+            x = fits.deterministic_estimate(method, data.H, data.y, box.lower, box.upper)
             train = np.array([estimators.rmse(data.H, data.y, x)])
             val = np.array([estimators.rmse(data.H_val, data.y_val, x)])
         else:

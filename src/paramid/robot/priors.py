@@ -155,7 +155,6 @@ class Solution:
     iterations: int
     primal_residual: float
     dual_residual: float
-    solve_time_s: float
     tie_break: float = 0.0  # the λ this solve used instead of 0 (:meth:`ConsistentLS.solve`)
 
     @property
@@ -260,5 +259,4 @@ class ConsistentLS:
             int(raw.iterations),
             float(raw.r_prim),
             float(raw.r_dual),
-            float(raw.solve_time),
         )
