@@ -105,6 +105,26 @@ def test_a_lone_torque_spike_within_plausible_magnitudes_is_named(pendulum):
     assert plausibility.torque_spike(pendulum.time, pendulum.torque) is None
 
 
+@pytest.mark.parametrize(
+    ("fault", "edit"),
+    [
+        ("degrees", lambda t, q, tau: (t, np.rad2deg(q), tau)),
+        ("constant torque", lambda t, q, tau: (t, q, 0 * tau)),
+        ("N mm", lambda t, q, tau: (t, q, 1e6 * tau)),
+        ("ms as s", lambda t, q, tau: (1000 * t, q, tau)),
+        ("swapped", lambda t, q, tau: (t, tau, q)),
+    ],
+)
+def test_every_record_check_is_skipped_by_its_registered_name(pendulum, fault, edit):
+    """Each fault is named without a skip; skipping every name of ``RECORD_CHECKS`` leaves
+    nothing (a check spelt otherwise in the code could not be skipped)."""
+    time, angle, torque = edit(pendulum.time, pendulum.angle, pendulum.torque)
+    found = plausibility.record_problems(time, angle, torque, (), _r2(pendulum))
+    assert found and {name for name, _ in found} <= set(plausibility.RECORD_CHECKS)
+    skip = plausibility.RECORD_CHECKS
+    assert plausibility.record_problems(time, angle, torque, skip, _r2(pendulum)) == []
+
+
 def test_jumps_in_the_angle_are_named_with_their_time_not_as_degrees(pendulum):
     """A dropped sample (one angle read as 0) and an angle wrapped to ±π moved the angle at
     hundreds of rad/s within a plausible span: they were called degrees, and following that

@@ -258,6 +258,33 @@ def test_an_angle_or_velocity_in_degrees_alone_is_named(record, robot):
     assert "set units.dq: deg/s" in problems[0][2]
 
 
+FAULTS = {
+    "degrees": lambda r: dataclasses.replace(r, q=np.rad2deg(r.q), dq=np.rad2deg(r.dq)),
+    "N mm": lambda r: dataclasses.replace(r, tau=1000 * r.tau),
+    "dead torque": lambda r: _with_column(r, "tau", 1, 0.0),
+    "sign": lambda r: _with_column(r, "tau", 1, -r.tau[:, 1]),
+    "exchanged": lambda r: dataclasses.replace(r, tau=r.tau[:, [0, 3, 2, 1, 4, 5, 6]]),
+    "still": lambda r: dataclasses.replace(
+        r, q=np.broadcast_to(r.q[0], r.q.shape).copy(), dq=0 * r.dq
+    ),
+    "time in s as ms": lambda r: dataclasses.replace(r, time=r.time / 1000),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_every_check_is_skipped_by_its_registered_name(robot, fault):
+    """A fault is named without a skip, and skipping every name of ``checks.CHECKS`` leaves
+    nothing: a check whose code spelt its name otherwise could not be skipped."""
+    path = ROOT / "data/kinova_gen3/opti_traj_testing1.csv"
+    faulty = FAULTS[fault](records.load_record(path, JOINTS, COLUMNS, {"time": "ms"}))
+    found = checks.record_problems(faulty, robot)
+    assert found and {check for check, _, _ in found} <= set(checks.CHECKS)
+    assert checks.record_problems(faulty, robot, skip=checks.CHECKS) == []
+    for check in {check for check, _, _ in found}:
+        left = checks.record_problems(faulty, robot, skip=[check])
+        assert check not in {c for c, _, _ in left}
+
+
 def _with_column(record, field: str, joint: int, values):
     column = getattr(record, field).copy()
     column[:, joint] = values

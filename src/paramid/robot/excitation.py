@@ -40,7 +40,7 @@ import pinocchio as pin
 import scipy.stats
 from numpy.typing import NDArray
 
-from paramid import ingest
+from paramid import estimators, ingest
 from paramid.errors import UserError
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
@@ -256,12 +256,11 @@ def violations(
 def scores(W: Array) -> dict[str, float]:
     """cond (raw, the design's criterion), cond of unit-norm columns and log det(WᵀW/K)."""
     sv = np.linalg.svd(W, compute_uv=False)
-    scaled = np.linalg.svd(W / np.linalg.norm(W, axis=0), compute_uv=False)
     with np.errstate(divide="ignore"):
         logdet = float(np.sum(np.log(sv * sv / W.shape[0])))
     return {
-        "cond": float(sv[0] / sv[-1]) if sv[-1] > 0 else float("inf"),
-        "cond_scaled": float(scaled[0] / scaled[-1]) if scaled[-1] > 0 else float("inf"),
+        "cond": estimators.condition_number(W),
+        "cond_scaled": estimators.condition_number(W / np.linalg.norm(W, axis=0)),
         "logdet": logdet,
     }
 
