@@ -398,10 +398,12 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
             RobotStudies(config).check_inputs()
 
 
-def test_a_logdet_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tmp_path):
+def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tmp_path):
     """A moving link without <inertial> has no URDF pseudo-inertia to measure a log-det
-    divergence from: robot_friction failed with 'Eigenvalues did not converge'. The robot metric
-    takes the same URDF; freeing the link lets logdet take it too."""
+    divergence from: robot_friction failed with 'Eigenvalues did not converge'. The robot
+    metric would pull it toward zero mass (a UR5's forearm was exported at 0.25 kg, its truth
+    2.3 kg, with a generic warning only): named too. Freeing the link, or no pull at all, lets
+    both take the URDF; a twin of it cannot simulate that link (a traceback in robot_record)."""
     config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
     block = config["robots"]["kinova_gen3"]
     text = Path(block["urdf"]).read_text()
@@ -416,7 +418,18 @@ def test_a_logdet_prior_toward_a_link_without_a_body_is_named_before_any_job(con
     block["lmi"]["free_links"] = ["forearm_link"]
     RobotStudies(config).check_inputs()
     block["lmi"] |= {"metric": "robot", "free_links": []}
+    pattern = r"^robots\.kinova_gen3\.lmi\.free_links: .*\['forearm_link'\] have no mass in"
+    with pytest.raises(UserError, match=pattern):
+        RobotStudies(config).check_inputs()
+    block["lmi"]["weight"] = 0.0
     RobotStudies(config).check_inputs()
+    twin = config["robots"]["gen3_twin"] = copy.deepcopy(config["robots"]["kinova_gen3"])
+    twin["records"] = {
+        "calibration": [{"duration_s": 5.0, "excitation": {"seed": 1}}],
+        "validation": [{"duration_s": 5.0, "excitation": {"seed": 2}}],
+    }
+    with pytest.raises(UserError, match=r"^robots\.gen3_twin\.urdf: \['forearm_link'\] .*twin"):
+        RobotStudies(config).check_inputs()
 
 
 def test_a_fourier_design_the_search_cannot_run_is_named_before_any_job(config):

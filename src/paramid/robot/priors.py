@@ -97,6 +97,11 @@ def check_logdet_prior(
         )
 
 
+def massless_links(theta0: Array, links: Mapping[str, slice]) -> list[str]:
+    """The moving links whose URDF body has no mass (no ``<inertial>``, or mass 0)."""
+    return [name for name, columns in links.items() if theta0[columns][0] <= 0]
+
+
 def pulled_links(
     links: Mapping[str, slice], free_links: Sequence[str], field: str = "lmi.free_links"
 ) -> dict[str, slice]:

@@ -149,7 +149,8 @@ class RobotStudies:
             ingest.check_file(path, f"robots.{name}.references.{reference}")
         stamps = []
         lmi = block["lmi"]
-        settings = self.robot_block(name) | {k: lmi[k] for k in ("free_links", "metric")}
+        settings = self.robot_block(name) | {k: lmi[k] for k in ("free_links", "metric", "weight")}
+        settings |= {"methods": block["methods"], "simulated": self._simulated(name)}
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
         if not done:
             from paramid.robot import model, priors, study  # here: it loads pinocchio
@@ -157,9 +158,10 @@ class RobotStudies:
             robot = study.robot_of(block)
             links = model.link_parameter_slices(robot)
             pulled = priors.pulled_links(links, lmi["free_links"], f"robots.{name}.lmi.free_links")
+            theta0 = model.urdf_parameters(robot)
             if lmi["metric"] == "logdet":
-                theta0 = model.urdf_parameters(robot)
                 priors.check_logdet_prior(theta0, pulled, f"robots.{name}.lmi.metric")
+            self._check_masses(name, priors.massless_links(theta0, links), pulled)
             stamps.append(stamp)
         for reference, path in block["references"].items():
             stamps += self._check_reference(name, reference, path)
@@ -170,6 +172,34 @@ class RobotStudies:
         if name in self.excitation:
             stamps += self._check_excitation(name)
         return stamps
+
+    def _simulated(self, name: str) -> str | None:
+        """What simulates the URDF's bodies in a study: its twin records, or the twin its
+        excitation designs are compared on (None: neither)."""
+        if name in self.twin:
+            return "the twin that simulates its records"
+        if name in self.excitation:
+            return "the twin its excitation designs are compared on"
+        return None
+
+    def _check_masses(self, name: str, massless: Sequence[str], pulled: Mapping[str, Any]) -> None:
+        """A moving link without mass in the URDF (no ``<inertial>``) cannot be simulated, and
+        ``lmi``'s prior would pull it toward zero mass (a measured forearm without one was
+        exported at 0.25 kg against 2.3 kg, with a generic warning only)."""
+        block = self.blocks[name]
+        if massless and (simulated := self._simulated(name)):
+            raise ConfigError(
+                f"robots.{name}.urdf: {list(massless)} have no mass in {block['urdf']} (no "
+                f"<inertial>), and {simulated} scales the URDF's bodies: give each its <inertial>"
+            )
+        held = [link for link in massless if link in pulled]
+        if held and "lmi" in block["methods"] and block["lmi"]["weight"] != 0:
+            raise ConfigError(
+                f"robots.{name}.lmi.free_links: lmi pulls each link toward its URDF body, but "
+                f"{held} have no mass in {block['urdf']} (no <inertial>): the pull would drive "
+                "them toward zero mass. Give each its <inertial> (from CAD or the maker), or "
+                "name it in lmi.free_links to identify it from the data alone"
+            )
 
     def _check_reference(self, name: str, reference: str, path: str) -> list[Path]:
         """A reference URDF loads with the study's joints, as ``robot_reference`` loads it."""
