@@ -23,7 +23,7 @@ robots:
   tiny:
     urdf: {URDF}
     joints: {JOINTS}
-    twin: {{sample_rate_hz: 100.0}}
+    twin: {{sample_rate_hz: 100.0, noise: {{torque_noise_nm: [3.3, 3.3, 3.3, 3.3, 0.6, 0.6, 0.6]}}}}
     records:
       calibration: [{{duration_s: 8.0, excitation: {{seed: 1, period_s: 4.0}}}}]
       validation: [{{duration_s: 4.0, excitation: {{seed: 2, period_s: 4.0}}}}]

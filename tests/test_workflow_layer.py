@@ -428,6 +428,9 @@ def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tm
         "calibration": [{"duration_s": 5.0, "excitation": {"seed": 1}}],
         "validation": [{"duration_s": 5.0, "excitation": {"seed": 2}}],
     }
+    with pytest.raises(UserError, match=r"torque_noise_nm is unset: the twin that simulates"):
+        RobotStudies(config)  # no sensors of another robot by default
+    twin["twin"]["noise"]["torque_noise_nm"] = 0.5
     with pytest.raises(UserError, match=r"^robots\.gen3_twin\.urdf: \['forearm_link'\] .*twin"):
         RobotStudies(config).check_inputs()
 

@@ -71,13 +71,18 @@ class RobotStudies:
         self.twin = [s for s in self.names if self._is_twin(s)]
         for name in dict.fromkeys(self.twin + self.excitation):  # the config's order
             block = self.blocks[name]
-            noise = block["twin"]["noise"]["torque_noise_nm"]
+            field = f"robots.{name}.twin.noise.torque_noise_nm"
+            noise = block["twin"]["noise"].get("torque_noise_nm")
+            if noise is None:  # another robot's sensors, silently, is no twin of this one
+                raise ConfigError(
+                    f"{field} is unset: {self._simulated(name)} needs your torque sensors' "
+                    "noise [N m], one value or one per joint (the shipped gen3_twin states the "
+                    "Kinova Gen3's, measured on its logs)"
+                )
             if isinstance(noise, list) and len(noise) != len(block["joints"]):
                 raise ConfigError(
-                    f"robots.{name}.twin.noise.torque_noise_nm has {len(noise)} values for "
-                    f"{len(block['joints'])} joints (unset, it is the Kinova Gen3's, for 7): "
-                    "give one value or one per joint, your torque sensors' noise [N m]; the "
-                    "twin that simulates records and compares excitations uses it"
+                    f"{field} has {len(noise)} values for {len(block['joints'])} joints: give "
+                    "one value or one per joint, your torque sensors' noise [N m]"
                 )
 
     def check_inputs(self) -> None:
