@@ -180,6 +180,23 @@ def test_small_urdf_continuous_prismatic_locked_fixed(small_urdf: Path) -> None:
     assert np.abs(inverse_dynamics(robot, q, dq, ddq, theta) - tau).max() < 1e-10
 
 
+def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
+    """A finger locked at 3 m (travel 0-0.04 m) was written into the exported URDF, and a
+    joint left out of `joints:` sat at its default 0 outside its limits, without a word."""
+    load_robot(small_urdf, ["spin", "elbow", "slide"], locked={"grip": 1.02})  # within 2 %
+    with pytest.raises(
+        RobotError, match=r"^locked: joint 'grip' at 3 rad lies outside .*\[-1, 1\]"
+    ):
+        load_robot(small_urdf, ["spin", "elbow", "slide"], locked={"grip": 3.0})
+    with pytest.raises(RobotError, match=r"'slide' at 0.5 m lies outside .*\[-0.1, 0.1\] m"):
+        load_robot(small_urdf, ["spin", "elbow", "grip"], locked={"slide": 0.5})
+    text = small_urdf.read_text().replace('lower="-2" upper="2"', 'lower="0.5" upper="2"')
+    shifted = small_urdf.with_name("shifted.urdf")
+    shifted.write_text(text)
+    with pytest.raises(RobotError, match=r"'elbow' at 0 rad \(the default: not in `joints:`\)"):
+        load_robot(shifted, ["spin", "slide", "grip"])  # the elbow's limits are [0.5, 2]
+
+
 def test_friction_columns_and_joint_order(kinova: Robot) -> None:
     robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True, armature=True)
     cols = friction_columns(robot)

@@ -193,6 +193,35 @@ def _reference(full: pin.Model, locked: Mapping[str, float]) -> Array:
     return q
 
 
+#: A locked joint may sit this share of its URDF range beyond a limit (a log's held value at a
+#: stop, noise); farther out, the model's pose is one the robot cannot take.
+LOCK_LIMIT_SLACK = 0.02
+
+
+def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[str, float]) -> None:
+    """Each locked joint's value within its URDF limits (beyond them by more than
+    :data:`LOCK_LIMIT_SLACK` of the range, at least 1e-3): a finger locked at 3 m was written
+    into the exported URDF, the Panda's joint 4 left out sat at 0 outside [-3.07, -0.07]."""
+    for name, value in values.items():
+        jid = full.getJointId(name)
+        if _joint_kind(full, jid) not in ("revolute", "prismatic"):
+            continue
+        i = full.joints[jid].idx_q
+        low, high = float(full.lowerPositionLimit[i]), float(full.upperPositionLimit[i])
+        if not (np.isfinite(low) and np.isfinite(high) and low < high):  # no limits given
+            continue
+        slack = max(LOCK_LIMIT_SLACK * (high - low), 1e-3)
+        if low - slack <= value <= high + slack:
+            continue
+        unit = "m" if _joint_kind(full, jid) == "prismatic" else "rad"
+        where = "" if name in given else " (the default: not in `joints:`)"
+        raise RobotError(
+            f"locked: joint {name!r} at {value:g} {unit}{where} lies outside its URDF limits "
+            f"[{low:.4g}, {high:.4g}] {unit}: a pose the robot cannot take. Give `locked: "
+            f"{{{name}: <value>}}` where the robot held it, or add it to `joints:` if it moves"
+        )
+
+
 def _child_link(model: pin.Model, jid: int) -> str:
     """Name of the first URDF link attached to joint ``jid`` (its moving body)."""
     for frame in model.frames:
@@ -269,6 +298,7 @@ def robot_from_model(
     free = [j for j in known if j not in joints]
     one_dof = [j for j in free if _joint_kind(full, full.getJointId(j)) != "other"]
     lock_values = {j: given.get(j, 0.0) for j in one_dof}
+    _check_locks(full, lock_values, given)
     reference = _reference(full, {**lock_values, **given})
     lock_ids = [full.getJointId(j) for j in free]
     model = pin.buildReducedModel(full, lock_ids, reference) if lock_ids else full.copy()
