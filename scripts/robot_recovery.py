@@ -17,9 +17,11 @@ def main(smk) -> None:
     for method, part in table.groupby("method", sort=False):
         covered = part["covered_95"].dropna()
         log.info(
-            "%s: median relative error %.3g, 95 %% coverage %s",
+            "%s: median relative error %.3g (%d parameters true 0: no relative error), 95 %% "
+            "coverage %s",
             method,
             part["rel_error"].median(),
+            int(part["rel_error"].isna().sum()),
             f"{covered.mean():.3f}" if len(covered) else "n/a",
         )
 
