@@ -535,11 +535,28 @@ def test_a_torque_bias_gets_an_offset_where_the_records_identify_one():
             s.robot, base, s.data, s.rate, "t", coulomb, lmi, "auto", law.offset_joints
         )
     assert choice["offset_threshold_se"] == pytest.approx(estimators.family_se_multiple(5))
-    assert choice["offsets"][0] and choice["offsets"][3]
+    assert choice["offsets"] == [True, False, False, True, False, False, False]
+    assert table["cv_rmse_without_own"].notna().tolist() == choice["offsets"]
     gain = (table["cv_rmse_no_offset"] - table["cv_rmse_offset"]).to_numpy()
     assert np.all(gain[[0, 3]] > 1.0)  # the bias is most of what the model misses there
     f0 = [base.names.index(f"f0_{j}") for j in ("joint_1", "joint_4")]
     np.testing.assert_allclose(fits[1].base[f0] - fits[0].base[f0], [4.0, -3.0], atol=1e-9)
+
+
+def test_an_offset_is_kept_only_where_its_own_joint_needs_it():
+    """All candidates' offsets against none: a joint without a bias gained from another's
+    offset (the shared fit improves) and got one too. Each kept offset is tested alone: its
+    joint's score without it, the others kept."""
+    folds = np.linspace(-0.01, 0.01, 5)[:, None]
+
+    def cv(offsets):
+        bias_fixed = offsets[0]  # joint 1 has a bias; its offset helps joints 1 and 2
+        return folds + np.array([1.0 if bias_fixed else 2.0, 1.0 if bias_fixed else 1.5, 1.0])
+
+    own = study._own_offsets(cv, [True, True, False], family=3)
+    assert own.offsets == (True, False, False)
+    np.testing.assert_allclose(own.cv_without, [2.0, 1.0, np.nan])
+    assert np.isnan(own.se[2]) and own.z == pytest.approx(estimators.family_se_multiple(3))
 
 
 def test_offset_true_keeps_every_identifiable_offset_without_a_comparison():

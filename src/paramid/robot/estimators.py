@@ -633,7 +633,9 @@ def family_se_multiple(tests: int) -> float:
 MIN_OFFSET_GAIN = 0.01
 
 
-def choose_offsets(plain: Array, offset: Array, tested: Sequence[bool]) -> OffsetChoice:
+def choose_offsets(
+    plain: Array, offset: Array, tested: Sequence[bool], family: int | None = None
+) -> OffsetChoice:
     """Per joint, an offset only where the consistent fit with offsets predicts that joint's
     held-out torque better by more than z standard errors of the paired fold differences: the
     simpler model wins ties, as in the weight's one-standard-error rule, with z =
@@ -642,11 +644,12 @@ def choose_offsets(plain: Array, offset: Array, tested: Sequence[bool]) -> Offse
     the standard error is itself uncertain and the chance is higher), and by at least
     :data:`MIN_OFFSET_GAIN` of the RMSE without it.  ``plain`` and ``offset`` are the
     :func:`fold_scores` (S, n) of the fits without and with offsets on the same folds; only
-    the ``tested`` joints (those with an offset to add) can get one."""
+    the ``tested`` joints (those with an offset to add) can get one; ``family``: the number
+    of tests z is corrected for (default: the tested joints)."""
     gain = plain - offset  # (S, n) > 0 where the offset helps
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
-    z = family_se_multiple(max(sum(bool(t) for t in tested), 1))
+    z = family_se_multiple(max(family or sum(bool(t) for t in tested), 1))
     floor = MIN_OFFSET_GAIN * np.nanmean(plain, axis=0)
     return OffsetChoice(
         tuple(
