@@ -676,6 +676,7 @@ def test_a_bias_in_every_record_is_found_and_predicts_unseen_motion(tmp_path, re
             offsets = friction.set_index("joint")["offset"]
             assert offsets["joint_1"] and offsets["joint_3"]
             assert not offsets["joint_2"] and not offsets["joint_5"]
+            assert not offsets["joint_7"]  # it gained only beside the others' offsets
             summary = io.read_json(work / "results/kinova_gen3/model/base.json")
             assert summary["offsets_unidentified"] == ["f0_joint_2", "f0_joint_5"]
     print({k: v.loc["lmi"].round(3).to_dict() for k, v in mean.items()})

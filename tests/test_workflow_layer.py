@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from paramid import workflow
 from paramid.calibration.workflow import CalibrationStudies
@@ -217,6 +218,26 @@ def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
     pendulum = config["studies"]["pendulum"]["records"]
     assert pendulum["calibration"]["columns"] == {"angle": "position"}
     assert pendulum["validation"]["path"] == "data/mine/validation.csv"
+
+
+def test_a_robots_single_record_may_be_a_mapping(tmp_path, monkeypatch):
+    """One calibration or validation record written as a mapping (the 1-DOF form) failed the
+    schema ('is not of type array'), and re-pointing a shipped robot's record so would have
+    met the shipped list in the merge; it is a list of one."""
+    schema = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")
+    monkeypatch.chdir(tmp_path)
+    block = copy.deepcopy(yaml.safe_load((ROOT / "config.yaml").read_text())["robots"])
+    mine = block["kinova_gen3"] | {"records": {"calibration": {"path": "a.csv"}}}
+    mine["records"]["validation"] = {"path": "b.csv", "units": {"time": "ms"}}
+    workflow.load_config(config := {"robots": {"mine": mine}}, [], schema)
+    records = config["robots"]["mine"]["records"]
+    assert [r["path"] for r in records["calibration"] + records["validation"]] == ["a.csv", "b.csv"]
+    moved = {"kinova_gen3": {"records": {"validation": {"path": "c.csv"}}}}
+    workflow.load_config(config := {"robots": moved}, [], schema)
+    assert [r["path"] for r in config["robots"]["kinova_gen3"]["records"]["validation"]] == [
+        "c.csv"
+    ]
 
 
 def test_the_cutoff_candidates_never_reach_a_fixed_chain():

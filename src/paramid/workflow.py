@@ -84,10 +84,25 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
         for name, block in given.items() if isinstance(given, dict) else ():
             if name in shipped and isinstance(block, dict) and own_records(block):
                 shipped[name] = {}
+    for tree in (settings, config):
+        _robot_records_as_lists(tree)
     update_config(settings, config)
     config.clear()
     config.update(validated(settings, schema))
     return result_folders(config)
+
+
+def _robot_records_as_lists(tree: Mapping[str, Any]) -> None:
+    """A robot's single calibration or validation record given as a mapping (the form a 1-DOF
+    study takes) becomes a list of one, in place, before the shipped blocks are merged."""
+    robots = tree.get("robots")
+    for block in robots.values() if isinstance(robots, dict) else ():
+        records = block.get("records") if isinstance(block, dict) else None
+        if not isinstance(records, dict):
+            continue
+        for role in ("calibration", "validation"):
+            if isinstance(records.get(role), dict):
+                records[role] = [records[role]]
 
 
 def own_records(block: Mapping[str, Any]) -> bool:
