@@ -18,7 +18,7 @@ def main(smk) -> None:
     rate = float(meta["sample_rate_hz"])
     choice, table = study.choose_friction(
         robot, base, data, rate, cfg["study"], cfg["coulomb"], cfg["lmi"],
-        cfg["robot"]["offset"], summary["offsets"],
+        cfg["robot"]["offset"], summary["offsets_identifiable"],
     )  # fmt: skip
     io.write_json(
         {**choice, "provenance": io.provenance(cfg, smk.input, stage="robot_friction")},

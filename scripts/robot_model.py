@@ -24,7 +24,7 @@ def main(smk) -> None:
     rows = int(data.samples.sum()) * robot.n_joints
     summary = study.base_summary(base, robot, bp.base_columns(stacked, base), rows)
     summary["structural_rank"] = structural.rank
-    summary["offsets"] = list(robot.offset_joints)  # the joints whose offset is identifiable
+    summary["offsets_identifiable"] = list(robot.offset_joints)  # candidates, not the chosen
     summary["offsets_unidentified"] = dropped
     summary["provenance"] = io.provenance(cfg, smk.input, stage="robot_model")
     io.write_json(summary, smk.output[0])
