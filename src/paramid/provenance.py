@@ -301,3 +301,10 @@ def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
         result.unreadable.append(f"{rel} (rebuilt: {err})")
         return
     (result.same if hash_a == hash_b else result.different).append(rel)
+
+
+def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
+    """Comparison hash of each file (relative to ``root``); ``None``: via source data (what an
+    auditor compares two trees by: the resume and SLURM tests do)."""
+    base = Path(root)
+    return {rel: output_hash(base / rel) for rel in sorted(files)}
