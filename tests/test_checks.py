@@ -102,7 +102,12 @@ def test_a_lone_torque_spike_within_plausible_magnitudes_is_named(pendulum):
     held = pendulum.torque.copy()
     held[1500:1520] = spiked[1500]  # 20 samples: a pulse of motion, not one corrupt sample
     assert plausibility.torque_spike(pendulum.time, held) is None
-    assert plausibility.torque_spike(pendulum.time, pendulum.torque) is None
+    t = np.arange(20000) / 100
+    rest = np.full(t.size, 5.0)  # a joint holding one quantised value: no spread to judge by
+    rest[10000:10003] += [4.0, 8.0, 4.0]
+    assert plausibility.torque_spike(t, rest) is None
+    rest[15000] += 0.01  # one LSB
+    assert plausibility.torque_spike(t, rest) is None
 
 
 @pytest.mark.parametrize(

@@ -282,11 +282,13 @@ def test_comparison_recovers_x_true_on_a_noise_free_exact_sign_twin(hip, hip_des
     setup = HipSetup(clean, tuple(KEYS), 15.0, 4, 0.2, hip["rls"], "ls")
     validation = simulation.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
     variants = [
-        Variant("paper_eq18", eq18, 5.0),
+        Variant("paper_eq18", eq18, 5.005),  # the study's duration: any number of samples
         Variant("designed", hip_design.trajectory, PERIOD),
         Variant("designed_averaged", hip_design.trajectory, PERIOD, 2, True),
     ]
     per_seed = compare_hip(variants, validation, 7.0, setup, [0, 1])
+    with pytest.raises(ValueError, match="not a whole number of samples"):  # averaged periods
+        compare_hip([Variant("odd", eq18, 5.005, 2, True)], validation, 7.0, setup, [0])
     assert list(per_seed.trajectory.unique()) == [v.name for v in variants]
     designed = per_seed[per_seed.trajectory != "paper_eq18"]
     # 100 Hz differences and sgn at reversals leave ~1e-3; no noise, so seeds agree

@@ -547,15 +547,17 @@ def test_an_offset_is_kept_only_where_its_own_joint_needs_it():
     """All candidates' offsets against none: a joint without a bias gained from another's
     offset (the shared fit improves) and got one too. Each kept offset is tested alone: its
     joint's score without it, the others kept."""
-    folds = np.linspace(-0.01, 0.01, 5)[:, None]
+    folds = np.array([0.02, -0.01, 0.0, 0.015, -0.025])[:, None]
 
     def cv(offsets):
         bias_fixed = offsets[0]  # joint 1 has a bias; its offset helps joints 1 and 2
-        return folds + np.array([1.0 if bias_fixed else 2.0, 1.0 if bias_fixed else 1.5, 1.0])
+        noise = folds * (1 + sum(offsets))  # fold scores that move with the variant
+        return noise + np.array([1.0 if bias_fixed else 2.0, 1.0 if bias_fixed else 1.5, 1.0])
 
     own = study._own_offsets(cv, [True, True, False], family=3)
     assert own.offsets == (True, False, False)
-    np.testing.assert_allclose(own.cv_without, [2.0, 1.0, np.nan])
+    np.testing.assert_allclose(own.cv_without, [2.0, 1.0, np.nan], atol=1e-12)
+    assert own.se[0] > 0 and own.se[1] > 0  # the threshold is z standard errors of these
     assert np.isnan(own.se[2]) and own.z == pytest.approx(estimators.family_se_multiple(3))
 
 

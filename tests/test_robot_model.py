@@ -184,6 +184,7 @@ def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
     """A finger locked at 3 m (travel 0-0.04 m) was written into the exported URDF, and a
     joint left out of `joints:` sat at its default 0 outside its limits, without a word."""
     load_robot(small_urdf, ["spin", "elbow", "slide"], locked={"grip": 1.02})  # within 2 %
+    load_robot(small_urdf, ["spin", "elbow", "slide"], locked={"grip": 0.5 + 2 * np.pi})  # a turn
     with pytest.raises(
         RobotError, match=r"^locked: joint 'grip' at 3 rad lies outside .*\[-1, 1\]"
     ):

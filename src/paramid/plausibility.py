@@ -76,30 +76,39 @@ def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
     row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
     if distance[row, column] <= OUTLIER_SPREADS:
         return None
+    return _corrupt_message(values[row, column], time[row], name, low[column], high[column])
+
+
+def _corrupt_message(value: float, at: float, name: str, low: float, high: float) -> str:
     return (
-        f"the {name} is {values[row, column]:.4g} at t = {time[row]:.6g} s, while 98 % of its "
-        f"samples lie in [{low[column]:.4g}, {high[column]:.4g}]: a corrupt sample? fix or "
-        "drop that row of the file"
+        f"the {name} is {value:.4g} at t = {at:.6g} s, while 98 % of its samples lie in "
+        f"[{low:.4g}, {high:.4g}]: a corrupt sample? fix or drop that row of the file"
     )
 
 
 def torque_spike(time: Array, torque: Array) -> str | None:
     """One torque sample (of a column of ``torque``, (N,) or (N, n)) beyond
-    :data:`OUTLIER_SPREADS` spreads that also stands apart from both its neighbours (each at
-    least half its distance from the median away from it): a corrupt sample, which the
-    low-pass filter would smear into a ringing the fit then explains.  A torque that stays far
-    out over several samples (a joint moved briefly in a long rest) is motion, not named."""
+    :data:`OUTLIER_SPREADS` spreads of the 1st-99th percentiles from the median that also
+    stands apart from both its neighbours (each at least half its distance from the median
+    away from it): a corrupt sample, which the low-pass filter would smear into a ringing the
+    fit then explains.  A torque that stays far out over several samples (a joint moved briefly
+    in a long rest) is motion, not named; so is any sample of a column that holds one value
+    in 98 % of its samples (no spread to judge by: a joint at rest, for other checks)."""
     values = torque.reshape(torque.shape[0], -1)
-    message = corrupt_sample(time, values, "torque")
-    if message is None:
-        return None
     low, middle, high = np.percentile(values, [1, 50, 99], axis=0)
-    distance = np.abs(values - middle) / np.maximum(high - low, np.finfo(float).tiny)
+    spread = high - low
+    if not np.any(spread > 0):
+        return None
+    distance = np.abs(values - middle) / np.where(spread > 0, spread, np.inf)
     row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
+    if distance[row, column] <= OUTLIER_SPREADS:
+        return None
     series = values[:, column]
     gap = abs(series[row] - middle[column])
     neighbours = series[[k for k in (row - 1, row + 1) if 0 <= k < series.size]]
-    return message if np.all(np.abs(neighbours - series[row]) >= 0.5 * gap) else None
+    if np.any(np.abs(neighbours - series[row]) < 0.5 * gap):
+        return None
+    return _corrupt_message(series[row], time[row], "torque", low[column], high[column])
 
 
 # A step faster than MAX_SPEED_RAD_S and this many times the median step of its

@@ -96,6 +96,15 @@ def simulate_periods(
     return twin.simulate(trajectory, periods * period_s, settings, seed, record)
 
 
+def _calibration(v: Variant, settings: twin.TwinSettings, seed: int) -> simulation.Record:
+    """A variant's calibration record on one twin seed: whole periods where they are averaged
+    or filtered as periodic (:func:`simulate_periods`), else its duration as given (the
+    paper's Eq 18 record spans the study's calibration duration, any number of samples)."""
+    if v.periods > 1 or v.periodic_filter:
+        return simulate_periods(v.trajectory, v.period_s, v.periods, settings, seed, "calibration")
+    return twin.simulate(v.trajectory, v.period_s, settings, seed, "calibration")
+
+
 @dataclass(frozen=True)
 class Variant:
     """One calibration protocol of the comparison: a trajectory, recorded for ``periods``
@@ -190,14 +199,7 @@ def compare_hip(
 
     frames = []
     for v in variants:
-        cal = _stacked(
-            [
-                simulate_periods(
-                    v.trajectory, v.period_s, v.periods, setup.settings, s, "calibration"
-                )
-                for s in seeds
-            ]
-        )
+        cal = _stacked([_calibration(v, setup.settings, s) for s in seeds])
         proc = signals.process_averaged(
             cal["time"],
             cal["angle"],

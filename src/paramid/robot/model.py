@@ -200,8 +200,9 @@ LOCK_LIMIT_SLACK = 0.02
 
 def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[str, float]) -> None:
     """Each locked joint's value within its URDF limits (beyond them by more than
-    :data:`LOCK_LIMIT_SLACK` of the range, at least 1e-3): a finger locked at 3 m was written
-    into the exported URDF, the Panda's joint 4 left out sat at 0 outside [-3.07, -0.07]."""
+    :data:`LOCK_LIMIT_SLACK` of the range, at least 1e-3; a revolute joint's up to whole
+    turns): a finger locked at 3 m was written into the exported URDF, the Panda's joint 4
+    left out sat at 0 outside [-3.07, -0.07]."""
     for name, value in values.items():
         jid = full.getJointId(name)
         if _joint_kind(full, jid) not in ("revolute", "prismatic"):
@@ -211,9 +212,12 @@ def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[st
         if not (np.isfinite(low) and np.isfinite(high) and low < high):  # no limits given
             continue
         slack = max(LOCK_LIMIT_SLACK * (high - low), 1e-3)
-        if low - slack <= value <= high + slack:
-            continue
         unit = "m" if _joint_kind(full, jid) == "prismatic" else "rad"
+        pose = value  # a revolute joint's pose repeats every turn (a log wrapped to [0, 2π))
+        if unit == "rad":
+            pose -= 2 * np.pi * np.round((value - 0.5 * (low + high)) / (2 * np.pi))
+        if low - slack <= pose <= high + slack:
+            continue
         where = "" if name in given else " (the default: not in `joints:`)"
         raise RobotError(
             f"locked: joint {name!r} at {value:g} {unit}{where} lies outside its URDF limits "

@@ -576,8 +576,12 @@ def choose_friction(
     ``offset``: true, false or auto (per joint among the ``candidates`` the records identify,
     by default the robot's offset joints,
     an offset only where it lowers that joint's cross-validated RMSE by more than z standard
-    errors, :func:`estimators.choose_offsets`); the laws are compared without offsets under
-    ``auto``, with the ``candidates``' under ``true``."""
+    errors, :func:`estimators.choose_offsets`, first with every candidate's offset against
+    none, then each kept one alone, :func:`_own_offsets`); the laws are compared with the
+    ``candidates``' offsets under ``true``, without offsets under ``auto`` and, where offsets
+    are kept, again beside them.  The offset columns of friction.csv (no_offset, offset,
+    without_own, kept) are scores under the laws compared without offsets; law, cv_rmse_sign
+    and cv_rmse_tanh are the final comparison's."""
     n, velocity, law = robot.n_joints, float(coulomb["velocity_rad_s"]), coulomb["law"]
     nan = np.full(n, np.nan)
     candidates = list(robot.offset_joints if candidates is None else candidates)
@@ -601,7 +605,7 @@ def choose_friction(
     else:
         smooth, cv_sign, cv_tanh = (law == "tanh" and coulombic,) * n, nan, nan
     offsets, cv_without, cv_with, gain_se, z = tuple(given), nan, nan, nan, None
-    cv_own, own_se = nan, nan
+    cv_own, own_se, cv_kept = nan, nan, nan
     if offset == "auto" and any(candidates):
         picked = estimators.choose_offsets(cv(smooth, given), cv(smooth, candidates), candidates)
         offsets = picked.offsets
@@ -609,6 +613,7 @@ def choose_friction(
         if any(offsets):  # each kept offset on its own: the others' may have made its gain
             own = _own_offsets(lambda o: cv(smooth, o), offsets, sum(map(bool, candidates)))
             offsets, cv_own, own_se = own.offsets, own.cv_without, own.se
+            cv_kept = np.where(np.isnan(own_se), np.nan, own.cv_with)
         if any(offsets) and law == "auto" and coulombic:  # the laws again, beside the offsets
             choice = estimators.choose_coulomb(cv([False] * n, offsets), cv([True] * n, offsets))
             smooth, cv_sign, cv_tanh = choice.smooth, choice.cv_sign, choice.cv_tanh
@@ -618,7 +623,8 @@ def choose_friction(
         | {"velocity_rad_s": [velocity if s else 0.0 for s in smooth]}
         | {"cv_rmse_sign": cv_sign, "cv_rmse_tanh": cv_tanh}
         | {"offset": list(offsets), "cv_rmse_no_offset": cv_without, "cv_rmse_offset": cv_with}
-        | {"offset_gain_se": gain_se, "cv_rmse_without_own": cv_own, "own_gain_se": own_se}
+        | {"offset_gain_se": gain_se, "cv_rmse_without_own": cv_own, "cv_rmse_kept": cv_kept}
+        | {"own_gain_se": own_se}
     )
     summary = {"law": law, "offset": offset, "offset_threshold_se": z}
     summary |= friction_choice(smooth, velocity, offsets)
