@@ -190,6 +190,14 @@ def test_output_hash_dispatches_on_kind(tmp_path):
     assert provenance.output_hash(tmp_path / "audit.csv") is not None
     io.write_json({"outputs": {}}, tmp_path / "provenance.json")  # a record of one build
     assert provenance.output_hash(tmp_path / "provenance.json") is None
+    urdf = (
+        '<robot name="r">\n  <!--\n  config hash 8c9a; git commit {}.\n-->\n  <mass value="{}"/>\n'
+    )
+    (tmp_path / "a.urdf").write_text(urdf.format("c63e0c8", 1.5))
+    (tmp_path / "b.urdf").write_text(urdf.format("unknown", 1.5))  # paramid verify's rebuild
+    (tmp_path / "c.urdf").write_text(urdf.format("c63e0c8", 1.6))
+    hashes = [provenance.output_hash(tmp_path / f"{name}.urdf") for name in "abc"]
+    assert hashes[0] == hashes[1] != hashes[2]
     (tmp_path / "x.bin").write_bytes(b"1")
     assert provenance.output_hash(tmp_path / "x.bin") == io.file_sha256(tmp_path / "x.bin")
 

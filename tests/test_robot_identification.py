@@ -421,9 +421,25 @@ def test_without_a_coulomb_term_there_is_no_law_to_choose():
     assert table["cv_rmse_tanh"].isna().all()
     cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"], "robot": {"armature": False}}
     cfg |= {"lmi": {"weight": 1.0, "metric": "robot", "rule": "one_se"}}
-    cfg["robot"]["friction"] = ["viscous"]
+    cfg["robot"] |= {"friction": ["viscous"], "joints": JOINTS}
     header = " ".join(study.export_header(cfg, choice, {}))
     assert "Coulomb" not in header and "damping: the viscous coefficient" in header
+
+
+def test_the_export_header_names_laws_and_offsets_in_joint_order():
+    """friction.json keeps its laws sorted by joint name: the header paired that order with
+    the offsets' (joint order) and named a UR5's offsets on shoulder_lift_joint and
+    shoulder_pan_joint where friction.csv had them on shoulder_lift_joint and elbow_joint."""
+    joints = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint"]
+    laws = dict(sorted(zip(joints, ["sign", "tanh", "sign"], strict=True)))
+    choice = {"laws": laws, "velocity_rad_s": 0.01}
+    choice["offsets"] = [False, True, True]
+    cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"]}
+    cfg["robot"] = {"armature": False, "friction": ["viscous", "coulomb"], "joints": joints}
+    cfg |= {"lmi": {"weight": 1.0, "metric": "robot", "rule": "one_se"}}
+    header = " ".join(study.export_header(cfg, choice, {}))
+    assert "on: shoulder_lift_joint, elbow_joint." in header
+    assert "(shoulder_pan_joint: sign, shoulder_lift_joint: tanh, elbow_joint: sign;" in header
 
 
 def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():

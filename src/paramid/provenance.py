@@ -141,14 +141,25 @@ def audit_hash(path: str | os.PathLike) -> str:
     return _sha256(io.canonical_json([prose, _audit_cells(table) if table else []]))
 
 
+# the exported URDF's header names the commit it was built from; a rebuild elsewhere (paramid
+# verify's copy has no .git) says "unknown"
+URDF_COMMIT = re.compile(r"git commit \S+\.")
+
+
+def urdf_hash(path: str | os.PathLike) -> str:
+    """Hash of an exported URDF's text with the git commit of its provenance comment left
+    out (every value, joint comment and the config hash stay)."""
+    return _sha256(URDF_COMMIT.sub("git commit .", Path(path).read_text()))
+
+
 def bytes_hash(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes."""
     return io.file_sha256(path)
 
 
 def output_kind(path: str | os.PathLike) -> str:
-    """How an output is compared: parquet, json, csv, markdown, audit, figure, derived or
-    bytes."""
+    """How an output is compared: parquet, json, csv, markdown, audit, urdf, figure, derived
+    or bytes."""
     suffix = Path(path).suffix.lower()
     if suffix in FIGURE_SUFFIXES:
         return "figure"
@@ -156,9 +167,8 @@ def output_kind(path: str | os.PathLike) -> str:
         return "derived"
     if Path(path).name in AUDITS:
         return "audit"
-    return {".parquet": "parquet", ".json": "json", ".csv": "csv", ".md": "markdown"}.get(
-        suffix, "bytes"
-    )
+    kinds = {".parquet": "parquet", ".json": "json", ".csv": "csv", ".md": "markdown"}
+    return (kinds | {".urdf": "urdf"}).get(suffix, "bytes")
 
 
 _HASHERS = {
@@ -167,6 +177,7 @@ _HASHERS = {
     "csv": csv_hash,
     "markdown": markdown_hash,
     "audit": audit_hash,
+    "urdf": urdf_hash,
     "bytes": bytes_hash,
 }
 

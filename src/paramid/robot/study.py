@@ -843,9 +843,9 @@ def export_header(
     and how the standard parameters were chosen."""
     weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
     chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
-    laws = ", ".join(f"{j}: {law}" for j, law in choice["laws"].items())
-    has = zip(choice["laws"], choice["offsets"], strict=True)
-    offsets = ", ".join(j for j, offset in has if offset)
+    joints = list(cfg["robot"]["joints"])  # friction.json keeps its laws sorted by name
+    laws = ", ".join(f"{j}: {choice['laws'][j]}" for j in joints)
+    offsets = ", ".join(j for j, offset in zip(joints, choice["offsets"], strict=True) if offset)
     terms = cfg["robot"]["friction"]
     held = {"coulomb": "friction: the Coulomb level", "viscous": "damping: the viscous coefficient"}
     dynamics = "; ".join(text for term, text in held.items() if term in terms)
