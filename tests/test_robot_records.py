@@ -86,6 +86,25 @@ def test_template_columns_and_units(tmp_path: Path):
     assert record.dq is None
 
 
+def test_a_zero_based_log_is_read_with_i0_and_named_with_i(tmp_path: Path):
+    """A logger that numbers its joints from 0 (UR RTDE's actual_q_0 ...): {i} missed the last
+    joint's column without a word on why; {i0} reads it."""
+    t = np.arange(300) / 500.0
+    q, dq, _ = motion(t)
+    data = {"timestamp": t}
+    for j in range(3):
+        data |= {f"actual_q_{j}": q[:, j], f"actual_qd_{j}": dq[:, j], f"target_tau_{j}": q[:, j]}
+    path = tmp_path / "rtde.csv"
+    pd.DataFrame(data).to_csv(path, index=False)
+    columns = {"time": "timestamp", "q": "actual_q_{i0}", "dq": "actual_qd_{i0}"}
+    record = records.load_record(path, JOINTS, columns=columns | {"tau": "target_tau_{i0}"})
+    np.testing.assert_allclose(record.q, q, rtol=1e-12)
+    np.testing.assert_allclose(record.dq, dq, rtol=1e-12)
+    one_based = columns | {"q": "actual_q_{i}", "tau": "target_tau_{i0}"}
+    with pytest.raises(InputError, match=r"missing column 'actual_q_3'.*from 0: use \{i0\}"):
+        records.load_record(path, JOINTS, columns=one_based)
+
+
 def test_joint_name_template(tmp_path: Path):
     data = frame(np.arange(100) / 100.0, velocity=False)
     data = data.rename(columns=lambda c: c.replace("q_", "pos.") if c.startswith("q_") else c)

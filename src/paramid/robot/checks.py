@@ -213,7 +213,7 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
         if joint not in record.locked_q:
             continue
         q = record.locked_q[joint]
-        unit = "m" if kind == "prismatic" else "rad"
+        unit, what = ("m", "position") if kind == "prismatic" else ("rad", "angle")
         low, high = (float(v) for v in np.percentile(q, [1, 99]))
         held = float(np.median(q))
         off = held - value
@@ -221,7 +221,7 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
             off = float(np.angle(np.exp(1j * off)))
         if high - low > LOCK_TOLERANCE_RAD:
             message = (
-                f"its angle in the log moves over [{low:.4g}, {high:.4g}] {unit} (1st-99th "
+                f"its {what} in the log moves over [{low:.4g}, {high:.4g}] {unit} (1st-99th "
                 "percentile), but it is not "
                 f"in `joints:` and the model locks it at {value:g} {unit}: its motion's torque "
                 "would be blamed on the other joints; add it to `joints:`"

@@ -203,6 +203,7 @@ def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[st
     :data:`LOCK_LIMIT_SLACK` of the range, at least 1e-3; a revolute joint's up to whole
     turns): a finger locked at 3 m was written into the exported URDF, the Panda's joint 4
     left out sat at 0 outside [-3.07, -0.07]."""
+    outside = []
     for name, value in values.items():
         jid = full.getJointId(name)
         if _joint_kind(full, jid) not in ("revolute", "prismatic"):
@@ -219,10 +220,12 @@ def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[st
         if low - slack <= pose <= high + slack:
             continue
         where = "" if name in given else " (the default: not in `joints:`)"
+        outside.append(f"{name!r} at {value:g} {unit}{where} [limits {low:.4g}, {high:.4g}]")
+    if outside:
         raise RobotError(
-            f"locked: joint {name!r} at {value:g} {unit}{where} lies outside its URDF limits "
-            f"[{low:.4g}, {high:.4g}] {unit}: a pose the robot cannot take. Give `locked: "
-            f"{{{name}: <value>}}` where the robot held it, or add it to `joints:` if it moves"
+            f"locked: {'; '.join(outside)}: outside the URDF's limits, a pose the robot cannot "
+            "take. Give `locked: {<joint>: <value>}` where the robot held it, or add the joint "
+            "to `joints:` if it moves"
         )
 
 

@@ -61,27 +61,37 @@ class RobotRecord:
     locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
 
 
+#: the template fields that number the joints: 1-based, or 0-based as many loggers count
+INDEX_FIELDS = ("{i}", "{i0}")
+
+
+def _indexed(template: str) -> bool:
+    return any(field in template for field in INDEX_FIELDS)
+
+
 def joint_columns(template: str, joints: Sequence[str]) -> list[str]:
-    """The column of each joint: ``template`` with ``{i}`` (1-based index) and ``{joint}``."""
-    return [template.format(i=i + 1, joint=joint) for i, joint in enumerate(joints)]
+    """The column of each joint: ``template`` with ``{i}`` (1-based index), ``{i0}`` (0-based)
+    and ``{joint}``."""
+    return [template.format(i=i + 1, i0=i, joint=joint) for i, joint in enumerate(joints)]
 
 
 def _template_columns(template: str, field: str, joints: Sequence[str], path: Path) -> list[str]:
-    """:func:`joint_columns`, a template with other fields than ``{i}`` and ``{joint}`` (or
-    unbalanced braces) named as the config's error."""
+    """:func:`joint_columns`, a template with other fields than ``{i}``, ``{i0}`` and
+    ``{joint}`` (or unbalanced braces) named as the config's error."""
     try:
         return joint_columns(template, joints)
     except (KeyError, IndexError, ValueError) as err:
         raise InputError(
             f"{path}: columns.{field} = {template!r} is not a column template ({err!r}): use "
-            "{i} (1-based joint index) and/or {joint} (the URDF joint name), braces only there"
+            "{i} (1-based joint index; {i0} 0-based) and/or {joint} (the URDF joint name), "
+            "braces only there"
         ) from err
 
 
 def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
-    """The file's columns that ``template`` names for some integer ``{i}``."""
-    parts = re.split(r"(\{i\})", template)
-    pattern = re.compile("".join(r"\d+" if p == "{i}" else re.escape(p) for p in parts))
+    """The file's columns that ``template`` names for some integer ``{i}`` or ``{i0}``."""
+    parts = re.split(r"(\{i0?\})", template)
+    pattern = re.compile("".join(r"\d+" if p in INDEX_FIELDS else re.escape(p) for p in parts))
     return [str(c) for c in frame.columns if pattern.fullmatch(str(c))]
 
 
@@ -105,10 +115,10 @@ def _field_columns(
     must match).  An indexed template (``{i}``) must match exactly one column
     per configured joint (else a joint count mismatch); a named one (``{joint}``) may leave
     other joints' columns (e.g. locked ones) in the file."""
-    if "{i}" not in template and "{joint}" not in template:
+    if not _indexed(template) and "{joint}" not in template:
         raise InputError(
             f"{path}: columns.{field} = {template!r} names no joint: use {{i}} (1-based joint "
-            "index) or {joint} (the URDF joint name)"
+            "index; {i0} 0-based) or {joint} (the URDF joint name)"
         )
     wanted = _template_columns(template, field, joints, path)
     present = [c for c in wanted if c in frame.columns]
@@ -119,7 +129,7 @@ def _field_columns(
             f"{path}: no column matches columns.{field} = {template!r} (e.g. {wanted[0]!r}); "
             + _nearest_columns(frame, wanted[0])
         )
-    if "{i}" in template:
+    if _indexed(template):
         found = _indexed_columns(frame, template)
         if len(found) != len(joints):
             raise InputError(
@@ -130,9 +140,11 @@ def _field_columns(
             )
     for column, joint in zip(wanted, joints, strict=True):
         if column not in frame.columns:
+            zero = "{i}" in template and template.format(i=0, i0=0, joint=joint) in frame.columns
             raise InputError(
                 f"{path}: missing column {column!r} ({field} of joint {joint!r}); the file has "
                 f"{field} columns {present} of those configured"
+                + ("; it numbers its joints from 0: use {i0} for that" if zero else "")
             )
     return wanted
 
@@ -193,7 +205,7 @@ def load_record(
     if len(kinds) != len(joints):
         raise ValueError(f"{len(kinds)} joint kinds for {len(joints)} joints")
     logged = {}  # the locked joints' angle columns in the file, read as one more joint's q
-    if "{i}" not in columns["q"]:
+    if not _indexed(columns["q"]):
         for joint, kind in (locked or {}).items():
             if (column := columns["q"].format(joint=joint)) in frame.columns:
                 logged[joint] = column
