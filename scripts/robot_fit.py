@@ -25,7 +25,9 @@ def main(smk) -> None:
     elapsed = time.perf_counter() - started
     rmse = float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
     found = []  # to the terminal, the log and the fit's metadata (tables/warnings.csv)
-    if fit.curve is not None and study.prior_climbs(fit.curve):
+    if fit.curve is not None and study.prior_climbs(fit.curve) and "twin_spread" in cfg:
+        found.append(study.twin_prior_cost(fit.curve, cfg["study"], cfg["twin_spread"]))
+    elif fit.curve is not None and study.prior_climbs(fit.curve):
         trials = estimators.free_link_trials(problem, cfg["settings"])
         found.append(study.prior_disagreement(fit.curve, cfg["study"], trials))
     if fit.solver is not None and not fit.solver.optimal:

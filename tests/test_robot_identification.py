@@ -301,6 +301,8 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     assert "freeing any one link leaves the climb" in climbing
     nothing = study.prior_disagreement(pulled, "kinova_gen3", {})
     assert "no link can be freed alone" in nothing
+    twin = study.twin_prior_cost(pulled, "a_twin", 0.2)  # its truth is the URDF scaled
+    assert "expected on this twin" in twin and "1 ± 0.2" in twin and "units" not in twin
 
 
 def test_the_weight_is_chosen_by_cross_validation(gen3):

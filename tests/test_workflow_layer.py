@@ -334,6 +334,8 @@ def test_robot_records_and_figures(config):
     lmi = robots.fit_params(wc(study="kinova_gen3", method="lmi"))["settings"]
     assert lmi["weight"] == "auto" and lmi["metric"] == "robot" and lmi["rule"] == "one_se"
     assert robots.fit_params(wc(study="kinova_gen3", method="ols"))["settings"] == {}
+    assert "twin_spread" not in robots.fit_params(wc(study="kinova_gen3", method="lmi"))
+    assert robots.fit_params(wc(study="gen3_twin", method="lmi"))["twin_spread"] == 0.2
     assert "signals" not in robots.fit_inputs(wc(study="kinova_gen3", method="lmi"))
     assert len(robots.fit_inputs(wc(study="gen3_twin", method="bcls"))["signals"]) == 1
     assert "results/gen3_twin/tables/recovery.csv" in robots.study_targets("gen3_twin")

@@ -662,6 +662,18 @@ def inexact_solve(solution: priors.Solution, study: str, method: str) -> str:
     )
 
 
+def twin_prior_cost(curve: Any, study: str, spread: float) -> str:
+    """The note of a twin whose prior-weight curve climbs: expected, since its truth scales
+    each link's URDF body (the advice for measured records would mislead there)."""
+    return (
+        f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
+        f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} N m worse than at its "
+        f"best weight ({curve.climb_se:.1f} standard errors): expected on this twin, whose truth "
+        f"scales each link's URDF body by a factor within 1 ± {spread:g} (twin.inertia_spread); "
+        "on measured records this would say the URDF disagrees with them"
+    )
+
+
 def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str:
     """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
     freeing one link did to it (``trials``: link -> its curve, from

@@ -408,8 +408,14 @@ class RobotStudies:
         return self._params(wildcards, coulomb=block["coulomb"], lmi=block["lmi"])
 
     def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        settings = self.fit_settings(wildcards.study, wildcards.method)
-        return self._params(wildcards, method=wildcards.method, settings=settings)
+        """The method's settings; for lmi on a twin the spread its truth scales the URDF by
+        (a pull toward the URDF is then expected to cost, not a sign of a wrong URDF)."""
+        name, method = wildcards.study, wildcards.method
+        extra = {}
+        if method == "lmi" and name in self.twin:
+            extra["twin_spread"] = float(self.blocks[name]["twin"]["inertia_spread"])
+        settings = self.fit_settings(name, method)
+        return self._params(wildcards, method=method, settings=settings, **extra)
 
     def fit_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
         """The compressed data; the methods that need the rows read the signals too."""
