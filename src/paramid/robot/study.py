@@ -666,11 +666,18 @@ def twin_prior_cost(curve: Any, study: str, spread: float) -> str:
     """The note of a twin whose prior-weight curve climbs: expected, since its truth scales
     each link's URDF body (the advice for measured records would mislead there)."""
     return (
+        f"{_climb(curve, study)}: expected on this twin, whose truth scales each link's URDF "
+        f"body by a factor within 1 ± {spread:g} (twin.inertia_spread); on measured records "
+        "this would say the URDF disagrees with them"
+    )
+
+
+def _climb(curve: Any, study: str) -> str:
+    """What a climbing prior-weight curve costs, in N m and standard errors."""
+    return (
         f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
         f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} N m worse than at its "
-        f"best weight ({curve.climb_se:.1f} standard errors): expected on this twin, whose truth "
-        f"scales each link's URDF body by a factor within 1 ± {spread:g} (twin.inertia_spread); "
-        "on measured records this would say the URDF disagrees with them"
+        f"best weight ({curve.climb_se:.1f} standard errors)"
     )
 
 
@@ -682,12 +689,9 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     those within one standard error of the best named as ties (neighbouring links can carry
     the same load: physics decides, not these data)."""
     text = (
-        f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
-        f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} N m worse than at its "
-        "best weight "
-        f"({curve.climb_se:.1f} standard errors): the URDF disagrees with these records. If a "
-        "load it lacks (a gripper, a tool, a payload) sits on one link, name that link in "
-        "lmi.free_links (README, 'Multi-joint robots')"
+        f"{_climb(curve, study)}: the URDF disagrees with these records. If a load it lacks (a "
+        "gripper, a tool, a payload) sits on one link, name that link in lmi.free_links "
+        "(README, 'Multi-joint robots')"
     )
     unsolved = unsolved_solves([status for c in trials.values() for status in c.statuses])
     solves = f" (trials: {unsolved})" if unsolved else ""
