@@ -66,17 +66,27 @@ def span_and_speed(time: Array, angle: Array) -> tuple[float, float, bool]:
 OUTLIER_SPREADS = 100.0
 
 
-def corrupt_sample(time: Array, values: Array, name: str) -> str | None:
+def corrupt_sample(
+    time: Array, values: Array, name: str, judge_flat: bool = True
+) -> tuple[str, int, int] | None:
     """The farthest sample of ``values`` (N,) or (N, n) when it lies more than
-    :data:`OUTLIER_SPREADS` spreads of the 1st-99th percentiles from the median (per column),
-    named with its time; ``None`` otherwise."""
+    :data:`OUTLIER_SPREADS` spreads of the 1st-99th percentiles from the median (per column):
+    its message naming its time, its row and column; ``None`` otherwise.  Without
+    ``judge_flat`` a column without spread (one value in 98 % of its samples) is not judged."""
     values = values.reshape(values.shape[0], -1)
     low, middle, high = np.percentile(values, [1, 50, 99], axis=0)
-    distance = np.abs(values - middle) / np.maximum(high - low, np.finfo(float).tiny)
+    spread = high - low
+    floor = (
+        np.maximum(spread, np.finfo(float).tiny)
+        if judge_flat
+        else np.where(spread > 0, spread, np.inf)
+    )
+    distance = np.abs(values - middle) / floor
     row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
     if distance[row, column] <= OUTLIER_SPREADS:
         return None
-    return _corrupt_message(values[row, column], time[row], name, low[column], high[column])
+    message = _corrupt_message(values[row, column], time[row], name, low[column], high[column])
+    return message, int(row), int(column)
 
 
 def _corrupt_message(value: float, at: float, name: str, low: float, high: float) -> str:
@@ -95,20 +105,14 @@ def torque_spike(time: Array, torque: Array) -> str | None:
     in a long rest) is motion, not named; so is any sample of a column that holds one value
     in 98 % of its samples (no spread to judge by: a joint at rest, for other checks)."""
     values = torque.reshape(torque.shape[0], -1)
-    low, middle, high = np.percentile(values, [1, 50, 99], axis=0)
-    spread = high - low
-    if not np.any(spread > 0):
+    found = corrupt_sample(time, values, "torque", judge_flat=False)
+    if found is None:
         return None
-    distance = np.abs(values - middle) / np.where(spread > 0, spread, np.inf)
-    row, column = np.unravel_index(int(np.argmax(distance)), distance.shape)
-    if distance[row, column] <= OUTLIER_SPREADS:
-        return None
+    message, row, column = found
     series = values[:, column]
-    gap = abs(series[row] - middle[column])
+    gap = abs(series[row] - np.median(series))
     neighbours = series[[k for k in (row - 1, row + 1) if 0 <= k < series.size]]
-    if np.any(np.abs(neighbours - series[row]) < 0.5 * gap):
-        return None
-    return _corrupt_message(series[row], time[row], "torque", low[column], high[column])
+    return None if np.any(np.abs(neighbours - series[row]) < 0.5 * gap) else message
 
 
 # A step faster than MAX_SPEED_RAD_S and this many times the median step of its
@@ -164,7 +168,7 @@ def angle_units(
     span, speed, _ = span_and_speed(time, angle)
     implausible = span > MAX_ANGLE_SPAN_RAD or (judge_speed and speed > MAX_SPEED_RAD_S)
     if implausible and (corrupt := corrupt_sample(time, angle, "angle")):
-        return corrupt
+        return corrupt[0]
     if implausible and span <= MAX_ANGLE_SPAN_RAD and (jumps := angle_jumps(time, angle)):
         return jumps
     if implausible:
@@ -203,7 +207,7 @@ def magnitudes(time: Array, torque: Array, setting: str = "units.torque") -> str
     unit."""
     peak = float(np.max(np.abs(torque)))
     if peak > MAX_TORQUE_N_M and (corrupt := corrupt_sample(time, torque, "torque")):
-        return corrupt
+        return corrupt[0]
     if peak > MAX_TORQUE_N_M:
         return (
             f"|torque| reaches {peak:.4g} N m (> {MAX_TORQUE_N_M:g}): check {setting} (N m or N mm)"
