@@ -92,6 +92,18 @@ def test_a_torque_unit_off_by_orders_of_magnitude(record, robot, factor):
     assert "units.tau" in problems[0][2]
 
 
+@pytest.mark.parametrize("factor", [1e-3, 100.0])  # N mm as N m (below the peak check), N cm
+def test_one_joints_torque_in_another_unit_is_named(record, robot, factor):
+    """One column in another unit than the rest (a lift's force in N under units.tau: N mm, a
+    joint whose logger writes N cm): the median scale over the joints hides it, its own scale
+    against the URDF's names it."""
+    tau = record.tau.copy()
+    tau[:, 1] *= factor
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
+    assert [(c, j) for c, j, _ in problems] == [("torque_units", "joint_2")]
+    assert "another unit than the others'" in problems[0][2]
+
+
 @pytest.mark.parametrize("name", RECORDS[:2])  # the quadratic record moves joint 1 one way only
 @pytest.mark.parametrize(("joint", "check"), [(0, "torque_sign"), (6, "friction_sign")])
 def test_a_torque_sign_inverted_without_gravity(robot, name, joint, check):
@@ -546,6 +558,9 @@ def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locke
         assert [(c, j) for c, j, _ in problems] == [("locked_joints", "joint_7")]
         assert expected in problems[0][2]
         assert checks.record_problems(shown, six, skip=["locked_joints"]) == []
+        # the same joint on another branch of a tree (a second arm) would move no torque here
+        other_branch = dataclasses.replace(six, locked_in_chain=(False,))
+        assert checks.record_problems(shown, other_branch) == []
 
 
 FAST_JOINTS = ["j1_yaw", "j2_shoulder", "j3_elbow", "j4_wrist_roll", "j5_wrist_pitch"]

@@ -180,6 +180,26 @@ def test_small_urdf_continuous_prismatic_locked_fixed(small_urdf: Path) -> None:
     assert np.abs(inverse_dynamics(robot, q, dq, ddq, theta) - tau).max() < 1e-10
 
 
+def test_which_locked_joints_lie_on_the_identified_chain(small_urdf: Path) -> None:
+    """A joint on another branch of the tree (a second arm's, here one on the upper link beside
+    the elbow) moves no identified joint's torque; an ancestor (spin) and a descendant (grip)
+    do."""
+    side = """  <link name="side">
+    <inertial><origin xyz="0.05 0 0"/><mass value="0.4"/>
+      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial>
+  </link>
+  <joint name="side_joint" type="revolute"><parent link="upper"/><child link="side"/>
+    <origin xyz="0 0.1 0.2"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="5" velocity="1"/></joint>
+</robot>"""
+    tree = small_urdf.with_name("tree.urdf")
+    tree.write_text(small_urdf.read_text().replace("</robot>", side))
+    robot = load_robot(tree, ["elbow", "slide"])
+    in_chain = dict(zip((j for j, _ in robot.locked), robot.locked_in_chain, strict=True))
+    assert in_chain == {"spin": True, "grip": True, "side_joint": False}
+    assert load_robot(tree, ["spin", "elbow"]).locked_in_chain == (True, True, True)
+
+
 def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
     """A finger locked at 3 m (travel 0-0.04 m) was written into the exported URDF, and a
     joint left out of `joints:` sat at its default 0 outside its limits, without a word."""

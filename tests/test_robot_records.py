@@ -144,6 +144,20 @@ def test_a_locked_joints_logged_angle_is_read_in_the_records_units(tmp_path: Pat
     assert dict(indexed.locked_q) == {}
 
 
+def test_a_prismatic_joints_columns_stay_in_si_whatever_the_units(uniform: Path):
+    """units of q, dq and tau convert revolute and continuous joints only: a lift logged in m,
+    m/s and N beside arm joints in deg, deg/s and N mm keeps its values (its force was read
+    1000x too small, and the identified mass above it came out negative)."""
+    kinds = ["revolute", "prismatic", "continuous"]
+    units = {"q": "deg", "dq": "deg/s", "tau": "N mm"}
+    record = records.load_record(uniform, JOINTS, units=units, kinds=kinds)
+    plain = records.load_record(uniform, JOINTS)
+    converted = np.array([np.pi / 180.0, 1.0, np.pi / 180.0])
+    np.testing.assert_allclose(record.q, plain.q * converted, rtol=1e-15)
+    np.testing.assert_allclose(record.dq, plain.dq * converted, rtol=1e-15)
+    np.testing.assert_allclose(record.tau, plain.tau * np.array([1e-3, 1.0, 1e-3]), rtol=1e-15)
+
+
 def test_jittered_stamps_are_resampled(tmp_path: Path):
     rng = np.random.default_rng(0)
     step = 1e-3 * rng.choice([0.7, 1.0, 1.0, 1.0, 1.3, 9.0], size=3000)

@@ -6,6 +6,10 @@
 # (one job per method; lmi chooses its prior weight by cross-validation) -> robot_predict and
 # robot_reference (validation records) -> robot_tables / robot_recovery (twin) / robot_export
 # (identified URDFs) / robot_figure.
+# The jobs that hold a record's samples ask for mem_mb by their inputs' size
+# (paramid.workflow.memory_mb; peak RSS per input MB measured at 10^6 samples of a 7-joint log,
+# perf/robot_scaling.py: record 2.2 (CSV), cutoff and signals 8, compress 3.9, predict 6.7,
+# tables 2.9, figure 4.6, with a fifth more); the rest fit the profile's default 1000 MB.
 
 
 rule robot_record:
@@ -18,6 +22,8 @@ rule robot_record:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
         record="[A-Za-z0-9][A-Za-z0-9_.-]*",
+    resources:
+        mem_mb=memory_mb(1000, 3),
     params:
         cfg=ROBOTS.record_params,
     script:
@@ -33,6 +39,8 @@ rule robot_cutoff:
         "logs/{study}/robot_cutoff.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
+    resources:
+        mem_mb=memory_mb(1000, 10),
     params:
         cfg=ROBOTS.cutoff_params,
     script:
@@ -49,6 +57,8 @@ rule robot_signals:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
         record="[A-Za-z0-9][A-Za-z0-9_.-]*",
+    resources:
+        mem_mb=memory_mb(1000, 10),
     params:
         cfg=ROBOTS.signals_params,
     script:
@@ -64,6 +74,8 @@ rule robot_compress:
         "logs/{study}/robot_compress.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
+    resources:
+        mem_mb=memory_mb(1000, 5),
     params:
         cfg=ROBOTS.compress_params,
     script:
@@ -136,6 +148,8 @@ rule robot_predict:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
         method=one_of(ROBOTS.all_methods),
+    resources:
+        mem_mb=memory_mb(1000, 8),
     params:
         cfg=ROBOTS.predict_params,
     script:
@@ -221,6 +235,8 @@ rule robot_tables:
         "logs/{study}/robot_tables.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
+    resources:
+        mem_mb=memory_mb(1000, 4),
     params:
         cfg=ROBOTS.tables_params,
     script:
@@ -264,6 +280,8 @@ rule robot_figure:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
         figure=one_of(ROBOTS.figures),
+    resources:
+        mem_mb=memory_mb(1000, 6),
     params:
         cfg=ROBOTS.figure_params,
     script:

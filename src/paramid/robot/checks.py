@@ -204,13 +204,17 @@ def _correlation(a: Array, b: Array) -> float:
 
 
 def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
-    """Each locked joint the log has a column of (``locked_q``): one that moves by more than
-    :data:`LOCK_TOLERANCE_RAD` is missing from ``joints:`` (the model holds it still and
-    blames its torque on the others); one held elsewhere than its ``locked:`` value by more
-    than that puts the links beyond it in the wrong pose."""
+    """Each locked joint on the identified joints' chain (``Robot.locked_in_chain``) the log
+    has a column of (``locked_q``): one that moves by more than :data:`LOCK_TOLERANCE_RAD` is
+    missing from ``joints:`` (the model holds it still and blames its torque on the others);
+    one held elsewhere than its ``locked:`` value by more than that puts the links beyond it in
+    the wrong pose.  A joint on another branch (a second arm) moves no identified joint's
+    torque, wherever it is."""
     problems: list[Problem] = []
-    for (joint, value), kind in zip(robot.locked, robot.locked_kinds, strict=True):
-        if joint not in record.locked_q:
+    for (joint, value), kind, in_chain in zip(
+        robot.locked, robot.locked_kinds, robot.locked_in_chain, strict=True
+    ):
+        if joint not in record.locked_q or not in_chain:
             continue
         q = record.locked_q[joint]
         unit, what = ("m", "position") if kind == "prismatic" else ("rad", "angle")
@@ -502,28 +506,40 @@ def stands_still(record: RobotRecord) -> list[Problem]:
 
 def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
     """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
-    unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`."""
+    unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`; over
+    the joints (their median), then per joint where its torque follows the URDF's shape
+    (correlation beyond :data:`SIGN_CORRELATION`: an exchanged column does not) at a scale
+    outside the band: one column logged in another unit than the rest."""
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
     if peak is not None:
         return [("torque_units", None, peak)]
     rigid = model.rigid_beyond_friction
-    loaded = rigid.std(axis=0) >= MIN_RIGID_NM
-    if not loaded.any():
+    loaded = np.flatnonzero(rigid.std(axis=0) >= MIN_RIGID_NM)
+    if loaded.size == 0:
         return []
     tau, rigid = model.beyond_friction(tau)[:, loaded], rigid[:, loaded]
-    scale = float(np.median(np.abs(np.sum(rigid * tau, axis=0) / np.sum(rigid**2, axis=0))))
+    scales = np.abs(np.sum(rigid * tau, axis=0) / np.sum(rigid**2, axis=0))
+    scale = float(np.median(scales))
     low, high = TORQUE_SCALE_BAND
-    if low <= scale <= high:
-        return []
-    joints = ", ".join(j for j, used in zip(record.joints, loaded, strict=True) if used)
-    return [
-        (
-            "torque_units",
-            None,
+    units = "units.tau (N m or N mm; a prismatic joint's force in N)"
+    if not low <= scale <= high:
+        joints = ", ".join(record.joints[k] for k in loaded)
+        message = (
             f"the torque of {joints} is {scale:.3g} x the URDF's (expected {low:g}-{high:g}): "
-            "check units.tau (N m or N mm)",
+            f"check {units}"
         )
-    ]
+        return [("torque_units", None, message)]
+    problems: list[Problem] = []
+    for column, k in enumerate(loaded):
+        shaped = abs(_correlation(tau[:, column], rigid[:, column])) >= SIGN_CORRELATION
+        if shaped and not low <= scales[column] <= high:
+            message = (
+                f"its torque follows the URDF's at {scales[column]:.3g} x its size (the other "
+                f"joints' median {scale:.3g} x, expected {low:g}-{high:g}): is its column in "
+                f"another unit than the others'? check the file and {units}"
+            )
+            problems.append(("torque_units", record.joints[k], message))
+    return problems
 
 
 def _share(after: float, before: float) -> float:

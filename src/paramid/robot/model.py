@@ -68,7 +68,10 @@ class Robot:
     ``coulomb_velocity`` the smoothing velocity v_s [rad/s] of each joint's Coulomb law (0:
     sgn q̇); ``offsets`` which joints' offset column is 1 (the others are 0: no offset on that
     joint; empty: every joint); ``armature``: a reflected rotor inertia per joint;
-    ``locked_kinds`` the kind of each joint of ``locked`` (their coordinates: rad or m).
+    ``locked_kinds`` the kind of each joint of ``locked`` (their coordinates: rad or m);
+    ``locked_in_chain`` whether each lies on an identified joint's chain (an ancestor or a
+    descendant in the URDF's tree: its motion or pose changes their torque; a joint on another
+    branch of a tree, a second arm or a head, does not on a fixed base).
     """
 
     urdf: str
@@ -83,6 +86,7 @@ class Robot:
     armature: bool = False
     offsets: tuple[bool, ...] = ()
     locked_kinds: tuple[str, ...] = ()  # of each locked joint (a key of JOINT_KINDS)
+    locked_in_chain: tuple[bool, ...] = ()
 
     @property
     def n_joints(self) -> int:
@@ -319,7 +323,15 @@ def robot_from_model(
         offset=bool(offset),
         pin_joint=tuple(int(model.getJointId(j)) for j in joints),
         locked_kinds=tuple(_joint_kind(full, full.getJointId(j)) for j in lock_values),
+        locked_in_chain=tuple(_in_chain(full, j, joints) for j in lock_values),
     )
+
+
+def _in_chain(full: pin.Model, joint: str, identified: Sequence[str]) -> bool:
+    """Whether ``joint`` is an ancestor or a descendant of one of the ``identified`` joints."""
+    jid = full.getJointId(joint)
+    ids = [full.getJointId(j) for j in identified]
+    return any(jid in full.supports[i] or i in full.supports[jid] for i in ids)
 
 
 def urdf_parameters(robot: Robot) -> Array:

@@ -182,10 +182,11 @@ def load_record(
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``);
     ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.  ``kinds`` gives
-    each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): an angle
-    unit (deg) converts revolute and continuous joints only, a prismatic joint's position
-    stays in m; a continuous joint's angle is unwrapped (loggers often wrap it to (-π, π]: a
-    jump of 2π between two samples is a wrap, not a motion).  ``locked`` maps each joint the
+    each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): the units
+    of ``q``, ``dq`` and ``tau`` convert revolute and continuous joints only, a prismatic
+    joint's position, velocity and force stay in m, m/s and N; a continuous joint's angle is
+    unwrapped (loggers often wrap it to (-π, π]: a jump of 2π between two samples is a wrap,
+    not a motion).  ``locked`` maps each joint the
     model locks to its kind: where the ``q`` template names joints (``{joint}``) and the file
     has such a joint's column, its angle is read alike into ``locked_q``.
     """
@@ -215,8 +216,8 @@ def load_record(
     data = {"time": factors["time"] * _numeric_column(frame, columns["time"], "time", path)}
     for field, cols in names.items():
         if cols is not None:
-            unitless = prismatic[: len(cols)]  # a prismatic joint's position stays in m
-            factor = np.where(unitless, 1.0, factors[field]) if field != "tau" else factors[field]
+            unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
+            factor = np.where(unitless, 1.0, factors[field])
             data[field] = factor * np.column_stack(
                 [_numeric_column(frame, c, field, path) for c in cols]
             )
