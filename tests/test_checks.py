@@ -40,6 +40,14 @@ def _problems(rec, angle=None, torque=None, skip=()):
     ]
 
 
+def _held_after(angle: np.ndarray, share: float) -> np.ndarray:
+    """``angle`` held at its value at ``share`` of the samples from there on."""
+    held = angle.copy()
+    start = int(share * angle.size)
+    held[start:] = angle[start]
+    return held
+
+
 def test_a_real_record_passes_every_check(pendulum):
     assert _problems(pendulum) == []
 
@@ -51,6 +59,8 @@ def test_a_real_record_passes_every_check(pendulum):
         ("torque_varies", None, lambda r: np.zeros_like(r.torque)),
         ("magnitudes", None, lambda r: 1e4 * r.torque),  # raw counts declared as N m
         ("encoder_clipped", lambda r: np.minimum(r.angle, np.quantile(r.angle, 0.8)), None),
+        ("torque_clipped", None, lambda r: np.maximum(r.torque, np.quantile(r.torque, 0.2))),
+        ("rest_at_ends", lambda r: _held_after(r.angle, 0.6), None),  # its last 40 % at rest
         ("columns_swapped", lambda r: r.torque, lambda r: r.angle),
     ],
 )
@@ -339,6 +349,7 @@ def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
     mean = pendulum.angle.mean()
     small = mean + (pendulum.angle - mean) * np.deg2rad(0.4) / np.ptp(pendulum.angle)
     still = dataclasses.replace(pendulum, angle=small)
+    args["skip_checks"] = ["rest_at_ends"]  # squeezed, its quiet start stays within 1e-3 rad
     processed = pipeline.process(still.time, still.angle, still.torque, SIGNALS, 6.0)
     H, _ = pipeline.regression(processed, keys, 9.81)
     assert estimators.collinear_columns(H, keys) == []  # full rank in numbers
@@ -348,7 +359,9 @@ def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
     # without g_cos_q: not refused for its excitation (the sign check is skipped: the torque,
     # the full swing's, does not belong to the squeezed motion, its inertia comes out negative)
     checks.check_usable(
-        still, "p.csv", **(args | {"regressor": KEYS, "skip_checks": ["torque_sign"]})
+        still,
+        "p.csv",
+        **(args | {"regressor": KEYS, "skip_checks": ["torque_sign", "rest_at_ends"]}),
     )
 
 
@@ -358,7 +371,8 @@ def test_a_rest_longer_than_the_rls_memory_is_named_before_any_job(pendulum):
     rls block, instead of a LinAlgError in hip_rls."""
     signals = {**SIGNALS, "cutoff_hz": 6.0}
     args = {"study": "mine", "regressor": KEYS, "gravity": 9.81, "signals_config": signals}
-    args["skip_checks"] = ["encoder_clipped"]  # the rest is a third of this short record
+    # the rest is a third of this short record, at its end
+    args["skip_checks"] = ["encoder_clipped", "rest_at_ends"]
     rest = (pendulum.time > 4.0) & (pendulum.time < 6.0)
     angle = pendulum.angle.copy()
     angle[rest] = angle[np.argmax(rest)]

@@ -442,6 +442,61 @@ def test_two_wrist_torque_columns_exchanged_are_named(robot, name, pairs):
         assert _found(exchanged, robot) == [("columns_swapped", f"{JOINTS[i]} and {JOINTS[j]}")]
 
 
+def _padded_with_rest(record, seconds: float):
+    """``record`` with ``seconds`` of rest before and after it: its first and last pose held,
+    zero velocity, the torque held with 0.05 N m of sensor noise."""
+    pad = int(round(seconds * record.sample_rate_hz))
+    step = 1.0 / record.sample_rate_hz
+    noise = np.random.default_rng(0).normal(0.0, 0.05, (2 * pad, record.tau.shape[1]))
+    time = np.concatenate(
+        [
+            record.time[0] - step * np.arange(pad, 0, -1),
+            record.time,
+            record.time[-1] + step * np.arange(1, pad + 1),
+        ]
+    )
+
+    def held(values, noisy=None):
+        head, tail = np.repeat(values[:1], pad, axis=0), np.repeat(values[-1:], pad, axis=0)
+        if noisy is not None:
+            head, tail = head + noisy[:pad], tail + noisy[pad:]
+        return np.concatenate([head, values, tail])
+
+    return dataclasses.replace(
+        record,
+        time=time - time[0],
+        q=held(record.q),
+        dq=np.concatenate([np.zeros((pad, 7)), record.dq, np.zeros((pad, 7))]),
+        tau=held(record.tau, noise),
+    )
+
+
+@pytest.mark.parametrize(("seconds", "found"), [(0.5, False), (5.0, True), (60.0, True)])
+def test_rest_at_the_ends_of_a_record_is_named_with_the_trim(robot, seconds, found):
+    """opti_traj_testing1 (4.7 s) padded with rest at both ends: 5 s chose 8 Hz instead of 20
+    and validated 18 % worse, without a word; 60 s had its wrist columns called exchanged."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    problems = checks.record_problems(_padded_with_rest(record, seconds), robot)
+    if not found:
+        assert problems == []
+        return
+    assert [(c, j) for c, j, _ in problems] == [("rest_at_ends", None)]
+    trim = np.floor((seconds + 0.126 - 0.5) * 10) / 10  # the log's own 0.126 s at rest
+    assert f"raise trim_start_s by {trim:g} s" in problems[0][2]
+
+
+def test_a_saturated_joint_torque_is_named(record, robot):
+    """Joint 2's torque clipped at its 22nd percentile (a drive at its limit): the fit would
+    take the flat stretch for the joint's torque (its validation RMSE doubled, unnamed)."""
+    tau = record.tau.copy()
+    tau[:, 1] = np.maximum(tau[:, 1], np.percentile(tau[:, 1], 22))
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
+    assert [(c, j) for c, j, _ in problems] == [("sensor_faults", "joint_2")]
+    assert "saturated drive or a clipped sensor" in problems[0][2]
+
+
 def test_a_robot_that_stands_still(record, robot):
     still = dataclasses.replace(
         record, q=np.repeat(record.q[:1], record.time.size, axis=0), dq=np.zeros_like(record.dq)

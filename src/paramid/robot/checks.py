@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid import plausibility
+from paramid.plausibility import STILL_RAD
 from paramid.robot.model import Robot, joint_kinds, joint_ranges, pin_configuration
 from paramid.robot.records import RobotRecord
 
@@ -44,6 +45,7 @@ CHECKS = (
     "angle_units",
     "time_units",
     "stands_still",
+    "rest_at_ends",
     "sensor_faults",
     "torque_units",
     "torque_sign",
@@ -56,8 +58,6 @@ LIMIT_MARGIN_RAD = 0.5
 # measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
 # gives a ratio far outside this band; filtering and jitter keep a right record within it
 RATE_RATIO_BAND = (0.2, 5.0)
-# a joint whose angle moves less than this over the record does not move
-STILL_RAD = 1e-3
 # a joint whose recorded velocity reaches this (99th percentile of |q̇|) moves: about 3 deg/s;
 # the shipped Gen3 logs at rest show at most 2e-4 rad/s
 MOVING_RAD_S = 0.05
@@ -415,7 +415,8 @@ def sensor_faults(
     (a moving arm's torque follows its gravity and inertia, and a sensor shows noise), a
     velocity that never changes while the angle moves, an angle that never changes while the
     velocity reaches :data:`MOVING_RAD_S`, a lone torque spike
-    (:func:`paramid.plausibility.torque_spike`), a velocity beyond
+    (:func:`paramid.plausibility.torque_spike`), a saturated torque
+    (:func:`paramid.plausibility.torque_clipped`), a velocity beyond
     :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
     against the angle's change (unless it is one of the ``exchanged`` joints: another joint's
     velocity, :func:`exchanged_velocities`); and two joints' columns equal in every sample.
@@ -435,6 +436,8 @@ def sensor_faults(
             )
         elif spike := plausibility.torque_spike(record.time, tau):
             problems.append(("sensor_faults", joint, spike))
+        elif clipped := plausibility.torque_clipped(tau):
+            problems.append(("sensor_faults", joint, clipped))
         if record.dq is None:
             continue
         dq = record.dq[:, k]
@@ -758,7 +761,8 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
 def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
     or held elsewhere comes first (the model's torque is wrong then); a record that stands
-    still is told so alone (its noise would mislead the unit checks); a time unit the
+    still, or does so at its ends for long (:func:`paramid.plausibility.rest_share`), is told
+    so alone (its noise would mislead the unit checks); a time unit the
     recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
@@ -767,6 +771,13 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
+    if "rest_at_ends" not in skip and (
+        rest := plausibility.rest_share(
+            record.time, record.q, "raise trim_start_s by {:g} s and trim_end_s by {:g} s"
+        )
+    ):  # told alone too: a record mostly at rest misleads the torque checks (a Gen3 log with a
+        # minute of rest at each end had its wrist columns called exchanged)
+        return [*problems, ("rest_at_ends", None, rest)]
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
     time_error = _time_error(ratios)
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so

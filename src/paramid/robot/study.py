@@ -32,6 +32,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid import io, signals
+from paramid.plausibility import STILL_RAD
 from paramid.robot import estimators, priors
 from paramid.robot.base import (
     AmbiguousRank,
@@ -41,7 +42,6 @@ from paramid.robot.base import (
     structural_base,
     unidentified,
 )
-from paramid.robot.checks import STILL_RAD
 from paramid.robot.compression import CHUNK, Compressed, compress_records, usable_gap
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
@@ -186,7 +186,7 @@ def shortened_gaps(
 
 
 def check_joints_move(robot: Robot, parts: Sequence[ProcessedRecord], study: str) -> None:
-    """Every identified joint moves (by :data:`paramid.robot.checks.STILL_RAD`) in some
+    """Every identified joint moves (by :data:`paramid.plausibility.STILL_RAD`) in some
     calibration record: a joint held still leaves only its sensors' noise in its velocity and
     acceleration columns, which a fit turns into any friction and inertia (a 0.8 N m s/rad
     viscous friction came out at 1410, predicting 900 N m); raises naming the joints."""
