@@ -48,6 +48,20 @@ def _held_after(angle: np.ndarray, share: float) -> np.ndarray:
     return held
 
 
+@pytest.mark.parametrize(
+    ("rate", "declared", "unit"),
+    [(1.0, "s", "ms"), (1e-6, "s", "ns"), (1e-3, "ms", "ns"), (1e6, "ms", "s"), (1e-9, "s", "")],
+)
+def test_an_implausible_sample_rate_names_the_unit_that_fits(rate, declared, unit):
+    """A 1 kHz log's stamps in ns read as s (1e-6 Hz) were told "set units.time: ms", and
+    then the same again; the advice is the unit nearest the declared one that gives a rate
+    within 5 Hz - 100 kHz, else to check the time column."""
+    time = np.arange(1000) / rate
+    message = plausibility.sample_rate(time, declared=declared)
+    expected = f"set units.time: {unit}" if unit else "check the time column"
+    assert message is not None and message.endswith(expected)
+
+
 def test_a_real_record_passes_every_check(pendulum):
     assert _problems(pendulum) == []
 
@@ -172,7 +186,13 @@ def test_time_in_seconds_declared_as_ms_is_named(pendulum):
     signals = {**SIGNALS, "cutoff_hz": 6.0}
     with pytest.raises(ingest.InputError, match=r"sampled at 4\.999e\+05 Hz .* units\.time: s"):
         checks.check_usable(
-            fast, "p.csv", study="mine", regressor=KEYS, gravity=9.81, signals_config=signals
+            fast,
+            "p.csv",
+            study="mine",
+            regressor=KEYS,
+            gravity=9.81,
+            signals_config=signals,
+            time_unit="ms",
         )
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import cutoff, estimators, ingest
+from paramid import cutoff, estimators, ingest, signals
 from paramid.hip import pipeline
+from paramid.robot.signals import above_nyquist
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
@@ -123,3 +124,13 @@ studies:
     cal, val = _record("sysid_pd"), _record("swingup_ddp")
     best = min(_validation_rmse(cal, val, hz) for hz in (3.0, 4.0, 5.0, 6.0, 7.0, 8.0))
     assert table.loc["LS", "val_mean"] <= 1.10 * best
+
+
+@pytest.mark.parametrize("rate_hz", [40.0, 40.00000000000014, 39.99999999999986])
+def test_a_cutoff_at_nyquist_is_refused_whatever_the_rates_float_noise(rate_hz):
+    """A 40 Hz log's rate read from its stamps as 40.00000000000014 Hz let a 20 Hz cutoff
+    through, against the README's "at or above Nyquist stops the run"."""
+    assert signals.at_or_above_nyquist(20.0, rate_hz)
+    assert above_nyquist(20.0, rate_hz, 1) is not None
+    assert above_nyquist(9.99, rate_hz, 2) is None and above_nyquist(10.0, rate_hz, 2)
+    assert not signals.at_or_above_nyquist(19.999, 40.0)

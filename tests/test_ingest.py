@@ -85,6 +85,31 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
         ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
 
 
+@pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ns", 1e9)])
+def test_time_in_us_or_ns(tmp_path, unit, factor):
+    t = np.arange(300) / 100.0
+    frame = pd.DataFrame({"time": np.round(factor * t), "angle": np.sin(t), "torque": t})
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    rec = ingest.load_record(tmp_path / "r.csv", {"time": unit})
+    assert rec.sample_rate_hz == pytest.approx(100.0) and not rec.resampled
+
+
+def test_timestamps_carry_their_unit(tmp_path):
+    """A Parquet timestamp column was read as its integer microseconds (and called a time in
+    ms); timestamps, from Parquet or as ISO 8601 text, are seconds from the first one, and a
+    declared time unit, which would scale them again, is refused."""
+    t = np.arange(300) / 100.0
+    stamps = pd.Timestamp("2026-12-05T06:00:00Z") + pd.to_timedelta(t, unit="s")
+    frame = pd.DataFrame({"time": stamps, "angle": np.sin(t), "torque": t})
+    frame.to_parquet(tmp_path / "r.parquet")
+    frame.assign(time=stamps.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).to_csv(tmp_path / "r.csv")
+    for name in ("r.parquet", "r.csv"):
+        rec = ingest.load_record(tmp_path / name, {})
+        np.testing.assert_allclose(rec.time, t, atol=1e-9)
+    with pytest.raises(ingest.InputError, match=r"r\.csv: column 'time' holds timestamps.*'ms'"):
+        ingest.load_record(tmp_path / "r.csv", {"time": "ms"})
+
+
 def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
     """Stamps near 1.7e9 s hold a 2 ms interval only to ~2.4e-7 s, so a uniform log's intervals
     differ in their last bits: it is kept (the median of the rounded intervals gave 499.977 Hz

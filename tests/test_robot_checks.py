@@ -253,9 +253,24 @@ def test_time_in_seconds_declared_as_ms(record, robot):
     fast = dataclasses.replace(
         record, time=record.time / 1000, sample_rate_hz=record.sample_rate_hz * 1000
     )
-    problems = checks.record_problems(fast, robot)
+    problems = checks.record_problems(fast, robot, time_unit="ms")
     assert [(c, j) for c, j, _ in problems] == [("time_units", None)]
-    assert "units.time: s" in problems[0][2]
+    assert "set units.time: s " in problems[0][2]
+
+
+@pytest.mark.parametrize(("declared", "factor"), [("s", 1e9), ("ms", 1e6), ("s", 1e6)])
+def test_time_in_ns_or_us_gets_the_unit_that_fits(record, robot, declared, factor):
+    """A ROS log's stamps in ns (``rostopic echo -p``): read as s, then as ms on the advice
+    "set units.time: ms", it got the same advice again; the advice now names the unit that
+    the recorded velocity says, given the declared one, with or without a velocity."""
+    unit = {("s", 1e9): "ns", ("ms", 1e6): "ns", ("s", 1e6): "us"}[declared, factor]
+    stretched = dataclasses.replace(
+        record, time=factor * record.time, sample_rate_hz=record.sample_rate_hz / factor
+    )
+    for logged in (stretched, dataclasses.replace(stretched, dq=None)):
+        problems = checks.record_problems(logged, robot, time_unit=declared)
+        assert [(c, j) for c, j, _ in problems] == [("time_units", None)]
+        assert f"set units.time: {unit}" in problems[0][2]
 
 
 def test_an_angle_or_velocity_in_degrees_alone_is_named(record, robot):

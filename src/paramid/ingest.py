@@ -29,7 +29,7 @@ Array = NDArray[np.float64]
 REQUIRED = ("time", "angle", "torque")
 OPTIONAL = ("velocity",)
 UNIT_FACTORS = {
-    "time": {"s": 1.0, "ms": 1e-3},
+    "time": {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9},
     "angle": {"rad": 1.0, "deg": np.pi / 180.0},
     "torque": {"N m": 1.0, "N mm": 1e-3},
     "velocity": {"rad/s": 1.0, "deg/s": np.pi / 180.0},
@@ -134,6 +134,36 @@ def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) ->
             f"(file line {row + 2}): {raw!r}" + (f"; {bad.size} such rows" if bad.size > 1 else "")
         )
     return values
+
+
+def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Array:
+    """The time column in s: numbers times ``unit``'s factor (:data:`UNIT_FACTORS`), or
+    timestamps (a Parquet timestamp column, ISO 8601 text) as seconds from the first one, which
+    carry their unit (a declared one other than s is refused: it would scale them again)."""
+    import pandas as pd
+    from pandas.api.types import is_numeric_dtype
+
+    values = frame[column]
+    if not pd.api.types.is_datetime64_any_dtype(values) and not is_numeric_dtype(values):
+        if np.isnan(pd.to_numeric(values, errors="coerce")).all():
+            try:
+                values = pd.to_datetime(values, format="ISO8601", utc=True)
+            except (ValueError, TypeError):
+                pass  # not timestamps: the number check below names the row
+    if not pd.api.types.is_datetime64_any_dtype(values):
+        return UNIT_FACTORS["time"][unit] * _numeric_column(frame, column, "time", path)
+    if unit != "s":
+        raise InputError(
+            f"{path}: column {column!r} holds timestamps, which carry their unit: leave "
+            f"units.time unset (it is {unit!r})"
+        )
+    if values.isna().any():
+        row = int(np.flatnonzero(values.isna().to_numpy())[0])
+        raise InputError(
+            f"{path}: column {column!r} (time) has no timestamp at data row {row + 1} (file line "
+            f"{row + 2})"
+        )
+    return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
 
 
 def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
@@ -267,9 +297,14 @@ def load_record(
     for field in (*REQUIRED, *OPTIONAL):
         if columns[field] not in frame.columns:
             continue
-        factor = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])]
+        unit = units.get(field, SI_UNITS[field])
+        if field == "time":
+            data[field] = time_column(frame, columns[field], unit, path)
+            continue
         try:
-            data[field] = factor * _numeric_column(frame, columns[field], field, path)
+            data[field] = UNIT_FACTORS[field][unit] * _numeric_column(
+                frame, columns[field], field, path
+            )
         except InputError:
             if field in wanted:
                 raise

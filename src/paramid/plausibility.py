@@ -8,11 +8,14 @@ stated as constants with their reasoning; none is tuned to a data set.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from paramid.ingest import UNIT_FACTORS
 
 Array = NDArray[np.float64]
 
@@ -191,18 +194,36 @@ def angle_units(
     return None
 
 
-def sample_rate(time: Array, setting: str = "units.time") -> str | None:
-    """A sample rate no dynamics log has (the time in ms read as s, or in s read as ms); the
-    hint names the config ``setting`` that declares the time's unit."""
+def sample_rate(time: Array, setting: str = "units.time", declared: str = "s") -> str | None:
+    """A sample rate no dynamics log has (the time in ms read as s, in ns read as ms, ...); the
+    hint names the config ``setting`` that declares the time's unit and the unit, nearest to
+    the ``declared`` one, that puts the rate within [MIN_RATE_HZ, MAX_RATE_HZ]."""
     duration = float(time[-1] - time[0])
     rate = (time.size - 1) / duration if duration > 0 else float("inf")
-    if rate < MIN_RATE_HZ:
-        return (
-            f"sampled at {rate:.4g} Hz over {duration:.4g} s: is the time in ms? set {setting}: ms"
-        )
-    if rate > MAX_RATE_HZ:
-        return f"sampled at {rate:.4g} Hz over {duration:.4g} s: is the time in s? set {setting}: s"
-    return None
+    if MIN_RATE_HZ <= rate <= MAX_RATE_HZ:
+        return None
+    factors = UNIT_FACTORS["time"]
+    nearest = sorted(factors, key=lambda unit: abs(math.log(factors[unit] / factors[declared])))
+    fitting = [
+        unit
+        for unit in nearest
+        if unit != declared
+        and MIN_RATE_HZ <= rate * factors[declared] / factors[unit] <= MAX_RATE_HZ
+    ]
+    hint = f"is the time in {fitting[0]}? set {setting}: {fitting[0]}" if fitting else ""
+    return f"sampled at {rate:.4g} Hz over {duration:.4g} s: {hint or 'check the time column'}"
+
+
+def time_unit(apart: float, declared: str, setting: str = "units.time") -> str:
+    """Advice for stamps ``apart`` x as far apart as the data say they are (a measured
+    velocity against the angle's change): the unit of :data:`UNIT_FACTORS` within 3x of what
+    that makes the ``declared`` one, else to check the time column."""
+    factors = UNIT_FACTORS["time"]
+    wanted = factors[declared] / apart
+    unit = min(factors, key=lambda u: abs(math.log(factors[u] / wanted)))
+    if unit != declared and abs(math.log(factors[unit] / wanted)) < math.log(3.0):
+        return f"is the time in {unit}? set {setting}: {unit}"
+    return "check the time column"
 
 
 def torque_varies(torque: Array) -> str | None:
@@ -478,14 +499,16 @@ def record_problems(
     torque: Array,
     skip: Sequence[str],
     r2: Callable[[Array, Array], float],
+    time_unit: str = "s",
 ) -> list[tuple[str, str]]:
     """(check, message) of every failed record check not in ``skip``; ``r2(angle, torque)`` is
-    the R² of the study's least-squares fit on a record with these two columns.  The swap check
+    the R² of the study's least-squares fit on a record with these two columns; ``time_unit``
+    the time's declared unit (for the advice on a wrong one).  The swap check
     runs on a record that passes the others (a unit error would mislead it) and on one whose
     angle looks like degrees or whose torque is far too large: a torque read as the angle looks
     like both, and an exchange that fits far better is then the one problem named."""
     checks: dict[str, Callable[[], str | None]] = {
-        "time_units": lambda: sample_rate(time),
+        "time_units": lambda: sample_rate(time, declared=time_unit),
         "angle_units": lambda: angle_units(time, angle),
         "torque_varies": lambda: torque_varies(torque),
         "magnitudes": lambda: magnitudes(time, torque) or torque_spike(time, torque),

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid import cutoff, estimators, plausibility, rls
+from paramid import cutoff, estimators, plausibility, rls, signals
 from paramid.hip import model, pipeline
 from paramid.ingest import InputError, MeasuredRecord, one_sample_trim
 
@@ -32,7 +32,7 @@ def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study:
         except ValueError as err:
             raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
     value = float(signals_config["cutoff_hz"])
-    if value >= fs / 2:
+    if signals.at_or_above_nyquist(value, fs):
         raise InputError(
             f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
             f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
@@ -61,25 +61,28 @@ def check_usable(
     sweep_cutoffs: Sequence[float] = (),
     reference: Mapping[str, float] | None = None,
     rls_recursion: tuple[float | str, float] | None = None,
+    time_unit: str = "s",
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
-    Raises :class:`InputError` naming the file and the config field when the sample rate is
-    no dynamics log's (time in ms read as s: first, the checks after it would name the wrong
-    setting), a cutoff (or one of the ``sweep_cutoffs``) is at or above Nyquist, ``trim_s`` is
-    under one sample, the record is shorter than trimming (and RLS burn-in) need, the
-    regressor is rank-deficient (listing the collinear columns), or a plausibility check of
-    :mod:`paramid.plausibility` fails (degrees given as rad, constant torque, absurd magnitudes,
-    a clipped encoder, angle and torque swapped, a regressor too ill-conditioned to identify
-    its parameters, a least-squares inertia negative by many standard errors (the torque's
-    sign inverted against the angle's), a least-squares fit a unit's factor away from the
-    study's ``reference`` parameters), unless ``skip_checks`` names it, or the RLS recursion
-    of a calibration record (``rls_recursion`` = forgetting, p0) meets a singular stretch.
+    Raises :class:`InputError` naming the file and the config field when the sample rate is no
+    dynamics log's (time in ms read as s: first, the checks after it would name the wrong
+    setting; the advice names the unit that fits, given the declared ``time_unit``), a cutoff
+    (or one of the ``sweep_cutoffs``) is at or above Nyquist, ``trim_s`` is under one sample,
+    the record is shorter than trimming (and RLS burn-in) need, the regressor is rank-deficient
+    (listing the collinear columns), or a plausibility check of :mod:`paramid.plausibility`
+    fails (degrees given as rad, constant torque, absurd magnitudes, a clipped encoder, angle
+    and torque swapped, a regressor too ill-conditioned to identify its parameters, a least-
+    squares inertia negative by many standard errors (the torque's sign inverted against the
+    angle's), a least-squares fit a unit's factor away from the study's ``reference``
+    parameters), unless ``skip_checks`` names it, or the RLS recursion of a calibration record
+    (``rls_recursion`` = forgetting, p0) meets a singular stretch.
     """
     fs = record.sample_rate_hz
-    if "time_units" not in skip_checks and (rate := plausibility.sample_rate(record.time)):
+    rate = plausibility.sample_rate(record.time, declared=time_unit)
+    if "time_units" not in skip_checks and rate:
         _stop(path, study, "time_units", rate)
-    high = [v for v in sweep_cutoffs if v >= fs / 2]
+    high = [v for v in sweep_cutoffs if signals.at_or_above_nyquist(v, fs)]
     if high:
         raise InputError(
             f"{path}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above the "
@@ -106,7 +109,9 @@ def check_usable(
         return plausibility.explained_variance(H, y, np.asarray(x, dtype=np.float64))
 
     checked = [*skip_checks, "time_units"]  # done first, above
-    problems = plausibility.record_problems(record.time, record.angle, record.torque, checked, r2)
+    problems = plausibility.record_problems(
+        record.time, record.angle, record.torque, checked, r2, time_unit
+    )
     if problems:
         _stop(path, study, *problems[0])
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)

@@ -188,6 +188,7 @@ class HipStudies:
             skip_checks=cfg["checks"]["skip"],
             sweep_cutoffs=settings["sweep_cutoffs"],
             reference=settings["reference"],
+            time_unit=spec["units"].get("time", "s"),
         )
         return [stamp]
 

@@ -329,11 +329,14 @@ def _degrees(ratio: float) -> str:
     return ""
 
 
-def time_units(record: RobotRecord, ratios: Mapping[int, float] | None = None) -> list[Problem]:
+def time_units(
+    record: RobotRecord, ratios: Mapping[int, float] | None = None, declared: str = "s"
+) -> list[Problem]:
     """The measured velocity against the derivative of the angle (:func:`_time_error`);
-    without a velocity, an implausibly slow sample rate."""
+    without a velocity, an implausibly slow sample rate; the advice names the unit that
+    explains it, given the ``declared`` one."""
     if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
-        message = plausibility.sample_rate(record.time)
+        message = plausibility.sample_rate(record.time, declared=declared)
         return [("time_units", None, message)] if message else []
     ratio = _time_error(_rate_ratios(record) if ratios is None else ratios)
     if ratio == 1.0:
@@ -344,13 +347,13 @@ def time_units(record: RobotRecord, ratios: Mapping[int, float] | None = None) -
         hint = "is the angle in degrees and the velocity in rad/s? set units.q: deg"
     elif ratio < RATE_RATIO_BAND[0]:
         hint = (
-            "is the time in ms? set units.time: ms (its stamps lie "
-            f"{1 / ratio:.3g} x too far apart for the velocity); else check the time column"
+            f"{plausibility.time_unit(1 / ratio, declared)} (its stamps lie {1 / ratio:.3g} x "
+            "too far apart for the velocity)"
         )
     else:
         hint = (
-            "is the time in s? set units.time: s (its stamps lie "
-            f"{ratio:.3g} x too close together for the velocity); else check the time column"
+            f"{plausibility.time_unit(1 / ratio, declared)} (its stamps lie {ratio:.3g} x too "
+            "close together for the velocity)"
         )
     return [
         (
@@ -758,7 +761,9 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     return [*first, (check, joint, message + note + alternatives)]
 
 
-def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ()) -> list[Problem]:
+def record_problems(
+    record: RobotRecord, robot: Robot, skip: Sequence[str] = (), time_unit: str = "s"
+) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
     or held elsewhere comes first (the model's torque is wrong then); a record that stands
     still, or does so at its ends for long (:func:`paramid.plausibility.rest_share`), is told
@@ -783,7 +788,7 @@ def record_problems(record: RobotRecord, robot: Robot, skip: Sequence[str] = ())
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
         problems += angle_units(record, robot, time_error == 1.0 or _degrees(time_error) != "")
     if "time_units" not in skip:
-        problems += time_units(record, ratios)
+        problems += time_units(record, ratios, time_unit)
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
     if "sensor_faults" not in skip:
         problems += sensor_faults(record, ratios, named)

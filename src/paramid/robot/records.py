@@ -6,8 +6,8 @@ columns are ``time``, ``q_<joint>``, ``dq_<joint>`` and ``tau_<joint>`` with ``<
 URDF joint name; other layouts map by template per record, e.g. ``{time: Time, q:
 "Position{i}", dq: "Velocity{i}", tau: "TorqueCur{i}"}`` with ``{i}`` the 1-based index of the
 joint in the configured list and ``{joint}`` its name.  Units use the tables of
-:mod:`paramid.ingest` (``time``: s or ms, ``q``: rad or deg, ``dq``: rad/s or deg/s,
-``tau``: N m or N mm).
+:mod:`paramid.ingest` (``time``: s, ms, us or ns, or timestamps; ``q``: rad or deg; ``dq``:
+rad/s or deg/s; ``tau``: N m or N mm).
 
 Every defect is one :class:`paramid.ingest.InputError` naming the file and the row or
 column: a missing joint column, a file whose per-joint columns are for another number of
@@ -35,6 +35,7 @@ from paramid.ingest import (
     _numeric_column,
     on_uniform_grid,
     read_table,
+    time_column,
 )
 
 Array = NDArray[np.float64]
@@ -213,7 +214,7 @@ def load_record(
                 kinds = (*kinds, kind)
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
-    data = {"time": factors["time"] * _numeric_column(frame, columns["time"], "time", path)}
+    data = {"time": time_column(frame, columns["time"], (units or {}).get("time", "s"), path)}
     for field, cols in names.items():
         if cols is not None:
             unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N

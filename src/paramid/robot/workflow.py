@@ -314,7 +314,9 @@ class RobotStudies:
                 f"as {loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
             )
         kept_record, _ = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
-        problems = checks.record_problems(kept_record, robot, block["checks"]["skip"])
+        problems = checks.record_problems(
+            kept_record, robot, block["checks"]["skip"], spec["units"].get("time", "s")
+        )
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
         cutoff = block["signals"]["cutoff_hz"]
