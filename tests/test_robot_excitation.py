@@ -201,6 +201,14 @@ def test_periodic_boundary_frees_the_rest_conditions(robot, structural):
             r"margins\.velocity_rad_s = 1\.5 rad/s is not below joint_2",
         ),
         ({"acceleration_limit_rad_s2": [1, 2]}, r"acceleration_limit_rad_s2 has 2 values for 3"),
+        (
+            {"margins": {"position_rad": 0.1, "velocity_rad_s": [0.1, 1.5, 0.1]}},
+            r"margins\.velocity_rad_s = 1\.5 rad/s is not below joint_4",
+        ),
+        (
+            {"margins": {"position_rad": [0.1, 0.1], "velocity_rad_s": 0.1}},
+            r"margins\.position_rad has 2 values for 3",
+        ),
     ],
 )
 def test_bad_settings_name_the_field(robot, edit, pattern):
@@ -279,3 +287,48 @@ def test_the_comparison_figure_draws_every_trajectorys_seeds():
     low, high = rmse.get_ylim()
     assert low <= per_seed["val_rmse"].min() and per_seed["val_rmse"].max() <= high
     assert len(rmse.lines) == 3 * 7  # per box: its outline, 2 whiskers, 2 caps, median, fliers
+
+
+LIFT_URDF = """<?xml version="1.0"?>
+<robot name="lift">
+  <link name="base"/>
+  <link name="column">
+    <inertial><mass value="10.0"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="arm">
+    <inertial><origin xyz="0.3 0 0"/><mass value="2.0"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
+  <joint name="lift" type="prismatic"><parent link="base"/><child link="column"/>
+    <axis xyz="0 0 1"/><limit lower="0" upper="0.35" effort="2000" velocity="0.07"/></joint>
+  <joint name="shoulder" type="revolute"><parent link="column"/><child link="arm"/>
+    <origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="50" velocity="2"/></joint>
+</robot>
+"""
+
+
+def test_a_sliding_joints_margins_are_its_own_and_in_m(tmp_path):
+    """A lift of 0.07 m/s beside a 2 rad/s shoulder: one velocity margin for both had to stay
+    below 0.07, and the refusal spoke of rad/s; margins are per joint, in m and m/s there."""
+    path = tmp_path / "lift.urdf"
+    path.write_text(LIFT_URDF)
+    lift = model.load_robot(path, ["lift", "shoulder"])
+    spec = SPEC | {"margins": {"position_rad": [0.01, 0.1], "velocity_rad_s": [0.01, 0.5]}}
+    limits, _ = ex.limits_of(lift, spec | {"acceleration_limit_rad_s2": 1.0}, "unit")
+    np.testing.assert_allclose(limits.qd_max, [0.06, 1.5])
+    np.testing.assert_allclose(limits.q_min, [0.01, -1.9])
+    slow = spec | {"margins": {"position_rad": 0.01, "velocity_rad_s": 0.1}}
+    pattern = r"velocity_rad_s = 0\.1 m/s is not below lift's URDF velocity limit 0\.07 m/s"
+    with pytest.raises(ex.ExcitationError, match=pattern):
+        ex.limits_of(lift, slow | {"acceleration_limit_rad_s2": 1.0}, "unit")
+
+
+def test_the_twins_excitation_keeps_each_joints_urdf_speed(tmp_path):
+    """A lift of 0.07 m/s was driven at the twin's 1.2 (rad or m)/s; the shoulder keeps it."""
+    path = tmp_path / "lift.urdf"
+    path.write_text(LIFT_URDF)
+    lift = model.load_robot(path, ["lift", "shoulder"])
+    trajectory = twin.excitation(lift, seed=1, order=5, period_s=10.0)
+    _, dq, _ = trajectory.evaluate_joints(np.linspace(0.0, 10.0, 1000, endpoint=False))
+    peak = np.abs(dq).max(axis=0)
+    assert peak[0] == pytest.approx(0.07, rel=1e-9) and 0.5 < peak[1] <= 1.2 + 1e-12

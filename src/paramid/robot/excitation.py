@@ -50,6 +50,7 @@ from paramid.robot.model import (
     Robot,
     friction_columns,
     inverse_dynamics,
+    joint_kinds,
     joint_ranges,
     pin_configuration,
     regressor,
@@ -128,18 +129,19 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
     lo, hi = joint_ranges(robot)
     vi = [robot.model.joints[j].idx_v for j in robot.pin_joint]
     vel = np.asarray(robot.model.velocityLimit)[vi]
-    margins = spec["margins"]
-    mq, mv = float(margins["position_rad"]), float(margins["velocity_rad_s"])
-    for k, joint in enumerate(robot.joints):
-        if hi[k] - lo[k] <= 2 * mq:
+    fields = {key: _field(study, f"margins.{key}") for key in ("position_rad", "velocity_rad_s")}
+    mq, mv = (_per_joint(spec["margins"][key], n, field) for key, field in fields.items())
+    for k, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):
+        unit = "m" if kind == "prismatic" else "rad"  # a prismatic joint's limits are in m, m/s
+        if hi[k] - lo[k] <= 2 * mq[k]:
             raise ExcitationError(
-                f"{_field(study, 'margins.position_rad')} = {mq:g} rad on each side empties "
-                f"{joint}'s range [{lo[k]:g}, {hi[k]:g}] rad"
+                f"{fields['position_rad']} = {mq[k]:g} {unit} on each side empties {joint}'s "
+                f"range [{lo[k]:g}, {hi[k]:g}] {unit} (one value per joint is allowed)"
             )
-        if not vel[k] > mv:
+        if not vel[k] > mv[k]:
             raise ExcitationError(
-                f"{_field(study, 'margins.velocity_rad_s')} = {mv:g} rad/s is not below "
-                f"{joint}'s URDF velocity limit {vel[k]:g} rad/s"
+                f"{fields['velocity_rad_s']} = {mv[k]:g} {unit}/s is not below {joint}'s URDF "
+                f"velocity limit {vel[k]:g} {unit}/s (one value per joint is allowed)"
             )
     acc = _per_joint(
         spec["acceleration_limit_rad_s2"], n, _field(study, "acceleration_limit_rad_s2")

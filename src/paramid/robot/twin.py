@@ -139,17 +139,23 @@ def excitation(
     Per joint, a and b are standard normal (stream ("robot_twin", seed, "excitation")), q₀ is
     the middle of the joint's range, and the series is scaled so that max |q − q₀| on a
     1000-point grid is min(``amplitude_rad``, 0.9 × half the range) and max |q̇| ≤
-    ``max_velocity_rad_s`` (default 1.2 rad/s, about the real Gen3's 1.37 rad/s peak in SOURCE.md).
+    ``max_velocity_rad_s`` (default 1.2 rad/s, about the real Gen3's 1.37 rad/s peak in SOURCE.md)
+    and ≤ the joint's URDF velocity limit where it gives one (a lift's 0.07 m/s: it was driven
+    at 1.2 m/s).
     """
     lo, hi = joint_ranges(robot)
     q0 = 0.5 * (lo + hi)
     amplitude = np.minimum(amplitude_rad, 0.45 * (hi - lo))
+    urdf_speed = np.asarray(robot.model.velocityLimit)[
+        [robot.model.joints[j].idx_v for j in robot.pin_joint]
+    ]
+    speed = np.where(urdf_speed > 0, np.minimum(max_velocity_rad_s, urdf_speed), max_velocity_rad_s)
     rng = generator("robot_twin", seed, "excitation")
     a = rng.standard_normal((robot.n_joints, order))
     b = rng.standard_normal((robot.n_joints, order))
     raw = FourierTrajectory(np.zeros(robot.n_joints), a, b, 2 * np.pi / period_s)
     q, dq, _ = raw.evaluate_joints(np.linspace(0.0, period_s, 1000, endpoint=False))
-    k = np.minimum(amplitude / np.abs(q).max(axis=0), max_velocity_rad_s / np.abs(dq).max(axis=0))
+    k = np.minimum(amplitude / np.abs(q).max(axis=0), speed / np.abs(dq).max(axis=0))
     return FourierTrajectory(q0, a * k[:, None], b * k[:, None], raw.omega_f)
 
 
