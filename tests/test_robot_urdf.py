@@ -180,3 +180,30 @@ def test_a_transmission_does_not_take_the_joints_dynamics():
         "armature 0.29999999999999999 kg m^2" in notes
         and "offset -0.69999999999999996 N m" in notes
     )
+
+
+def test_namespace_prefixes_and_what_precedes_the_robot_are_kept():
+    """Gazebo's `sensor:` and `controller:` prefixes came out as `ns0:`/`ns1:` and the comment
+    above <robot> was lost: the XML meant the same, but tools look prefixes up by name."""
+    robot, theta = _identified(5)
+    source = URDF.read_text()
+    start = source.index("<robot")
+    robot_tag = source[start : source.index(">", start)]
+    namespaced = (
+        source[:start]
+        + "<!-- generated from kinova.xacro; do not edit -->\n"
+        + robot_tag
+        + ' xmlns:sensor="http://playerstage.sourceforge.net/gazebo/xmlschema/#sensor"'
+        + ' xmlns:controller="http://playerstage.sourceforge.net/gazebo/xmlschema/#controller"'
+        + source[source.index(">", start) :].replace(
+            "</robot>", '<gazebo><sensor:contact name="c"/><controller:plugin/></gazebo></robot>'
+        )
+    )
+    text = urdf.export_urdf(namespaced, robot, theta, _friction(robot, theta), ["made here"])
+    assert "<sensor:contact" in text and "<controller:plugin" in text and "ns0:" not in text
+    head = text[: text.index("<robot")]
+    assert head.startswith('<?xml version="1.0"?>') and "generated from kinova.xacro" in head
+    reread = ET.fromstring(text)  # still well-formed, the same tree
+    assert reread.find("gazebo") is not None and reread.get("name") == ET.fromstring(source).get(
+        "name"
+    )

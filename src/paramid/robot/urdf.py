@@ -26,6 +26,8 @@ in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJ
 
 from __future__ import annotations
 
+import io
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -162,7 +164,11 @@ def export_urdf(
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
     ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
     joints' ``<dynamics>``, ``armature`` (joint -> I_a) and ``offsets`` (joint -> f_0) as
-    comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``."""
+    comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``.  The
+    text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
+    ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name."""
+    for prefix, uri in _namespaces(text):
+        ET.register_namespace(prefix, uri)
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
     root = ET.fromstring(text, parser=parser)
     # the robot's own elements: a <transmission> holds <joint name> elements too
@@ -194,4 +200,21 @@ def export_urdf(
         joints[joint].insert(0, _comment(note))
     root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
-    return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0"?>\n' + _preamble(text) + ET.tostring(root, encoding="unicode") + "\n"
+    )
+
+
+def _namespaces(text: str) -> list[tuple[str, str]]:
+    """The (prefix, URI) pairs the text declares with a prefix of its own (``ns0``-style ones
+    are ElementTree's, which it makes up again)."""
+    declared = (value for _, value in ET.iterparse(io.StringIO(text), events=("start-ns",)))
+    return [(p, uri) for p, uri in declared if p and not re.fullmatch(r"ns\d+", p)]
+
+
+def _preamble(text: str) -> str:
+    """What precedes the root ``<robot>`` element in the text, without its XML declaration."""
+    start = re.search(r"<robot[\s>]", text)
+    head = text[: start.start()] if start else ""
+    head = re.sub(r"^\s*<\?xml[^>]*\?>", "", head).strip()
+    return head + "\n" if head else ""
