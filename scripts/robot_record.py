@@ -12,12 +12,31 @@ def main(smk) -> None:
     robot = study.robot_of(cfg["robot"])
     if "path" in spec:  # a joint log, trimmed at both ends
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
-        loaded = records.load_record(
-            spec["path"], joints, spec["columns"], spec["units"], spec["max_jitter"], kinds
+        trims = (spec["trim_start_s"], spec["trim_end_s"])
+        rec = records.load_record(
+            spec["path"],
+            joints,
+            spec["columns"],
+            spec["units"],
+            spec["max_jitter"],
+            kinds,
+            None,
+            trims,
         )
-        rec, dropped = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
-        extra |= {"jitter": rec.jitter, "resampled": rec.resampled, "rows_dropped": dropped}
+        extra |= {
+            "jitter": rec.jitter,
+            "resampled": rec.resampled,
+            "rows_dropped": rec.rows_trimmed,
+        }
+        if rec.resampled and rec.jitter >= records.BRIDGED_INTERVALS:
+            log.warning(
+                "%s: stamps up to %.4g intervals apart were bridged by linear interpolation "
+                "(max_jitter %g): a gap the fit sees as straight lines",
+                cfg["record"],
+                rec.jitter + 1,
+                spec["max_jitter"],
+            )
     else:
         excitation = spec["excitation"]
         rec = twin.simulate_record(

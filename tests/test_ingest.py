@@ -146,7 +146,7 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
         ),
         (
             lambda f: f.assign(time=f.time.where(f.index != 40, 0.1)),
-            r"time is not increasing at data row 41 \(file line 42\): 0\.1 after \d",
+            r"time is not increasing at data row 41 \(file line 42\): 0\.1 s after \d",
         ),
         (
             lambda f: f.assign(time=f.time.where(f.index != 40, f.time[39])),
@@ -257,3 +257,15 @@ def test_constant_angle_reports_collinear_columns(tmp_path):
         match=r"rank-deficient .*\['g_sin_q', 'g_cos_q', 'qdd', 'sign_qd', 'qd'\]",
     ):
         _check(path)
+
+
+@pytest.mark.parametrize("above", ["# logger v2\n# robot gen3\n", "My experiment\n\n"])
+def test_lines_above_the_header_are_named(tmp_path, above):
+    """Comment or title lines above the header gave the parser's own words ("Error tokenizing
+    data. C error: Expected 1 fields in line 3, saw 3") without a remedy."""
+    path = tmp_path / "r.csv"
+    path.write_text(above + "time,angle,torque\n0,1,2\n0.01,2,3\n0.02,3,4\n")
+    with pytest.raises(
+        ingest.InputError, match=r"r\.csv: .*line 3 looks like the header .*remove the 2 line"
+    ):
+        ingest.read_table(path)

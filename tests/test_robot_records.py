@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -136,7 +135,9 @@ def test_a_locked_joints_logged_angle_is_read_in_the_records_units(tmp_path: Pat
     np.testing.assert_allclose(np.degrees(record.locked_q["gripper"]), wrist, atol=2.5)
     assert np.all(np.diff(record.locked_q["gripper"]) > 0)  # unwrapped
     assert record.q.shape == (200, 3)
-    trimmed, _ = records.trim(record, 0.5, 0.5)
+    trimmed = records.load_record(
+        path, JOINTS, units={"q": "deg"}, kinds=kinds, locked=locked, trim_s=(0.5, 0.5)
+    )
     assert trimmed.locked_q["rail"].shape == trimmed.time.shape
     data = data.rename(columns={f"q_{j}": f"Position{i + 1}" for i, j in enumerate(JOINTS)})
     data.to_csv(path, index=False)
@@ -177,27 +178,33 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
         records.load_record(path, JOINTS, max_jitter=5.0)
 
 
-def test_trim_drops_both_ends_and_restarts_time():
+def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
     t = np.arange(10) / 10.0
-    q = np.column_stack([t, 2 * t, 3 * t])
-    rec = records.RobotRecord(
-        time=t,
-        q=q,
-        dq=None,
-        tau=-q,
-        joints=tuple(JOINTS),
-        sample_rate_hz=10.0,
-        jitter=0.0,
-        resampled=False,
-    )
-    trimmed, dropped = records.trim(rec, 0.2, 0.3)  # keeps t = 0.2 ... 0.6
-    assert dropped == 5 and trimmed.dq is None
+    data = frame(t)
+    path = tmp_path / "r.csv"
+    data.to_csv(path, index=False)
+    whole = records.load_record(path, JOINTS)
+    trimmed = records.load_record(path, JOINTS, trim_s=(0.2, 0.3))  # keeps t = 0.2 ... 0.6
+    assert trimmed.rows_trimmed == 5 and whole.rows_trimmed == 0
     np.testing.assert_allclose(trimmed.time, [0.0, 0.1, 0.2, 0.3, 0.4])
-    np.testing.assert_array_equal(trimmed.q, q[2:7])
-    np.testing.assert_array_equal(trimmed.tau, -q[2:7])
-    assert (trimmed.joints, trimmed.sample_rate_hz) == (rec.joints, 10.0)
-    with_dq, none = records.trim(dataclasses.replace(rec, dq=q + 1.0), 0.0, 0.0)
-    assert none == 0 and np.array_equal(with_dq.dq, q + 1.0)
+    np.testing.assert_array_equal(trimmed.q, whole.q[2:7])
+    np.testing.assert_array_equal(trimmed.dq, whole.dq[2:7])
+    np.testing.assert_array_equal(trimmed.tau, whole.tau[2:7])
+    assert trimmed.sample_rate_hz == pytest.approx(10.0)
+    with pytest.raises(InputError, match=r"trim_start_s = 0\.5 s and trim_end_s = 0\.5 s leave"):
+        records.load_record(path, JOINTS, trim_s=(0.5, 0.5))
+
+
+def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
+    """A 500 ms gap near a log's end: trimming it away was refused, the jitter check ran on
+    the whole file first; the refusal now says what drops or bridges it."""
+    t = np.concatenate([np.arange(900), 1400 + np.arange(100)]) / 1000.0
+    path = tmp_path / "gap.csv"
+    frame(t).to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"a gap or dropped samples\? trim_start_s or trim_end_s"):
+        records.load_record(path, JOINTS)
+    kept = records.load_record(path, JOINTS, trim_s=(0.0, 0.6))
+    assert kept.time.size == 900 and not kept.resampled and kept.rows_trimmed == 100
 
 
 def test_missing_joint_column(tmp_path: Path, uniform: Path):

@@ -79,8 +79,8 @@ def read_table(path: str | Path) -> pd.DataFrame:
         UnicodeDecodeError,
         OSError,
     ) as err:
-        hint = _separator_hint(path)
-        raise InputError(f"{path}: cannot be read as a table: {err}{hint}") from err
+        hint = _separator_hint(path) or _lines_above_header(path)
+        raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
     if path.suffix.lower() in (".csv", ".txt"):
@@ -105,6 +105,29 @@ def _separator_hint(path: Path) -> str:
                 "(with a decimal point): save the file as comma-separated CSV"
             )
     return ""
+
+
+def _lines_above_header(path: Path, lines: int = 50) -> str:
+    """Where a CSV's first lines hold fewer fields than those below (a logger's comment or title
+    lines above the header): name the line that looks like the header."""
+    import csv
+
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            rows = [row for _, row in zip(range(lines), csv.reader(handle), strict=False)]
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return ""
+    widths = [len(row) for row in rows]
+    if len(widths) < 3:
+        return ""
+    common = max(set(widths[1:]), key=widths[1:].count)
+    if widths[0] >= common:
+        return ""
+    header = next(k for k, width in enumerate(widths) if width == common)
+    return (
+        f"; line {header + 1} looks like the header ({common} fields; line 1 has {widths[0]}): "
+        f"remove the {header} line(s) above it"
+    )
 
 
 def _unique_header(path: Path) -> None:
@@ -166,33 +189,35 @@ def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Arra
     return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
 
 
-def time_grid(t: Array, path: Path, max_jitter: float) -> tuple[float, float]:
+def time_grid(t: Array, path: Path, max_jitter: float, gap_remedy: str = "") -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
-    naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter``."""
+    naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
+    ``gap_remedy``, what the record's settings allow against a gap)."""
     if t.size < 3:
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
     step = np.diff(t)
     if np.any(step == 0):
         row = int(np.flatnonzero(step == 0)[0]) + 1
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row])!r} at data row {row + 1} "
+            f"{path}: duplicate time stamp {float(t[row]):.10g} s at data row {row + 1} "
             f"(file line {row + 2})"
         )
     if np.any(step < 0):
         row = int(np.flatnonzero(step < 0)[0]) + 1
         raise InputError(
             f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
-            f"{float(t[row])!r} after {float(t[row - 1])!r}"
+            f"{float(t[row]):.10g} s after {float(t[row - 1]):.10g} s"
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
         row = int(np.argmax(np.abs(step - median))) + 1
         raise InputError(
-            f"{path}: time-stamp jitter {jitter:.3g} of the median interval exceeds the tolerance "
+            f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
             f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2}: "
-            f"{float(t[row - 1])!r} to {float(t[row])!r}, an interval of {step[row - 1]:.4g} "
-            f"against the median {median:.4g}; a gap or dropped samples?)"
+            f"{float(t[row - 1]):.10g} s to {float(t[row]):.10g} s, an interval of "
+            f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
+            f"samples?{gap_remedy})"
         )
     return median, jitter
 
@@ -227,7 +252,7 @@ def rounding_allowance(t: Array) -> float:
 
 
 def on_uniform_grid(
-    data: dict[str, Array], path: Path, max_jitter: float
+    data: dict[str, Array], path: Path, max_jitter: float, gap_remedy: str = ""
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
@@ -235,7 +260,7 @@ def on_uniform_grid(
     each sample is at its grid point); jittered ones (within ``max_jitter``,
     :func:`time_grid`) are linearly interpolated onto the grid of the median interval."""
     t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter)
+    median, jitter = time_grid(t, path, max_jitter, gap_remedy)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if jitter * median <= rounding_allowance(t):

@@ -55,13 +55,17 @@ class RobotRecord:
     tau: Array  # (N, n) [N m]
     joints: tuple[str, ...]
     sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
-    jitter: float  # max |Δt − median Δt| / median Δt in the file
+    jitter: float  # max |Δt − median Δt| / median Δt in the file (the part kept)
     resampled: bool
+    rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
     # the file's angle [rad or m] of each locked joint it logs (a ``{joint}`` q template):
     # the checks compare it with the value the model holds the joint at
     locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
 
 
+#: a resampled record whose stamps lie this many intervals apart somewhere had a gap bridged
+#: by linear interpolation (allowed by a raised ``max_jitter``): its job warns
+BRIDGED_INTERVALS = 10.0
 #: the template fields that number the joints: 1-based, or 0-based as many loggers count
 INDEX_FIELDS = ("{i}", "{i0}")
 
@@ -178,6 +182,7 @@ def load_record(
     max_jitter: float = MAX_JITTER,
     kinds: Sequence[str] | None = None,
     locked: Mapping[str, str] | None = None,
+    trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> RobotRecord:
     """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
 
@@ -189,7 +194,9 @@ def load_record(
     unwrapped (loggers often wrap it to (-π, π]: a jump of 2π between two samples is a wrap,
     not a motion).  ``locked`` maps each joint the
     model locks to its kind: where the ``q`` template names joints (``{joint}``) and the file
-    has such a joint's column, its angle is read alike into ``locked_q``.
+    has such a joint's column, its angle is read alike into ``locked_q``.  ``trim_s`` drops
+    the file's first and last seconds before its stamps are judged and put on the grid (a gap
+    or a stop there is trimmed away), time from 0 again.
     """
     path = Path(path)
     columns = column_templates(columns)
@@ -225,7 +232,9 @@ def load_record(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter)
+    data, dropped = _trimmed(data, *trim_s, path)
+    remedy = " trim_start_s or trim_end_s drop it near an end; max_jitter bridges it"
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, remedy)
     n = len(joints)
     return RobotRecord(
         time=data["time"],
@@ -236,21 +245,21 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
+        rows_trimmed=dropped,
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
 
 
-def trim(record: RobotRecord, start_s: float, end_s: float) -> tuple[RobotRecord, int]:
-    """The record without its first ``start_s`` and last ``end_s`` seconds (1e-12 s of
-    tolerance), time from 0 again, and the number of rows dropped."""
-    t = record.time
+def _trimmed(
+    data: dict[str, Array], start_s: float, end_s: float, path: Path
+) -> tuple[dict[str, Array], int]:
+    """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
+    tolerance), and the number dropped."""
+    t = data["time"] - data["time"][0]
     keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
-    trimmed = dataclasses.replace(
-        record,
-        time=t[keep] - t[keep][0],
-        q=record.q[keep],
-        dq=None if record.dq is None else record.dq[keep],
-        tau=record.tau[keep],
-        locked_q={joint: q[keep] for joint, q in record.locked_q.items()},
-    )
-    return trimmed, int(np.sum(~keep))
+    if np.sum(keep) < 3:
+        raise InputError(
+            f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
+            f"{int(np.sum(keep))} of its rows ({t[-1]:.4g} s long)"
+        )
+    return {field: values[keep] for field, values in data.items()}, int(np.sum(~keep))

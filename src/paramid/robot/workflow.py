@@ -302,8 +302,9 @@ class RobotStudies:
             spec["max_jitter"],
             model.joint_kinds(robot),
             dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
+            (spec["trim_start_s"], spec["trim_end_s"]),
         )
-        kept = loaded.time[-1] - spec["trim_start_s"] - spec["trim_end_s"]
+        kept = loaded.time[-1]
         needed = 2 * block["signals"]["trim_s"]
         samples = int((kept - needed) * loaded.sample_rate_hz)
         if samples < MIN_KEPT_SAMPLES:
@@ -313,9 +314,8 @@ class RobotStudies:
                 f"samples, fewer than {MIN_KEPT_SAMPLES} (its {loaded.time.size} samples read "
                 f"as {loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
             )
-        kept_record, _ = records.trim(loaded, spec["trim_start_s"], spec["trim_end_s"])
         problems = checks.record_problems(
-            kept_record, robot, block["checks"]["skip"], spec["units"].get("time", "s")
+            loaded, robot, block["checks"]["skip"], spec["units"].get("time", "s")
         )
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
