@@ -498,7 +498,7 @@ def test_rest_at_the_ends_of_a_record_is_named_with_the_trim(robot, seconds, fou
         assert problems == []
         return
     assert [(c, j) for c, j, _ in problems] == [("rest_at_ends", None)]
-    trim = np.floor((seconds + 0.126 - 0.5) * 10) / 10  # the log's own 0.126 s at rest
+    trim = np.floor((seconds + 0.126 - 0.1) * 10) / 10  # the log's own 0.126 s at rest
     assert f"raise trim_start_s by {trim:g} s" in problems[0][2]
 
 
