@@ -29,7 +29,7 @@ def main(smk) -> None:
             "resampled": rec.resampled,
             "rows_dropped": rec.rows_trimmed,
         }
-        if rec.resampled and rec.jitter >= records.BRIDGED_INTERVALS:
+        if rec.resampled and rec.jitter > records.MAX_JITTER:  # beyond the default: bridged
             log.warning(
                 "%s: stamps up to %.4g intervals apart were bridged by linear interpolation "
                 "(max_jitter %g): a gap the fit sees as straight lines",

@@ -425,3 +425,33 @@ def test_records_whose_fits_differ_by_a_unit_are_named(pendulum):
     with pytest.raises(ingest.InputError, match=pattern):
         checks.check_records_agree(records, **args)
     checks.check_records_agree(records, **args, skip_checks=["records_scale"])
+
+
+def test_rest_that_never_ends_or_barely_begins_is_left_to_the_other_checks():
+    """A record whose angle leaves its start by 1.5e-3 rad and stays within 1e-3 of its end
+    raised an IndexError; a short rest (under 0.5 s) is how a motion begins."""
+    time = np.arange(2000) / 100.0
+    nudged = np.r_[np.linspace(0.0, 0.0015, 1000), np.linspace(0.0015, 0.0008, 1000)]
+    assert plausibility.rest_share(time, nudged, lambda a, b: "") is None
+    swing = np.sin(np.arange(400) / 50.0)
+    short = np.r_[np.zeros(40), swing - swing[0]]  # 0.4 s at rest out of 4.4 s
+    assert plausibility.rest_share(np.arange(440) / 100.0, short, lambda a, b: "") is None
+    only_start = np.r_[np.zeros(300), swing - swing[0]]  # 3 s of 7, nothing at the end
+    message = plausibility.rest_share(
+        np.arange(700) / 100.0,
+        only_start,
+        lambda a, b: plausibility.dropped_ends(a, b, "start {}", "end {}"),
+    )
+    assert message is not None and message.endswith("start 2.9")
+
+
+@pytest.mark.parametrize(("amplitude", "step"), [(1.0, 0.1), (0.2, 0.01), (30.0, 0.01)])
+def test_a_quantised_torque_sensors_flat_peak_is_no_clip(amplitude, step):
+    """A smooth torque rounded to its sensor's step holds its top level 7-10 % of the time; only
+    a level held far more often than the next one in is a clip."""
+    t = np.linspace(0.0, 20.0, 20000)
+    torque = np.round(amplitude * np.sin(np.pi * t) / step) * step
+    assert plausibility.torque_clipped(torque) is None
+    if amplitude / step >= 100:  # a clip stands out where the sensor resolves the motion
+        clipped = np.maximum(torque, np.percentile(torque, 22))
+        assert "clipped sensor" in plausibility.torque_clipped(clipped)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import cutoff, estimators, ingest, signals
+from paramid import cutoff, estimators, ingest
 from paramid.hip import pipeline
 from paramid.robot.signals import above_nyquist
 
@@ -130,7 +130,7 @@ studies:
 def test_a_cutoff_at_nyquist_is_refused_whatever_the_rates_float_noise(rate_hz):
     """A 40 Hz log's rate read from its stamps as 40.00000000000014 Hz let a 20 Hz cutoff
     through, against the README's "at or above Nyquist stops the run"."""
-    assert signals.at_or_above_nyquist(20.0, rate_hz)
+    assert cutoff.at_or_above_nyquist(20.0, rate_hz)
     assert above_nyquist(20.0, rate_hz, 1) is not None
     assert above_nyquist(9.99, rate_hz, 2) is None and above_nyquist(10.0, rate_hz, 2)
-    assert not signals.at_or_above_nyquist(19.999, 40.0)
+    assert not cutoff.at_or_above_nyquist(19.999, 40.0)

@@ -269,3 +269,35 @@ def test_lines_above_the_header_are_named(tmp_path, above):
         ingest.InputError, match=r"r\.csv: .*line 3 looks like the header .*remove the 2 line"
     ):
         ingest.read_table(path)
+
+
+def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
+    stamps = 1714564800.0 + np.arange(50) / 1000.0
+    stamps[30] = stamps[29]
+    pd.DataFrame({"time": stamps, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "u.csv")
+    with pytest.raises(ingest.InputError, match=r"duplicate time stamp 1714564800\.029 s"):
+        ingest.load_record(tmp_path / "u.csv", {})
+
+
+def test_a_bad_timestamp_is_named_at_its_row_and_durations_are_seconds(tmp_path):
+    stamps = pd.Series(pd.date_range("2024-03-31T01:59:59", periods=5, freq="10ms"))
+    text = stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%f").tolist()
+    text[2] = "oops"
+    frame = pd.DataFrame({"time": text, "angle": np.arange(5.0), "torque": 1.0})
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    with pytest.raises(ingest.InputError, match=r"no timestamp at data row 3 .*'oops'"):
+        ingest.load_record(tmp_path / "r.csv", {})
+    durations = pd.DataFrame(
+        {"time": pd.to_timedelta(np.arange(300) * 10, unit="ms"), "angle": 0.0, "torque": 0.0}
+    )
+    durations.to_parquet(tmp_path / "d.parquet")
+    assert ingest.load_record(tmp_path / "d.parquet", {}).sample_rate_hz == pytest.approx(100.0)
+
+
+def test_rows_ending_in_a_comma_are_not_taken_for_lines_above_the_header(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("time,angle,torque\n0,1,2,\n0.01,2,3,\n0.02,3,4,\n")
+    try:
+        ingest.read_table(path)
+    except ingest.InputError as err:
+        assert "looks like the header" not in str(err)

@@ -685,3 +685,24 @@ def test_a_short_correct_log_of_a_fast_arm_passes(fast_arm, seconds, start_s):
         tau=record.tau[rows],
     )
     assert checks.record_problems(short, arm) == []
+
+
+def test_rest_is_judged_after_the_time_unit_and_its_advice_names_only_what_to_trim(robot):
+    """Read in ms as s, a padded log was told to trim 5125.9 s; with no rest at its end the
+    advice said "trim_end_s by 0 s"."""
+    record = records.load_record(
+        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    padded = _padded_with_rest(record, 5.0)
+    slow = dataclasses.replace(padded, time=1000 * padded.time)
+    assert [c for c, _, _ in checks.record_problems(slow, robot)] == ["time_units"]
+    pad = int(round(5.0 * record.sample_rate_hz))
+    head = dataclasses.replace(
+        padded,
+        time=padded.time[:-pad],
+        q=padded.q[:-pad],
+        dq=padded.dq[:-pad],
+        tau=padded.tau[:-pad],
+    )
+    (problem,) = checks.record_problems(head, robot)
+    assert "raise trim_start_s by 5 s" in problem[2] and "trim_end_s" not in problem[2]

@@ -207,3 +207,17 @@ def test_namespace_prefixes_and_what_precedes_the_robot_are_kept():
     assert reread.find("gazebo") is not None and reread.get("name") == ET.fromstring(source).get(
         "name"
     )
+
+
+def test_a_preamble_with_a_bom_or_a_commented_robot_stays_well_formed():
+    """A comment naming an old <robot> cut the preamble inside it, and a byte-order mark kept
+    the source's own XML declaration after the new one: not well-formed XML."""
+    robot, theta = _identified(6)
+    source = URDF.read_text()
+    declared = source.index("?>") + 2
+    commented = source[:declared] + '\n<!-- was <robot name="old"> -->' + source[declared:]
+    for given in ("\ufeff" + source, commented):
+        text = urdf.export_urdf(given, robot, theta, _friction(robot, theta), [])
+        ET.fromstring(text.encode())
+        assert text.count("<?xml") == 1
+    assert '<!-- was <robot name="old"> -->' in text

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -544,6 +545,12 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
     copy["trim_start_s"] = 2.0  # 0.24 s in both (calibration keeps 0-2.24 s)
     with pytest.raises(ConfigError, match=r"holds 0\.24 s of calibration record"):
         RobotStudies(config).check_inputs()
+    # 50 samples lost 2.3 s in: a gap the calibration's end and the validation's start drop
+    log = tmp_path / "data/kinova_gen3/opti_traj_testing1.csv"
+    frame = pd.read_csv(log)
+    frame.drop(index=range(2300, 2350)).to_csv(log, index=False)
+    calibration["trim_end_s"], copy["trim_start_s"] = 2.6, 2.4
+    RobotStudies(config).check_inputs()
 
 
 def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):

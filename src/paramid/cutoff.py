@@ -82,6 +82,12 @@ def blocked_cv_rmse(H: Array, y: Array, blocks: int, rows_per_sample: int = 1) -
     return float(np.sqrt(squared / y.size))
 
 
+def at_or_above_nyquist(cutoff_hz: float, sample_rate_hz: float) -> bool:
+    """A cutoff at or above the Nyquist frequency, up to the float noise of a rate read from
+    stamps (a 40 Hz log read as 40.00000000000014 Hz let a 20 Hz cutoff through)."""
+    return cutoff_hz >= sample_rate_hz / 2 * (1 - 1e-9)
+
+
 def usable_candidates(
     candidates_hz: Sequence[float], sample_rates_hz: Sequence[float]
 ) -> list[float]:

@@ -124,10 +124,20 @@ def _lines_above_header(path: Path, lines: int = 50) -> str:
     if widths[0] >= common:
         return ""
     header = next(k for k, width in enumerate(widths) if width == common)
+    if any(_is_number(field) for field in rows[header]):
+        return ""  # a data row: the header is short of fields (rows ending in a comma?)
     return (
         f"; line {header + 1} looks like the header ({common} fields; line 1 has {widths[0]}): "
         f"remove the {header} line(s) above it"
     )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _unique_header(path: Path) -> None:
@@ -161,18 +171,20 @@ def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) ->
 
 def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Array:
     """The time column in s: numbers times ``unit``'s factor (:data:`UNIT_FACTORS`), or
-    timestamps (a Parquet timestamp column, ISO 8601 text) as seconds from the first one, which
-    carry their unit (a declared one other than s is refused: it would scale them again)."""
+    timestamps (a Parquet timestamp or duration column, ISO 8601 text) as seconds from the first
+    one, which carry their unit (a declared one other than s is refused: it would scale them
+    again)."""
     import pandas as pd
     from pandas.api.types import is_numeric_dtype
 
     values = frame[column]
+    if pd.api.types.is_timedelta64_dtype(values):  # a Parquet duration since some start
+        values = pd.Timestamp(0, tz="UTC") + values
     if not pd.api.types.is_datetime64_any_dtype(values) and not is_numeric_dtype(values):
         if np.isnan(pd.to_numeric(values, errors="coerce")).all():
-            try:
-                values = pd.to_datetime(values, format="ISO8601", utc=True)
-            except (ValueError, TypeError):
-                pass  # not timestamps: the number check below names the row
+            parsed = pd.to_datetime(values, format="ISO8601", utc=True, errors="coerce")
+            if parsed.notna().any():  # timestamps; a cell that is none is named below
+                values = parsed
     if not pd.api.types.is_datetime64_any_dtype(values):
         return UNIT_FACTORS["time"][unit] * _numeric_column(frame, column, "time", path)
     if unit != "s":
@@ -182,9 +194,10 @@ def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Arra
         )
     if values.isna().any():
         row = int(np.flatnonzero(values.isna().to_numpy())[0])
+        raw = frame[column].iloc[row]
         raise InputError(
             f"{path}: column {column!r} (time) has no timestamp at data row {row + 1} (file line "
-            f"{row + 2})"
+            f"{row + 2}): {raw!r}"
         )
     return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
 
@@ -199,14 +212,14 @@ def time_grid(t: Array, path: Path, max_jitter: float, gap_remedy: str = "") -> 
     if np.any(step == 0):
         row = int(np.flatnonzero(step == 0)[0]) + 1
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row]):.10g} s at data row {row + 1} "
+            f"{path}: duplicate time stamp {float(t[row]):.15g} s at data row {row + 1} "
             f"(file line {row + 2})"
         )
     if np.any(step < 0):
         row = int(np.flatnonzero(step < 0)[0]) + 1
         raise InputError(
             f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
-            f"{float(t[row]):.10g} s after {float(t[row - 1]):.10g} s"
+            f"{float(t[row]):.15g} s after {float(t[row - 1]):.15g} s"
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
@@ -215,7 +228,7 @@ def time_grid(t: Array, path: Path, max_jitter: float, gap_remedy: str = "") -> 
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
             f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2}: "
-            f"{float(t[row - 1]):.10g} s to {float(t[row]):.10g} s, an interval of "
+            f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
             f"samples?{gap_remedy})"
         )

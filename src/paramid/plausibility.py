@@ -38,6 +38,11 @@ MAX_TORQUE_N_M = 1e4
 # saturated torque alike: on the shipped records at most 0.09 % of a column's samples share its
 # extreme value).
 MAX_SHARE_AT_EXTREME = 0.05
+# a clipped torque holds its extreme this many times as often as the next value in from it; a
+# quantised sensor's smooth peak holds its top level about 1.4 times as often (a sine's dwell
+# in its top quantisation step against the next: the Gen3's torques rounded to 0.1 N m had
+# 7-10 % of their samples at the top, and were called clipped without this)
+CLIP_CONTRAST = 5.0
 # a joint whose angle moves less than this over a stretch of the record does not move in it
 STILL_RAD = 1e-3
 # a record that stands still at its start or its end for more than this share of its duration:
@@ -47,6 +52,9 @@ STILL_RAD = 1e-3
 # 20 s the cutoff's CV scores reached 10^6 N m).  The shipped records: at most 8.5 % (the
 # quadratic Gen3 record's start)
 MAX_REST_SHARE = 0.2
+# ... and for longer than this: a shorter rest at a log's start or end is how a motion begins
+# (the advice would trim nothing once 0.1 s is kept)
+MIN_REST_S = 0.5
 # Swapped columns: the regression with angle and torque exchanged explains this much more of
 # the torque variance (R²) than the one as given.
 SWAP_R2_MARGIN = 0.3
@@ -318,13 +326,18 @@ def encoder_clipped(angle: Array) -> str | None:
 
 def torque_clipped(torque: Array) -> str | None:
     """A torque column flat at one of its extremes for more than :data:`MAX_SHARE_AT_EXTREME` of
-    its samples: a saturated drive or a clipped sensor (the fit would take the flat stretch for
-    the joint's torque).  A column whose median sits at that extreme (a joint at rest reading
-    one value, a sensor's dead band) is not judged."""
+    its samples and :data:`CLIP_CONTRAST` times the share of the next value in from it: a
+    saturated drive or a clipped sensor (the fit would take the flat stretch for the joint's
+    torque).  A column whose median sits at that extreme (a joint at rest reading one value,
+    a sensor's dead band) is not judged."""
     found = _at_extreme(torque)
     if found is None or found[1] == float(np.median(torque)):
         return None
     name, extreme, share = found
+    inside = torque[torque != extreme]
+    nearest = inside.max() if name == "maximum" else inside.min()
+    if share < CLIP_CONTRAST * float(np.mean(torque == nearest)):
+        return None  # the next level as full: a quantised sensor's flat peak, not a clip
     return (
         f"{100 * share:.1f} % of its torque samples sit exactly at its {name} {extreme:.6g} N m: "
         "a saturated drive or a clipped sensor? leave those stretches out of the record"
@@ -338,15 +351,13 @@ def rest_at_ends(time: Array, angles: Array) -> tuple[float, float]:
     angles = angles.reshape(time.size, -1)
     moved_from_start = np.flatnonzero(np.abs(angles - angles[0]).max(axis=1) > STILL_RAD)
     moved_before_end = np.flatnonzero(np.abs(angles - angles[-1]).max(axis=1) > STILL_RAD)
-    if moved_from_start.size == 0:
-        return float(time[-1] - time[0]), 0.0
-    return (
-        float(time[moved_from_start[0]] - time[0]),
-        float(time[-1] - time[moved_before_end[-1]]),
-    )
+    duration = float(time[-1] - time[0])
+    lead = float(time[moved_from_start[0]] - time[0]) if moved_from_start.size else duration
+    trail = float(time[-1] - time[moved_before_end[-1]]) if moved_before_end.size else duration
+    return lead, trail
 
 
-def rest_share(time: Array, angles: Array, remedy: str) -> str | None:
+def rest_share(time: Array, angles: Array, remedy: Callable[[float, float], str]) -> str | None:
     """A record standing still at its start or end for more than :data:`MAX_REST_SHARE` of its
     duration (:func:`rest_at_ends`); ``remedy`` completes the message with how to drop the
     rest, given the seconds to drop at the start and at the end (0.1 s of rest kept at each:
@@ -355,14 +366,24 @@ def rest_share(time: Array, angles: Array, remedy: str) -> str | None:
     A record that never moves is left to the checks that name it (stands still, rank)."""
     lead, trail = rest_at_ends(time, angles)
     duration = float(time[-1] - time[0])
-    if lead >= duration or max(lead, trail) <= MAX_REST_SHARE * duration:
+    if max(lead, trail) >= duration or max(lead, trail) <= max(
+        MAX_REST_SHARE * duration, MIN_REST_S
+    ):
         return None
     start, end = (np.floor(max(rest - 0.1, 0.0) * 10.0) / 10.0 for rest in (lead, trail))
     return (
         f"it stands still for its first {lead:.3g} s and its last {trail:.3g} s of {duration:.4g} "
-        f"s (no joint moves {STILL_RAD:g} rad): rest shows the model only gravity at one pose "
-        f"and leaves blocks of the cross-validation without motion; {remedy.format(start, end)}"
+        f"s (no joint moves {STILL_RAD:g} rad or m): rest shows the model only gravity at one "
+        f"pose and leaves blocks of the cross-validation without motion; "
+        f"{remedy(start, end)}"
     )
+
+
+def dropped_ends(start_s: float, end_s: float, start: str, end: str) -> str:
+    """``start`` and ``end`` (templates of one ``{}``, the seconds) joined for the non-zero
+    seconds of the two ends."""
+    parts = [form.format(f"{v:g}") for form, v in ((start, start_s), (end, end_s)) if v > 0]
+    return " and ".join(parts)
 
 
 def columns_swapped(r2_as_given: float, r2_swapped: float) -> str | None:
@@ -517,7 +538,13 @@ def record_problems(
         "encoder_clipped": lambda: encoder_clipped(angle),
         "torque_clipped": lambda: torque_clipped(torque),
         "rest_at_ends": lambda: rest_share(
-            time, angle, "cut the rest from the file ({:g} s at the start, {:g} s at the end)"
+            time,
+            angle,
+            lambda a, b: (
+                "cut "
+                + dropped_ends(a, b, "{} s at the start", "{} s at the end")
+                + " from the file"
+            ),
         ),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]

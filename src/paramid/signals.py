@@ -17,12 +17,6 @@ Array = NDArray[np.float64]
 PROCESSED_UNITS = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
 
 
-def at_or_above_nyquist(cutoff_hz: float, sample_rate_hz: float) -> bool:
-    """A cutoff at or above the Nyquist frequency, up to the float noise of a rate read from
-    stamps (a 40 Hz log read as 40.00000000000014 Hz let a 20 Hz cutoff through)."""
-    return cutoff_hz >= sample_rate_hz / 2 * (1 - 1e-9)
-
-
 @dataclass(frozen=True)
 class Processed:
     """Trimmed, filtered and differentiated samples of one record."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid import cutoff, estimators, plausibility, rls, signals
+from paramid import cutoff, estimators, plausibility, rls
 from paramid.hip import model, pipeline
 from paramid.ingest import InputError, MeasuredRecord, one_sample_trim
 
@@ -32,7 +32,7 @@ def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study:
         except ValueError as err:
             raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
     value = float(signals_config["cutoff_hz"])
-    if signals.at_or_above_nyquist(value, fs):
+    if cutoff.at_or_above_nyquist(value, fs):
         raise InputError(
             f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
             f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
@@ -82,13 +82,13 @@ def check_usable(
     rate = plausibility.sample_rate(record.time, declared=time_unit)
     if "time_units" not in skip_checks and rate:
         _stop(path, study, "time_units", rate)
-    high = [v for v in sweep_cutoffs if signals.at_or_above_nyquist(v, fs)]
+    high = [v for v in sweep_cutoffs if cutoff.at_or_above_nyquist(v, fs)]
     if high:
         raise InputError(
             f"{path}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above the "
             f"Nyquist frequency {fs / 2:g} Hz of this record"
         )
-    cutoff = _checked_cutoff(signals_config, fs, path, study)
+    cutoff_hz = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     if trim < 1:
         raise InputError(one_sample_trim(path, f"studies.{study}.signals", signals_config, fs))
@@ -103,7 +103,7 @@ def check_usable(
         )
 
     def r2(angle: Array, torque: Array) -> float:
-        processed = pipeline.process(record.time, angle, torque, signals_config, cutoff)
+        processed = pipeline.process(record.time, angle, torque, signals_config, cutoff_hz)
         H, y = pipeline.regression(processed, regressor, gravity)
         x = np.linalg.lstsq(H, y, rcond=None)[0]
         return plausibility.explained_variance(H, y, np.asarray(x, dtype=np.float64))
@@ -114,7 +114,7 @@ def check_usable(
     )
     if problems:
         _stop(path, study, *problems[0])
-    out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
+    out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
     collinear = estimators.collinear_columns(H, regressor)
     if collinear:
@@ -164,8 +164,8 @@ def check_records_agree(
         return
     fits = {}
     for name, (record, path) in records.items():
-        cutoff = _checked_cutoff(signals_config, record.sample_rate_hz, path, study)
-        out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff)
+        cutoff_hz = _checked_cutoff(signals_config, record.sample_rate_hz, path, study)
+        out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
         fits[name] = _fit(
             model.regressor(regressor, out.q, out.qd, out.qdd, gravity), out.torque, regressor
         )

@@ -114,12 +114,12 @@ class HipStudies:
                 raise ConfigError(
                     f"{field}.signals.cutoff_candidates_hz with {rate}: {err}"
                 ) from None
-        elif float(signals["cutoff_hz"]) >= fs / 2:
+        elif cutoff.at_or_above_nyquist(float(signals["cutoff_hz"]), fs):
             raise ConfigError(
                 f"{field}.signals.cutoff_hz = {signals['cutoff_hz']:g} Hz is at or above the "
                 f"Nyquist frequency {fs / 2:g} Hz of {rate}: sample faster or lower the cutoff"
             )
-        high = [v for v in self._sweep_cutoffs(name) if v >= fs / 2]
+        high = [v for v in self._sweep_cutoffs(name) if cutoff.at_or_above_nyquist(v, fs)]
         if high:
             raise ConfigError(
                 f"{field}.sweeps.cutoff_hz.values {high} are at or above the Nyquist frequency "

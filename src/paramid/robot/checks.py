@@ -510,6 +510,20 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     return []
 
 
+def rest_at_ends(record: RobotRecord) -> Problem | None:
+    """A record standing still at its start or end for long
+    (:func:`paramid.plausibility.rest_share`), with the trims that drop that rest."""
+    message = plausibility.rest_share(
+        record.time,
+        record.q,
+        lambda start, end: (
+            "raise "
+            + plausibility.dropped_ends(start, end, "trim_start_s by {} s", "trim_end_s by {} s")
+        ),
+    )
+    return None if message is None else ("rest_at_ends", None, message)
+
+
 def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
     """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
     unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`; over
@@ -766,8 +780,9 @@ def record_problems(
 ) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
     or held elsewhere comes first (the model's torque is wrong then); a record that stands
-    still, or does so at its ends for long (:func:`paramid.plausibility.rest_share`), is told
-    so alone (its noise would mislead the unit checks); a time unit the
+    still is told so alone (its noise would mislead the unit checks), and one that does so at
+    its ends for long (:func:`rest_at_ends`) alone where the checks before the torque's pass
+    (a time unit off would make its seconds wrong); a time unit the
     recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
@@ -776,13 +791,6 @@ def record_problems(
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
-    if "rest_at_ends" not in skip and (
-        rest := plausibility.rest_share(
-            record.time, record.q, "raise trim_start_s by {:g} s and trim_end_s by {:g} s"
-        )
-    ):  # told alone too: a record mostly at rest misleads the torque checks (a Gen3 log with a
-        # minute of rest at each end had its wrist columns called exchanged)
-        return [*problems, ("rest_at_ends", None, rest)]
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
     time_error = _time_error(ratios)
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
@@ -793,6 +801,9 @@ def record_problems(
     if "sensor_faults" not in skip:
         problems += sensor_faults(record, ratios, named)
     problems += exchanged
+    if "rest_at_ends" not in skip and not problems and (rest := rest_at_ends(record)):
+        return [rest]  # alone: a record mostly at rest misleads the torque checks (a Gen3 log
+        # with a minute of rest at each end had its wrist columns called exchanged)
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
     if problems or model_checks <= set(skip):
         return problems

@@ -63,9 +63,6 @@ class RobotRecord:
     locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
 
 
-#: a resampled record whose stamps lie this many intervals apart somewhere had a gap bridged
-#: by linear interpolation (allowed by a raised ``max_jitter``): its job warns
-BRIDGED_INTERVALS = 10.0
 #: the template fields that number the joints: 1-based, or 0-based as many loggers count
 INDEX_FIELDS = ("{i}", "{i0}")
 

@@ -50,7 +50,7 @@ def above_nyquist(cutoff_hz: float, sample_rate_hz: float, decimate: int) -> str
     """Why a cutoff cannot be used on a record: at or above the Nyquist frequency of its rate
     after decimation by ``decimate``; ``None`` when it can."""
     nyquist = sample_rate_hz / (2 * decimate)
-    if not signals.at_or_above_nyquist(cutoff_hz, sample_rate_hz / decimate):
+    if not cutoff.at_or_above_nyquist(cutoff_hz, sample_rate_hz / decimate):
         return None
     return (
         f"cutoff {cutoff_hz:g} Hz is at or above the Nyquist frequency {nyquist:g} Hz "

@@ -166,7 +166,8 @@ def export_urdf(
     joints' ``<dynamics>``, ``armature`` (joint -> I_a) and ``offsets`` (joint -> f_0) as
     comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``.  The
     text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
-    ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name."""
+    ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name (the prefixes are
+    registered with ElementTree, for the process: each workflow job is one)."""
     for prefix, uri in _namespaces(text):
         ET.register_namespace(prefix, uri)
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
@@ -214,7 +215,9 @@ def _namespaces(text: str) -> list[tuple[str, str]]:
 
 def _preamble(text: str) -> str:
     """What precedes the root ``<robot>`` element in the text, without its XML declaration."""
-    start = re.search(r"<robot[\s>]", text)
+    text = text.lstrip("\ufeff")
+    uncommented = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group(0)), text, flags=re.S)
+    start = re.search(r"<robot[\s>]", uncommented)
     head = text[: start.start()] if start else ""
     head = re.sub(r"^\s*<\?xml[^>]*\?>", "", head).strip()
     return head + "\n" if head else ""
