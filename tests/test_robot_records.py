@@ -205,6 +205,9 @@ def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
         records.load_record(path, JOINTS)
     kept = records.load_record(path, JOINTS, trim_s=(0.0, 0.6))
     assert kept.time.size == 900 and not kept.resampled and kept.rows_trimmed == 100
+    # after a trimmed start the refusal still names the file's row and line
+    with pytest.raises(InputError, match=r"worst at data row 901, file line 902"):
+        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
 def test_missing_joint_column(tmp_path: Path, uniform: Path):

@@ -202,32 +202,38 @@ def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Arra
     return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
 
 
-def time_grid(t: Array, path: Path, max_jitter: float, gap_remedy: str = "") -> tuple[float, float]:
+def time_grid(
+    t: Array, path: Path, max_jitter: float, gap_remedy: str = "", first_row: int = 0
+) -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
     naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
-    ``gap_remedy``, what the record's settings allow against a gap)."""
+    ``gap_remedy``, what the record's settings allow against a gap).  ``t[0]`` is the file's
+    data row ``first_row`` (0-based; a trimmed start's rows are counted)."""
     if t.size < 3:
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
     step = np.diff(t)
     if np.any(step == 0):
         row = int(np.flatnonzero(step == 0)[0]) + 1
+        at = first_row + row  # the file's data row
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row]):.15g} s at data row {row + 1} "
-            f"(file line {row + 2})"
+            f"{path}: duplicate time stamp {float(t[row]):.15g} s at data row {at + 1} "
+            f"(file line {at + 2})"
         )
     if np.any(step < 0):
         row = int(np.flatnonzero(step < 0)[0]) + 1
+        at = first_row + row
         raise InputError(
-            f"{path}: time is not increasing at data row {row + 1} (file line {row + 2}): "
+            f"{path}: time is not increasing at data row {at + 1} (file line {at + 2}): "
             f"{float(t[row]):.15g} s after {float(t[row - 1]):.15g} s"
         )
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
         row = int(np.argmax(np.abs(step - median))) + 1
+        at = first_row + row
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at data row {row + 1}, file line {row + 2}: "
+            f"{max_jitter:g} (worst at data row {at + 1}, file line {at + 2}: "
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
             f"samples?{gap_remedy})"
@@ -265,7 +271,11 @@ def rounding_allowance(t: Array) -> float:
 
 
 def on_uniform_grid(
-    data: dict[str, Array], path: Path, max_jitter: float, gap_remedy: str = ""
+    data: dict[str, Array],
+    path: Path,
+    max_jitter: float,
+    gap_remedy: str = "",
+    first_row: int = 0,
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
@@ -273,7 +283,7 @@ def on_uniform_grid(
     each sample is at its grid point); jittered ones (within ``max_jitter``,
     :func:`time_grid`) are linearly interpolated onto the grid of the median interval."""
     t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter, gap_remedy)
+    median, jitter = time_grid(t, path, max_jitter, gap_remedy, first_row)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if jitter * median <= rounding_allowance(t):

@@ -229,9 +229,9 @@ def load_record(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
-    data, dropped = _trimmed(data, *trim_s, path)
+    data, first, dropped = _trimmed(data, *trim_s, path)
     remedy = " trim_start_s or trim_end_s drop it near an end; max_jitter bridges it"
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, remedy)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, remedy, first)
     n = len(joints)
     return RobotRecord(
         time=data["time"],
@@ -249,9 +249,9 @@ def load_record(
 
 def _trimmed(
     data: dict[str, Array], start_s: float, end_s: float, path: Path
-) -> tuple[dict[str, Array], int]:
+) -> tuple[dict[str, Array], int, int]:
     """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
-    tolerance), and the number dropped."""
+    tolerance), the first kept row's index and the number dropped."""
     t = data["time"] - data["time"][0]
     keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
     if np.sum(keep) < 3:
@@ -259,4 +259,5 @@ def _trimmed(
             f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
             f"{int(np.sum(keep))} of its rows ({t[-1]:.4g} s long)"
         )
-    return {field: values[keep] for field, values in data.items()}, int(np.sum(~keep))
+    kept = {field: values[keep] for field, values in data.items()}
+    return kept, int(np.argmax(keep)), int(np.sum(~keep))
