@@ -295,9 +295,10 @@ def test_a_bad_timestamp_is_named_at_its_row_and_durations_are_seconds(tmp_path)
 
 
 def test_rows_ending_in_a_comma_are_not_taken_for_lines_above_the_header(tmp_path):
+    """Rows ending in a comma read (index_col=False); one row with more fields stops the file,
+    and the hint must not call the first data row the header."""
     path = tmp_path / "r.csv"
-    path.write_text("time,angle,torque\n0,1,2,\n0.01,2,3,\n0.02,3,4,\n")
-    try:
+    path.write_text("time,angle,torque\n0,1,2,\n0.01,2,3,\n0.02,3,4,5,6\n0.03,3,4,\n")
+    with pytest.raises(ingest.InputError, match=r"Expected 4 fields in line 4") as err:
         ingest.read_table(path)
-    except ingest.InputError as err:
-        assert "looks like the header" not in str(err)
+    assert "looks like the header" not in str(err.value)

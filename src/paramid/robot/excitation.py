@@ -55,6 +55,7 @@ from paramid.robot.model import (
     pin_configuration,
     regressor,
     urdf_parameters,
+    velocity_limits,
 )
 from paramid.robot.twin import TwinNoise, excitation, true_parameters
 from paramid.seeding import generator
@@ -127,8 +128,7 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
             f"{_field(study, 'base_frequency_hz')} must be > 0, got {spec['base_frequency_hz']}"
         )
     lo, hi = joint_ranges(robot)
-    vi = [robot.model.joints[j].idx_v for j in robot.pin_joint]
-    vel = np.asarray(robot.model.velocityLimit)[vi]
+    vel = velocity_limits(robot)
     fields = {key: _field(study, f"margins.{key}") for key in ("position_rad", "velocity_rad_s")}
     mq, mv = (_per_joint(spec["margins"][key], n, field) for key, field in fields.items())
     for k, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):

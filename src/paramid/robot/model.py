@@ -382,6 +382,12 @@ def joint_ranges(robot: Robot) -> tuple[Array, Array]:
     return np.where(ok, lo, -np.pi), np.where(ok, hi, np.pi)
 
 
+def velocity_limits(robot: Robot) -> Array:
+    """Each joint's URDF velocity limit [rad/s or m/s] (Pinocchio's; 0 or huge where the URDF
+    gives none)."""
+    return np.asarray(robot.model.velocityLimit, dtype=np.float64)[_velocity_index(robot)]
+
+
 def _states(robot: Robot, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike) -> tuple[Array, ...]:
     """Validate (N, n_joints) joint arrays (a single sample (n_joints,) is promoted)."""
     arrays = tuple(np.atleast_2d(np.asarray(x, dtype=np.float64)) for x in (q, dq, ddq))

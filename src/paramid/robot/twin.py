@@ -39,6 +39,7 @@ from paramid.robot.model import (
     inverse_dynamics,
     joint_ranges,
     urdf_parameters,
+    velocity_limits,
 )
 from paramid.seeding import generator
 
@@ -146,9 +147,7 @@ def excitation(
     lo, hi = joint_ranges(robot)
     q0 = 0.5 * (lo + hi)
     amplitude = np.minimum(amplitude_rad, 0.45 * (hi - lo))
-    urdf_speed = np.asarray(robot.model.velocityLimit)[
-        [robot.model.joints[j].idx_v for j in robot.pin_joint]
-    ]
+    urdf_speed = velocity_limits(robot)
     speed = np.where(urdf_speed > 0, np.minimum(max_velocity_rad_s, urdf_speed), max_velocity_rad_s)
     rng = generator("robot_twin", seed, "excitation")
     a = rng.standard_normal((robot.n_joints, order))
