@@ -9,9 +9,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_ingest")
     spec = cfg["spec"]
-    record = ingest.load_record(
-        smk.input[0], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
-    )
+    record = ingest.load_configured(spec, cfg["ingest"]["max_jitter"])
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
     units = {"time": "s", "angle": "rad", "torque": "N m"}
     if record.velocity is not None:
@@ -23,6 +21,8 @@ def main(smk) -> None:
         stage="hip_ingest",
         source_file=str(smk.input[0]),
         original_rate_hz=record.sample_rate_hz,
+        trim_s=[spec["trim_start_s"], spec["trim_end_s"]],
+        rows_trimmed=record.rows_trimmed,
         jitter=record.jitter,
         resampled=record.resampled,
         resampling="linear interpolation onto t0 + k / f_s, f_s = 1 / median interval"
@@ -31,10 +31,11 @@ def main(smk) -> None:
     )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(
-        "%s: %d samples at %.4g Hz, jitter %.3g of the interval, resampled=%s",
+        "%s: %d samples at %.4g Hz (%d rows trimmed), jitter %.3g of the interval, resampled=%s",
         smk.input[0],
         len(frame),
         record.sample_rate_hz,
+        record.rows_trimmed,
         record.jitter,
         record.resampled,
     )

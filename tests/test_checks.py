@@ -432,17 +432,13 @@ def test_rest_that_never_ends_or_barely_begins_is_left_to_the_other_checks():
     raised an IndexError; a short rest (under 0.5 s) is how a motion begins."""
     time = np.arange(2000) / 100.0
     nudged = np.r_[np.linspace(0.0, 0.0015, 1000), np.linspace(0.0015, 0.0008, 1000)]
-    assert plausibility.rest_share(time, nudged, lambda a, b: "") is None
+    assert plausibility.rest_share(time, nudged) is None
     swing = np.sin(np.arange(400) / 50.0)
     short = np.r_[np.zeros(40), swing - swing[0]]  # 0.4 s at rest out of 4.4 s
-    assert plausibility.rest_share(np.arange(440) / 100.0, short, lambda a, b: "") is None
+    assert plausibility.rest_share(np.arange(440) / 100.0, short) is None
     only_start = np.r_[np.zeros(300), swing - swing[0]]  # 3 s of 7, nothing at the end
-    message = plausibility.rest_share(
-        np.arange(700) / 100.0,
-        only_start,
-        lambda a, b: plausibility.dropped_ends(a, b, "start {}", "end {}"),
-    )
-    assert message is not None and message.endswith("start 2.9")
+    message = plausibility.rest_share(np.arange(700) / 100.0, only_start)
+    assert message is not None and message.endswith("raise trim_start_s by 2.9 s")
 
 
 @pytest.mark.parametrize(("amplitude", "step"), [(1.0, 0.1), (0.2, 0.01), (30.0, 0.01)])

@@ -302,3 +302,34 @@ def test_rows_ending_in_a_comma_are_not_taken_for_lines_above_the_header(tmp_pat
     with pytest.raises(ingest.InputError, match=r"Expected 4 fields in line 4") as err:
         ingest.read_table(path)
     assert "looks like the header" not in str(err.value)
+
+
+def test_trims_drop_the_ends_before_the_stamps_are_judged(tmp_path):
+    """``trim_start_s``/``trim_end_s`` drop a 1-DOF record's ends (rest, a gap, a stop) before
+    its stamps are put on the grid: a gap trimmed away passes, time starts at 0 again, the
+    rows kept are the file's, and a stamp error after a trimmed start names the file's row."""
+    path = write_csv(tmp_path / "r.csv")  # 600 rows at 100 Hz: 0-5.99 s
+    whole = ingest.load_record(path, {})
+    kept = ingest.load_record(path, {}, trim_s=(1.0, 0.5))
+    assert kept.rows_trimmed == 150 and whole.rows_trimmed == 0
+    assert kept.time[0] == 0.0 and kept.time.size == 450
+    np.testing.assert_array_equal(kept.angle, whole.angle[100:550])
+    frame = pd.read_csv(path)
+    frame.drop(index=range(20, 60)).to_csv(tmp_path / "gap.csv", index=False)  # 0.4 s lost
+    with pytest.raises(ingest.InputError, match=r"jitter .* data row 21, .*trim_start_s or trim_e"):
+        ingest.load_record(tmp_path / "gap.csv", {})
+    assert not ingest.load_record(tmp_path / "gap.csv", {}, trim_s=(1.0, 0.0)).resampled
+    frame.loc[300, "time"] = frame.loc[299, "time"]  # data row 301 repeats its stamp
+    frame.to_csv(tmp_path / "twice.csv", index=False)
+    with pytest.raises(ingest.InputError, match=r"duplicate time stamp .* data row 301 \(file li"):
+        ingest.load_record(tmp_path / "twice.csv", {}, trim_s=(1.0, 0.0))
+    with pytest.raises(ingest.InputError, match=r"r\.csv: trim_start_s = 3 s and trim_end_s = 3 s"):
+        ingest.load_record(path, {}, trim_s=(3.0, 3.0))
+
+
+def test_two_trims_of_one_file_share_what_both_keep(tmp_path):
+    """Seconds two trims keep in common: positive where they overlap, negative for a gap."""
+    path = write_csv(tmp_path / "r.csv")  # 5.99 s
+    overlap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
+    gap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.5), (3.0, 0.0)])
+    assert overlap == pytest.approx(0.49) and gap == pytest.approx(-0.51)

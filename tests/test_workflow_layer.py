@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -555,13 +556,42 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
 
 def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
     """Nor by naming a column by its own name (``time: time``), which slipped past a
-    comparison of the mappings as written; a column the fit does not read changes nothing."""
+    comparison of the mappings as written; a column the fit does not read changes nothing.
+    Disjoint spans of one record (``trim_start_s``/``trim_end_s``) are a held-out phase."""
+    config["studies"] = {"pendulum": config["studies"]["pendulum"]}
     records = config["studies"]["pendulum"]["records"]
     for extra in ({}, {"time": "time"}, {"velocity": "velocity"}):
         records["validation"] = dict(records["calibration"])
         records["validation"]["columns"] = records["calibration"]["columns"] | extra
         with pytest.raises(ConfigError, match=r"studies.pendulum.records: calibration and valid"):
             HipStudies(config).check_inputs()
+    records["calibration"]["trim_end_s"] = 3.0  # swingup_ddp lasts 5.999 s
+    records["validation"]["trim_start_s"] = 3.0
+    HipStudies(config)._check_held_out("pendulum")
+    records["validation"]["trim_start_s"] = 2.7  # 0.3 s in both (calibration keeps 0-2.999 s)
+    with pytest.raises(ConfigError, match=r"validation share 0\.299\d s of the same data"):
+        HipStudies(config)._check_held_out("pendulum")
+
+
+def test_rest_before_a_1dof_record_is_named_with_the_trim_that_drops_it(
+    config, tmp_path, monkeypatch
+):
+    """Five seconds of rest logged before the pendulum's swing-up stop the run with the
+    record's trim to set; set as advised, the record passes."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
+    path = tmp_path / "data/pendulum/swingup_ddp_measured.csv"
+    frame = pd.read_csv(path)
+    interval = frame["time"].diff().median()  # 2 ms
+    rest = pd.DataFrame([frame.iloc[0]] * 2500)
+    rest["time"] = frame["time"].iloc[0] - interval * np.arange(2500, 0, -1)
+    pd.concat([rest, frame]).to_csv(path, index=False)
+    config["studies"] = {"pendulum": config["studies"]["pendulum"]}
+    advice = r"measured\.csv: it stands still for its first 5\.02 s.*raise trim_start_s by 4\.9 s"
+    with pytest.raises(UserError, match=advice):
+        HipStudies(config).check_inputs()
+    config["studies"]["pendulum"]["records"]["calibration"]["trim_start_s"] = 4.9
+    HipStudies(config).check_inputs()
 
 
 def test_other_families_targets(config):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +52,7 @@ class MeasuredRecord:
     sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
     jitter: float  # max |Δt − median Δt| / median Δt in the file
     resampled: bool
+    rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
@@ -202,13 +203,11 @@ def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Arra
     return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
 
 
-def time_grid(
-    t: Array, path: Path, max_jitter: float, gap_remedy: str = "", first_row: int = 0
-) -> tuple[float, float]:
+def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
     naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
-    ``gap_remedy``, what the record's settings allow against a gap).  ``t[0]`` is the file's
-    data row ``first_row`` (0-based; a trimmed start's rows are counted)."""
+    what a record's settings allow against a gap).  ``t[0]`` is the file's data row
+    ``first_row`` (0-based; a trimmed start's rows are counted)."""
     if t.size < 3:
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
     step = np.diff(t)
@@ -236,7 +235,7 @@ def time_grid(
             f"{max_jitter:g} (worst at data row {at + 1}, file line {at + 2}: "
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
-            f"samples?{gap_remedy})"
+            "samples? trim_start_s or trim_end_s drop it near an end; max_jitter bridges it)"
         )
     return median, jitter
 
@@ -249,6 +248,35 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
         f"record's {fs:g} Hz: the filter's edge transients need at least {1 / fs:.3g} s dropped "
         "at each end"
     )
+
+
+def trimmed(
+    data: dict[str, Array], start_s: float, end_s: float, path: Path
+) -> tuple[dict[str, Array], int, int]:
+    """The rows of ``data`` (``time`` and channels along the first axis) from ``start_s`` after
+    the first stamp to ``end_s`` before the last (1e-12 s of tolerance; a record's
+    ``trim_start_s`` and ``trim_end_s``), the first kept row's index and the number dropped."""
+    t = data["time"] - data["time"][0]
+    keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
+    if np.sum(keep) < 3:
+        raise InputError(
+            f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
+            f"{int(np.sum(keep))} of its rows ({t[-1]:.4g} s long)"
+        )
+    kept = {field: values[keep] for field, values in data.items()}
+    return kept, int(np.argmax(keep)), int(np.sum(~keep))
+
+
+def shared_seconds(
+    path: str | Path, column: str, unit: str, spans: Sequence[tuple[float, float]]
+) -> float:
+    """Seconds that two trims ``(trim_start_s, trim_end_s)`` of the one file ``path`` keep in
+    common (negative: the gap between them), from its time ``column`` alone (a gap that both
+    trims drop is no reason to refuse them)."""
+    path = Path(path)
+    stamps = time_column(read_table(path), column, unit, path)
+    end = float(stamps[-1] - stamps[0])
+    return min(end - trim_end for _, trim_end in spans) - max(start for start, _ in spans)
 
 
 def uniform_grid(t: Array, median: float) -> Array:
@@ -274,7 +302,6 @@ def on_uniform_grid(
     data: dict[str, Array],
     path: Path,
     max_jitter: float,
-    gap_remedy: str = "",
     first_row: int = 0,
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
@@ -283,7 +310,7 @@ def on_uniform_grid(
     each sample is at its grid point); jittered ones (within ``max_jitter``,
     :func:`time_grid`) are linearly interpolated onto the grid of the median interval."""
     t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter, gap_remedy, first_row)
+    median, jitter = time_grid(t, path, max_jitter, first_row)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if jitter * median <= rounding_allowance(t):
@@ -321,8 +348,11 @@ def load_record(
     units: Mapping[str, str],
     columns: Mapping[str, str] | None = None,
     max_jitter: float = 0.5,
+    trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> MeasuredRecord:
-    """Parse, validate, convert to SI and (if jittered) resample one measured record."""
+    """Parse, validate, convert to SI and (if jittered) resample one measured record;
+    ``trim_s`` drops the file's first and last seconds (:func:`trimmed`) before its stamps are
+    judged and put on the grid, time from 0 again."""
     path = Path(path)
     named = dict(columns or {})  # an optional column the config names must be in the file
     columns = field_columns(named)
@@ -358,7 +388,8 @@ def load_record(
                 raise
             # a column of that name the config does not ask for and the fit never reads (the
             # velocity is carried along only): one defect in it is no reason to refuse the record
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter)
+    data, first, dropped = trimmed(data, *trim_s, path)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, first)
     return MeasuredRecord(
         time=data["time"],
         angle=data["angle"],
@@ -367,6 +398,19 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
+        rows_trimmed=dropped,
+    )
+
+
+def load_configured(spec: Mapping[str, Any], max_jitter: float) -> MeasuredRecord:
+    """:func:`load_record` of a record as a study's config gives it (``path``, ``units``,
+    ``columns``, ``trim_start_s``, ``trim_end_s``; the schema fills the defaults)."""
+    return load_record(
+        spec["path"],
+        spec["units"],
+        spec["columns"],
+        max_jitter,
+        (spec["trim_start_s"], spec["trim_end_s"]),
     )
 
 

@@ -357,10 +357,10 @@ def rest_at_ends(time: Array, angles: Array) -> tuple[float, float]:
     return lead, trail
 
 
-def rest_share(time: Array, angles: Array, remedy: Callable[[float, float], str]) -> str | None:
+def rest_share(time: Array, angles: Array) -> str | None:
     """A record standing still at its start or end for more than :data:`MAX_REST_SHARE` of its
-    duration (:func:`rest_at_ends`); ``remedy`` completes the message with how to drop the
-    rest, given the seconds to drop at the start and at the end (0.1 s of rest kept at each:
+    duration (:func:`rest_at_ends`), with the record's trims that drop the rest (0.1 s of it
+    kept at each end:
     a Gen3 log padded with rest, trimmed to 0.5 s of it at each end, still chose 6 Hz instead
     of 20 and validated at 2.65 N m instead of 2.085; trimmed to its own 0.13 s, as shipped).
     A record that never moves is left to the checks that name it (stands still, rank)."""
@@ -374,8 +374,8 @@ def rest_share(time: Array, angles: Array, remedy: Callable[[float, float], str]
     return (
         f"it stands still for its first {lead:.3g} s and its last {trail:.3g} s of {duration:.4g} "
         f"s (no joint moves {STILL_RAD:g} rad or m): rest shows the model only gravity at one "
-        f"pose and leaves blocks of the cross-validation without motion; "
-        f"{remedy(start, end)}"
+        "pose and leaves blocks of the cross-validation without motion; raise "
+        + dropped_ends(start, end, "trim_start_s by {} s", "trim_end_s by {} s")
     )
 
 
@@ -537,15 +537,7 @@ def record_problems(
         "magnitudes": lambda: magnitudes(time, torque) or torque_spike(time, torque),
         "encoder_clipped": lambda: encoder_clipped(angle),
         "torque_clipped": lambda: torque_clipped(torque),
-        "rest_at_ends": lambda: rest_share(
-            time,
-            angle,
-            lambda a, b: (
-                "cut "
-                + dropped_ends(a, b, "{} s at the start", "{} s at the end")
-                + " from the file"
-            ),
-        ),
+        "rest_at_ends": lambda: rest_share(time, angle),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]
     problems = [(name, message) for name, message in found if message]

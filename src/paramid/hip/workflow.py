@@ -141,20 +141,40 @@ class HipStudies:
         for study in self.measured:
             for record in RECORDS:
                 stamps += self._check_record(study, record)
+            stamps += self._check_held_out(study)
             stamps += self._check_records_agree(study)
-            specs = [self.blocks[study]["records"][record] for record in RECORDS]
-            files = [spec["path"] for spec in specs]
-            data = {
-                (codehash.file_digest(s["path"]), ingest.fitted_columns(s["columns"]))
-                for s in specs
-            }
-            if len(data) == 1:  # the same bytes read by the same columns
-                raise ConfigError(
-                    f"studies.{study}.records: calibration and validation are the same data "
-                    f"({files[0]}, {files[1]}): a fit must be judged on motion it was not "
-                    "fitted on; validate on another record"
-                )
         mark_validated(stamps)
+
+    def _check_held_out(self, study: str) -> list:
+        """The validation record repeats no calibration data: the same bytes read by the same
+        columns must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long
+        record), else a fit would be judged on samples it was fitted on.  Returns the stamp of
+        a pair that passed (its spans are read once)."""
+        specs = [self.blocks[study]["records"][record] for record in RECORDS]
+        data = {
+            (codehash.file_digest(s["path"]), ingest.fitted_columns(s["columns"])) for s in specs
+        }
+        if len(data) > 1:
+            return []
+        done, stamp = validated_before(
+            specs[1]["path"], {"held_out": specs}, "paramid.hip.workflow"
+        )
+        if done:
+            return []
+        overlap = ingest.shared_seconds(
+            specs[0]["path"],
+            ingest.field_columns(specs[0]["columns"])["time"],
+            specs[0]["units"].get("time", "s"),
+            [(s["trim_start_s"], s["trim_end_s"]) for s in specs],
+        )
+        if overlap > 0:
+            raise ConfigError(
+                f"studies.{study}.records: calibration and validation share {overlap:.4g} s of "
+                f"the same data ({specs[0]['path']}, {specs[1]['path']}; their trim_start_s and "
+                "trim_end_s overlap): a fit must be judged on motion it was not fitted on; "
+                "validate on another record or a disjoint span"
+            )
+        return [stamp]
 
     def _check_record(self, study: str, record: str) -> list:
         cfg = self.blocks[study]
@@ -171,9 +191,7 @@ class HipStudies:
             return []
         from paramid.hip import checks
 
-        loaded = ingest.load_record(
-            spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
-        )
+        loaded = ingest.load_configured(spec, cfg["ingest"]["max_jitter"])
         checks.check_usable(
             loaded,
             spec["path"],
@@ -209,12 +227,7 @@ class HipStudies:
         from paramid.hip import checks
 
         loaded = {
-            record: (
-                ingest.load_record(
-                    spec["path"], spec["units"], spec["columns"], cfg["ingest"]["max_jitter"]
-                ),
-                spec["path"],
-            )
+            record: (ingest.load_configured(spec, cfg["ingest"]["max_jitter"]), spec["path"])
             for record, spec in specs.items()
         }
         checks.check_records_agree(

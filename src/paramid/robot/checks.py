@@ -513,14 +513,7 @@ def stands_still(record: RobotRecord) -> list[Problem]:
 def rest_at_ends(record: RobotRecord) -> Problem | None:
     """A record standing still at its start or end for long
     (:func:`paramid.plausibility.rest_share`), with the trims that drop that rest."""
-    message = plausibility.rest_share(
-        record.time,
-        record.q,
-        lambda start, end: (
-            "raise "
-            + plausibility.dropped_ends(start, end, "trim_start_s by {} s", "trim_end_s by {} s")
-        ),
-    )
+    message = plausibility.rest_share(record.time, record.q)
     return None if message is None else ("rest_at_ends", None, message)
 
 

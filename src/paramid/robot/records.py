@@ -36,6 +36,7 @@ from paramid.ingest import (
     on_uniform_grid,
     read_table,
     time_column,
+    trimmed,
 )
 
 Array = NDArray[np.float64]
@@ -229,9 +230,8 @@ def load_record(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
-    data, first, dropped = _trimmed(data, *trim_s, path)
-    remedy = " trim_start_s or trim_end_s drop it near an end; max_jitter bridges it"
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, remedy, first)
+    data, first, dropped = trimmed(data, *trim_s, path)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, first)
     n = len(joints)
     return RobotRecord(
         time=data["time"],
@@ -245,19 +245,3 @@ def load_record(
         rows_trimmed=dropped,
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
-
-
-def _trimmed(
-    data: dict[str, Array], start_s: float, end_s: float, path: Path
-) -> tuple[dict[str, Array], int, int]:
-    """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
-    tolerance), the first kept row's index and the number dropped."""
-    t = data["time"] - data["time"][0]
-    keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
-    if np.sum(keep) < 3:
-        raise InputError(
-            f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
-            f"{int(np.sum(keep))} of its rows ({t[-1]:.4g} s long)"
-        )
-    kept = {field: values[keep] for field, values in data.items()}
-    return kept, int(np.argmax(keep)), int(np.sum(~keep))

@@ -245,7 +245,12 @@ class RobotStudies:
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.records")
                 if done:
                     continue
-                overlap = self._shared_seconds(name, spec, cal)
+                overlap = ingest.shared_seconds(
+                    spec["path"],
+                    column_templates(spec["columns"])["time"],
+                    spec["units"].get("time", "s"),
+                    [(s["trim_start_s"], s["trim_end_s"]) for s in (spec, cal)],
+                )
                 if overlap > 0:
                     raise ConfigError(
                         f"robots.{name}.records.validation ({record}): {spec['path']} holds "
@@ -255,23 +260,6 @@ class RobotStudies:
                     )
                 stamps.append(stamp)
         return stamps
-
-    def _shared_seconds(
-        self, name: str, first: Mapping[str, Any], second: Mapping[str, Any]
-    ) -> float:
-        """Seconds two trims of the same log keep in common (read only for such a pair; from
-        its time column alone: a gap that both trims drop is no reason to refuse them here)."""
-        from paramid.robot import records
-
-        path = Path(first["path"])
-        time = records.column_templates(first["columns"])["time"]
-        stamps = ingest.time_column(
-            ingest.read_table(path), time, first["units"].get("time", "s"), path
-        )
-        end = float(stamps[-1] - stamps[0])
-        starts = (first["trim_start_s"], second["trim_start_s"])
-        ends = (end - first["trim_end_s"], end - second["trim_end_s"])
-        return min(ends) - max(starts)
 
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
         """A joint log's layout, length and plausibility (:mod:`paramid.robot.checks`)."""
