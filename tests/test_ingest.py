@@ -333,3 +333,20 @@ def test_two_trims_of_one_file_share_what_both_keep(tmp_path):
     overlap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
     gap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.5), (3.0, 0.0)])
     assert overlap == pytest.approx(0.49) and gap == pytest.approx(-0.51)
+
+
+def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
+    """A 1-DOF log stopped mid-write (its last line has no torque) is refused naming the row
+    until ``trim_end_s`` drops that line; a bad cell after a trimmed start names the file's row."""
+    path = write_csv(tmp_path / "cut.csv")
+    with path.open("a") as handle:
+        handle.write("6.0,0.5\n")
+    with pytest.raises(ingest.InputError, match=r"'torque' \(torque\) .* data row 601 \(file li"):
+        ingest.load_record(path, {})
+    assert ingest.load_record(path, {}, trim_s=(0.0, 0.005)).time.size == 600
+    frame = pd.read_csv(write_csv(tmp_path / "bad.csv"))
+    frame["angle"] = frame["angle"].astype(object)
+    frame.loc[300, "angle"] = "n/a"
+    frame.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(ingest.InputError, match=r"'angle' \(angle\) .* data row 301 \(file line 3"):
+        ingest.load_record(tmp_path / "bad.csv", {}, trim_s=(1.0, 0.0))

@@ -210,6 +210,26 @@ def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
         records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
+def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
+    """A logger stopped mid-write leaves a last line short of its torques: it stops the run,
+    naming the row, until ``trim_end_s`` drops it; the trimmed rows' cells are not read, and a
+    bad cell after a trimmed start names the file's row."""
+    path = tmp_path / "cut.csv"
+    frame(np.arange(100) / 100.0).to_csv(path, index=False)
+    with path.open("a") as handle:
+        handle.write("1.0,0.1,0.2\n")  # time and one angle of the 101st row
+    with pytest.raises(InputError, match=r"cut\.csv: column .* at data row 101 \(file line 102"):
+        records.load_record(path, JOINTS)
+    kept = records.load_record(path, JOINTS, trim_s=(0.0, 0.005))
+    assert kept.time.size == 100 and kept.rows_trimmed == 1
+    data = frame(np.arange(100) / 100.0)
+    data["tau_elbow"] = data["tau_elbow"].astype(object)
+    data.loc[60, "tau_elbow"] = "x"
+    data.to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"'tau_elbow' \(tau\) .* data row 61 \(file line 62"):
+        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
+
+
 def test_missing_joint_column(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform).drop(columns="tau_elbow")
     data.to_csv(path := tmp_path / "missing.csv", index=False)

@@ -154,14 +154,18 @@ def _unique_header(path: Path) -> None:
         raise InputError(f"{path}: the header names column(s) {twice} more than once")
 
 
-def _numeric_column(frame: pd.DataFrame, column: str, field: str, path: Path) -> Array:
+def _numeric_column(
+    frame: pd.DataFrame, column: str, field: str, path: Path, first_row: int = 0
+) -> Array:
+    """``frame[column]`` as finite floats; the first row of ``frame`` is the file's data row
+    ``first_row`` (0-based: the rows a trim dropped are counted in the error's row)."""
     import pandas as pd
 
     values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=np.float64)
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.size:
-        row = int(bad[0])
-        raw = frame[column].iloc[row]
+        raw = frame[column].iloc[int(bad[0])]
+        row = first_row + int(bad[0])
         raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
         raise InputError(
             f"{path}: column {column!r} ({field}) is not a finite number at data row {row + 1} "
@@ -250,21 +254,18 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
     )
 
 
-def trimmed(
-    data: dict[str, Array], start_s: float, end_s: float, path: Path
-) -> tuple[dict[str, Array], int, int]:
-    """The rows of ``data`` (``time`` and channels along the first axis) from ``start_s`` after
-    the first stamp to ``end_s`` before the last (1e-12 s of tolerance; a record's
-    ``trim_start_s`` and ``trim_end_s``), the first kept row's index and the number dropped."""
-    t = data["time"] - data["time"][0]
-    keep = (t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12)
-    if np.sum(keep) < 3:
+def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
+    """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
+    tolerance; a record's ``trim_start_s`` and ``trim_end_s``).  The other columns are read on
+    these rows only: a cell the trims drop (a logger's half-written last line) is not judged."""
+    t = time - time[0]
+    keep = np.flatnonzero((t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12))
+    if keep.size < 3:
         raise InputError(
             f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
-            f"{int(np.sum(keep))} of its rows ({t[-1]:.4g} s long)"
+            f"{keep.size} of its rows ({t[-1]:.4g} s long)"
         )
-    kept = {field: values[keep] for field, values in data.items()}
-    return kept, int(np.argmax(keep)), int(np.sum(~keep))
+    return slice(int(keep[0]), int(keep[-1]) + 1)
 
 
 def shared_seconds(
@@ -371,25 +372,24 @@ def load_record(
     if missing:
         raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
 
-    data = {}
-    for field in (*REQUIRED, *OPTIONAL):
+    time = time_column(frame, columns["time"], units.get("time", "s"), path)
+    rows = kept_rows(time, *trim_s, path)
+    kept = frame.iloc[rows]
+    data = {"time": time[rows]}
+    for field in (*REQUIRED[1:], *OPTIONAL):
         if columns[field] not in frame.columns:
             continue
         unit = units.get(field, SI_UNITS[field])
-        if field == "time":
-            data[field] = time_column(frame, columns[field], unit, path)
-            continue
         try:
             data[field] = UNIT_FACTORS[field][unit] * _numeric_column(
-                frame, columns[field], field, path
+                kept, columns[field], field, path, rows.start
             )
         except InputError:
             if field in wanted:
                 raise
             # a column of that name the config does not ask for and the fit never reads (the
             # velocity is carried along only): one defect in it is no reason to refuse the record
-    data, first, dropped = trimmed(data, *trim_s, path)
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, first)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
     return MeasuredRecord(
         time=data["time"],
         angle=data["angle"],
@@ -398,7 +398,7 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
-        rows_trimmed=dropped,
+        rows_trimmed=time.size - (rows.stop - rows.start),
     )
 
 

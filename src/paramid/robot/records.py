@@ -33,10 +33,10 @@ from paramid.ingest import (
     UNIT_FACTORS,
     InputError,
     _numeric_column,
+    kept_rows,
     on_uniform_grid,
     read_table,
     time_column,
-    trimmed,
 )
 
 Array = NDArray[np.float64]
@@ -219,19 +219,21 @@ def load_record(
                 kinds = (*kinds, kind)
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
-    data = {"time": time_column(frame, columns["time"], (units or {}).get("time", "s"), path)}
+    time = time_column(frame, columns["time"], (units or {}).get("time", "s"), path)
+    rows = kept_rows(time, *trim_s, path)
+    kept = frame.iloc[rows]
+    data = {"time": time[rows]}
     for field, cols in names.items():
         if cols is not None:
             unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
             factor = np.where(unitless, 1.0, factors[field])
             data[field] = factor * np.column_stack(
-                [_numeric_column(frame, c, field, path) for c in cols]
+                [_numeric_column(kept, c, field, path, rows.start) for c in cols]
             )
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
-    data, first, dropped = trimmed(data, *trim_s, path)
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, first)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
     n = len(joints)
     return RobotRecord(
         time=data["time"],
@@ -242,6 +244,6 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
-        rows_trimmed=dropped,
+        rows_trimmed=time.size - (rows.stop - rows.start),
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
