@@ -13,7 +13,9 @@ def main(smk) -> None:
     if cutoff == "auto":
         cutoff = io.read_json(smk.input.cutoff)["chosen_hz"]  # as the 1-DOF choice
     record = records.load_record(smk.input.record, joints)
-    part = signals.process_chosen(record, cfg["signals"], float(cutoff), cfg["study"])
+    part = signals.process_chosen(
+        record, cfg["signals"], float(cutoff), cfg["study"], cfg["source"]
+    )
     meta = io.provenance(cfg, smk.input, stage="robot_signals")
     study.write_signals(part, joints, smk.output[0], meta)
     log.info(

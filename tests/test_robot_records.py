@@ -386,6 +386,8 @@ def test_a_record_too_slow_for_the_chosen_cutoff_says_what_to_change(tmp_path: P
     path = tmp_path / "slow.csv"
     frame(np.arange(500) / 25.0).to_csv(path, index=False)
     slow = records.load_record(path, JOINTS)
-    with pytest.raises(UserError, match=r"^robots\.arm\.signals: cutoff 15 Hz .* 12\.5 Hz .*"):
-        signals.process_chosen(slow, SIGNALS, 15.0, "arm")
-    assert signals.process_chosen(slow, SIGNALS, 10.0, "arm").cutoff_hz == 10.0
+    source = f"validation record slow ({path})"
+    match = r"^robots\.arm\.signals: cutoff 15 Hz .* 12\.5 Hz .* of validation record slow \(/"
+    with pytest.raises(UserError, match=match):
+        signals.process_chosen(slow, SIGNALS, 15.0, "arm", source)
+    assert signals.process_chosen(slow, SIGNALS, 10.0, "arm", source).cutoff_hz == 10.0

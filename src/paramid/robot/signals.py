@@ -98,15 +98,16 @@ def process(
 
 
 def process_chosen(
-    record: RobotRecord, signals_config: Mapping, cutoff_hz: float, study: str
+    record: RobotRecord, signals_config: Mapping, cutoff_hz: float, study: str, source: str
 ) -> ProcessedRecord:
     """:func:`process` at the study's cutoff; a record sampled too slowly for it (a validation
     log slower than the calibration records that chose an ``auto`` cutoff: a fixed one is
-    checked before any job) is a :class:`~paramid.errors.UserError` saying what to change."""
+    checked before any job) is a :class:`~paramid.errors.UserError` naming the record
+    (``source``: its role, name and file) and saying what to change."""
     nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config["decimate"]))
     if nyquist:
         raise UserError(
-            f"robots.{study}.signals: {nyquist} of a record sampled at "
+            f"robots.{study}.signals: {nyquist} of {source}, sampled at "
             f"{record.sample_rate_hz:.4g} Hz; the cutoff was chosen from the calibration "
             "records: log this record faster, or list signals.cutoff_candidates_hz below its "
             "Nyquist frequency"

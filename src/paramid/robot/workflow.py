@@ -376,9 +376,17 @@ class RobotStudies:
 
     def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
-        role = self.records[wildcards.study][wildcards.record][0]
+        role, spec = self.records[wildcards.study][wildcards.record]
         settings = record_signals(block["signals"], role)
-        return {"study": wildcards.study, "joints": block["joints"], "signals": settings}
+        source = f"{role} record {wildcards.record}" + (
+            f" ({spec['path']})" if "path" in spec else ""
+        )
+        return {
+            "study": wildcards.study,
+            "source": source,
+            "joints": block["joints"],
+            "signals": settings,
+        }
 
     def compress_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The segments of the compression (``cv``: folds, gap) and the tanh law's velocity."""
