@@ -6,6 +6,7 @@ import numpy as np
 
 from paramid import io, signals
 from paramid.hip import pipeline, sweeps
+from paramid.hip.workflow import VALUE_UNITS
 
 
 def main(smk) -> None:
@@ -31,6 +32,7 @@ def main(smk) -> None:
         points = sweeps.measured_cutoff_point(records, settings, float(value))
     points.insert(0, "value", float(value))
     units = {c: "1" for c in points.columns} | {"train_rmse": "N m", "val_rmse": "N m"}
+    units["value"] = VALUE_UNITS[sweep]
     meta = io.provenance(cfg, smk.input, stage="hip_sweep_value")
     io.write_parquet(points, smk.output.points, units=units, meta=meta)
     log.info("%s %s: %d rows", sweep, value, len(points))

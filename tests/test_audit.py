@@ -394,3 +394,25 @@ def test_time_savings_name_the_work_not_the_machine():
         in reasons["§3.2.2 MIPO-ARKEKF computation time per run [s]"]
     )
     assert "MIPO" not in reasons["§3.2.2 LM+GA computation time per run [s]"]
+
+
+@pytest.mark.parametrize(
+    ("p_wider", "verdict"), [((0.01, 0.004), "reproduced"), ((0.01, 0.2), "direction only")]
+)
+def test_wider_margins_must_each_raise_the_error_significantly(p_wider, verdict):
+    """§4.5's "margins wider than 10 % increase the median error" is reproduced only where every
+    wider margin's median lies above the 10 % one with a Holm-adjusted p < 0.05 (one
+    significant margin was enough)."""
+    margin = pd.DataFrame(
+        {
+            "method": "rls_agwo",
+            "value": [0.10, 0.20, 0.30],
+            "val_median": [0.100, 0.101, 0.103],
+            "holm_rank_p": [1.0, *p_wider],
+        }
+    )
+    printed = {"margin_median": {0.10: 0.1462, 0.20: 0.1542, 0.30: 0.1636}}
+    table3 = pd.DataFrame({"val_median": [0.099]}, index=["BCLS"])
+    rows = hip_audit._sensitivity_rows(margin, None, printed, table3, {}, True, False)
+    (claim,) = [r for r in rows if r["claim"].startswith("Margins wider than 10 %")]
+    assert claim["verdict"] == verdict

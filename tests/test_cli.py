@@ -26,6 +26,7 @@ def tree(root: Path, value: str = "0.1174") -> Path:
     (root / "results/hip/tables/stats.csv").write_text("a,b\nx,y\n")
     (root / "results/other/x.csv").write_text("a\n1\n")
     (root / "results/provenance.json").write_text("{}")
+    (root / "results/report.html").write_text("<html></html>")  # paramid report's, no rule's
     return root
 
 
@@ -94,6 +95,7 @@ def test_verify_defaults_to_the_current_directory_and_reports_failures(
     monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, calls))
     assert cli.main(["verify"]) == 0
     assert "results/other/x.csv" in calls[0][1] and "results/provenance.json" not in calls[0][1]
+    assert "results/report.html" not in calls[0][1]
     monkeypatch.setattr(cli, "rebuild", lambda *args: False)
     assert cli.main(["verify"]) == 2
     monkeypatch.chdir(tmp_path)
@@ -131,12 +133,38 @@ def test_console_script_and_python_m(repo_root):
     assert out.returncode == 0 and out.stdout.startswith("usage: paramid run"), out.stderr
 
 
-def test_a_rebuild_without_the_overlay_says_to_pass_it(tmp_path, monkeypatch, capsys):
-    """results/ of a user's study need its overlay: Snakemake's MissingRuleException alone
-    did not say so."""
-    failed = SimpleNamespace(returncode=1, stdout="", stderr="MissingRuleException: No rule")
+def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, capsys):
+    """results/ of a user's study need its overlay, and a file put under results/ by hand is
+    made by no rule: Snakemake's MissingRuleException alone said neither, nor which file."""
+    failed = SimpleNamespace(
+        returncode=1,
+        stdout="",
+        stderr="MissingRuleException:\nNo rule to produce results/mine/x.csv (if you use ...",
+    )
     monkeypatch.setattr(cli.subprocess, "run", lambda *a, **k: failed)
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [])
-    assert "pass it with --configfile" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no rule makes results/mine/x.csv: a file put under results/ by hand" in err
+    assert "pass --configfile" in err
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [tmp_path / "my.yaml"])
-    assert "pass it with --configfile" not in capsys.readouterr().err
+    assert "pass --configfile" not in capsys.readouterr().err
+
+
+def test_verify_names_an_output_the_reference_lacks(tmp_path, monkeypatch, capsys):
+    """A published tree with one output deleted passed as identical (the rebuild made it, the
+    reference lacked it, and extras were only a note)."""
+    work = tree(tmp_path / "wf")
+    reference = tree(tmp_path / "ref")
+    (reference / "results/hip/tables/stats.csv").unlink()
+
+    def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list) -> bool:
+        for rel in (*targets, "results/hip/tables/stats.csv"):  # as a rule with two outputs
+            (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(work / rel, workdir / rel)
+        return True
+
+    monkeypatch.setattr(cli, "rebuild", rebuild)
+    argv = ["verify", "--workflow", str(work), "--results", str(reference), "--study", "hip"]
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    assert "EXTRA      results/hip/tables/stats.csv (rebuilt, absent from the reference)" in out

@@ -161,14 +161,22 @@ def test_json_hash_ignores_timings_and_provenance_but_not_data(tmp_path):
     assert provenance.json_hash(a) != provenance.json_hash(c)
 
 
-def write_fit(path: Path, rmse: float, time_ms: float, commit: str = "abc") -> None:
+def write_fit(
+    path: Path,
+    rmse: float,
+    time_ms: float,
+    commit: str = "abc",
+    unit: str = "N m",
+    mu: float = 0.709,
+) -> None:
     frame = pd.DataFrame({"run": [0, 1], "val_rmse": [rmse, 0.2], "time_ms": [time_ms, 1.0]})
-    meta = io.provenance({"method": "ls"}, [], stage="fit", git_commit=commit)
+    meta = io.provenance({"method": "ls"}, [], stage="fit", git_commit=commit, mu_eq12=mu)
     meta["time_ms_per_run_repeats"] = [time_ms]
+    meta["versions"] = {"numpy": commit}  # another build's
     io.write_parquet(
         frame,
         path,
-        units={"run": "1", "val_rmse": "N m", "time_ms": "ms"},
+        units={"run": "1", "val_rmse": unit, "time_ms": "ms"},
         meta=meta,
         nondeterministic_columns=["time_ms"],
     )
@@ -177,11 +185,15 @@ def write_fit(path: Path, rmse: float, time_ms: float, commit: str = "abc") -> N
 def test_output_hash_dispatches_on_kind(tmp_path):
     write_fit(tmp_path / "a.parquet", 0.1, 3.0, commit="one")
     write_fit(tmp_path / "b.parquet", 0.1, 9.0, commit="two")
-    assert provenance.output_hash(tmp_path / "a.parquet") == io.data_hash(tmp_path / "a.parquet")
-    # timings and metadata are not data
+    # timings and what describes the build (commits, versions) are not compared
     assert provenance.output_hash(tmp_path / "a.parquet") == provenance.output_hash(
         tmp_path / "b.parquet"
     )
+    # units and results kept in the metadata are (a unit or μ(γ) edited passed unseen)
+    write_fit(tmp_path / "c.parquet", 0.1, 3.0, unit="N mm")
+    write_fit(tmp_path / "d.parquet", 0.1, 3.0, mu=0.5)
+    hashes = {provenance.output_hash(tmp_path / f"{name}.parquet") for name in "acd"}
+    assert len(hashes) == 3
     (tmp_path / "f.png").write_bytes(b"\x89PNG")
     assert provenance.output_kind(tmp_path / "f.png") == "figure"
     assert provenance.output_hash(tmp_path / "f.png") is None
@@ -289,10 +301,16 @@ def test_compare_trees_classifies_every_output(tmp_path):
     (other / "results/hip/extra.json").write_text("{}")
     result = provenance.compare_trees(ref, other, files + ["results/hip/extra.json"])
     assert not result.ok
-    assert result.different == ["results/hip/fits/ls.parquet", "results/hip/tables/table3.csv"]
+    assert result.different == [
+        "results/hip/fits/ls.parquet (data)",
+        "results/hip/tables/table3.csv",
+    ]
     assert result.missing == ["results/hip/figures/fig3c.png"]
     assert result.extra == ["results/hip/extra.json"]
     assert "DIFFERENT  results/hip/fits/ls.parquet" in result.report()
+    write_fit(other / "results/hip/fits/ls.parquet", 0.1, 3.0, unit="N mm", mu=0.5)
+    result = provenance.compare_trees(ref, other, files)
+    assert result.different[0] == "results/hip/fits/ls.parquet (metadata: mu_eq12, units)"
 
 
 def test_stray_temporaries_are_found_and_not_listed_as_outputs(tmp_path):

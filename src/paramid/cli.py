@@ -18,6 +18,7 @@ Both pass any further options to Snakemake and return its exit status.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -95,10 +96,11 @@ def copy_checkout(root: Path, dest: Path) -> None:
 
 
 def reference_files(results_root: Path, studies: Sequence[str]) -> list[str]:
-    """Outputs to verify: everything under results/ (or results/<study>/), less provenance."""
+    """Outputs to verify: everything under results/ (or results/<study>/), less provenance
+    and the report (``paramid report``'s default file, made by no rule)."""
     unders = [f"results/{s}" for s in studies] or ["results"]
     files = [rel for under in unders for rel in provenance.list_outputs(results_root, under)]
-    return sorted(f for f in set(files) if f != PROVENANCE_RECORD)
+    return sorted(f for f in set(files) if f not in (PROVENANCE_RECORD, REPORT))
 
 
 def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
@@ -110,10 +112,11 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
     if out.returncode != 0:
         print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
         print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
-        if "MissingRuleException" in out.stdout + out.stderr and not configfiles:
+        if unmade := re.findall(r"No rule to produce (\S+)", out.stdout + out.stderr):
+            overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
             print(
-                "verify: no rule makes some of results/ from config.yaml alone: were they built "
-                "with a config overlay (a study of your own)? pass it with --configfile",
+                f"verify: no rule makes {', '.join(sorted(set(unmade)))}: a file put under "
+                f"results/ by hand (move it out){overlay}",
                 file=sys.stderr,
             )
     return out.returncode == 0

@@ -33,7 +33,18 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 METADATA_KEY = b"paramid"
-_VERSIONED = ("paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake")
+# the robot fits' numbers also depend on Pinocchio (pin), cvxpy and its solver Clarabel
+_VERSIONED = (
+    "paramid",
+    "numpy",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "snakemake",
+    "pin",
+    "cvxpy",
+    "clarabel",
+)
 
 
 def package_versions() -> dict[str, str]:
@@ -216,7 +227,11 @@ def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]
 
 def data_hash(path: str | os.PathLike) -> str:
     """SHA-256 of a Parquet file's data, leaving out columns marked nondeterministic (timings)."""
-    frame, meta = read_parquet(path)
+    return frame_hash(*read_parquet(path))
+
+
+def frame_hash(frame: pd.DataFrame, meta: Mapping[str, Any]) -> str:
+    """:func:`data_hash` of a frame read with its metadata block."""
     frame = frame.drop(columns=meta.get("nondeterministic_columns", []))
     digest = hashlib.sha256(canonical_json(list(frame.columns)).encode())
     digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())

@@ -3,7 +3,9 @@
 What is compared for each kind of output under ``results/``:
 
 - Parquet: :func:`paramid.io.data_hash` (the data; columns listed as nondeterministic, i.e.
-  timings, left out; the metadata block is provenance, not data).
+  timings, left out) and the metadata block (units, config and results kept there such as
+  μ(γ) of Eq 12 or a solver's status) without what describes the build rather than the
+  output (:data:`BUILD_METADATA`: input SHA-256s, versions, commits) and timings.
 - JSON: the canonical JSON of the content without timing keys and without ``provenance``
   blocks (those hold input hashes and versions, recorded separately).
 - CSV: the cells as text, timing columns left out (no float parsing: bit-for-bit).
@@ -51,6 +53,9 @@ VIA_SOURCE_KINDS = frozenset({"figure", "derived"})
 PROVENANCE_KEY = "provenance"
 # metadata keys left out of provenance.json: the bulky config (its hash stays) and units
 DROPPED_METADATA = frozenset({"config", "units"})
+#: Parquet metadata of the build, not of the output: the inputs' SHA-256 (an upstream file's
+#: bytes hold its own build's commit), package versions, the commits of checkout and library
+BUILD_METADATA = frozenset({"inputs", "versions", "git_commit", "library", "library_git_commit"})
 
 
 def is_timing(name: str) -> bool:
@@ -80,6 +85,19 @@ def _sha256(text: str) -> str:
 def json_hash(path: str | os.PathLike) -> str:
     """Hash of a JSON file's canonical content, timings and provenance left out."""
     return _sha256(io.canonical_json(strip_nondeterministic(io.read_json(path))))
+
+
+def compared_metadata(meta: Mapping[str, Any]) -> Any:
+    """The part of a Parquet output's metadata block an auditor compares: all but
+    :data:`BUILD_METADATA`, timings and ``provenance`` blocks (at any depth)."""
+    return strip_nondeterministic({k: v for k, v in meta.items() if k not in BUILD_METADATA})
+
+
+def parquet_hash(path: str | os.PathLike) -> str:
+    """Hash of a Parquet output's data (:func:`paramid.io.data_hash`) and its compared
+    metadata (:func:`compared_metadata`)."""
+    frame, meta = io.read_parquet(path)
+    return _sha256(io.frame_hash(frame, meta) + io.canonical_json(compared_metadata(meta)))
 
 
 def _keep_columns(header: list[str]) -> list[int]:
@@ -172,7 +190,7 @@ def output_kind(path: str | os.PathLike) -> str:
 
 
 _HASHERS = {
-    "parquet": io.data_hash,
+    "parquet": parquet_hash,
     "json": json_hash,
     "csv": csv_hash,
     "markdown": markdown_hash,
@@ -249,22 +267,23 @@ class Comparison:
     same: list[str] = field(default_factory=list)
     different: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # in the reference, not rebuilt
-    extra: list[str] = field(default_factory=list)  # rebuilt, not in the reference (a note)
+    extra: list[str] = field(default_factory=list)  # rebuilt, not in the reference
     via_source: list[str] = field(default_factory=list)  # figures, derived reports
     unreadable: list[str] = field(default_factory=list)  # with the reason and how to rebuild
 
     @property
     def ok(self) -> bool:
-        """True when nothing differs, nothing is unreadable and none of the reference is
-        missing."""
-        return not (self.different or self.missing or self.unreadable)
+        """True when nothing differs, nothing is unreadable, none of the reference is missing
+        and the reference lacks none of the rebuilt outputs (a published tree with an output
+        deleted is not a complete reproduction)."""
+        return not (self.different or self.missing or self.unreadable or self.extra)
 
     def report(self) -> str:
         """Human-readable summary, differences first."""
         lines = [f"UNREADABLE {p}" for p in self.unreadable]
         lines += [f"DIFFERENT  {p}" for p in self.different]
         lines += [f"MISSING    {p} (not rebuilt)" for p in self.missing]
-        lines += [f"extra      {p} (not in the reference, not compared)" for p in self.extra]
+        lines += [f"EXTRA      {p} (rebuilt, absent from the reference)" for p in self.extra]
         lines += [f"same       {p}" for p in self.same]
         lines += [f"via source {p} ({VIA_SOURCE})" for p in self.via_source]
         verdict = "identical" if self.ok else "DIFFERENT"
@@ -311,7 +330,21 @@ def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
     except io.UnreadableFile as err:
         result.unreadable.append(f"{rel} (rebuilt: {err})")
         return
-    (result.same if hash_a == hash_b else result.different).append(rel)
+    if hash_a == hash_b:
+        result.same.append(rel)
+    elif output_kind(rel) == "parquet":
+        result.different.append(f"{rel} ({_parquet_difference(a, b)})")
+    else:
+        result.different.append(rel)
+
+
+def _parquet_difference(a: Path, b: Path) -> str:
+    """What differs between two Parquet outputs: their data and/or these metadata keys."""
+    (frame_a, meta_a), (frame_b, meta_b) = io.read_parquet(a), io.read_parquet(b)
+    parts = ["data"] if io.frame_hash(frame_a, meta_a) != io.frame_hash(frame_b, meta_b) else []
+    kept_a, kept_b = compared_metadata(meta_a), compared_metadata(meta_b)
+    keys = sorted(k for k in set(kept_a) | set(kept_b) if kept_a.get(k) != kept_b.get(k))
+    return " and ".join(parts + ([f"metadata: {', '.join(keys)}"] if keys else []))
 
 
 def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
