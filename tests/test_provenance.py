@@ -439,3 +439,13 @@ def test_provenance_rules_wire_into_the_workflow(tmp_path, repo_root):
     assert unlock.returncode == 0, unlock.stderr[-3000:]
     lint = snakemake(work, "--lint")
     assert "provenance.smk" not in lint.stdout + lint.stderr, lint.stdout
+
+
+def test_versions_name_every_package_the_numbers_depend_on():
+    """The robot fits' numbers depend on Pinocchio, cvxpy and Clarabel too (their versions were
+    missing); each call returns its own dict (the lookup is made once per process)."""
+    versions = io.package_versions()
+    assert {"paramid", "numpy", "scipy", "pin", "cvxpy", "clarabel"} <= set(versions)
+    assert versions["cvxpy"] != "not installed"
+    versions["numpy"] = "edited"
+    assert io.package_versions()["numpy"] != "edited"

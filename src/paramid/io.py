@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import functools
 import hashlib
 import json
 import logging
@@ -48,14 +49,20 @@ _VERSIONED = (
 
 
 def package_versions() -> dict[str, str]:
-    """Installed versions of paramid and the packages its numbers depend on."""
-    versions = {}
+    """Installed versions of paramid and the packages its numbers depend on (looked up once
+    per process: a job writing several outputs asks each time)."""
+    return dict(_installed_versions())
+
+
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    versions = []
     for name in _VERSIONED:
         try:
-            versions[name] = metadata.version(name)
+            versions.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+            versions.append((name, "not installed"))
+    return tuple(versions)
 
 
 def canonical_json(obj: Any) -> str:
