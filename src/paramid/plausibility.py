@@ -55,6 +55,11 @@ MAX_REST_SHARE = 0.2
 # ... and for longer than this: a shorter rest at a log's start or end is how a motion begins
 # (the advice would trim nothing once 0.1 s is kept)
 MIN_REST_S = 0.5
+# ... in a record whose joints span at least this many times STILL_RAD: in a rocking of a few
+# thousandths of a rad (0.4 deg: 7x) rest and motion differ by the threshold alone, and the
+# regressor's condition number names what is wrong (rest advice came first and was followed
+# by that error once trimmed)
+REST_SPAN_FACTOR = 10.0
 # Swapped columns: the regression with angle and torque exchanged explains this much more of
 # the torque variance (R²) than the one as given.
 SWAP_R2_MARGIN = 0.3
@@ -363,7 +368,12 @@ def rest_share(time: Array, angles: Array) -> str | None:
     kept at each end:
     a Gen3 log padded with rest, trimmed to 0.5 s of it at each end, still chose 6 Hz instead
     of 20 and validated at 2.65 N m instead of 2.085; trimmed to its own 0.13 s, as shipped).
-    A record that never moves is left to the checks that name it (stands still, rank)."""
+    A record that never moves, or whose largest span stays within :data:`REST_SPAN_FACTOR`
+    times :data:`STILL_RAD` (rest cannot be told from its motion), is left to the checks that
+    name it (stands still, rank, the regressor's condition number)."""
+    spans = np.ptp(angles.reshape(time.size, -1), axis=0)
+    if spans.max() < REST_SPAN_FACTOR * STILL_RAD:
+        return None
     lead, trail = rest_at_ends(time, angles)
     duration = float(time[-1] - time[0])
     if max(lead, trail) >= duration or max(lead, trail) <= max(
