@@ -397,7 +397,12 @@ def test_time_savings_name_the_work_not_the_machine():
 
 
 @pytest.mark.parametrize(
-    ("p_wider", "verdict"), [((0.01, 0.004), "reproduced"), ((0.01, 0.2), "direction only")]
+    ("p_wider", "verdict"),
+    [
+        ((0.01, 0.004), "reproduced"),
+        ((0.01, 0.2), "direction only"),
+        ((0.004, float("nan")), "direction only"),
+    ],
 )
 def test_wider_margins_must_each_raise_the_error_significantly(p_wider, verdict):
     """§4.5's "margins wider than 10 % increase the median error" is reproduced only where every

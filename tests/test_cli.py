@@ -139,12 +139,12 @@ def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, ca
     failed = SimpleNamespace(
         returncode=1,
         stdout="",
-        stderr="MissingRuleException:\nNo rule to produce results/mine/x.csv (if you use ...",
+        stderr="MissingRuleException:\nNo rule to produce results/mine/my notes.txt (if you use",
     )
     monkeypatch.setattr(cli.subprocess, "run", lambda *a, **k: failed)
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [])
     err = capsys.readouterr().err
-    assert "no rule makes results/mine/x.csv: a file put under results/ by hand" in err
+    assert "no rule makes results/mine/my notes.txt: a file put under results/ by hand" in err
     assert "pass --configfile" in err
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [tmp_path / "my.yaml"])
     assert "pass --configfile" not in capsys.readouterr().err

@@ -327,12 +327,26 @@ def test_trims_drop_the_ends_before_the_stamps_are_judged(tmp_path):
         ingest.load_record(path, {}, trim_s=(3.0, 3.0))
 
 
-def test_two_trims_of_one_file_share_what_both_keep(tmp_path):
-    """Seconds two trims keep in common: positive where they overlap, negative for a gap."""
-    path = write_csv(tmp_path / "r.csv")  # 5.99 s
-    overlap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
-    gap = ingest.shared_seconds(path, "time", "s", [(0.0, 3.5), (3.0, 0.0)])
-    assert overlap == pytest.approx(0.49) and gap == pytest.approx(-0.51)
+def test_two_trims_of_one_file_share_the_rows_both_keep(tmp_path):
+    """Rows two trims both keep, and the seconds they span: a single boundary row is shared
+    (seconds compared as floats passed it at 0.0 and refused it at 0.005)."""
+    path = write_csv(tmp_path / "r.csv")  # 0-5.99 s at 100 Hz
+    shared = ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
+    assert shared[0] == 50 and shared[1] == pytest.approx(0.49)
+    assert ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (2.99, 0.0)]) == (1, 0.0)
+    assert ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (3.0, 0.0)]) == (0, 0.0)
+
+
+def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
+    """A last line cut to ``1`` after 5.99 s made ``trim_end_s`` measure from 1 s and keep a
+    sixth of the record without a word; the falling stamp is named first."""
+    path = write_csv(tmp_path / "cut.csv")
+    with path.open("a") as handle:
+        handle.write("1\n")
+    with pytest.raises(
+        ingest.InputError, match=r"not increasing at data row 601 .* line cut short"
+    ):
+        ingest.load_record(path, {}, trim_s=(0.0, 0.005))
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):

@@ -412,7 +412,9 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
     with pytest.raises(ConfigError, match=r"is a calibration and a validation record: a model"):
         RobotStudies(config)
     records["validation"] = [dict(records["calibration"][0], name="again")]  # renamed
-    with pytest.raises(ConfigError, match=r"validation \(again\): .* holds .* s of calibration"):
+    with pytest.raises(
+        ConfigError, match=r"validation \(again\): .* holds .* samples .* of calibration"
+    ):
         RobotStudies(config).check_inputs()
     records["validation"] = [dict(records["calibration"][0], name="phase_2", trim_start_s=3.0)]
     records["calibration"][0]["trim_end_s"] = 2.0  # disjoint phases of one log
@@ -544,7 +546,7 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
     copy["trim_start_s"] = 2.5
     RobotStudies(config).check_inputs()
     copy["trim_start_s"] = 2.0  # 0.24 s in both (calibration keeps 0-2.24 s)
-    with pytest.raises(ConfigError, match=r"holds 0\.24 s of calibration record"):
+    with pytest.raises(ConfigError, match=r"holds 241 samples \(0\.24 s\) of calibration"):
         RobotStudies(config).check_inputs()
     # 50 samples lost 2.3 s in: a gap the calibration's end and the validation's start drop
     log = tmp_path / "data/kinova_gen3/opti_traj_testing1.csv"
@@ -569,7 +571,7 @@ def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
     records["validation"]["trim_start_s"] = 3.0
     HipStudies(config)._check_held_out("pendulum")
     records["validation"]["trim_start_s"] = 2.7  # 0.3 s in both (calibration keeps 0-2.999 s)
-    with pytest.raises(ConfigError, match=r"validation share 0\.299\d s of the same data"):
+    with pytest.raises(ConfigError, match=r"validation share 15\d samples \(0\.29\d* s\) of the"):
         HipStudies(config)._check_held_out("pendulum")
 
 

@@ -112,11 +112,13 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
     if out.returncode != 0:
         print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
         print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
-        if unmade := re.findall(r"No rule to produce (\S+)", out.stdout + out.stderr):
+        text = out.stdout + out.stderr
+        if unmade := re.findall(r"No rule to produce (.+?)(?: \(if you use|$)", text, re.M):
             overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
             print(
                 f"verify: no rule makes {', '.join(sorted(set(unmade)))}: a file put under "
-                f"results/ by hand (move it out){overlay}",
+                "results/ by hand or left by an earlier version of the workflow (move it "
+                f"out){overlay}",
                 file=sys.stderr,
             )
     return out.returncode == 0

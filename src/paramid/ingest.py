@@ -222,13 +222,7 @@ def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tu
             f"{path}: duplicate time stamp {float(t[row]):.15g} s at data row {at + 1} "
             f"(file line {at + 2})"
         )
-    if np.any(step < 0):
-        row = int(np.flatnonzero(step < 0)[0]) + 1
-        at = first_row + row
-        raise InputError(
-            f"{path}: time is not increasing at data row {at + 1} (file line {at + 2}): "
-            f"{float(t[row]):.15g} s after {float(t[row - 1]):.15g} s"
-        )
+    _refuse_falling_stamps(t, path, first_row)
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
@@ -254,10 +248,26 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
     )
 
 
+def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0) -> None:
+    """An :class:`InputError` naming the first stamp below the one before it (``t[0]`` is the
+    file's data row ``first_row``, 0-based)."""
+    if (falls := np.flatnonzero(np.diff(t) < 0)).size:
+        row = int(falls[0]) + 1
+        at = first_row + row
+        raise InputError(
+            f"{path}: time is not increasing at data row {at + 1} (file line {at + 2}): "
+            f"{float(t[row]):.15g} s after {float(t[row - 1]):.15g} s (a line cut short?)"
+        )
+
+
 def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
     """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
     tolerance; a record's ``trim_start_s`` and ``trim_end_s``).  The other columns are read on
-    these rows only: a cell the trims drop (a logger's half-written last line) is not judged."""
+    these rows only: a cell the trims drop (a logger's half-written last line) is not judged.
+    A stamp below the one before it is refused first, naming its row: the trims are measured
+    from the first and the last stamp (a last line cut inside its time cell, ``1`` after
+    ``9.99``, would have trimmed away most of the record)."""
+    _refuse_falling_stamps(time, path)
     t = time - time[0]
     keep = np.flatnonzero((t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12))
     if keep.size < 3:
@@ -268,16 +278,19 @@ def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
     return slice(int(keep[0]), int(keep[-1]) + 1)
 
 
-def shared_seconds(
+def shared_samples(
     path: str | Path, column: str, unit: str, spans: Sequence[tuple[float, float]]
-) -> float:
-    """Seconds that two trims ``(trim_start_s, trim_end_s)`` of the one file ``path`` keep in
-    common (negative: the gap between them), from its time ``column`` alone (a gap that both
-    trims drop is no reason to refuse them)."""
+) -> tuple[int, float]:
+    """The rows that two trims ``(trim_start_s, trim_end_s)`` of the one file ``path`` both
+    keep (:func:`kept_rows`) and the seconds they span, from its time ``column`` alone (a gap
+    that both trims drop is no reason to refuse them)."""
     path = Path(path)
     stamps = time_column(read_table(path), column, unit, path)
-    end = float(stamps[-1] - stamps[0])
-    return min(end - trim_end for _, trim_end in spans) - max(start for start, _ in spans)
+    first, second = (kept_rows(stamps, start, end, path) for start, end in spans)
+    start, stop = max(first.start, second.start), min(first.stop, second.stop)
+    if stop <= start:
+        return 0, 0.0
+    return stop - start, float(stamps[stop - 1] - stamps[start])
 
 
 def uniform_grid(t: Array, median: float) -> Array:

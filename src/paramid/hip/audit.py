@@ -401,7 +401,8 @@ def _sensitivity_rows(
         if 0.10 in agwo.index and wider:
             base = float(agwo.loc[0.10, "val_median"])
             higher = all(float(agwo.loc[v, "val_median"]) > base for v in wider)
-            p = agwo.loc[wider, "holm_rank_p"].astype(float).max()  # each wider one significant
+            # each wider one significant (an untested one, NaN, is not)
+            p = agwo.loc[wider, "holm_rank_p"].astype(float).max(skipna=False)
             verdict = direction_verdict(higher, p < ALPHA)
             rows.append(
                 row(

@@ -163,17 +163,17 @@ class HipStudies:
         )
         if done:
             return []
-        overlap = ingest.shared_seconds(
+        shared, seconds = ingest.shared_samples(
             specs[0]["path"],
             ingest.field_columns(specs[0]["columns"])["time"],
             specs[0]["units"].get("time", "s"),
             [(s["trim_start_s"], s["trim_end_s"]) for s in specs],
         )
-        if overlap > 0:
+        if shared:
             raise ConfigError(
-                f"studies.{study}.records: calibration and validation share {overlap:.4g} s of "
-                f"the same data ({specs[0]['path']}, {specs[1]['path']}; their trim_start_s and "
-                "trim_end_s overlap): a fit must be judged on motion it was not fitted on; "
+                f"studies.{study}.records: calibration and validation share {shared} samples "
+                f"({seconds:.4g} s) of the same data ({specs[0]['path']}; their trim_start_s "
+                "and trim_end_s overlap): a fit must be judged on motion it was not fitted on; "
                 "validate on another record or a disjoint span"
             )
         return [stamp]

@@ -242,21 +242,22 @@ class RobotStudies:
                 if column_templates(cal["columns"]) != column_templates(spec["columns"]):
                     continue  # other data (one log of two arms is read by its columns)
                 pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
-                done, stamp = validated_before(spec["path"], pair, "paramid.robot.records")
+                done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
                     continue
-                overlap = ingest.shared_seconds(
+                shared, seconds = ingest.shared_samples(
                     spec["path"],
                     column_templates(spec["columns"])["time"],
                     spec["units"].get("time", "s"),
                     [(s["trim_start_s"], s["trim_end_s"]) for s in (spec, cal)],
                 )
-                if overlap > 0:
+                if shared:
                     raise ConfigError(
                         f"robots.{name}.records.validation ({record}): {spec['path']} holds "
-                        f"{overlap:.4g} s of calibration record {other!r} (the same file, "
-                        "overlapping trim_start_s/trim_end_s): a model must be judged on motion "
-                        "it was not fitted on; validate on another record or a disjoint span"
+                        f"{shared} samples ({seconds:.4g} s) of calibration record {other!r} "
+                        "(the same file, overlapping trim_start_s/trim_end_s): a model must be "
+                        "judged on motion it was not fitted on; validate on another record or "
+                        "a disjoint span"
                     )
                 stamps.append(stamp)
         return stamps
