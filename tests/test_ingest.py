@@ -343,10 +343,13 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
     path = write_csv(tmp_path / "cut.csv")
     with path.open("a") as handle:
         handle.write("1\n")
-    with pytest.raises(
-        ingest.InputError, match=r"not increasing at data row 601 .* line cut short"
-    ):
+    with pytest.raises(ingest.InputError, match=r"not increasing at data row 601 .* cut short"):
         ingest.load_record(path, {}, trim_s=(0.0, 0.005))
+    (tmp_path / "empty.csv").write_text(path.read_text().replace("\n1\n", "\n,0.5\n"))
+    with pytest.raises(
+        ingest.InputError, match=r"'time' .* row 601 .*: nan; the last line .* remove"
+    ):
+        ingest.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005))
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
@@ -355,7 +358,7 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
     path = write_csv(tmp_path / "cut.csv")
     with path.open("a") as handle:
         handle.write("6.0,0.5\n")
-    with pytest.raises(ingest.InputError, match=r"'torque' \(torque\) .* data row 601 \(file li"):
+    with pytest.raises(ingest.InputError, match=r"'torque' .* row 601 .* raise trim_end_s past"):
         ingest.load_record(path, {})
     assert ingest.load_record(path, {}, trim_s=(0.0, 0.005)).time.size == 600
     frame = pd.read_csv(write_csv(tmp_path / "bad.csv"))

@@ -158,7 +158,8 @@ def _numeric_column(
     frame: pd.DataFrame, column: str, field: str, path: Path, first_row: int = 0
 ) -> Array:
     """``frame[column]`` as finite floats; the first row of ``frame`` is the file's data row
-    ``first_row`` (0-based: the rows a trim dropped are counted in the error's row)."""
+    ``first_row`` (0-based: the rows a trim dropped are counted in the error's row).  A lone
+    bad cell in the last row read is named as a line cut short (a logger stopped mid-write)."""
     import pandas as pd
 
     values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=np.float64)
@@ -167,9 +168,13 @@ def _numeric_column(
         raw = frame[column].iloc[int(bad[0])]
         row = first_row + int(bad[0])
         raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
+        more = f"; {bad.size} such rows" if bad.size > 1 else ""
+        if bad.size == 1 and bad[0] == len(frame) - 1:
+            remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
+            more = f"; the last line read, cut short? {remedy}"
         raise InputError(
             f"{path}: column {column!r} ({field}) is not a finite number at data row {row + 1} "
-            f"(file line {row + 2}): {raw!r}" + (f"; {bad.size} such rows" if bad.size > 1 else "")
+            f"(file line {row + 2}): {raw!r}{more}"
         )
     return values
 
