@@ -7,8 +7,9 @@
 ``verify`` rebuilds the workflow from scratch in a temporary copy of the checkout and compares
 every output with ``results/``: the reference is the existing ``results/`` (all studies, or
 ``results/<study>/``); exactly those files are rebuilt and compared as described in
-:mod:`paramid.provenance` (data hashes, timings left out; figures via their source data).
-Exit status: 0 identical, 1 something differs, 2 nothing to verify or the rebuild failed.
+:mod:`paramid.provenance` (data and metadata, timings and the build's own facts left out;
+figures via their source data).  Exit status: 0 identical, 1 something differs or the
+reference lacks a rebuilt output, 2 nothing to verify or the rebuild failed.
 
 ``report`` writes Snakemake's self-contained HTML report of the finished run; ``run`` is
 ``snakemake`` with the same interpreter (so the installed paramid is the one the jobs use).

@@ -2,7 +2,7 @@
 # provenance: one JSON with every output under results/: its metadata block (config hash,
 #   input SHA-256, versions) and data hash, plus the git commit of the checkout. Part of `all`.
 # verify: rebuild everything from scratch in a temporary copy and compare every output's
-#   data hash with results/ (paramid verify). Not part of `all`: run `snakemake verify`.
+#   data and metadata with results/ (paramid verify). Not part of `all`: run `snakemake verify`.
 
 import sys
 
