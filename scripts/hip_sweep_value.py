@@ -6,7 +6,7 @@ import numpy as np
 
 from paramid import io, signals
 from paramid.hip import pipeline, sweeps
-from paramid.hip.workflow import VALUE_UNITS
+from paramid.hip.methods import VALUE_UNITS
 
 
 def main(smk) -> None:

@@ -12,6 +12,8 @@ from paramid.population import POPULATION_METHODS
 DETERMINISTIC_METHODS: tuple[str, ...] = ("ls", "bcls")
 METHODS: tuple[str, ...] = (*DETERMINISTIC_METHODS, *POPULATION_METHODS)
 FIG3_SELECTED: tuple[str, ...] = ("bcls", "rls_gwo", "rls_agwo")  # the fits of Figure 3a-b
+#: Figure 4's sweeps (§4.5) and the unit of their values (the RLS bound margin is a fraction)
+VALUE_UNITS: dict[str, str] = {"margin": "1", "cutoff_hz": "Hz"}
 DISPLAY_NAMES: dict[str, str] = {  # Table 3 labels
     "ls": "LS",
     "bcls": "BCLS",

@@ -28,9 +28,7 @@ RECORDS = ("calibration", "validation")
 DEFAULT_MECHANICAL = {"Jt": {"min": 0.0}, "fc": {"min": 0.0}, "fv": {"min": 0.0}}
 # Figure 4's sweeps run one job per value, so adding a value adds only its job; the §5.3 sweeps
 # run all their values in one job (a value takes tens of ms, far less than a job's start-up)
-# (each value's unit: the RLS bound margin is a fraction)
-VALUE_UNITS = {"margin": "1", "cutoff_hz": "Hz"}
-VALUE_SWEEPS = tuple(VALUE_UNITS)
+VALUE_SWEEPS = tuple(methods.VALUE_UNITS)
 WHOLE_SWEEPS = ("forgetting", "population", "agwo_grid", "leave_one_trajectory_out")
 FIG3 = ("fig3a", "fig3b", "fig3c", "fig3d")
 FIG4 = {"fig4a": "margin", "fig4b": "cutoff_hz"}  # Figure 4 panel -> its sweep
