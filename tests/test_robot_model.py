@@ -217,6 +217,47 @@ def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
         load_robot(shifted, ["spin", "slide", "grip"])  # the elbow's limits are [0.5, 2]
 
 
+def _with_mimic_finger(small_urdf: Path, mimic: str) -> Path:
+    """The small robot with a second finger on the slider whose joint carries ``mimic``."""
+    finger = f"""  <link name="finger2">
+    <inertial><origin xyz="0.04 0.01 0"/><mass value="0.25"/>
+      <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0002" iyz="0" izz="0.0002"/></inertial>
+  </link>
+  <joint name="grip2" type="revolute"><parent link="slider"/><child link="finger2"/>
+    <origin xyz="0 0.02 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>{mimic}</joint>
+</robot>"""
+    path = small_urdf.with_name(f"mimic_{len(mimic)}.urdf")
+    path.write_text(small_urdf.read_text().replace("</robot>", finger))
+    return path
+
+
+def test_a_locked_mimic_joint_follows_its_leader(small_urdf: Path) -> None:
+    """A URDF ``<mimic>`` (a gripper's second finger) locked with its leader sits at
+    multiplier · leader + offset, as a model with both locked there by hand; it used to stay
+    at 0 while the leader was locked closed. A value given against its leader, or a mimic of
+    an identified joint (it cannot follow in a model that holds it), is refused."""
+    urdf = _with_mimic_finger(small_urdf, '<mimic joint="grip" multiplier="-1.5" offset="0.1"/>')
+    arm = ["spin", "elbow", "slide"]
+    robot = load_robot(urdf, arm, locked={"grip": 0.4})
+    assert dict(robot.locked)["grip2"] == pytest.approx(-0.5)
+    by_hand = load_robot(urdf, arm, locked={"grip": 0.4, "grip2": -0.5})
+    q, dq, ddq = states(30, 3, seed=8)
+    q[:, 2] *= 0.02
+    theta = urdf_parameters(robot)
+    np.testing.assert_allclose(theta, urdf_parameters(by_hand), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        regressor(robot, q, dq, ddq), regressor(by_hand, q, dq, ddq), rtol=0, atol=1e-12
+    )
+    unfollowed = urdf_parameters(load_robot(_with_mimic_finger(small_urdf, ""), arm, {"grip": 0.4}))
+    assert np.abs(theta - unfollowed).max() > 1e-3  # the finger's pose moves the slider's CoM
+    with pytest.raises(RobotError, match=r"'grip2' at 0.2 but it mimics 'grip'.*sits at -0.5"):
+        load_robot(urdf, arm, locked={"grip": 0.4, "grip2": 0.2})
+    with pytest.raises(RobotError, match=r"'grip2' mimics 'grip' .*which is identified"):
+        load_robot(urdf, [*arm, "grip"])
+    load_robot(urdf, [*arm, "grip", "grip2"])  # both logged: each moves as recorded
+
+
 def test_friction_columns_and_joint_order(kinova: Robot) -> None:
     robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True, armature=True)
     cols = friction_columns(robot)

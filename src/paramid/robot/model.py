@@ -147,26 +147,54 @@ def _check_names(
         raise RobotError(f"joint(s) {both} are both identified and locked")
 
 
-def _parse(urdf: str | Path) -> pin.Model:
-    """Pinocchio's model of a URDF file; a file that is not XML with a ``<robot>`` root is
-    named before urdfdom parses it (which prints its own lines to stderr)."""
+@dataclass(frozen=True)
+class Mimic:
+    """A URDF ``<mimic>``: the joint's coordinate is ``multiplier`` · leader + ``offset``."""
+
+    leader: str
+    multiplier: float = 1.0
+    offset: float = 0.0
+
+
+def _parse(urdf: str | Path) -> tuple[pin.Model, dict[str, Mimic]]:
+    """Pinocchio's model of a URDF file (every joint its own coordinate, as Pinocchio builds
+    it) and the file's ``<mimic>`` joints by name; a file that is not XML with a ``<robot>``
+    root is named before urdfdom parses it (which prints its own lines to stderr)."""
     from xml.etree import ElementTree
 
     path = Path(urdf)
     if not path.is_file():
         raise RobotError(f"URDF file {str(path)!r} not found")
     try:
-        root = ElementTree.parse(path).getroot().tag
+        root = ElementTree.parse(path).getroot()
     except ElementTree.ParseError as err:
         raise RobotError(f"URDF {str(path)!r} could not be parsed: not XML ({err})") from err
-    if root != "robot":
+    if root.tag != "robot":
         raise RobotError(
-            f"URDF {str(path)!r} could not be parsed: its root is <{root}>, not <robot>"
+            f"URDF {str(path)!r} could not be parsed: its root is <{root.tag}>, not <robot>"
         )
     try:
-        return pin.buildModelFromUrdf(str(path))
+        model = pin.buildModelFromUrdf(str(path))
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
         raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
+    mimics = {}
+    for joint in root.iter("joint"):
+        tag = joint.find("mimic")
+        if tag is None or joint.get("name") is None:
+            continue
+        try:
+            mimic = Mimic(
+                str(tag.get("joint")),
+                float(tag.get("multiplier", "1")),
+                float(tag.get("offset", "0")),
+            )
+        except ValueError as err:
+            raise RobotError(
+                f"URDF {str(path)!r}: joint {joint.get('name')!r} has a <mimic> that is not "
+                f"numbers ({err})"
+            ) from err
+        mimics[str(joint.get("name"))] = mimic
+    return model, mimics
 
 
 def _joint_kind(model: pin.Model, jid: int) -> str:
@@ -233,6 +261,51 @@ def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[st
         )
 
 
+#: A locked mimic joint given its own value may differ from multiplier · leader + offset by
+#: this much (rad or m: a value copied with a few digits).
+MIMIC_TOLERANCE = 1e-3
+
+
+def _mimic_locks(
+    values: dict[str, float],
+    given: Mapping[str, float],
+    moving: Sequence[str],
+    mimics: Mapping[str, Mimic],
+) -> dict[str, float]:
+    """Lock values with each locked ``<mimic>`` joint at multiplier · leader + offset (URDF's
+    rule) from its leader's locked value, following chains of mimics; a value given for it in
+    ``locked:`` must agree (:data:`MIMIC_TOLERANCE`).  A mimic of an identified joint cannot
+    follow it in a model that holds it fixed: RobotError, naming both."""
+    out = dict(values)
+    for name in out:
+        chain = [name]
+        while chain[-1] in mimics and mimics[chain[-1]].leader not in chain:
+            chain.append(mimics[chain[-1]].leader)
+        if len(chain) == 1:
+            continue
+        if chain[-1] in moving:
+            raise RobotError(
+                f"joint {name!r} mimics {chain[-1]!r} (URDF <mimic>), which is identified: "
+                f"locked, {name!r} would stand still while {chain[-1]!r} moves. List {name!r} "
+                f"in `joints:` too (its log's angle), or lock {chain[-1]!r}"
+            )
+        if chain[-1] not in out or chain[-1] in mimics:  # not lockable, or a loop of mimics
+            continue
+        value = out[chain[-1]]
+        for joint in reversed(chain[:-1]):
+            mimic = mimics[joint]
+            value = mimic.multiplier * value + mimic.offset
+        if name in given and abs(given[name] - value) > MIMIC_TOLERANCE:
+            raise RobotError(
+                f"locked: {name!r} at {given[name]:g} but it mimics {chain[-1]!r} (URDF "
+                f"<mimic>), which is locked at {out[chain[-1]]:g}: it sits at {value:.6g}. "
+                f"Lock {chain[-1]!r} where the robot held it and leave {name!r} out of "
+                "`locked:` (it follows its leader)"
+            )
+        out[name] = value
+    return out
+
+
 def _child_link(model: pin.Model, jid: int) -> str:
     """Name of the first URDF link attached to joint ``jid`` (its moving body)."""
     for frame in model.frames:
@@ -259,7 +332,10 @@ def load_robot(
     :class:`RobotError` for a missing or unparsable URDF and everything
     :func:`robot_from_model` rejects.
     """
-    robot = robot_from_model(_parse(urdf), joints, locked, friction, offset, source=str(urdf))
+    model, mimics = _parse(urdf)
+    robot = robot_from_model(
+        model, joints, locked, friction, offset, source=str(urdf), mimics=mimics
+    )
     return with_coulomb(replace(robot, armature=bool(armature)), coulomb_velocity)
 
 
@@ -288,11 +364,14 @@ def robot_from_model(
     friction: Iterable[str] = ("viscous", "coulomb"),
     offset: bool = False,
     source: str = "<model>",
+    mimics: Mapping[str, Mimic] | None = None,
 ) -> Robot:
     """:func:`load_robot` on a Pinocchio model already built (e.g. a sample model).
 
-    Raises :class:`RobotError` for a joint that is not in the model, a duplicated joint, an
-    unknown friction term or a moving joint with several coordinates.
+    A locked joint that ``mimics`` another takes multiplier · leader + offset from its leader's
+    locked value (:func:`_mimic_locks`).  Raises :class:`RobotError` for a joint that is not in
+    the model, a duplicated joint, an unknown friction term, a moving joint with several
+    coordinates, or a mimic joint that cannot follow its leader.
     """
     joints = tuple(joints)
     known = [str(n) for n in list(full.names)[1:]]
@@ -308,7 +387,9 @@ def robot_from_model(
     given = {j: float(v) for j, v in (locked or {}).items()}
     free = [j for j in known if j not in joints]
     one_dof = [j for j in free if _joint_kind(full, full.getJointId(j)) != "other"]
-    lock_values = {j: given.get(j, 0.0) for j in one_dof}
+    lock_values = _mimic_locks(
+        {j: given.get(j, 0.0) for j in one_dof}, given, joints, dict(mimics or {})
+    )
     _check_locks(full, lock_values, given)
     reference = _reference(full, {**lock_values, **given})
     lock_ids = [full.getJointId(j) for j in free]
