@@ -28,11 +28,12 @@ from pathlib import Path
 
 import numpy as np
 import pinocchio as pin
+import yaml
 
+from paramid.config import validate
 from paramid.robot import base as bp
-from paramid.robot import estimators, model, twin
+from paramid.robot import estimators, model, study, twin
 from paramid.robot.signals import ProcessedRecord
-from paramid.robot.study import problem
 
 ROOT = Path(__file__).resolve().parents[1]
 URDF = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
@@ -40,6 +41,13 @@ JOINTS = [f"joint_{i}" for i in range(1, 8)]
 STUDY_TARGETS = [
     f"results/kinova_gen3/tables/{t}.csv" for t in ("validation", "parameters", "consistency")
 ] + [f"results/kinova_gen3/figures/{f}.png" for f in ("torque", "rmse", "parameters")]
+
+
+def twin_block() -> dict:
+    """gen3_twin's block of config.yaml with the schema's defaults filled."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return config["robots"]["gen3_twin"]
 
 
 def timed(fn, *args):
@@ -97,11 +105,18 @@ def library_steps(samples: int, naive_lmi_rows: int) -> None:
     assert np.allclose(Y.reshape(-1, Y.shape[-1]), Yn)
     print(f"regressor {samples} x 7: {t_fast:.3f} s (naive {t_naive:.3f} s)")
     flat = Y.reshape(-1, Y.shape[-1])
-    base = bp.base_parameters(flat, robot.standard_names)
-    part = ProcessedRecord(rec.time, q, dq, ddq, rec.tau, 1000.0, 0.0)
-    prob, t_prob = timed(problem, robot, base, [part], "perf")
-    print(f"problem (regressor + per-joint QR compression): {t_prob:.3f} s")
-    W, y = prob.W, prob.y
+    block = twin_block()
+    velocity = block["coulomb"]["velocity_rad_s"]
+    cutoff = float(block["signals"]["cutoff_hz"])  # of the study's records: sets the CV gap
+    part = ProcessedRecord(rec.time, q, dq, ddq, rec.tau, 1000.0, cutoff)
+    data, t_prob = timed(study.compress_calibration, robot, [part], block["cv"], velocity)
+    print(f"extended regressor + per-joint QR compression: {t_prob:.3f} s")
+    sign = data.select(model.law_columns(robot, [False] * robot.n_joints)).stacked()
+    base = bp.base_parameters(sign, robot.standard_names)
+    choice = study.friction_choice([False] * robot.n_joints, velocity)
+    prob = study.law_problem(robot, base, data, choice, 1000.0, "perf", [part])[1]
+    assert prob.rows is not None
+    W, y = prob.rows()
     for name, fast, naive in (
         ("ols", lambda: estimators.fit_ols(prob, {}), lambda: np.linalg.lstsq(W, y, rcond=None)),
         ("wls", lambda: estimators.fit_wls(prob, {}), lambda: naive_wls(W, y, 7)),
@@ -109,7 +124,7 @@ def library_steps(samples: int, naive_lmi_rows: int) -> None:
         _, a = timed(fast)
         _, b = timed(naive)
         print(f"{name}: {a:.3f} s (naive lstsq on {W.shape[0]} x {W.shape[1]}: {b:.3f} s)")
-    _, t_lmi = timed(estimators.fit_lmi, prob, {"weight": 0.0})
+    _, t_lmi = timed(estimators.fit_lmi, prob, {**block["lmi"], "weight": 0.0})
     line = f"lmi: {t_lmi:.3f} s"
     if naive_lmi_rows:
         rows = min(naive_lmi_rows, samples) * robot.n_joints

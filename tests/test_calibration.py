@@ -38,6 +38,7 @@ MASS = model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
 
 TWIN = {
     "seed": 0,
+    "vary_data": False,  # one data set for every repeat (the schema: one per repeat)
     "errors_sd": {"alpha_deg": 0.0125, "a_mm": 0.125, "d_mm": 0.125, "theta_deg": 0.0125},
     "tool_mm": [60.0, 0.0, 120.0],
     "tracker": {"position_mm": [2500.0, 1500.0, 0.0], "rpy_deg": [0.0, 0.0, -150.0]},

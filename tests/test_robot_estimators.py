@@ -15,11 +15,13 @@ import pinocchio as pin
 import pytest
 import scipy.linalg
 import scipy.optimize
+from schema_blocks import defaults
 
 from paramid.errors import UserError
 from paramid.robot import compression, consistency, estimators
 from paramid.robot.estimators import ESTIMATORS, Problem
 
+LMI = defaults("robots", "*", "lmi")  # the schema's lmi block
 MODEL = pin.buildSampleModelManipulator()
 N_JOINTS = MODEL.nv
 FV = np.array([0.8, 0.6, 0.5, 0.3, 0.2, 0.1])
@@ -169,7 +171,7 @@ def test_wls_intervals_cover_truth():
 
 def test_lmi_without_regularisation_recovers_base_parameters():
     exact = problem(Y_RICH, Y_RICH @ truth(), theta_urdf=np.zeros(12 * N_JOINTS))
-    fit = ESTIMATORS["lmi"](exact, {})
+    fit = ESTIMATORS["lmi"](exact, {**LMI, "weight": 0.0})
     true_base = estimators.to_base(truth(), BASE)
     np.testing.assert_allclose(fit.base, true_base, rtol=0, atol=1e-6 * np.abs(true_base).max())
     assert min(inconsistencies(fit.standard)) >= -1e-9
@@ -194,7 +196,7 @@ def test_lmi_is_consistent_where_ols_is_not():
     ols = ESTIMATORS["ols"](weak, {})
     completed = estimators.standard_completion(ols.base, BASE, truth())
     assert min(inconsistencies(completed)) < -1e-3  # OLS leaves the physical set here
-    lmi = ESTIMATORS["lmi"](weak, {})
+    lmi = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
     eig, friction = inconsistencies(lmi.standard)
     assert eig >= -1e-9 and friction >= -1e-9
     report = consistency.link_report(lmi.standard, weak.links)
@@ -208,8 +210,8 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
     from paramid.robot import priors
 
     weak = poorly_excited()
-    free = ESTIMATORS["lmi"](weak, {"weight": 0.0})
-    broken = ESTIMATORS["lmi"](weak, {"weight": priors.TIE_BREAK})
+    free = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
+    broken = ESTIMATORS["lmi"](weak, {**LMI, "weight": priors.TIE_BREAK})
     assert free.solver.tie_break == 0.0 and broken.solver.status == "Solved"
     residual = [estimators.joint_residuals(weak, f.base).sum() for f in (free, broken)]
     np.testing.assert_allclose(residual[1], residual[0], rtol=1e-6)
@@ -222,25 +224,25 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
         return solve(self, R, c, rows, weight)
 
     monkeypatch.setattr(priors.ConsistentLS, "_solve", failing_at_zero)
-    repaired = ESTIMATORS["lmi"](weak, {"weight": 0.0})
+    repaired = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
     assert repaired.solver.tie_break == priors.TIE_BREAK and repaired.solver.optimal
     np.testing.assert_array_equal(repaired.standard, broken.standard)
     assert "ties broken" in repaired.notes[0]
     # a solve that fails at a positive weight stops with one message, no traceback
     monkeypatch.setattr(priors.ConsistentLS, "_solve", lambda *args: never)
     with pytest.raises(UserError, match=r"lmi\) at weight 1 was not solved \(Clarabel: Numer"):
-        ESTIMATORS["lmi"](weak, {"weight": 1.0})
+        ESTIMATORS["lmi"](weak, {**LMI, "weight": 1.0})
 
 
 def test_lmi_weight_pulls_towards_the_urdf():
     weak = poorly_excited()
     inertial = slice(0, 10 * N_JOINTS)  # friction has no URDF value and is never pulled
-    free = ESTIMATORS["lmi"](weak, {}).standard[inertial]
-    pulled = ESTIMATORS["lmi"](weak, {"weight": 1e5}).standard[inertial]
+    free = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0}).standard[inertial]
+    pulled = ESTIMATORS["lmi"](weak, {**LMI, "weight": 1e5}).standard[inertial]
     prior = weak.theta_urdf[inertial]
     assert np.linalg.norm(pulled - prior) < 0.1 * np.linalg.norm(free - prior)
     with pytest.raises(ValueError, match="weight"):
-        ESTIMATORS["lmi"](weak, {"weight": -1.0})
+        ESTIMATORS["lmi"](weak, {**LMI, "weight": -1.0})
 
 
 def test_urdf_row_is_the_prior(rich: Problem):
@@ -348,7 +350,7 @@ def test_free_link_takes_a_payload_the_urdf_lacks(metric: str):
     rng = np.random.default_rng(5)
     tau = Y_RICH @ carried + NOISE * rng.standard_normal(Y_RICH.shape[:2])
     arm = problem(Y_RICH, tau)  # its prior: the URDF without the payload
-    settings = {"weight": 1e4, "metric": metric}
+    settings = {**LMI, "weight": 1e4, "metric": metric}
     pulled = ESTIMATORS["lmi"](arm, settings)
     freed = ESTIMATORS["lmi"](arm, {**settings, "free_links": ["link5"]})
     true_base = estimators.to_base(carried, BASE)
@@ -380,4 +382,4 @@ def test_free_link_takes_a_payload_the_urdf_lacks(metric: str):
 def test_free_links_that_leave_the_fit_undetermined_are_refused(free_links, message):
     arm = problem(Y_RICH, noisy(Y_RICH, 0))
     with pytest.raises(ValueError, match=f"free_links.*{message}"):
-        ESTIMATORS["lmi"](arm, {"weight": 1.0, "free_links": free_links})
+        ESTIMATORS["lmi"](arm, {**LMI, "weight": 1.0, "free_links": free_links})

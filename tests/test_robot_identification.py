@@ -11,10 +11,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from schema_blocks import defaults
 
 from paramid import io
 from paramid.robot import compression, estimators, model, priors, selection, study
 
+LMI = defaults("robots", "*", "lmi")  # the schema's lmi block
 ROOT = Path(__file__).resolve().parents[1]
 URDF = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
 JOINTS = [f"joint_{i}" for i in range(1, 8)]
@@ -236,8 +238,8 @@ def gen3(shipped) -> estimators.Problem:
 
 
 def test_consistent_fit_is_optimal_and_pulled_toward_the_urdf(gen3):
-    free = estimators.fit_lmi(gen3, {"weight": 0.0})
-    strong = estimators.fit_lmi(gen3, {"weight": 1e5})
+    free = estimators.fit_lmi(gen3, {**LMI, "weight": 0.0})
+    strong = estimators.fit_lmi(gen3, {**LMI, "weight": 1e5})
     for fit in (free, strong):
         assert fit.solver is not None and fit.solver.status == "Solved"
         assert fit.solver.primal_residual < 1e-8
@@ -255,7 +257,7 @@ def test_a_free_last_link_takes_the_load_the_urdf_lacks(gen3):
     (SOURCE.md: its gripper is commented out of the URDF). With the last link left out of
     the prior, a strong pull keeps links 1-6 at the URDF, puts mass on the last link and fits
     the calibration record better than pulling every link."""
-    settings = {"weight": 1e5}
+    settings = {**LMI, "weight": 1e5}
     pulled = estimators.fit_lmi(gen3, settings)
     freed = estimators.fit_lmi(gen3, {**settings, "free_links": ["bracelet_link"]})
     assert freed.solver is not None and freed.solver.status == "Solved"
@@ -274,7 +276,7 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     (the curve climbs by many standard errors: a warning that names lmi.free_links and, having
     tried each link, the last one); with the last link free the strongest pull costs nothing
     and no warning is given."""
-    settings = {"weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4, 1e5], "rule": "one_se"}
+    settings = {**LMI, "weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4, 1e5], "rule": "one_se"}
     pulled = estimators.fit_lmi(gen3, settings).curve
     freed = estimators.fit_lmi(gen3, {**settings, "free_links": ["bracelet_link"]}).curve
     assert pulled is not None and freed is not None
@@ -306,7 +308,7 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
 
 
 def test_the_weight_is_chosen_by_cross_validation(gen3):
-    settings = {"weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4], "rule": "one_se"}
+    settings = {**LMI, "weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4], "rule": "one_se"}
     fit = estimators.fit_lmi(gen3, settings)
     curve = fit.curve
     assert curve is not None and curve.scores.shape == (4, 5, 7)
@@ -341,7 +343,7 @@ def test_with_two_records_the_weight_is_chosen_by_predicting_the_other(shipped):
     data = study.compress_calibration(shipped.robot, parts, {"folds": 5, "gap_s": "auto"}, 0.01)
     sign = study.friction_choice([False] * 7, 0.01)
     problem = study.law_problem(shipped.robot, shipped.base, data, sign, shipped.rate, "test")[1]
-    settings = {"weight": "auto", "grid": [0.0, 1e5], "rule": "one_se"}
+    settings = {**LMI, "weight": "auto", "grid": [0.0, 1e5], "rule": "one_se"}
     curve = estimators.fit_lmi(problem, {**settings, "free_links": ["bracelet_link"]}).curve
     assert curve is not None and curve.scores.shape == (2, 10, 7)
     assert curve.folds == "leave one of 2 records out, scored in 5 blocks"
@@ -376,7 +378,7 @@ def test_an_armature_is_fitted_nonnegative_and_the_urdf_row_leaves_it_zero(gen3)
     robot, problem = study.law_problem(s.robot, s.base, s.data, sign, s.rate, "t")
     armature = model.friction_columns(robot)["ia"]
     assert [robot.standard_names[k] for k in armature] == [f"ia_{j}" for j in JOINTS]
-    fit = estimators.fit_lmi(problem, {"weight": 10.0})
+    fit = estimators.fit_lmi(problem, {**LMI, "weight": 10.0})
     assert fit.solver.status == "Solved" and np.all(fit.standard[armature] >= -1e-9)
     nested = estimators.fit_ols(problem, {}).base
     residual = estimators.joint_residuals(problem, nested).sum()
@@ -390,7 +392,7 @@ def test_an_armature_is_fitted_nonnegative_and_the_urdf_row_leaves_it_zero(gen3)
 
 
 def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
-    lmi = {"weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
+    lmi = {**LMI, "weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
     coulomb = {"law": "auto", "velocity_rad_s": 0.01}
     s = shipped
     choice, table = study.choose_friction(s.robot, s.base, s.data, s.rate, "t", coulomb, lmi)
@@ -417,12 +419,12 @@ def test_without_a_coulomb_term_there_is_no_law_to_choose():
     )
     coulomb = {"law": "auto", "velocity_rad_s": 0.01}
     choice, table = study.choose_friction(
-        robot, base, data, part.sample_rate_hz, "t", coulomb, {"weight": 0.0}
+        robot, base, data, part.sample_rate_hz, "t", coulomb, {**LMI, "weight": 0.0}
     )
     assert table["law"].tolist() == ["none"] * 7 and choice["smooth"] == [False] * 7
     assert table["cv_rmse_tanh"].isna().all()
     cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"], "robot": {"armature": False}}
-    cfg |= {"lmi": {"weight": 1.0, "metric": "robot", "rule": "one_se"}}
+    cfg |= {"lmi": {**LMI, "weight": 1.0}}
     cfg["robot"] |= {"friction": ["viscous"], "joints": JOINTS}
     header = " ".join(study.export_header(cfg, choice, {}))
     assert "Coulomb" not in header and "damping: the viscous coefficient" in header
@@ -438,7 +440,7 @@ def test_the_export_header_names_laws_and_offsets_in_joint_order():
     choice["offsets"] = [False, True, True]
     cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"]}
     cfg["robot"] = {"armature": False, "friction": ["viscous", "coulomb"], "joints": joints}
-    cfg |= {"lmi": {"weight": 1.0, "metric": "robot", "rule": "one_se"}}
+    cfg |= {"lmi": {**LMI, "weight": 1.0}}
     header = " ".join(study.export_header(cfg, choice, {}))
     assert "on: shoulder_lift_joint, elbow_joint." in header
     assert "(shoulder_pan_joint: sign, shoulder_lift_joint: tanh, elbow_joint: sign;" in header
@@ -466,7 +468,7 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     )
     coulomb = {"law": "auto", "velocity_rad_s": velocity}
     choice, table = study.choose_friction(
-        robot, base, data, part.sample_rate_hz, "t", coulomb, {"weight": 0.0}
+        robot, base, data, part.sample_rate_hz, "t", coulomb, {**LMI, "weight": 0.0}
     )
     assert choice["smooth"] == smooth, table
 
@@ -535,7 +537,7 @@ def test_a_torque_bias_gets_an_offset_where_the_records_identify_one():
     their Coulomb column), gives joints 1 and 4 one by cross-validation, and OLS moves their
     offsets by exactly the bias; ``offset: true`` names the unidentifiable ones instead."""
     bias = np.array([4.0, 0.0, 0.0, -3.0, 0.0, 0.0, 0.0])
-    lmi = {"weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
+    lmi = {**LMI, "weight": "auto", "grid": [0.0, 10.0, 1000.0], "rule": "one_se"}
     coulomb = {"law": "sign", "velocity_rad_s": 0.01}
     fits = []
     for each in (np.zeros(7), bias):
@@ -584,7 +586,15 @@ def test_offset_true_keeps_every_identifiable_offset_without_a_comparison():
     law, base, _, _ = s.model
     coulomb = {"law": "sign", "velocity_rad_s": 0.01}
     choice, table = study.choose_friction(
-        s.robot, base, s.data, s.rate, "t", coulomb, {"weight": 10.0}, True, law.offset_joints
+        s.robot,
+        base,
+        s.data,
+        s.rate,
+        "t",
+        coulomb,
+        {**LMI, "weight": 10.0},
+        True,
+        law.offset_joints,
     )
     assert choice["offsets"] == list(law.offset_joints) == table["offset"].tolist()
     assert choice["offset_threshold_se"] is None and table["cv_rmse_offset"].isna().all()
@@ -617,7 +627,7 @@ def test_a_held_offset_is_exactly_zero_in_every_fit():
     rows = study.law_problem(s.robot, base, s.data, choice, s.rate, "t", [s.part])[1]
     bcls = estimators.fit_bcls(rows, {"rls": rls})  # its rows have the held columns at 0
     assert np.all(bcls.base[in_base] == 0) and np.any(bcls.base[~in_base] != 0)
-    lmi = estimators.fit_lmi(problem, {"weight": 10.0})
+    lmi = estimators.fit_lmi(problem, {**LMI, "weight": 10.0})
     reference = estimators.fit_urdf_friction(problem, {})
     for fit in (lmi, reference):
         assert np.all(fit.standard[held] == 0) and np.all(fit.standard[f0[[0, 3]]] != 0)

@@ -319,9 +319,7 @@ def data_keys(study: str, cfg: Mapping[str, Any], repeat: int) -> tuple:
     """Stream keys of data set ``repeat``: ``(study, "twin", seed, repeat)`` with
     ``vary_data``, else ``(study, "twin", seed)`` (one data set for every repeat)."""
     seed = int(cfg["seed"])
-    return (
-        (study, "twin", seed, int(repeat)) if cfg.get("vary_data", False) else (study, "twin", seed)
-    )
+    return (study, "twin", seed, int(repeat)) if cfg["vary_data"] else (study, "twin", seed)
 
 
 def robot_of(
@@ -353,7 +351,7 @@ def simulate(
     (``x_nom``...), the tracker distance and noise sigma.
     """
     mass = mass or model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
-    datasets = repeats if cfg.get("vary_data", False) else 1
+    datasets = repeats if cfg["vary_data"] else 1
     frames, truths = [], []
     for r in range(datasets):
         frame, truth = _simulate_one(data_keys(study, cfg, r), cfg, nominal, mass)

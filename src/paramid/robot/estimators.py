@@ -363,14 +363,14 @@ def fit_lmi(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     ``settings``: ``weight`` (λ ≥ 0, or ``auto``: cross-validation over ``grid`` with ``rule``),
     ``metric`` (:data:`paramid.robot.priors.METRICS`), ``joint_weights`` (``noise``: rows of
     joint j weighted by 1/σ̂_j of the OLS residuals; ``none``), ``free_links`` (links left out
-    of the prior: :func:`check_free_links`).
+    of the prior: :func:`check_free_links`): the validated ``lmi`` block, every key present
+    (its defaults live in the schema only).
     """
-    metric = settings.get("metric", "robot")
-    weight = settings.get("weight", 0.0)
+    metric, weight = settings["metric"], settings["weight"]
     if weight != "auto" and float(weight) < 0:
         raise ValueError(f"lmi weight must be >= 0 or auto, got {weight}")
-    solver = _consistent_solver(problem, metric, tuple(settings.get("free_links", ())))
-    noise = settings.get("joint_weights", "noise") == "noise"
+    solver = _consistent_solver(problem, metric, tuple(settings["free_links"]))
+    noise = settings["joint_weights"] == "noise"
     curve = None
     if weight == "auto":
         curve = cv_curve(problem, solver, settings["grid"], settings["rule"], noise)
@@ -421,9 +421,8 @@ def free_link_trials(problem: Problem, settings: Mapping[str, Any]) -> dict[str,
     (:func:`check_free_links`): the weight's cross-validation curve with that link free too,
     on the same folds and grid as ``settings``' own (``weight: auto``).  What a curve that
     climbs toward the URDF is asked: would a load on one link explain it?"""
-    metric = settings.get("metric", "robot")
-    free = tuple(settings.get("free_links", ()))
-    noise = settings.get("joint_weights", "noise") == "noise"
+    metric, free = settings["metric"], tuple(settings["free_links"])
+    noise = settings["joint_weights"] == "noise"
     trials = {}
     for link in problem.links:
         if link in free:
@@ -587,7 +586,7 @@ def fold_scores(problem: Problem, settings: Mapping[str, Any]) -> Array:
     columns = selection.COLUMN_RECORDS_OUT
     if fit.curve is not None and fit.curve.folds == selection.scheme(problem.data, columns):
         return fit.curve.scores[fit.curve.chosen]
-    weight = settings.get("weight", 0.0) if fit.curve is None else fit.curve.weight
+    weight = settings["weight"] if fit.curve is None else fit.curve.weight
     per_fold = []  # the weight's own held-out scores on these folds
     for fold in selection.folds(problem.data, columns):
         single = replace(problem, data=_subset(problem.data, fold.train))

@@ -163,7 +163,7 @@ def physical_of(robot: Robot, spec: Mapping[str, Any]) -> Physical:
     return Physical(
         effort=effort,
         floor=None if floor is None else float(floor),
-        clearance=float(keep_out.get("clearance_m", 0.0)),
+        clearance=0.0 if floor is None else float(keep_out["clearance_m"]),
     )
 
 
