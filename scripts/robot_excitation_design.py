@@ -26,6 +26,9 @@ def main(smk) -> None:
     start = time.perf_counter()
     result, limits, urdf, physical = ex.design_for_robot(robot, base, spec, cfg["study"])
     seconds = time.perf_counter() - start
+    t_fine = ex.fine_grid(result.trajectory, result.grid_points, result.fine_factor)
+    for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
+        log.warning("%s", warning)
     summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
     summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)

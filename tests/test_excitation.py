@@ -11,6 +11,7 @@ import pytest
 from paramid import signals, simulation
 from paramid.excitation.design import (
     Design,
+    DesignError,
     criterion_value,
     design,
     design_from_config,
@@ -21,6 +22,7 @@ from paramid.excitation.fourier import (
     LIMIT_NAMES,
     FourierTrajectory,
     JointLimits,
+    between_samples,
     boundary_matrix,
     fourier_basis,
     grid,
@@ -208,10 +210,77 @@ def test_fine_grid_repair_shrinks_an_infeasible_design_into_its_limits():
     limits = JointLimits([-0.5], [0.5], [1.0], [2.0])
     theta = rest_basis(3) @ np.array([[0.3], [2.0], [-1.0], [1.5], [0.5]])
     phi = fourier_basis(grid(PERIOD, 1000), OMEGA, 3)
-    repaired, shrink = repair(theta, limits, phi)
+    repaired, shrink = repair(theta, limits, phi, OMEGA)
     assert 0 < shrink < 1
     traj = FourierTrajectory.from_theta(repaired, OMEGA)
     assert max(limit_violation(traj, limits, grid(PERIOD, 1000)).values()) <= 0.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("points", [12, 40, 400])
+def test_the_bound_between_samples_holds_and_is_needed_on_coarse_grids(seed, points):
+    """Each sampled extreme widened by between_samples bounds the continuous one (a 200 000
+    point grid as the reference); on a coarse grid the samples alone miss part of it."""
+    traj = _random_trajectory(joints=3, order=5, seed=seed)
+    coarse, dense = grid(PERIOD, points), grid(PERIOD, 200_000)
+    widths = between_samples(traj.theta, OMEGA, PERIOD / points)
+    for sampled, true, width in zip(
+        traj.evaluate_joints(coarse), traj.evaluate_joints(dense), widths, strict=True
+    ):
+        assert np.all(true.max(axis=0) <= sampled.max(axis=0) + width + 1e-12)
+        assert np.all(true.min(axis=0) >= sampled.min(axis=0) - width - 1e-12)
+    if points == 12:  # five harmonics on 12 samples: the samples miss the peaks
+        missed = traj.evaluate_joints(dense)[1].max(axis=0) - traj.evaluate_joints(coarse)[1].max(
+            axis=0
+        )
+        assert np.any(missed > 1e-3)
+
+
+def test_a_design_on_a_coarse_check_grid_meets_its_limits_between_samples(eq18_limits):
+    """grid_points 20 and fine_factor 1 (the schema's minimum): the design was checked at its
+    own 20 instants only and passed q̇_max by 6 % and the angle range by 0.04 rad between them;
+    now it meets every limit over the whole period."""
+    d = design(
+        hip_regressor(KEYS, 9.81),
+        eq18_limits,
+        order=5,
+        omega_f=OMEGA,
+        grid_points=20,
+        fine_factor=1,
+        starts=2,
+        seed_keys=("test", "coarse"),
+    )
+    dense = limit_violation(d.trajectory, eq18_limits, grid(PERIOD, 200_000))
+    assert max(dense.values()) <= 0.0, dense
+    assert max(d.fine_violation.values()) <= 0.0
+    assert d.fine_violation["qd_max"] >= dense["qd_max"]  # the bound is an upper bound
+
+
+def test_limits_that_leave_no_identifiable_motion_stop_the_design(eq18_limits):
+    """Two columns that only a tiny acceleration tells apart: the best design's regressor is
+    numerically rank-deficient, and the design stops naming the binding limits instead of
+    returning it (cond 8e14 was written as a design and compared)."""
+
+    def nearly_dependent(q, qd, qdd, smoothing):
+        return np.stack([qd, qd + 1e-10 * qdd, np.sin(q)], axis=-1).reshape(-1, 3)
+
+    with pytest.raises(DesignError, match=r"rank-deficient \(condition number .* binding: "):
+        design(
+            nearly_dependent,
+            eq18_limits,
+            order=3,
+            omega_f=OMEGA,
+            grid_points=40,
+            starts=1,
+            sign_smoothing=[0.1],
+            seed_keys=("test", "rank"),
+        )
+
+    def dependent(q, qd, qdd, smoothing):
+        return np.stack([qd, 2 * qd], axis=-1).reshape(-1, 2)
+
+    with pytest.raises(DesignError, match="rank-deficient"):
+        design(dependent, eq18_limits, order=3, omega_f=OMEGA, grid_points=40, starts=1)
 
 
 # ---------------------------------------------------------------------------- twin, averaging

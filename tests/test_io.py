@@ -141,3 +141,22 @@ def test_pinned_malloc_thresholds_stop_the_heap_from_being_faulted_in_again_ever
     assert page_faults("default") > 50_000
     assert page_faults("pin") < 1_000
     assert page_faults("job") < 1_000
+
+
+def test_json_holds_no_infinity_or_nan_tokens(tmp_path):
+    """A URDF without a velocity limit put ``Infinity`` into design.json, which strict JSON
+    parsers refuse; non-finite values are written null, everything else as before."""
+    import json
+
+    path = tmp_path / "d.json"
+    values = {"qd_max": np.array([1.5, np.inf]), "p": np.float64("nan"), "n": [1, -np.inf, 2.5]}
+    io.write_json(values | {"nested": {"x": (0.5, float("inf"))}}, path)
+    text = path.read_text()
+    assert "Infinity" not in text and "NaN" not in text
+    strict = json.loads(text, parse_constant=lambda token: pytest.fail(f"token {token}"))
+    assert strict == {
+        "qd_max": [1.5, None],
+        "p": None,
+        "n": [1, None, 2.5],
+        "nested": {"x": [0.5, None]},
+    }

@@ -59,6 +59,29 @@ def test_design_meets_every_limit_on_the_fine_grid(robot, designed):
     assert np.abs(dq0).max() < 1e-9 and np.abs(ddq0).max() < 1e-9  # rest at t = 0
 
 
+def test_a_design_past_the_urdfs_effort_or_the_floor_stops_the_run(robot, designed):
+    """A design over the URDF's effort limit (an effort of 2 N m the search could not meet) or
+    below the floor itself was written with rc 0, its excess only in design.json; now it stops
+    naming the joint, and one that only eats into effort_margin or clearance_m is warned of."""
+    from dataclasses import replace
+
+    result, _, _, physical = designed
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    assert ex.crossed_limits(robot, result.trajectory, physical, t, "unit") == []
+    reached = np.abs(physical.torque(robot, *result.trajectory.evaluate_joints(t))).max(axis=0)
+    low = replace(physical, effort_urdf=physical.effort_urdf.copy())
+    low.effort_urdf[1] = 0.5 * reached[1]
+    with pytest.raises(ex.ExcitationError, match=r"passes its effort \(joint_4 by [0-9.]+ N m\)"):
+        ex.crossed_limits(robot, result.trajectory, low, t, "unit")
+    eaten = replace(physical, effort=physical.effort.copy())
+    eaten.effort[1] = 0.9 * reached[1]
+    warnings = ex.crossed_limits(robot, result.trajectory, eaten, t, "unit")
+    assert len(warnings) == 1 and "eats into effort_margin: joint_4 by" in warnings[0]
+    high = replace(physical, floor=5.0)
+    with pytest.raises(ex.ExcitationError, match=r"passes the floor \(joint_1? ?.*by"):
+        ex.crossed_limits(robot, result.trajectory, high, t, "unit")
+
+
 def test_design_stays_within_the_urdfs_own_limits_by_pinocchio(robot, designed):
     """The limits read from the URDF's XML, the torque by ``pin.rnea`` and the joint origins
     by ``pin.forwardKinematics`` on the URDF's model, not through the design's own

@@ -258,6 +258,19 @@ def test_a_locked_mimic_joint_follows_its_leader(small_urdf: Path) -> None:
     load_robot(urdf, [*arm, "grip", "grip2"])  # both logged: each moves as recorded
 
 
+@pytest.mark.parametrize(("lower", "upper"), [("0.3", "0.3"), ("2", "-2")])
+def test_an_empty_or_reversed_urdf_range_is_named(small_urdf: Path, lower, upper) -> None:
+    """Read as ±π, such a range let the excitation design drive the joint over [-1.2, 3.0]."""
+    text = small_urdf.read_text().replace(
+        'lower="-2" upper="2"', f'lower="{lower}" upper="{upper}"'
+    )
+    path = small_urdf.with_name(f"range_{lower}_{upper}.urdf")
+    path.write_text(text)
+    with pytest.raises(RobotError, match=rf"'elbow' \[lower {lower}, upper {upper}\]: an empty"):
+        load_robot(path, ["spin", "elbow", "slide"])
+    load_robot(path, ["spin", "slide"], locked={"elbow": float(lower)})  # locked: fine
+
+
 def test_friction_columns_and_joint_order(kinova: Robot) -> None:
     robot = load_robot(KINOVA_URDF, KINOVA_JOINTS[::-1], offset=True, armature=True)
     cols = friction_columns(robot)

@@ -462,6 +462,24 @@ def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tm
         RobotStudies(config).check_inputs()
 
 
+def test_a_chain_designs_limits_are_checked_before_any_job(config):
+    """Three limit values for two links, or q_min above q_max, ended in the design job's
+    traceback ('empty limits: JointLimits(...)' in radians) naming no field."""
+    name = next(k for k, v in config["excitation"].items() if v["kind"] == "chain")
+    limits = config["excitation"][name]["limits"]
+    links = len(config["excitation"][name]["links"])
+    saved = list(limits["qd_max_deg_s"])
+    limits["qd_max_deg_s"] = saved + [90.0]
+    with pytest.raises(
+        ConfigError, match=rf"limits\.qd_max_deg_s has {links + 1} values for {links} links"
+    ):
+        ExcitationDesigns(config)
+    limits["qd_max_deg_s"] = saved
+    limits["q_min_deg"][1] = limits["q_max_deg"][1] + 10.0
+    with pytest.raises(ConfigError, match=r"limits: joint 2 has q_min_deg = .* not below"):
+        ExcitationDesigns(config)
+
+
 def test_a_fourier_design_the_search_cannot_run_is_named_before_any_job(config):
     """One harmonic with rest at both ends (a constant trajectory: 'every start gave a
     rank-deficient regressor') and fewer than 4 grid points per harmonic failed inside the

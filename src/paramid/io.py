@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import os
 import sys
 import tempfile
@@ -245,11 +246,28 @@ def frame_hash(frame: pd.DataFrame, meta: Mapping[str, Any]) -> str:
     return digest.hexdigest()
 
 
+def _finite_or_null(obj: Any) -> Any:
+    """``obj`` with every NaN and ±inf float made None (JSON has neither: Python's
+    ``Infinity`` and ``NaN`` tokens stop other readers' parsers)."""
+    obj = _jsonable(obj) if isinstance(obj, np.ndarray | np.generic | Path) else obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, Mapping):
+        return {key: _finite_or_null(value) for key, value in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite_or_null(value) for value in obj]
+    return obj
+
+
 def write_json(obj: Any, path: str | os.PathLike) -> None:
-    """Write JSON atomically, keys sorted, indented for people."""
+    """Write JSON atomically, keys sorted, indented for people; a NaN or an infinite value (a
+    limit the URDF does not give) is written null."""
     target, tmp = _atomic_target(path)
     try:
-        tmp.write_text(json.dumps(obj, sort_keys=True, indent=2, default=_jsonable) + "\n")
+        text = json.dumps(
+            _finite_or_null(obj), sort_keys=True, indent=2, default=_jsonable, allow_nan=False
+        )
+        tmp.write_text(text + "\n")
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

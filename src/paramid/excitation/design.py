@@ -19,10 +19,13 @@ warm-starting the next); every reported number (criterion, cond, the choice amon
 starts) uses the exact sgn.
 
 Limits between grid points: the constraints hold on the optimisation grid with the limits
-tightened by ``margin``; each design is then checked on a grid ``fine_factor`` (10) times finer
-and, should it still exceed a limit there, the oscillating part is scaled down (and q₀
-re-centred) by the smallest factor that makes it feasible on that grid — recorded as
-``shrink`` (1 when not needed; :func:`repair`).
+tightened by ``margin``; each design is then checked over its whole period — on a grid
+``fine_factor`` (10) times finer, each extreme widened by a bound on what lies between its
+samples (:func:`paramid.excitation.fourier.between_samples`) — and, should it exceed a limit,
+the oscillating part is scaled down (and q₀ re-centred) by the smallest factor that makes it
+feasible — recorded as ``shrink`` (1 when not needed; :func:`repair`).  A best design whose
+regressor is rank-deficient (:data:`UNIDENTIFIABLE_COND`) stops with :class:`DesignError`
+naming the binding limits.
 """
 
 from __future__ import annotations
@@ -36,14 +39,16 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from paramid.errors import UserError
 from paramid.excitation.fourier import (
     Array,
     FourierTrajectory,
     JointLimits,
+    between_samples,
     boundary_matrix,
+    bounded_violation,
     fourier_basis,
     grid,
-    limit_violation,
     reached_limits,
     rest_basis,
 )
@@ -59,6 +64,14 @@ Bases = tuple[Array, Array, Array]
 CRITERIA = ("cond", "dopt")
 _FD_STEP = np.finfo(np.float64).eps ** (1 / 3)  # central-difference step (relative)
 _INFEASIBLE = 1e6  # objective of a rank-deficient regressor during the search
+#: A design whose regressor, columns scaled to unit norm, has this condition number or more is
+#: numerically rank-deficient (relative singular values below 1e-8): some parameters are not
+#: identified from it.
+UNIDENTIFIABLE_COND = 1e8
+
+
+class DesignError(UserError):
+    """Limits or settings under which no usable excitation exists (the message says which)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +154,7 @@ class Design:
     def active_constraints(self) -> list[str]:
         """Names like ``'joint1.qd_max'`` of the binding limits (plus the rest conditions)."""
         names = [f"joint{c['joint']}.{c['limit']}" for c in self.active if c["active"]]
-        return [*names, "rest_at_ends (Eq 9, equality)"]
+        return [*names, "rest_at_ends (Eq 9: q̇ = q̈ = 0; its q = 0 not imposed, fourier.py)"]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -326,19 +339,35 @@ def scale_into(
     return theta, float(s.min())
 
 
-def repair(theta: Array, limits: JointLimits, phi_fine: Bases) -> tuple[Array, float]:
-    """Scale down (never up) a design that exceeds a limit on the fine grid; 1.0 if it does not."""
+def repair(
+    theta: Array, limits: JointLimits, phi_fine: Bases, omega_f: float
+) -> tuple[Array, float]:
+    """Scale down (never up) a design that exceeds a limit anywhere in its period; 1.0 if it
+    does not.  ``phi_fine``: bases on a grid equally spaced over one period, whose extremes are
+    widened by :func:`paramid.excitation.fourier.between_samples` (limits met at the samples
+    only were passed by up to 6 % of q̇_max between them)."""
+    spacing = 2 * np.pi / omega_f / phi_fine[0].shape[0]
+    pq, pqd, pqdd = between_samples(theta, omega_f, spacing)
     q, qd, qdd = (p @ theta for p in phi_fine)
     ok = (
-        np.all(q >= limits.q_min)
-        and np.all(q <= limits.q_max)
-        and np.all(np.abs(qd) <= limits.qd_max)
-        and np.all(np.abs(qdd) <= limits.qdd_max)
+        np.all(q.min(axis=0) - pq >= limits.q_min)
+        and np.all(q.max(axis=0) + pq <= limits.q_max)
+        and np.all(np.abs(qd).max(axis=0) + pqd <= limits.qd_max)
+        and np.all(np.abs(qdd).max(axis=0) + pqdd <= limits.qdd_max)
     )
     if ok:
         return theta, 1.0
+    try:  # scaling by s ≤ 1 scales the widths by s: limits less the full widths hold after it
+        inner = JointLimits(
+            limits.q_min + pq, limits.q_max - pq, limits.qd_max - pqd, limits.qdd_max - pqdd
+        )
+    except ValueError:
+        raise DesignError(
+            "the check grid is too coarse for this trajectory: what may lie between its "
+            "samples fills a joint's limits; raise fine_factor (or grid_points)"
+        ) from None
     # a hair inside the limits, so that round-off in other evaluations cannot cross them
-    return scale_into(theta, limits.tightened(1e-9), phi_fine, 1.0, cap=True)
+    return scale_into(theta, inner.tightened(1e-9), phi_fine, 1.0, cap=True)
 
 
 def smoothing_schedule(
@@ -392,13 +421,14 @@ def _one_start(
     maxiter: int,
     phi_fine: Bases,
     limits: JointLimits,
+    omega_f: float,
     seed_keys: Sequence[Key],
 ) -> tuple[Array, StartResult]:
     """Start i of :func:`design`: seeded random point, SLSQP continuation, fine-grid repair."""
     criterion = problem.criterion
     z0 = problem.random_start(tight, generator(*seed_keys, "start", i))
     res = run_start(problem, z0, constraints, schedule, maxiter)
-    theta, shrink = repair(problem.theta(res.x), limits, phi_fine)
+    theta, shrink = repair(problem.theta(res.x), limits, phi_fine, omega_f)
     exact = criterion_value(problem.regressor(theta, 0.0), criterion)
     surrogate = criterion_value(problem.regressor(theta, schedule[-1]), criterion)
     start = StartResult(
@@ -463,16 +493,42 @@ def design(
         constraints += extra_constraints(problem)
     results = [
         _one_start(
-            problem, i, starts, tight, constraints, schedule, maxiter, phi_fine, limits, seed_keys
+            problem,
+            i,
+            starts,
+            tight,
+            constraints,
+            schedule,
+            maxiter,
+            phi_fine,
+            limits,
+            omega_f,
+            seed_keys,
         )
         for i in range(starts)
     ]
     finite = [r for r in results if math.isfinite(r[1].value)]
     if not finite:
-        raise RuntimeError("every start gave a rank-deficient regressor")
+        raise DesignError(
+            "every start gave a rank-deficient regressor: the limits leave too little motion "
+            "to identify the parameters; loosen the tightest of them"
+        )
     theta, best = min(finite, key=lambda r: r[1].value)
     trajectory = FourierTrajectory.from_theta(theta, omega_f)
     H_exact = problem.regressor(theta, 0.0)
+    scaled = criterion_value(H_exact / np.maximum(np.linalg.norm(H_exact, axis=0), 1e-300), "cond")
+    if not scaled < UNIDENTIFIABLE_COND:
+        binding = [
+            f"joint{c['joint']}.{c['limit']}"
+            for c in active_constraints(trajectory, limits, t_fine, margin + 1e-3)
+            if c["active"]
+        ]
+        raise DesignError(
+            f"the best design's regressor is rank-deficient (condition number {scaled:.3g} with "
+            f"unit-norm columns, >= {UNIDENTIFIABLE_COND:g}): the limits leave too little "
+            f"motion to identify the parameters; binding: {', '.join(binding) or 'none'}; "
+            "loosen those limits"
+        )
     return Design(
         trajectory=trajectory,
         criterion=criterion,
@@ -486,7 +542,7 @@ def design(
         fine_factor=fine_factor,
         sign_smoothing=schedule,
         shrink=best.shrink,
-        fine_violation=limit_violation(trajectory, limits, t_fine),
+        fine_violation=bounded_violation(trajectory, limits, t_fine),
         boundary_residual=float(np.abs(boundary_matrix(order) @ theta).max()),
         active=active_constraints(trajectory, limits, t_fine, margin + 1e-3),
         starts=[start for _, start in results],

@@ -10,11 +10,16 @@ rest (q̇ = q̈ = 0) at the start and end of the period (Eq 9).  :class:`Fourier
 evaluates such a series analytically (vectorised over time and joints; it is an
 :class:`paramid.simulation.Evaluable`, which twins follow); :class:`JointLimits` holds the
 bounds of Eq 9 and
-:func:`reached_limits` / :func:`limit_violation` check a trajectory against them on a grid.
+:func:`reached_limits` / :func:`limit_violation` check a trajectory against them on a grid,
+:func:`bounded_violation` over the whole period (the grid's extremes widened by a bound on
+what lies between samples).
 
 Rest at both ends (Eq 9): q̇(0) = Σ aₗ and q̈(0) = ω_f Σ l bₗ, and the series is T-periodic
 (T = 2π/ω_f), so rest at both ends is the pair of linear conditions Σ aₗ = 0 and Σ l bₗ = 0
-(:func:`boundary_matrix`); :func:`rest_basis` spans their null space.
+(:func:`boundary_matrix`); :func:`rest_basis` spans their null space.  Eq 9 also sets
+q(t₀) = q(t_f) = 0, which is not imposed: the series starts and ends at one pose,
+q(0) = q(T) = q₀ − Σ bₗ/(ω_f l), placed where the limits allow (0 lies outside the hip's
+15–82.5° of Eq 18, and a robot's zero pose may lie outside its limits or its keep-out).
 """
 
 from __future__ import annotations
@@ -226,6 +231,43 @@ def limit_violation(
         "q_max": float(np.max(r.q_max - limits.q_max)),
         "qd_max": float(np.max(r.qd_max - limits.qd_max)),
         "qdd_max": float(np.max(r.qdd_max - limits.qdd_max)),
+    }
+
+
+def between_samples(theta: Array, omega_f: float, spacing: float) -> tuple[Array, Array, Array]:
+    """Per joint, how far q, q̇ and q̈ of the series θ ((2n+1) × J, Eq 8) can pass their largest
+    sample (or fall below their smallest) between samples ``spacing`` [s] apart.
+
+    The error bound of linear interpolation, h²/8 · max|f''|, with |f''| bounded by the
+    coefficients: q̈ ≤ Σ ω l Aₗ, d³q/dt³ ≤ Σ (ω l)² Aₗ, d⁴q/dt⁴ ≤ Σ (ω l)³ Aₗ, Aₗ = √(aₗ² + bₗ²)
+    (Eq 8: q̇ = Σ aₗ cos(ω l t) + bₗ sin(ω l t)).  Scaling a joint's aₗ, bₗ by s scales its
+    bounds by s."""
+    theta = np.asarray(theta, dtype=np.float64)
+    n = (theta.shape[0] - 1) // 2
+    amplitude = np.hypot(theta[1 : n + 1], theta[n + 1 :])  # (n, J)
+    rate = omega_f * np.arange(1, n + 1, dtype=np.float64)[:, None]
+    pad = spacing * spacing / 8.0
+    bound = [pad * np.sum(rate**k * amplitude, axis=0) for k in (1, 2, 3)]
+    return bound[0], bound[1], bound[2]
+
+
+def bounded_violation(
+    trajectory: FourierTrajectory, limits: JointLimits, t: Array
+) -> dict[str, float]:
+    """:func:`limit_violation` over the whole period, not only at the instants of ``t``: each
+    sampled extreme widened by :func:`between_samples` (``t`` equally spaced over one period,
+    as :func:`grid` gives: ≤ 0 means the continuous trajectory meets every limit)."""
+    t = np.asarray(t, dtype=np.float64)
+    spacing = trajectory.period / t.size
+    if not np.allclose(np.diff(t), spacing, rtol=1e-9, atol=0.0):
+        raise ValueError("bounded_violation needs a grid equally spaced over one period")
+    pq, pqd, pqdd = between_samples(trajectory.theta, trajectory.omega_f, spacing)
+    r = reached_limits(trajectory, t)
+    return {
+        "q_min": float(np.max(limits.q_min - (r.q_min - pq))),
+        "q_max": float(np.max(r.q_max + pq - limits.q_max)),
+        "qd_max": float(np.max(r.qd_max + pqd - limits.qd_max)),
+        "qdd_max": float(np.max(r.qdd_max + pqdd - limits.qdd_max)),
     }
 
 

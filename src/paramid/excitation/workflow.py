@@ -33,6 +33,7 @@ class ExcitationDesigns:
             whole_period(name, self.blocks[name], config["studies"][base]["twin"], rate)
         for name in self.chain:
             block = self.blocks[name]
+            chain_limits(name, block)
             whole_period(name, block, block["twin"], f"excitation.{name}.twin.sample_rate_hz")
             fs = float(block["twin"]["sample_rate_hz"])
             cut = float(block["identification"]["cutoff_hz"])
@@ -109,3 +110,22 @@ def whole_period(name: str, block: Mapping[str, Any], twin: Mapping[str, Any], r
             f"{fs:g} Hz: the periods are averaged sample by sample; use a period of a whole "
             "number of samples"
         )
+
+
+def chain_limits(name: str, block: Mapping[str, Any]) -> None:
+    """A chain design's ``limits``: one value per link in every list, and q_min < q_max per
+    joint (each was a job's traceback without the field: a length mismatch, or 'empty
+    limits' in radians)."""
+    links, limits = len(block["links"]), block["limits"]
+    for key, values in limits.items():
+        if len(values) != links:
+            raise ConfigError(
+                f"excitation.{name}.limits.{key} has {len(values)} values for {links} links "
+                f"(excitation.{name}.links): give one per joint"
+            )
+    for j, (low, high) in enumerate(zip(limits["q_min_deg"], limits["q_max_deg"], strict=True)):
+        if not low < high:
+            raise ConfigError(
+                f"excitation.{name}.limits: joint {j + 1} has q_min_deg = {low:g} not below "
+                f"q_max_deg = {high:g}"
+            )

@@ -12,8 +12,11 @@ of Eq 9 exactly, limits on a grid and re-checked on a grid ``fine_factor`` times
   left out (unknown before identification), shrunk by ``effort_margin`` (a fraction): SLSQP
   constraints on the grid, checked on the fine grid;
 - an optional Cartesian keep-out: every moving joint frame's origin above ``floor_height_m``
-  (world z, forward kinematics) plus ``clearance_m`` on the grid, the floor itself on the
-  fine grid;
+  (world z, forward kinematics) plus ``clearance_m`` on the grid;
+- the joint limits are met over the whole period (:func:`paramid.excitation.design.repair`);
+  a design that passes the URDF's effort or goes below the floor itself on the fine grid stops
+  the run, one that only eats into ``effort_margin`` or ``clearance_m`` is warned of
+  (:func:`crossed_limits`);
 - the criterion on the **raw** base regressor including friction columns, Y[..., independent]
   with the base columns chosen once per robot (:func:`paramid.robot.base.structural_base`:
   seeded random states, canonical column order) and stored in design.json, the same columns for
@@ -43,7 +46,7 @@ from numpy.typing import NDArray
 from paramid import estimators, ingest
 from paramid.errors import UserError
 from paramid.excitation import design as dz
-from paramid.excitation.fourier import FourierTrajectory, JointLimits, grid, limit_violation
+from paramid.excitation.fourier import FourierTrajectory, JointLimits, bounded_violation, grid
 from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
@@ -69,10 +72,12 @@ class ExcitationError(UserError):
 
 @dataclass(frozen=True)
 class Physical:
-    """Limits beyond Eq 9: effort [N m] per joint (inf: none) on the URDF inertias, and the
-    floor [m] every moving joint origin stays above (None: no keep-out)."""
+    """Limits beyond Eq 9 on the URDF inertias: the effort [N m] per joint the design keeps to
+    (the URDF's less ``effort_margin``; inf: none) and the URDF's own, and the floor [m] every
+    moving joint origin stays above by ``clearance`` (None: no keep-out)."""
 
     effort: Array
+    effort_urdf: Array
     floor: float | None
     clearance: float
 
@@ -90,13 +95,21 @@ class Physical:
             out[k] = [data.oMi[j].translation[2] for j in range(1, model.njoints)]
         return out
 
-    def violation(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> dict[str, float]:
-        """Largest excess over the effort limits [N m] and below the floor [m] (≤ 0: satisfied)."""
-        excess = np.abs(self.torque(robot, q, dq, ddq)) - self.effort
-        out = {"effort": float(np.max(excess))}
+    def excess(self, robot: Robot, q: Array, dq: Array, ddq: Array, used: bool) -> dict[str, Array]:
+        """Per joint (effort) and per moving joint frame (floor), the largest excess over the
+        limits the design keeps to (``used``: effort less its margin, floor plus clearance) or
+        over the physical ones (the URDF's effort, the floor itself); ≤ 0: met."""
+        effort = self.effort if used else self.effort_urdf
+        out = {"effort": np.abs(self.torque(robot, q, dq, ddq)).max(axis=0) - effort}
         if self.floor is not None:
-            out["floor"] = float(np.max(self.floor - self.heights(robot, q)))
+            level = self.floor + (self.clearance if used else 0.0)
+            out["floor"] = level - self.heights(robot, q).min(axis=0)
         return out
+
+    def violation(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> dict[str, float]:
+        """Largest excess over the effort limits used [N m] and below floor + clearance [m]
+        (≤ 0: satisfied)."""
+        return {k: float(v.max()) for k, v in self.excess(robot, q, dq, ddq, used=True).items()}
 
 
 def _grid(period: float, points: int) -> Array:
@@ -154,14 +167,16 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
 
 
 def physical_of(robot: Robot, spec: Mapping[str, Any]) -> Physical:
-    """Effort limits of the URDF (0 or missing: none) and the configured keep-out."""
+    """Effort limits of the URDF (0 or missing: none), less ``effort_margin`` for the design,
+    and the configured keep-out."""
     vi = [robot.model.joints[j].idx_v for j in robot.pin_joint]
     effort = np.asarray(robot.model.effortLimit, dtype=np.float64)[vi]
     effort = np.where(effort > 0, effort, np.inf)
     keep_out = spec.get("keep_out") or {}
     floor = keep_out.get("floor_height_m")
     return Physical(
-        effort=effort,
+        effort=(1 - float(spec["effort_margin"])) * effort,
+        effort_urdf=effort,
         floor=None if floor is None else float(floor),
         clearance=0.0 if floor is None else float(keep_out["clearance_m"]),
     )
@@ -182,7 +197,7 @@ def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
 
 
 def _physical_constraints(
-    robot: Robot, physical: Physical, effort_margin: float
+    robot: Robot, physical: Physical
 ) -> Any:  # Callable[[RestProblem], list[dict]]
     """SLSQP constraints (values ≥ 0) on the design grid: effort and keep-out."""
 
@@ -192,7 +207,7 @@ def _physical_constraints(
             return tuple(p @ theta for p in problem.phi)  # type: ignore[return-value]
 
         out = []
-        bound = (1 - effort_margin) * physical.effort
+        bound = physical.effort
         if np.any(np.isfinite(bound)):
             finite = np.isfinite(bound)
 
@@ -233,9 +248,51 @@ def design_for_robot(
         fine_factor=int(spec["fine_factor"]),
         seed_keys=("robot_excitation", study, int(spec["seed"])),
         rest_to_rest=spec["boundary"] == "rest_to_rest",
-        extra_constraints=_physical_constraints(robot, physical, float(spec["effort_margin"])),
+        extra_constraints=_physical_constraints(robot, physical),
     )
     return result, limits, urdf, physical
+
+
+def crossed_limits(
+    robot: Robot, trajectory: FourierTrajectory, physical: Physical, t: Array, study: str
+) -> list[str]:
+    """The design's effort and keep-out on grid ``t``: raises :class:`ExcitationError` naming
+    each joint that passes the URDF's effort or a frame below the floor itself (a trajectory
+    the robot must not run: SLSQP found no design within them); returns a warning for each
+    that only eats into ``effort_margin`` or ``clearance_m``."""
+    states = trajectory.evaluate_joints(t)
+    names = [str(n) for n in list(robot.model.names)[1:]]  # moving joint frames
+    units = {"effort": "N m", "floor": "m"}
+    what = {"effort": "its effort", "floor": "the floor"}
+
+    def named(excess: dict[str, Array], kind: str) -> list[str]:
+        labels = robot.joints if kind == "effort" else names
+        return [
+            f"{label} by {value:.3g} {units[kind]}"
+            for label, value in zip(labels, excess[kind], strict=True)
+            if value > 0
+        ]
+
+    crossed = physical.excess(robot, *states, used=False)
+    broken = {kind: named(crossed, kind) for kind in crossed}
+    if any(broken.values()):
+        detail = "; ".join(
+            f"{what[kind]} ({', '.join(items)})" for kind, items in broken.items() if items
+        )
+        raise ExcitationError(
+            f"robots.{study}.excitation: the best design passes {detail} (URDF inertias, its "
+            "check grid): no design within those limits was found. Loosen the motion limits "
+            "(acceleration_limit_rad_s2, margins), lower keep_out.floor_height_m, or give more "
+            "starts / maxiter"
+        )
+    used = physical.excess(robot, *states, used=True)
+    margins = {"effort": "effort_margin", "floor": "keep_out.clearance_m"}
+    return [
+        f"robots.{study}.excitation: the design eats into {margins[kind]}: "
+        + ", ".join(named(used, kind))
+        for kind in used
+        if named(used, kind)
+    ]
 
 
 def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
@@ -250,8 +307,10 @@ def violations(
     physical: Physical,
     t: Array,
 ) -> dict[str, float]:
-    """Largest excess over every limit on grid t (≤ 0: all satisfied)."""
-    out = limit_violation(trajectory, limits, t)
+    """Largest excess over every limit (≤ 0: all satisfied): the joint limits over the whole
+    period (grid ``t`` widened by what lies between its samples, :func:`bounded_violation`),
+    effort and keep-out on ``t``."""
+    out = bounded_violation(trajectory, limits, t)
     return out | physical.violation(robot, *trajectory.evaluate_joints(t))
 
 
@@ -297,7 +356,8 @@ def random_feasible(
     failed: dict[str, int] = {}  # draws that break each limit
     for k in range(tries):
         rng = generator("robot_excitation", study, int(spec["seed"]), "random", k)
-        theta, _ = dz.repair(problem.theta(problem.random_start(limits, rng)), limits, fine)
+        start = problem.theta(problem.random_start(limits, rng))
+        theta, _ = dz.repair(start, limits, fine, omega)
         trajectory = FourierTrajectory.from_theta(theta, omega)
         excess = violations(robot, trajectory, limits, physical, t_fine)
         if max(excess.values()) <= 0:
@@ -565,11 +625,12 @@ def design_summary(
         else "-log det(W'W/K) of the base regressor incl. friction columns",
         "value": result.value,
         "scores": scores(W),
-        "limits_urdf": dict(urdf) | {"effort": physical.effort.tolist()},
+        "limits_urdf": dict(urdf) | {"effort": physical.effort_urdf.tolist()},
         "limits_used": limits.to_dict()
         | {
-            "effort": ((1 - float(spec["effort_margin"])) * physical.effort).tolist(),
+            "effort": physical.effort.tolist(),
             "floor_height_m": physical.floor,
+            "clearance_m": physical.clearance,
         },
         "margins": dict(spec["margins"]),
         "effort_reached": tau.tolist(),

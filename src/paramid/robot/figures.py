@@ -183,19 +183,20 @@ def excitation_figure(
     trajectory: FourierTrajectory, joints: Sequence[str], limits: Mapping[str, Sequence[float]]
 ) -> Figure:
     """One row per joint: q (left) and q̇ (right) of the designed excitation over one period,
-    the limits used dashed."""
+    the limits used dashed (none where a limit is null: the URDF gives none)."""
     t = np.linspace(0.0, trajectory.period, 2000)
     q, dq, _ = trajectory.evaluate_joints(t)
     fig, axes = new_figure(
         1.0 * len(joints) + 0.6, nrows=len(joints), ncols=2, squeeze=False, sharex=True
     )
     for k, joint in enumerate(joints):
-        for ax, values, lo, hi, unit in (
-            (axes[k, 0], q[:, k], limits["q_min"][k], limits["q_max"][k], "rad"),
-            (axes[k, 1], dq[:, k], -limits["qd_max"][k], limits["qd_max"][k], "rad/s"),
+        speed = limits["qd_max"][k]
+        for ax, values, bounds, unit in (
+            (axes[k, 0], q[:, k], (limits["q_min"][k], limits["q_max"][k]), "rad"),
+            (axes[k, 1], dq[:, k], (None, None) if speed is None else (-speed, speed), "rad/s"),
         ):
             ax.plot(t, values, lw=0.8)
-            for bound in (lo, hi):
+            for bound in (b for b in bounds if b is not None):
                 ax.axhline(bound, color="0.4", ls="--", lw=0.6)
             ax.set_ylabel(f"{joint} [{unit}]")
     axes[0, 0].set_title("position vs limits")

@@ -384,6 +384,7 @@ def robot_from_model(
     for name in joints:
         if _joint_kind(full, full.getJointId(name)) == "other":
             raise RobotError(f"joint {name!r} has several coordinates; only 1-DOF joints move")
+    _check_ranges(full, joints)
     given = {j: float(v) for j, v in (locked or {}).items()}
     free = [j for j in known if j not in joints]
     one_dof = [j for j in free if _joint_kind(full, full.getJointId(j)) != "other"]
@@ -406,6 +407,24 @@ def robot_from_model(
         locked_kinds=tuple(_joint_kind(full, full.getJointId(j)) for j in lock_values),
         locked_in_chain=tuple(_in_chain(full, j, joints) for j in lock_values),
     )
+
+
+def _check_ranges(full: pin.Model, joints: Sequence[str]) -> None:
+    """An identified joint's URDF range must not be reversed or a single value other than 0
+    (lower = upper = 0 is URDF's default where none is given: ±π, :func:`joint_ranges`); such a
+    range was read as ±π and the joint driven over it."""
+    bad = []
+    for name in joints:
+        jid = full.getJointId(name)
+        i = full.joints[jid].idx_q
+        low, high = float(full.lowerPositionLimit[i]), float(full.upperPositionLimit[i])
+        if full.joints[jid].nq == 1 and (high < low or (high == low and low != 0.0)):
+            bad.append(f"{name!r} [lower {low:g}, upper {high:g}]")
+    if bad:
+        raise RobotError(
+            f"URDF limits {'; '.join(bad)}: an empty or reversed range, a joint that cannot "
+            "move. Correct the URDF's <limit lower upper>, or lock the joint (`locked:`)"
+        )
 
 
 def _in_chain(full: pin.Model, joint: str, identified: Sequence[str]) -> bool:
