@@ -283,6 +283,34 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert iterations_for(10, 100, 500, "paper") == 500
 
 
+def test_the_papers_text_places_mipo_among_six_and_its_table_among_fewer() -> None:
+    """§3.1.2's text ranks MIPO among the paper's six methods (2nd on F5 at D = 10 by Ave);
+    with three methods run, the audit took that 2 and called our first place 'differs', where
+    the paper's own Table 3 puts MIPO first among those three (1152.5 < 1493.1 < 1717.5)."""
+    from paramid.cec2022 import study
+
+    assert study.PAPER_TEXT_CLAIMS[(10, "ave")][5] == 2
+
+    def claim(algorithms: list[str], paper_rank: int) -> pd.Series:
+        table = pd.DataFrame(
+            {
+                "algorithm": algorithms,
+                "function": 5,
+                "rank_ave": range(1, len(algorithms) + 1),
+                "paper_rank_ave": [paper_rank, *range(2, len(algorithms) + 1)],
+            }
+        )
+        rows = pd.DataFrame(study._rank_claims(table, 10, "ave", algorithms[0]))
+        return rows.set_index("claim").loc["D10 Ave: MIPO rank on F5"]
+
+    three = claim(["MIPO", "WOA", "HHO"], paper_rank=1)
+    assert three["source"] == "Table 3" and three["paper_value"] == 1
+    assert three["verdict"] == "reproduced"
+    six = claim(["MIPO", "WOA", "HHO", "GGO", "SGA", "HO"], paper_rank=2)
+    assert six["source"].startswith("§3.1.2 text") and six["paper_value"] == 2
+    assert six["verdict"] == "differs"
+
+
 def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
     from paramid.cec2022.runs import run_configured, run_job
 

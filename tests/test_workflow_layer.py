@@ -628,6 +628,16 @@ def test_other_families_targets(config):
     assert len(nonlinear.fits(wc(study="hip_nonlinear"))) == 4
 
 
+def test_the_cec_budget_needs_a_population_that_divides_it(config):
+    """budget: cec with population 30 ran 199 980 of the official 200 000 evaluations (and
+    999 990 of 1 000 000) without a word."""
+    config["cec2022"] |= {"budget": "cec", "population": 30}
+    with pytest.raises(ConfigError, match=r"200,000 evaluations \(D = 10\), 1,000,000"):
+        Cec2022Benchmark(config, result_folders(config), ".")
+    config["cec2022"]["population"] = 40
+    Cec2022Benchmark(config, result_folders(config), ".")  # 5 000 and 25 000 iterations
+
+
 def test_nonlinear_refuses_an_unknown_method(config):
     config["nonlinear"]["hip_nonlinear"]["methods"] = ["rls_agwo", "newton"]
     with pytest.raises(ConfigError, match=r"nonlinear.hip_nonlinear.methods: unknown \['newton'\]"):

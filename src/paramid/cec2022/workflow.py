@@ -42,6 +42,19 @@ class Cec2022Benchmark:
                 f"cec2022.reference = {block['reference']!r} is not among cec2022.algorithms "
                 f"{block['algorithms']}: the reference is tested against each of them"
             )
+        if block["budget"] == "cec":
+            short = {
+                dim: budget
+                for dim, budget in runs.CEC_BUDGET.items()
+                if dim in block["dims"] and budget % int(block["population"])
+            }
+            if short:
+                raise ConfigError(
+                    f"cec2022.budget = cec with cec2022.population = {block['population']}: "
+                    f"{', '.join(f'{b:,} evaluations (D = {d})' for d, b in short.items())} "
+                    "is not a whole number of iterations, so each run would stop short of the "
+                    "official budget; use a population that divides it (e.g. 100)"
+                )
         self.out = paths.confine(block["output"], "cec2022.output", "results", taken=taken)
         self._run_codes: dict[str, str] = {}
         self.logs = paths.confine(block["logs"], "cec2022.logs", "logs", taken=taken)
