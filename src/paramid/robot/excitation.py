@@ -11,12 +11,12 @@ of Eq 9 exactly, limits on a grid and re-checked on a grid ``fine_factor`` times
 - effort limits (where the URDF gives them) on the torque of the **URDF** inertias, friction
   left out (unknown before identification), shrunk by ``effort_margin`` (a fraction): SLSQP
   constraints on the grid, checked on the fine grid;
-- an optional Cartesian keep-out: every moving joint frame's origin above ``floor_height_m``
-  (world z, forward kinematics) plus ``clearance_m`` on the grid;
+- an optional Cartesian keep-out: the origin of every moving link (a tool flange welded to
+  the last one included) above ``floor_height_m`` (world z, forward kinematics) plus
+  ``clearance_m`` on the grid;
 - the joint limits are met over the whole period (:func:`paramid.excitation.design.repair`);
   a design that passes the URDF's effort or goes below the floor itself on the fine grid stops
-  the run, one that only eats into ``effort_margin`` or ``clearance_m`` is warned of
-  (:func:`crossed_limits`);
+  the run, one that only eats into ``effort_margin`` is warned of (:func:`crossed_limits`);
 - the criterion on the **raw** base regressor including friction columns, Y[..., independent]
   with the base columns chosen once per robot (:func:`paramid.robot.base.structural_base`:
   seeded random states, canonical column order) and stored in design.json, the same columns for
@@ -74,7 +74,7 @@ class ExcitationError(UserError):
 class Physical:
     """Limits beyond Eq 9 on the URDF inertias: the effort [N m] per joint the design keeps to
     (the URDF's less ``effort_margin``; inf: none) and the URDF's own, and the floor [m] every
-    moving joint origin stays above by ``clearance`` (None: no keep-out)."""
+    moving link's origin stays above by ``clearance`` (None: no keep-out)."""
 
     effort: Array
     effort_urdf: Array
@@ -86,29 +86,40 @@ class Physical:
         theta = urdf_parameters(robot)
         return inverse_dynamics(robot, q, dq, ddq, theta)
 
+    @staticmethod
+    def floor_frames(robot: Robot) -> list[int]:
+        """Pinocchio frame ids of the links the keep-out holds above the floor: every link
+        moved by a joint, those welded to it by fixed joints (a tool flange) included."""
+        return [
+            i
+            for i, frame in enumerate(robot.model.frames)
+            if frame.type == pin.FrameType.BODY and frame.parentJoint >= 1
+        ]
+
     def heights(self, robot: Robot, q: Array) -> Array:
-        """World z of every moving joint frame's origin (N, n_moving)."""
+        """World z of the origin of every link of :meth:`floor_frames` (N, n_links)."""
         model, data = robot.model, robot.model.createData()
-        out = np.empty((q.shape[0], model.njoints - 1))
+        frames = self.floor_frames(robot)
+        out = np.empty((q.shape[0], len(frames)))
         for k, qk in enumerate(pin_configuration(robot, q)):
-            pin.forwardKinematics(model, data, qk)
-            out[k] = [data.oMi[j].translation[2] for j in range(1, model.njoints)]
+            pin.framesForwardKinematics(model, data, qk)
+            out[k] = [data.oMf[f].translation[2] for f in frames]
         return out
 
     def excess(self, robot: Robot, q: Array, dq: Array, ddq: Array, used: bool) -> dict[str, Array]:
-        """Per joint (effort) and per moving joint frame (floor), the largest excess over the
-        limits the design keeps to (``used``: effort less its margin, floor plus clearance) or
-        over the physical ones (the URDF's effort, the floor itself); ≤ 0: met."""
+        """Per joint (effort) and per moving link (floor), the largest excess over the effort
+        the design keeps to (``used``: less its margin) or the URDF's, and below the floor
+        itself (``clearance`` is the design grid's cushion for what lies between its
+        instants); ≤ 0: met."""
         effort = self.effort if used else self.effort_urdf
         out = {"effort": np.abs(self.torque(robot, q, dq, ddq)).max(axis=0) - effort}
         if self.floor is not None:
-            level = self.floor + (self.clearance if used else 0.0)
-            out["floor"] = level - self.heights(robot, q).min(axis=0)
+            out["floor"] = self.floor - self.heights(robot, q).min(axis=0)
         return out
 
     def violation(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> dict[str, float]:
-        """Largest excess over the effort limits used [N m] and below floor + clearance [m]
-        (≤ 0: satisfied)."""
+        """Largest excess over the effort limits used [N m] and below the floor [m] (≤ 0:
+        satisfied)."""
         return {k: float(v.max()) for k, v in self.excess(robot, q, dq, ddq, used=True).items()}
 
 
@@ -257,16 +268,15 @@ def crossed_limits(
     robot: Robot, trajectory: FourierTrajectory, physical: Physical, t: Array, study: str
 ) -> list[str]:
     """The design's effort and keep-out on grid ``t``: raises :class:`ExcitationError` naming
-    each joint that passes the URDF's effort or a frame below the floor itself (a trajectory
-    the robot must not run: SLSQP found no design within them); returns a warning for each
-    that only eats into ``effort_margin`` or ``clearance_m``."""
+    each joint that passes the URDF's effort or link below the floor (a trajectory the robot
+    must not run: SLSQP found no design within them); returns a warning naming each joint that
+    only eats into ``effort_margin``."""
     states = trajectory.evaluate_joints(t)
-    names = [str(n) for n in list(robot.model.names)[1:]]  # moving joint frames
+    links = [str(robot.model.frames[f].name) for f in physical.floor_frames(robot)]
     units = {"effort": "N m", "floor": "m"}
-    what = {"effort": "its effort", "floor": "the floor"}
 
     def named(excess: dict[str, Array], kind: str) -> list[str]:
-        labels = robot.joints if kind == "effort" else names
+        labels = robot.joints if kind == "effort" else links
         return [
             f"{label} by {value:.3g} {units[kind]}"
             for label, value in zip(labels, excess[kind], strict=True)
@@ -274,25 +284,19 @@ def crossed_limits(
         ]
 
     crossed = physical.excess(robot, *states, used=False)
-    broken = {kind: named(crossed, kind) for kind in crossed}
-    if any(broken.values()):
-        detail = "; ".join(
-            f"{what[kind]} ({', '.join(items)})" for kind, items in broken.items() if items
-        )
+    what = {"effort": "its effort", "floor": "the floor"}
+    broken = [f"{what[k]} ({', '.join(items)})" for k in crossed if (items := named(crossed, k))]
+    if broken:
         raise ExcitationError(
-            f"robots.{study}.excitation: the best design passes {detail} (URDF inertias, its "
-            "check grid): no design within those limits was found. Loosen the motion limits "
-            "(acceleration_limit_rad_s2, margins), lower keep_out.floor_height_m, or give more "
-            "starts / maxiter"
+            f"robots.{study}.excitation: the best design passes {'; '.join(broken)} (URDF "
+            "inertias, its check grid): no design within those limits was found. Loosen the "
+            "motion limits (acceleration_limit_rad_s2, margins), lower keep_out.floor_height_m, "
+            "or give more starts / maxiter"
         )
-    used = physical.excess(robot, *states, used=True)
-    margins = {"effort": "effort_margin", "floor": "keep_out.clearance_m"}
-    return [
-        f"robots.{study}.excitation: the design eats into {margins[kind]}: "
-        + ", ".join(named(used, kind))
-        for kind in used
-        if named(used, kind)
-    ]
+    eaten = named(physical.excess(robot, *states, used=True), "effort")
+    if not eaten:
+        return []
+    return [f"robots.{study}.excitation: the design eats into effort_margin: {', '.join(eaten)}"]
 
 
 def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
