@@ -258,12 +258,12 @@ def test_the_model_of_a_source_removes_it_to_the_noise_floor(sources, groups, jo
 
 def test_all_sources_off_reaches_todays_noise_floor():
     """With every non-geometric source off and one data set, LM (the paper's model) sits at
-    the tracker noise floor as before issue #18 (0.0276 mm measured on commit 074b484)."""
+    the tracker noise floor, as before issue #18: within 5 % below (the validation set's
+    own noise draw) and 20 % above it (the estimate's noise)."""
     data = twin.simulate("kr210", _only(vary_data=False), TABLE, mass=MASS)
     paper = _problems(data, ["dh"])
-    rmse = _lm_rmse(paper)[0]
-    assert rmse == pytest.approx(0.0276, abs=2e-4)
-    assert rmse < 1.2 * _floor(data)
+    rmse, floor = _lm_rmse(paper)[0], _floor(data)
+    assert 0.95 * floor < rmse < 1.2 * floor
 
 
 def _bc_rmse(data: twin.TwinData) -> np.ndarray:

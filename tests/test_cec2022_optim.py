@@ -211,9 +211,11 @@ def test_ledger_truncates_the_last_batch() -> None:
 def test_paper_values_transcription() -> None:
     from pathlib import Path
 
-    from paramid.cec2022.study import PAPER_ALGORITHMS, read_paper_values
+    from paramid import ingest
+    from paramid.cec2022.study import PAPER_ALGORITHMS, paper_values_frame
 
-    paper = read_paper_values(Path(__file__).parents[1] / "data/cec2022/paper_values.yaml")
+    path = Path(__file__).parents[1] / "data/cec2022/paper_values.yaml"
+    paper = paper_values_frame(ingest.read_yaml(path), str(path))
     assert len(paper) == 2 * 12 * 6 and set(paper["algorithm"]) == set(PAPER_ALGORITHMS)
     row = paper.set_index(["dim", "function", "algorithm"])
     assert row.loc[(10, 1, "MIPO"), "paper_ave"] == 3.9339e3  # Table 3, F1, MIPO Ave.
@@ -281,6 +283,18 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
         iterations_for(10, 100, 500, "other")
     assert iterations_for(20, 100, 500, "cec") == 10_000
     assert iterations_for(10, 100, 500, "paper") == 500
+
+
+def test_a_paper_value_without_a_number_is_named() -> None:
+    """A missing ``time_s`` was a bare KeyError: 'time_s' naming neither file nor entry."""
+    from paramid.cec2022.study import paper_values_frame
+    from paramid.ingest import InputError
+
+    doc = {"tables": {"d10": {"WOA": {"F1": {"ave": 1.0, "std": 2.0, "best": 0.5}}}}}
+    with pytest.raises(InputError, match=r"^p\.yaml: tables\.d10\.WOA\.F1 needs a number"):
+        paper_values_frame(doc, "p.yaml")
+    with pytest.raises(InputError, match=r"^p\.yaml: no 'tables' mapping"):
+        paper_values_frame(["not", "a", "mapping"], "p.yaml")
 
 
 def test_the_papers_text_places_mipo_among_six_and_its_table_among_fewer() -> None:

@@ -110,13 +110,14 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
 
 
 def test_every_optimiser_a_study_names_is_registered_once() -> None:
-    from paramid.calibration.identify import IDENTIFIERS
     from paramid.population import POPULATION_METHODS
 
     assert {spec.optimiser for spec in POPULATION_METHODS.values()} <= set(optim.METHODS)
     assert set(cec_runs.ALGORITHMS.values()) <= set(optim.METHODS)
     assert {"ipso", "dqpso"} <= set(optim.METHODS)
-    assert IDENTIFIERS  # the calibration identifiers live in one mapping
+    # one entry per optimiser, under its own name (no function registered twice or renamed)
+    assert all(method.__name__ == name for name, method in optim.METHODS.items())
+    assert len({id(method) for method in optim.METHODS.values()}) == len(optim.METHODS)
 
 
 def test_rule_files_read_the_registries() -> None:

@@ -23,16 +23,15 @@ Conventions
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from paramid import audit
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.suite import BIASES
+from paramid.ingest import InputError
 from paramid.seeding import generator
 
 __all__ = [
@@ -42,7 +41,7 @@ __all__ = [
     "audit_table",
     "friedman_table",
     "rank_table",
-    "read_paper_values",
+    "paper_values_frame",
     "run_level_tests",
     "summary_table",
     "wilcoxon_table",
@@ -62,16 +61,26 @@ INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
 # --- paper values -------------------------------------------------------------------------
 
 
-def read_paper_values(path: str | Path) -> pd.DataFrame:
-    """Tables 3-4 as a long frame: dim, function, algorithm, paper_ave/std/time_s/best."""
-    doc = yaml.safe_load(Path(path).read_text())
+def paper_values_frame(doc: Any, source: str) -> pd.DataFrame:
+    """Tables 3-4 as a long frame (dim, function, algorithm, paper_ave/std/time_s/best) from
+    the parsed YAML ``doc`` of the paper's values (``ingest.read_yaml``: a key given twice is
+    named there); an entry without a number is named with ``source``."""
+    tables = doc.get("tables") if isinstance(doc, Mapping) else None
+    if not isinstance(tables, Mapping):
+        raise InputError(f"{source}: no 'tables' mapping of the paper's Tables 3-4")
     rows = []
-    for key, by_algorithm in doc["tables"].items():
+    for key, by_algorithm in tables.items():
         dim = int(str(key).lstrip("d"))
         for algorithm, by_function in by_algorithm.items():
             for fname, values in by_function.items():
                 row = {"dim": dim, "function": int(str(fname).lstrip("F")), "algorithm": algorithm}
-                row |= {f"paper_{k}": float(values[k]) for k in INDICATORS}
+                try:
+                    row |= {f"paper_{k}": float(values[k]) for k in INDICATORS}
+                except (KeyError, TypeError, ValueError) as err:
+                    raise InputError(
+                        f"{source}: tables.{key}.{algorithm}.{fname} needs a number for each of "
+                        f"{list(INDICATORS)} ({type(err).__name__}: {err})"
+                    ) from None
                 rows.append(row)
     return pd.DataFrame(rows)
 

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from paramid import signals, simulation
 from paramid.excitation.design import RegressorFn
 from paramid.excitation.fourier import FourierTrajectory, JointLimits
+from paramid.friction.laws import sign_or_tanh
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -158,8 +159,7 @@ def inverse_dynamics(
 ) -> Array:
     """Joint torques (K, n): Newton–Euler rigid body + fv q̇ + fc sgn(q̇) (tanh(q̇/v_s) if v_s > 0)."""
     tau = rnea(chain.lengths, chain.gravity, q, qd, qdd, chain.inertial_parameters())
-    sgn = np.tanh(qd / coulomb_smoothing) if coulomb_smoothing > 0 else np.sign(qd)
-    return tau + chain.fv * qd + chain.fc * sgn
+    return tau + chain.fv * qd + chain.fc * sign_or_tanh(qd, coulomb_smoothing)
 
 
 def regressor(
@@ -206,10 +206,9 @@ def regressor(
         -alpha * ux + omega**2 * uy, -alpha * uy - omega**2 * ux
     )
     Y[..., 3] = dcross(ax, ay)
-    sgn = np.tanh(qd / sign_smoothing) if sign_smoothing > 0 else np.sign(qd)
     idx = np.arange(n)
     Y[:, idx, idx, 4] = qd
-    Y[:, idx, idx, 5] = sgn
+    Y[:, idx, idx, 5] = sign_or_tanh(qd, sign_smoothing)
     return Y.reshape(K, n, 6 * n)
 
 

@@ -58,6 +58,14 @@ RIGID_PARAMS: tuple[str, ...] = ("Mxt", "Myt", "Jt")  # Eq 3
 RIGID_UNITS: tuple[str, ...] = ("kg m", "kg m", "kg m^2")
 
 
+def sign_or_tanh(qd: Array, smoothing_velocity: float) -> Array:
+    """The Coulomb column of Eq 2, sgn(q̇), or tanh(q̇/v_s) when a smoothing velocity v_s > 0
+    is set (a smoothed plant, or an excitation design's surrogate)."""
+    if smoothing_velocity > 0:
+        return np.tanh(qd / smoothing_velocity)
+    return np.sign(qd)
+
+
 def _column(theta: Array, j: int) -> Array:
     """Parameter j of batched ``theta`` (..., k) as (..., 1), to broadcast against q̇ (K,)."""
     return theta[..., j, None]

@@ -22,6 +22,7 @@ import pandas as pd
 from paramid import estimators, signals, simulation
 from paramid.excitation.design import RegressorFn, criterion_value
 from paramid.excitation.fourier import Array, FourierTrajectory, JointLimits, grid, reached_limits
+from paramid.friction.laws import sign_or_tanh
 from paramid.hip import model, pipeline, twin
 
 #: Units of the per-seed comparison frame's columns beside the parameters'.
@@ -50,7 +51,7 @@ def hip_regressor(keys: Sequence[str], gravity: float) -> RegressorFn:
         q, qd, qdd = (np.asarray(x).reshape(-1) for x in (q, qd, qdd))
         H = model.regressor(keys, q, qd, qdd, gravity)
         if smoothing > 0 and "sign_qd" in keys:
-            H[:, keys.index("sign_qd")] = np.tanh(qd / smoothing)
+            H[:, keys.index("sign_qd")] = sign_or_tanh(qd, smoothing)
         return H
 
     return fn

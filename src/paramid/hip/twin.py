@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from paramid.friction.laws import sign_or_tanh
 from paramid.seeding import generator
 from paramid.simulation import JOINT_TORQUE_SENSOR_NOISE_NM, Evaluable, Record, measure
 
@@ -98,13 +99,6 @@ class TwinSettings:
         )
 
 
-def coulomb(qd: Array, smoothing_velocity: float) -> Array:
-    """sgn(q̇) of Eq 2, or tanh(q̇/v_s) when a smoothing velocity v_s > 0 is set."""
-    if smoothing_velocity > 0:
-        return np.tanh(qd / smoothing_velocity)
-    return np.sign(qd)
-
-
 def plant_torque(
     x: Sequence[float],
     q: Array,
@@ -122,7 +116,7 @@ def plant_torque(
     g = settings.gravity
     if friction is None:
         fc, fv = x[3], x[4]
-        tau_f = fc * coulomb(qd, settings.coulomb_smoothing_velocity) + fv * qd
+        tau_f = fc * sign_or_tanh(qd, settings.coulomb_smoothing_velocity) + fv * qd
     else:
         tau_f = np.asarray(friction(qd), dtype=np.float64)
     return jt * qdd + g * (mxt * np.sin(q) + myt * np.cos(q)) + tau_f

@@ -65,11 +65,24 @@ from paramid.optim.po import po
 from paramid.optim.sga import sga
 from paramid.optim.woa import woa
 
-METHODS: dict[str, Callable[..., OptimResult]] = {"pso": pso, "ga": ga, "gwo": gwo, "agwo": agwo}
-# CEC2022 comparison methods (issue #8); budget convention in paramid.optim.po.
-METHODS.update({"po": po, "mipo": mipo, "woa": woa, "hho": hho, "ggo": ggo, "sga": sga, "ho": ho})
-# KR210 calibration methods (issue #9): IPSO (M2) and DQPSO (EKF+DQPSO's second stage).
-METHODS.update({"ipso": ipso, "dqpso": dqpso})
+#: Every optimiser by name, once: the hip paper's four; the CEC2022 comparison's (issue #8;
+#: budget convention in paramid.optim.po); the KR210 calibration's IPSO (M2) and DQPSO
+#: (EKF+DQPSO's second stage, issue #9).
+METHODS: dict[str, Callable[..., OptimResult]] = {
+    "pso": pso,
+    "ga": ga,
+    "gwo": gwo,
+    "agwo": agwo,
+    "po": po,
+    "mipo": mipo,
+    "woa": woa,
+    "hho": hho,
+    "ggo": ggo,
+    "sga": sga,
+    "ho": ho,
+    "ipso": ipso,
+    "dqpso": dqpso,
+}
 
 __all__ = [
     "METHODS",

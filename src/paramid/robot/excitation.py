@@ -47,6 +47,7 @@ from paramid import estimators, ingest
 from paramid.errors import UserError
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import FourierTrajectory, JointLimits, bounded_violation, grid
+from paramid.friction.laws import sign_or_tanh
 from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
@@ -201,7 +202,7 @@ def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
     def fn(q: Array, qd: Array, qdd: Array, smoothing: float) -> Array:
         Y = regressor(robot, q, qd, qdd)
         if smoothing > 0 and fc is not None:
-            Y[:, rows, fc] = np.tanh(qd / smoothing)
+            Y[:, rows, fc] = sign_or_tanh(qd, smoothing)
         return base_columns(Y, base).reshape(-1, base.rank)
 
     return fn
@@ -448,7 +449,8 @@ class TwinSetup:
     validation_s: float
 
 
-def _samples(trajectory: FourierTrajectory, duration_s: float, rate_hz: float) -> Array:
+def _samples(duration_s: float, rate_hz: float) -> Array:
+    """The sampling instants of ``duration_s`` at ``rate_hz`` from t = 0."""
     return np.arange(int(round(duration_s * rate_hz))) / rate_hz
 
 
@@ -467,13 +469,11 @@ def twin_errors(
     Seed s draws the torque noise (N, n) from the stream ("robot_excitation", "noise", s), the
     same for every trajectory of the same length (paired seeds).
     """
-    W, tau = _base_rows(
-        setup, trajectory, _samples(trajectory, periods * trajectory.period, setup.rate_hz)
-    )
+    W, tau = _base_rows(setup, trajectory, _samples(periods * trajectory.period, setup.rate_hz))
     Q, R = np.linalg.qr(W)
     beta = to_base(setup.theta, setup.base)
     W_val, tau_val = _base_rows(
-        setup, setup.validation, _samples(setup.validation, setup.validation_s, setup.rate_hz)
+        setup, setup.validation, _samples(setup.validation_s, setup.rate_hz)
     )
     n = setup.robot.n_joints
     noise = np.column_stack(
