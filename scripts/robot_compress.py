@@ -11,7 +11,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_compress")
     robot = study.robot_of(cfg["robot"])
-    parts = [study.read_signals(path, robot.joints) for path in smk.input.signals]
+    parts = [study.signals_of(*io.read_parquet(path), robot.joints) for path in smk.input.signals]
     study.check_joints_move(robot, parts, cfg["study"])
     for index, wanted, used in study.shortened_gaps(parts, cfg["cv"]):
         log.warning(

@@ -17,7 +17,9 @@ def main(smk) -> None:
     choice = io.read_json(smk.input.friction)
     frame, meta = io.read_parquet(smk.input.compressed)
     data = study.compressed_from_frame(frame, meta)
-    parts = [study.read_signals(p, robot.joints) for p in smk.input.get("signals", [])]
+    parts = [
+        study.signals_of(*io.read_parquet(p), robot.joints) for p in smk.input.get("signals", [])
+    ]
     rate = float(meta["sample_rate_hz"])
     _, problem = study.law_problem(robot, base, data, choice, rate, cfg["study"], parts)
     started = time.perf_counter()

@@ -13,7 +13,7 @@ def main(smk) -> None:
     beta, _ = study.fit_vectors(io.read_parquet(smk.input.fit)[0])
     parts = {}
     for name, path in zip(cfg["records"], smk.input.signals, strict=True):
-        part = study.read_signals(path, robot.joints)
+        part = study.signals_of(*io.read_parquet(path), robot.joints)
         parts[name] = (part, study.predict(robot, part, beta, base.independent))
     frame, units = study.prediction_frame(robot.joints, parts)
     meta = io.provenance(cfg, smk.input, stage="robot_predict", records=study.record_bands(parts))

@@ -11,13 +11,13 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_reference")
     joints = cfg["robot"]["joints"]
     choice = io.read_json(smk.input.friction)
-    calibration = [study.read_signals(p, joints) for p in smk.input.calibration]
+    calibration = [study.signals_of(*io.read_parquet(p), joints) for p in smk.input.calibration]
     robot, theta = study.reference_model(
         cfg["robot"], choice, calibration, {"folds": 1, "gap_s": 0.0}, cfg["base"]["rel_tol"]
     )
     parts = {}
     for name, path in zip(cfg["records"], smk.input.validation, strict=True):
-        part = study.read_signals(path, joints)
+        part = study.signals_of(*io.read_parquet(path), joints)
         parts[name] = (part, study.predict(robot, part, theta))
     frame, units = study.prediction_frame(joints, parts)
     meta = io.provenance(

@@ -16,8 +16,9 @@ def main(smk) -> None:
     part = signals.process_chosen(
         record, cfg["signals"], float(cutoff), cfg["study"], cfg["source"]
     )
-    meta = io.provenance(cfg, smk.input, stage="robot_signals")
-    study.write_signals(part, joints, smk.output[0], meta)
+    frame, units, sampling = study.signals_frame(part, joints)
+    meta = io.provenance(cfg, smk.input, stage="robot_signals") | sampling
+    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(
         "%d samples retained at %.4g Hz, cutoff %.4g Hz",
         part.time.size,

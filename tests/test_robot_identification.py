@@ -834,7 +834,7 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     choice = io.read_json(base / "model/friction.json")
     law = study.law_robot(exported, choice)
     _, theta = study.fit_vectors(io.read_parquet(base / "fits/lmi.parquet")[0])
-    part = study.read_signals(base / "signals/opti_traj_testing2.parquet", JOINTS)
+    part = study.signals_of(*io.read_parquet(base / "signals/opti_traj_testing2.parquet"), JOINTS)
     rows = slice(0, 400)
     q, dq, ddq = part.q[rows], part.dq[rows], part.ddq[rows]
     through_urdf = model.inverse_dynamics(

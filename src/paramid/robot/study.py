@@ -24,14 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import io, signals
+from paramid import signals
 from paramid.plausibility import STILL_RAD
 from paramid.robot import estimators, priors
 from paramid.robot.base import (
@@ -99,16 +98,19 @@ def _channel(frame: pd.DataFrame, name: str, joints: Sequence[str]) -> Array:
     return frame[[f"{name}_{j}" for j in joints]].to_numpy(np.float64)
 
 
-def write_signals(part: ProcessedRecord, joints: Sequence[str], path: str | Path, meta) -> None:
-    """A processed record as Parquet (time, q, dq, ddq, tau per joint)."""
+def signals_frame(
+    part: ProcessedRecord, joints: Sequence[str]
+) -> tuple[pd.DataFrame, dict[str, str], dict[str, float]]:
+    """A processed record as a table (time, q, dq, ddq, tau per joint), its units and the
+    metadata :func:`signals_of` needs (sample rate, cutoff)."""
     frame, units = channel_frame(part.time, {c: getattr(part, c) for c in CHANNELS}, joints)
-    meta = {**meta, "sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
-    io.write_parquet(frame, path, units=units, meta=meta)
+    return frame, units, {"sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
 
 
-def read_signals(path: str | Path, joints: Sequence[str]) -> ProcessedRecord:
-    """The processed record written by :func:`write_signals`."""
-    frame, meta = io.read_parquet(path)
+def signals_of(
+    frame: pd.DataFrame, meta: Mapping[str, Any], joints: Sequence[str]
+) -> ProcessedRecord:
+    """The processed record of a table and metadata of :func:`signals_frame`."""
     arrays = {c: _channel(frame, c, joints) for c in CHANNELS}
     return ProcessedRecord(
         time=frame["time"].to_numpy(np.float64),
