@@ -12,9 +12,9 @@ def main(smk) -> None:
     figure = cfg["figure"]
     log = io.start_log(smk.log[0], f"calibration_figure_{figure}")
     style = FigureStyle.from_config(cfg["style"])
-    problems, frame, _, _ = report.load_problems(
-        smk.input.data, smk.input.truth, smk.input.ident, "paper", list(range(cfg["runs"]))
-    )
+    frame, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
+    free = io.read_json(smk.input.ident)["paper"]["free"]
+    problems = report.run_problems(frame, truth, free, list(range(cfg["runs"])))
     fits = report.fits_by_model({p: io.read_parquet(p)[0] for p in smk.input.fits})
     histories = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     with styled(style):

@@ -10,9 +10,9 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], f"calibration_identify_{cfg['model']}_{cfg['identifier']}")
     runs = list(range(cfg["runs"]))
-    problems, _, _, _ = report.load_problems(
-        smk.input.data, smk.input.truth, smk.input.ident, cfg["model"], runs
-    )
+    free = io.read_json(smk.input.ident)[cfg["model"]]["free"]
+    data, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
+    problems = report.run_problems(data, truth, free, runs)
     fit = identify_runs(cfg["identifier"], problems, cfg, study=cfg["study"], runs=runs)
     frame = report.fit_frame(fit, problems, runs)
     meta = io.provenance(

@@ -9,11 +9,10 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "calibration_polishing")
     runs = list(range(cfg["runs"]))
     fits = report.fits_by_model({p: io.read_parquet(p)[0] for p in smk.input.fits})
-    problems = {  # one load per model
-        name: report.load_problems(smk.input.data, smk.input.truth, smk.input.ident, name, runs)[0]
-        for name in fits
-    }
-    setup = polish.PolishingSetup.from_config(cfg, io.read_json(smk.input.truth))
+    data, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
+    ident = io.read_json(smk.input.ident)
+    problems = {name: report.run_problems(data, truth, ident[name]["free"], runs) for name in fits}
+    setup = polish.PolishingSetup.from_config(cfg, truth)
     t9, points = polish.table9(fits, problems, setup)
     io.write_csv(t9, smk.output.csv)
     caption = f"Table 9 ({cfg['study']}): polishing path [mm, %]"

@@ -9,9 +9,9 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "calibration_tables")
     fits = report.fits_by_model({p: io.read_parquet(p)[0] for p in smk.input.fits})
-    problems, frame, truth, _ = report.load_problems(
-        smk.input.data, smk.input.truth, smk.input.ident, "paper", list(range(cfg["runs"]))
-    )
+    frame, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
+    free = io.read_json(smk.input.ident)["paper"]["free"]
+    problems = report.run_problems(frame, truth, free, list(range(cfg["runs"])))
     tables = report.study_tables(
         fits, problems, frame, truth, study=cfg["study"], n_boot=cfg["n_boot"]
     )

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import io, stats
+from paramid import stats
 from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.paper import (
@@ -38,7 +38,7 @@ __all__ = [
     "study_tables",
     "table_captions",
     "train_positions",
-    "load_problems",
+    "run_problems",
     "model_comparison",
     "model_label",
     "model_rows",
@@ -72,21 +72,18 @@ def fits_by_model(
     return out
 
 
-def load_problems(
-    dataset: str, truth: str, identifiability: str, model_name: str, runs: Sequence[int]
-) -> tuple[list[Problem], pd.DataFrame, dict, dict]:
-    """One calibration problem per run (its data set, the model's identified subset) from
-    the rule outputs: (problems, data frame, truth, the model's identifiability entry)."""
-    frame, _ = io.read_parquet(dataset)
-    t = io.read_json(truth)
-    ident = io.read_json(identifiability)[model_name]
-    problems = [
+def run_problems(
+    frame: pd.DataFrame, truth: Mapping, free: Sequence[int], runs: Sequence[int]
+) -> list[Problem]:
+    """One calibration problem per run: its data set of ``frame`` (the twin's data) and the
+    model's identified subset ``free`` (its identifiability entry), with the nominal table and
+    tool of ``truth``."""
+    return [
         Problem.from_frame(
-            frame, t["nominal"], t["tool_mm"], ident["free"], repeat=dataset_of(run, t)
+            frame, truth["nominal"], truth["tool_mm"], free, repeat=dataset_of(run, truth)
         )
         for run in runs
     ]
-    return problems, frame, t, ident
 
 
 def fit_frame(fit: Fit, problems: Sequence[Problem], runs: Sequence[int]) -> pd.DataFrame:
