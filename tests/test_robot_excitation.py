@@ -245,6 +245,22 @@ def test_bad_settings_name_the_field(robot, edit, pattern):
         ex.limits_of(robot, SPEC | edit, "unit")
 
 
+def test_a_joint_without_a_urdf_velocity_limit_is_named(tmp_path):
+    """A continuous joint without <limit> has an infinite velocity limit: the design ran with
+    its speed unbounded and wrote Infinity into design.json."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(URDF)
+    joint = next(j for j in tree.getroot().iter("joint") if j.get("name") == "joint_1")
+    joint.remove(joint.find("limit"))
+    path = tmp_path / "no_limit.urdf"
+    tree.write(path)
+    robot = model.load_robot(path, ["joint_1", "joint_2", "joint_4"])
+    spec = SPEC | {"acceleration_limit_rad_s2": 10.0}
+    with pytest.raises(ex.ExcitationError, match=r"joint_1 has no velocity limit in the URDF"):
+        ex.limits_of(robot, spec, "unit")
+
+
 def _coefficients(robot, path, joints=None, harmonics=2):
     trajectory = twin.excitation(robot, 3, harmonics, 5.0)
     frame = ex.coefficient_frame(trajectory, joints or robot.joints)

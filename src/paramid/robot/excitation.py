@@ -163,6 +163,12 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
                 f"{fields['position_rad']} = {mq[k]:g} {unit} on each side empties {joint}'s "
                 f"range [{lo[k]:g}, {hi[k]:g}] {unit} (one value per joint is allowed)"
             )
+        if not np.isfinite(vel[k]) or vel[k] <= 0:
+            raise ExcitationError(
+                f"robots.{study}.excitation: {joint} has no velocity limit in the URDF "
+                f"({vel[k]:g}): the design would bound its speed by nothing; give its "
+                f"<limit velocity=...> in {robot.urdf}"
+            )
         if not vel[k] > mv[k]:
             raise ExcitationError(
                 f"{fields['velocity_rad_s']} = {mv[k]:g} {unit}/s is not below {joint}'s URDF "
