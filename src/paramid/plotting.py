@@ -103,6 +103,27 @@ def new_figure(height_in: float, **subplots: Any) -> tuple[Figure, Any]:
     return fig, fig.subplots(**subplots)
 
 
+def legend_outside(ax: Any, **legend: Any) -> None:
+    """The axes' legend to its right, outside the data (a legend inside hid curves and bands);
+    constrained layout makes room for it."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **legend)
+
+
+def plain_log_ticks(ax: Any, axis: str = "y") -> None:
+    """Readable log-axis ticks, set after the data are drawn: within two decades, ticks at 1,
+    1.5, 2, 3, 5 per decade labelled as plain numbers (not only 10^0 and 10^1); over more,
+    the decades alone, minor ticks unlabelled (their labels collided)."""
+    import numpy as np
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
+
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    low, high = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    if low > 0 and np.log10(high / low) <= 2.0:
+        target.set_major_locator(LogLocator(subs=(1.0, 1.5, 2.0, 3.0, 5.0)))
+        target.set_major_formatter(FormatStrFormatter("%.3g"))
+    target.set_minor_formatter(NullFormatter())
+
+
 def seed_boxes(
     ax: Any,
     per_seed: Any,
@@ -118,7 +139,7 @@ def seed_boxes(
     one row per noise seed), in ``order`` under ``labels``; log axis where errors span
     decades."""
     data = [per_seed.loc[per_seed["trajectory"] == name, column].to_numpy() for name in order]
-    ax.boxplot(data, tick_labels=list(labels))
+    ax.boxplot(data, tick_labels=list(labels), medianprops={"color": "black"})
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     if log:

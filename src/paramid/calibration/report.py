@@ -192,6 +192,8 @@ def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                 "rmse_mm_sd": stats.sd(f["val_rmse_mm"].dropna()),
                 "time_s": t,
                 "time_s_sd": stats.sd(f["time_s"].dropna()),
+                "time_s_min": float(f["time_s"].min()),
+                "time_s_max": float(f["time_s"].max()),
                 "m5_time_saving_pct": 100.0 * (t - t5) / t,
                 "paper_rmse_mm": _num(paper.ACCURACY[label]["rmse"][0]),
                 "paper_time_s": pt,

@@ -19,7 +19,7 @@ from matplotlib.image import AxesImage
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.study import INDICATORS
 from paramid.cec2022.suite import BIASES
-from paramid.plotting import new_figure
+from paramid.plotting import new_figure, plain_log_ticks
 
 _TITLES = {
     "ave": "Ave. (mean f over runs)",
@@ -27,6 +27,11 @@ _TITLES = {
     "time_s": "Time (s per run)",
     "best": "Best (min f over runs)",
 }
+
+
+#: The convergence panels' y range leaves out this share of the budget (the first evaluations'
+#: errors, orders of magnitude above the rest).
+SKIP_SHARE = 0.02
 
 
 def _style_width() -> float:
@@ -81,7 +86,9 @@ def convergence_figure(
 ) -> Figure:
     """Median (line) and interquartile band of the best-so-far error f - f* over the runs
     against evaluations, one panel per function (those in ``histories`` by default), one
-    line per method (log scale)."""
+    line per method (log scale).  Each panel's y range is that of the bands after the first
+    :data:`SKIP_SHARE` of the budget: the first population's error set it and flattened the
+    methods' final medians into a tenth of the panel."""
     if functions is None:
         functions = sorted({function for function, _ in histories})
     rows = max(1, -(-len(functions) // 4))
@@ -91,6 +98,7 @@ def convergence_figure(
         ax.set_visible(False)
     colours = dict(zip(ALGORITHMS, mpl.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
     for ax, function in zip(axes.ravel(), functions, strict=False):
+        low, high = np.inf, 0.0
         for algorithm in ALGORITHMS:
             frame = histories.get((function, algorithm))
             if frame is None:
@@ -102,12 +110,21 @@ def convergence_figure(
             q1, med, q3 = np.percentile(curve, [25, 50, 75], axis=0)
             ax.plot(evals, med, label=algorithm, color=colours[algorithm], lw=1.2)
             ax.fill_between(evals, q1, q3, color=colours[algorithm], alpha=0.15, lw=0)
+            later = evals >= SKIP_SHARE * evals[-1]
+            low, high = min(low, float(q1[later].min())), max(high, float(q3[later].max()))
         ax.set_yscale("log")
+        if high > 0:
+            ax.set_ylim(low / 1.3, high * 1.3)
+        plain_log_ticks(ax)
         ax.set_title(f"F{function}")
     for ax in axes[-1]:
         ax.set_xlabel("evaluations [-]")
     fig.supylabel("best error f - f* [-]")
     handles, labels = axes.ravel()[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
-    fig.suptitle(f"CEC 2022, D = {dim}: convergence (median and IQR over runs)")
+    share = f"{SKIP_SHARE:.0%}"
+    fig.suptitle(
+        f"CEC 2022, D = {dim}: convergence (median and IQR over runs; y range from {share} "
+        "of the budget)"
+    )
     return fig

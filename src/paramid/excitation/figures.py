@@ -17,9 +17,9 @@ from paramid.excitation.fourier import JointLimits
 from paramid.plotting import new_figure, seed_boxes
 
 PANELS = (  # column, title, y label
-    ("param_error", "(d) parameter error", "relative error [1]"),
+    ("param_error", "(d) parameter error", "‖x̂ − x‖ / ‖x‖ [-]"),
     ("val_rmse", "(e) validation RMSE", "RMSE [N m]"),
-    ("val_rmse_true", "(f) validation RMSE vs true torque", "RMSE [N m]"),
+    ("val_rmse_true", "(f) RMSE, true torque", "RMSE [N m]"),
 )
 
 

@@ -32,6 +32,11 @@ COLOURS = {
 }
 
 
+#: Panel (b) draws an excess at or below this [N m] on this floor: the fit reached the cell's
+#: best (a log axis cannot show 0).
+REACHED_NM = 1e-7
+
+
 def traces_on_grid(traces: pd.DataFrame, grid: ArrayLike) -> Array:
     """Best-so-far value of each run (rows, in run order) at evaluation counts ``grid``.
 
@@ -92,14 +97,15 @@ def _convergence_panel(
     evals = np.unique(np.geomspace(1, top, 200).round())
     for method in cell.method.unique():
         h = traces_on_grid(cell[cell.method == method], evals)
-        excess = np.maximum(h - best, 1e-7)
+        excess = np.maximum(h - best, REACHED_NM)
         with warnings.catch_warnings():  # all-NaN columns before a run's first evaluation
             warnings.simplefilter("ignore", RuntimeWarning)
             q1, med, q3 = np.nanpercentile(excess, [25, 50, 75], axis=0)
-        ax.plot(evals, med, color=COLOURS.get(method), lw=1.2, label=DISPLAY[method])
+        ax.plot(evals, med, color=COLOURS.get(method), lw=1.2)  # named in (c)'s legend
         if h.shape[0] > 1:
             ax.fill_between(evals, q1, q3, color=COLOURS.get(method), alpha=0.15, lw=0)
     ax.axhline(0.01 * best, color="0.3", lw=0.8, ls="--", label="1 % of best")
+    ax.axhline(REACHED_NM, color="0.6", lw=0.6, ls=":", label="reached the cell best")
     ax.set(
         xscale="log",
         yscale="log",
@@ -107,7 +113,7 @@ def _convergence_panel(
         ylabel="Best training RMSE − cell best [N m]",
         title=f"(b) convergence, fitted {law.label}",
     )
-    ax.legend(ncols=2, fontsize="small", loc="lower left")
+    ax.legend(fontsize="small", loc="lower left")  # the methods: the figure's legend below (c)
 
 
 def _validation_panel(ax: Axes, law: FrictionModel, runs: pd.DataFrame) -> None:

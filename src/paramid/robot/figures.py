@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator
 
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.plotting import new_figure, seed_boxes, series_colours
+from paramid.plotting import new_figure, plain_log_ticks, seed_boxes, series_colours
 
 
 def torque_figure(
@@ -100,13 +100,14 @@ def regularisation_figure(table: pd.DataFrame) -> Figure:
 
 
 def rmse_figure(validation: pd.DataFrame) -> Figure:
-    """Grouped bars: per-joint RMSE [N m] by method, one panel per validation record; a black
-    dash in each bar marks the part of its error above the low-pass cutoff (validation.csv's
+    """Per-joint RMSE [N m] by method, one panel per validation record, one marker each on a
+    log axis shared by the panels (bars on a log axis have no meaningful length); a black dash
+    beside each marks the part of its error above the low-pass cutoff (validation.csv's
     ``rmse_above_cutoff``), which no model fed the filtered states follows."""
     records = list(dict.fromkeys(validation["record"]))
     methods = list(dict.fromkeys(validation["method"]))
     colours = series_colours(methods)
-    fig, axes = new_figure(2.2 * len(records), nrows=len(records), squeeze=False)
+    fig, axes = new_figure(2.2 * len(records), nrows=len(records), squeeze=False, sharey=True)
     for ax, record in zip(axes[:, 0], records, strict=True):
         part = validation[validation["record"] == record]
         table = part.pivot(index="joint", columns="method", values="rmse")[methods]
@@ -115,7 +116,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         x = np.arange(table.shape[0])
         for k, method in enumerate(table.columns):
             centre = x + (k - (table.shape[1] - 1) / 2) * width
-            ax.bar(centre, table[method], width, color=colours[method], label=method)
+            ax.plot(centre, table[method], "o", ms=5, color=colours[method], label=method)
             ax.hlines(
                 above[method],
                 centre - width / 2,
@@ -128,6 +129,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.set_ylabel("RMSE [N m]")
         ax.set_title(record)
+    plain_log_ticks(axes[0, 0])
     ncol = min(4, len(methods) + 1)  # rows of four: long names stay inside the figure
     fig.legend(*axes[0, 0].get_legend_handles_labels(), ncol=ncol, loc="outside upper center")
     return fig
@@ -157,8 +159,8 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
         )
     ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
     ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
-    ax.set_xticks(x, names, rotation=90, fontsize="x-small")
-    ax.set_ylabel("base parameter [SI]")
+    ax.set_xticks(x, names, rotation=90, fontsize="small")
+    ax.set_ylabel("base parameter\n[kg m², kg m, kg; N m s/rad, N m]")
     fig.legend(ncol=min(4, len(methods)), loc="outside upper center")  # over no point
     return fig
 
@@ -168,11 +170,12 @@ MAX_DECADE_TICKS = 4  # per sign: a few labelled decades stay readable at 3.2 in
 
 
 def symlog_ticks(values: np.ndarray) -> list[float]:
-    """0 and ± every k-th decade from :data:`SYMLOG_LINTHRESH` up to the largest |value|, k
-    such that at most :data:`MAX_DECADE_TICKS` decades are labelled on each side (one tick per
-    decade overlapped when the values span 1e-3 to 1e6)."""
+    """0 and ± every k-th decade from ten times :data:`SYMLOG_LINTHRESH` up to the largest
+    |value|, k such that at most :data:`MAX_DECADE_TICKS` decades are labelled on each side
+    (one tick per decade overlapped when the values span 1e-3 to 1e6, and ±1e-3 sat on 0's
+    label in the linear band)."""
     finite = np.abs(values[np.isfinite(values)])
-    low = int(np.log10(SYMLOG_LINTHRESH))
+    low = int(np.log10(SYMLOG_LINTHRESH)) + 1
     top = max(int(np.ceil(np.log10(finite.max()))) if finite.size and finite.max() > 0 else 0, low)
     step = max(1, int(np.ceil((top - low + 1) / MAX_DECADE_TICKS)))
     decades = [10.0**d for d in range(low, top + 1, step)]
@@ -215,7 +218,7 @@ def excitation_comparison_figure(per_seed: pd.DataFrame, table: pd.DataFrame) ->
     labels = [f"{name.replace('_', chr(10))}\ncond {cond[name]:.3g}" for name in order]
     fig, axes = new_figure(3.2, ncols=2)
     panels = (
-        ("param_error", "(a) base-parameter error", "relative error [1]"),
+        ("param_error", "(a) base-parameter error", "median |β̂ − β| / |β| [-]"),
         ("val_rmse", "(b) validation torque", "RMSE [N m]"),
     )
     for ax, (column, title, unit) in zip(axes, panels, strict=True):
