@@ -50,6 +50,10 @@ CASES = {
         _hip(lambda s: s["sweeps"]["population"].update(values=[2, 30])),
         ["studies.hip.sweeps.population.values[0] = 2"],
     ),
+    "ga.elitism: 0 (the GA keeps at least one elite)": (
+        _hip(lambda s: s.update(ga={"elitism": 0})),
+        ["studies.hip.ga.elitism = 0", "less than the minimum of 1"],
+    ),
     "methods: []": (
         _hip(lambda s: s.update(methods=[])),
         ["studies.hip.methods = []", "should be non-empty"],
