@@ -253,9 +253,33 @@ def test_a_locked_mimic_joint_follows_its_leader(small_urdf: Path) -> None:
     assert np.abs(theta - unfollowed).max() > 1e-3  # the finger's pose moves the slider's CoM
     with pytest.raises(RobotError, match=r"'grip2' at 0.2 but it mimics 'grip'.*sits at -0.5"):
         load_robot(urdf, arm, locked={"grip": 0.4, "grip2": 0.2})
-    with pytest.raises(RobotError, match=r"'grip2' mimics 'grip' .*which is identified"):
+    with pytest.raises(RobotError, match=r"'grip2' follows 'grip' .*which is identified"):
         load_robot(urdf, [*arm, "grip"])
     load_robot(urdf, [*arm, "grip", "grip2"])  # both logged: each moves as recorded
+
+
+def test_a_mimic_chain_an_out_of_range_mimic_and_a_whole_turn(small_urdf: Path) -> None:
+    """A mimic of a mimic of an identified joint was locked (only the chain's root was
+    checked); a mimic whose leader's lock put it outside its range was told to set its own
+    lock, which the mimic check then refused; a value a whole turn away was refused."""
+    grip2 = _with_mimic_finger(small_urdf, '<mimic joint="grip" multiplier="-1.5" offset="0.1"/>')
+    third = """  <link name="finger3">
+    <inertial><origin xyz="0.02 0 0"/><mass value="0.1"/>
+      <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial>
+  </link>
+  <joint name="grip3" type="revolute"><parent link="slider"/><child link="finger3"/>
+    <origin xyz="0 -0.02 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="grip2"/></joint>
+</robot>"""
+    chain = grip2.with_name("chain.urdf")
+    chain.write_text(grip2.read_text().replace("</robot>", third))
+    arm = ["spin", "elbow", "slide"]
+    assert dict(load_robot(chain, arm, locked={"grip": 0.4}).locked)["grip3"] == pytest.approx(-0.5)
+    with pytest.raises(RobotError, match=r"'grip3' follows 'grip2' .*which is identified"):
+        load_robot(chain, [*arm, "grip2"], locked={"grip": 0.4})
+    with pytest.raises(RobotError, match=r"'grip2' at -1.25 rad \(by its <mimic> of 'grip'"):
+        load_robot(grip2, arm, locked={"grip": 0.9})
+    load_robot(grip2, arm, locked={"grip": 0.4, "grip2": -0.5 + 2 * np.pi})  # the same pose
 
 
 @pytest.mark.parametrize(("lower", "upper"), [("0.3", "0.3"), ("2", "-2")])

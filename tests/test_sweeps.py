@@ -113,6 +113,26 @@ def test_figure_3c_zooms_on_the_rls_box_only_beside_other_methods(methods, panel
         assert high < 0.2 and fig.axes[1].get_yscale() == "linear"
 
 
+def test_figure_3c_marks_diverged_runs_on_the_edge_instead_of_flattening_the_boxes():
+    """The pendulum's one RLS-PSO run at 2.32 N m (others 2.266-2.273) flattened every RLS box
+    into a tenth of the panel. Runs beyond 3 IQR sit on the edge as one triangle with the
+    farthest value and their count; the reference line stays in view; a NaN run (a fit that
+    failed) is left out instead of stopping the figure; the title counts the runs."""
+    from paramid.hip import figures
+
+    rng = np.random.default_rng(1)
+    values = {m: 2.266 + rng.uniform(0.0, 0.007, 30) for m in ("PSO", "RLS-PSO", "RLS-GWO")}
+    values["PSO"] = values["PSO"] + 2.0
+    values["RLS-PSO"][:2] = (2.32, 2.40)
+    values["RLS-GWO"][0] = np.nan
+    fig = figures.rmse_distribution(values, {"BCLS": 2.262})
+    low, high = fig.axes[1].get_ylim()
+    assert low < 2.262 and high < 2.28  # the reference in view, the boxes not flattened
+    notes = [t.get_text() for t in fig.axes[1].texts]
+    assert notes == ["2.4 (2 runs)"]
+    assert fig.get_suptitle() == "Repeated-run distribution (30 seeds)"
+
+
 @pytest.mark.parametrize(
     ("seconds", "note"), [(6.6, ""), (10.0, ""), (30.0, " (first 10 s of 30 s)")]
 )

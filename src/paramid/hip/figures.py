@@ -103,7 +103,8 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
         fig, whole = new_figure(3.4)
         panels = [(whole, list(values))]
     if len(panels) == 2:
-        _outliers_marked(bounded, [np.asarray(values[k]) for k in inside])
+        lines = list(references.values())
+        _outliers_marked(bounded, [np.asarray(values[k], dtype=float) for k in inside], lines)
     rng = generator("figures", "fig3c", "jitter")
     jitter = {k: rng.uniform(-0.15, 0.15, size=np.size(v)) for k, v in values.items()}
     for ax, labels in panels:
@@ -132,34 +133,45 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
     return fig
 
 
-def _outliers_marked(ax: Any, data: Sequence[Array]) -> None:
-    """Linear y-limits over the runs within 3 interquartile ranges of their method's box, each
-    run beyond drawn as a triangle on the axis edge with its value: one diverged run flattened
-    every other box (2.32 against 2.266-2.273 N m on the pendulum)."""
+def _outliers_marked(ax: Any, data: Sequence[Array], references: Sequence[float]) -> None:
+    """Linear y-limits over the runs within 3 interquartile ranges of their method's box and
+    the ``references`` (lines drawn on the panel); the runs of a method beyond them drawn as
+    one triangle on the axis edge with the farthest value and their count: one diverged run
+    flattened every other box (2.32 against 2.266-2.273 N m on the pendulum)."""
+    finite = [v[np.isfinite(v)] for v in data]
     inner = []
-    for v in data:
+    for v in (v for v in finite if v.size):
         q1, q3 = np.percentile(v, [25, 75])
         reach = 3.0 * max(q3 - q1, 1e-12)
         inner.append(v[(v >= q1 - reach) & (v <= q3 + reach)])
-    low, high = min(float(v.min()) for v in inner), max(float(v.max()) for v in inner)
+    levels = np.concatenate([*inner, np.asarray(references, dtype=np.float64)])
+    levels = levels[np.isfinite(levels)]
+    if levels.size == 0:
+        return
+    low, high = float(levels.min()), float(levels.max())
     pad = 0.08 * max(high - low, 1e-12)
     low, high = low - pad, high + pad
-    if all(v.min() >= low and v.max() <= high for v in data):
+    if all(v.size == 0 or (v.min() >= low and v.max() <= high) for v in finite):
         return
     ax.set_ylim(low, high)
-    for i, v in enumerate(data, start=1):
-        for value, edge, marker, va in ((v.max(), high, "^", "top"), (v.min(), low, "v", "bottom")):
-            beyond = value > high if marker == "^" else value < low
-            if beyond:
-                ax.plot(i, edge, marker=marker, color="black", ms=6, clip_on=False, zorder=4)
-                ax.annotate(
-                    f"{value:.4g}",
-                    (i, edge),
-                    xytext=(6, 0),
-                    textcoords="offset points",
-                    va=va,
-                    fontsize="small",
-                )
+    for i, v in enumerate(finite, start=1):
+        for beyond, edge, marker, va in (
+            (v[v > high], high, "^", "top"),
+            (v[v < low], low, "v", "bottom"),
+        ):
+            if beyond.size == 0:
+                continue
+            farthest = beyond.max() if marker == "^" else beyond.min()
+            count = f" ({beyond.size} runs)" if beyond.size > 1 else ""
+            ax.plot(i, edge, marker=marker, color="black", ms=6, clip_on=False, zorder=4)
+            ax.annotate(
+                f"{farthest:.4g}{count}",
+                (i, edge),
+                xytext=(6, 0),
+                textcoords="offset points",
+                va=va,
+                fontsize="small",
+            )
 
 
 def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:

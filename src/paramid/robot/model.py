@@ -28,7 +28,7 @@ batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 00
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -230,11 +230,17 @@ def _reference(full: pin.Model, locked: Mapping[str, float]) -> Array:
 LOCK_LIMIT_SLACK = 0.02
 
 
-def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[str, float]) -> None:
+def _check_locks(
+    full: pin.Model,
+    values: Mapping[str, float],
+    given: Mapping[str, float],
+    followed: Mapping[str, str],
+) -> None:
     """Each locked joint's value within its URDF limits (beyond them by more than
     :data:`LOCK_LIMIT_SLACK` of the range, at least 1e-3; a revolute joint's up to whole
     turns): a finger locked at 3 m was written into the exported URDF, the Panda's joint 4
-    left out sat at 0 outside [-3.07, -0.07]."""
+    left out sat at 0 outside [-3.07, -0.07].  A ``<mimic>`` joint's value (``followed``: its
+    root leader) is named as its leader's doing."""
     outside = []
     for name, value in values.items():
         jid = full.getJointId(name)
@@ -251,7 +257,10 @@ def _check_locks(full: pin.Model, values: Mapping[str, float], given: Mapping[st
             pose -= 2 * np.pi * np.round((value - 0.5 * (low + high)) / (2 * np.pi))
         if low - slack <= pose <= high + slack:
             continue
-        where = "" if name in given else " (the default: not in `joints:`)"
+        if name in followed:
+            where = f" (by its <mimic> of {followed[name]!r}: change that lock)"
+        else:
+            where = "" if name in given else " (the default: not in `joints:`)"
         outside.append(f"{name!r} at {value:g} {unit}{where} [limits {low:.4g}, {high:.4g}]")
     if outside:
         raise RobotError(
@@ -271,39 +280,44 @@ def _mimic_locks(
     given: Mapping[str, float],
     moving: Sequence[str],
     mimics: Mapping[str, Mimic],
-) -> dict[str, float]:
+    angular: Collection[str],
+) -> tuple[dict[str, float], dict[str, str]]:
     """Lock values with each locked ``<mimic>`` joint at multiplier · leader + offset (URDF's
-    rule) from its leader's locked value, following chains of mimics; a value given for it in
-    ``locked:`` must agree (:data:`MIMIC_TOLERANCE`).  A mimic of an identified joint cannot
-    follow it in a model that holds it fixed: RobotError, naming both."""
-    out = dict(values)
+    rule) from its leader's locked value, following chains of mimics, and each such joint's
+    root leader.  A value given for it in ``locked:`` must agree (:data:`MIMIC_TOLERANCE`; up
+    to whole turns for the ``angular`` joints).  A mimic of an identified joint, anywhere up
+    its chain, cannot follow it in a model that holds it fixed: RobotError, naming both."""
+    out, followed = dict(values), {}
     for name in out:
         chain = [name]
         while chain[-1] in mimics and mimics[chain[-1]].leader not in chain:
             chain.append(mimics[chain[-1]].leader)
-        if len(chain) == 1:
-            continue
-        if chain[-1] in moving:
+        leader = next((joint for joint in chain[1:] if joint in moving), None)
+        if leader is not None:
             raise RobotError(
-                f"joint {name!r} mimics {chain[-1]!r} (URDF <mimic>), which is identified: "
-                f"locked, {name!r} would stand still while {chain[-1]!r} moves. List {name!r} "
-                f"in `joints:` too (its log's angle), or lock {chain[-1]!r}"
+                f"joint {name!r} follows {leader!r} (URDF <mimic>), which is identified: "
+                f"locked, {name!r} would stand still while {leader!r} moves. List {name!r} "
+                f"in `joints:` too (its log's angle), or lock {leader!r}"
             )
-        if chain[-1] not in out or chain[-1] in mimics:  # not lockable, or a loop of mimics
+        root = chain[-1]
+        if len(chain) == 1 or root not in out or root in mimics:  # none, unlockable, a loop
             continue
-        value = out[chain[-1]]
+        value = out[root]
         for joint in reversed(chain[:-1]):
-            mimic = mimics[joint]
-            value = mimic.multiplier * value + mimic.offset
-        if name in given and abs(given[name] - value) > MIMIC_TOLERANCE:
-            raise RobotError(
-                f"locked: {name!r} at {given[name]:g} but it mimics {chain[-1]!r} (URDF "
-                f"<mimic>), which is locked at {out[chain[-1]]:g}: it sits at {value:.6g}. "
-                f"Lock {chain[-1]!r} where the robot held it and leave {name!r} out of "
-                "`locked:` (it follows its leader)"
-            )
-        out[name] = value
-    return out
+            value = mimics[joint].multiplier * value + mimics[joint].offset
+        if name in given:
+            gap = given[name] - value
+            if name in angular:
+                gap -= 2 * np.pi * np.round(gap / (2 * np.pi))  # the same pose a turn away
+            if abs(gap) > MIMIC_TOLERANCE:
+                raise RobotError(
+                    f"locked: {name!r} at {given[name]:g} but it mimics {root!r} (URDF "
+                    f"<mimic>), which is locked at {out[root]:g}: it sits at {value:.6g}. "
+                    f"Lock {root!r} where the robot held it and leave {name!r} out of "
+                    "`locked:` (it follows its leader)"
+                )
+        out[name], followed[name] = value, root
+    return out, followed
 
 
 def _child_link(model: pin.Model, jid: int) -> str:
@@ -388,10 +402,11 @@ def robot_from_model(
     given = {j: float(v) for j, v in (locked or {}).items()}
     free = [j for j in known if j not in joints]
     one_dof = [j for j in free if _joint_kind(full, full.getJointId(j)) != "other"]
-    lock_values = _mimic_locks(
-        {j: given.get(j, 0.0) for j in one_dof}, given, joints, dict(mimics or {})
+    angular = {j for j in one_dof if _joint_kind(full, full.getJointId(j)) != "prismatic"}
+    lock_values, followed = _mimic_locks(
+        {j: given.get(j, 0.0) for j in one_dof}, given, joints, dict(mimics or {}), angular
     )
-    _check_locks(full, lock_values, given)
+    _check_locks(full, lock_values, given, followed)
     reference = _reference(full, {**lock_values, **given})
     lock_ids = [full.getJointId(j) for j in free]
     model = pin.buildReducedModel(full, lock_ids, reference) if lock_ids else full.copy()
