@@ -217,18 +217,19 @@ def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
         load_robot(shifted, ["spin", "slide", "grip"])  # the elbow's limits are [0.5, 2]
 
 
-def _with_mimic_finger(small_urdf: Path, mimic: str) -> Path:
-    """The small robot with a second finger on the slider whose joint carries ``mimic``."""
-    finger = f"""  <link name="finger2">
+def _with_mimic_finger(urdf: Path, mimic: str, number: int = 2) -> Path:
+    """``urdf`` with finger ``number`` on the slider, its joint ``grip<number>`` carrying
+    ``mimic``, written beside it."""
+    finger = f"""  <link name="finger{number}">
     <inertial><origin xyz="0.04 0.01 0"/><mass value="0.25"/>
       <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0002" iyz="0" izz="0.0002"/></inertial>
   </link>
-  <joint name="grip2" type="revolute"><parent link="slider"/><child link="finger2"/>
-    <origin xyz="0 0.02 0.1"/><axis xyz="0 0 1"/>
+  <joint name="grip{number}" type="revolute"><parent link="slider"/><child link="finger{number}"/>
+    <origin xyz="0 {0.01 * number} 0.1"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="1" velocity="1"/>{mimic}</joint>
 </robot>"""
-    path = small_urdf.with_name(f"mimic_{len(mimic)}.urdf")
-    path.write_text(small_urdf.read_text().replace("</robot>", finger))
+    path = urdf.with_name(f"{urdf.stem}_finger{number}_{len(mimic)}.urdf")
+    path.write_text(urdf.read_text().replace("</robot>", finger))
     return path
 
 
@@ -263,16 +264,7 @@ def test_a_mimic_chain_an_out_of_range_mimic_and_a_whole_turn(small_urdf: Path) 
     checked); a mimic whose leader's lock put it outside its range was told to set its own
     lock, which the mimic check then refused; a value a whole turn away was refused."""
     grip2 = _with_mimic_finger(small_urdf, '<mimic joint="grip" multiplier="-1.5" offset="0.1"/>')
-    third = """  <link name="finger3">
-    <inertial><origin xyz="0.02 0 0"/><mass value="0.1"/>
-      <inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial>
-  </link>
-  <joint name="grip3" type="revolute"><parent link="slider"/><child link="finger3"/>
-    <origin xyz="0 -0.02 0.1"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="grip2"/></joint>
-</robot>"""
-    chain = grip2.with_name("chain.urdf")
-    chain.write_text(grip2.read_text().replace("</robot>", third))
+    chain = _with_mimic_finger(grip2, '<mimic joint="grip2"/>', number=3)
     arm = ["spin", "elbow", "slide"]
     assert dict(load_robot(chain, arm, locked={"grip": 0.4}).locked)["grip3"] == pytest.approx(-0.5)
     with pytest.raises(RobotError, match=r"'grip3' follows 'grip2' .*which is identified"):

@@ -346,17 +346,11 @@ def repair(
     does not.  ``phi_fine``: bases on a grid equally spaced over one period, whose extremes are
     widened by :func:`paramid.excitation.fourier.between_samples` (limits met at the samples
     only were passed by up to 6 % of q̇_max between them)."""
-    spacing = 2 * np.pi / omega_f / phi_fine[0].shape[0]
-    pq, pqd, pqdd = between_samples(theta, omega_f, spacing)
-    q, qd, qdd = (p @ theta for p in phi_fine)
-    ok = (
-        np.all(q.min(axis=0) - pq >= limits.q_min)
-        and np.all(q.max(axis=0) + pq <= limits.q_max)
-        and np.all(np.abs(qd).max(axis=0) + pqd <= limits.qd_max)
-        and np.all(np.abs(qdd).max(axis=0) + pqdd <= limits.qdd_max)
-    )
-    if ok:
+    period, points = 2 * np.pi / omega_f, phi_fine[0].shape[0]
+    trajectory = FourierTrajectory.from_theta(theta, omega_f)
+    if max(bounded_violation(trajectory, limits, grid(period, points)).values()) <= 0:
         return theta, 1.0
+    pq, pqd, pqdd = between_samples(theta, omega_f, period / points)
     try:  # scaling by s ≤ 1 scales the widths by s: limits less the full widths hold after it
         inner = JointLimits(
             limits.q_min + pq, limits.q_max - pq, limits.qd_max - pqd, limits.qdd_max - pqdd
