@@ -349,7 +349,9 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
     with pytest.raises(
         ingest.InputError, match=r"'time' .* row 601 .*: nan; the last line .* remove"
     ):
-        ingest.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005))
+        ingest.load_record(tmp_path / "empty.csv", {})
+    # an empty time cell is the file's end, which trim_end_s drops: measured from 5.99 s
+    assert ingest.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005)).time.size == 599
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
@@ -367,3 +369,81 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
     frame.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"'angle' \(angle\) .* data row 301 \(file line 3"):
         ingest.load_record(tmp_path / "bad.csv", {}, trim_s=(1.0, 0.0))
+
+
+def _time_cells(path: Path, cells: dict[int, str]) -> Path:
+    """``path`` with the time cells of the given 0-based data rows replaced."""
+    frame = pd.read_csv(path)
+    frame["time"] = frame["time"].astype(object)
+    for row, text in cells.items():
+        frame.loc[row, "time"] = text
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("cells", "trim_s", "kept"),
+    [
+        ({0: "", 1: "x"}, (1.0, 0.0), slice(102, 600)),  # before the first readable stamp, 0.02 s
+        ({50: "n/a"}, (1.0, 0.0), slice(100, 600)),  # between stamps the start trim drops
+        ({598: "", 599: ""}, (0.0, 0.5), slice(0, 548)),  # the file's end: from 5.97 s
+        ({585: "?", 5: "?"}, (0.5, 0.3), slice(50, 570)),  # one in each trimmed end
+    ],
+)
+def test_an_unreadable_time_cell_the_trims_drop_is_not_judged(tmp_path, cells, trim_s, kept):
+    """A time cell without a number in the rows a trim drops stopped the load; it is dropped
+    with them, the trims measured from the first and the last readable stamp: the record is the
+    file's rows ``kept``, as the file with every cell readable gives them."""
+    clean = ingest.load_record(write_csv(tmp_path / "clean.csv"), {})
+    bad = _time_cells(write_csv(tmp_path / "bad.csv"), cells)
+    with pytest.raises(
+        ingest.InputError, match=rf"bad\.csv: column 'time' \(time\) .* row {min(cells) + 1} "
+    ):
+        ingest.load_record(bad, {})
+    record = ingest.load_record(bad, {}, trim_s=trim_s)
+    np.testing.assert_array_equal(record.angle, clean.angle[kept])
+    np.testing.assert_allclose(record.time, clean.time[kept] - clean.time[kept.start], atol=1e-12)
+    assert record.rows_trimmed == 600 - (kept.stop - kept.start) and not record.resampled
+
+
+def test_an_unreadable_time_cell_the_trims_keep_is_named_at_its_row(tmp_path):
+    """A time cell without a number in the rows the trims keep names its row as before; one
+    between a dropped and a kept stamp (the trim may keep it) names the trim to raise."""
+    bad = _time_cells(write_csv(tmp_path / "bad.csv"), {300: "x"})
+    with pytest.raises(
+        ingest.InputError, match=r"'time' \(time\) is not a finite number at data row 301 .*'x'"
+    ):
+        ingest.load_record(bad, {}, trim_s=(1.0, 1.0))
+    edge = _time_cells(write_csv(tmp_path / "edge.csv"), {100: "x"})  # 1.00 s, first kept
+    with pytest.raises(
+        ingest.InputError,
+        match=r"edge\.csv: .* data row 101 .*'x'; it lies between the stamps 0\.99 s and 1\.01 s,"
+        r" across the trim_start_s = 1 s boundary.* raise trim_start_s above 1\.01 s",
+    ):
+        ingest.load_record(edge, {}, trim_s=(1.0, 0.0))
+    assert ingest.load_record(edge, {}, trim_s=(1.02, 0.0)).time.size == 498
+    end = _time_cells(write_csv(tmp_path / "end.csv"), {549: ""})  # 5.49 s, last kept
+    with pytest.raises(ingest.InputError, match=r"row 550 .*across the trim_end_s = 0\.5 s"):
+        ingest.load_record(end, {}, trim_s=(0.0, 0.5))
+    # a falling stamp is refused across an unreadable one (the trims measure from the last)
+    fall = _time_cells(write_csv(tmp_path / "fall.csv"), {598: "", 599: "1"})
+    with pytest.raises(
+        ingest.InputError, match=r"not increasing at data row 600 .*1 s after 5\.97"
+    ):
+        ingest.load_record(fall, {}, trim_s=(0.0, 0.5))
+
+
+def test_an_unreadable_timestamp_the_trims_drop_is_not_judged(tmp_path):
+    """ISO 8601 stamps alike: an unreadable one in the trimmed start is dropped, the seconds
+    counted from the first readable stamp; one the trims keep names its row."""
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
+    stamps = pd.Timestamp("2024-05-01T12:00:00Z") + pd.to_timedelta(frame["time"], unit="s")
+    frame["time"] = stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    frame.loc[3, "time"] = "oops"
+    frame.to_csv(path := tmp_path / "iso.csv", index=False)
+    record = ingest.load_record(path, {}, trim_s=(0.5, 0.0))
+    assert record.time.size == 550 and record.rows_trimmed == 50
+    np.testing.assert_allclose(record.time, np.arange(550) / 100.0, atol=1e-9)
+    with pytest.raises(ingest.InputError, match=r"no timestamp at data row 4 \(file line 5\)"):
+        ingest.load_record(path, {})
+    assert ingest.shared_samples(path, "time", "s", [(0.5, 3.0), (2.5, 0.0)])[0] == 50

@@ -230,6 +230,24 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
         records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
+def test_an_unreadable_time_cell_in_a_trimmed_end_is_dropped(tmp_path: Path):
+    """A time cell without a number in a trimmed end stopped the load; it is dropped with the
+    rows the trim drops, and one in the rows kept still names its row."""
+    data = frame(np.arange(200) / 100.0)
+    data["time"] = data["time"].astype(object)
+    data.loc[[0, 10], "time"] = ["", "-"]
+    data.to_csv(path := tmp_path / "start.csv", index=False)
+    with pytest.raises(InputError, match=r"start\.csv: column 'time' .* data row 1 \(file line 2"):
+        records.load_record(path, JOINTS)
+    kept = records.load_record(path, JOINTS, trim_s=(0.5, 0.0))  # from 0.01 s: 0.51-1.99 s
+    assert kept.time.size == 149 and kept.rows_trimmed == 51
+    np.testing.assert_array_equal(kept.q, frame(np.arange(200) / 100.0).iloc[51:, 1::3])
+    data.loc[100, "time"] = "?"
+    data.to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"'time' \(time\) .* data row 101 \(file line 102\)"):
+        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
+
+
 def test_missing_joint_column(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform).drop(columns="tau_elbow")
     data.to_csv(path := tmp_path / "missing.csv", index=False)

@@ -179,11 +179,20 @@ def _numeric_column(
     return values
 
 
-def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Array:
+def time_column(
+    frame: pd.DataFrame,
+    column: str,
+    unit: str,
+    path: Path,
+    first_row: int = 0,
+    unreadable: bool = False,
+) -> Array:
     """The time column in s: numbers times ``unit``'s factor (:data:`UNIT_FACTORS`), or
     timestamps (a Parquet timestamp or duration column, ISO 8601 text) as seconds from the first
     one, which carry their unit (a declared one other than s is refused: it would scale them
-    again)."""
+    again).  A cell that holds no finite number or timestamp is an :class:`InputError` naming
+    its row (the first row of ``frame`` is the file's data row ``first_row``, 0-based), or NaN
+    with ``unreadable`` (for :func:`trimmed_time`, which drops such a cell where the trims do)."""
     import pandas as pd
     from pandas.api.types import is_numeric_dtype
 
@@ -196,20 +205,31 @@ def time_column(frame: pd.DataFrame, column: str, unit: str, path: Path) -> Arra
             if parsed.notna().any():  # timestamps; a cell that is none is named below
                 values = parsed
     if not pd.api.types.is_datetime64_any_dtype(values):
-        return UNIT_FACTORS["time"][unit] * _numeric_column(frame, column, "time", path)
+        if unreadable:
+            numbers = np.array(pd.to_numeric(values, errors="coerce"), dtype=np.float64)
+            numbers[~np.isfinite(numbers)] = np.nan
+            return UNIT_FACTORS["time"][unit] * numbers
+        return UNIT_FACTORS["time"][unit] * _numeric_column(frame, column, "time", path, first_row)
     if unit != "s":
         raise InputError(
             f"{path}: column {column!r} holds timestamps, which carry their unit: leave "
             f"units.time unset (it is {unit!r})"
         )
-    if values.isna().any():
-        row = int(np.flatnonzero(values.isna().to_numpy())[0])
+    missing = values.isna().to_numpy()
+    if missing.any() and not unreadable:
+        row = int(np.flatnonzero(missing)[0])
         raw = frame[column].iloc[row]
+        at = first_row + row
         raise InputError(
-            f"{path}: column {column!r} (time) has no timestamp at data row {row + 1} (file line "
-            f"{row + 2}): {raw!r}"
+            f"{path}: column {column!r} (time) has no timestamp at data row {at + 1} (file line "
+            f"{at + 2}): {raw!r}"
         )
-    return ((values - values.iloc[0]) / pd.Timedelta(seconds=1)).to_numpy(dtype=np.float64)
+    if missing.all():
+        return np.full(len(values), np.nan)
+    start = values.iloc[int(np.flatnonzero(~missing)[0])]
+    seconds = np.array((values - start) / pd.Timedelta(seconds=1), dtype=np.float64)
+    seconds[missing] = np.nan
+    return seconds
 
 
 def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tuple[float, float]:
@@ -254,14 +274,15 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
 
 
 def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0) -> None:
-    """An :class:`InputError` naming the first stamp below the one before it (``t[0]`` is the
-    file's data row ``first_row``, 0-based)."""
-    if (falls := np.flatnonzero(np.diff(t) < 0)).size:
-        row = int(falls[0]) + 1
+    """An :class:`InputError` naming the first stamp below the readable one before it (``t[0]``
+    is the file's data row ``first_row``, 0-based; an unreadable stamp, NaN, is passed over)."""
+    readable = np.flatnonzero(np.isfinite(t))
+    if (falls := np.flatnonzero(np.diff(t[readable]) < 0)).size:
+        row, before = int(readable[falls[0] + 1]), int(readable[falls[0]])
         at = first_row + row
         raise InputError(
             f"{path}: time is not increasing at data row {at + 1} (file line {at + 2}): "
-            f"{float(t[row]):.15g} s after {float(t[row - 1]):.15g} s (a line cut short?)"
+            f"{float(t[row]):.15g} s after {float(t[before]):.15g} s (a line cut short?)"
         )
 
 
@@ -271,16 +292,69 @@ def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
     these rows only: a cell the trims drop (a logger's half-written last line) is not judged.
     A stamp below the one before it is refused first, naming its row: the trims are measured
     from the first and the last stamp (a last line cut inside its time cell, ``1`` after
-    ``9.99``, would have trimmed away most of the record)."""
+    ``9.99``, would have trimmed away most of the record).
+
+    An unreadable stamp (NaN: a cell that holds no number) is placed by the readable ones around
+    it, and the trims are measured from the first and the last readable stamp (the file's own
+    ends lie beyond them, so no row the trims drop is kept).  Unreadable rows that lie before
+    a readable stamp ``trim_start_s`` drops, or after one ``trim_end_s`` drops, are dropped
+    with it; the slice spans every other unreadable row (between kept stamps, at an end the
+    trims leave whole, or between a kept and a dropped stamp, where the trim may keep it), for
+    :func:`trimmed_time` to name."""
     _refuse_falling_stamps(time, path)
-    t = time - time[0]
-    keep = np.flatnonzero((t >= start_s - 1e-12) & (t <= t[-1] - end_s + 1e-12))
+    readable = np.flatnonzero(np.isfinite(time))
+    if readable.size == 0:
+        return slice(0, time.size)  # no stamp to measure from: trimmed_time names the first
+    t = time - time[readable[0]]
+    last = t[readable[-1]]
+    at = t[readable]
+    keep = readable[(at >= start_s - 1e-12) & (at <= last - end_s + 1e-12)]
     if keep.size < 3:
         raise InputError(
             f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
-            f"{keep.size} of its rows ({t[-1]:.4g} s long)"
+            f"{keep.size} of its rows ({last:.4g} s long)"
         )
-    return slice(int(keep[0]), int(keep[-1]) + 1)
+    dropped_before = readable[readable < keep[0]]
+    dropped_after = readable[readable > keep[-1]]
+    start = int(dropped_before[-1]) + 1 if dropped_before.size else 0
+    stop = int(dropped_after[0]) if dropped_after.size else time.size
+    return slice(start, stop)
+
+
+def trimmed_time(
+    frame: pd.DataFrame,
+    column: str,
+    unit: str,
+    path: Path,
+    trim_s: tuple[float, float] = (0.0, 0.0),
+) -> tuple[slice, Array]:
+    """The rows the trims ``trim_s`` (``trim_start_s``, ``trim_end_s``) keep
+    (:func:`kept_rows`) and their stamps [s].  The stamps of the rows the trims drop are not
+    judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
+    (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
+    time = time_column(frame, column, unit, path, unreadable=True)
+    rows = kept_rows(time, *trim_s, path)
+    stamps = time[rows]
+    unreadable = np.flatnonzero(np.isnan(stamps))
+    if unreadable.size == 0:
+        return rows, stamps
+    readable = np.flatnonzero(~np.isnan(time))
+    row = rows.start + int(unreadable[0])
+    before, after = readable[readable < row], readable[readable > row]
+    if before.size and before[-1] < rows.start:  # after a stamp the start trim drops
+        trim, seconds, past = "trim_start_s", trim_s[0], time[after[0]] - time[readable[0]]
+    elif after.size and after[0] >= rows.stop:  # before a stamp the end trim drops
+        trim, seconds, past = "trim_end_s", trim_s[1], time[readable[-1]] - time[before[-1]]
+    else:  # within the kept stamps, or at an end the trims leave whole: named as any bad cell
+        time_column(frame.iloc[rows], column, unit, path, rows.start)
+        raise AssertionError(f"{path}: row {row + 1}'s unreadable stamp passed")  # unreachable
+    raise InputError(
+        f"{path}: column {column!r} (time) holds no number at data row {row + 1} (file line "
+        f"{row + 2}): {frame[column].iloc[row]!r}; it lies between the stamps "
+        f"{float(time[before[-1]]):.15g} s and {float(time[after[0]]):.15g} s, across the "
+        f"{trim} = {seconds:g} s boundary, which may keep it: fix the cell, or raise {trim} "
+        f"above {float(past):.6g} s to drop it"
+    )
 
 
 def shared_samples(
@@ -290,8 +364,9 @@ def shared_samples(
     keep (:func:`kept_rows`) and the seconds they span, from its time ``column`` alone (a gap
     that both trims drop is no reason to refuse them)."""
     path = Path(path)
-    stamps = time_column(read_table(path), column, unit, path)
-    first, second = (kept_rows(stamps, start, end, path) for start, end in spans)
+    frame = read_table(path)
+    stamps = time_column(frame, column, unit, path, unreadable=True)
+    first, second = (trimmed_time(frame, column, unit, path, span)[0] for span in spans)
     start, stop = max(first.start, second.start), min(first.stop, second.stop)
     if stop <= start:
         return 0, 0.0
@@ -370,8 +445,8 @@ def load_record(
     trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> MeasuredRecord:
     """Parse, validate, convert to SI and (if jittered) resample one measured record;
-    ``trim_s`` drops the file's first and last seconds (:func:`trimmed`) before its stamps are
-    judged and put on the grid, time from 0 again."""
+    ``trim_s`` drops the file's first and last seconds (:func:`trimmed_time`: an unreadable
+    stamp among them too) before its stamps are judged and put on the grid, time from 0 again."""
     path = Path(path)
     named = dict(columns or {})  # an optional column the config names must be in the file
     columns = field_columns(named)
@@ -390,10 +465,9 @@ def load_record(
     if missing:
         raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
 
-    time = time_column(frame, columns["time"], units.get("time", "s"), path)
-    rows = kept_rows(time, *trim_s, path)
+    rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
     kept = frame.iloc[rows]
-    data = {"time": time[rows]}
+    data = {"time": stamps}
     for field in (*REQUIRED[1:], *OPTIONAL):
         if columns[field] not in frame.columns:
             continue
@@ -416,7 +490,7 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
-        rows_trimmed=time.size - (rows.stop - rows.start),
+        rows_trimmed=len(frame) - (rows.stop - rows.start),
     )
 
 

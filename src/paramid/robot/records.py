@@ -33,10 +33,9 @@ from paramid.ingest import (
     UNIT_FACTORS,
     InputError,
     _numeric_column,
-    kept_rows,
     on_uniform_grid,
     read_table,
-    time_column,
+    trimmed_time,
 )
 
 Array = NDArray[np.float64]
@@ -193,8 +192,9 @@ def load_record(
     not a motion).  ``locked`` maps each joint the
     model locks to its kind: where the ``q`` template names joints (``{joint}``) and the file
     has such a joint's column, its angle is read alike into ``locked_q``.  ``trim_s`` drops
-    the file's first and last seconds before its stamps are judged and put on the grid (a gap
-    or a stop there is trimmed away), time from 0 again.
+    the file's first and last seconds before its stamps are judged and put on the grid (a gap,
+    a stop or an unreadable stamp there is trimmed away: :func:`paramid.ingest.trimmed_time`),
+    time from 0 again.
     """
     path = Path(path)
     columns = column_templates(columns)
@@ -219,10 +219,10 @@ def load_record(
                 kinds = (*kinds, kind)
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
-    time = time_column(frame, columns["time"], (units or {}).get("time", "s"), path)
-    rows = kept_rows(time, *trim_s, path)
+    unit = (units or {}).get("time", "s")
+    rows, stamps = trimmed_time(frame, columns["time"], unit, path, trim_s)
     kept = frame.iloc[rows]
-    data = {"time": time[rows]}
+    data = {"time": stamps}
     for field, cols in names.items():
         if cols is not None:
             unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
@@ -244,6 +244,6 @@ def load_record(
         sample_rate_hz=1.0 / interval,
         jitter=jitter,
         resampled=resampled,
-        rows_trimmed=time.size - (rows.stop - rows.start),
+        rows_trimmed=len(frame) - (rows.stop - rows.start),
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
     )
