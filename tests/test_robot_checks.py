@@ -9,6 +9,7 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paramid import plausibility
@@ -706,3 +707,61 @@ def test_rest_is_judged_after_the_time_unit_and_its_advice_names_only_what_to_tr
     )
     (problem,) = checks.record_problems(head, robot)
     assert "raise trim_start_s by 5 s" in problem[2] and "trim_end_s" not in problem[2]
+
+
+def _gen3_log(tmp_path: Path, every: int = 1, **cells: tuple[int, float]) -> Path:
+    """opti_traj_testing1 (every ``every``-th row) with joint 7's angle wrapped to (-π, π]
+    about 2.9 rad (it crosses π) and the given ``column=(row, value)`` cells set."""
+    frame = pd.read_csv(ROOT / "data/kinova_gen3/opti_traj_testing1.csv").iloc[::every]
+    frame = frame.reset_index(drop=True)
+    frame["Position7"] = np.angle(np.exp(1j * (frame["Position7"] + 2.9)))
+    for column, (row, value) in cells.items():
+        frame.loc[row, column] = value
+    frame.to_csv(path := tmp_path / "wrapped.csv", index=False)
+    return path
+
+
+def test_a_continuous_joints_glitch_names_the_files_row_and_value(tmp_path, robot):
+    """A glitch in a continuous joint's wrapped log was named by the unwrapped step (-2.78 rad
+    for the file's +3.5 rad) and the time from the trimmed start, nothing the user could find
+    in the file: the message names the column, the data rows and the values the file holds."""
+    kinds = model.joint_kinds(robot)
+    clean = records.load_record(_gen3_log(tmp_path), JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds)
+    assert np.ptp(clean.q[:, 6]) < 2 and checks.record_problems(clean, robot) == []
+    frame = pd.read_csv(path := _gen3_log(tmp_path))
+    before, value = float(frame.loc[399, "Position7"]), float(frame.loc[400, "Position7"]) + 3.5
+    path = _gen3_log(tmp_path, Position7=(400, value))
+    record = records.load_record(
+        path, JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds, trim_s=(0.1, 0)
+    )
+    problems = checks.record_problems(record, robot)
+    assert [(c, j) for c, j, _ in problems] == [("angle_units", "joint_7")]
+    assert (
+        f"the file's column 'Position7' holds {before!r} at data row 400 (file line 401) then "
+        f"{value!r} at data row 401 (file line 402)"
+    ) in problems[0][2]
+    assert "a continuous joint's angle is judged unwrapped" in problems[0][2]
+
+
+@pytest.mark.parametrize("turns", [3, 1000])
+def test_a_glitch_of_whole_turns_in_a_continuous_joint_is_not_unwrapped_away(
+    tmp_path, robot, turns
+):
+    """Unwrapping took every step beyond π for wraps: a corrupt sample whole turns off (3 or
+    1000) shrank to a 0.3 rad step, below any speed bound in a 100 Hz log, and the record
+    passed.  A wrapped log steps by one turn at most: the glitch is named, as a jump (not as a
+    span to convert from degrees), with the file's row and value."""
+    kinds = model.joint_kinds(robot)
+    clean = records.load_record(
+        _gen3_log(tmp_path, 10), JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds
+    )
+    assert clean.sample_rate_hz == pytest.approx(100, rel=0.01)
+    assert checks.record_problems(clean, robot) == []
+    previous = float(pd.read_csv(_gen3_log(tmp_path, 10)).loc[49, "Position7"])
+    value = previous + 2 * np.pi * turns + 0.3
+    path = _gen3_log(tmp_path, 10, Position7=(50, value))
+    record = records.load_record(path, JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds)
+    problems = checks.record_problems(record, robot)
+    assert [(c, j) for c, j, _ in problems] == [("angle_units", "joint_7")]
+    assert f"{value!r} at data row 51 (file line 52)" in problems[0][2]
+    assert "degrees" not in problems[0][2]

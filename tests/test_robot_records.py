@@ -248,6 +248,34 @@ def test_an_unreadable_time_cell_in_a_trimmed_end_is_dropped(tmp_path: Path):
         records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
+def test_a_record_says_which_rows_and_values_of_the_file_its_samples_are(tmp_path: Path):
+    """The file's data row of each sample (after a trim; the nearest stamp's on a resampled
+    grid) and the angle it holds there as logged (its unit, not unwrapped), for the checks'
+    messages; a wrapped continuous joint unwraps as numpy does, a step of more than a turn
+    (a glitch) by one turn only."""
+    t = np.arange(300) / 100.0
+    t[150:] += 0.004  # jittered: resampled
+    data = frame(t)
+    wrapped = np.angle(np.exp(1j * 3.0 * t))
+    data["q_wrist"] = np.rad2deg(wrapped)
+    data.to_csv(path := tmp_path / "r.csv", index=False)
+    kinds = ["revolute", "revolute", "continuous"]
+    record = records.load_record(path, JOINTS, units={"q": "deg"}, kinds=kinds, trim_s=(0.5, 0))
+    assert record.resampled and record.rows is not None and record.q_logged is not None
+    assert record.rows[0] == 50 and record.rows[-1] == 299 and record.q_columns[2] == "q_wrist"
+    stamps = t[record.rows] - t[50]
+    assert np.all(np.abs(stamps - record.time) <= 0.005 + 1e-12)
+    np.testing.assert_array_equal(record.q_logged[:, 2], data["q_wrist"].to_numpy()[record.rows])
+    turns = np.unwrap(wrapped[50:])
+    assert np.ptp(record.q[:, 2]) > 2 * np.pi and np.max(np.abs(np.diff(record.q[:, 2]))) < 0.1
+    np.testing.assert_array_equal(records.unwrap_turns(turns[:, None]), turns[:, None])
+    glitch = wrapped.copy()
+    glitch[100] += 2 * np.pi * 50 + 0.3
+    unwrapped = records.unwrap_turns(glitch[:, None])[:, 0]
+    assert unwrapped[100] - unwrapped[99] > 2 * np.pi * 48  # left a glitch, for the checks
+    np.testing.assert_allclose(unwrapped[110:], np.unwrap(wrapped)[110:], atol=1e-9)
+
+
 def test_missing_joint_column(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform).drop(columns="tau_elbow")
     data.to_csv(path := tmp_path / "missing.csv", index=False)

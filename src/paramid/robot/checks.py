@@ -264,12 +264,53 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
                     f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
                     "units: {q: deg}"
                 )
+        if (
+            kind == "continuous"
+            and message is not None
+            and message.startswith("the angle spans")
+            and (jumps := plausibility.angle_jumps(record.time, q))
+        ):  # a glitch of whole turns (unwrapped by one at most): not a turning joint's span
+            message = jumps
         jump = message is not None and message.startswith(plausibility.JUMP_MESSAGE)
         if message and kind == "continuous" and not jump:  # its span may be real: it turns
             message += " (or a continuous joint turning over two revolutions: skip angle_units)"
+        if message and (place := _logged_place(record, k, kind, message)):
+            message += place
         if message:
             problems.append(("angle_units", joint, message))
     return problems
+
+
+def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
+    """Where in the file a glitch of joint ``k``'s angle that ``message`` names (a corrupt
+    sample, :func:`paramid.plausibility.corrupt_sample`, or the first of the isolated jumps,
+    :func:`paramid.plausibility.angle_jumps`) is: the data rows and the values the file holds
+    there, in its unit and as logged (a continuous joint's angle is judged unwrapped, in rad:
+    the message's own values may differ from the file's by whole turns).  ``""`` for another
+    message or a record that does not say where its samples come from."""
+    if record.rows is None or record.q_logged is None or not record.q_columns:
+        return ""
+    q = record.q[:, k]
+    if message.startswith(plausibility.JUMP_MESSAGE):
+        fast = np.abs(np.diff(q)) / np.diff(record.time) > plausibility.MAX_SPEED_RAD_S
+        first = int(np.flatnonzero(fast)[0])
+        samples = [first, first + 1]
+    elif (found := plausibility.corrupt_sample(record.time, q, "angle")) is not None:
+        samples = [found[1]]
+    else:
+        return ""
+    held = " then ".join(
+        f"{float(record.q_logged[i, k])!r} at data row {record.rows[i] + 1} (file line "
+        f"{record.rows[i] + 2})"
+        for i in samples
+    )
+    turns = (
+        "; a continuous joint's angle is judged unwrapped, a step of a turn a wrap"
+        if kind == "continuous"
+        else ""
+    )
+    nearest = ", the nearest rows to the resampled grid's" if record.resampled else ""
+    return f" (the file's column {record.q_columns[k]!r} holds {held}{nearest}{turns})"
 
 
 def _prismatic_units(

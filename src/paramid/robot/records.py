@@ -61,6 +61,12 @@ class RobotRecord:
     # the file's angle [rad or m] of each locked joint it logs (a ``{joint}`` q template):
     # the checks compare it with the value the model holds the joint at
     locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
+    # where each sample comes from, for a message to name the file's own row and value: the
+    # file's data row (0-based; the nearest stamp's on a resampled grid), the angle the file
+    # holds there (its unit, not unwrapped; (N, n)) and the angle columns' names
+    rows: NDArray[np.int64] | None = None
+    q_logged: Array | None = None
+    q_columns: tuple[str, ...] = ()
 
 
 #: the template fields that number the joints: 1-based, or 0-based as many loggers count
@@ -223,18 +229,23 @@ def load_record(
     rows, stamps = trimmed_time(frame, columns["time"], unit, path, trim_s)
     kept = frame.iloc[rows]
     data = {"time": stamps}
+    q_logged = np.empty((stamps.size, 0))
     for field, cols in names.items():
         if cols is not None:
             unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
             factor = np.where(unitless, 1.0, factors[field])
-            data[field] = factor * np.column_stack(
+            logged_values = np.column_stack(
                 [_numeric_column(kept, c, field, path, rows.start) for c in cols]
             )
+            data[field] = factor * logged_values
+            if field == "q":
+                q_logged = logged_values[:, : len(joints)]
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
-        data["q"][:, continuous] = np.unwrap(data["q"][:, continuous], axis=0)
+        data["q"][:, continuous] = unwrap_turns(data["q"][:, continuous])
     data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
     n = len(joints)
+    source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
     return RobotRecord(
         time=data["time"],
         q=data["q"][:, :n],
@@ -246,4 +257,29 @@ def load_record(
         resampled=resampled,
         rows_trimmed=len(frame) - (rows.stop - rows.start),
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
+        rows=rows.start + source,
+        q_logged=q_logged[source],
+        q_columns=tuple((names["q"] or [])[:n]),
     )
+
+
+def unwrap_turns(q: Array) -> Array:
+    """``q`` (N, k) with each step beyond π taken for a wrap and undone (:func:`numpy.unwrap`
+    along the samples), but by one turn at most: a log wrapped to one turn steps by less than
+    two, so a step of more is a glitch (a corrupt sample of 1e12 rad), which a full unwrap
+    would shrink to within π of its neighbours and hide from the checks."""
+    unwrapped = np.unwrap(q, axis=0)
+    turns = np.rint(np.diff(q - unwrapped, axis=0) / (2 * np.pi))
+    if np.all(np.abs(turns) <= 1):
+        return unwrapped  # a wrapped log, or none: numpy's own values
+    one = np.clip(turns, -1.0, 1.0)
+    return q - 2 * np.pi * np.concatenate([np.zeros((1, q.shape[1])), np.cumsum(one, axis=0)])
+
+
+def nearest_stamps(stamps: Array, grid: Array) -> NDArray[np.int64]:
+    """Per point of ``grid`` (from 0), the index of the nearest of ``stamps`` (from their
+    first)."""
+    t = stamps - stamps[0]
+    after = np.clip(np.searchsorted(t, grid), 1, t.size - 1)
+    nearer = np.abs(t[after - 1] - grid) <= np.abs(t[after] - grid)
+    return np.where(nearer, after - 1, after).astype(np.int64)
