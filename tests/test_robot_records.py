@@ -329,6 +329,47 @@ def test_joint_count_mismatch(tmp_path: Path):
         records.load_record(path, JOINTS, columns=columns)
 
 
+def test_a_missing_indexed_column_is_named_not_counted(tmp_path: Path):
+    """A log numbered by index that lacks one joint's column: the column is named (the count
+    of the template's matches is one short, which said only "joint count mismatch")."""
+    data = pd.DataFrame({"t": [0.0, 0.1, 0.2, 0.3], **{f"P{i}": 0.0 for i in range(1, 4)}})
+    data = data.assign(T1=0.0, T3=0.0)
+    data.to_csv(path := tmp_path / "no_t2.csv", index=False)
+    columns = {"time": "t", "q": "P{i}", "tau": "T{i}"}
+    with pytest.raises(InputError, match=r"no_t2.csv: missing column 'T2' \(tau of joint 'elbow'"):
+        records.load_record(path, JOINTS, columns=columns)
+
+
+def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Path):
+    """A logger numbering 5 joints (J1..J5, one a gripper) of which 3 are identified: listed
+    columns read exactly those, in the order of ``joints``; a list of another length, or a
+    column the file lacks, is named."""
+    t = np.arange(200) / 100.0
+    q, dq, _ = motion(t)
+    data = {"stamp": t}
+    for i in range(1, 6):
+        data |= {f"J{i}_pos": 10.0 * i + t, f"J{i}_vel": np.ones_like(t), f"J{i}_eff": -t}
+    for j, i in enumerate((4, 1, 2)):  # shoulder is J4, elbow J1, wrist J2
+        data |= {f"J{i}_pos": q[:, j], f"J{i}_vel": dq[:, j], f"J{i}_eff": 2.0 * q[:, j]}
+    pd.DataFrame(data).to_csv(path := tmp_path / "five.csv", index=False)
+    columns = {
+        "time": "stamp",
+        "q": ["J4_pos", "J1_pos", "J2_pos"],
+        "dq": ["J4_vel", "J1_vel", "J2_vel"],
+        "tau": ["J4_eff", "J1_eff", "J2_eff"],
+    }
+    record = records.load_record(path, JOINTS, columns=columns)
+    np.testing.assert_array_equal(record.q, q)
+    np.testing.assert_array_equal(record.dq, dq)
+    np.testing.assert_array_equal(record.tau, 2.0 * q)
+    with pytest.raises(InputError, match=r"columns.q lists 2 column\(s\).*3 configured joints"):
+        records.load_record(path, JOINTS, columns=columns | {"q": ["J4_pos", "J1_pos"]})
+    with pytest.raises(InputError, match=r"missing column 'J9_eff' \(tau of joint 'wrist'"):
+        records.load_record(path, JOINTS, columns=columns | {"tau": ["J4_eff", "J1_eff", "J9_eff"]})
+    with pytest.raises(InputError, match=r"5 q column\(s\) match.*give columns.q as a list"):
+        records.load_record(path, JOINTS, columns={"time": "stamp", "q": "J{i}_pos"})
+
+
 def test_nan_names_the_row(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform)
     data.loc[41, "q_wrist"] = np.nan

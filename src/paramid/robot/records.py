@@ -39,6 +39,8 @@ from paramid.ingest import (
 )
 
 Array = NDArray[np.float64]
+#: a field's columns: a template (``{i}``, ``{i0}``, ``{joint}``) or one name per joint
+Template = str | Sequence[str]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
 #: record field -> the field of paramid.ingest.UNIT_FACTORS that gives its units
 UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
@@ -116,13 +118,17 @@ def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
 
 
 def _field_columns(
-    frame: pd.DataFrame, field: str, template: str, joints: Sequence[str], path: Path
+    frame: pd.DataFrame, field: str, template: Template, joints: Sequence[str], path: Path
 ) -> list[str] | None:
     """The file's columns of ``field`` for the configured joints; None when the optional
     ``dq`` is left at its default template and has no column at all (a template the user set
-    must match).  An indexed template (``{i}``) must match exactly one column
-    per configured joint (else a joint count mismatch); a named one (``{joint}``) may leave
-    other joints' columns (e.g. locked ones) in the file."""
+    must match).  A configured joint's missing column is named first; then an indexed template
+    (``{i}``) must match exactly one column per configured joint (else a joint count mismatch);
+    a named one (``{joint}``) may leave other joints' columns (e.g. locked ones) in the file,
+    and so may a list of the configured joints' columns (a log numbered by index whose joints
+    are not all identified)."""
+    if not isinstance(template, str):
+        return _listed_columns(frame, field, list(template), joints, path)
     if not _indexed(template) and "{joint}" not in template:
         raise InputError(
             f"{path}: columns.{field} = {template!r} names no joint: use {{i}} (1-based joint "
@@ -137,15 +143,6 @@ def _field_columns(
             f"{path}: no column matches columns.{field} = {template!r} (e.g. {wanted[0]!r}); "
             + _nearest_columns(frame, wanted[0])
         )
-    if _indexed(template):
-        found = _indexed_columns(frame, template)
-        if len(found) != len(joints):
-            raise InputError(
-                f"{path}: {len(found)} {field} column(s) match {template!r} ({found}) but "
-                f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch "
-                "({i} numbers the configured joints: a log of more joints than are identified "
-                "needs its columns named by joint, {joint})"
-            )
     for column, joint in zip(wanted, joints, strict=True):
         if column not in frame.columns:
             zero = "{i}" in template and template.format(i=0, i0=0, joint=joint) in frame.columns
@@ -154,7 +151,36 @@ def _field_columns(
                 f"{field} columns {present} of those configured"
                 + ("; it numbers its joints from 0: use {i0} for that" if zero else "")
             )
+    if _indexed(template):
+        found = _indexed_columns(frame, template)
+        if len(found) != len(joints):
+            raise InputError(
+                f"{path}: {len(found)} {field} column(s) match {template!r} ({found}) but "
+                f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch "
+                "({i} numbers the configured joints: for a log of more joints than are "
+                f"identified, give columns.{field} as a list, the configured joints' columns in "
+                "the order of joints)"
+            )
     return wanted
+
+
+def _listed_columns(
+    frame: pd.DataFrame, field: str, listed: list[str], joints: Sequence[str], path: Path
+) -> list[str]:
+    """The columns of ``field`` a list gives, one per configured joint in their order; a list
+    of another length, or a column the file lacks, is named."""
+    if len(listed) != len(joints):
+        raise InputError(
+            f"{path}: columns.{field} lists {len(listed)} column(s) ({listed}) for the "
+            f"{len(joints)} configured joints ({list(joints)}): give one per joint, in that order"
+        )
+    for column, joint in zip(listed, joints, strict=True):
+        if column not in frame.columns:
+            raise InputError(
+                f"{path}: missing column {column!r} ({field} of joint {joint!r}, from "
+                f"columns.{field}); " + _nearest_columns(frame, column)
+            )
+    return listed
 
 
 def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
@@ -172,15 +198,16 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
-def column_templates(columns: Mapping[str, str] | None) -> dict[str, str]:
-    """The column template of every field: as ``columns`` gives it, else the default one."""
+def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Template]:
+    """The column template (or list) of every field: as ``columns`` gives it, else the
+    default one."""
     return {**DEFAULT_COLUMNS, **(columns or {})}
 
 
 def load_record(
     path: str | Path,
     joints: Sequence[str],
-    columns: Mapping[str, str] | None = None,
+    columns: Mapping[str, Template] | None = None,
     units: Mapping[str, str] | None = None,
     max_jitter: float = MAX_JITTER,
     kinds: Sequence[str] | None = None,
@@ -189,7 +216,8 @@ def load_record(
 ) -> RobotRecord:
     """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
 
-    ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``);
+    ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``;
+    a per-joint field may list one column per joint instead of a template);
     ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.  ``kinds`` gives
     each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): the units
     of ``q``, ``dq`` and ``tau`` convert revolute and continuous joints only, a prismatic
@@ -208,25 +236,27 @@ def load_record(
     if unknown:
         raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
     factors = _unit_factors(units or {}, path)
+    if not isinstance(time_name := columns["time"], str):
+        raise InputError(f"{path}: columns.time is one column's name, not {time_name!r}")
     frame = read_table(path)
-    if columns["time"] not in frame.columns:
+    if time_name not in frame.columns:
         raise InputError(
-            f"{path}: missing time column {columns['time']!r}; the file has {list(frame.columns)}"
+            f"{path}: missing time column {time_name!r}; the file has {list(frame.columns)}"
         )
     names = {f: _field_columns(frame, f, columns[f], joints, path) for f in ("q", "dq", "tau")}
     kinds = tuple(kinds or ("revolute",) * len(joints))
     if len(kinds) != len(joints):
         raise ValueError(f"{len(kinds)} joint kinds for {len(joints)} joints")
     logged = {}  # the locked joints' angle columns in the file, read as one more joint's q
-    if not _indexed(columns["q"]):
+    if isinstance(q_template := columns["q"], str) and not _indexed(q_template):
         for joint, kind in (locked or {}).items():
-            if (column := columns["q"].format(joint=joint)) in frame.columns:
+            if (column := q_template.format(joint=joint)) in frame.columns:
                 logged[joint] = column
                 kinds = (*kinds, kind)
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     unit = (units or {}).get("time", "s")
-    rows, stamps = trimmed_time(frame, columns["time"], unit, path, trim_s)
+    rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
     kept = frame.iloc[rows]
     data = {"time": stamps}
     q_logged = np.empty((stamps.size, 0))

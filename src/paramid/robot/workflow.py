@@ -247,7 +247,7 @@ class RobotStudies:
                     continue
                 shared, seconds = ingest.shared_samples(
                     spec["path"],
-                    column_templates(spec["columns"])["time"],
+                    str(column_templates(spec["columns"])["time"]),
                     spec["units"].get("time", "s"),
                     [(s["trim_start_s"], s["trim_end_s"]) for s in (spec, cal)],
                 )
