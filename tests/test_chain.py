@@ -1,10 +1,13 @@
-"""Planar chain (issue #7): Newton–Euler vs closed-form / energy, regressor, base parameters,
-a 44-coefficient excitation, and recovery of the base parameters on the chain twin."""
+"""Planar chain (issue #7): Newton–Euler vs closed-form / energy / Pinocchio, regressor, base
+parameters, a 44-coefficient excitation, and recovery of the base parameters on the chain twin."""
 
 from __future__ import annotations
 
 import numpy as np
+import pinocchio as pin
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paramid.excitation import chain as ch
 from paramid.excitation.design import design
@@ -95,6 +98,69 @@ def test_four_link_power_balance_dE_dt_equals_tau_dot_qd(chain4):
     power = (ch.inverse_dynamics(frictionless, q, qd, qdd) * qd).sum(1)
     d_energy = np.gradient(_energy(frictionless, q, qd), t)
     np.testing.assert_allclose(d_energy[1:-1], power[1:-1], atol=1e-5 * np.abs(power).max())
+
+
+def _urdf(chain: ch.PlanarChain) -> str:
+    """The chain as a URDF: joint j about z at the end of link j−1 (x = lⱼ₋₁ in its frame), link
+    j's centre of mass and centroidal Izz as the chain's.  Out-of-plane terms the chain leaves
+    out (a z offset of the centre of mass, Ixx, Iyy, products of inertia) are nonzero: they
+    must not change the torques about z."""
+    links, joints, parent, x = ['<link name="base"/>'], [], "base", 0.0
+    for j in range(chain.n):
+        (cx, cy), izz = chain.com[j].tolist(), float(chain.inertia_com[j])
+        links.append(
+            f'<link name="l{j}"><inertial><origin xyz="{cx!r} {cy!r} 0.05" rpy="0 0 0"/>'
+            f'<mass value="{float(chain.masses[j])!r}"/><inertia ixx="{izz!r}" iyy="{izz!r}" '
+            f'izz="{izz!r}" ixy="{0.1 * izz!r}" ixz="{0.2 * izz!r}" iyz="{0.1 * izz!r}"/>'
+            "</inertial></link>"
+        )
+        joints.append(
+            f'<joint name="j{j}" type="revolute"><parent link="{parent}"/><child link="l{j}"/>'
+            f'<origin xyz="{x!r} 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>'
+            '<limit lower="-10" upper="10" effort="1000" velocity="1000"/></joint>'
+        )
+        parent, x = f"l{j}", float(chain.lengths[j])
+    return f'<robot name="chain">{"".join(links + joints)}</robot>'
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_newton_euler_and_regressor_equal_pinocchio(n, seed):
+    """Random chains (gravity along −y, as the chain's base acceleration (0, g)) at random
+    states: :func:`rnea`, :func:`inverse_dynamics` less its friction and Y θ less the friction
+    columns equal ``pin.rnea`` on the URDF; the chain's inertial columns equal Pinocchio's
+    joint-torque regressor's columns of (Izz about the joint, m cx, m cy, m), and Pinocchio's
+    other six columns per link are zero on the plane."""
+    rng = np.random.default_rng(seed)
+    chain = ch.PlanarChain(
+        lengths=rng.uniform(0.1, 1.0, n),
+        masses=rng.uniform(0.5, 5.0, n),
+        com=rng.uniform(-0.3, 0.3, (n, 2)),
+        inertia_com=rng.uniform(0.01, 0.2, n),
+        fv=rng.uniform(0.0, 1.0, n),
+        fc=rng.uniform(0.0, 1.0, n),
+        gravity=rng.uniform(1.0, 20.0),
+    )
+    model = pin.buildModelFromXML(_urdf(chain))
+    model.gravity.linear = np.array([0.0, -chain.gravity, 0.0])
+    data = model.createData()
+    q, qd, qdd = _states(n, k=8, seed=seed)
+    states = list(zip(q, qd, qdd, strict=True))
+    reference = np.array([pin.rnea(model, data, *x) for x in states])
+    friction = chain.fv * qd + chain.fc * np.sign(qd)
+    scale = 1e-10 * np.abs(reference).max()
+    ours = ch.rnea(chain.lengths, chain.gravity, q, qd, qdd, chain.inertial_parameters())
+    np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=scale)
+    tau = ch.inverse_dynamics(chain, q, qd, qdd) - friction
+    np.testing.assert_allclose(tau, reference, rtol=1e-10, atol=scale)
+    Y = ch.regressor(chain.lengths, chain.gravity, q, qd, qdd)
+    np.testing.assert_allclose(Y @ chain.standard_parameters() - friction, reference, atol=scale)
+    # pin's per-link order: m, mcx, mcy, mcz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz (about the joint)
+    pin_Y = np.array([pin.computeJointTorqueRegressor(model, data, *x) for x in states])
+    pin_Y = pin_Y.reshape(len(q), n, n, 10)
+    inertial = Y.reshape(len(q), n, n, 6)[..., :4]
+    np.testing.assert_allclose(inertial, pin_Y[..., [9, 1, 2, 0]], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(pin_Y[..., 3:9], 0.0, atol=1e-12)
 
 
 def test_regressor_is_linear_in_the_standard_parameters(chain4):
