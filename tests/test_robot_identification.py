@@ -55,6 +55,20 @@ def test_streamed_compression_equals_the_direct_residuals():
     assert set(data.fold.tolist()) == {0, 1, 2, 3}
 
 
+def test_joint_rmse_of_the_compression_is_each_joints_rmse_of_the_samples():
+    """The one per-joint RMSE of compressed data (held-out scores, the cutoff's CV, the noise
+    floor and scales at θ = 0) equals the RMSE of the raw residuals, joint by joint."""
+    parts = [_record(811, 6), _record(377, 7)]
+    data = compression.compress_records(parts, _toy_regressor, folds=3, chunk=101)
+    samples = int(data.samples.sum())
+    tau = np.concatenate([part.tau for part in parts])
+    Y = np.concatenate([_toy_regressor(part.q, part.dq, part.ddq) for part in parts])
+    for theta in (np.random.default_rng(8).normal(size=5), np.zeros(5)):
+        expected = np.sqrt(np.mean((Y @ theta - tau) ** 2, axis=0))
+        rmse = compression.joint_rmse(*data.joint(), samples, theta)
+        np.testing.assert_allclose(rmse, expected, rtol=1e-10)
+
+
 def test_selecting_columns_equals_compressing_them():
     part = _record(500, 3)
     full = compression.compress_records([part], _toy_regressor, folds=2)

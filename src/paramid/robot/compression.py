@@ -60,6 +60,14 @@ def _split(factor: Array, p: int) -> tuple[Array, Array, float]:
     return full[:p, :p], full[:p, p], float(full[p, p] ** 2)
 
 
+def joint_rmse(R: Array, c: Array, rho2: Array, samples: int, theta: Array) -> Array:
+    """Each joint's torque RMSE (n,) of the parameters θ on compressed data (R (n, p, p),
+    c (n, p), ρ² (n,)) of ``samples`` samples: √((‖R_j θ − c_j‖² + ρ_j²) / samples).  At θ = 0
+    it is each joint's RMS torque."""
+    squared = np.sum((R @ theta - c) ** 2, axis=1) + rho2
+    return np.sqrt(np.maximum(squared, 0.0) / samples)
+
+
 def block_edges(samples: int, blocks: int) -> NDArray[np.intp]:
     """Sample indices bounding ``blocks`` contiguous blocks of nearly equal length (the folds
     of :func:`paramid.cutoff.blocked_cv_rmse`)."""

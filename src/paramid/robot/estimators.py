@@ -58,7 +58,7 @@ from paramid import population, rls
 from paramid.errors import UserError
 from paramid.estimators import collinear_columns
 from paramid.robot import priors, selection
-from paramid.robot.compression import Compressed, compress_records
+from paramid.robot.compression import Compressed, compress_records, joint_rmse
 
 Array = NDArray[np.float64]
 Index = NDArray[np.intp]
@@ -344,7 +344,7 @@ def variable_scales(problem: Problem, metric: str) -> Array:
     elif metric == "logdet":
         scales[:inertial] = priors.typed_scales(problem.theta_urdf, problem.links)
     R, c, rho2 = problem.merged
-    torque = np.sqrt((np.sum(c * c, axis=1) + rho2) / problem.samples)  # (n,) RMS per joint
+    torque = joint_rmse(R, c, rho2, problem.samples, np.zeros(R.shape[-1]))  # (n,) RMS torque
     per_joint = (scales.size - inertial) // problem.n_joints
     for j in range(problem.n_joints):
         for k in range(per_joint):

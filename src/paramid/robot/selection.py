@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid.robot.compression import HEAD, TAIL, Compressed, _split, fold
+from paramid.robot.compression import HEAD, TAIL, Compressed, _split, fold, joint_rmse
 
 Array = NDArray[np.float64]
 RULES = ("one_se", "min")
@@ -100,7 +100,7 @@ def joint_noise(
     beta = np.linalg.lstsq(A, c.reshape(-1), rcond=None)[0]
     residual = np.sum((R[:, :, columns] @ beta - c) ** 2, axis=1) + rho2
     dof = max(samples - columns.size / R.shape[0], 1.0)
-    scale = np.sqrt((np.sum(c * c, axis=1) + rho2) / samples)  # RMS torque: a floor for σ̂
+    scale = joint_rmse(R, c, rho2, samples, np.zeros(R.shape[-1]))  # RMS torque: floor for σ̂
     return np.maximum(np.sqrt(residual / dof), 1e-6 * np.maximum(scale, 1e-12))
 
 
@@ -113,12 +113,6 @@ def weighted(R: Array, c: Array, weights: Array) -> tuple[Array, Array]:
     )
     R_w, c_w, _ = _split(fold(np.zeros((0, p + 1)), rows), p)
     return R_w, c_w
-
-
-def joint_rmse(R: Array, c: Array, rho2: Array, samples: int, theta: Array) -> Array:
-    """Each joint's RMSE (n,) of the parameters θ on compressed data of ``samples`` samples."""
-    squared = np.sum((R @ theta - c) ** 2, axis=1) + rho2
-    return np.sqrt(np.maximum(squared, 0.0) / samples)
 
 
 @dataclass(frozen=True)

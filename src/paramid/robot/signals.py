@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from paramid import cutoff, signals
 from paramid.errors import UserError
-from paramid.robot.compression import Compressed, compress_records
+from paramid.robot.compression import Compressed, compress_records, joint_rmse
 from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
@@ -175,9 +175,8 @@ def _cv_scores(data: Compressed) -> Array:
     for k in np.unique(data.fold):
         test = data.fold == k
         R, c, _ = data.joint(~test)
-        theta = np.linalg.lstsq(R.reshape(-1, R.shape[-1]), c.reshape(-1), rcond=None)[0]
+        fit = np.linalg.lstsq(R.reshape(-1, R.shape[-1]), c.reshape(-1), rcond=None)[0]
+        theta = np.asarray(fit, dtype=np.float64)
         held_out = int(data.samples[test].sum())
-        R_t, c_t, rho2_t = data.joint(test)
-        squared = np.sum((R_t @ theta - c_t) ** 2, axis=1) + rho2_t
-        scores.append(float(np.mean(np.sqrt(squared / held_out))))
+        scores.append(float(np.mean(joint_rmse(*data.joint(test), held_out, theta))))
     return np.array(scores)
