@@ -18,6 +18,8 @@ from paramid.excitation.fourier import (
     limit_violation,
     rest_basis,
 )
+from paramid.robot.base import base_parameters
+from paramid.seeding import generator
 
 G = 9.81
 
@@ -180,10 +182,48 @@ def test_regressor_is_linear_in_the_standard_parameters(chain4):
 def test_base_parameters_are_the_known_planar_combinations(chain4, base4):
     assert base4.rank == 20  # 3 inertial per link + 2 friction per joint
     assert not any(name.startswith("M") and name[1:].isdigit() for name in base4.names)
-    combos = dict(zip(base4.names, base4.combinations(ch.standard_names(4)), strict=True))
+    combos = dict(zip(base4.names, base4.expressions, strict=True))
     assert combos["ZZ1"] == "ZZ1 + 0.16*M2 + 0.16*M3 + 0.16*M4"  # l1^2 (M2 + M3 + M4)
     assert combos["MX3"] == "MX3 + 0.3*M4"
     assert combos["MY2"] == "MY2"
+
+
+def _planar_regrouping(lengths: np.ndarray) -> np.ndarray:
+    """B (5n × 6n) of the planar chain's base parameters by hand (Gautier & Khalil's
+    regrouping): ZZⱼ + lⱼ² ΣMᵢ and MXⱼ + lⱼ ΣMᵢ over the links i > j, MYⱼ, FVⱼ, FCⱼ."""
+    n = lengths.size
+    rows = []
+    for j in range(n):
+        for k, scale in ((0, lengths[j] ** 2), (1, lengths[j]), (2, 0.0), (4, 0.0), (5, 0.0)):
+            row = np.zeros(6 * n)
+            row[6 * j + k] = 1.0
+            row[6 * (j + 1) + 3 :: 6] = scale
+            rows.append(row)
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_base_parameters_are_the_robots_pivoted_qr_and_the_planar_regrouping(chain4, base4, n):
+    """The chain's base parameters are :func:`paramid.robot.base.base_parameters` of its
+    stacked regressor (one pivoted QR for chains and robots): chain4's independent columns are
+    those the chain's own QR chose before, and every chain's map is the regrouping by hand,
+    the masses always folded (the chain's pivot order once kept M5 of a 5-link chain of
+    ~1 m links instead of ZZ1)."""
+    samples = 200
+    rng = generator("chain", "base_parameters")
+    lengths = chain4.lengths if n == 4 else np.random.default_rng(n).uniform(0.1, 1.0, n)
+    q = rng.uniform(-np.pi, np.pi, (samples, n))
+    qd, qdd = rng.standard_normal((samples, n)), rng.standard_normal((samples, n))
+    W = ch.regressor(lengths, G, q, qd, qdd).reshape(-1, 6 * n)
+    shared = base_parameters(W, ch.standard_names(n))
+    base = base4 if n == 4 else ch.base_parameters(lengths, G)
+    for field in ("independent", "dependent", "K"):
+        np.testing.assert_array_equal(getattr(base, field), getattr(shared, field))
+    assert (base.names, base.expressions, base.rank) == (shared.names, shared.expressions, 5 * n)
+    if n == 4:
+        before = [0, 1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 22, 23]
+        assert base.independent.tolist() == before
+    np.testing.assert_allclose(base.matrix, _planar_regrouping(lengths), atol=1e-12)
 
 
 def test_base_regressor_has_full_rank_and_reproduces_the_full_model(chain4, base4):
@@ -191,11 +231,11 @@ def test_base_regressor_has_full_rank_and_reproduces_the_full_model(chain4, base
     Yb = ch.base_regressor(base4, chain4.lengths, G, q, qd, qdd)
     assert np.linalg.matrix_rank(Yb.reshape(-1, base4.rank)) == base4.rank
     tau = ch.inverse_dynamics(chain4, q, qd, qdd)
-    np.testing.assert_allclose(Yb @ base4.beta(chain4.standard_parameters()), tau, atol=1e-11)
+    np.testing.assert_allclose(Yb @ (base4.matrix @ chain4.standard_parameters()), tau, atol=1e-11)
     # any standard parameter vector: the folded parameters give the same torques
     theta = np.random.default_rng(2).normal(size=24)
     Y = ch.regressor(chain4.lengths, G, q, qd, qdd)
-    np.testing.assert_allclose(Yb @ base4.beta(theta), Y @ theta, atol=1e-11)
+    np.testing.assert_allclose(Yb @ (base4.matrix @ theta), Y @ theta, atol=1e-11)
 
 
 def _rest_trajectory(seed: int = 4) -> FourierTrajectory:
@@ -209,7 +249,7 @@ def test_noise_free_twin_recovers_the_base_parameters(chain4, base4):
     traj = _rest_trajectory()
     noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0, torque_noise_nm=0.0)
     rec = ch.simulate(chain4, traj, 10.0, noise, seed=0, record="calibration")
-    beta = base4.beta(chain4.standard_parameters())
+    beta = base4.matrix @ chain4.standard_parameters()
     # on the twin's own (analytic) motion: exact
     Yb = ch.base_regressor(
         base4, chain4.lengths, G, rec.angle_true, rec.velocity_true, rec.acceleration_true
@@ -226,7 +266,7 @@ def test_noisy_twin_with_period_averaging_recovers_the_base_parameters(chain4, b
     traj = _rest_trajectory()
     rec = ch.simulate(chain4, traj, 30.0, ch.ChainNoise(), seed=0, record="calibration")
     est, _ = ch.identify(chain4, base4, rec, periods=3, cutoff_hz=15.0, order=4, trim_s=0.2)
-    beta = base4.beta(chain4.standard_parameters())
+    beta = base4.matrix @ chain4.standard_parameters()
     assert np.linalg.norm(est - beta) / np.linalg.norm(beta) < 0.02
 
 
@@ -309,8 +349,8 @@ def test_recovery_table_and_summary_on_a_noise_free_twin(chain4, base4):
     noise = ch.ChainNoise(torque_noise_relative=0.0, encoder_noise_rad=0.0, torque_noise_nm=0.0)
     rec = ch.simulate(chain4, _rest_trajectory(), 10.0, noise, seed=0, record="calibration")
     est, proc = ch.identify(chain4, base4, rec, periods=1, cutoff_hz=15.0, order=4, trim_s=0.2)
-    beta = base4.beta(chain4.standard_parameters())
-    assert list(table["param"]) == base4.names
+    beta = base4.matrix @ chain4.standard_parameters()
+    assert tuple(table["param"]) == base4.names
     np.testing.assert_array_equal(table["estimate"], est)
     np.testing.assert_array_equal(table["true"], beta)
     np.testing.assert_array_equal(table["rel_error"], np.abs(est - beta) / np.abs(beta))

@@ -12,10 +12,10 @@ planar chain with parallel axes these are the only ones of the usual ten inertia
 per link that enter the dynamics (XX, XY, XZ, YY, YZ, MZ give zero regressor columns).
 
 The inverse dynamics is the recursive Newton–Euler algorithm in the world frame, written
-linearly in (ZZ, MX, MY, M): the regressor Y(q, q̇, q̈) is obtained numerically by running it
-on the unit parameter vectors (all at once, vectorised).  The base parameters are found as in
-SymPyBotics / FIGAROH: QR with column pivoting of Y stacked over random samples; the rank r
-gives r independent columns, and the others are folded into them, β = θ₁ + R₁₁⁻¹R₁₂ θ₂.
+linearly in (ZZ, MX, MY, M); the regressor Y(q, q̇, q̈) is its closed form.  The base
+parameters are those of Y stacked over random samples, by the robots' pivoted QR
+(:func:`paramid.robot.base.base_parameters`): the rank r gives r independent columns, and the
+others are folded into them, β = θ₁ + K θ₂.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from paramid import signals, simulation
 from paramid.excitation.design import RegressorFn
 from paramid.excitation.fourier import FourierTrajectory, JointLimits
 from paramid.friction.laws import sign_or_tanh
+from paramid.robot import base as robot_base
+from paramid.robot.base import BaseParameters
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -212,35 +214,6 @@ def regressor(
     return Y.reshape(K, n, 6 * n)
 
 
-@dataclass(frozen=True)
-class BaseParameters:
-    """Base parameters β = K θ (r × 6n) and the columns of Y that form the base regressor."""
-
-    independent: (
-        Array  # indices of the standard columns kept (base regressor = Y[..., independent])
-    )
-    dependent: Array
-    matrix: Array  # K (r × p)
-    names: list[str]  # each base parameter is named after its independent standard parameter
-    rank: int
-
-    def beta(self, theta: Array) -> Array:
-        return self.matrix @ theta
-
-    def combinations(self, standard: Sequence[str], digits: int = 6) -> list[str]:
-        """Human-readable β, e.g. 'ZZ1 + 0.16*M2 + 0.4*MX2'."""
-        out = []
-        for row in self.matrix:
-            terms = []
-            for value, name in zip(row, standard, strict=True):
-                if value == 0:
-                    continue
-                v = round(float(value), digits)
-                terms.append(name if v == 1 else f"{v:g}*{name}")
-            out.append(" + ".join(terms).replace("+ -", "- "))
-        return out
-
-
 def base_parameters(
     lengths: Array,
     gravity: float,
@@ -248,32 +221,17 @@ def base_parameters(
     seed_keys: Sequence[Key] = ("chain", "base_parameters"),
     tolerance: float = 1e-8,
 ) -> BaseParameters:
-    """Base parameters by QR with column pivoting (scipy.linalg.qr) of Y on random samples.
-
-    q, q̇, q̈ are drawn from the stream ``seed_keys`` (uniform angles, normal rates); the
-    numerical rank counts |Rᵢᵢ| > tolerance·|R₀₀|.  With Π the pivoting, Y Π = Q [R₁₁ R₁₂],
-    so Y θ = Y₁ (θ₁ + R₁₁⁻¹ R₁₂ θ₂): the base regressor is Y₁ and β = θ₁ + R₁₁⁻¹R₁₂ θ₂.
-    Entries of R₁₁⁻¹R₁₂ below 1e-10 are round-off and are set to zero.
-    """
+    """Base parameters of Y stacked over ``samples`` random states: q, q̇, q̈ drawn from the
+    stream ``seed_keys`` (uniform angles, normal rates), then
+    :func:`paramid.robot.base.base_parameters` (pivoted QR, rank at relative ``tolerance``,
+    independent columns by its ordered scan)."""
     lengths = np.asarray(lengths, dtype=np.float64)
     n = lengths.size
     rng = generator(*seed_keys)
     q = rng.uniform(-np.pi, np.pi, (samples, n))
     qd, qdd = rng.standard_normal((samples, n)), rng.standard_normal((samples, n))
     W = regressor(lengths, gravity, q, qd, qdd).reshape(samples * n, 6 * n)
-    _, R, piv = scipy.linalg.qr(W, mode="economic", pivoting=True)
-    diag = np.abs(np.diag(R))
-    rank = int(np.sum(diag > tolerance * diag[0]))
-    R1, R2 = R[:rank, :rank], R[:rank, rank:]
-    fold = scipy.linalg.solve_triangular(R1, R2)
-    fold[np.abs(fold) < 1e-10] = 0.0
-    order = np.argsort(piv[:rank])  # present the base parameters in standard order
-    independent, dependent = piv[:rank][order], piv[rank:]
-    K = np.zeros((rank, 6 * n))
-    K[np.arange(rank), independent] = 1.0
-    K[:, dependent] = fold[order]
-    names = [standard_names(n)[i] for i in independent]
-    return BaseParameters(independent, dependent, K, names, rank)
+    return robot_base.base_parameters(W, standard_names(n), tolerance)
 
 
 def base_regressor(
@@ -286,7 +244,7 @@ def base_regressor(
     sign_smoothing: float = 0.0,
 ) -> Array:
     """Y_b (K, n, r) = the independent columns of Y; Y_b β = Y θ for every θ."""
-    return regressor(lengths, gravity, q, qd, qdd, sign_smoothing)[..., base.independent]
+    return robot_base.base_columns(regressor(lengths, gravity, q, qd, qdd, sign_smoothing), base)
 
 
 def chain_of(design: Mapping[str, Any]) -> tuple[PlanarChain, BaseParameters]:
@@ -441,15 +399,15 @@ def recovery(
         trim_s=identification["trim_s"],
         periodic=identification["periodic_filter"],
     )
-    true = base.beta(chain.standard_parameters())
+    true = base.matrix @ chain.standard_parameters()
     frame = pd.DataFrame(
         {
-            "param": base.names,
+            "param": list(base.names),
             "true": true,
             "estimate": estimate,
             "abs_error": np.abs(estimate - true),
             "rel_error": np.abs(estimate - true) / np.abs(true),
-            "combination": base.combinations(standard_names(chain.n)),
+            "combination": list(base.expressions),
         }
     )
     summary = {
