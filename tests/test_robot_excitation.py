@@ -82,6 +82,88 @@ def test_a_design_past_the_urdfs_effort_or_the_floor_stops_the_run(robot, design
         ex.crossed_limits(robot, result.trajectory, high, t, "unit")
 
 
+@pytest.mark.parametrize("points", [16, 64])
+def test_the_estimate_between_samples_finds_a_sinusoids_extremes_to_fourth_order(points):
+    """cos and -cos of period P on ``points`` samples, their extremes midway between two:
+    the samples miss them by 1 - cos(πh/P) ≈ (πh/P)²/2; widened by the estimate, the
+    extremes are cos(πh/P)·(1 + (1 - cos(2πh/P))/4), short of 1 by ≈ 3/8 (πh/P)⁴."""
+    x = np.pi / points  # πh/P
+    phase = 2 * x * (np.arange(points) + 0.5)  # cos peaks at phase 0, between two samples
+    f = np.column_stack([np.cos(phase), -np.cos(phase)])
+    width = ex.estimated_between_samples(f)
+    assert width.shape == f.shape
+    widened = np.array([(f[:, 0] + width[:, 0]).max(), -(f[:, 1] - width[:, 1]).min()])
+    np.testing.assert_allclose(widened, np.cos(x) * (1 + (1 - np.cos(2 * x)) / 4), rtol=1e-12)
+    assert 1 - f[:, 0].max() > 0.45 * x**2  # the samples miss the extreme by O(h²)
+    assert 0 < 1 - widened.max() < 0.4 * x**4  # the widened one by O(h⁴)
+
+
+def _shifted(trajectory, s):
+    """The trajectory delayed by -s: q(t + s) (Eq 8's coefficients rotated by l ω s)."""
+    angle = trajectory.omega_f * s * np.arange(1, trajectory.order + 1)
+    c, sn = np.cos(angle), np.sin(angle)
+    a, b = trajectory.a, trajectory.b
+    return type(trajectory)(trajectory.q0, a * c + b * sn, b * c - a * sn, trajectory.omega_f)
+
+
+def test_an_effort_peak_between_the_check_grids_samples_stops_the_run(robot, designed):
+    """Each joint's torque peak placed midway between two of 24 check instants: an effort
+    limit between the sampled peak and the continuous one (200x denser grid) was passed
+    unreported; now the run stops naming the joint, and the widened excess is the dense
+    grid's to within a third of what the samples miss (a known answer, not only a sign)."""
+    from dataclasses import replace
+
+    result, _, _, physical = designed
+    points = SPEC["grid_points"]
+    dense = ex.fine_grid(result.trajectory, points, 200)
+    peak = np.abs(physical.torque(robot, *result.trajectory.evaluate_joints(dense)))
+    for j, joint in enumerate(JOINTS):
+        h = result.trajectory.period / points
+        moved = _shifted(result.trajectory, dense[np.argmax(peak[:, j])] - h / 2)
+        t = ex.fine_grid(moved, points, 1)
+        sampled = np.abs(physical.torque(robot, *moved.evaluate_joints(t)))[:, j].max()
+        truth = np.abs(physical.torque(robot, *moved.evaluate_joints(dense)))[:, j].max()
+        miss = truth - sampled
+        assert miss > 1e-3 * truth  # the peak lies between samples
+        limit = physical.effort_urdf.copy()
+        limit[j] = sampled + miss / 2
+        low = replace(physical, effort_urdf=limit, effort=limit)
+        with pytest.raises(ex.ExcitationError, match=rf"passes its effort \({joint} by "):
+            ex.crossed_limits(robot, moved, low, t, "unit")
+        widened = low.excess(robot, moved, t, used=False)["effort"][j] + limit[j]
+        assert abs(widened - truth) < miss / 3
+        assert ex.violations(robot, moved, ex.limits_of(robot, SPEC, "unit")[0], low, t)[
+            "effort"
+        ] == pytest.approx(widened - limit[j])
+    with pytest.raises(ValueError, match="equally spaced over one period"):
+        physical.excess(robot, moved, t[:-1], used=True)
+
+
+def test_a_dip_below_the_floor_between_the_check_grids_samples_stops_the_run(robot, designed):
+    """The lowest link's lowest point placed midway between two of 24 check instants, the
+    floor between the sampled low and the continuous one: passed unreported, now named."""
+    from dataclasses import replace
+
+    result, _, _, physical = designed
+    points = SPEC["grid_points"]
+    dense = ex.fine_grid(result.trajectory, points, 200)
+    z = physical.heights(robot, result.trajectory.evaluate_joints(dense)[0])
+    link = int(np.argmin(z.min(axis=0)))
+    h = result.trajectory.period / points
+    moved = _shifted(result.trajectory, dense[np.argmin(z[:, link])] - h / 2)
+    t = ex.fine_grid(moved, points, 1)
+    sampled = physical.heights(robot, moved.evaluate_joints(t)[0])[:, link].min()
+    truth = physical.heights(robot, moved.evaluate_joints(dense)[0])[:, link].min()
+    miss = sampled - truth
+    assert miss > 1e-3
+    low = replace(physical, floor=truth + miss / 2)
+    name = robot.model.frames[physical.floor_frames(robot)[link]].name
+    with pytest.raises(ex.ExcitationError, match=rf"passes the floor \({name} by "):
+        ex.crossed_limits(robot, moved, low, t, "unit")
+    widened = low.floor - low.excess(robot, moved, t, used=False)["floor"][link]
+    assert abs(widened - truth) < miss / 3
+
+
 def test_design_stays_within_the_urdfs_own_limits_by_pinocchio(robot, designed):
     """The limits read from the URDF's XML, the torque by ``pin.rnea`` and the joint origins
     by ``pin.forwardKinematics`` on the URDF's model, not through the design's own

@@ -251,16 +251,24 @@ def between_samples(theta: Array, omega_f: float, spacing: float) -> tuple[Array
     return bound[0], bound[1], bound[2]
 
 
+def period_spacing(trajectory: FourierTrajectory, t: Array) -> float:
+    """The spacing [s] of ``t``, a grid equally spaced over one period of ``trajectory`` (as
+    :func:`grid` gives); raises ValueError for any other grid (a bound between its samples
+    would not hold)."""
+    t = np.asarray(t, dtype=np.float64)
+    spacing = trajectory.period / t.size
+    if not np.allclose(np.diff(t), spacing, rtol=1e-9, atol=0.0):
+        raise ValueError("a bound between samples needs a grid equally spaced over one period")
+    return spacing
+
+
 def bounded_violation(
     trajectory: FourierTrajectory, limits: JointLimits, t: Array
 ) -> dict[str, float]:
     """:func:`limit_violation` over the whole period, not only at the instants of ``t``: each
     sampled extreme widened by :func:`between_samples` (``t`` equally spaced over one period,
     as :func:`grid` gives: ≤ 0 means the continuous trajectory meets every limit)."""
-    t = np.asarray(t, dtype=np.float64)
-    spacing = trajectory.period / t.size
-    if not np.allclose(np.diff(t), spacing, rtol=1e-9, atol=0.0):
-        raise ValueError("bounded_violation needs a grid equally spaced over one period")
+    spacing = period_spacing(trajectory, t)
     pq, pqd, pqdd = between_samples(trajectory.theta, trajectory.omega_f, spacing)
     r = reached_limits(trajectory, t)
     return {

@@ -15,8 +15,11 @@ of Eq 9 exactly, limits on a grid and re-checked on a grid ``fine_factor`` times
   the last one included) above ``floor_height_m`` (world z, forward kinematics) plus
   ``clearance_m`` on the grid;
 - the joint limits are met over the whole period (:func:`paramid.excitation.design.repair`);
-  a design that passes the URDF's effort or goes below the floor itself on the fine grid stops
-  the run, one that only eats into ``effort_margin`` is warned of (:func:`crossed_limits`);
+  effort and keep-out are checked over it too: the fine grid's extremes widened by an
+  estimate of what lies between its samples (:func:`estimated_between_samples`: torque and
+  link heights have no bound from the coefficients; exact to O(h⁴), not certified).  A design
+  that passes the URDF's effort or goes below the floor itself stops the run, one that only
+  eats into ``effort_margin`` is warned of (:func:`crossed_limits`);
 - the criterion on the **raw** base regressor including friction columns, Y[..., independent]
   with the base columns chosen once per robot (:func:`paramid.robot.base.structural_base`:
   seeded random states, canonical column order) and stored in design.json, the same columns for
@@ -46,7 +49,13 @@ from numpy.typing import NDArray
 from paramid import estimators, ingest
 from paramid.errors import UserError
 from paramid.excitation import design as dz
-from paramid.excitation.fourier import FourierTrajectory, JointLimits, bounded_violation, grid
+from paramid.excitation.fourier import (
+    FourierTrajectory,
+    JointLimits,
+    bounded_violation,
+    grid,
+    period_spacing,
+)
 from paramid.friction.laws import sign_or_tanh
 from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.estimators import to_base
@@ -69,6 +78,23 @@ Array = NDArray[np.float64]
 
 class ExcitationError(UserError):
     """Settings or a coefficient file that cannot give an excitation (names the field/file)."""
+
+
+def estimated_between_samples(values: Array) -> Array:
+    """Per sample (rows: instants equally spaced over one period of a smooth periodic signal,
+    columns: signals), how far the signal may pass that sample within half a spacing h of it:
+    an extreme at t* lies within h/2 of a sample tₖ, and f(t*) − f(tₖ) ≤ h²/8 · |f''| there
+    (the bound of :func:`paramid.excitation.fourier.between_samples`), with |f''| estimated by
+    the largest periodic second difference |fⱼ₊₁ − 2fⱼ + fⱼ₋₁|/h² for j = k−1, k, k+1: the
+    width is that /8.  Sample k widened by it (max + width, min − width) covers the extreme.
+
+    An estimate, not a certified bound: torque and link heights are not finite Fourier series,
+    so their f'' has no bound from Eq 8's coefficients.  Where the samples resolve f'', the
+    widened extreme falls short of the continuous one by O(h⁴) at most (a sinusoid of period
+    P peaking midway between samples: by 3/8 (πh/P)⁴ of its amplitude, against (πh/P)²/2
+    unwidened) and passes it by at most the width (an extreme on a sample)."""
+    second = np.abs(np.roll(values, -1, axis=0) - 2 * values + np.roll(values, 1, axis=0))
+    return np.maximum.reduce([np.roll(second, -1, axis=0), second, np.roll(second, 1, axis=0)]) / 8
 
 
 @dataclass(frozen=True)
@@ -107,21 +133,27 @@ class Physical:
             out[k] = [data.oMf[f].translation[2] for f in frames]
         return out
 
-    def excess(self, robot: Robot, q: Array, dq: Array, ddq: Array, used: bool) -> dict[str, Array]:
+    def excess(
+        self, robot: Robot, trajectory: FourierTrajectory, t: Array, used: bool
+    ) -> dict[str, Array]:
         """Per joint (effort) and per moving link (floor), the largest excess over the effort
         the design keeps to (``used``: less its margin) or the URDF's, and below the floor
-        itself (``clearance`` is the design grid's cushion for what lies between its
-        instants); ≤ 0: met."""
+        itself, over the whole period: the extremes on ``t`` (equally spaced over one period)
+        widened by :func:`estimated_between_samples`; ≤ 0: met."""
+        period_spacing(trajectory, t)
+        q, dq, ddq = trajectory.evaluate_joints(t)
+        tau = self.torque(robot, q, dq, ddq)
         effort = self.effort if used else self.effort_urdf
-        out = {"effort": np.abs(self.torque(robot, q, dq, ddq)).max(axis=0) - effort}
+        out = {"effort": (np.abs(tau) + estimated_between_samples(tau)).max(axis=0) - effort}
         if self.floor is not None:
-            out["floor"] = self.floor - self.heights(robot, q).min(axis=0)
+            z = self.heights(robot, q)
+            out["floor"] = self.floor - (z - estimated_between_samples(z)).min(axis=0)
         return out
 
-    def violation(self, robot: Robot, q: Array, dq: Array, ddq: Array) -> dict[str, float]:
-        """Largest excess over the effort limits used [N m] and below the floor [m] (≤ 0:
-        satisfied)."""
-        return {k: float(v.max()) for k, v in self.excess(robot, q, dq, ddq, used=True).items()}
+    def violation(self, robot: Robot, trajectory: FourierTrajectory, t: Array) -> dict[str, float]:
+        """Largest excess over the effort limits used [N m] and below the floor [m] over the
+        whole period (:meth:`excess`; ≤ 0: satisfied)."""
+        return {k: float(v.max()) for k, v in self.excess(robot, trajectory, t, True).items()}
 
 
 def _grid(period: float, points: int) -> Array:
@@ -217,7 +249,14 @@ def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
 def _physical_constraints(
     robot: Robot, physical: Physical
 ) -> Any:  # Callable[[RestProblem], list[dict]]
-    """SLSQP constraints (values ≥ 0) on the design grid: effort and keep-out."""
+    """SLSQP constraints (values ≥ 0) on the design grid: effort and keep-out at its instants.
+
+    What lies between them is left to the cushions the config sets, ``effort_margin`` and
+    ``clearance_m``, and to the check over the whole period (:func:`crossed_limits`), not
+    widened here (:func:`estimated_between_samples`): the search stops at ``maxiter``
+    unconverged and follows any change of a constraint's values, even one that is never
+    active (gen3_twin's design moved with its effort values scaled by 1 + 1e-12), so
+    widening would move designs that met their limits."""
 
     def build(problem: dz.RestProblem) -> list[dict[str, Any]]:
         def states(z: Array) -> tuple[Array, Array, Array]:
@@ -274,11 +313,11 @@ def design_for_robot(
 def crossed_limits(
     robot: Robot, trajectory: FourierTrajectory, physical: Physical, t: Array, study: str
 ) -> list[str]:
-    """The design's effort and keep-out on grid ``t``: raises :class:`ExcitationError` naming
-    each joint that passes the URDF's effort or link below the floor (a trajectory the robot
-    must not run: SLSQP found no design within them); returns a warning naming each joint that
-    only eats into ``effort_margin``."""
-    states = trajectory.evaluate_joints(t)
+    """The design's effort and keep-out over its period (:meth:`Physical.excess` on grid ``t``,
+    the extremes widened by an estimate of what lies between its samples): raises
+    :class:`ExcitationError` naming each joint that passes the URDF's effort or link below the
+    floor (a trajectory the robot must not run: SLSQP found no design within them); returns a
+    warning naming each joint that only eats into ``effort_margin``."""
     links = [str(robot.model.frames[f].name) for f in physical.floor_frames(robot)]
     units = {"effort": "N m", "floor": "m"}
 
@@ -290,17 +329,19 @@ def crossed_limits(
             if value > 0
         ]
 
-    crossed = physical.excess(robot, *states, used=False)
+    crossed = physical.excess(robot, trajectory, t, used=False)
     what = {"effort": "its effort", "floor": "the floor"}
     broken = [f"{what[k]} ({', '.join(items)})" for k in crossed if (items := named(crossed, k))]
     if broken:
         raise ExcitationError(
             f"robots.{study}.excitation: the best design passes {'; '.join(broken)} (URDF "
-            "inertias, its check grid): no design within those limits was found. Loosen the "
-            "motion limits (acceleration_limit_rad_s2, margins), lower keep_out.floor_height_m, "
-            "or give more starts / maxiter"
+            "inertias, over its period: the check grid's samples widened by an estimate of "
+            "what lies between them, narrower with a larger fine_factor): no design within "
+            "those limits was found. Loosen the motion limits (acceleration_limit_rad_s2, "
+            "margins), lower keep_out.floor_height_m, widen the design grid's cushions "
+            "(effort_margin, keep_out.clearance_m) or give more grid_points, starts or maxiter"
         )
-    eaten = named(physical.excess(robot, *states, used=True), "effort")
+    eaten = named(physical.excess(robot, trajectory, t, used=True), "effort")
     if not eaten:
         return []
     return [f"robots.{study}.excitation: the design eats into effort_margin: {', '.join(eaten)}"]
@@ -318,11 +359,11 @@ def violations(
     physical: Physical,
     t: Array,
 ) -> dict[str, float]:
-    """Largest excess over every limit (≤ 0: all satisfied): the joint limits over the whole
-    period (grid ``t`` widened by what lies between its samples, :func:`bounded_violation`),
-    effort and keep-out on ``t``."""
-    out = bounded_violation(trajectory, limits, t)
-    return out | physical.violation(robot, *trajectory.evaluate_joints(t))
+    """Largest excess over every limit (≤ 0: all satisfied) over the whole period, from grid
+    ``t``: the joint limits widened by a bound on what lies between its samples
+    (:func:`bounded_violation`), effort and keep-out by an estimate of it
+    (:meth:`Physical.excess`)."""
+    return bounded_violation(trajectory, limits, t) | physical.violation(robot, trajectory, t)
 
 
 def scores(W: Array) -> dict[str, float]:
