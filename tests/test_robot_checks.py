@@ -286,6 +286,29 @@ def test_an_angle_or_velocity_in_degrees_alone_is_named(record, robot):
     assert "set units.dq: deg/s" in problems[0][2]
 
 
+def test_radians_declared_as_degrees_are_named(record, robot):
+    """A log in rad read with ``units: {q: deg}`` (57x too small; opti_traj_testing2 read so,
+    velocity too, passed every other check): named alone, as radians; the velocity check's
+    advice, where the angle alone is declared in degrees, offers both ways out; the same
+    record declared right, or a log in degrees that moves within ±2π, is not named."""
+    scale = np.pi / 180
+    angle = dataclasses.replace(record, q=scale * record.q, q_logged=record.q)
+    both = dataclasses.replace(angle, dq=scale * record.dq)
+    for declared in ({"time": "ms", "q": "deg"}, {"q": "deg", "dq": "deg/s"}):
+        problems = checks.record_problems(both, robot, units=declared)
+        assert [(c, j) for c, j, _ in problems] == [("angle_units", None)]
+        also = " and units.dq: deg/s" if "dq" in declared else ""
+        assert problems[0][2].endswith(f"is it in radians? drop units.q: deg{also}")
+    hint = checks.time_units(angle, units={"q": "deg"})[0][2]
+    assert "set units.dq: deg/s; if the angle is in rad, drop units.q" in hint
+    degrees = dataclasses.replace(record, q_logged=np.rad2deg(record.q))
+    assert checks.record_problems(degrees, robot, units={"q": "deg"}) == []
+    small = dataclasses.replace(record, q_logged=np.clip(np.rad2deg(record.q), -6, 6))
+    assert checks.radians_declared_degrees(small, {"q": "deg"}) is not None  # as it looks
+    still = dataclasses.replace(record, q_logged=0.1 * np.sin(record.q))
+    assert checks.radians_declared_degrees(still, {"q": "deg"}) is None  # no motion to judge
+
+
 FAULTS = {
     "degrees": lambda r: dataclasses.replace(r, q=np.rad2deg(r.q), dq=np.rad2deg(r.dq)),
     "N mm": lambda r: dataclasses.replace(r, tau=1000 * r.tau),

@@ -150,7 +150,7 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
         (
             LOG_BLOCK.replace("cal.csv}", "cal.csv, columns: {q: 'q_joint_{i}'}}"),
             lambda f: f.drop(columns="q_joint_7"),
-            ["cal.csv", "6 q column(s)", "7 joints", "joint count mismatch"],
+            ["cal.csv", "missing column 'q_joint_7' (q of joint 'joint_7')"],
         ),
         (
             LOG_BLOCK.replace(", 'joint_7'", ""),  # the log's joint_7 moves: not to be locked
@@ -190,6 +190,22 @@ def test_bad_input_stops_before_anything_is_written(workdir, block, edit, patter
         assert pattern in text, text[-3000:]
     assert "Traceback" not in text and 'File "' not in text, text[-3000:]
     assert "robots.mine" in text, text[-3000:]  # the study is named
+    assert not (workdir / "results").exists()
+
+
+def test_every_bad_record_is_named_in_one_error(workdir):
+    """A NaN in the calibration log and time going back in the validation log: both in the
+    one error (the second was found only after fixing the first and running again)."""
+    _write_logs(workdir)
+    _edit_log(workdir, _nan)
+    val = workdir / "data/mine/val.csv"
+    _backwards(pd.read_csv(val)).to_csv(val, index=False)
+    (workdir / "my.yaml").write_text(LOG_BLOCK)
+    out = snakemake(workdir, "--cores", "1", *_tables("mine", False), "--configfile", "my.yaml")
+    text = out.stdout + out.stderr
+    assert out.returncode != 0 and "2 records have problems" in text, text[-3000:]
+    assert "cal.csv: column 'tau_joint_3'" in text and "data row 42" in text, text[-3000:]
+    assert "val.csv: time is not increasing at data row 10" in text, text[-3000:]
     assert not (workdir / "results").exists()
 
 

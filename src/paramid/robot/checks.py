@@ -371,19 +371,35 @@ def _degrees(ratio: float) -> str:
 
 
 def time_units(
-    record: RobotRecord, ratios: Mapping[int, float] | None = None, declared: str = "s"
+    record: RobotRecord,
+    ratios: Mapping[int, float] | None = None,
+    declared: str = "s",
+    units: Mapping[str, str] | None = None,
 ) -> list[Problem]:
     """The measured velocity against the derivative of the angle (:func:`_time_error`);
     without a velocity, an implausibly slow sample rate; the advice names the unit that
-    explains it, given the ``declared`` one."""
+    explains it, given the ``declared`` time unit and the record's declared ``units`` (an
+    angle declared in degrees and a velocity read as rad/s: either the velocity is in deg/s
+    or the angle is in rad after all)."""
+    units = units or {}
     if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
         message = plausibility.sample_rate(record.time, declared=declared)
         return [("time_units", None, message)] if message else []
     ratio = _time_error(_rate_ratios(record) if ratios is None else ratios)
     if ratio == 1.0:
         return []
-    if _degrees(ratio) == "dq":
+    if _degrees(ratio) == "dq" and units.get("q") == "deg":
+        hint = (
+            "the angle is read in degrees (units.q: deg) and the velocity in rad/s: if the "
+            "velocity is in deg/s set units.dq: deg/s; if the angle is in rad, drop units.q"
+        )
+    elif _degrees(ratio) == "dq":
         hint = "is the velocity in deg/s? set units.dq: deg/s"
+    elif _degrees(ratio) == "q" and units.get("dq") == "deg/s":
+        hint = (
+            "the angle is read in rad and the velocity in deg/s (units.dq: deg/s): if the "
+            "angle is in degrees set units.q: deg; if the velocity is in rad/s, drop units.dq"
+        )
     elif _degrees(ratio) == "q":
         hint = "is the angle in degrees and the velocity in rad/s? set units.q: deg"
     elif ratio < RATE_RATIO_BAND[0]:
@@ -809,11 +825,41 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     return [*first, (check, joint, message + note + alternatives)]
 
 
+#: the span [file unit] past which a log declared in degrees that never leaves ±2π looks like
+#: radians: half a degree of motion is no excitation, half a radian is
+RADIANS_SPAN = 0.5
+
+
+def radians_declared_degrees(record: RobotRecord, units: Mapping[str, str]) -> str | None:
+    """A record whose angles are declared in degrees (``units``, as declared) but never leave
+    ±2π in the file while moving more than :data:`RADIANS_SPAN` there: radians read as
+    degrees (every joint within ±6.3° of zero, and the motion 57x too slow, which the checks
+    after it take for other faults or pass); None otherwise."""
+    if units.get("q") != "deg" or record.q_logged is None or record.q_logged.size == 0:
+        return None
+    largest = float(np.abs(record.q_logged).max())
+    span = float(np.ptp(record.q_logged, axis=0).max())
+    if largest > 2 * np.pi or span < RADIANS_SPAN:
+        return None
+    also = " and units.dq: deg/s" if units.get("dq") == "deg/s" else ""
+    return (
+        f"its angles are declared in degrees (units.q: deg) but never leave ±2π in the file "
+        f"(largest {largest:.3g}, a joint moving {span:.3g}): is it in radians? drop units.q: "
+        f"deg{also}"
+    )
+
+
 def record_problems(
-    record: RobotRecord, robot: Robot, skip: Sequence[str] = (), time_unit: str = "s"
+    record: RobotRecord,
+    robot: Robot,
+    skip: Sequence[str] = (),
+    time_unit: str = "s",
+    units: Mapping[str, str] | None = None,
 ) -> list[Problem]:
-    """Every failed check not in ``skip``, cheapest first; a locked joint the log shows moving
-    or held elsewhere comes first (the model's torque is wrong then); a record that stands
+    """Every failed check not in ``skip``, cheapest first, given the record's declared
+    ``units``; a locked joint the log shows moving or held elsewhere comes first (the model's
+    torque is wrong then); radians declared as degrees (:func:`radians_declared_degrees`)
+    alone after it (everything after is misled); a record that stands
     still is told so alone (its noise would mislead the unit checks), and one that does so at
     its ends for long (:func:`rest_at_ends`) alone where the checks before the torque's pass
     (a time unit off would make its seconds wrong); a time unit the
@@ -822,7 +868,10 @@ def record_problems(
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
     two, the explanation that leaves the smaller misfit), the friction check only where
     nothing else was found (a unit, sign or swap error would mislead it)."""
+    units = units or {}
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
+    if "angle_units" not in skip and (radians := radians_declared_degrees(record, units)):
+        return [*problems, ("angle_units", None, radians)]
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
@@ -830,7 +879,7 @@ def record_problems(
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
         problems += angle_units(record, robot, time_error == 1.0 or _degrees(time_error) != "")
     if "time_units" not in skip:
-        problems += time_units(record, ratios, time_unit)
+        problems += time_units(record, ratios, time_unit, units)
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
     if "sensor_faults" not in skip:
         problems += sensor_faults(record, ratios, named)

@@ -170,9 +170,16 @@ class RobotStudies:
             stamps.append(stamp)
         for reference, path in block["references"].items():
             stamps += self._check_reference(name, reference, path)
+        failed = []  # every record's problems in one error: not one fix-and-rerun per record
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
-                stamps += self._check_log(name, record, role, spec)
+                try:
+                    stamps += self._check_log(name, record, role, spec)
+                except ingest.InputError as error:
+                    failed.append(str(error))
+        if failed:
+            heading = f"{len(failed)} records have problems:\n" if len(failed) > 1 else ""
+            raise ingest.InputError(heading + "\n".join(failed))
         stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
@@ -300,8 +307,9 @@ class RobotStudies:
                 f"samples, fewer than {MIN_KEPT_SAMPLES} (its {loaded.time.size} samples read "
                 f"as {loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
             )
+        units = spec["units"]
         problems = checks.record_problems(
-            loaded, robot, block["checks"]["skip"], spec["units"].get("time", "s")
+            loaded, robot, block["checks"]["skip"], units.get("time", "s"), units
         )
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise ingest.InputError(problems_message(name, spec["path"], problems))
