@@ -29,14 +29,8 @@ def main(smk) -> None:
             "resampled": rec.resampled,
             "rows_dropped": rec.rows_trimmed,
         }
-        if rec.resampled and rec.jitter > records.MAX_JITTER:  # beyond the default: bridged
-            log.warning(
-                "%s: stamps up to %.4g intervals apart were bridged by linear interpolation "
-                "(max_jitter %g): a gap the fit sees as straight lines",
-                cfg["record"],
-                rec.jitter + 1,
-                spec["max_jitter"],
-            )
+        if bridged := records.gap_warning(rec, cfg["record"]):
+            log.warning("%s", bridged)
     else:
         excitation = spec["excitation"]
         rec = twin.simulate_record(

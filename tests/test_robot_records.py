@@ -370,6 +370,21 @@ def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Pa
         records.load_record(path, JOINTS, columns={"time": "stamp", "q": "J{i}_pos"})
 
 
+def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, uniform: Path):
+    """Eight rows dropped (an interval of 9 samples, within the default max_jitter of 10): the
+    record is resampled and the warning names the gap, its length and where it lies; the
+    uniform file has nothing to tell."""
+    assert records.gap_warning(records.load_record(uniform, JOINTS), "u") is None
+    data = pd.read_csv(uniform).drop(index=range(50, 58))
+    data.to_csv(path := tmp_path / "gap.csv", index=False)
+    record = records.load_record(path, JOINTS)
+    assert record.resampled and record.gaps == 1
+    assert record.longest_gap == pytest.approx(9.0) and record.gap_at_s == pytest.approx(0.049)
+    warning = records.gap_warning(record, "gap")
+    assert warning is not None and warning.startswith("gap: 1 interval(s)")
+    assert "the longest 9, at 0.049 s" in warning
+
+
 def test_nan_names_the_row(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform)
     data.loc[41, "q_wrist"] = np.nan

@@ -69,6 +69,29 @@ class RobotRecord:
     rows: NDArray[np.int64] | None = None
     q_logged: Array | None = None
     q_columns: tuple[str, ...] = ()
+    # the file's intervals longer than GAP_INTERVALS grid intervals (dropped samples, bridged
+    # by interpolation on a resampled grid), the longest [grid intervals] and where it starts [s]
+    gaps: int = 0
+    longest_gap: float = 0.0
+    gap_at_s: float = 0.0
+
+
+#: an interval of the file this many grid intervals long or longer is a gap (a sample or more
+#: dropped), not jitter
+GAP_INTERVALS = 1.5
+
+
+def gap_warning(record: RobotRecord, name: str) -> str | None:
+    """What interpolation bridged in ``record`` (named ``name``): its gaps, the longest and
+    where; None when nothing was (the grid is the file's stamps, or none is a gap)."""
+    if not record.resampled or record.gaps == 0:
+        return None
+    return (
+        f"{name}: {record.gaps} interval(s) of the file {GAP_INTERVALS:g} sample intervals or "
+        f"longer (the longest {record.longest_gap:.3g}, at {record.gap_at_s:.4g} s) were "
+        "bridged by linear interpolation: the fit sees straight lines there (max_jitter sets "
+        "how long a gap is bridged, trim_start_s/trim_end_s drop one near an end)"
+    )
 
 
 #: the template fields that number the joints: 1-based, or 0-based as many loggers count
@@ -276,6 +299,8 @@ def load_record(
     data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
     n = len(joints)
     source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
+    steps = np.diff(stamps) / interval
+    longest = int(np.argmax(steps))
     return RobotRecord(
         time=data["time"],
         q=data["q"][:, :n],
@@ -290,6 +315,9 @@ def load_record(
         rows=rows.start + source,
         q_logged=q_logged[source],
         q_columns=tuple((names["q"] or [])[:n]),
+        gaps=int(np.count_nonzero(steps >= GAP_INTERVALS)),
+        longest_gap=float(steps[longest]),
+        gap_at_s=float(stamps[longest] - stamps[0]),
     )
 
 
