@@ -142,6 +142,10 @@ CASES = {
         ),
         ["studies.pendulum.sweeps.forgetting", "rls.forgetting a number"],
     ),
+    "a study named with a hyphen": (
+        lambda c: c["robots"].update({"my-arm": c["robots"]["kinova_gen3"]}),
+        ["robots: the name 'my-arm' is not allowed", "lower-case letters, digits and _"],
+    ),
     "measured record with a misspelt key": (
         lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(unit={}),
         [

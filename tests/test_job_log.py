@@ -154,6 +154,17 @@ def test_uncaught_exception_lands_in_the_log_and_still_fails(tmp_path):
     assert "ValueError: boom 42" in out.stderr  # Python's own report is still printed
 
 
+def test_a_user_error_is_its_message_once_on_the_terminal(tmp_path):
+    """A UserError (bad input): no traceback, its message in the log and once on stderr (the
+    terminal handler printed it a second time, as an ERROR line)."""
+    body = "from paramid.errors import UserError\nraise UserError('robots.arm: joint_7 is still')\n"
+    out, text = _run_job(tmp_path, body)
+    assert out.returncode == 1
+    assert re.search(rf"{STAMP} ERROR paramid.job: robots.arm: joint_7 is still", text)
+    assert out.stderr.count("joint_7 is still") == 1, out.stderr
+    assert "paramid: robots.arm: joint_7 is still" in out.stderr and "Traceback" not in out.stderr
+
+
 @pytest.mark.slow
 def test_failing_script_rule_reports_its_log(tmp_path):
     """A script rule that warns and raises: Snakemake reports the error and prints the log

@@ -445,7 +445,7 @@ def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tm
     block["lmi"]["free_links"] = ["forearm_link"]
     RobotStudies(config).check_inputs()
     block["lmi"] |= {"metric": "robot", "free_links": []}
-    pattern = r"^robots\.kinova_gen3\.lmi\.free_links: .*\['forearm_link'\] have no mass in"
+    pattern = r"^robots\.kinova_gen3\.urdf: .*\['forearm_link'\] have no mass in.*lmi.free_links"
     with pytest.raises(UserError, match=pattern):
         RobotStudies(config).check_inputs()
     block["lmi"]["weight"] = 0.0

@@ -69,7 +69,20 @@ def _did_you_mean(error: Any) -> str:
 
 
 def describe(error: Any) -> str:
-    """A jsonschema ValidationError in three lines."""
+    """A jsonschema ValidationError in three lines; a key that breaks its mapping's rule for
+    names (``propertyNames``: a study named ``my-arm``) is named as a key, not as a value."""
+    if "propertyNames" in error.schema_path:
+        why = (
+            " (a name here becomes part of file paths and rule wildcards: lower-case letters, "
+            "digits and _)"
+            if error.validator == "pattern"
+            else ""
+        )
+        return (
+            f"invalid config: {_field(error.absolute_path)}: the name {_short(error.instance)} "
+            f"is not allowed: {_reason(error)}{why}\n"
+            "  (schema: workflow/schemas/config.schema.yaml)"
+        )
     return (
         f"invalid config: {_field(error.absolute_path)} = {_short(error.instance)}\n"
         f"  {_reason(error)}\n"

@@ -298,7 +298,12 @@ class _JobLogHandler(logging.FileHandler):
 
 
 class _JobWarningHandler(logging.StreamHandler):
-    """The stderr handler :func:`start_log` puts on the job's and the library's loggers."""
+    """The stderr handler :func:`start_log` puts on the job's and the library's loggers; a
+    record logged with ``extra={"file_only": True}`` goes to the log file alone (a
+    :class:`UserError`'s message, which :func:`_log_uncaught` prints once itself)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "file_only", False) and bool(super().filter(record))
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -403,7 +408,7 @@ def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -
     """``sys.excepthook`` of a job: the traceback into the log, then Python's default hook; a
     :class:`UserError` is its message alone, in the log and on stderr."""
     if issubclass(kind, UserError):
-        logging.getLogger("paramid.job").error("%s", error)
+        logging.getLogger("paramid.job").error("%s", error, extra={"file_only": True})
         print(f"paramid: {error}", file=sys.stderr)
         return
     if not issubclass(kind, KeyboardInterrupt):

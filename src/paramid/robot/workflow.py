@@ -207,7 +207,7 @@ class RobotStudies:
         held = [link for link in massless if link in pulled]
         if held and "lmi" in block["methods"] and block["lmi"]["weight"] != 0:
             raise ConfigError(
-                f"robots.{name}.lmi.free_links: lmi pulls each link toward its URDF body, but "
+                f"robots.{name}.urdf: lmi pulls each link toward its URDF body, but "
                 f"{held} have no mass in {block['urdf']} (no <inertial>): the pull would drive "
                 "them toward zero mass. Give each its <inertial> (from CAD or the maker), or "
                 "name it in lmi.free_links to identify it from the data alone"
