@@ -883,6 +883,9 @@ def export_header(
         ),
         "The data determine only the base parameters; of the standard sets that fit them as",
         "well, this is the consistent one nearest to the original URDF in that metric.",
+        "How far the data determine each base parameter (armatures and offsets included):",
+        "tables/parameters.csv, the free fits' standard errors; a value they leave loose is",
+        "set by the prior and the constraints, not measured.",
         *(
             [f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s)."]
             if "coulomb" in terms

@@ -40,12 +40,13 @@ from paramid.robot.model import Robot, RobotError
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
 ARMATURE_NOTE = (
-    " armature {value} kg m^2: reflected rotor inertia, identified; not a URDF field (MuJoCo "
+    " armature {value} kg m^2: reflected rotor inertia, as the fit gives it (the header says how "
+    "far the data determine it); not a URDF field (MuJoCo "
     "<joint armature>, Pinocchio model.armature) "
 )
 OFFSET_NOTE = (
     " offset {value} N m: a constant torque added to this joint's measured torque (e.g. a "
-    "torque sensor's bias), identified; not a URDF field: subtract it from measurements "
+    "torque sensor's bias), as the fit gives it; not a URDF field: subtract it from measurements "
 )
 
 
