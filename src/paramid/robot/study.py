@@ -200,8 +200,9 @@ def check_joints_move(robot: Robot, parts: Sequence[ProcessedRecord], study: str
         raise RobotError(
             f"robots.{study}: joint(s) {', '.join(still)} do not move in any calibration record "
             f"(angle span in rad or m, below {STILL_RAD:g}): nothing identifies their inertia "
-            "and friction. Leave them out of `joints:` and give their angle in `locked:`, or "
-            "record an excitation that moves them."
+            "and friction. Leave them out of `joints:` and give their angle in `locked:` (a log "
+            "numbered by index, {i}, then lists the other joints' columns: `columns: {q: [...]}`), "
+            "or record an excitation that moves them."
         )
 
 
