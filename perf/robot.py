@@ -30,8 +30,8 @@ import numpy as np
 import pinocchio as pin
 import yaml
 
+from paramid import base_parameters as bp
 from paramid.config import validate
-from paramid.robot import base as bp
 from paramid.robot import estimators, model, study, twin
 from paramid.robot.signals import ProcessedRecord
 

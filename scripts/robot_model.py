@@ -3,8 +3,8 @@ compression), their map to the standard parameters, rank and condition number; a
 that leaves base parameters of the model unidentifiable is an error naming them (with ``offset:
 auto``, an offset it cannot tell from Coulomb friction is left out instead)."""
 
+from paramid import base_parameters as bp
 from paramid import io
-from paramid.robot import base as bp
 from paramid.robot import study
 from paramid.robot.model import law_columns
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paramid.base_parameters import base_parameters
 from paramid.excitation import chain as ch
 from paramid.excitation.design import design
 from paramid.excitation.fourier import (
@@ -18,7 +19,6 @@ from paramid.excitation.fourier import (
     limit_violation,
     rest_basis,
 )
-from paramid.robot.base import base_parameters
 from paramid.seeding import generator
 
 G = 9.81
@@ -204,7 +204,7 @@ def _planar_regrouping(lengths: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
 def test_base_parameters_are_the_robots_pivoted_qr_and_the_planar_regrouping(chain4, base4, n):
-    """The chain's base parameters are :func:`paramid.robot.base.base_parameters` of its
+    """The chain's base parameters are :func:`paramid.base_parameters.base_parameters` of its
     stacked regressor (one pivoted QR for chains and robots): chain4's independent columns are
     those the chain's own QR chose before, and every chain's map is the regrouping by hand,
     the masses always folded (the chain's pivot order once kept M5 of a 5-link chain of

@@ -228,7 +228,7 @@ def _shipped_record(bias: np.ndarray | None = None):
 
 def _shipped(armature: bool) -> SimpleNamespace:
     """The Gen3 on a shipped real record (10 Hz): robot, base map, the extended compression."""
-    from paramid.robot.base import base_parameters
+    from paramid.base_parameters import base_parameters
 
     robot = model.load_robot(URDF, JOINTS, armature=armature)
     part = _shipped_record()
@@ -423,7 +423,7 @@ def test_the_coulomb_law_is_chosen_per_joint_by_the_same_validation(shipped):
 def test_without_a_coulomb_term_there_is_no_law_to_choose():
     """``friction: [viscous]`` with the default ``coulomb.law: auto`` compared sgn with tanh
     columns the model does not have ('fct_joint_1' is not in list); the table says none."""
-    from paramid.robot.base import base_parameters
+    from paramid.base_parameters import base_parameters
 
     robot = model.load_robot(URDF, JOINTS, friction=("viscous",))
     part = _shipped_record()
@@ -466,8 +466,8 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     joints 1-3 and sgn q̇ on joints 4-7, 0.05 N m noise): each joint gets its own law."""
     from dataclasses import replace
 
+    from paramid.base_parameters import base_parameters
     from paramid.robot import twin
-    from paramid.robot.base import base_parameters
 
     velocity, smooth = 0.1, [True] * 3 + [False] * 4
     robot = model.load_robot(URDF, JOINTS)

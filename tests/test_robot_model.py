@@ -10,14 +10,10 @@ import pandas as pd
 import pinocchio as pin
 import pytest
 
+from paramid.base_parameters import base_columns, base_parameters, unidentified
 from paramid.io import UserError
 from paramid.robot import checks, records
-from paramid.robot.base import (
-    base_columns,
-    base_parameters,
-    structural_base,
-    unidentified,
-)
+from paramid.robot.base import structural_base
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,

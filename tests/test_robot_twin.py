@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from paramid.base_parameters import base_columns
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.robot.base import base_columns, structural_base
+from paramid.robot.base import structural_base
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,

@@ -14,7 +14,7 @@ per link that enter the dynamics (XX, XY, XZ, YY, YZ, MZ give zero regressor col
 The inverse dynamics is the recursive Newton–Euler algorithm in the world frame, written
 linearly in (ZZ, MX, MY, M); the regressor Y(q, q̇, q̈) is its closed form.  The base
 parameters are those of Y stacked over random samples, by the robots' pivoted QR
-(:func:`paramid.robot.base.base_parameters`): the rank r gives r independent columns, and the
+(:func:`paramid.base_parameters.base_parameters`): the rank r gives r independent columns, and the
 others are folded into them, β = θ₁ + K θ₂.
 """
 
@@ -29,12 +29,12 @@ import pandas as pd
 import scipy.linalg
 from numpy.typing import NDArray
 
+from paramid import base_parameters as regrouping
 from paramid import signals, simulation
+from paramid.base_parameters import BaseParameters
 from paramid.excitation.design import RegressorFn
 from paramid.excitation.fourier import FourierTrajectory, JointLimits
 from paramid.friction.laws import sign_or_tanh
-from paramid.robot import base as robot_base
-from paramid.robot.base import BaseParameters
 from paramid.seeding import Key, generator
 
 Array = NDArray[np.float64]
@@ -223,7 +223,7 @@ def base_parameters(
 ) -> BaseParameters:
     """Base parameters of Y stacked over ``samples`` random states: q, q̇, q̈ drawn from the
     stream ``seed_keys`` (uniform angles, normal rates), then
-    :func:`paramid.robot.base.base_parameters` (pivoted QR, rank at relative ``tolerance``,
+    :func:`paramid.base_parameters.base_parameters` (pivoted QR, rank at relative ``tolerance``,
     independent columns by its ordered scan)."""
     lengths = np.asarray(lengths, dtype=np.float64)
     n = lengths.size
@@ -231,7 +231,7 @@ def base_parameters(
     q = rng.uniform(-np.pi, np.pi, (samples, n))
     qd, qdd = rng.standard_normal((samples, n)), rng.standard_normal((samples, n))
     W = regressor(lengths, gravity, q, qd, qdd).reshape(samples * n, 6 * n)
-    return robot_base.base_parameters(W, standard_names(n), tolerance)
+    return regrouping.base_parameters(W, standard_names(n), tolerance)
 
 
 def base_regressor(
@@ -244,7 +244,7 @@ def base_regressor(
     sign_smoothing: float = 0.0,
 ) -> Array:
     """Y_b (K, n, r) = the independent columns of Y; Y_b β = Y θ for every θ."""
-    return robot_base.base_columns(regressor(lengths, gravity, q, qd, qdd, sign_smoothing), base)
+    return regrouping.base_columns(regressor(lengths, gravity, q, qd, qdd, sign_smoothing), base)
 
 
 def chain_of(design: Mapping[str, Any]) -> tuple[PlanarChain, BaseParameters]:

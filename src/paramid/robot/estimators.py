@@ -2,7 +2,7 @@
 
 Data: the standard regressor Y and torque y of the calibration records, rows joint-major per
 sample; the base regressor is W = Y[:, independent] and base = θ[independent] + K θ[dependent]
-(pivoted QR, see :mod:`paramid.robot.base`).  A :class:`Problem` holds the data as QR
+(pivoted QR, see :mod:`paramid.base_parameters`).  A :class:`Problem` holds the data as QR
 compressions (:mod:`paramid.robot.compression`): per segment and joint j, [Y_j y_j] = Q [R_j c_j;
 0 ρ_j]; since W_j's columns are columns of Y_j, ‖W_j β − y_j‖² = ‖R_j[:, independent] β − c_j‖²
 + ρ_j², so every least-squares estimator works on n·p rows instead of the record's length
@@ -65,7 +65,7 @@ Index = NDArray[np.intp]
 
 
 class BaseMap(Protocol):
-    """The base ↔ standard map of :class:`paramid.robot.base.BaseParameters`."""
+    """The base ↔ standard map of :class:`paramid.base_parameters.BaseParameters`."""
 
     @property
     def independent(self) -> Index: ...

@@ -47,6 +47,7 @@ import scipy.stats
 from numpy.typing import NDArray
 
 from paramid import estimators, ingest
+from paramid.base_parameters import BaseParameters, base_columns
 from paramid.errors import UserError
 from paramid.excitation import design as dz
 from paramid.excitation.fourier import (
@@ -57,7 +58,6 @@ from paramid.excitation.fourier import (
     period_spacing,
 )
 from paramid.friction.laws import sign_or_tanh
-from paramid.robot.base import BaseParameters, base_columns
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
     Robot,

@@ -31,16 +31,16 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid import signals
-from paramid.plausibility import STILL_RAD
-from paramid.robot import estimators, priors
-from paramid.robot.base import (
+from paramid.base_parameters import (
     AmbiguousRank,
     BaseParameters,
     base_columns,
     base_parameters,
-    structural_base,
     unidentified,
 )
+from paramid.plausibility import STILL_RAD
+from paramid.robot import estimators, priors
+from paramid.robot.base import structural_base
 from paramid.robot.compression import CHUNK, Compressed, compress_records, usable_gap
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
