@@ -85,6 +85,29 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
         ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
 
 
+@pytest.mark.parametrize(("decimals", "unit"), [(0, "ms"), (3, "ms"), (6, "s")])
+def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, decimals, unit):
+    """A 300 Hz log whose stamps the logger rounded (integer ms: intervals of 3 and 4 ms; ms to
+    1 µs): kept as sampled at the span's mean rate, not interpolated onto the grid of the
+    median interval (integer ms put it at 333.3 Hz with 11 % more samples, smoothing its
+    torque); a log jittered beyond its resolution is still resampled."""
+    t = np.arange(1170) / 299.96
+    torque = np.sin(7.0 * t) + (np.arange(t.size) % 50 == 0)  # spikes: interpolation shows
+    stamps = np.round(t * (1000.0 if unit == "ms" else 1.0), decimals)
+    frame = pd.DataFrame({"time": stamps, "angle": np.sin(t), "torque": torque})
+    frame.to_csv(path := tmp_path / "r.csv", index=False)
+    rec = ingest.load_record(path, {"time": unit})
+    assert not rec.resampled and rec.time.size == t.size
+    resolution = 10.0**-decimals * (1e-3 if unit == "ms" else 1.0)  # [s]
+    assert rec.sample_rate_hz == pytest.approx(299.96, rel=resolution / t[-1])
+    np.testing.assert_array_equal(rec.torque, torque)
+    np.testing.assert_allclose(rec.time, t - t[0], atol=2e-3 if decimals == 0 else 2e-6)
+    jittered = stamps.astype(float)
+    jittered[500] += 0.4 if unit == "ms" else 4e-4  # one stamp late by far more than its rounding
+    frame.assign(time=jittered).to_csv(path, index=False)
+    assert ingest.load_record(path, {"time": unit}).resampled
+
+
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ns", 1e9)])
 def test_time_in_us_or_ns(tmp_path, unit, factor):
     t = np.arange(300) / 100.0
@@ -127,7 +150,8 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
     np.testing.assert_array_equal(rec.angle, angle)  # each sample is at its grid point
     strict = ingest.load_record(tmp_path / "unix.csv", {}, max_jitter=0.0)  # no jitter allowed
     assert strict.sample_rate_hz == rec.sample_rate_hz
-    frame["time"] = 1733356800 + np.arange(n) / 500 + np.tile([0.0, 4e-4], n // 2)  # jittered
+    late = np.resize([0.0, 4e-4, 1e-4], n)  # jittered: off the grid of any resolution
+    frame["time"] = 1733356800 + np.arange(n) / 500 + late
     frame.to_csv(tmp_path / "jittered.csv", index=False)
     assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled
 
@@ -431,6 +455,34 @@ def test_an_unreadable_time_cell_the_trims_keep_is_named_at_its_row(tmp_path):
         ingest.InputError, match=r"not increasing at data row 600 .*1 s after 5\.97"
     ):
         ingest.load_record(fall, {}, trim_s=(0.0, 0.5))
+
+
+def test_a_column_of_timestamps_cut_to_a_number_and_a_column_of_comma_decimals(tmp_path):
+    """ISO 8601 stamps whose last line is cut to a number ("2"): still timestamps, the cut cell
+    dropped by the end's trim and named at its row without one (the whole column was read as
+    numbers: "trims leave 0 of its rows");
+    a column of comma decimals with trims set: named as the column's format with its count
+    (not as one cell at a trim's boundary)."""
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
+    stamps = pd.Timestamp("2024-05-01T12:00:00Z") + pd.to_timedelta(frame["time"], unit="s")
+    iso = frame.assign(time=stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+    iso.loc[len(iso) - 1, "time"] = "2"
+    iso.to_csv(path := tmp_path / "iso_cut.csv", index=False)
+    assert ingest.load_record(path, {}, trim_s=(0.0, 0.5)).time.size == 549
+    with pytest.raises(ingest.InputError, match=r"no timestamp at data row 600 .*'2'"):
+        ingest.load_record(path, {})
+    comma = frame.assign(time=[f"{x:.2f}".replace(".", ",") for x in frame["time"]])
+    comma.to_csv(path := tmp_path / "comma.csv", index=False)
+    with pytest.raises(ingest.InputError, match=r"'0,00'; 600 such rows"):
+        ingest.load_record(path, {}, trim_s=(0.5, 0.5))
+
+
+def test_trims_that_leave_nothing_point_at_the_time_unit(tmp_path):
+    """Seconds declared as ms with a trim: the file is 0.006 s long as read, and the message
+    says to check units.time (it named the trims alone)."""
+    path = write_csv(tmp_path / "r.csv")
+    with pytest.raises(ingest.InputError, match=r"leave 0 of its rows .*check units.time"):
+        ingest.load_record(path, {"time": "ms"}, trim_s=(0.0, 2.5))
 
 
 def test_an_unreadable_timestamp_the_trims_drop_is_not_judged(tmp_path):

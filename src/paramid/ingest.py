@@ -200,7 +200,9 @@ def time_column(
     if pd.api.types.is_timedelta64_dtype(values):  # a Parquet duration since some start
         values = pd.Timestamp(0, tz="UTC") + values
     if not pd.api.types.is_datetime64_any_dtype(values) and not is_numeric_dtype(values):
-        if np.isnan(pd.to_numeric(values, errors="coerce")).all():
+        # timestamps when most cells are no number (a line cut inside its cell can leave a
+        # number, "2", in a column of ISO text)
+        if np.isnan(pd.to_numeric(values, errors="coerce")).mean() > 0.5:
             parsed = pd.to_datetime(values, format="ISO8601", utc=True, errors="coerce")
             if parsed.notna().any():  # timestamps; a cell that is none is named below
                 values = parsed
@@ -312,7 +314,8 @@ def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
     if keep.size < 3:
         raise InputError(
             f"{path}: trim_start_s = {start_s:g} s and trim_end_s = {end_s:g} s leave "
-            f"{keep.size} of its rows ({last:.4g} s long)"
+            f"{keep.size} of its rows ({last:.4g} s long as its {readable.size} stamps are read: "
+            "if that is not its length, check units.time)"
         )
     dropped_before = readable[readable < keep[0]]
     dropped_after = readable[readable > keep[-1]]
@@ -333,6 +336,8 @@ def trimmed_time(
     judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
     (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
     time = time_column(frame, column, unit, path, unreadable=True)
+    if np.isnan(time).mean() > 0.5:  # the column's format, not a cut line: named with its count
+        time_column(frame, column, unit, path)
     rows = kept_rows(time, *trim_s, path)
     stamps = time[rows]
     unreadable = np.flatnonzero(np.isnan(stamps))
@@ -392,6 +397,38 @@ def rounding_allowance(t: Array) -> float:
     return float(ROUNDING_ULPS * np.spacing(max(abs(float(t[0])), abs(float(t[-1])))))
 
 
+def stamp_resolution(t: Array) -> float:
+    """The resolution [s] a logger rounded uniform stamps ``t`` to: the smallest difference
+    between two of their distinct intervals (intervals within :func:`rounding_allowance` of
+    each other are one); 0 when the intervals are all one."""
+    allowance = rounding_allowance(t)
+    steps = np.unique(np.diff(t))
+    gaps = np.diff(steps)
+    gaps = gaps[gaps > 2 * allowance]
+    return float(gaps.min()) if gaps.size else 0.0
+
+
+def quantised_uniform(t: Array) -> bool:
+    """Whether the stamps ``t`` are a uniform grid rounded to the logger's resolution (integer
+    ms of a 300 Hz log: intervals of 3 and 4 ms): the stamps are whole multiples of the
+    resolution from the first, it is finer than half the mean interval, and every stamp lies
+    within one resolution of the line through the first and the last, as rounding leaves them
+    (each stamp off by half a resolution at most, the line's ends by as much).  Such a log is
+    uniform at the span's mean interval; its median interval (3 ms) would put it at the wrong
+    rate."""
+    resolution = stamp_resolution(t)
+    mean = float(t[-1] - t[0]) / (t.size - 1)
+    if not 0.0 < resolution < mean / 2:
+        return False
+    allowance = rounding_allowance(t)
+    counts = np.concatenate([[0.0], np.cumsum(np.round(np.diff(t) / resolution))])
+    step = float(t[-1] - t[0]) / counts[-1]  # the resolution, from the whole span
+    if float(np.abs(t - t[0] - counts * step).max()) > 0.01 * step + 2 * allowance:
+        return False  # not on the resolution's grid: jitter that happens to take few values
+    line = t[0] + mean * np.arange(t.size)
+    return float(np.abs(t - line).max()) <= step + allowance
+
+
 def on_uniform_grid(
     data: dict[str, Array],
     path: Path,
@@ -400,14 +437,16 @@ def on_uniform_grid(
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
-    doubles' rounding are replaced by the grid of the span's mean interval (no interpolation:
-    each sample is at its grid point); jittered ones (within ``max_jitter``,
-    :func:`time_grid`) are linearly interpolated onto the grid of the median interval."""
+    doubles' rounding or to the logger's resolution (:func:`quantised_uniform`) are replaced by
+    the grid of the span's mean interval (no interpolation: each sample is at its grid point);
+    jittered ones (within ``max_jitter``, :func:`time_grid`) are linearly interpolated onto the
+    grid of the median interval."""
     t = data["time"]
-    median, jitter = time_grid(t, path, max_jitter, first_row)
+    quantised = t.size >= 3 and quantised_uniform(t)
+    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
-    if jitter * median <= rounding_allowance(t):
+    if quantised or jitter * median <= rounding_allowance(t):
         interval = float(t[-1] - t[0]) / (t.size - 1)
         grid: Array = interval * np.arange(t.size, dtype=np.float64)
         return {**data, "time": grid}, interval, 0.0, False
