@@ -364,6 +364,8 @@ def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Pa
     np.testing.assert_array_equal(record.tau, 2.0 * q)
     with pytest.raises(InputError, match=r"columns.q lists 2 column\(s\).*3 configured joints"):
         records.load_record(path, JOINTS, columns=columns | {"q": ["J4_pos", "J1_pos"]})
+    with pytest.raises(InputError, match=r"columns.q lists \['J1_pos'\] for more than one"):
+        records.load_record(path, JOINTS, columns=columns | {"q": ["J1_pos", "J1_pos", "J2_pos"]})
     with pytest.raises(InputError, match=r"missing column 'J9_eff' \(tau of joint 'wrist'"):
         records.load_record(path, JOINTS, columns=columns | {"tau": ["J4_eff", "J1_eff", "J9_eff"]})
     with pytest.raises(InputError, match=r"5 q column\(s\) match.*give columns.q as a list"):
@@ -382,7 +384,9 @@ def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, unifo
     assert record.longest_gap == pytest.approx(9.0) and record.gap_at_s == pytest.approx(0.049)
     warning = records.gap_warning(record, "gap")
     assert warning is not None and warning.startswith("gap: 1 interval(s)")
-    assert "the longest 9, at 0.049 s" in warning
+    assert "the longest 9, after data row 50, file line 51, 0.049 s into" in warning
+    trimmed = records.gap_warning(records.load_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap")
+    assert trimmed is not None and "after data row 50, file line 51, 0.029 s into" in trimmed
 
 
 def test_nan_names_the_row(tmp_path: Path, uniform: Path):

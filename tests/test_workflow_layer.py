@@ -416,6 +416,19 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
         ConfigError, match=r"validation \(again\): .* holds .* samples .* of calibration"
     ):
         RobotStudies(config).check_inputs()
+    listed = {  # the same motion however its columns are written, whichever torque is read
+        "time": "Time",
+        "q": [f"Position{i}" for i in range(1, 8)],
+        "dq": "Velocity{i}",
+        "tau": [f"TorqueCur{i}" for i in range(1, 8)],
+    }
+    records["validation"] = [dict(records["calibration"][0], name="listed", columns=listed)]
+    with pytest.raises(ConfigError, match=r"validation \(listed\): .* holds .* samples"):
+        RobotStudies(config).check_inputs()
+    other_torque = dict(records["calibration"][0]["columns"], tau="Torque{i}")  # the sensors
+    records["validation"] = [dict(records["calibration"][0], name="tau", columns=other_torque)]
+    with pytest.raises(ConfigError, match=r"validation \(tau\): .* holds .* samples"):
+        RobotStudies(config).check_inputs()
     records["validation"] = [dict(records["calibration"][0], name="phase_2", trim_start_s=3.0)]
     records["calibration"][0]["trim_end_s"] = 2.0  # disjoint phases of one log
     block["signals"]["decimate"] = 1

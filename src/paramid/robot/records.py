@@ -70,10 +70,12 @@ class RobotRecord:
     q_logged: Array | None = None
     q_columns: tuple[str, ...] = ()
     # the file's intervals longer than GAP_INTERVALS grid intervals (dropped samples, bridged
-    # by interpolation on a resampled grid), the longest [grid intervals] and where it starts [s]
+    # by interpolation on a resampled grid), the longest [grid intervals], where it starts [s
+    # from the record's start] and the file's data row (0-based) before it
     gaps: int = 0
     longest_gap: float = 0.0
     gap_at_s: float = 0.0
+    gap_row: int = 0
 
 
 #: an interval of the file this many grid intervals long or longer is a gap (a sample or more
@@ -88,7 +90,8 @@ def gap_warning(record: RobotRecord, name: str) -> str | None:
         return None
     return (
         f"{name}: {record.gaps} interval(s) of the file {GAP_INTERVALS:g} sample intervals or "
-        f"longer (the longest {record.longest_gap:.3g}, at {record.gap_at_s:.4g} s) were "
+        f"longer (the longest {record.longest_gap:.3g}, after data row {record.gap_row + 1}, "
+        f"file line {record.gap_row + 2}, {record.gap_at_s:.4g} s into the record) were "
         "bridged by linear interpolation: the fit sees straight lines there (max_jitter sets "
         "how long a gap is bridged, trim_start_s/trim_end_s drop one near an end)"
     )
@@ -191,7 +194,9 @@ def _listed_columns(
     frame: pd.DataFrame, field: str, listed: list[str], joints: Sequence[str], path: Path
 ) -> list[str]:
     """The columns of ``field`` a list gives, one per configured joint in their order; a list
-    of another length, or a column the file lacks, is named."""
+    of another length, one naming a column twice, or a column the file lacks, is named."""
+    if twice := sorted({column for column in listed if listed.count(column) > 1}):
+        raise InputError(f"{path}: columns.{field} lists {twice} for more than one joint")
     if len(listed) != len(joints):
         raise InputError(
             f"{path}: columns.{field} lists {len(listed)} column(s) ({listed}) for the "
@@ -219,6 +224,23 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     if unknown:
         raise InputError(f"{path}: units names unknown field(s) {unknown}; known: {UNIT_FIELDS}")
     return factors
+
+
+def read_columns(
+    columns: Mapping[str, Template] | None, joints: Sequence[str]
+) -> dict[str, tuple[str, ...]]:
+    """The file's columns each field reads for ``joints`` (a template written out, a list as
+    given): two records read the same columns however their templates are spelt."""
+    return {
+        field: tuple(
+            [template]
+            if field == "time"
+            else joint_columns(template, joints)
+            if isinstance(template, str)
+            else template
+        )
+        for field, template in column_templates(columns).items()
+    }
 
 
 def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Template]:
@@ -318,6 +340,7 @@ def load_record(
         gaps=int(np.count_nonzero(steps >= GAP_INTERVALS)),
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
+        gap_row=rows.start + longest,
     )
 
 

@@ -170,16 +170,20 @@ class RobotStudies:
             stamps.append(stamp)
         for reference, path in block["references"].items():
             stamps += self._check_reference(name, reference, path)
-        failed = []  # every record's problems in one error: not one fix-and-rerun per record
+        failed: dict[str, UserError] = {}  # every record's problems in one error, each once
         for record, (role, spec) in self.records[name].items():
             if "path" in spec:
                 try:
                     stamps += self._check_log(name, record, role, spec)
-                except ingest.InputError as error:
-                    failed.append(str(error))
+                except UserError as error:
+                    failed.setdefault(str(error), error)  # a file read by two records: once
+        if len(failed) == 1:
+            raise next(iter(failed.values()))
         if failed:
-            heading = f"{len(failed)} records have problems:\n" if len(failed) > 1 else ""
-            raise ingest.InputError(heading + "\n".join(failed))
+            problems = "\n".join(failed)
+            raise ingest.InputError(
+                f"robots.{name}: {len(failed)} records have problems:\n{problems}"
+            )
         stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
@@ -230,8 +234,9 @@ class RobotStudies:
         return [stamp]
 
     def _check_held_out(self, name: str) -> list[Path]:
-        """No validation log repeats calibration data: a file in both roles (the same bytes
-        and columns) must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one
+        """No validation log repeats calibration data: a file in both roles (the same bytes,
+        time and angle columns, however their templates are spelt: the same motion, whichever
+        torque column is read) must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one
         long log), else a fit would be judged on samples it was fitted on.  Returns the stamps
         of the pairs that passed (their spans are read once)."""
         logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
@@ -244,10 +249,15 @@ class RobotStudies:
             for other, cal in fitted:
                 if digest[other] != digest[record]:
                     continue
-                from paramid.robot.records import column_templates  # loads pandas: a file twice
+                from paramid.robot.records import column_templates, read_columns  # loads pandas
 
-                if column_templates(cal["columns"]) != column_templates(spec["columns"]):
-                    continue  # other data (one log of two arms is read by its columns)
+                joints = self.blocks[name]["joints"]
+                motion = [
+                    {f: read_columns(s["columns"], joints)[f] for f in ("time", "q")}
+                    for s in (cal, spec)
+                ]
+                if motion[0] != motion[1]:
+                    continue  # another motion (one log of two arms is read by its angle columns)
                 pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
