@@ -154,6 +154,23 @@ def test_every_record_check_is_skipped_by_its_registered_name(pendulum, fault, e
     assert plausibility.record_problems(time, angle, torque, skip, _r2(pendulum)) == []
 
 
+def test_radians_declared_as_degrees_are_named_before_what_they_mislead(pendulum):
+    """The pendulum's swing-up in rad declared ``angle: deg`` (its angle 57x too small): it was
+    called a torque sign inverted, and negating the torque as advised ran the study to a
+    validation RMSE of 176 N m; now named first, as radians; declared right, nothing."""
+    read_as_degrees = np.deg2rad(pendulum.angle)  # what the loader makes of radians declared deg
+    found = plausibility.record_problems(
+        pendulum.time, read_as_degrees, pendulum.torque, (), _r2(pendulum), angle_unit="deg"
+    )
+    assert found[0][0] == "radians_as_degrees"
+    assert "is it in radians? drop units.angle" in found[0][1]
+    right = plausibility.record_problems(
+        pendulum.time, pendulum.angle, pendulum.torque, (), _r2(pendulum), angle_unit="deg"
+    )
+    assert all(name != "radians_as_degrees" for name, _ in right)  # it swings past ±6.3°
+    assert plausibility.radians_as_degrees(np.full(10, 3.0)) is None  # no motion to judge
+
+
 def test_jumps_in_the_angle_are_named_with_their_time_not_as_degrees(pendulum):
     """A dropped sample (one angle read as 0) and an angle wrapped to ±π moved the angle at
     hundreds of rad/s within a plausible span: they were called degrees, and following that

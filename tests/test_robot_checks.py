@@ -288,25 +288,55 @@ def test_an_angle_or_velocity_in_degrees_alone_is_named(record, robot):
 
 def test_radians_declared_as_degrees_are_named(record, robot):
     """A log in rad read with ``units: {q: deg}`` (57x too small; opti_traj_testing2 read so,
-    velocity too, passed every other check): named alone, as radians; the velocity check's
-    advice, where the angle alone is declared in degrees, offers both ways out; the same
-    record declared right, or a log in degrees that moves within ±2π, is not named."""
+    velocity too, passed every other check): named alone, under its own check; the velocity
+    check's advice, where the angle alone is declared in degrees, offers both ways out; the
+    same record declared right is not named, nor is a log in degrees that leaves ±2π."""
     scale = np.pi / 180
     angle = dataclasses.replace(record, q=scale * record.q, q_logged=record.q)
     both = dataclasses.replace(angle, dq=scale * record.dq)
     for declared in ({"time": "ms", "q": "deg"}, {"q": "deg", "dq": "deg/s"}):
         problems = checks.record_problems(both, robot, units=declared)
-        assert [(c, j) for c, j, _ in problems] == [("angle_units", None)]
-        also = " and units.dq: deg/s" if "dq" in declared else ""
-        assert problems[0][2].endswith(f"is it in radians? drop units.q: deg{also}")
+        assert [(c, j) for c, j, _ in problems] == [("radians_as_degrees", None)]
+        also = " and units.dq" if "dq" in declared else ""
+        assert f"is it in radians? drop units.q{also} (" in problems[0][2]
+    skipped = checks.record_problems(both, robot, ("radians_as_degrees",), units={"q": "deg"})
+    assert all(check != "radians_as_degrees" for check, _, _ in skipped)
     hint = checks.time_units(angle, units={"q": "deg"})[0][2]
     assert "set units.dq: deg/s; if the angle is in rad, drop units.q" in hint
     degrees = dataclasses.replace(record, q_logged=np.rad2deg(record.q))
     assert checks.record_problems(degrees, robot, units={"q": "deg"}) == []
-    small = dataclasses.replace(record, q_logged=np.clip(np.rad2deg(record.q), -6, 6))
-    assert checks.radians_declared_degrees(small, {"q": "deg"}) is not None  # as it looks
-    still = dataclasses.replace(record, q_logged=0.1 * np.sin(record.q))
-    assert checks.radians_declared_degrees(still, {"q": "deg"}) is None  # no motion to judge
+
+
+def test_the_radians_check_judges_turning_joints_only(tmp_path):
+    """A gantry: two prismatic axes logged in m (0.6 m of travel, which would pass for
+    radians) and a wrist in degrees that turns ±0.2°: units.q: deg converts the wrist alone,
+    and the metres are no radians; the wrist turning ±4° looks like radians."""
+    urdf = tmp_path / "gantry.urdf"
+    urdf.write_text(
+        """<robot name="g"><link name="base"/>
+        <link name="a"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1"
+          ixy="0" ixz="0" iyz="0"/></inertial></link>
+        <link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"
+          ixy="0" ixz="0" iyz="0"/></inertial></link>
+        <link name="c"><inertial><mass value="1"/><origin xyz="0.1 0 0"/><inertia ixx="0.01"
+          iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+        <joint name="x" type="prismatic"><parent link="base"/><child link="a"/><axis xyz="1 0 0"/>
+          <limit lower="0" upper="1" effort="100" velocity="1"/></joint>
+        <joint name="y" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="0 1 0"/>
+          <limit lower="0" upper="1" effort="100" velocity="1"/></joint>
+        <joint name="w" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+          <limit lower="-3" upper="3" effort="10" velocity="3"/></joint></robot>"""
+    )
+    gantry = model.load_robot(urdf, ["x", "y", "w"])
+    t = np.arange(500) / 100.0
+    logged = np.column_stack([0.3 + 0.3 * np.sin(t), 0.3 * np.cos(t), 0.2 * np.sin(2 * t)])
+    q = np.column_stack([logged[:, :2], np.deg2rad(logged[:, 2])])
+    gantry_log = records.RobotRecord(
+        t, q, None, np.zeros_like(q), ("x", "y", "w"), 100.0, 0.0, False, q_logged=logged
+    )
+    assert checks.radians_declared_degrees(gantry_log, gantry, {"q": "deg"}) is None
+    turning = dataclasses.replace(gantry_log, q_logged=logged * [1.0, 1.0, 20.0])  # ±4°
+    assert checks.radians_declared_degrees(turning, gantry, {"q": "deg"}) is not None
 
 
 FAULTS = {

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from paramid.ingest import UNIT_FACTORS
 
@@ -205,6 +205,31 @@ def angle_units(
             f"set {setting}: deg"
         )
     return None
+
+
+#: the span [the file's unit] past which angles declared in degrees that never leave ±2π look
+#: like radians: half a degree of motion is no excitation, half a radian is one
+RADIANS_SPAN = 0.5
+
+
+def radians_as_degrees(logged: ArrayLike, setting: str = "units.angle") -> str | None:
+    """Angles declared in degrees whose values in the file (``logged``, (N,) or (N, joints) of
+    revolute joints, in the file's unit) never leave ±2π while moving by more than
+    :data:`RADIANS_SPAN`: radians read as degrees (the motion 57x too small and slow, which the
+    checks after it take for other faults, or pass).  A real log in degrees of a motion within
+    ±6.3° of zero looks the same: the message says so, and the check can be skipped."""
+    values = np.asarray(logged, dtype=np.float64)
+    if values.size == 0:
+        return None
+    largest = float(np.abs(values).max())
+    span = float(np.ptp(values.reshape(values.shape[0], -1), axis=0).max())
+    if largest > 2 * np.pi or span < RADIANS_SPAN:
+        return None
+    return (
+        f"its angles are declared in degrees ({setting}: deg) but never leave ±2π in the file "
+        f"(largest {largest:.3g}, moving by up to {span:.3g}): is it in radians? drop {setting} "
+        "(a motion in degrees within ±6.3° of zero looks alike: then skip this check)"
+    )
 
 
 def sample_rate(time: Array, setting: str = "units.time", declared: str = "s") -> str | None:
@@ -512,6 +537,7 @@ def explained_variance(H: Array, y: Array, x: Array) -> float:
 
 RECORD_CHECKS = (
     "time_units",
+    "radians_as_degrees",
     "angle_units",
     "torque_varies",
     "magnitudes",
@@ -533,14 +559,20 @@ def record_problems(
     skip: Sequence[str],
     r2: Callable[[Array, Array], float],
     time_unit: str = "s",
+    angle_unit: str = "rad",
 ) -> list[tuple[str, str]]:
     """(check, message) of every failed record check not in ``skip``; ``r2(angle, torque)`` is
     the R² of the study's least-squares fit on a record with these two columns; ``time_unit``
-    the time's declared unit (for the advice on a wrong one).  The swap check
+    and ``angle_unit`` the time's and the angle's declared units (for the advice on a wrong
+    one; an angle declared in degrees is judged in the file's values by
+    :func:`radians_as_degrees`, first).  The swap check
     runs on a record that passes the others (a unit error would mislead it) and on one whose
     angle looks like degrees or whose torque is far too large: a torque read as the angle looks
     like both, and an exchange that fits far better is then the one problem named."""
     checks: dict[str, Callable[[], str | None]] = {
+        "radians_as_degrees": lambda: (
+            radians_as_degrees(np.rad2deg(angle)) if angle_unit == "deg" else None
+        ),
         "time_units": lambda: sample_rate(time, declared=time_unit),
         "angle_units": lambda: angle_units(time, angle),
         "torque_varies": lambda: torque_varies(torque),

@@ -62,12 +62,14 @@ def check_usable(
     reference: Mapping[str, float] | None = None,
     rls_recursion: tuple[float | str, float] | None = None,
     time_unit: str = "s",
+    angle_unit: str = "rad",
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
     Raises :class:`InputError` naming the file and the config field when the sample rate is no
     dynamics log's (time in ms read as s: first, the checks after it would name the wrong
-    setting; the advice names the unit that fits, given the declared ``time_unit``), a cutoff
+    setting; the advice names the unit that fits, given the declared ``time_unit``; an angle
+    declared in degrees, ``angle_unit``, whose file values look like radians), a cutoff
     (or one of the ``sweep_cutoffs``) is at or above Nyquist, ``trim_s`` is under one sample,
     the record is shorter than trimming (and RLS burn-in) need, the regressor is rank-deficient
     (listing the collinear columns), or a plausibility check of :mod:`paramid.plausibility`
@@ -110,7 +112,7 @@ def check_usable(
 
     checked = [*skip_checks, "time_units"]  # done first, above
     problems = plausibility.record_problems(
-        record.time, record.angle, record.torque, checked, r2, time_unit
+        record.time, record.angle, record.torque, checked, r2, time_unit, angle_unit
     )
     if problems:
         _stop(path, study, *problems[0])

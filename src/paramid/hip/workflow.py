@@ -207,6 +207,7 @@ class HipStudies:
             sweep_cutoffs=settings["sweep_cutoffs"],
             reference=settings["reference"],
             time_unit=spec["units"].get("time", "s"),
+            angle_unit=spec["units"].get("angle", "rad"),
         )
         return [stamp]
 

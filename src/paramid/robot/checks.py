@@ -42,6 +42,7 @@ Array = NDArray[np.float64]
 Problem = tuple[str, str | None, str]
 CHECKS = (
     "locked_joints",
+    "radians_as_degrees",
     "angle_units",
     "time_units",
     "stands_still",
@@ -825,28 +826,19 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     return [*first, (check, joint, message + note + alternatives)]
 
 
-#: the span [file unit] past which a log declared in degrees that never leaves ±2π looks like
-#: radians: half a degree of motion is no excitation, half a radian is
-RADIANS_SPAN = 0.5
-
-
-def radians_declared_degrees(record: RobotRecord, units: Mapping[str, str]) -> str | None:
-    """A record whose angles are declared in degrees (``units``, as declared) but never leave
-    ±2π in the file while moving more than :data:`RADIANS_SPAN` there: radians read as
-    degrees (every joint within ±6.3° of zero, and the motion 57x too slow, which the checks
-    after it take for other faults or pass); None otherwise."""
-    if units.get("q") != "deg" or record.q_logged is None or record.q_logged.size == 0:
+def radians_declared_degrees(
+    record: RobotRecord, robot: Robot, units: Mapping[str, str]
+) -> str | None:
+    """:func:`paramid.plausibility.radians_as_degrees` of the revolute and continuous joints'
+    angles as the file holds them, where ``units`` (the record's, as declared) puts them in
+    degrees (a prismatic joint's position stays in m)."""
+    if units.get("q") != "deg" or record.q_logged is None:
         return None
-    largest = float(np.abs(record.q_logged).max())
-    span = float(np.ptp(record.q_logged, axis=0).max())
-    if largest > 2 * np.pi or span < RADIANS_SPAN:
-        return None
-    also = " and units.dq: deg/s" if units.get("dq") == "deg/s" else ""
-    return (
-        f"its angles are declared in degrees (units.q: deg) but never leave ±2π in the file "
-        f"(largest {largest:.3g}, a joint moving {span:.3g}): is it in radians? drop units.q: "
-        f"deg{also}"
-    )
+    turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
+    message = plausibility.radians_as_degrees(record.q_logged[:, turning], "units.q")
+    if message and units.get("dq") == "deg/s":
+        message = message.replace("drop units.q", "drop units.q and units.dq")
+    return message
 
 
 def record_problems(
@@ -870,8 +862,10 @@ def record_problems(
     nothing else was found (a unit, sign or swap error would mislead it)."""
     units = units or {}
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
-    if "angle_units" not in skip and (radians := radians_declared_degrees(record, units)):
-        return [*problems, ("angle_units", None, radians)]
+    if "radians_as_degrees" not in skip and (
+        radians := radians_declared_degrees(record, robot, units)
+    ):
+        return [*problems, ("radians_as_degrees", None, radians)]
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint

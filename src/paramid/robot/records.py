@@ -231,16 +231,15 @@ def read_columns(
 ) -> dict[str, tuple[str, ...]]:
     """The file's columns each field reads for ``joints`` (a template written out, a list as
     given): two records read the same columns however their templates are spelt."""
-    return {
-        field: tuple(
-            [template]
-            if field == "time"
-            else joint_columns(template, joints)
-            if isinstance(template, str)
-            else template
-        )
-        for field, template in column_templates(columns).items()
-    }
+    read = {}
+    for field, template in column_templates(columns).items():
+        if not isinstance(template, str):
+            read[field] = tuple(template)
+        elif field == "time":
+            read[field] = (template,)
+        else:
+            read[field] = tuple(joint_columns(template, joints))
+    return read
 
 
 def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Template]:

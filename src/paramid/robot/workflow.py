@@ -236,9 +236,9 @@ class RobotStudies:
     def _check_held_out(self, name: str) -> list[Path]:
         """No validation log repeats calibration data: a file in both roles (the same bytes,
         time and angle columns, however their templates are spelt: the same motion, whichever
-        torque column is read) must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one
-        long log), else a fit would be judged on samples it was fitted on.  Returns the stamps
-        of the pairs that passed (their spans are read once)."""
+        torque column is read) must keep disjoint spans (``trim_start_s``/``trim_end_s``:
+        phases of one long log), else a fit would be judged on samples it was fitted on.
+        Returns the stamps of the pairs that passed (their spans are read once)."""
         logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
         digest = {record: codehash.file_digest(spec["path"]) for record, _, spec in logs}
         fitted = [(r, spec) for r, role, spec in logs if role == "calibration"]
