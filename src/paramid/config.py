@@ -22,6 +22,10 @@ class ConfigError(UserError):
     """A config setting the workflow refuses, naming its field."""
 
 
+#: the rule for the names of studies and other mapping keys that become paths and wildcards
+NAME_PATTERN = "^[a-z][a-z0-9_]*$"
+
+
 def _field(path: Any) -> str:
     """``studies.hip.methods[1]`` from a jsonschema path."""
     text = ""
@@ -69,13 +73,14 @@ def _did_you_mean(error: Any) -> str:
 
 
 def describe(error: Any) -> str:
-    """A jsonschema ValidationError in three lines; a key that breaks its mapping's rule for
-    names (``propertyNames``: a study named ``my-arm``) is named as a key, not as a value."""
+    """A jsonschema ValidationError in two or three lines; a key that breaks its mapping's rule
+    for names (``propertyNames``: a study named ``my-arm``) is named as a key, not as a
+    value."""
     if "propertyNames" in error.schema_path:
         why = (
-            " (a name here becomes part of file paths and rule wildcards: lower-case letters, "
-            "digits and _)"
-            if error.validator == "pattern"
+            " (a name here becomes part of file paths and rule wildcards: a lower-case letter, "
+            "then lower-case letters, digits and _)"
+            if error.validator == "pattern" and error.validator_value == NAME_PATTERN
             else ""
         )
         return (
