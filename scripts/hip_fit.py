@@ -4,6 +4,7 @@ torque's sign inverted; a warning where the study skips the torque_sign check), 
 with its likely causes."""
 
 from paramid import estimators, io, plausibility
+from paramid.errors import UserError
 from paramid.hip import fits, model
 
 
@@ -23,9 +24,8 @@ def main(smk) -> None:
     )
     if warning:
         log.warning("%s", warning)
-    if problem:  # the study fails here: one message, no traceback, nothing written
-        log.error("%s on %s: %s", method, smk.input.calibration, problem)
-        raise SystemExit(f"{method} on {smk.input.calibration}: {problem}")
+    if problem:  # the study fails here: one message (in the log, once on the terminal)
+        raise UserError(f"{method} on {smk.input.calibration}: {problem}")
     if quality.spikes:
         log.warning(
             "%d isolated spike(s) in the calibration residual (|r| > %.4g N m = %g scaled MADs), "

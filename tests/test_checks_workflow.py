@@ -62,4 +62,6 @@ def test_a_fit_that_explains_too_little_stops_the_study(tmp_path, repo_root):
     assert out.returncode != 0
     assert "explains" in text and "fit.min_explained_variance" in text
     assert "Traceback" not in text
+    terminal = text.split("Error in rule", 1)[0]  # before Snakemake's dump of the job's log
+    assert terminal.count("fit.min_explained_variance") == 1, terminal  # printed once
     assert not (work / "results/mine/fits/ls.parquet").exists()
