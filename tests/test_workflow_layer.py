@@ -589,20 +589,25 @@ def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monk
 
 def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
     """Nor by naming a column by its own name (``time: time``), which slipped past a
-    comparison of the mappings as written; a column the fit does not read changes nothing.
-    Disjoint spans of one record (``trim_start_s``/``trim_end_s``) are a held-out phase."""
+    comparison of the mappings as written; a column the fit does not read changes nothing, nor
+    does another torque column of the same motion.  Disjoint spans of one record
+    (``trim_start_s``/``trim_end_s``) are a held-out phase."""
     config["studies"] = {"pendulum": config["studies"]["pendulum"]}
     records = config["studies"]["pendulum"]["records"]
-    for extra in ({}, {"time": "time"}, {"velocity": "velocity"}):
+    for extra in ({}, {"time": "time"}, {"velocity": "velocity"}, {"torque": "velocity"}):
         records["validation"] = dict(records["calibration"])
         records["validation"]["columns"] = records["calibration"]["columns"] | extra
-        with pytest.raises(ConfigError, match=r"studies.pendulum.records: calibration and valid"):
-            HipStudies(config).check_inputs()
+        pattern = r"studies.pendulum.records: the validation record holds 3000 samples .*same file"
+        with pytest.raises(ConfigError, match=pattern + r".*; no trims\)"):
+            if "torque" in extra:  # the held-out check alone: the velocity is no torque
+                HipStudies(config)._check_held_out("pendulum")
+            else:
+                HipStudies(config).check_inputs()
     records["calibration"]["trim_end_s"] = 3.0  # swingup_ddp lasts 5.999 s
     records["validation"]["trim_start_s"] = 3.0
     HipStudies(config)._check_held_out("pendulum")
     records["validation"]["trim_start_s"] = 2.7  # 0.3 s in both (calibration keeps 0-2.999 s)
-    with pytest.raises(ConfigError, match=r"validation share 15\d samples \(0\.29\d* s\) of the"):
+    with pytest.raises(ConfigError, match=r"holds 15\d samples \(0\.29\d* s\) .* spans overlap"):
         HipStudies(config)._check_held_out("pendulum")
 
 

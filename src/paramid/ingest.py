@@ -470,10 +470,11 @@ def field_columns(columns: Mapping[str, str] | None) -> dict[str, str]:
     return {**{field: field for field in (*REQUIRED, *OPTIONAL)}, **(columns or {})}
 
 
-def fitted_columns(columns: Mapping[str, str] | None) -> tuple[str, ...]:
-    """The file columns of the fields a fit reads (time, angle, torque)."""
+def motion_columns(columns: Mapping[str, str] | None) -> tuple[str, str]:
+    """The file columns of the motion a record holds (time, angle): two records reading them
+    from the same bytes hold one motion, whichever torque column each reads."""
     names = field_columns(columns)
-    return tuple(names[field] for field in REQUIRED)
+    return names["time"], names["angle"]
 
 
 def load_record(

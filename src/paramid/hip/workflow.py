@@ -147,12 +147,13 @@ class HipStudies:
 
     def _check_held_out(self, study: str) -> list:
         """The validation record repeats no calibration data: the same bytes read by the same
-        columns must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long
+        time and angle columns (one motion, whichever torque column is read) must keep
+        disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long
         record), else a fit would be judged on samples it was fitted on.  Returns the stamp of
         a pair that passed (its spans are read once)."""
         specs = [self.blocks[study]["records"][record] for record in RECORDS]
         data = {
-            (codehash.file_digest(s["path"]), ingest.fitted_columns(s["columns"])) for s in specs
+            (codehash.file_digest(s["path"]), ingest.motion_columns(s["columns"])) for s in specs
         }
         if len(data) > 1:
             return []
@@ -168,11 +169,19 @@ class HipStudies:
             [(s["trim_start_s"], s["trim_end_s"]) for s in specs],
         )
         if shared:
+            paths = [str(s["path"]) for s in specs]
+            where = (
+                f"the same file, {paths[0]}"
+                if paths[0] == paths[1]
+                else f"{paths[1]} is a copy of {paths[0]}"
+            )
+            trims = [s[k] for s in specs for k in ("trim_start_s", "trim_end_s")]
+            spans = "their trim_start_s/trim_end_s spans overlap" if any(trims) else "no trims"
             raise ConfigError(
-                f"studies.{study}.records: calibration and validation share {shared} samples "
-                f"({seconds:.4g} s) of the same data ({specs[0]['path']}; their trim_start_s "
-                "and trim_end_s overlap): a fit must be judged on motion it was not fitted on; "
-                "validate on another record or a disjoint span"
+                f"studies.{study}.records: the validation record holds {shared} samples "
+                f"({seconds:.4g} s) of the calibration record's motion ({where}; {spans}): a "
+                "fit must be judged on motion it was not fitted on; validate on another record "
+                "or a disjoint span"
             )
         return [stamp]
 
