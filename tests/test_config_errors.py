@@ -142,6 +142,16 @@ CASES = {
         ),
         ["studies.pendulum.sweeps.forgetting", "rls.forgetting a number"],
     ),
+    "a required key misspelt": (
+        lambda c: c["studies"]["pendulum"].update(
+            regresor=c["studies"]["pendulum"].pop("regressor")
+        ),
+        ["'regressor' is a required property; the block has 'regresor': did you mean 'regressor'?"],
+    ),
+    "a method misspelt": (
+        _hip(lambda s: s.update(methods=["ls", "rls_agow"])),
+        ["studies.hip.methods[1] = 'rls_agow'", "did you mean 'rls_agwo'?"],
+    ),
     "a study named with a hyphen": (
         lambda c: c["robots"].update({"my-arm": c["robots"]["kinova_gen3"]}),
         ["robots: the name 'my-arm' is not allowed", "lower-case letters, digits and _"],

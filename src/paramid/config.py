@@ -44,6 +44,10 @@ def _reason(error: Any) -> str:
     branch when they tie."""
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         return error.message + _did_you_mean(error)
+    if error.validator == "required" and isinstance(error.instance, Mapping):
+        return error.message + _close(error.message.split("'")[1], list(error.instance), "key")
+    if error.validator == "enum" and isinstance(error.instance, str):
+        return error.message + _close(error.instance, list(map(str, error.validator_value)), "")
     if error.validator not in ("oneOf", "anyOf") or not error.context:
         return error.message if len(error.message) <= 300 else error.message[:295] + " ..."
     branches: dict[int, list] = {}
@@ -56,6 +60,19 @@ def _reason(error: Any) -> str:
         where = _field(sub.relative_path)
         return (f"{where}: " if sub.relative_path else "") + _reason(sub)
     return " or ".join(_reason(subs[0]) for subs in closest)
+
+
+def _close(word: str, candidates: list[str], kind: str) -> str:
+    """``"; did you mean 'x'?"`` for the candidate most like ``word`` (a missing required key
+    the block holds misspelt, a value one letter off its enum's), else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(word, [c for c in candidates if c != word], n=1, cutoff=0.6)
+    if not close:
+        return ""
+    if kind == "key":
+        return f"; the block has {close[0]!r}: did you mean {word!r}?"
+    return f"; did you mean {close[0]!r}?"
 
 
 def _did_you_mean(error: Any) -> str:
