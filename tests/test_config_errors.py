@@ -148,6 +148,10 @@ CASES = {
         ),
         ["'regressor' is a required property; the block has 'regresor': did you mean 'regressor'?"],
     ),
+    "a record missing, not misspelt": (
+        lambda c: c["studies"]["pendulum"]["records"].pop("validation"),
+        ["'validation' is a required property\n"],
+    ),
     "a method misspelt": (
         _hip(lambda s: s.update(methods=["ls", "rls_agow"])),
         ["studies.hip.methods[1] = 'rls_agow'", "did you mean 'rls_agwo'?"],
@@ -308,3 +312,25 @@ def test_measured_cutoff_sweep_above_nyquist_is_refused(workdir):
     # the validation record is sampled at 300 Hz: 200 Hz lies above its Nyquist frequency
     (workdir / "my.yaml").write_text(SWEEP.replace("12.0", "200.0"))
     _dry_run_fails(workdir, "studies.pendulum.sweeps.cutoff_hz.values [200.0]", "Nyquist")
+
+
+def test_the_rule_for_names_explained_is_the_schemas(repo_root):
+    """config.NAME_PATTERN, whose reason a refused name is told, is every name rule of the
+    schema (a rule changed there and not here would be explained wrongly)."""
+    from paramid.config import NAME_PATTERN
+
+    schema = ingest.read_yaml(repo_root / SCHEMA)
+    patterns = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(names := node.get("propertyNames"), dict) and "pattern" in names:
+                patterns.add(names["pattern"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    assert patterns == {NAME_PATTERN}

@@ -85,13 +85,17 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
         ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
 
 
-@pytest.mark.parametrize(("decimals", "unit"), [(0, "ms"), (3, "ms"), (6, "s")])
-def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, decimals, unit):
+@pytest.mark.parametrize(
+    ("decimals", "unit", "rate"),
+    [(0, "ms", 299.96), (3, "ms", 299.96), (6, "s", 299.96), (0, "ms", 611.3)],
+)
+def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, decimals, unit, rate):
     """A 300 Hz log whose stamps the logger rounded (integer ms: intervals of 3 and 4 ms; ms to
-    1 µs): kept as sampled at the span's mean rate, not interpolated onto the grid of the
-    median interval (integer ms put it at 333.3 Hz with 11 % more samples, smoothing its
-    torque); a log jittered beyond its resolution is still resampled."""
-    t = np.arange(1170) / 299.96
+    1 µs; a 611 Hz log in integer ms, intervals of 1 and 2 ms): kept as sampled at the span's
+    mean rate, not interpolated onto the grid of the median interval (integer ms put it at
+    333.3 Hz with 11 % more samples, smoothing its torque); a log jittered beyond its
+    resolution is still resampled."""
+    t = np.arange(1170) / rate
     torque = np.sin(7.0 * t) + (np.arange(t.size) % 50 == 0)  # spikes: interpolation shows
     stamps = np.round(t * (1000.0 if unit == "ms" else 1.0), decimals)
     frame = pd.DataFrame({"time": stamps, "angle": np.sin(t), "torque": torque})
@@ -99,13 +103,13 @@ def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, de
     rec = ingest.load_record(path, {"time": unit})
     assert not rec.resampled and rec.time.size == t.size
     resolution = 10.0**-decimals * (1e-3 if unit == "ms" else 1.0)  # [s]
-    assert rec.sample_rate_hz == pytest.approx(299.96, rel=resolution / t[-1])
+    assert rec.sample_rate_hz == pytest.approx(rate, rel=resolution / t[-1])
     np.testing.assert_array_equal(rec.torque, torque)
-    np.testing.assert_allclose(rec.time, t - t[0], atol=2e-3 if decimals == 0 else 2e-6)
+    np.testing.assert_allclose(rec.time, t - t[0], atol=2 * resolution)
     jittered = stamps.astype(float)
     jittered[500] += 0.4 if unit == "ms" else 4e-4  # one stamp late by far more than its rounding
     frame.assign(time=jittered).to_csv(path, index=False)
-    assert ingest.load_record(path, {"time": unit}).resampled
+    assert ingest.load_record(path, {"time": unit}, max_jitter=1.0).resampled
 
 
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ns", 1e9)])
@@ -150,10 +154,10 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
     np.testing.assert_array_equal(rec.angle, angle)  # each sample is at its grid point
     strict = ingest.load_record(tmp_path / "unix.csv", {}, max_jitter=0.0)  # no jitter allowed
     assert strict.sample_rate_hz == rec.sample_rate_hz
-    late = np.resize([0.0, 4e-4, 1e-4], n)  # jittered: off the grid of any resolution
-    frame["time"] = 1733356800 + np.arange(n) / 500 + late
-    frame.to_csv(tmp_path / "jittered.csv", index=False)
-    assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled
+    for late in ([0.0, 4e-4], [0.0, 4e-4, 1e-4]):  # jittered (0.8 ms is no logger's rounding)
+        frame["time"] = 1733356800 + np.arange(n) / 500 + np.resize(late, n)
+        frame.to_csv(tmp_path / "jittered.csv", index=False)
+        assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled
 
 
 @pytest.mark.parametrize(
@@ -475,6 +479,17 @@ def test_a_column_of_timestamps_cut_to_a_number_and_a_column_of_comma_decimals(t
     comma.to_csv(path := tmp_path / "comma.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"'0,00'; 600 such rows"):
         ingest.load_record(path, {}, trim_s=(0.5, 0.5))
+
+
+def test_a_mostly_blank_time_column_the_trims_drop_loads(tmp_path):
+    """Blank stamps in most rows, all of them in the span trim_start_s drops: the kept rows are
+    judged, not the column (the format rule, more than half unreadable, is the kept rows')."""
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv", n=1000)).astype({"time": object})
+    frame.loc[:599, "time"] = ""
+    frame.to_csv(path := tmp_path / "blank.csv", index=False)
+    assert ingest.load_record(path, {}, trim_s=(0.5, 0.0)).time.size == 350
+    with pytest.raises(ingest.InputError, match=r"data row 1 \(file line 2\).*600 such rows"):
+        ingest.load_record(path, {})
 
 
 def test_trims_that_leave_nothing_point_at_the_time_unit(tmp_path):

@@ -425,10 +425,21 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
     records["validation"] = [dict(records["calibration"][0], name="listed", columns=listed)]
     with pytest.raises(ConfigError, match=r"validation \(listed\): .* holds .* samples"):
         RobotStudies(config).check_inputs()
-    other_torque = dict(records["calibration"][0]["columns"], tau="Torque{i}")  # the sensors
-    records["validation"] = [dict(records["calibration"][0], name="tau", columns=other_torque)]
-    with pytest.raises(ConfigError, match=r"validation \(tau\): .* holds .* samples"):
-        RobotStudies(config).check_inputs()
+    listed["q"] = listed["q"][::-1]  # the same columns in another order
+    records["validation"] = [dict(records["calibration"][0], name="listed", columns=listed)]
+    with pytest.raises(ConfigError, match=r"validation \(listed\): .* holds .* samples"):
+        RobotStudies(config)._check_held_out("kinova_gen3")
+    gen3_log = records["calibration"][0]["columns"]
+    for field, column in (("tau", "Torque{i}"), ("q", "PositionCmptd{i}")):  # sensors, commands
+        records["validation"] = [
+            dict(records["calibration"][0], name=field, columns=gen3_log | {field: column})
+        ]
+        with pytest.raises(ConfigError, match=rf"validation \({field}\): .* holds .* samples"):
+            RobotStudies(config)._check_held_out("kinova_gen3")  # its commands end in NaN
+    records["validation"] = [  # another motion in the same log (read as angles here)
+        dict(records["calibration"][0], name="other", columns=gen3_log | {"q": "TorqueCur{i}"})
+    ]
+    RobotStudies(config)._check_held_out("kinova_gen3")
     records["validation"] = [dict(records["calibration"][0], name="phase_2", trim_start_s=3.0)]
     records["calibration"][0]["trim_end_s"] = 2.0  # disjoint phases of one log
     block["signals"]["decimate"] = 1
@@ -603,6 +614,9 @@ def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
                 HipStudies(config)._check_held_out("pendulum")
             else:
                 HipStudies(config).check_inputs()
+    records["validation"]["columns"] = records["calibration"]["columns"] | {"angle": "velocity"}
+    HipStudies(config)._check_held_out("pendulum")  # another signal as the angle: no repeat
+    records["validation"]["columns"] = records["calibration"]["columns"]
     records["calibration"]["trim_end_s"] = 3.0  # swingup_ddp lasts 5.999 s
     records["validation"]["trim_start_s"] = 3.0
     HipStudies(config)._check_held_out("pendulum")

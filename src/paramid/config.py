@@ -45,7 +45,9 @@ def _reason(error: Any) -> str:
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         return error.message + _did_you_mean(error)
     if error.validator == "required" and isinstance(error.instance, Mapping):
-        return error.message + _close(error.message.split("'")[1], list(error.instance), "key")
+        allowed = error.schema.get("properties", {})
+        unknown = [str(key) for key in error.instance if key not in allowed]  # a valid key is
+        return error.message + _close(error.message.split("'")[1], unknown, "key")  # no typo
     if error.validator == "enum" and isinstance(error.instance, str):
         return error.message + _close(error.instance, list(map(str, error.validator_value)), "")
     if error.validator not in ("oneOf", "anyOf") or not error.context:

@@ -336,10 +336,10 @@ def trimmed_time(
     judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
     (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
     time = time_column(frame, column, unit, path, unreadable=True)
-    if np.isnan(time).mean() > 0.5:  # the column's format, not a cut line: named with its count
-        time_column(frame, column, unit, path)
     rows = kept_rows(time, *trim_s, path)
     stamps = time[rows]
+    if np.isnan(stamps).mean() > 0.5:  # the column's format, not a cut line: named, counted
+        time_column(frame.iloc[rows], column, unit, path, rows.start)
     unreadable = np.flatnonzero(np.isnan(stamps))
     if unreadable.size == 0:
         return rows, stamps
@@ -400,25 +400,31 @@ def rounding_allowance(t: Array) -> float:
 def stamp_resolution(t: Array) -> float:
     """The resolution [s] a logger rounded uniform stamps ``t`` to: the smallest difference
     between two of their distinct intervals (intervals within :func:`rounding_allowance` of
-    each other are one); 0 when the intervals are all one."""
+    each other are one), where that is a decimal unit, 10^k s (loggers round to digits: 1 ms,
+    1 µs); 0 when the intervals are all one or the difference is no decimal unit (0.8 ms:
+    jitter taking two values, not a rounding)."""
     allowance = rounding_allowance(t)
     steps = np.unique(np.diff(t))
     gaps = np.diff(steps)
     gaps = gaps[gaps > 2 * allowance]
-    return float(gaps.min()) if gaps.size else 0.0
+    if not gaps.size:
+        return 0.0
+    smallest = float(gaps.min())
+    decimal = 10.0 ** np.round(np.log10(smallest))
+    return float(decimal) if abs(smallest - decimal) <= 1e-6 * decimal + 2 * allowance else 0.0
 
 
 def quantised_uniform(t: Array) -> bool:
     """Whether the stamps ``t`` are a uniform grid rounded to the logger's resolution (integer
     ms of a 300 Hz log: intervals of 3 and 4 ms): the stamps are whole multiples of the
-    resolution from the first, it is finer than half the mean interval, and every stamp lies
+    resolution from the first, it is finer than the mean interval, and every stamp lies
     within one resolution of the line through the first and the last, as rounding leaves them
     (each stamp off by half a resolution at most, the line's ends by as much).  Such a log is
     uniform at the span's mean interval; its median interval (3 ms) would put it at the wrong
     rate."""
     resolution = stamp_resolution(t)
     mean = float(t[-1] - t[0]) / (t.size - 1)
-    if not 0.0 < resolution < mean / 2:
+    if not 0.0 < resolution < mean:
         return False
     allowance = rounding_allowance(t)
     counts = np.concatenate([[0.0], np.cumsum(np.round(np.diff(t) / resolution))])
@@ -470,11 +476,32 @@ def field_columns(columns: Mapping[str, str] | None) -> dict[str, str]:
     return {**{field: field for field in (*REQUIRED, *OPTIONAL)}, **(columns or {})}
 
 
-def motion_columns(columns: Mapping[str, str] | None) -> tuple[str, str]:
-    """The file columns of the motion a record holds (time, angle): two records reading them
-    from the same bytes hold one motion, whichever torque column each reads."""
-    names = field_columns(columns)
-    return names["time"], names["angle"]
+#: two angle columns of one file whose median absolute difference is below this share of
+#: their interquartile range are one motion (the Gen3 logs' commanded and measured positions:
+#: 0.002-0.008; two of its trajectories, as if two arms of one log: 0.08-3.7)
+SAME_MOTION_SHARE = 0.05
+
+
+def same_motion(path: str | Path, first: Sequence[str], second: Sequence[str]) -> bool:
+    """Whether two records of the file ``path`` read one motion through their angle columns
+    ``first`` and ``second`` (one per joint, in order): the same columns in any order, or
+    columns whose values agree, joint by joint, to :data:`SAME_MOTION_SHARE` of their spread
+    (median and interquartile range: a logger's garbage cell does not decide; a commanded and
+    a measured position agree, two arms of one log do not)."""
+    import pandas as pd
+
+    if set(first) == set(second):
+        return True
+    if len(first) != len(second):
+        return False
+    frame = read_table(path)
+    a, b = (
+        frame[list(columns)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
+        for columns in (first, second)
+    )
+    difference = np.nanmedian(np.abs(a - b), axis=0)
+    spread = np.subtract(*np.nanpercentile(a, [75, 25], axis=0))
+    return bool(np.all(difference <= SAME_MOTION_SHARE * spread))
 
 
 def load_record(

@@ -146,22 +146,22 @@ class HipStudies:
         mark_validated(stamps)
 
     def _check_held_out(self, study: str) -> list:
-        """The validation record repeats no calibration data: the same bytes read by the same
-        time and angle columns (one motion, whichever torque column is read) must keep
-        disjoint spans (``trim_start_s``/``trim_end_s``: phases of one long
-        record), else a fit would be judged on samples it was fitted on.  Returns the stamp of
-        a pair that passed (its spans are read once)."""
+        """The validation record repeats no calibration data: the same bytes holding one motion
+        (:func:`paramid.ingest.same_motion` of their angle columns; whichever time and torque
+        columns are read) must keep disjoint spans (``trim_start_s``/``trim_end_s``: phases of
+        one long record), else a fit would be judged on samples it was fitted on.  Returns the
+        stamp of a pair that passed (its spans are read once)."""
         specs = [self.blocks[study]["records"][record] for record in RECORDS]
-        data = {
-            (codehash.file_digest(s["path"]), ingest.motion_columns(s["columns"])) for s in specs
-        }
-        if len(data) > 1:
+        if len({codehash.file_digest(s["path"]) for s in specs}) > 1:
             return []
         done, stamp = validated_before(
             specs[1]["path"], {"held_out": specs}, "paramid.hip.workflow"
         )
         if done:
             return []
+        angles = [(ingest.field_columns(s["columns"])["angle"],) for s in specs]
+        if not ingest.same_motion(specs[0]["path"], *angles):
+            return [stamp]  # another motion in the same file (a second joint's columns)
         shared, seconds = ingest.shared_samples(
             specs[0]["path"],
             ingest.field_columns(specs[0]["columns"])["time"],

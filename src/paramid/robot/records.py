@@ -226,20 +226,11 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
-def read_columns(
-    columns: Mapping[str, Template] | None, joints: Sequence[str]
-) -> dict[str, tuple[str, ...]]:
-    """The file's columns each field reads for ``joints`` (a template written out, a list as
-    given): two records read the same columns however their templates are spelt."""
-    read = {}
-    for field, template in column_templates(columns).items():
-        if not isinstance(template, str):
-            read[field] = tuple(template)
-        elif field == "time":
-            read[field] = (template,)
-        else:
-            read[field] = tuple(joint_columns(template, joints))
-    return read
+def angle_columns(columns: Mapping[str, Template] | None, joints: Sequence[str]) -> list[str]:
+    """The file's angle column of each of ``joints`` (the ``q`` template written out, or its
+    list as given)."""
+    template = column_templates(columns)["q"]
+    return joint_columns(template, joints) if isinstance(template, str) else list(template)
 
 
 def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Template]:

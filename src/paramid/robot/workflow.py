@@ -234,11 +234,12 @@ class RobotStudies:
         return [stamp]
 
     def _check_held_out(self, name: str) -> list[Path]:
-        """No validation log repeats calibration data: a file in both roles (the same bytes,
-        time and angle columns, however their templates are spelt: the same motion, whichever
-        torque column is read) must keep disjoint spans (``trim_start_s``/``trim_end_s``:
-        phases of one long log), else a fit would be judged on samples it was fitted on.
-        Returns the stamps of the pairs that passed (their spans are read once)."""
+        """No validation log repeats calibration data: a file in both roles (the same bytes
+        holding one motion, :func:`paramid.ingest.same_motion` of the angle columns each reads,
+        however written; whichever time and torque columns) must keep disjoint spans
+        (``trim_start_s``/``trim_end_s``: phases of one long log), else a fit would be judged
+        on samples it was fitted on.  Returns the stamps of the pairs that passed (their spans
+        are read once)."""
         logs = [(r, role, spec) for r, (role, spec) in self.records[name].items() if "path" in spec]
         digest = {record: codehash.file_digest(spec["path"]) for record, _, spec in logs}
         fitted = [(r, spec) for r, role, spec in logs if role == "calibration"]
@@ -249,14 +250,11 @@ class RobotStudies:
             for other, cal in fitted:
                 if digest[other] != digest[record]:
                     continue
-                from paramid.robot.records import column_templates, read_columns  # loads pandas
+                from paramid.robot.records import angle_columns, column_templates  # pandas
 
                 joints = self.blocks[name]["joints"]
-                motion = [
-                    {f: read_columns(s["columns"], joints)[f] for f in ("time", "q")}
-                    for s in (cal, spec)
-                ]
-                if motion[0] != motion[1]:
+                angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
+                if not ingest.same_motion(spec["path"], *angles):
                     continue  # another motion (one log of two arms is read by its angle columns)
                 pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
