@@ -13,7 +13,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "hip_fit")
     keys, method, settings = cfg["regressor"], cfg["method"], cfg["fit"]
     H, y, frame = io.read_regression(smk.input.calibration, keys)
-    H_val, y_val, _ = io.read_regression(smk.input.validation, keys)
+    H_val, y_val, frame_val = io.read_regression(smk.input.validation, keys)
     estimators.check_rank(H, smk.input.calibration)
     box = io.read_json(smk.input.bounds[0]) if smk.input.bounds else None
     result = fits.fit_deterministic(method, H, y, box, settings["timing_repeats"])
@@ -38,6 +38,11 @@ def main(smk) -> None:
     train, val = estimators.rmse(H, y, result.x), estimators.rmse(H_val, y_val, result.x)
     if gap := plausibility.validation_gap(train, val):
         log.warning("%s: %s", method, gap)
+    held_out = plausibility.fit_quality(
+        H_val, y_val, result.x, settings["spike_mad_k"], frame_val["qd"].to_numpy()
+    )
+    if held_out.spikes:
+        log.warning("%s: %s", method, plausibility.validation_spikes(held_out))
     frame = fits.deterministic_frame(
         model.parameter_names(keys), result.x, train, val, result.time_ms
     )
@@ -50,6 +55,8 @@ def main(smk) -> None:
         residual_spikes_at_reversals=quality.spikes_at_reversals,
         spike_threshold_n_m=quality.spike_threshold_n_m,
         validation_warning=gap or "",
+        validation_spikes=held_out.spikes,
+        validation_rmse_without_spikes=held_out.rmse_without_spikes,
     )
     units = fits.fit_units(keys)
     io.write_parquet(

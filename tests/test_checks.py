@@ -225,6 +225,11 @@ def test_fit_quality_against_direct_formulas():
     assert quality.explained_variance == pytest.approx(1 - np.sum(r**2) / total, rel=1e-12)
     assert quality.rmse == pytest.approx(np.sqrt(np.mean(r**2)), rel=1e-12)
     assert quality.spikes == 2 and quality.spikes_at_reversals == 0
+    calm = np.delete(r, [10, 200])
+    assert quality.rmse_without_spikes == pytest.approx(np.sqrt(np.mean(calm**2)), rel=1e-12)
+    told = plausibility.validation_spikes(quality)
+    assert told.startswith("2 isolated spike(s)")
+    assert f"is {quality.rmse_without_spikes:.4g} without them" in told
     # a velocity changing sign at sample 204: the spike at 200 is within 5 samples, 10 is not
     velocity = np.where(np.arange(400) < 205, 1.0, -1.0)
     assert plausibility.fit_quality(H, y, x, 8.0, velocity).spikes_at_reversals == 1

@@ -600,6 +600,7 @@ class FitQuality:
     spikes: int
     spike_threshold_n_m: float
     spikes_at_reversals: int = 0  # of ``spikes``, where the velocity changes sign
+    rmse_without_spikes: float = float("nan")  # the RMSE of the other samples
 
     def problem(self, min_explained: float) -> str | None:
         """Why the fit fails the study, with likely causes; ``None`` when it is usable."""
@@ -616,6 +617,18 @@ class FitQuality:
         return None
 
 
+def validation_spikes(quality: FitQuality) -> str:
+    """What the validation record's isolated spikes (``quality`` of the fit on it) make of its
+    RMSE: how many, beyond which threshold, how many at velocity reversals, and the RMSE
+    without them (a few samples can carry most of a headline validation number)."""
+    return (
+        f"{quality.spikes} isolated spike(s) in the validation residual (|r| > "
+        f"{quality.spike_threshold_n_m:.4g} N m, {quality.spikes_at_reversals} of them at "
+        f"velocity reversals): the validation RMSE {quality.rmse:.4g} N m is "
+        f"{quality.rmse_without_spikes:.4g} without them"
+    )
+
+
 # A spike within this many samples of a velocity sign change sits where the Coulomb term's
 # sgn(q̇) steps: the model's discontinuity (stiction, a smooth transition it lacks), not the sensor.
 REVERSAL_SAMPLES = 5
@@ -625,8 +638,9 @@ def fit_quality(
     H: Array, y: Array, x: Array, spike_k: float, velocity: Array | None = None
 ) -> FitQuality:
     """R², RMSE and the count of residuals beyond ``spike_k`` scaled MADs (1.4826 MAD = σ for
-    Gaussian noise) of a fit on a record; with the ``velocity``, how many of them lie within
-    :data:`REVERSAL_SAMPLES` of a sign change of it."""
+    Gaussian noise) of a fit on a record, and the RMSE of the other samples; with the
+    ``velocity``, how many of them lie within :data:`REVERSAL_SAMPLES` of a sign change of
+    it."""
     residual = y - H @ x
     mad = 1.4826 * float(np.median(np.abs(residual - np.median(residual))))
     threshold = spike_k * mad
@@ -649,4 +663,5 @@ def fit_quality(
         int(spiky.sum()),
         threshold,
         at_reversals,
+        float(np.sqrt(np.mean(residual[~spiky] ** 2))) if (~spiky).any() else float("nan"),
     )
