@@ -112,6 +112,19 @@ def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, de
     assert ingest.load_record(path, {"time": unit}, max_jitter=1.0).resampled
 
 
+def test_rounded_stamps_with_a_gap_are_resampled_at_the_rate_they_were_taken(tmp_path):
+    """A 300 Hz log in integer ms with one sample dropped: not uniform, so resampled, onto the
+    grid of the mean of its intervals without the gap (300 Hz; the median, a rounded 3 ms, put
+    it at 333.3 Hz); a signal linear in the stamps is interpolated exactly."""
+    stamps = np.round(1000.0 * np.delete(np.arange(1200) / 300.0, 600))  # [ms]
+    frame = pd.DataFrame({"time": stamps, "angle": 2e-3 * stamps, "torque": np.sin(stamps)})
+    frame.to_csv(path := tmp_path / "r.csv", index=False)
+    rec = ingest.load_record(path, {"time": "ms"}, max_jitter=2.0)
+    assert rec.resampled and rec.sample_rate_hz == pytest.approx(300.0, rel=2e-3)
+    assert rec.time.size == 1199  # 3.996 s at 300 Hz
+    np.testing.assert_allclose(rec.angle, 2.0 * rec.time, atol=1e-12)
+
+
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ns", 1e9)])
 def test_time_in_us_or_ns(tmp_path, unit, factor):
     t = np.arange(300) / 100.0

@@ -30,6 +30,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid.ingest import (
+    GAP_INTERVALS,
     UNIT_FACTORS,
     InputError,
     _numeric_column,
@@ -76,11 +77,6 @@ class RobotRecord:
     longest_gap: float = 0.0
     gap_at_s: float = 0.0
     gap_row: int = 0
-
-
-#: an interval of the file this many grid intervals long or longer is a gap (a sample or more
-#: dropped), not jitter
-GAP_INTERVALS = 1.5
 
 
 def gap_warning(record: RobotRecord, name: str) -> str | None:
