@@ -336,6 +336,18 @@ def trimmed_time(
     judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
     (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
     time = time_column(frame, column, unit, path, unreadable=True)
+    return _trimmed(time, frame, column, unit, path, trim_s)
+
+
+def _trimmed(
+    time: Array,
+    frame: pd.DataFrame,
+    column: str,
+    unit: str,
+    path: Path,
+    trim_s: tuple[float, float],
+) -> tuple[slice, Array]:
+    """:func:`trimmed_time` of the column already read, ``time`` (NaN where unreadable)."""
     rows = kept_rows(time, *trim_s, path)
     stamps = time[rows]
     if np.isnan(stamps).mean() > 0.5:  # the column's format, not a cut line: named, counted
@@ -370,8 +382,8 @@ def shared_samples(
     that both trims drop is no reason to refuse them)."""
     path = Path(path)
     frame = read_table(path)
-    stamps = time_column(frame, column, unit, path, unreadable=True)
-    first, second = (trimmed_time(frame, column, unit, path, span)[0] for span in spans)
+    stamps = time_column(frame, column, unit, path, unreadable=True)  # read once, trimmed twice
+    first, second = (_trimmed(stamps, frame, column, unit, path, span)[0] for span in spans)
     start, stop = max(first.start, second.start), min(first.stop, second.stop)
     if stop <= start:
         return 0, 0.0
@@ -418,15 +430,14 @@ def stamp_resolution(t: Array) -> float:
     return float(decimal) if abs(smallest - decimal) <= 1e-6 * decimal + 2 * allowance else 0.0
 
 
-def quantised_uniform(t: Array) -> bool:
+def quantised_uniform(t: Array, resolution: float) -> bool:
     """Whether the stamps ``t`` are a uniform grid rounded to the logger's resolution (integer
     ms of a 300 Hz log: intervals of 3 and 4 ms): the stamps are whole multiples of the
     resolution from the first, it is finer than the mean interval, and every stamp lies
     within one resolution of the line through the first and the last, as rounding leaves them
     (each stamp off by half a resolution at most, the line's ends by as much).  Such a log is
     uniform at the span's mean interval; its median interval (3 ms) would put it at the wrong
-    rate."""
-    resolution = stamp_resolution(t)
+    rate.  ``resolution``: :func:`stamp_resolution` of ``t``."""
     mean = float(t[-1] - t[0]) / (t.size - 1)
     if not 0.0 < resolution < mean:
         return False
@@ -455,7 +466,8 @@ def on_uniform_grid(
     the mean of the intervals shorter than :data:`GAP_INTERVALS` mean intervals (the gaps
     left out)."""
     t = data["time"]
-    quantised = t.size >= 3 and quantised_uniform(t)
+    resolution = stamp_resolution(t) if t.size >= 3 else 0.0
+    quantised = resolution > 0 and quantised_uniform(t, resolution)
     median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
@@ -464,7 +476,7 @@ def on_uniform_grid(
         grid: Array = interval * np.arange(t.size, dtype=np.float64)
         return {**data, "time": grid}, interval, 0.0, False
     interval = median
-    if stamp_resolution(t) > 0:
+    if resolution > 0:
         steps = np.diff(t)
         interval = float(steps[steps < GAP_INTERVALS * steps.mean()].mean())
     grid = uniform_grid(t, interval)

@@ -212,12 +212,15 @@ def angle_units(
 RADIANS_SPAN = 0.5
 
 
-def radians_as_degrees(logged: ArrayLike, setting: str = "units.angle") -> str | None:
+def radians_as_degrees(
+    logged: ArrayLike, setting: str = "units.angle", also: str = ""
+) -> str | None:
     """Angles declared in degrees whose values in the file (``logged``, (N,) or (N, joints) of
     revolute joints, in the file's unit) never leave ±2π while moving by more than
     :data:`RADIANS_SPAN`: radians read as degrees (the motion 57x too small and slow, which the
     checks after it take for other faults, or pass).  A real log in degrees of a motion within
-    ±6.3° of zero looks the same: the message says so, and the check can be skipped."""
+    ±6.3° of zero looks the same: the message says so, and the check can be skipped.  ``also``
+    names another setting to drop with ``setting`` (a velocity declared in deg/s)."""
     values = np.asarray(logged, dtype=np.float64)
     if values.size == 0:
         return None
@@ -227,7 +230,9 @@ def radians_as_degrees(logged: ArrayLike, setting: str = "units.angle") -> str |
         return None
     return (
         f"its angles are declared in degrees ({setting}: deg) but never leave ±2π in the file "
-        f"(largest {largest:.3g}, moving by up to {span:.3g}): is it in radians? drop {setting} "
+        f"(largest {largest:.3g}, moving by up to {span:.3g}): is it in radians? drop {setting}"
+        + (f" and {also}" if also else "")
+        + " "
         "(a motion in degrees within ±6.3° of zero looks alike: then skip this check)"
     )
 

@@ -835,10 +835,8 @@ def radians_declared_degrees(
     if units.get("q") != "deg" or record.q_logged is None:
         return None
     turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
-    message = plausibility.radians_as_degrees(record.q_logged[:, turning], "units.q")
-    if message and units.get("dq") == "deg/s":
-        message = message.replace("drop units.q", "drop units.q and units.dq")
-    return message
+    also = "units.dq" if units.get("dq") == "deg/s" else ""
+    return plausibility.radians_as_degrees(record.q_logged[:, turning], "units.q", also)
 
 
 def record_problems(
