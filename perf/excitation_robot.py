@@ -44,6 +44,7 @@ from collections import defaultdict  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from paramid import io  # noqa: E402
 from paramid.excitation import design as dz  # noqa: E402
 from paramid.excitation.fourier import grid  # noqa: E402
 from paramid.robot import base, model  # noqa: E402
@@ -130,7 +131,7 @@ def main() -> None:
     parser.add_argument("--boundary", choices=["periodic", "rest_to_rest"], default="periodic")
     args = parser.parse_args()
     spec = SPEC | {"starts": args.starts, "maxiter": args.maxiter, "boundary": args.boundary}
-    robot = model.load_robot(URDF, [f"joint_{i}" for i in range(1, 8)])
+    robot = model.robot_from_urdf(io.read_urdf(URDF), URDF, [f"joint_{i}" for i in range(1, 8)])
     structural = base.structural_base(robot)
     _gradients(robot, structural, spec)
     _instrument()

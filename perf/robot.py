@@ -31,6 +31,7 @@ import pinocchio as pin
 import yaml
 
 from paramid import base_parameters as bp
+from paramid import io
 from paramid.config import validate
 from paramid.robot import estimators, model, study, twin
 from paramid.robot.signals import ProcessedRecord
@@ -95,7 +96,7 @@ def naive_lmi(prob, Y, y):
 
 
 def library_steps(samples: int, naive_lmi_rows: int) -> None:
-    robot = model.load_robot(URDF, JOINTS)
+    robot = model.robot_from_urdf(io.read_urdf(URDF), URDF, JOINTS)
     theta = twin.true_parameters(robot, seed=0, inertia_spread=0.2)
     trajectory = twin.excitation(robot, seed=1)
     rec = twin.simulate(robot, theta, trajectory, samples / 1000.0, 1000.0, twin.TwinNoise(), 0)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from paramid import io
 from paramid.robot import model, twin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ robots:
 
 def write_log(path: Path, samples: int, seed: int) -> None:
     """A twin joint log of ``samples`` samples at 1 kHz (a 20 s Fourier excitation repeated)."""
-    robot = model.load_robot(ROOT / URDF, JOINTS)
+    robot = model.robot_from_urdf(io.read_urdf(ROOT / URDF), ROOT / URDF, JOINTS)
     theta = twin.true_parameters(robot, seed=0)
     trajectory = twin.excitation(robot, seed=seed, period_s=20.0)
     record = twin.simulate(

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from paramid import estimators, ingest
+from paramid import estimators, ingest, io
 from paramid.hip import pipeline
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -65,7 +65,9 @@ def run(n: int, folder: Path) -> list[tuple[str, float, float]]:
     rows = []
     _, t, m = measured(lambda: pd.read_csv(path))
     rows.append(("pandas.read_csv (peer)", t, m))
-    record, t, m = measured(lambda: ingest.load_record(path, UNITS, {}, 0.5))
+    record, t, m = measured(
+        lambda: ingest.record_from_table(io.read_table(path), path, UNITS, {}, 0.5)
+    )
     rows.append(("ingest", t, m))
     _, t, m = measured(
         lambda: ingest.check_usable(

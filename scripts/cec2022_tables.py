@@ -1,6 +1,6 @@
 """Rule cec2022_tables: Table 3/4 (with the paper's values) and the per-function ranks."""
 
-from paramid import ingest, io
+from paramid import io
 from paramid.cec2022 import runs as run_files
 from paramid.cec2022 import study
 
@@ -11,7 +11,7 @@ def main(smk) -> None:
     jobs = run_files.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.runs})
     runs = {(f, a): frame for (_, f, a), frame in jobs.items()}
     times = {key: float(frame["time_s"].iloc[0]) for key, frame in runs.items()}
-    paper = study.paper_values_frame(ingest.read_yaml(smk.input.paper), smk.input.paper)
+    paper = study.paper_values_frame(io.read_yaml(smk.input.paper), smk.input.paper)
     table = study.summary_table(runs, times, paper, dim)
     io.write_csv(table, smk.output.table)
     io.write_csv(study.rank_table(table), smk.output.ranks)

@@ -4,7 +4,6 @@ import pandas as pd
 
 from paramid import estimators, io
 from paramid.hip import audit, model, twin
-from paramid.ingest import read_yaml
 
 
 def main(smk) -> None:
@@ -24,7 +23,7 @@ def main(smk) -> None:
             io.read_json(smk.input.rls),
             pd.read_csv(smk.input.margin) if "margin" in smk.input.keys() else None,
             cutoff,
-            read_yaml(smk.input.paper),
+            io.read_yaml(smk.input.paper),
             twin=cfg["twin"] is not None,
             calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
             cutoff_hz=cfg["cutoff_hz"],

@@ -10,7 +10,7 @@ from paramid.robot.model import extended_names
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_compress")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     parts = [study.signals_of(*io.read_parquet(path), robot.joints) for path in smk.input.signals]
     study.check_joints_move(robot, parts, cfg["study"])
     for index, wanted, used in study.shortened_gaps(parts, cfg["cv"]):

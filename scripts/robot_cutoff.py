@@ -10,9 +10,11 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_cutoff")
     offsets = cfg["robot"]["offset"] is True  # auto: chosen later, on the filtered signals
-    robot = study.robot_of({**cfg["robot"], "offset": offsets})
+    robot = study.robot_of({**cfg["robot"], "offset": offsets}, io.read_urdf(cfg["robot"]["urdf"]))
     joints = robot.joints
-    loaded = [records.load_record(path, joints) for path in smk.input.records]
+    loaded = [
+        records.record_from_table(io.read_table(path), path, joints) for path in smk.input.records
+    ]
     choice = signals.choose_cutoff(
         loaded,
         cfg["signals"],

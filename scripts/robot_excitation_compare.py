@@ -19,14 +19,19 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_excitation_compare")
     spec = cfg["excitation"]
     design = io.read_json(smk.input.design)
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = bp.structural_base(robot, rel_tol=cfg["base"]["rel_tol"])
     if base.independent.tolist() != design["base_columns"]["independent"]:
         raise RuntimeError(f"{smk.input.design}: base columns differ from this robot's; rebuild it")
     designed = FourierTrajectory.from_dict(design["trajectory"])
     files = {
-        entry["name"]: ex.read_coefficients(
-            path, robot.joints, designed.order, designed.omega_f, entry["constant"]
+        entry["name"]: ex.coefficients_from_table(
+            io.read_table(path),
+            path,
+            robot.joints,
+            designed.order,
+            designed.omega_f,
+            entry["constant"],
         )
         for entry, path in zip(spec["compare"], smk.input.coefficients, strict=True)
     }

@@ -21,7 +21,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_excitation_design")
     spec = cfg["excitation"]
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = bp.structural_base(robot, rel_tol=cfg["base"]["rel_tol"])
     start = time.perf_counter()
     result, limits, urdf, physical = ex.design_for_robot(robot, base, spec, cfg["study"])

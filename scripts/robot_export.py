@@ -13,7 +13,9 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_export")
     choice = io.read_json(smk.input.friction)
-    robot = study.law_robot(study.robot_of(cfg["robot"]), choice)
+    robot = study.law_robot(
+        study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"])), choice
+    )
     frame, meta = io.read_parquet(smk.input.fit)
     _, theta = study.fit_vectors(frame)
     if theta is None:

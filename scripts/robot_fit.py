@@ -12,7 +12,7 @@ from paramid.robot import estimators, study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_fit")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = study.base_from_json(io.read_json(smk.input.base))
     choice = io.read_json(smk.input.friction)
     frame, meta = io.read_parquet(smk.input.compressed)

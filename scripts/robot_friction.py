@@ -10,7 +10,7 @@ from paramid.robot import study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_friction")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     summary = io.read_json(smk.input.base)
     base = study.base_from_json(summary)
     frame, meta = io.read_parquet(smk.input.compressed)

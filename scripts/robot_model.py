@@ -12,7 +12,7 @@ from paramid.robot.model import law_columns
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_model")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     frame, meta = io.read_parquet(smk.input.compressed)
     data = study.compressed_from_frame(frame, meta)
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()

@@ -8,7 +8,10 @@ from paramid.robot import study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_predict")
-    robot = study.law_robot(study.robot_of(cfg["robot"]), io.read_json(smk.input.friction))
+    robot = study.law_robot(
+        study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"])),
+        io.read_json(smk.input.friction),
+    )
     base = study.base_from_json(io.read_json(smk.input.base))
     beta, _ = study.fit_vectors(io.read_parquet(smk.input.fit)[0])
     parts = {}

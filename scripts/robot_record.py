@@ -9,11 +9,12 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_record")
     spec, joints = cfg["spec"], cfg["robot"]["joints"]
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     if "path" in spec:  # a joint log, trimmed at both ends
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
         trims = (spec["trim_start_s"], spec["trim_end_s"])
-        rec = records.load_record(
+        rec = records.record_from_table(
+            io.read_table(spec["path"]),
             spec["path"],
             joints,
             spec["columns"],

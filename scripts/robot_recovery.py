@@ -8,7 +8,7 @@ from paramid.robot import study, twin
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_recovery")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = study.base_from_json(io.read_json(smk.input.base))
     truth = twin.true_parameters(robot, cfg["twin"]["seed"], cfg["twin"]["inertia_spread"])
     fits = {m: io.read_parquet(p)[0] for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}

@@ -13,7 +13,12 @@ def main(smk) -> None:
     choice = io.read_json(smk.input.friction)
     calibration = [study.signals_of(*io.read_parquet(p), joints) for p in smk.input.calibration]
     robot, theta = study.reference_model(
-        cfg["robot"], choice, calibration, {"folds": 1, "gap_s": 0.0}, cfg["base"]["rel_tol"]
+        cfg["robot"],
+        io.read_urdf(cfg["robot"]["urdf"]),
+        choice,
+        calibration,
+        {"folds": 1, "gap_s": 0.0},
+        cfg["base"]["rel_tol"],
     )
     parts = {}
     for name, path in zip(cfg["records"], smk.input.validation, strict=True):

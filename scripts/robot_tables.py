@@ -10,7 +10,7 @@ from paramid.robot import study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_tables")
-    robot = study.robot_of(cfg["robot"])
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = study.base_from_json(io.read_json(smk.input.base))
     read = {m: io.read_parquet(p) for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
     fits = {m: frame for m, (frame, _) in read.items()}

@@ -9,6 +9,7 @@ import pytest
 import scipy.stats
 
 from paramid import audit as audit_columns
+from paramid import io
 from paramid.optim import METHODS, RowwiseObjective
 from paramid.optim.mipo import (
     adaptive_weights,
@@ -211,11 +212,10 @@ def test_ledger_truncates_the_last_batch() -> None:
 def test_paper_values_transcription() -> None:
     from pathlib import Path
 
-    from paramid import ingest
     from paramid.cec2022.study import PAPER_ALGORITHMS, paper_values_frame
 
     path = Path(__file__).parents[1] / "data/cec2022/paper_values.yaml"
-    paper = paper_values_frame(ingest.read_yaml(path), str(path))
+    paper = paper_values_frame(io.read_yaml(path), str(path))
     assert len(paper) == 2 * 12 * 6 and set(paper["algorithm"]) == set(PAPER_ALGORITHMS)
     row = paper.set_index(["dim", "function", "algorithm"])
     assert row.loc[(10, 1, "MIPO"), "paper_ave"] == 3.9339e3  # Table 3, F1, MIPO Ave.

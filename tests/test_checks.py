@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pytest
 
@@ -20,7 +21,7 @@ SIGNALS = {"filter_order": 4, "trim_s": 0.2}
 @pytest.fixture(scope="module")
 def pendulum() -> ingest.MeasuredRecord:
     path = ROOT / "data/pendulum/swingup_ddp_measured.csv"
-    return ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    return loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
 
 
 def _r2(rec: ingest.MeasuredRecord):
@@ -437,7 +438,7 @@ def test_records_whose_fits_differ_by_a_unit_are_named(pendulum):
     one joint); the validation torque in N mm declared as N m puts them 500x apart: named,
     with the setting and how to skip it, before any job (no reference needed)."""
     path = ROOT / "data/pendulum/sysid_pd_measured.csv"
-    sysid = ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    sysid = loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
     args = {"study": "mine", "regressor": KEYS, "gravity": 9.81}
     args["signals_config"] = {**SIGNALS, "cutoff_hz": 6.0}
     records = {"calibration": (pendulum, "c.csv"), "validation": (sysid, "v.csv")}

@@ -8,10 +8,11 @@ import copy
 import os
 from collections.abc import Callable
 
+import loaders
 import pytest
 
 from paramid import config as config_checks
-from paramid import ingest
+from paramid import ingest, io
 from paramid.hip import workflow as hip_workflow
 from paramid.io import UserError
 
@@ -21,7 +22,7 @@ SCHEMA = "workflow/schemas/config.schema.yaml"
 @pytest.fixture(scope="module")
 def raw(repo_root) -> dict:
     """config.yaml as written (defaults not yet filled)."""
-    return ingest.read_yaml(repo_root / "config.yaml")
+    return io.read_yaml(repo_root / "config.yaml")
 
 
 def _refused(raw: dict, repo_root, check_config, edit: Callable[[dict], None]) -> str:
@@ -196,7 +197,7 @@ def test_shipped_config_and_default_mechanical_limits_pass(raw, repo_root, check
     del config["studies"]["pendulum"]["reference"]
     config_checks.validate(config, repo_root / SCHEMA)
     check_config(config)
-    schema = ingest.read_yaml(repo_root / SCHEMA)
+    schema = io.read_yaml(repo_root / SCHEMA)
     rls = schema["$defs"]["study"]["properties"]["rls"]["properties"]
     assert rls["mechanical"]["default"] == hip_workflow.DEFAULT_MECHANICAL
     assert config_checks.result_folders(config)["kr210"] == "calibration.kr210"
@@ -206,7 +207,7 @@ def test_duplicate_yaml_key_names_file_and_lines(tmp_path):
     path = tmp_path / "my.yaml"
     path.write_text("studies:\n  hip:\n    methods: [ls]\n    gravity: 9.8\n    methods: [bcls]\n")
     with pytest.raises(ingest.InputError, match=r"my\.yaml: .*line 5.*duplicate key 'methods' "):
-        ingest.read_yaml(path)
+        io.read_yaml(path)
 
 
 @pytest.mark.parametrize("kind", ["missing", "directory", "dangling symlink"])
@@ -223,9 +224,9 @@ def test_bad_record_paths_get_the_projects_message(tmp_path, kind):
         "dangling symlink": "a symlink to .*gone.csv.*, which does not exist",
     }[kind]
     with pytest.raises(ingest.InputError, match=rf"{field} = '.*cal\.csv': {expected}"):
-        ingest.check_file(path, field)
+        io.check_file(path, field)
     with pytest.raises(ingest.InputError, match=expected):
-        ingest.load_record(path, {})
+        loaders.load_record(path, {})
 
 
 # End to end: a dry run stops at parse time with the project's message, nothing written.
@@ -319,7 +320,7 @@ def test_the_rule_for_names_explained_is_the_schemas(repo_root):
     schema (a rule changed there and not here would be explained wrongly)."""
     from paramid.config import NAME_PATTERN
 
-    schema = ingest.read_yaml(repo_root / SCHEMA)
+    schema = io.read_yaml(repo_root / SCHEMA)
     patterns = set()
 
     def walk(node):

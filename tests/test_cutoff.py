@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,7 +21,7 @@ SIGNALS = {"filter_order": 4, "trim_s": 0.2}
 
 def _record(name: str) -> ingest.MeasuredRecord:
     path = ROOT / "data" / "pendulum" / f"{name}_measured.csv"
-    return ingest.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    return loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
 
 
 def _validation_rmse(cal: ingest.MeasuredRecord, val: ingest.MeasuredRecord, hz: float) -> float:

@@ -13,7 +13,7 @@ from paramid import simulation
 from paramid.friction import laws as friction
 from paramid.friction.laws import MODELS
 from paramid.hip import nonlinear, twin
-from paramid.ingest import read_yaml
+from paramid.io import read_yaml
 
 NAMES = list(MODELS)
 

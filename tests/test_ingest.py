@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import ingest
+from paramid import ingest, io
 from paramid.hip import checks
 
 HIP_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -32,7 +33,7 @@ def write_csv(path: Path, n: int = 600, fs: float = 100.0, **overrides) -> Path:
 
 def test_clean_record_round_trips_in_si(tmp_path):
     path = write_csv(tmp_path / "r.csv")
-    rec = ingest.load_record(path, {"angle": "rad", "torque": "N m"})
+    rec = loaders.load_record(path, {"angle": "rad", "torque": "N m"})
     assert rec.sample_rate_hz == pytest.approx(100.0)
     assert not rec.resampled and rec.jitter < 1e-9
     assert rec.time.size == 600 and rec.velocity is None
@@ -41,7 +42,7 @@ def test_clean_record_round_trips_in_si(tmp_path):
 def test_degrees_and_column_names(tmp_path):
     frame = pd.DataFrame({"t": np.arange(50) / 10, "position": np.full(50, 90.0), "tau": 1.0})
     frame.to_csv(tmp_path / "d.csv", index=False)
-    rec = ingest.load_record(
+    rec = loaders.load_record(
         tmp_path / "d.csv", {"angle": "deg"}, {"time": "t", "angle": "position", "torque": "tau"}
     )
     np.testing.assert_allclose(rec.angle, np.pi / 2)
@@ -52,20 +53,20 @@ def test_a_velocity_column_the_config_names_must_be_in_the_file(tmp_path):
     ``columns.velocity`` is an error, not a record silently read without its velocity."""
     frame = pd.DataFrame({"time": np.arange(50) / 10, "angle": 0.1, "torque": 1.0, "vel": 0.0})
     frame.to_csv(tmp_path / "v.csv", index=False)
-    assert ingest.load_record(tmp_path / "v.csv", {}).velocity is None  # not named: not read
-    assert ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "vel"}).velocity is not None
+    assert loaders.load_record(tmp_path / "v.csv", {}).velocity is None  # not named: not read
+    assert loaders.load_record(tmp_path / "v.csv", {}, {"velocity": "vel"}).velocity is not None
     with pytest.raises(ingest.InputError, match=r"v\.csv: missing column\(s\) \['velocity_typo'\]"):
-        ingest.load_record(tmp_path / "v.csv", {}, {"velocity": "velocity_typo"})
+        loaders.load_record(tmp_path / "v.csv", {}, {"velocity": "velocity_typo"})
     # a column named velocity with a gap: carried along when whole, left out (not refused) when
     # the config does not name it, refused when it does
     frame["velocity"] = np.where(np.arange(50) == 3, np.nan, 0.5)
     frame.to_csv(tmp_path / "gap.csv", index=False)
-    assert ingest.load_record(tmp_path / "gap.csv", {}).velocity is None
+    assert loaders.load_record(tmp_path / "gap.csv", {}).velocity is None
     with pytest.raises(ingest.InputError, match=r"gap\.csv: column 'velocity' .* data row 4"):
-        ingest.load_record(tmp_path / "gap.csv", {}, {"velocity": "velocity"})
+        loaders.load_record(tmp_path / "gap.csv", {}, {"velocity": "velocity"})
     frame["velocity"] = 0.5
     frame.to_csv(tmp_path / "whole.csv", index=False)
-    assert ingest.load_record(tmp_path / "whole.csv", {}).velocity is not None
+    assert loaders.load_record(tmp_path / "whole.csv", {}).velocity is not None
 
 
 def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
@@ -74,7 +75,7 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
     t[0] = 0.0
     frame = pd.DataFrame({"time": t, "angle": 2.0 * t + 1.0, "torque": -t})
     frame.to_csv(tmp_path / "j.csv", index=False)
-    rec = ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.5)
+    rec = loaders.load_record(tmp_path / "j.csv", {}, max_jitter=0.5)
     assert rec.resampled and 0.2 < rec.jitter < 0.8
     np.testing.assert_allclose(np.diff(rec.time), np.median(np.diff(t)), rtol=1e-9)
     # linear signals are interpolated exactly
@@ -82,7 +83,7 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
     with pytest.raises(
         ingest.InputError, match=r"j\.csv: time-stamp jitter .* exceeds the tolerance 0\.1"
     ):
-        ingest.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
+        loaders.load_record(tmp_path / "j.csv", {}, max_jitter=0.1)
 
 
 @pytest.mark.parametrize(
@@ -100,7 +101,7 @@ def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, de
     stamps = np.round(t * (1000.0 if unit == "ms" else 1.0), decimals)
     frame = pd.DataFrame({"time": stamps, "angle": np.sin(t), "torque": torque})
     frame.to_csv(path := tmp_path / "r.csv", index=False)
-    rec = ingest.load_record(path, {"time": unit})
+    rec = loaders.load_record(path, {"time": unit})
     assert not rec.resampled and rec.time.size == t.size
     resolution = 10.0**-decimals * (1e-3 if unit == "ms" else 1.0)  # [s]
     assert rec.sample_rate_hz == pytest.approx(rate, rel=resolution / t[-1])
@@ -109,7 +110,7 @@ def test_stamps_rounded_by_the_logger_are_uniform_at_the_spans_rate(tmp_path, de
     jittered = stamps.astype(float)
     jittered[500] += 0.4 if unit == "ms" else 4e-4  # one stamp late by far more than its rounding
     frame.assign(time=jittered).to_csv(path, index=False)
-    assert ingest.load_record(path, {"time": unit}, max_jitter=1.0).resampled
+    assert loaders.load_record(path, {"time": unit}, max_jitter=1.0).resampled
 
 
 def test_rounded_stamps_with_a_gap_are_resampled_at_the_rate_they_were_taken(tmp_path):
@@ -119,7 +120,7 @@ def test_rounded_stamps_with_a_gap_are_resampled_at_the_rate_they_were_taken(tmp
     stamps = np.round(1000.0 * np.delete(np.arange(1200) / 300.0, 600))  # [ms]
     frame = pd.DataFrame({"time": stamps, "angle": 2e-3 * stamps, "torque": np.sin(stamps)})
     frame.to_csv(path := tmp_path / "r.csv", index=False)
-    rec = ingest.load_record(path, {"time": "ms"}, max_jitter=2.0)
+    rec = loaders.load_record(path, {"time": "ms"}, max_jitter=2.0)
     assert rec.resampled and rec.sample_rate_hz == pytest.approx(300.0, rel=2e-3)
     assert rec.time.size == 1199  # 3.996 s at 300 Hz
     np.testing.assert_allclose(rec.angle, 2.0 * rec.time, atol=1e-12)
@@ -130,7 +131,7 @@ def test_time_in_us_or_ns(tmp_path, unit, factor):
     t = np.arange(300) / 100.0
     frame = pd.DataFrame({"time": np.round(factor * t), "angle": np.sin(t), "torque": t})
     frame.to_csv(tmp_path / "r.csv", index=False)
-    rec = ingest.load_record(tmp_path / "r.csv", {"time": unit})
+    rec = loaders.load_record(tmp_path / "r.csv", {"time": unit})
     assert rec.sample_rate_hz == pytest.approx(100.0) and not rec.resampled
 
 
@@ -144,10 +145,10 @@ def test_timestamps_carry_their_unit(tmp_path):
     frame.to_parquet(tmp_path / "r.parquet")
     frame.assign(time=stamps.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).to_csv(tmp_path / "r.csv")
     for name in ("r.parquet", "r.csv"):
-        rec = ingest.load_record(tmp_path / name, {})
+        rec = loaders.load_record(tmp_path / name, {})
         np.testing.assert_allclose(rec.time, t, atol=1e-9)
     with pytest.raises(ingest.InputError, match=r"r\.csv: column 'time' holds timestamps.*'ms'"):
-        ingest.load_record(tmp_path / "r.csv", {"time": "ms"})
+        loaders.load_record(tmp_path / "r.csv", {"time": "ms"})
 
 
 def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
@@ -159,18 +160,18 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
     angle = np.sin(np.arange(n) / 500)
     frame = pd.DataFrame({"time": stamps, "angle": angle, "torque": np.cos(np.arange(n) / 90)})
     frame.to_csv(tmp_path / "unix.csv", index=False)
-    rec = ingest.load_record(tmp_path / "unix.csv", {})
+    rec = loaders.load_record(tmp_path / "unix.csv", {})
     assert not rec.resampled and rec.jitter == 0.0
     # to the stamps' resolution over the span: 2.4e-7 s in 10 s
     assert rec.sample_rate_hz == pytest.approx(500.0, rel=1e-7)
     np.testing.assert_allclose(np.diff(rec.time), 1 / 500, rtol=1e-7)
     np.testing.assert_array_equal(rec.angle, angle)  # each sample is at its grid point
-    strict = ingest.load_record(tmp_path / "unix.csv", {}, max_jitter=0.0)  # no jitter allowed
+    strict = loaders.load_record(tmp_path / "unix.csv", {}, max_jitter=0.0)  # no jitter allowed
     assert strict.sample_rate_hz == rec.sample_rate_hz
     for late in ([0.0, 4e-4], [0.0, 4e-4, 1e-4]):  # jittered (0.8 ms is no logger's rounding)
         frame["time"] = 1733356800 + np.arange(n) / 500 + np.resize(late, n)
         frame.to_csv(tmp_path / "jittered.csv", index=False)
-        assert ingest.load_record(tmp_path / "jittered.csv", {}).resampled
+        assert loaders.load_record(tmp_path / "jittered.csv", {}).resampled
 
 
 @pytest.mark.parametrize(
@@ -204,7 +205,7 @@ def test_defects_name_file_and_row(tmp_path, mutate, pattern):
     frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
     mutate(frame).to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(ingest.InputError, match=rf"bad\.csv: .*{pattern}|bad\.csv: {pattern}"):
-        ingest.load_record(tmp_path / "bad.csv", {})
+        loaders.load_record(tmp_path / "bad.csv", {})
 
 
 def test_logger_quirks_read_as_the_plain_file_or_name_the_defect(tmp_path):
@@ -213,29 +214,29 @@ def test_logger_quirks_read_as_the_plain_file_or_name_the_defect(tmp_path):
     data rows ending in a comma keep their columns (they slid onto the index, and the error
     blamed the torque)."""
     text = write_csv(tmp_path / "plain.csv").read_text()
-    plain = ingest.load_record(tmp_path / "plain.csv", {})
+    plain = loaders.load_record(tmp_path / "plain.csv", {})
     (tmp_path / "bom.csv").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
-    np.testing.assert_array_equal(ingest.load_record(tmp_path / "bom.csv", {}).angle, plain.angle)
+    np.testing.assert_array_equal(loaders.load_record(tmp_path / "bom.csv", {}).angle, plain.angle)
     header, *rows = text.splitlines()
     (tmp_path / "twice.csv").write_text(
         "\ufeff" + header + ",time\n" + "".join(r + ",0\n" for r in rows)
     )
     with pytest.raises(ingest.InputError, match=r"twice\.csv: the header names .*\['time'\]"):
-        ingest.load_record(tmp_path / "twice.csv", {})
+        loaders.load_record(tmp_path / "twice.csv", {})
     (tmp_path / "trailing.csv").write_text(header + "\n" + "".join(r + ",\n" for r in rows))
-    trailing = ingest.load_record(tmp_path / "trailing.csv", {})
+    trailing = loaders.load_record(tmp_path / "trailing.csv", {})
     np.testing.assert_array_equal(trailing.torque, plain.torque)
 
 
 def test_empty_and_unknown_files(tmp_path):
     (tmp_path / "empty.csv").write_text("")
     with pytest.raises(ingest.InputError, match=r"empty\.csv: file is empty"):
-        ingest.load_record(tmp_path / "empty.csv", {})
+        loaders.load_record(tmp_path / "empty.csv", {})
     with pytest.raises(ingest.InputError, match="file not found"):
-        ingest.load_record(tmp_path / "nope.csv", {})
+        loaders.load_record(tmp_path / "nope.csv", {})
     (tmp_path / "x.xlsx").write_text("a")
     with pytest.raises(ingest.InputError, match="unknown file type"):
-        ingest.load_record(tmp_path / "x.xlsx", {})
+        loaders.load_record(tmp_path / "x.xlsx", {})
 
 
 @pytest.mark.parametrize(
@@ -248,24 +249,24 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
     frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
     frame.to_csv(tmp_path / "sep.csv", index=False, sep=separator, decimal=decimal)
     with pytest.raises(ingest.InputError, match=rf"sep\.csv: .*separated by {name}"):
-        ingest.load_record(tmp_path / "sep.csv", {})
+        loaders.load_record(tmp_path / "sep.csv", {})
 
 
 def test_unknown_unit_names_field(tmp_path):
     path = write_csv(tmp_path / "r.csv")
     with pytest.raises(ingest.InputError, match=r"unknown unit 'grad' for angle"):
-        ingest.load_record(path, {"angle": "grad"})
+        loaders.load_record(path, {"angle": "grad"})
 
 
 def test_parquet_records_are_read(tmp_path):
     frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
     frame.to_parquet(tmp_path / "r.parquet")
-    rec = ingest.load_record(tmp_path / "r.parquet", {})
+    rec = loaders.load_record(tmp_path / "r.parquet", {})
     assert rec.time.size == 600
 
 
 def _check(path, **kw):
-    rec = ingest.load_record(path, {})
+    rec = loaders.load_record(path, {})
     args = dict(study="mine", regressor=HIP_KEYS, gravity=9.81, signals_config=SIGNALS)
     checks.check_usable(rec, path, **(args | kw))
 
@@ -309,7 +310,7 @@ def test_lines_above_the_header_are_named(tmp_path, above):
     with pytest.raises(
         ingest.InputError, match=r"r\.csv: .*line 3 looks like the header .*remove the 2 line"
     ):
-        ingest.read_table(path)
+        io.read_table(path)
 
 
 def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
@@ -317,7 +318,7 @@ def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
     stamps[30] = stamps[29]
     pd.DataFrame({"time": stamps, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "u.csv")
     with pytest.raises(ingest.InputError, match=r"duplicate time stamp 1714564800\.029 s"):
-        ingest.load_record(tmp_path / "u.csv", {})
+        loaders.load_record(tmp_path / "u.csv", {})
 
 
 def test_a_bad_timestamp_is_named_at_its_row_and_durations_are_seconds(tmp_path):
@@ -327,12 +328,12 @@ def test_a_bad_timestamp_is_named_at_its_row_and_durations_are_seconds(tmp_path)
     frame = pd.DataFrame({"time": text, "angle": np.arange(5.0), "torque": 1.0})
     frame.to_csv(tmp_path / "r.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"no timestamp at data row 3 .*'oops'"):
-        ingest.load_record(tmp_path / "r.csv", {})
+        loaders.load_record(tmp_path / "r.csv", {})
     durations = pd.DataFrame(
         {"time": pd.to_timedelta(np.arange(300) * 10, unit="ms"), "angle": 0.0, "torque": 0.0}
     )
     durations.to_parquet(tmp_path / "d.parquet")
-    assert ingest.load_record(tmp_path / "d.parquet", {}).sample_rate_hz == pytest.approx(100.0)
+    assert loaders.load_record(tmp_path / "d.parquet", {}).sample_rate_hz == pytest.approx(100.0)
 
 
 def test_rows_ending_in_a_comma_are_not_taken_for_lines_above_the_header(tmp_path):
@@ -341,7 +342,7 @@ def test_rows_ending_in_a_comma_are_not_taken_for_lines_above_the_header(tmp_pat
     path = tmp_path / "r.csv"
     path.write_text("time,angle,torque\n0,1,2,\n0.01,2,3,\n0.02,3,4,5,6\n0.03,3,4,\n")
     with pytest.raises(ingest.InputError, match=r"Expected 4 fields in line 4") as err:
-        ingest.read_table(path)
+        io.read_table(path)
     assert "looks like the header" not in str(err.value)
 
 
@@ -350,32 +351,36 @@ def test_trims_drop_the_ends_before_the_stamps_are_judged(tmp_path):
     its stamps are put on the grid: a gap trimmed away passes, time starts at 0 again, the
     rows kept are the file's, and a stamp error after a trimmed start names the file's row."""
     path = write_csv(tmp_path / "r.csv")  # 600 rows at 100 Hz: 0-5.99 s
-    whole = ingest.load_record(path, {})
-    kept = ingest.load_record(path, {}, trim_s=(1.0, 0.5))
+    whole = loaders.load_record(path, {})
+    kept = loaders.load_record(path, {}, trim_s=(1.0, 0.5))
     assert kept.rows_trimmed == 150 and whole.rows_trimmed == 0
     assert kept.time[0] == 0.0 and kept.time.size == 450
     np.testing.assert_array_equal(kept.angle, whole.angle[100:550])
     frame = pd.read_csv(path)
     frame.drop(index=range(20, 60)).to_csv(tmp_path / "gap.csv", index=False)  # 0.4 s lost
     with pytest.raises(ingest.InputError, match=r"jitter .* data row 21, .*trim_start_s or trim_e"):
-        ingest.load_record(tmp_path / "gap.csv", {})
-    assert not ingest.load_record(tmp_path / "gap.csv", {}, trim_s=(1.0, 0.0)).resampled
+        loaders.load_record(tmp_path / "gap.csv", {})
+    assert not loaders.load_record(tmp_path / "gap.csv", {}, trim_s=(1.0, 0.0)).resampled
     frame.loc[300, "time"] = frame.loc[299, "time"]  # data row 301 repeats its stamp
     frame.to_csv(tmp_path / "twice.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"duplicate time stamp .* data row 301 \(file li"):
-        ingest.load_record(tmp_path / "twice.csv", {}, trim_s=(1.0, 0.0))
+        loaders.load_record(tmp_path / "twice.csv", {}, trim_s=(1.0, 0.0))
     with pytest.raises(ingest.InputError, match=r"r\.csv: trim_start_s = 3 s and trim_end_s = 3 s"):
-        ingest.load_record(path, {}, trim_s=(3.0, 3.0))
+        loaders.load_record(path, {}, trim_s=(3.0, 3.0))
 
 
 def test_two_trims_of_one_file_share_the_rows_both_keep(tmp_path):
     """Rows two trims both keep, and the seconds they span: a single boundary row is shared
     (seconds compared as floats passed it at 0.0 and refused it at 0.005)."""
     path = write_csv(tmp_path / "r.csv")  # 0-5.99 s at 100 Hz
-    shared = ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
+    shared = ingest.shared_samples(io.read_table(path), path, "time", "s", [(0.0, 3.0), (2.5, 0.0)])
     assert shared[0] == 50 and shared[1] == pytest.approx(0.49)
-    assert ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (2.99, 0.0)]) == (1, 0.0)
-    assert ingest.shared_samples(path, "time", "s", [(0.0, 3.0), (3.0, 0.0)]) == (0, 0.0)
+    assert ingest.shared_samples(
+        io.read_table(path), path, "time", "s", [(0.0, 3.0), (2.99, 0.0)]
+    ) == (1, 0.0)
+    assert ingest.shared_samples(
+        io.read_table(path), path, "time", "s", [(0.0, 3.0), (3.0, 0.0)]
+    ) == (0, 0.0)
 
 
 def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
@@ -385,14 +390,14 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
     with path.open("a") as handle:
         handle.write("1\n")
     with pytest.raises(ingest.InputError, match=r"not increasing at data row 601 .* cut short"):
-        ingest.load_record(path, {}, trim_s=(0.0, 0.005))
+        loaders.load_record(path, {}, trim_s=(0.0, 0.005))
     (tmp_path / "empty.csv").write_text(path.read_text().replace("\n1\n", "\n,0.5\n"))
     with pytest.raises(
         ingest.InputError, match=r"'time' .* row 601 .*: nan; the last line .* remove"
     ):
-        ingest.load_record(tmp_path / "empty.csv", {})
+        loaders.load_record(tmp_path / "empty.csv", {})
     # an empty time cell is the file's end, which trim_end_s drops: measured from 5.99 s
-    assert ingest.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005)).time.size == 599
+    assert loaders.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005)).time.size == 599
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
@@ -402,14 +407,14 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
     with path.open("a") as handle:
         handle.write("6.0,0.5\n")
     with pytest.raises(ingest.InputError, match=r"'torque' .* row 601 .* raise trim_end_s past"):
-        ingest.load_record(path, {})
-    assert ingest.load_record(path, {}, trim_s=(0.0, 0.005)).time.size == 600
+        loaders.load_record(path, {})
+    assert loaders.load_record(path, {}, trim_s=(0.0, 0.005)).time.size == 600
     frame = pd.read_csv(write_csv(tmp_path / "bad.csv"))
     frame["angle"] = frame["angle"].astype(object)
     frame.loc[300, "angle"] = "n/a"
     frame.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"'angle' \(angle\) .* data row 301 \(file line 3"):
-        ingest.load_record(tmp_path / "bad.csv", {}, trim_s=(1.0, 0.0))
+        loaders.load_record(tmp_path / "bad.csv", {}, trim_s=(1.0, 0.0))
 
 
 def _time_cells(path: Path, cells: dict[int, str]) -> Path:
@@ -435,13 +440,13 @@ def test_an_unreadable_time_cell_the_trims_drop_is_not_judged(tmp_path, cells, t
     """A time cell without a number in the rows a trim drops stopped the load; it is dropped
     with them, the trims measured from the first and the last readable stamp: the record is the
     file's rows ``kept``, as the file with every cell readable gives them."""
-    clean = ingest.load_record(write_csv(tmp_path / "clean.csv"), {})
+    clean = loaders.load_record(write_csv(tmp_path / "clean.csv"), {})
     bad = _time_cells(write_csv(tmp_path / "bad.csv"), cells)
     with pytest.raises(
         ingest.InputError, match=rf"bad\.csv: column 'time' \(time\) .* row {min(cells) + 1} "
     ):
-        ingest.load_record(bad, {})
-    record = ingest.load_record(bad, {}, trim_s=trim_s)
+        loaders.load_record(bad, {})
+    record = loaders.load_record(bad, {}, trim_s=trim_s)
     np.testing.assert_array_equal(record.angle, clean.angle[kept])
     np.testing.assert_allclose(record.time, clean.time[kept] - clean.time[kept.start], atol=1e-12)
     assert record.rows_trimmed == 600 - (kept.stop - kept.start) and not record.resampled
@@ -454,24 +459,24 @@ def test_an_unreadable_time_cell_the_trims_keep_is_named_at_its_row(tmp_path):
     with pytest.raises(
         ingest.InputError, match=r"'time' \(time\) is not a finite number at data row 301 .*'x'"
     ):
-        ingest.load_record(bad, {}, trim_s=(1.0, 1.0))
+        loaders.load_record(bad, {}, trim_s=(1.0, 1.0))
     edge = _time_cells(write_csv(tmp_path / "edge.csv"), {100: "x"})  # 1.00 s, first kept
     with pytest.raises(
         ingest.InputError,
         match=r"edge\.csv: .* data row 101 .*'x'; it lies between the stamps 0\.99 s and 1\.01 s,"
         r" across the trim_start_s = 1 s boundary.* raise trim_start_s above 1\.01 s",
     ):
-        ingest.load_record(edge, {}, trim_s=(1.0, 0.0))
-    assert ingest.load_record(edge, {}, trim_s=(1.02, 0.0)).time.size == 498
+        loaders.load_record(edge, {}, trim_s=(1.0, 0.0))
+    assert loaders.load_record(edge, {}, trim_s=(1.02, 0.0)).time.size == 498
     end = _time_cells(write_csv(tmp_path / "end.csv"), {549: ""})  # 5.49 s, last kept
     with pytest.raises(ingest.InputError, match=r"row 550 .*across the trim_end_s = 0\.5 s"):
-        ingest.load_record(end, {}, trim_s=(0.0, 0.5))
+        loaders.load_record(end, {}, trim_s=(0.0, 0.5))
     # a falling stamp is refused across an unreadable one (the trims measure from the last)
     fall = _time_cells(write_csv(tmp_path / "fall.csv"), {598: "", 599: "1"})
     with pytest.raises(
         ingest.InputError, match=r"not increasing at data row 600 .*1 s after 5\.97"
     ):
-        ingest.load_record(fall, {}, trim_s=(0.0, 0.5))
+        loaders.load_record(fall, {}, trim_s=(0.0, 0.5))
 
 
 def test_a_column_of_timestamps_cut_to_a_number_and_a_column_of_comma_decimals(tmp_path):
@@ -485,13 +490,13 @@ def test_a_column_of_timestamps_cut_to_a_number_and_a_column_of_comma_decimals(t
     iso = frame.assign(time=stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
     iso.loc[len(iso) - 1, "time"] = "2"
     iso.to_csv(path := tmp_path / "iso_cut.csv", index=False)
-    assert ingest.load_record(path, {}, trim_s=(0.0, 0.5)).time.size == 549
+    assert loaders.load_record(path, {}, trim_s=(0.0, 0.5)).time.size == 549
     with pytest.raises(ingest.InputError, match=r"no timestamp at data row 600 .*'2'"):
-        ingest.load_record(path, {})
+        loaders.load_record(path, {})
     comma = frame.assign(time=[f"{x:.2f}".replace(".", ",") for x in frame["time"]])
     comma.to_csv(path := tmp_path / "comma.csv", index=False)
     with pytest.raises(ingest.InputError, match=r"'0,00'; 600 such rows"):
-        ingest.load_record(path, {}, trim_s=(0.5, 0.5))
+        loaders.load_record(path, {}, trim_s=(0.5, 0.5))
 
 
 def test_a_mostly_blank_time_column_the_trims_drop_loads(tmp_path):
@@ -500,9 +505,9 @@ def test_a_mostly_blank_time_column_the_trims_drop_loads(tmp_path):
     frame = pd.read_csv(write_csv(tmp_path / "r.csv", n=1000)).astype({"time": object})
     frame.loc[:599, "time"] = ""
     frame.to_csv(path := tmp_path / "blank.csv", index=False)
-    assert ingest.load_record(path, {}, trim_s=(0.5, 0.0)).time.size == 350
+    assert loaders.load_record(path, {}, trim_s=(0.5, 0.0)).time.size == 350
     with pytest.raises(ingest.InputError, match=r"data row 1 \(file line 2\).*600 such rows"):
-        ingest.load_record(path, {})
+        loaders.load_record(path, {})
 
 
 def test_trims_that_leave_nothing_point_at_the_time_unit(tmp_path):
@@ -510,7 +515,7 @@ def test_trims_that_leave_nothing_point_at_the_time_unit(tmp_path):
     says to check units.time (it named the trims alone)."""
     path = write_csv(tmp_path / "r.csv")
     with pytest.raises(ingest.InputError, match=r"leave 0 of its rows .*check units.time"):
-        ingest.load_record(path, {"time": "ms"}, trim_s=(0.0, 2.5))
+        loaders.load_record(path, {"time": "ms"}, trim_s=(0.0, 2.5))
 
 
 def test_an_unreadable_timestamp_the_trims_drop_is_not_judged(tmp_path):
@@ -521,9 +526,12 @@ def test_an_unreadable_timestamp_the_trims_drop_is_not_judged(tmp_path):
     frame["time"] = stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     frame.loc[3, "time"] = "oops"
     frame.to_csv(path := tmp_path / "iso.csv", index=False)
-    record = ingest.load_record(path, {}, trim_s=(0.5, 0.0))
+    record = loaders.load_record(path, {}, trim_s=(0.5, 0.0))
     assert record.time.size == 550 and record.rows_trimmed == 50
     np.testing.assert_allclose(record.time, np.arange(550) / 100.0, atol=1e-9)
     with pytest.raises(ingest.InputError, match=r"no timestamp at data row 4 \(file line 5\)"):
-        ingest.load_record(path, {})
-    assert ingest.shared_samples(path, "time", "s", [(0.5, 3.0), (2.5, 0.0)])[0] == 50
+        loaders.load_record(path, {})
+    assert (
+        ingest.shared_samples(io.read_table(path), path, "time", "s", [(0.5, 3.0), (2.5, 0.0)])[0]
+        == 50
+    )

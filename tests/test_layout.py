@@ -47,6 +47,37 @@ def test_only_the_hip_package_imports_hip() -> None:
     assert offenders == []
 
 
+#: modules that touch files beside :mod:`paramid.io`, and why: the workflow's own machinery
+#: (config files, validation stamps, code hashes, the comparison of two builds, the CLI) and
+#: the package data the CEC 2022 suite ships (not a user's file)
+FILE_TOUCHING = {
+    "io.py": "the library's file I/O",
+    "workflow.py": "the workflow's stamps and settings files",
+    "codehash.py": "the code-hash store",
+    "provenance.py": "compares two builds' outputs",
+    "cli.py": "the command line",
+    "cec2022/data.py": "the package's own CEC 2022 data",
+}
+FILE_CALLS = re.compile(
+    r"read_(csv|parquet|text|bytes|table)\(|write_(text|bytes)\(|\bopen\(|to_(csv|parquet)\("
+    r"|savefig\(|np\.(load|save)\(|ElementTree\.parse\(|buildModelFromUrdf|\.unlink\(|mkdir\("
+)
+
+
+def test_the_library_touches_no_file_outside_io() -> None:
+    """Library functions take arrays and plain values (DEVELOPERS.md): a user's file is read
+    by :mod:`paramid.io` (records, configs, URDFs, coefficient files), the library judges what
+    was read. A call through ``io.`` is fine anywhere."""
+    offenders = [
+        f"{path.relative_to(LIBRARY)}:{number}: {line.strip()}"
+        for path in sorted(LIBRARY.rglob("*.py"))
+        if str(path.relative_to(LIBRARY)) not in FILE_TOUCHING
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if FILE_CALLS.search(line.replace("io.read_", "").replace("io.write_", ""))
+    ]
+    assert offenders == []
+
+
 def test_rule_files_hold_no_python_functions() -> None:
     defined = [
         f"{path.name}: {line.strip()}"

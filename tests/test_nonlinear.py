@@ -17,7 +17,7 @@ from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
 from paramid.hip import nonlinear, pipeline, twin
-from paramid.ingest import read_yaml
+from paramid.io import read_yaml
 from paramid.optim import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence

@@ -8,6 +8,7 @@ import re
 from itertools import combinations
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,13 +24,13 @@ RECORDS = ["opti_traj_testing1", "opti_traj_testing2", "RecordTrajectory_quadrat
 
 @pytest.fixture(scope="module")
 def robot():
-    return model.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS)
+    return loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS)
 
 
 @pytest.fixture(scope="module", params=RECORDS)
 def record(request):
     path = ROOT / f"data/kinova_gen3/{request.param}.csv"
-    return records.load_record(path, JOINTS, COLUMNS, {"time": "ms"})
+    return loaders.load_robot_record(path, JOINTS, COLUMNS, {"time": "ms"})
 
 
 def _found(record, robot) -> list[tuple[str, str | None]]:
@@ -69,7 +70,7 @@ def test_a_urdf_off_by_a_factor_or_a_load_calls_no_right_log_exchanged(
     recorded pass (without it, opti_traj_testing1 had the angles of joints 5 and 6 called
     exchanged at 1.6x and with the load, opti_traj_testing2 every column of joints 3 and 6 with
     the load), and two exchanged torque columns are still named."""
-    robot = model.load_robot(_urdf_off(tmp_path, scale, load_kg), JOINTS)
+    robot = loaders.load_robot(_urdf_off(tmp_path, scale, load_kg), JOINTS)
     assert checks.record_problems(record, robot) == []
     tau = record.tau.copy()
     tau[:, [1, 3]] = tau[:, [3, 1]]
@@ -110,7 +111,7 @@ def test_one_joints_torque_in_another_unit_is_named(record, robot, factor):
 def test_a_torque_sign_inverted_without_gravity(robot, name, joint, check):
     """Joints 1 and 7 carry no gravity: joint 1's sign is told by the inertia the URDF gives
     it (the arm's, about the vertical axis), joint 7's by its friction alone."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     tau = record.tau.copy()
@@ -137,7 +138,7 @@ def test_two_angle_columns_swapped(robot):
     """opti_traj_testing1 moves joints 2 and 4 differently (in the other records they travel
     together, so exchanging them changes nothing the URDF can see)."""
     path = ROOT / "data/kinova_gen3/opti_traj_testing1.csv"
-    record = records.load_record(path, JOINTS, COLUMNS, {"time": "ms"})
+    record = loaders.load_robot_record(path, JOINTS, COLUMNS, {"time": "ms"})
     q, dq = record.q.copy(), record.dq.copy()
     q[:, [1, 3]], dq[:, [1, 3]] = q[:, [3, 1]], dq[:, [3, 1]]
     problems = checks.record_problems(dataclasses.replace(record, q=q, dq=dq), robot)
@@ -148,7 +149,7 @@ def test_two_angle_columns_swapped(robot):
 @pytest.mark.parametrize("name", RECORDS[:2])
 def test_two_joints_exchanged_in_the_config(robot, name):
     """The config's `joints:` order against the logger's: every column of joints 2 and 4."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
@@ -161,7 +162,7 @@ def test_two_joints_exchanged_in_the_config(robot, name):
 
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:
     """A shipped record with two joints' torque columns (``tau``) or all columns exchanged."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
@@ -327,7 +328,7 @@ def test_the_radians_check_judges_turning_joints_only(tmp_path):
         <joint name="w" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
           <limit lower="-3" upper="3" effort="10" velocity="3"/></joint></robot>"""
     )
-    gantry = model.load_robot(urdf, ["x", "y", "w"])
+    gantry = loaders.load_robot(urdf, ["x", "y", "w"])
     t = np.arange(500) / 100.0
     logged = np.column_stack([0.3 + 0.3 * np.sin(t), 0.3 * np.cos(t), 0.2 * np.sin(2 * t)])
     q = np.column_stack([logged[:, :2], np.deg2rad(logged[:, 2])])
@@ -357,7 +358,7 @@ def test_every_check_is_skipped_by_its_registered_name(robot, fault):
     """A fault is named without a skip, and skipping every name of ``checks.CHECKS`` leaves
     nothing: a check whose code spelt its name otherwise could not be skipped."""
     path = ROOT / "data/kinova_gen3/opti_traj_testing1.csv"
-    faulty = FAULTS[fault](records.load_record(path, JOINTS, COLUMNS, {"time": "ms"}))
+    faulty = FAULTS[fault](loaders.load_robot_record(path, JOINTS, COLUMNS, {"time": "ms"}))
     found = checks.record_problems(faulty, robot)
     assert found and {check for check, _, _ in found} <= set(checks.CHECKS)
     assert checks.record_problems(faulty, robot, skip=checks.CHECKS) == []
@@ -450,7 +451,7 @@ def test_two_angle_columns_of_wrist_joints_swapped_disagree_with_their_velocitie
     """Joints 5 and 7 carry under 0.4 N m of the URDF's torque: their exchanged angles pass the
     torque checks, but each joint's recorded velocity follows the other's angle (it was named
     as two inverted velocity signs before: they move against each other)."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{RECORDS[1]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     exchanged = _with_column(record, "q", [4, 6], record.q[:, [6, 4]])
@@ -465,7 +466,7 @@ def test_every_pair_of_velocity_columns_exchanged_is_named(robot, name):
     columns is named as such wherever the two joints move differently (the quadratic record
     moves joints 1-4 along one profile and 5-7 along another: within a group an exchange
     changes nothing)."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     alike = [{0, 1, 2, 3}, {4, 5, 6}] if name == "RecordTrajectory_quadratic" else []
@@ -480,7 +481,7 @@ def test_a_velocity_exchange_is_told_from_negated_velocities(robot):
     """Joints 1 and 3 of opti_traj_testing2 move against each other: with both velocities
     negated each follows the other's angle nearly as well as an exchange would, and with
     them exchanged a negation fits nearly as well; each is named as what it is."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{RECORDS[1]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     negated = _with_column(record, "dq", [0, 2], -record.dq[:, [0, 2]])
@@ -503,7 +504,7 @@ def test_two_wrist_torque_columns_exchanged_are_named(robot, name, pairs):
     """The URDF's rigid body is no visible share of the wrist joints' torque (friction is):
     exchanged torque columns are judged by the rigid body plus each joint's Coulomb step
     and offset, which differ where the joints' velocities do."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     for i, j in pairs:
@@ -544,7 +545,7 @@ def _padded_with_rest(record, seconds: float):
 def test_rest_at_the_ends_of_a_record_is_named_with_the_trim(robot, seconds, found):
     """opti_traj_testing1 (4.7 s) padded with rest at both ends: 5 s chose 8 Hz instead of 20
     and validated 18 % worse, without a word; 60 s had its wrist columns called exchanged."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     problems = checks.record_problems(_padded_with_rest(record, seconds), robot)
@@ -624,7 +625,7 @@ def test_every_problem_of_a_record_is_in_one_error(robot):
     from paramid.robot.workflow import problems_message
 
     path = f"data/kinova_gen3/{RECORDS[0]}.csv"
-    record = records.load_record(ROOT / path, JOINTS, COLUMNS, {"time": "ms"})
+    record = loaders.load_robot_record(ROOT / path, JOINTS, COLUMNS, {"time": "ms"})
     tau = record.tau.copy()
     tau[:, [1, 3]] *= -1
     problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
@@ -657,8 +658,8 @@ def test_every_problem_of_a_record_is_in_one_error(robot):
 def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locked, expected):
     """Six joints identified, the seventh locked: its logged angle (a named layout) must hold
     still at the value the model locks it at, else the model's gravity is wrong."""
-    six = model.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6], locked)
-    record = records.load_record(
+    six = loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6], locked)
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     if held is None:
@@ -698,7 +699,7 @@ def fast_arm():
     friction, 0.05 N m torque noise."""
     from paramid.robot import twin
 
-    arm = model.load_robot(ROOT / "tests/data/fast_arm.urdf", FAST_JOINTS)
+    arm = loaders.load_robot(ROOT / "tests/data/fast_arm.urdf", FAST_JOINTS)
     theta = twin.true_parameters(arm, 3, 0.15, viscous=(0.1, 0.5), coulomb=(0.2, 1.0))
     motion = twin.excitation(arm, seed=4, period_s=4.0, max_velocity_rad_s=2.0)
     noise = twin.TwinNoise(torque_noise_nm=0.05)
@@ -744,7 +745,7 @@ def test_a_short_correct_log_of_a_fast_arm_passes(fast_arm, seconds, start_s):
 def test_rest_is_judged_after_the_time_unit_and_its_advice_names_only_what_to_trim(robot):
     """Read in ms as s, a padded log was told to trim 5125.9 s; with no rest at its end the
     advice said "trim_end_s by 0 s"."""
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
     )
     padded = _padded_with_rest(record, 5.0)
@@ -779,12 +780,14 @@ def test_a_continuous_joints_glitch_names_the_files_row_and_value(tmp_path, robo
     for the file's +3.5 rad) and the time from the trimmed start, nothing the user could find
     in the file: the message names the column, the data rows and the values the file holds."""
     kinds = model.joint_kinds(robot)
-    clean = records.load_record(_gen3_log(tmp_path), JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds)
+    clean = loaders.load_robot_record(
+        _gen3_log(tmp_path), JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds
+    )
     assert np.ptp(clean.q[:, 6]) < 2 and checks.record_problems(clean, robot) == []
     frame = pd.read_csv(path := _gen3_log(tmp_path))
     before, value = float(frame.loc[399, "Position7"]), float(frame.loc[400, "Position7"]) + 3.5
     path = _gen3_log(tmp_path, Position7=(400, value))
-    record = records.load_record(
+    record = loaders.load_robot_record(
         path, JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds, trim_s=(0.1, 0)
     )
     problems = checks.record_problems(record, robot)
@@ -805,7 +808,7 @@ def test_a_glitch_of_whole_turns_in_a_continuous_joint_is_not_unwrapped_away(
     passed.  A wrapped log steps by one turn at most: the glitch is named, as a jump (not as a
     span to convert from degrees), with the file's row and value."""
     kinds = model.joint_kinds(robot)
-    clean = records.load_record(
+    clean = loaders.load_robot_record(
         _gen3_log(tmp_path, 10), JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds
     )
     assert clean.sample_rate_hz == pytest.approx(100, rel=0.01)
@@ -813,7 +816,7 @@ def test_a_glitch_of_whole_turns_in_a_continuous_joint_is_not_unwrapped_away(
     previous = float(pd.read_csv(_gen3_log(tmp_path, 10)).loc[49, "Position7"])
     value = previous + 2 * np.pi * turns + 0.3
     path = _gen3_log(tmp_path, 10, Position7=(50, value))
-    record = records.load_record(path, JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds)
+    record = loaders.load_robot_record(path, JOINTS, COLUMNS, {"time": "ms"}, kinds=kinds)
     problems = checks.record_problems(record, robot)
     assert [(c, j) for c, j, _ in problems] == [("angle_units", "joint_7")]
     assert f"{value!r} at data row 51 (file line 52)" in problems[0][2]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -200,7 +201,7 @@ def test_a_weight_that_failed_on_some_fold_is_never_chosen():
 
 
 def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
-    robot = model.load_robot(URDF, JOINTS)
+    robot = loaders.load_robot(URDF, JOINTS)
     theta = model.urdf_parameters(robot)
     links = model.link_parameter_slices(robot)
     repaired = {name: priors.prior_pseudo_inertia(theta[s]) for name, s in links.items()}
@@ -215,10 +216,10 @@ def _shipped_record(bias: np.ndarray | None = None):
     torque (as a torque sensor's)."""
     from dataclasses import replace
 
-    from paramid.robot import records, signals
+    from paramid.robot import signals
 
     columns = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
-    record = records.load_record(
+    record = loaders.load_robot_record(
         ROOT / "data/kinova_gen3/opti_traj_testing1.csv", JOINTS, columns, {"time": "ms"}
     )
     config = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1, "decimate": 1}
@@ -230,7 +231,7 @@ def _shipped(armature: bool) -> SimpleNamespace:
     """The Gen3 on a shipped real record (10 Hz): robot, base map, the extended compression."""
     from paramid.base_parameters import base_parameters
 
-    robot = model.load_robot(URDF, JOINTS, armature=armature)
+    robot = loaders.load_robot(URDF, JOINTS, armature=armature)
     part = _shipped_record()
     data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
     sign = data.select(model.law_columns(robot, [False] * 7)).stacked()
@@ -340,13 +341,15 @@ def test_with_two_records_the_weight_is_chosen_by_predicting_the_other(shipped):
     on one record and scores the other in its 5 blocks (10 scores); predicting a trajectory the
     fit has not seen, the strong pull toward the URDF (last link free) beats the free fit by
     more than a standard error, and the rule takes it."""
-    from paramid.robot import records, signals
+    from paramid.robot import signals
 
     columns = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
     config = {"cutoff_hz": 10.0, "filter_order": 4, "trim_s": 0.1, "decimate": 1}
     parts = [
         signals.process(
-            records.load_record(ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, columns, units),
+            loaders.load_robot_record(
+                ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, columns, units
+            ),
             config,
         )
         for name, units in (
@@ -425,7 +428,7 @@ def test_without_a_coulomb_term_there_is_no_law_to_choose():
     columns the model does not have ('fct_joint_1' is not in list); the table says none."""
     from paramid.base_parameters import base_parameters
 
-    robot = model.load_robot(URDF, JOINTS, friction=("viscous",))
+    robot = loaders.load_robot(URDF, JOINTS, friction=("viscous",))
     part = _shipped_record()
     data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
     base = base_parameters(
@@ -470,7 +473,7 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     from paramid.robot import twin
 
     velocity, smooth = 0.1, [True] * 3 + [False] * 4
-    robot = model.load_robot(URDF, JOINTS)
+    robot = loaders.load_robot(URDF, JOINTS)
     truth = model.with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
     part = _shipped_record()
     tau = model.inverse_dynamics(truth, part.q, part.dq, part.ddq, twin.true_parameters(truth))
@@ -523,7 +526,7 @@ def test_a_calibration_record_too_short_to_settle_the_rank_names_what_it_misses(
     part = _shipped_record()
     keep = part.time <= part.time[0] + 1.0
     short = replace(part, **{f: getattr(part, f)[keep] for f in ("time", "q", "dq", "ddq", "tau")})
-    robot = model.load_robot(URDF, JOINTS, armature=armature)
+    robot = loaders.load_robot(URDF, JOINTS, armature=armature)
     data = study.compress_calibration(robot, [short], {"folds": 5, "gap_s": "auto"}, 0.01)
     stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
     pattern = rf"^robots\.t: the calibration records excite .* within round-off .*\['{named}'\]"
@@ -534,7 +537,7 @@ def test_a_calibration_record_too_short_to_settle_the_rank_names_what_it_misses(
 def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
     """The Gen3 with offset terms on the shipped record plus a constant ``bias`` per joint: the
     compression and the base parameters of ``offset: auto``."""
-    robot = model.load_robot(URDF, JOINTS, offset=True)
+    robot = loaders.load_robot(URDF, JOINTS, offset=True)
     part = _shipped_record(bias)
     data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
     stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
@@ -844,7 +847,7 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     consistency = pd.read_csv(base / "tables/consistency.csv")
     assert consistency.loc[consistency["method"] == "lmi", "consistent"].all()
     # the exported URDF's Pinocchio inverse dynamics equal the fit's predictions
-    exported = model.load_robot(base / "model/lmi.urdf", JOINTS, offset=True, armature=True)
+    exported = loaders.load_robot(base / "model/lmi.urdf", JOINTS, offset=True, armature=True)
     choice = io.read_json(base / "model/friction.json")
     law = study.law_robot(exported, choice)
     _, theta = study.fit_vectors(io.read_parquet(base / "fits/lmi.parquet")[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -55,7 +56,7 @@ def test_default_layout_round_trips(tmp_path: Path, suffix: str):
     path = tmp_path / f"record{suffix}"
     data = frame(t)
     data.to_csv(path, index=False) if suffix == ".csv" else data.to_parquet(path)
-    record = records.load_record(path, JOINTS)
+    record = loaders.load_robot_record(path, JOINTS)
     q, dq, _ = motion(t)
     np.testing.assert_allclose(record.q, q, rtol=1e-12)
     np.testing.assert_allclose(record.dq, dq, rtol=1e-12)
@@ -73,7 +74,7 @@ def test_template_columns_and_units(tmp_path: Path):
         data[f"Position{j + 1}Ref"] = 0.0  # similar names that are not joint columns
     path = tmp_path / "log.csv"
     pd.DataFrame(data).to_csv(path, index=False)
-    record = records.load_record(
+    record = loaders.load_robot_record(
         path,
         JOINTS,
         columns={"time": "Time", "q": "Position{i}", "tau": "Tq{i}"},  # no velocity logged
@@ -96,12 +97,12 @@ def test_a_zero_based_log_is_read_with_i0_and_named_with_i(tmp_path: Path):
     path = tmp_path / "rtde.csv"
     pd.DataFrame(data).to_csv(path, index=False)
     columns = {"time": "timestamp", "q": "actual_q_{i0}", "dq": "actual_qd_{i0}"}
-    record = records.load_record(path, JOINTS, columns=columns | {"tau": "target_tau_{i0}"})
+    record = loaders.load_robot_record(path, JOINTS, columns=columns | {"tau": "target_tau_{i0}"})
     np.testing.assert_allclose(record.q, q, rtol=1e-12)
     np.testing.assert_allclose(record.dq, dq, rtol=1e-12)
     one_based = columns | {"q": "actual_q_{i}", "tau": "target_tau_{i0}"}
     with pytest.raises(InputError, match=r"missing column 'actual_q_3'.*from 0: use \{i0\}"):
-        records.load_record(path, JOINTS, columns=one_based)
+        loaders.load_robot_record(path, JOINTS, columns=one_based)
 
 
 def test_joint_name_template(tmp_path: Path):
@@ -110,7 +111,7 @@ def test_joint_name_template(tmp_path: Path):
     data["pos.gripper"] = 0.0  # a locked joint's column is allowed with {joint}
     path = tmp_path / "named.csv"
     data.to_csv(path, index=False)
-    record = records.load_record(path, JOINTS, columns={"q": "pos.{joint}"})
+    record = loaders.load_robot_record(path, JOINTS, columns={"q": "pos.{joint}"})
     assert record.q.shape == (100, 3) and record.dq is None
 
 
@@ -129,19 +130,19 @@ def test_a_locked_joints_logged_angle_is_read_in_the_records_units(tmp_path: Pat
     data.to_csv(path, index=False)
     locked = {"gripper": "continuous", "rail": "prismatic", "unlogged": "revolute"}
     kinds = ["revolute"] * 3
-    record = records.load_record(path, JOINTS, units={"q": "deg"}, kinds=kinds, locked=locked)
+    record = loaders.load_robot_record(path, JOINTS, units={"q": "deg"}, kinds=kinds, locked=locked)
     assert sorted(record.locked_q) == ["gripper", "rail"] and record.resampled
     np.testing.assert_allclose(record.locked_q["rail"], 0.25)
     np.testing.assert_allclose(np.degrees(record.locked_q["gripper"]), wrist, atol=2.5)
     assert np.all(np.diff(record.locked_q["gripper"]) > 0)  # unwrapped
     assert record.q.shape == (200, 3)
-    trimmed = records.load_record(
+    trimmed = loaders.load_robot_record(
         path, JOINTS, units={"q": "deg"}, kinds=kinds, locked=locked, trim_s=(0.5, 0.5)
     )
     assert trimmed.locked_q["rail"].shape == trimmed.time.shape
     data = data.rename(columns={f"q_{j}": f"Position{i + 1}" for i, j in enumerate(JOINTS)})
     data.to_csv(path, index=False)
-    indexed = records.load_record(path, JOINTS, columns={"q": "Position{i}"}, locked=locked)
+    indexed = loaders.load_robot_record(path, JOINTS, columns={"q": "Position{i}"}, locked=locked)
     assert dict(indexed.locked_q) == {}
 
 
@@ -151,8 +152,8 @@ def test_a_prismatic_joints_columns_stay_in_si_whatever_the_units(uniform: Path)
     1000x too small, and the identified mass above it came out negative)."""
     kinds = ["revolute", "prismatic", "continuous"]
     units = {"q": "deg", "dq": "deg/s", "tau": "N mm"}
-    record = records.load_record(uniform, JOINTS, units=units, kinds=kinds)
-    plain = records.load_record(uniform, JOINTS)
+    record = loaders.load_robot_record(uniform, JOINTS, units=units, kinds=kinds)
+    plain = loaders.load_robot_record(uniform, JOINTS)
     converted = np.array([np.pi / 180.0, 1.0, np.pi / 180.0])
     np.testing.assert_allclose(record.q, plain.q * converted, rtol=1e-15)
     np.testing.assert_allclose(record.dq, plain.dq * converted, rtol=1e-15)
@@ -169,13 +170,13 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
     )  # linear: exact after resampling
     path = tmp_path / "jitter.csv"
     data.to_csv(path, index=False)
-    record = records.load_record(path, JOINTS)
+    record = loaders.load_robot_record(path, JOINTS)
     assert record.resampled and record.jitter == pytest.approx(8.0)
     assert record.sample_rate_hz == pytest.approx(1000.0)
     np.testing.assert_allclose(np.diff(record.time), 1e-3, rtol=1e-9)
     np.testing.assert_allclose(record.q, np.outer(record.time, [1.0, 2.0, 3.0]), atol=1e-12)
     with pytest.raises(InputError, match="jitter 8 .* exceeds the tolerance 5"):
-        records.load_record(path, JOINTS, max_jitter=5.0)
+        loaders.load_robot_record(path, JOINTS, max_jitter=5.0)
 
 
 def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
@@ -183,8 +184,8 @@ def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
     data = frame(t)
     path = tmp_path / "r.csv"
     data.to_csv(path, index=False)
-    whole = records.load_record(path, JOINTS)
-    trimmed = records.load_record(path, JOINTS, trim_s=(0.2, 0.3))  # keeps t = 0.2 ... 0.6
+    whole = loaders.load_robot_record(path, JOINTS)
+    trimmed = loaders.load_robot_record(path, JOINTS, trim_s=(0.2, 0.3))  # keeps t = 0.2 ... 0.6
     assert trimmed.rows_trimmed == 5 and whole.rows_trimmed == 0
     np.testing.assert_allclose(trimmed.time, [0.0, 0.1, 0.2, 0.3, 0.4])
     np.testing.assert_array_equal(trimmed.q, whole.q[2:7])
@@ -192,7 +193,7 @@ def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
     np.testing.assert_array_equal(trimmed.tau, whole.tau[2:7])
     assert trimmed.sample_rate_hz == pytest.approx(10.0)
     with pytest.raises(InputError, match=r"trim_start_s = 0\.5 s and trim_end_s = 0\.5 s leave"):
-        records.load_record(path, JOINTS, trim_s=(0.5, 0.5))
+        loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.5))
 
 
 def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
@@ -202,12 +203,12 @@ def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
     path = tmp_path / "gap.csv"
     frame(t).to_csv(path, index=False)
     with pytest.raises(InputError, match=r"a gap or dropped samples\? trim_start_s or trim_end_s"):
-        records.load_record(path, JOINTS)
-    kept = records.load_record(path, JOINTS, trim_s=(0.0, 0.6))
+        loaders.load_robot_record(path, JOINTS)
+    kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.0, 0.6))
     assert kept.time.size == 900 and not kept.resampled and kept.rows_trimmed == 100
     # after a trimmed start the refusal still names the file's row and line
     with pytest.raises(InputError, match=r"worst at data row 901, file line 902"):
-        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
+        loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
@@ -219,15 +220,15 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
     with path.open("a") as handle:
         handle.write("1.0,0.1,0.2\n")  # time and one angle of the 101st row
     with pytest.raises(InputError, match=r"cut\.csv: column .* at data row 101 \(file line 102"):
-        records.load_record(path, JOINTS)
-    kept = records.load_record(path, JOINTS, trim_s=(0.0, 0.005))
+        loaders.load_robot_record(path, JOINTS)
+    kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.0, 0.005))
     assert kept.time.size == 100 and kept.rows_trimmed == 1
     data = frame(np.arange(100) / 100.0)
     data["tau_elbow"] = data["tau_elbow"].astype(object)
     data.loc[60, "tau_elbow"] = "x"
     data.to_csv(path, index=False)
     with pytest.raises(InputError, match=r"'tau_elbow' \(tau\) .* data row 61 \(file line 62"):
-        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
+        loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
 def test_an_unreadable_time_cell_in_a_trimmed_end_is_dropped(tmp_path: Path):
@@ -238,14 +239,14 @@ def test_an_unreadable_time_cell_in_a_trimmed_end_is_dropped(tmp_path: Path):
     data.loc[[0, 10], "time"] = ["", "-"]
     data.to_csv(path := tmp_path / "start.csv", index=False)
     with pytest.raises(InputError, match=r"start\.csv: column 'time' .* data row 1 \(file line 2"):
-        records.load_record(path, JOINTS)
-    kept = records.load_record(path, JOINTS, trim_s=(0.5, 0.0))  # from 0.01 s: 0.51-1.99 s
+        loaders.load_robot_record(path, JOINTS)
+    kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))  # from 0.01 s: 0.51-1.99 s
     assert kept.time.size == 149 and kept.rows_trimmed == 51
     np.testing.assert_array_equal(kept.q, frame(np.arange(200) / 100.0).iloc[51:, 1::3])
     data.loc[100, "time"] = "?"
     data.to_csv(path, index=False)
     with pytest.raises(InputError, match=r"'time' \(time\) .* data row 101 \(file line 102\)"):
-        records.load_record(path, JOINTS, trim_s=(0.5, 0.0))
+        loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
 def test_a_record_says_which_rows_and_values_of_the_file_its_samples_are(tmp_path: Path):
@@ -260,7 +261,9 @@ def test_a_record_says_which_rows_and_values_of_the_file_its_samples_are(tmp_pat
     data["q_wrist"] = np.rad2deg(wrapped)
     data.to_csv(path := tmp_path / "r.csv", index=False)
     kinds = ["revolute", "revolute", "continuous"]
-    record = records.load_record(path, JOINTS, units={"q": "deg"}, kinds=kinds, trim_s=(0.5, 0))
+    record = loaders.load_robot_record(
+        path, JOINTS, units={"q": "deg"}, kinds=kinds, trim_s=(0.5, 0)
+    )
     assert record.resampled and record.rows is not None and record.q_logged is not None
     assert record.rows[0] == 50 and record.rows[-1] == 299 and record.q_columns[2] == "q_wrist"
     stamps = t[record.rows] - t[50]
@@ -280,7 +283,7 @@ def test_missing_joint_column(tmp_path: Path, uniform: Path):
     data = pd.read_csv(uniform).drop(columns="tau_elbow")
     data.to_csv(path := tmp_path / "missing.csv", index=False)
     with pytest.raises(InputError, match=r"missing.csv: missing column 'tau_elbow' \(tau of joint"):
-        records.load_record(path, JOINTS)
+        loaders.load_robot_record(path, JOINTS)
 
 
 def test_a_velocity_template_that_names_no_column(tmp_path: Path, uniform: Path):
@@ -288,7 +291,7 @@ def test_a_velocity_template_that_names_no_column(tmp_path: Path, uniform: Path)
     with pytest.raises(
         InputError, match=r"no column matches columns.dq = 'Velocty\{i\}' \(e.g. 'Velocty1'\)"
     ):
-        records.load_record(uniform, JOINTS, columns={"dq": "Velocty{i}"})
+        loaders.load_robot_record(uniform, JOINTS, columns={"dq": "Velocty{i}"})
 
 
 def test_a_near_miss_column_name_is_shown(tmp_path: Path, uniform: Path):
@@ -298,13 +301,13 @@ def test_a_near_miss_column_name_is_shown(tmp_path: Path, uniform: Path):
     data.columns = [f"{c} " if c.startswith("tau_") else c for c in data.columns]
     data.to_csv(path := tmp_path / "spaced.csv", index=False)
     with pytest.raises(InputError, match=r"closest columns are 'tau_shoulder '"):
-        records.load_record(path, JOINTS)
+        loaders.load_robot_record(path, JOINTS)
 
 
 @pytest.mark.parametrize("template", ["q{i}_{unit}", "q{i}{0}", "q{i}{"])
 def test_a_malformed_column_template(uniform: Path, template: str):
     with pytest.raises(InputError, match=r"columns.q = .* is not a column template"):
-        records.load_record(uniform, JOINTS, columns={"q": template})
+        loaders.load_robot_record(uniform, JOINTS, columns={"q": template})
 
 
 def test_a_column_named_twice(tmp_path: Path, uniform: Path):
@@ -317,7 +320,7 @@ def test_a_column_named_twice(tmp_path: Path, uniform: Path):
     with pytest.raises(
         InputError, match=r"twice.csv: the header names column\(s\) \['tau_elbow'\]"
     ):
-        records.load_record(path, JOINTS)
+        loaders.load_robot_record(path, JOINTS)
 
 
 def test_joint_count_mismatch(tmp_path: Path):
@@ -326,7 +329,7 @@ def test_joint_count_mismatch(tmp_path: Path):
     data.to_csv(path := tmp_path / "four.csv", index=False)
     columns = {"time": "t", "q": "P{i}", "tau": "T{i}"}
     with pytest.raises(InputError, match=r"four.csv: 4 q column\(s\) match 'P\{i\}'.*3 joints"):
-        records.load_record(path, JOINTS, columns=columns)
+        loaders.load_robot_record(path, JOINTS, columns=columns)
 
 
 def test_a_missing_indexed_column_is_named_not_counted(tmp_path: Path):
@@ -337,7 +340,7 @@ def test_a_missing_indexed_column_is_named_not_counted(tmp_path: Path):
     data.to_csv(path := tmp_path / "no_t2.csv", index=False)
     columns = {"time": "t", "q": "P{i}", "tau": "T{i}"}
     with pytest.raises(InputError, match=r"no_t2.csv: missing column 'T2' \(tau of joint 'elbow'"):
-        records.load_record(path, JOINTS, columns=columns)
+        loaders.load_robot_record(path, JOINTS, columns=columns)
 
 
 def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Path):
@@ -358,34 +361,40 @@ def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Pa
         "dq": ["J4_vel", "J1_vel", "J2_vel"],
         "tau": ["J4_eff", "J1_eff", "J2_eff"],
     }
-    record = records.load_record(path, JOINTS, columns=columns)
+    record = loaders.load_robot_record(path, JOINTS, columns=columns)
     np.testing.assert_array_equal(record.q, q)
     np.testing.assert_array_equal(record.dq, dq)
     np.testing.assert_array_equal(record.tau, 2.0 * q)
     with pytest.raises(InputError, match=r"columns.q lists 2 column\(s\).*3 configured joints"):
-        records.load_record(path, JOINTS, columns=columns | {"q": ["J4_pos", "J1_pos"]})
+        loaders.load_robot_record(path, JOINTS, columns=columns | {"q": ["J4_pos", "J1_pos"]})
     with pytest.raises(InputError, match=r"columns.q lists \['J1_pos'\] for more than one"):
-        records.load_record(path, JOINTS, columns=columns | {"q": ["J1_pos", "J1_pos", "J2_pos"]})
+        loaders.load_robot_record(
+            path, JOINTS, columns=columns | {"q": ["J1_pos", "J1_pos", "J2_pos"]}
+        )
     with pytest.raises(InputError, match=r"missing column 'J9_eff' \(tau of joint 'wrist'"):
-        records.load_record(path, JOINTS, columns=columns | {"tau": ["J4_eff", "J1_eff", "J9_eff"]})
+        loaders.load_robot_record(
+            path, JOINTS, columns=columns | {"tau": ["J4_eff", "J1_eff", "J9_eff"]}
+        )
     with pytest.raises(InputError, match=r"5 q column\(s\) match.*give columns.q as a list"):
-        records.load_record(path, JOINTS, columns={"time": "stamp", "q": "J{i}_pos"})
+        loaders.load_robot_record(path, JOINTS, columns={"time": "stamp", "q": "J{i}_pos"})
 
 
 def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, uniform: Path):
     """Eight rows dropped (an interval of 9 samples, within the default max_jitter of 10): the
     record is resampled and the warning names the gap, its length and where it lies; the
     uniform file has nothing to tell."""
-    assert records.gap_warning(records.load_record(uniform, JOINTS), "u") is None
+    assert records.gap_warning(loaders.load_robot_record(uniform, JOINTS), "u") is None
     data = pd.read_csv(uniform).drop(index=range(50, 58))
     data.to_csv(path := tmp_path / "gap.csv", index=False)
-    record = records.load_record(path, JOINTS)
+    record = loaders.load_robot_record(path, JOINTS)
     assert record.resampled and record.gaps == 1
     assert record.longest_gap == pytest.approx(9.0) and record.gap_at_s == pytest.approx(0.049)
     warning = records.gap_warning(record, "gap")
     assert warning is not None and warning.startswith("gap: 1 interval(s)")
     assert "the longest 9, after data row 50, file line 51, 0.049 s into" in warning
-    trimmed = records.gap_warning(records.load_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap")
+    trimmed = records.gap_warning(
+        loaders.load_robot_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap"
+    )
     assert trimmed is not None and "after data row 50, file line 51, 0.029 s into" in trimmed
 
 
@@ -396,7 +405,7 @@ def test_nan_names_the_row(tmp_path: Path, uniform: Path):
     with pytest.raises(
         InputError, match=r"nan.csv: column 'q_wrist' .* data row 42 \(file line 43"
     ):
-        records.load_record(path, JOINTS)
+        loaders.load_robot_record(path, JOINTS)
 
 
 @pytest.mark.parametrize(("value", "what"), [(0.0095, "not increasing"), (0.01, "duplicate")])
@@ -405,21 +414,21 @@ def test_bad_time_names_the_row(tmp_path: Path, uniform: Path, value: float, wha
     data.loc[11, "time"] = value  # row 10 has t = 0.010
     data.to_csv(path := tmp_path / "time.csv", index=False)
     with pytest.raises(InputError, match=rf"time.csv: .*{what}.* data row 12 \(file line 13\)"):
-        records.load_record(path, JOINTS)
+        loaders.load_robot_record(path, JOINTS)
 
 
 def test_bad_config_is_named(uniform: Path):
     with pytest.raises(InputError, match="unknown unit 'furlong' for q"):
-        records.load_record(uniform, JOINTS, units={"q": "furlong"})
+        loaders.load_robot_record(uniform, JOINTS, units={"q": "furlong"})
     with pytest.raises(InputError, match="names no joint"):
-        records.load_record(uniform, JOINTS, columns={"q": "angle"})
+        loaders.load_robot_record(uniform, JOINTS, columns={"q": "angle"})
     with pytest.raises(InputError, match="missing time column 'Time'"):
-        records.load_record(uniform, JOINTS, columns={"time": "Time"})
+        loaders.load_robot_record(uniform, JOINTS, columns={"time": "Time"})
 
 
 def test_real_kinova_layout():
     joints = [f"joint_{i}" for i in range(1, 8)]
-    record = records.load_record(KINOVA, joints, columns=KINOVA_COLUMNS, units={"time": "ms"})
+    record = loaders.load_robot_record(KINOVA, joints, columns=KINOVA_COLUMNS, units={"time": "ms"})
     assert record.q.shape == (2294, 7) and record.dq is not None and record.tau.shape == (2294, 7)
     assert record.sample_rate_hz == pytest.approx(1000.0) and not record.resampled
     raw = pd.read_csv(KINOVA)
@@ -431,7 +440,7 @@ def test_real_kinova_layout():
 
 
 def test_process_is_the_hip_chain_per_joint(uniform: Path):
-    record = records.load_record(uniform, JOINTS)
+    record = loaders.load_robot_record(uniform, JOINTS)
     angle_only = records.RobotRecord(**{**record.__dict__, "dq": None})
     out = signals.process(angle_only, SIGNALS)
     for j in range(3):
@@ -443,7 +452,7 @@ def test_process_is_the_hip_chain_per_joint(uniform: Path):
 
 
 def test_measured_velocity_is_filtered_and_differentiated_once(uniform: Path):
-    record = records.load_record(uniform, JOINTS)
+    record = loaders.load_robot_record(uniform, JOINTS)
     measured = signals.process(record, SIGNALS)
     from_angle = signals.process(records.RobotRecord(**{**record.__dict__, "dq": None}), SIGNALS)
     _, dq, ddq = motion(measured.time)
@@ -458,7 +467,7 @@ def test_measured_velocity_is_filtered_and_differentiated_once(uniform: Path):
 
 
 def test_decimation(uniform: Path):
-    record = records.load_record(uniform, JOINTS)
+    record = loaders.load_robot_record(uniform, JOINTS)
     full = signals.process(record, SIGNALS)
     every_fifth = signals.process(record, {**SIGNALS, "decimate": 5})
     np.testing.assert_array_equal(every_fifth.q, full.q[::5])
@@ -491,7 +500,7 @@ def test_a_record_too_slow_for_the_chosen_cutoff_says_what_to_change(tmp_path: P
     calibration logs ended robot_signals with a traceback that named no record or fix."""
     path = tmp_path / "slow.csv"
     frame(np.arange(500) / 25.0).to_csv(path, index=False)
-    slow = records.load_record(path, JOINTS)
+    slow = loaders.load_robot_record(path, JOINTS)
     source = f"validation record slow ({path})"
     match = r"^robots\.arm\.signals: cutoff 15 Hz .* 12\.5 Hz .* of validation record slow \(/"
     with pytest.raises(UserError, match=match):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from loaders import load_robot
 
 from paramid.base_parameters import base_columns
 from paramid.excitation.fourier import FourierTrajectory
@@ -16,7 +17,6 @@ from paramid.robot.model import (
     Robot,
     friction_columns,
     joint_ranges,
-    load_robot,
     regressor,
     urdf_parameters,
 )

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from loaders import load_robot
 
 from paramid.robot import urdf
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     inverse_dynamics,
     link_parameter_slices,
-    load_robot,
     regressor,
     urdf_parameters,
 )

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
 from paramid import io
-from paramid.robot import model, twin
+from paramid.robot import twin
 
 pytestmark = pytest.mark.slow
 
@@ -116,7 +117,7 @@ def test_small_twin_study_builds_its_tables(workdir):
 
 def _write_logs(workdir: Path) -> None:
     """Twin records of the Gen3 stand in for a user's joint logs."""
-    robot = model.load_robot(workdir / URDF, JOINTS)
+    robot = loaders.load_robot(workdir / URDF, JOINTS)
     theta = twin.true_parameters(robot, seed=0)
     (workdir / "data/mine").mkdir(parents=True)
     for name, seed in (("cal", 1), ("val", 2)):

@@ -149,7 +149,7 @@ def test_calibrated_settings_give_the_records_they_gave_before_the_noise_floor(h
 def test_every_default_torque_floor_is_the_measured_one(repo_root):
     """The schema's scalar torque_noise_nm defaults (hip twin, chain twin) are the one measured
     floor; the robot twin's has none (each twin states its robot's)."""
-    from paramid.ingest import read_yaml
+    from paramid.io import read_yaml
 
     found: list[float] = []
 

@@ -11,7 +11,7 @@ from paramid import audit
 from paramid.cec2022 import study
 from paramid.hip import audit as hip_audit
 from paramid.hip.twin import CALIBRATION_TARGETS
-from paramid.ingest import read_yaml
+from paramid.io import read_yaml
 
 LOADS = {
     "x3": lambda t, rng: 3.0 * t,

@@ -179,7 +179,7 @@ def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, 
     """The second start with an unchanged config reads the filled config back (same keys, same
     order, same types) instead of validating; a changed value is validated again."""
     schema = ROOT / "workflow" / "schemas" / "config.schema.yaml"
-    settings = workflow.ingest.read_yaml(ROOT / "config.yaml")
+    settings = workflow.io.read_yaml(ROOT / "config.yaml")
     monkeypatch.chdir(tmp_path)
     first = workflow.validated(copy.deepcopy(settings), schema)
     assert len(list((tmp_path / workflow.VALIDATED).glob("config-*.json"))) == 1

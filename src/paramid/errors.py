@@ -7,3 +7,7 @@ from __future__ import annotations
 class UserError(ValueError):
     """An error whose message is the whole story (bad input, an unreadable file): a job prints
     it without a traceback (see :func:`paramid.io.start_log`)."""
+
+
+class InputError(UserError):
+    """A defect in a user's input file or config, with the place it was found."""

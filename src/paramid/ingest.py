@@ -1,6 +1,7 @@
-"""Measured records: parsing, validation and resampling onto a uniform grid.
+"""Measured records: validation, SI units and resampling onto a uniform grid.
 
-A measured record is a CSV or Parquet file with columns ``time``, ``angle``, ``torque`` and
+A measured record is a CSV or Parquet file (read by :func:`paramid.io.read_table`; this module
+judges the table it gives) with columns ``time``, ``angle``, ``torque`` and
 optionally ``velocity`` (names mappable per study).  Every defect is reported once, naming
 the file and the row or column, as an :class:`InputError`.  Jittered time stamps are
 linearly interpolated onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) when the
@@ -10,8 +11,6 @@ it; otherwise the record is rejected.
 
 from __future__ import annotations
 
-import os
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from paramid.errors import UserError
+from paramid.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,10 +36,6 @@ UNIT_FACTORS = {
 SI_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
 
 
-class InputError(UserError):
-    """A defect in a user's input file or config, with the place it was found."""
-
-
 @dataclass(frozen=True)
 class MeasuredRecord:
     """A validated record in SI units on a uniform time grid."""
@@ -53,105 +48,6 @@ class MeasuredRecord:
     jitter: float  # max |Δt − median Δt| / median Δt in the file
     resampled: bool
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
-
-
-def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV or Parquet file, naming the file in every error."""
-    import pandas as pd  # here, not at the top: the workflow's start imports this module
-
-    path = check_file(path)
-    if path.stat().st_size == 0:
-        raise InputError(f"{path}: file is empty")
-    try:
-        if path.suffix.lower() in (".parquet", ".pq"):
-            frame = pd.read_parquet(path)
-        elif path.suffix.lower() in (".csv", ".txt"):
-            # index_col=False: rows ending in a comma must not shift the columns onto an index;
-            # rows with more fields than the header (pandas would drop them, warning) are an error
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(path, index_col=False)
-        else:
-            raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
-    except (
-        pd.errors.ParserError,
-        pd.errors.ParserWarning,
-        pd.errors.EmptyDataError,
-        UnicodeDecodeError,
-        OSError,
-    ) as err:
-        hint = _separator_hint(path) or _lines_above_header(path)
-        raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
-    if frame.empty:
-        raise InputError(f"{path}: file has a header but no data rows")
-    if path.suffix.lower() in (".csv", ".txt"):
-        if frame.shape[1] == 1 and (hint := _separator_hint(path)):
-            raise InputError(f"{path}: one column only{hint}")
-        _unique_header(path)
-    return frame
-
-
-def _separator_hint(path: Path) -> str:
-    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
-    comma-separated; a semicolon file often writes decimal commas too)."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            header = handle.readline()
-    except (OSError, UnicodeDecodeError):
-        return ""
-    for separator, name in ((";", "semicolons"), ("\t", "tabs")):
-        if "," not in header and separator in header:
-            return (
-                f"; its header is separated by {name}, but records are read comma-separated "
-                "(with a decimal point): save the file as comma-separated CSV"
-            )
-    return ""
-
-
-def _lines_above_header(path: Path, lines: int = 50) -> str:
-    """Where a CSV's first lines hold fewer fields than those below (a logger's comment or title
-    lines above the header): name the line that looks like the header."""
-    import csv
-
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            rows = [row for _, row in zip(range(lines), csv.reader(handle), strict=False)]
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return ""
-    widths = [len(row) for row in rows]
-    if len(widths) < 3:
-        return ""
-    common = max(set(widths[1:]), key=widths[1:].count)
-    if widths[0] >= common:
-        return ""
-    header = next(k for k, width in enumerate(widths) if width == common)
-    if any(_is_number(field) for field in rows[header]):
-        return ""  # a data row: the header is short of fields (rows ending in a comma?)
-    return (
-        f"; line {header + 1} looks like the header ({common} fields; line 1 has {widths[0]}): "
-        f"remove the {header} line(s) above it"
-    )
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _unique_header(path: Path) -> None:
-    """A CSV whose header names a column twice (pandas would silently read the first and
-    rename the second ``name.1``)."""
-    import csv
-    from collections import Counter
-
-    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
-        header = next(csv.reader(handle), [])
-    twice = sorted(name for name, count in Counter(header).items() if count > 1)
-    if twice:
-        raise InputError(f"{path}: the header names column(s) {twice} more than once")
 
 
 def _numeric_column(
@@ -375,13 +271,16 @@ def _trimmed(
 
 
 def shared_samples(
-    path: str | Path, column: str, unit: str, spans: Sequence[tuple[float, float]]
+    frame: pd.DataFrame,
+    path: str | Path,
+    column: str,
+    unit: str,
+    spans: Sequence[tuple[float, float]],
 ) -> tuple[int, float]:
-    """The rows that two trims ``(trim_start_s, trim_end_s)`` of the one file ``path`` both
-    keep (:func:`kept_rows`) and the seconds they span, from its time ``column`` alone (a gap
-    that both trims drop is no reason to refuse them)."""
+    """The rows that two trims ``(trim_start_s, trim_end_s)`` of the one file ``path`` (read
+    as ``frame``) both keep (:func:`kept_rows`) and the seconds they span, from its time
+    ``column`` alone (a gap that both trims drop is no reason to refuse them)."""
     path = Path(path)
-    frame = read_table(path)
     stamps = time_column(frame, column, unit, path, unreadable=True)  # read once, trimmed twice
     first, second = (_trimmed(stamps, frame, column, unit, path, span)[0] for span in spans)
     start, stop = max(first.start, second.start), min(first.stop, second.stop)
@@ -505,19 +404,18 @@ def field_columns(columns: Mapping[str, str] | None) -> dict[str, str]:
 SAME_MOTION_SHARE = 0.05
 
 
-def same_motion(path: str | Path, first: Sequence[str], second: Sequence[str]) -> bool:
-    """Whether two records of the file ``path`` read one motion through their angle columns
-    ``first`` and ``second`` (one per joint, in order): the same columns in any order, or
-    columns whose values agree, joint by joint, to :data:`SAME_MOTION_SHARE` of their spread
-    (median and interquartile range: a logger's garbage cell does not decide; a commanded and
-    a measured position agree, two arms of one log do not)."""
+def same_motion(frame: pd.DataFrame, first: Sequence[str], second: Sequence[str]) -> bool:
+    """Whether two records of one file, read as ``frame``, read one motion through their
+    angle columns ``first`` and ``second`` (one per joint, in order): the same columns in any
+    order, or columns whose values agree, joint by joint, to :data:`SAME_MOTION_SHARE` of
+    their spread (median and interquartile range: a logger's garbage cell does not decide; a
+    commanded and a measured position agree, two arms of one log do not)."""
     import pandas as pd
 
     if set(first) == set(second):
         return True
     if len(first) != len(second):
         return False
-    frame = read_table(path)
     a, b = (
         frame[list(columns)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
         for columns in (first, second)
@@ -527,14 +425,16 @@ def same_motion(path: str | Path, first: Sequence[str], second: Sequence[str]) -
     return bool(np.all(difference <= SAME_MOTION_SHARE * spread))
 
 
-def load_record(
+def record_from_table(
+    frame: pd.DataFrame,
     path: str | Path,
     units: Mapping[str, str],
     columns: Mapping[str, str] | None = None,
     max_jitter: float = 0.5,
     trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> MeasuredRecord:
-    """Parse, validate, convert to SI and (if jittered) resample one measured record;
+    """Validate, convert to SI and (if jittered) resample one measured record, the file
+    ``path`` read as ``frame`` (:func:`paramid.io.read_table`; ``path`` names it in errors);
     ``trim_s`` drops the file's first and last seconds (:func:`trimmed_time`: an unreadable
     stamp among them too) before its stamps are judged and put on the grid, time from 0 again."""
     path = Path(path)
@@ -549,7 +449,6 @@ def load_record(
             raise InputError(
                 f"{path}: unknown unit {unit!r} for {field}; known: {sorted(UNIT_FACTORS[field])}"
             )
-    frame = read_table(path)
     wanted = (*REQUIRED, *(f for f in OPTIONAL if f in named))
     missing = [columns[f] for f in wanted if columns[f] not in frame.columns]
     if missing:
@@ -584,71 +483,17 @@ def load_record(
     )
 
 
-def load_configured(spec: Mapping[str, Any], max_jitter: float) -> MeasuredRecord:
-    """:func:`load_record` of a record as a study's config gives it (``path``, ``units``,
-    ``columns``, ``trim_start_s``, ``trim_end_s``; the schema fills the defaults)."""
-    return load_record(
+def configured_record(
+    frame: pd.DataFrame, spec: Mapping[str, Any], max_jitter: float
+) -> MeasuredRecord:
+    """:func:`record_from_table` of a record as a study's config gives it (``path``, read as
+    ``frame``, ``units``, ``columns``, ``trim_start_s``, ``trim_end_s``; the schema fills the
+    defaults)."""
+    return record_from_table(
+        frame,
         spec["path"],
         spec["units"],
         spec["columns"],
         max_jitter,
         (spec["trim_start_s"], spec["trim_end_s"]),
     )
-
-
-def _unique_key_loader() -> type:
-    """A safe YAML loader that refuses a key given twice in one mapping (PyYAML keeps the last
-    silently); libyaml's parser where PyYAML was built with it (about 10x faster)."""
-    import yaml
-
-    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-            seen: dict[Any, int] = {}
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None,
-                        None,
-                        f"duplicate key {key!r} (first given on line {seen[key] + 1})",
-                        key_node.start_mark,
-                    )
-                seen[key] = key_node.start_mark.line
-            return super().construct_mapping(node, deep=deep)
-
-    return UniqueKeyLoader
-
-
-def check_file(path: str | Path, field: str | None = None) -> Path:
-    """``path`` if it is a readable file; else an :class:`InputError` naming the file (and the
-    config ``field`` that gives it) and what is wrong: missing, a directory, a dangling
-    symlink, unreadable."""
-    path = Path(path)
-    where = f"{field} = {str(path)!r}" if field else str(path)
-    if path.is_symlink() and not path.exists():
-        raise InputError(f"{where}: a symlink to {os.readlink(path)!r}, which does not exist")
-    if not path.exists():
-        raise InputError(f"{where}: file not found (relative paths start in the workflow folder)")
-    if path.is_dir():
-        raise InputError(f"{where}: a directory, not a file")
-    if not os.access(path, os.R_OK):
-        raise InputError(f"{where}: the file is not readable (permissions)")
-    return path
-
-
-def read_yaml(path: str | Path) -> Any:
-    """Load a YAML file; a syntax error or a key given twice names the file, line and column."""
-    import yaml
-
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
-        raise InputError(f"{path}: cannot be read: {why}") from err
-    try:
-        return yaml.load(text, Loader=_unique_key_loader())  # noqa: S506 (a SafeLoader)
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"
-        raise InputError(f"{path}: malformed YAML at {where}: {err.problem}") from err

@@ -1,10 +1,15 @@
-"""File I/O for the workflow: Parquet with provenance metadata, JSON, and atomic writes.
+"""File I/O: Parquet with provenance metadata, JSON, atomic writes, and reading users' files.
 
 Every Parquet file written here carries, under the schema metadata key ``paramid``, a JSON
 object with the units of its columns, the config subset that produced it and its hash, the
 SHA-256 of each input file, and the versions of paramid and its numeric stack.  Nothing in
 it depends on the clock, so reruns write byte-identical files (timing columns aside, which
 are listed under ``nondeterministic_columns``).
+
+Users' files (records as CSV or Parquet, YAML configs, URDFs) are read here too, each defect
+an :class:`~paramid.errors.InputError` naming the file; the library parses what was read.
+pandas and pyarrow are imported where they are used: the workflow's start reads its configs
+through this module.
 """
 
 from __future__ import annotations
@@ -19,19 +24,18 @@ import math
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from paramid.errors import UserError
+from paramid.errors import InputError, UserError
 
 if TYPE_CHECKING:
+    import pandas as pd
     from matplotlib.figure import Figure
 
 METADATA_KEY = b"paramid"
@@ -189,6 +193,9 @@ def write_parquet(
     nondeterministic_columns: Iterable[str] = (),
 ) -> None:
     """Write ``frame`` atomically with the ``paramid`` metadata block (units + ``meta``)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     missing = [c for c in frame.columns if c not in units]
     if missing:
         raise ValueError(f"{path}: no unit declared for column(s) {missing}")
@@ -219,6 +226,9 @@ def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]
     A truncated or corrupt file raises :class:`UnreadableFile` naming it and the command that
     rebuilds it (a missing one raises FileNotFoundError as usual).
     """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     try:
         table = pq.read_table(path)
     except (pa.ArrowException, OSError) as err:
@@ -240,6 +250,8 @@ def data_hash(path: str | os.PathLike) -> str:
 
 def frame_hash(frame: pd.DataFrame, meta: Mapping[str, Any]) -> str:
     """:func:`data_hash` of a frame read with its metadata block."""
+    import pandas as pd
+
     frame = frame.drop(columns=meta.get("nondeterministic_columns", []))
     digest = hashlib.sha256(canonical_json(list(frame.columns)).encode())
     digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
@@ -511,3 +523,175 @@ def write_markdown(
 ) -> None:
     """Write ``frame`` as a Markdown table (:func:`markdown_table`) atomically."""
     write_text(markdown_table(frame, digits=digits, caption=caption), path)
+
+
+# ---- users' files: records, configs, models -------------------------------------------------
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """Read a CSV or Parquet file, naming the file in every error."""
+    import pandas as pd
+
+    path = check_file(path)
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: file is empty")
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            frame = pd.read_parquet(path)
+        elif path.suffix.lower() in (".csv", ".txt"):
+            # index_col=False: rows ending in a comma must not shift the columns onto an index;
+            # rows with more fields than the header (pandas would drop them, warning) are an error
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                frame = pd.read_csv(path, index_col=False)
+        else:
+            raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
+    except (
+        pd.errors.ParserError,
+        pd.errors.ParserWarning,
+        pd.errors.EmptyDataError,
+        UnicodeDecodeError,
+        OSError,
+    ) as err:
+        hint = _separator_hint(path) or _lines_above_header(path)
+        raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
+    if frame.empty:
+        raise InputError(f"{path}: file has a header but no data rows")
+    if path.suffix.lower() in (".csv", ".txt"):
+        if frame.shape[1] == 1 and (hint := _separator_hint(path)):
+            raise InputError(f"{path}: one column only{hint}")
+        _unique_header(path)
+    return frame
+
+
+def _separator_hint(path: Path) -> str:
+    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
+    comma-separated; a semicolon file often writes decimal commas too)."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            header = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    for separator, name in ((";", "semicolons"), ("\t", "tabs")):
+        if "," not in header and separator in header:
+            return (
+                f"; its header is separated by {name}, but records are read comma-separated "
+                "(with a decimal point): save the file as comma-separated CSV"
+            )
+    return ""
+
+
+def _lines_above_header(path: Path, lines: int = 50) -> str:
+    """Where a CSV's first lines hold fewer fields than those below (a logger's comment or title
+    lines above the header): name the line that looks like the header."""
+    import csv
+
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            rows = [row for _, row in zip(range(lines), csv.reader(handle), strict=False)]
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return ""
+    widths = [len(row) for row in rows]
+    if len(widths) < 3:
+        return ""
+    common = max(set(widths[1:]), key=widths[1:].count)
+    if widths[0] >= common:
+        return ""
+    header = next(k for k, width in enumerate(widths) if width == common)
+    if any(_is_number(field) for field in rows[header]):
+        return ""  # a data row: the header is short of fields (rows ending in a comma?)
+    return (
+        f"; line {header + 1} looks like the header ({common} fields; line 1 has {widths[0]}): "
+        f"remove the {header} line(s) above it"
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _unique_header(path: Path) -> None:
+    """A CSV whose header names a column twice (pandas would silently read the first and
+    rename the second ``name.1``)."""
+    import csv
+    from collections import Counter
+
+    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
+        header = next(csv.reader(handle), [])
+    twice = sorted(name for name, count in Counter(header).items() if count > 1)
+    if twice:
+        raise InputError(f"{path}: the header names column(s) {twice} more than once")
+
+
+def _unique_key_loader() -> type:
+    """A safe YAML loader that refuses a key given twice in one mapping (PyYAML keeps the last
+    silently); libyaml's parser where PyYAML was built with it (about 10x faster)."""
+    import yaml
+
+    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first given on line {seen[key] + 1})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeyLoader
+
+
+def check_file(path: str | Path, field: str | None = None) -> Path:
+    """``path`` if it is a readable file; else an :class:`InputError` naming the file (and the
+    config ``field`` that gives it) and what is wrong: missing, a directory, a dangling
+    symlink, unreadable."""
+    path = Path(path)
+    where = f"{field} = {str(path)!r}" if field else str(path)
+    if path.is_symlink() and not path.exists():
+        raise InputError(f"{where}: a symlink to {os.readlink(path)!r}, which does not exist")
+    if not path.exists():
+        raise InputError(f"{where}: file not found (relative paths start in the workflow folder)")
+    if path.is_dir():
+        raise InputError(f"{where}: a directory, not a file")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{where}: the file is not readable (permissions)")
+    return path
+
+
+def read_yaml(path: str | Path) -> Any:
+    """Load a YAML file; a syntax error or a key given twice names the file, line and column."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise InputError(f"{path}: cannot be read: {why}") from err
+    try:
+        return yaml.load(text, Loader=_unique_key_loader())  # noqa: S506 (a SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"
+        raise InputError(f"{path}: malformed YAML at {where}: {err.problem}") from err
+
+
+def read_urdf(path: str | Path, field: str | None = None) -> str:
+    """The text of a URDF file (for :func:`paramid.robot.model.robot_from_urdf`); a missing or
+    unreadable file is an :class:`InputError` naming it (and the config ``field`` that gives
+    it)."""
+    path = check_file(path, field)
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise InputError(f"{path}: cannot be read: {why}") from err

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from paramid import codehash, ingest
+from paramid import codehash, io
 from paramid.config import ConfigError, result_folders, validate
-from paramid.errors import UserError
+from paramid.errors import InputError, UserError
 
 T = TypeVar("T")
 NEVER = "(?!)"  # a wildcard pattern that matches nothing
@@ -64,7 +64,7 @@ def checked(build: Callable[[], T]) -> T:
 def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[str, str]:
     """Fill ``config`` in place: config.yaml, then what Snakemake read from --configfile and
     --config on top (as its configfile directive does), validated against ``schema`` with its
-    defaults filled.  Every file is read by :func:`paramid.ingest.read_yaml`, so a syntax error
+    defaults filled.  Every file is read by :func:`paramid.io.read_yaml`, so a syntax error
     or a key given twice (Snakemake keeps the last silently) names the file and line.  Returns
     the results folders with the config field that owns each (two owners are an error).
 
@@ -76,9 +76,9 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     from snakemake.utils import update_config
 
     codehash.use_store(IMPORT_STORE)
-    settings = ingest.read_yaml("config.yaml")
+    settings = io.read_yaml("config.yaml")
     for path in configfiles:
-        ingest.read_yaml(path)
+        io.read_yaml(path)
     for family in ("studies", "robots"):
         shipped, given = settings.get(family) or {}, config.get(family) or {}
         for name, block in given.items() if isinstance(given, dict) else ():
@@ -199,15 +199,17 @@ def validated_before(path: str | os.PathLike, settings: Any, checker: str) -> tu
     Snakemake parses the workflow at every start; a stamp named by the hash of all three lets a
     rerun skip the checks (and the imports they need: filtering a record loads scipy.signal)
     while any change to the file, its settings or the checking module ``checker`` (a dotted
-    name, ``paramid.robot.checks``, hashed with what it imports without importing it)
-    validates again.  Returns the stamp to leave (:func:`mark_validated`) once the checks pass.
+    name, ``paramid.robot.checks``, hashed with what it imports without importing it), or to
+    :mod:`paramid.io`, which reads every checked file, validates again.  Returns the stamp to
+    leave (:func:`mark_validated`) once the checks pass.
     """
     module = codehash.module_file(checker)
     if module is None:
         raise ValueError(f"{checker!r} is not a module of paramid")
     digest = hashlib.sha256(codehash.file_digest(path).encode())
     digest.update(json.dumps(settings, sort_keys=True, default=str).encode())
-    digest.update(codehash.code_version(module).encode())
+    for code in (module, codehash.LIBRARY / "io.py"):
+        digest.update(codehash.code_version(code).encode())
     stamp = VALIDATED / digest.hexdigest()
     return stamp.exists(), stamp
 
@@ -355,13 +357,13 @@ def cancel_scheduler_wakeups() -> int:
 
 def check_paper_values(path: str, field: str) -> list[Path]:
     """A YAML mapping of a paper's printed values; returns the stamps to leave."""
-    ingest.check_file(path, field)
-    done, stamp = validated_before(path, {}, "paramid.ingest")
+    io.check_file(path, field)
+    done, stamp = validated_before(path, {}, "paramid.workflow")
     if done:
         return []
-    values = ingest.read_yaml(path)
+    values = io.read_yaml(path)
     if not isinstance(values, dict):
-        raise ingest.InputError(
+        raise InputError(
             f"{field} = {path!r} holds a {type(values).__name__}, not a mapping of the paper's "
             "tables (see data/hip/paper_values.yaml)"
         )

@@ -31,7 +31,7 @@ import pandas as pd
 from paramid import audit
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.suite import BIASES
-from paramid.ingest import InputError
+from paramid.errors import InputError
 from paramid.seeding import generator
 
 __all__ = [
@@ -63,7 +63,7 @@ INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
 
 def paper_values_frame(doc: Any, source: str) -> pd.DataFrame:
     """Tables 3-4 as a long frame (dim, function, algorithm, paper_ave/std/time_s/best) from
-    the parsed YAML ``doc`` of the paper's values (``ingest.read_yaml``: a key given twice is
+    the parsed YAML ``doc`` of the paper's values (``io.read_yaml``: a key given twice is
     named there); an entry without a number is named with ``source``."""
     tables = doc.get("tables") if isinstance(doc, Mapping) else None
     if not isinstance(tables, Mapping):

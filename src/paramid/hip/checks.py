@@ -15,8 +15,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid import cutoff, estimators, plausibility, rls
+from paramid.errors import InputError
 from paramid.hip import model, pipeline
-from paramid.ingest import InputError, MeasuredRecord, one_sample_trim
+from paramid.ingest import MeasuredRecord, one_sample_trim
 
 Array = NDArray[np.float64]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paramid import codehash, cutoff, ingest, paths
+from paramid import codehash, cutoff, ingest, io, paths
 from paramid.config import ConfigError, check_names
 from paramid.hip import methods, model
 from paramid.workflow import (
@@ -160,9 +160,11 @@ class HipStudies:
         if done:
             return []
         angles = [(ingest.field_columns(s["columns"])["angle"],) for s in specs]
-        if not ingest.same_motion(specs[0]["path"], *angles):
+        frame = io.read_table(specs[0]["path"])
+        if not ingest.same_motion(frame, *angles):
             return [stamp]  # another motion in the same file (a second joint's columns)
         shared, seconds = ingest.shared_samples(
+            frame,
             specs[0]["path"],
             ingest.field_columns(specs[0]["columns"])["time"],
             specs[0]["units"].get("time", "s"),
@@ -188,7 +190,7 @@ class HipStudies:
     def _check_record(self, study: str, record: str) -> list:
         cfg = self.blocks[study]
         spec = cfg["records"][record]
-        ingest.check_file(spec["path"], f"studies.{study}.records.{record}.path")
+        io.check_file(spec["path"], f"studies.{study}.records.{record}.path")
         settings = {
             k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
         }
@@ -200,7 +202,9 @@ class HipStudies:
             return []
         from paramid.hip import checks
 
-        loaded = ingest.load_configured(spec, cfg["ingest"]["max_jitter"])
+        loaded = ingest.configured_record(
+            io.read_table(spec["path"]), spec, cfg["ingest"]["max_jitter"]
+        )
         checks.check_usable(
             loaded,
             spec["path"],
@@ -237,7 +241,12 @@ class HipStudies:
         from paramid.hip import checks
 
         loaded = {
-            record: (ingest.load_configured(spec, cfg["ingest"]["max_jitter"]), spec["path"])
+            record: (
+                ingest.configured_record(
+                    io.read_table(spec["path"]), spec, cfg["ingest"]["max_jitter"]
+                ),
+                spec["path"],
+            )
             for record, spec in specs.items()
         }
         checks.check_records_agree(

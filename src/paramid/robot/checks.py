@@ -244,7 +244,7 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
 
 def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> list[Problem]:
     """Per joint: a span or speed implausible in rad (a continuous joint's angle is unwrapped
-    by :func:`paramid.robot.records.load_record`), or angles far outside the URDF's limits; a
+    by :func:`paramid.robot.records.record_from_table`), or angles far outside the URDF's limits; a
     prismatic joint's position in m judged alike (the likely error there: mm).  Without
     ``judge_speed`` (a time unit the recorded velocity shows wrong: the speeds are off by it)
     the span and limits alone."""

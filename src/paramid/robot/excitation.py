@@ -46,7 +46,7 @@ import pinocchio as pin
 import scipy.stats
 from numpy.typing import NDArray
 
-from paramid import estimators, ingest
+from paramid import estimators
 from paramid.base_parameters import BaseParameters, base_columns
 from paramid.errors import UserError
 from paramid.excitation import design as dz
@@ -425,20 +425,23 @@ def random_feasible(
     )
 
 
-def read_coefficients(
-    path: str | Path, joints: Sequence[str], order: int, omega_f: float, constant: str
+def coefficients_from_table(
+    frame: pd.DataFrame,
+    path: str | Path,
+    joints: Sequence[str],
+    order: int,
+    omega_f: float,
+    constant: str,
 ) -> FourierTrajectory:
-    """A coefficients file (``joint, harmonic, a, b``; ``harmonic`` 0 rows give q₀ in ``a``).
+    """The trajectory of a coefficients file ``path`` read as ``frame``
+    (:func:`paramid.io.read_table`): columns ``joint, harmonic, a, b``; ``harmonic`` 0 rows give
+    q₀ in ``a``.
 
     ``constant: offset``: q₀ is the series' constant term (Eq 8); ``constant: start``: the
     file's value is the pose at t = 0, so q₀ = q(0) + Σ bₗ/(lω) (the trajectory executed).
     Raises :class:`ExcitationError` naming the file for missing columns, joints or harmonics
     that do not match the study.
     """
-    try:
-        frame = ingest.read_table(path)  # names the file; empty files, repeated headers
-    except ingest.InputError as err:
-        raise ExcitationError(f"cannot read a coefficients file: {err}") from None
     missing = {"joint", "harmonic", "a", "b"} - set(frame.columns)
     if missing:
         raise ExcitationError(f"{path}: missing column(s) {sorted(missing)}")

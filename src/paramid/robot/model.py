@@ -1,9 +1,9 @@
 """A serial robot from a URDF: the moving joints, their regressor and inverse dynamics.
 
-:func:`load_robot` reads a URDF with Pinocchio (Carpentier et al. 2019) and locks every joint
-that is not identified at a configured value (``pin.buildReducedModel``: a locked joint's child
-links are welded to its parent, their inertias merged).  The rigid-body torque is linear in the
-standard parameters, 10 per moving link in Pinocchio's order
+:func:`robot_from_urdf` builds a URDF's model with Pinocchio (Carpentier et al. 2019) and locks
+every joint that is not identified at a configured value (``pin.buildReducedModel``: a locked
+joint's child links are welded to its parent, their inertias merged).  The rigid-body torque is
+linear in the standard parameters, 10 per moving link in Pinocchio's order
 
     π_k = [m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz],
 
@@ -156,17 +156,15 @@ class Mimic:
     offset: float = 0.0
 
 
-def _parse(urdf: str | Path) -> tuple[pin.Model, dict[str, Mimic]]:
-    """Pinocchio's model of a URDF file (every joint its own coordinate, as Pinocchio builds
-    it) and the file's ``<mimic>`` joints by name; a file that is not XML with a ``<robot>``
-    root is named before urdfdom parses it (which prints its own lines to stderr)."""
+def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
+    """Pinocchio's model of a URDF's text ``xml`` (every joint its own coordinate, as
+    Pinocchio builds it) and its ``<mimic>`` joints by name; a text that is not XML with a
+    ``<robot>`` root is named (as the file ``path``) before urdfdom parses it (which prints its
+    own lines to stderr)."""
     from xml.etree import ElementTree
 
-    path = Path(urdf)
-    if not path.is_file():
-        raise RobotError(f"URDF file {str(path)!r} not found")
     try:
-        root = ElementTree.parse(path).getroot()
+        root = ElementTree.fromstring(xml)
     except ElementTree.ParseError as err:
         raise RobotError(f"URDF {str(path)!r} could not be parsed: not XML ({err})") from err
     if root.tag != "robot":
@@ -174,7 +172,7 @@ def _parse(urdf: str | Path) -> tuple[pin.Model, dict[str, Mimic]]:
             f"URDF {str(path)!r} could not be parsed: its root is <{root.tag}>, not <robot>"
         )
     try:
-        model = pin.buildModelFromUrdf(str(path))
+        model = pin.buildModelFromXML(xml)
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
         raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
     mimics = {}
@@ -328,8 +326,9 @@ def _child_link(model: pin.Model, jid: int) -> str:
     return str(model.names[jid])
 
 
-def load_robot(
-    urdf: str | Path,
+def robot_from_urdf(
+    urdf: str,
+    path: str | Path,
     joints: Sequence[str],
     locked: Mapping[str, float] | None = None,
     friction: Iterable[str] = ("viscous", "coulomb"),
@@ -337,18 +336,20 @@ def load_robot(
     coulomb_velocity: float | Sequence[float] = 0.0,
     armature: bool = False,
 ) -> Robot:
-    """Robot of ``urdf`` with ``joints`` moving; every other joint locked (at ``locked[name]``,
-    default 0, i.e. Pinocchio's neutral configuration).
+    """Robot of the URDF text ``urdf`` (the file ``path``, read by
+    :func:`paramid.io.read_urdf`; named in errors and kept as the robot's source) with
+    ``joints`` moving; every other joint locked (at ``locked[name]``, default 0, i.e.
+    Pinocchio's neutral configuration).
 
     ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
     joint; ``coulomb_velocity`` is the Coulomb law's v_s (0: sgn q̇), one for all joints or one
     per joint; ``armature`` adds a reflected rotor inertia per joint (column q̈).  Raises
-    :class:`RobotError` for a missing or unparsable URDF and everything
+    :class:`RobotError` for an unparsable URDF and everything
     :func:`robot_from_model` rejects.
     """
-    model, mimics = _parse(urdf)
+    model, mimics = _parse(urdf, str(path))
     robot = robot_from_model(
-        model, joints, locked, friction, offset, source=str(urdf), mimics=mimics
+        model, joints, locked, friction, offset, source=str(path), mimics=mimics
     )
     return with_coulomb(replace(robot, armature=bool(armature)), coulomb_velocity)
 
@@ -380,7 +381,7 @@ def robot_from_model(
     source: str = "<model>",
     mimics: Mapping[str, Mimic] | None = None,
 ) -> Robot:
-    """:func:`load_robot` on a Pinocchio model already built (e.g. a sample model).
+    """:func:`robot_from_urdf` on a Pinocchio model already built (e.g. a sample model).
 
     A locked joint that ``mimics`` another takes multiplier · leader + offset from its leader's
     locked value (:func:`_mimic_locks`).  Raises :class:`RobotError` for a joint that is not in

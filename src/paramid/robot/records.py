@@ -1,6 +1,7 @@
 """Multi-joint records: per-joint columns, units, validation and resampling.
 
-A record is a CSV or Parquet file with a time column and, per identified joint, its angle
+A record is a CSV or Parquet file (read by :func:`paramid.io.read_table`; this module judges
+the table it gives) with a time column and, per identified joint, its angle
 (``q``), optionally its measured velocity (``dq``) and its torque (``tau``).  By default the
 columns are ``time``, ``q_<joint>``, ``dq_<joint>`` and ``tau_<joint>`` with ``<joint>`` the
 URDF joint name; other layouts map by template per record, e.g. ``{time: Time, q:
@@ -9,7 +10,7 @@ joint in the configured list and ``{joint}`` its name.  Units use the tables of
 :mod:`paramid.ingest` (``time``: s, ms, us or ns, or timestamps; ``q``: rad or deg; ``dq``:
 rad/s or deg/s; ``tau``: N m or N mm).
 
-Every defect is one :class:`paramid.ingest.InputError` naming the file and the row or
+Every defect is one :class:`paramid.errors.InputError` naming the file and the row or
 column: a missing joint column, a file whose per-joint columns are for another number of
 joints, a non-finite value, a time that does not increase.  Jittered stamps are resampled
 linearly onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) as in the 1-DOF chain; arm logs
@@ -29,13 +30,12 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from paramid.errors import InputError
 from paramid.ingest import (
     GAP_INTERVALS,
     UNIT_FACTORS,
-    InputError,
     _numeric_column,
     on_uniform_grid,
-    read_table,
     trimmed_time,
 )
 
@@ -235,7 +235,8 @@ def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Templa
     return {**DEFAULT_COLUMNS, **(columns or {})}
 
 
-def load_record(
+def record_from_table(
+    frame: pd.DataFrame,
     path: str | Path,
     joints: Sequence[str],
     columns: Mapping[str, Template] | None = None,
@@ -245,7 +246,8 @@ def load_record(
     locked: Mapping[str, str] | None = None,
     trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> RobotRecord:
-    """Parse, validate, convert to SI and (if jittered) resample one multi-joint record.
+    """Validate, convert to SI and (if jittered) resample one multi-joint record: the file
+    ``path`` read as ``frame`` (:func:`paramid.io.read_table`; ``path`` names it in errors).
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``;
     a per-joint field may list one column per joint instead of a template);
@@ -269,7 +271,6 @@ def load_record(
     factors = _unit_factors(units or {}, path)
     if not isinstance(time_name := columns["time"], str):
         raise InputError(f"{path}: columns.time is one column's name, not {time_name!r}")
-    frame = read_table(path)
     if time_name not in frame.columns:
         raise InputError(
             f"{path}: missing time column {time_name!r}; the file has {list(frame.columns)}"

@@ -53,8 +53,8 @@ from paramid.robot.model import (
     held_offsets,
     law_columns,
     link_parameter_slices,
-    load_robot,
     regressor,
+    robot_from_urdf,
     urdf_parameters,
     with_coulomb,
     with_offsets,
@@ -67,10 +67,12 @@ UNITS = {"time": "s", "q": "rad", "dq": "rad/s", "ddq": "rad/s^2", "tau": "N m"}
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
-def robot_of(block: Mapping[str, Any]) -> Robot:
-    """The robot of a validated ``robots.<study>`` block (URDF, joints, locked, friction, offset,
-    armature; the schema fills their defaults)."""
-    return load_robot(
+def robot_of(block: Mapping[str, Any], urdf: str) -> Robot:
+    """The robot of a validated ``robots.<study>`` block (joints, locked, friction, offset,
+    armature; the schema fills their defaults) on the text ``urdf`` of its URDF file
+    (:func:`paramid.io.read_urdf` of ``block["urdf"]``)."""
+    return robot_from_urdf(
+        urdf,
         block["urdf"],
         block["joints"],
         locked=block["locked"] or {},
@@ -768,15 +770,16 @@ def warnings_table(metas: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
 
 def reference_model(
     block: Mapping[str, Any],
+    urdf: str,
     choice: Mapping[str, Any],
     parts: Sequence[ProcessedRecord],
     cv: Mapping[str, Any],
     rel_tol: float,
 ) -> tuple[Robot, Array]:
-    """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``) with
-    friction fitted on the calibration records ``parts`` (the study's Coulomb law per joint):
-    the robot and its standard parameters."""
-    robot = robot_of(block)
+    """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``, its
+    text ``urdf``) with friction fitted on the calibration records ``parts`` (the study's
+    Coulomb law per joint): the robot and its standard parameters."""
+    robot = robot_of(block, urdf)
     data = compress_calibration(robot, parts, cv, float(choice["velocity_rad_s"]))
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
     base = base_parameters(stacked, robot.standard_names, rel_tol)

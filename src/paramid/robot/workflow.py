@@ -9,15 +9,14 @@ the final targets.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paramid import codehash, ingest, paths
+from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
-from paramid.errors import UserError
+from paramid.errors import InputError, UserError
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Wildcards, mark_validated, validated_before
 
@@ -149,9 +148,9 @@ class RobotStudies:
         """URDF and joints (the robot loads), each joint log's layout and length, the excitation
         block's limits and coefficient files; returns the stamps."""
         block = self.blocks[name]
-        ingest.check_file(block["urdf"], f"robots.{name}.urdf")
+        io.check_file(block["urdf"], f"robots.{name}.urdf")
         for reference, path in block["references"].items():
-            ingest.check_file(path, f"robots.{name}.references.{reference}")
+            io.check_file(path, f"robots.{name}.references.{reference}")
         stamps = []
         lmi = block["lmi"]
         settings = self.robot_block(name) | {k: lmi[k] for k in ("free_links", "metric", "weight")}
@@ -160,7 +159,7 @@ class RobotStudies:
         if not done:
             from paramid.robot import model, priors, study  # here: it loads pinocchio
 
-            robot = study.robot_of(block)
+            robot = study.robot_of(block, io.read_urdf(block["urdf"]))
             links = model.link_parameter_slices(robot)
             pulled = priors.pulled_links(links, lmi["free_links"], f"robots.{name}.lmi.free_links")
             theta0 = model.urdf_parameters(robot)
@@ -181,9 +180,7 @@ class RobotStudies:
             raise next(iter(failed.values()))
         if failed:
             problems = "\n".join(failed)
-            raise ingest.InputError(
-                f"robots.{name}: {len(failed)} records have problems:\n{problems}"
-            )
+            raise InputError(f"robots.{name}: {len(failed)} records have problems:\n{problems}")
         stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
@@ -227,7 +224,7 @@ class RobotStudies:
         from paramid.robot import study
 
         try:
-            study.robot_of({**block, "urdf": path})
+            study.robot_of({**block, "urdf": path}, io.read_urdf(path))
         except UserError as error:
             field = f"robots.{name}.references.{reference}"
             raise ConfigError(f"{field} ({path}): {error}") from None
@@ -253,14 +250,17 @@ class RobotStudies:
                 from paramid.robot.records import angle_columns, column_templates  # pandas
 
                 joints = self.blocks[name]["joints"]
-                angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
-                if not ingest.same_motion(spec["path"], *angles):
-                    continue  # another motion (one log of two arms is read by its angle columns)
-                pair = {"held_out": [spec, cal], "joints": self.blocks[name]["joints"]}
+                pair = {"held_out": [spec, cal], "joints": joints}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
                     continue
+                angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
+                frame = io.read_table(spec["path"])
+                if not ingest.same_motion(frame, *angles):
+                    stamps.append(stamp)  # another motion (one log of two arms, read by its
+                    continue  # angle columns)
                 shared, seconds = ingest.shared_samples(
+                    frame,
                     spec["path"],
                     str(column_templates(spec["columns"])["time"]),
                     spec["units"].get("time", "s"),
@@ -280,7 +280,7 @@ class RobotStudies:
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
         """A joint log's layout, length and plausibility (:mod:`paramid.robot.checks`)."""
         field = f"robots.{name}.records.{role} ({record}).path"
-        ingest.check_file(spec["path"], field)
+        io.check_file(spec["path"], field)
         block = self.blocks[name]
         settings = {
             "spec": spec,
@@ -294,8 +294,9 @@ class RobotStudies:
             return []
         from paramid.robot import checks, model, records, signals, study
 
-        robot = study.robot_of(block)
-        loaded = records.load_record(
+        robot = study.robot_of(block, io.read_urdf(block["urdf"]))
+        loaded = records.record_from_table(
+            io.read_table(spec["path"]),
             spec["path"],
             block["joints"],
             spec["columns"],
@@ -309,7 +310,7 @@ class RobotStudies:
         needed = 2 * block["signals"]["trim_s"]
         samples = int((kept - needed) * loaded.sample_rate_hz)
         if samples < MIN_KEPT_SAMPLES:
-            raise ingest.InputError(
+            raise InputError(
                 f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s and the 2 x "
                 f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
                 f"samples, fewer than {MIN_KEPT_SAMPLES} (its {loaded.time.size} samples read "
@@ -320,7 +321,7 @@ class RobotStudies:
             loaded, robot, block["checks"]["skip"], units.get("time", "s"), units
         )
         if problems:  # first: a time unit read wrong would mislead the trim's message
-            raise ingest.InputError(problems_message(name, spec["path"], problems))
+            raise InputError(problems_message(name, spec["path"], problems))
         cutoff = block["signals"]["cutoff_hz"]
         decimate = record_signals(block["signals"], role)["decimate"]
         if cutoff != "auto" and (
@@ -329,7 +330,7 @@ class RobotStudies:
             raise ConfigError(f"robots.{name}.signals.cutoff_hz: {spec['path']}: {high}")
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
-            raise ingest.InputError(
+            raise InputError(
                 ingest.one_sample_trim(spec["path"], field, block["signals"], loaded.sample_rate_hz)
             )
         return [stamp]
@@ -343,23 +344,25 @@ class RobotStudies:
         check_fourier_design(f"robots.{name}.excitation", spec, "harmonics", rest)
         for entry in spec["compare"]:
             field = f"robots.{name}.excitation.compare ({entry['name']})"
-            ingest.check_file(entry["coefficients"], field)
-        files = [
-            hashlib.sha256(Path(e["coefficients"]).read_bytes()).hexdigest()
-            for e in spec["compare"]
-        ]
+            io.check_file(entry["coefficients"], field)
+        files = [codehash.file_digest(e["coefficients"]) for e in spec["compare"]]
         settings = {"excitation": spec, "robot": self.robot_block(name), "files": files}
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.excitation")
         if done:
             return []
         from paramid.robot import excitation, study  # here: they load pinocchio, scipy.stats
 
-        robot = study.robot_of(block)
+        robot = study.robot_of(block, io.read_urdf(block["urdf"]))
         excitation.limits_of(robot, spec, name)
         omega = 2 * math.pi * spec["base_frequency_hz"]
         for entry in spec["compare"]:
-            excitation.read_coefficients(
-                entry["coefficients"], robot.joints, spec["harmonics"], omega, entry["constant"]
+            excitation.coefficients_from_table(
+                io.read_table(entry["coefficients"]),
+                entry["coefficients"],
+                robot.joints,
+                spec["harmonics"],
+                omega,
+                entry["constant"],
             )
         return [stamp]
 

@@ -1,0 +1,30 @@
+"""Users' files loaded as the workflow's scripts load them: :mod:`paramid.io` reads the file,
+the library judges what was read (naming the file in its errors)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from paramid import ingest, io
+from paramid.robot import excitation, model, records
+
+
+def load_record(path: str | Path, *args: Any, **kwargs: Any) -> ingest.MeasuredRecord:
+    """A 1-DOF record: :func:`paramid.ingest.record_from_table` of the file."""
+    return ingest.record_from_table(io.read_table(path), path, *args, **kwargs)
+
+
+def load_robot_record(path: str | Path, *args: Any, **kwargs: Any) -> records.RobotRecord:
+    """A joint log: :func:`paramid.robot.records.record_from_table` of the file."""
+    return records.record_from_table(io.read_table(path), path, *args, **kwargs)
+
+
+def load_robot(path: str | Path, *args: Any, **kwargs: Any) -> model.Robot:
+    """:func:`paramid.robot.model.robot_from_urdf` of a URDF file."""
+    return model.robot_from_urdf(io.read_urdf(path), path, *args, **kwargs)
+
+
+def read_coefficients(path: str | Path, *args: Any, **kwargs: Any) -> excitation.FourierTrajectory:
+    """:func:`paramid.robot.excitation.coefficients_from_table` of a coefficients file."""
+    return excitation.coefficients_from_table(io.read_table(path), path, *args, **kwargs)
