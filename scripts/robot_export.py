@@ -1,32 +1,45 @@
 """Rule robot_export: a physically consistent method's model as a URDF: a copy of the study's
 URDF with each moving body's identified mass, centre of mass and inertia, friction in
-<dynamics>, armature and torque offset in comments per joint, and a comment saying where the
-numbers come from."""
-
-from pathlib import Path
+<dynamics>, armature and torque offset in comments per joint, a comment per body saying which
+of its standard parameters the data determine (from the base parameters' map in base.json), and
+a comment saying where the numbers come from; beside it a CSV of every standard parameter's
+exported value, URDF value and determinacy."""
 
 from paramid import io
 from paramid.robot import study, urdf
+from paramid.robot.model import held_offsets, urdf_parameters
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_export")
     choice = io.read_json(smk.input.friction)
-    robot = study.law_robot(
-        study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"])), choice
-    )
+    source = io.read_urdf(smk.input.urdf)
+    robot = study.law_robot(study.robot_of(cfg["robot"], source), choice)
+    base = study.base_from_json(io.read_json(smk.input.base))
+    if list(base.standard_names) != robot.standard_names:
+        raise ValueError("base.json's standard parameters are not the model's: rerun robot_model")
     frame, meta = io.read_parquet(smk.input.fit)
     _, theta = study.fit_vectors(frame)
     if theta is None:
         raise ValueError(f"{cfg['method']} gives no standard parameters to export")
+    held = held_offsets(robot)
+    d = urdf.determinacy(base, held)
+    notes = urdf.determinacy_notes(robot, d, cfg["lmi"].get("free_links") or ())
     header = study.export_header(cfg, choice, meta)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
-    source = Path(smk.input.urdf).read_text()
     offsets = study.urdf_offsets(robot, theta)
-    text = urdf.export_urdf(source, robot, theta, friction, header, armature, offsets)
-    io.write_text(text, smk.output[0])
-    log.info("%s: %d links written to %s", cfg["method"], len(robot.links), smk.output[0])
+    text = urdf.export_urdf(source, robot, theta, friction, header, armature, offsets, notes)
+    io.write_text(text, smk.output.urdf)
+    table = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d, held)
+    io.write_csv(table, smk.output.determinacy)
+    log.info("%s: %d links written to %s", cfg["method"], len(robot.links), smk.output.urdf)
+    log.info(
+        "determinacy: %s of %d standard parameters (rank %d)",
+        table["set_by"].value_counts().to_dict(),
+        len(table),
+        base.rank,
+    )
 
 
 if __name__ == "__main__":

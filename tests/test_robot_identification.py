@@ -863,6 +863,15 @@ def test_shipped_real_study_predicts_unseen_motion(tmp_path, repo_root):
     ]
     predicted = predicted.to_numpy()[rows]
     assert np.max(np.abs(through_urdf - predicted)) <= 1e-9 * np.max(np.abs(predicted))
+    # what the data determine (README "Multi-joint"): the shoulder turns about the vertical, so
+    # 7 of its parameters never reach the torque and keep the URDF's value where consistent
+    determinacy = pd.read_csv(base / "model/lmi_determinacy.csv").set_index("parameter")
+    shoulder = determinacy[determinacy["body"] == "shoulder_link"]
+    assert (shoulder["set_by"] == "prior").sum() == 7
+    kept = shoulder.loc[["m_shoulder_link", "mz_shoulder_link"]]
+    np.testing.assert_allclose(kept["value"], kept["urdf"], rtol=1e-9)
+    assert (determinacy.loc[[f"f0_{j}" for j in JOINTS], "set_by"] == "held").all()
+    assert "determined by the data: m·c_x, I_xy, I_xz;" in (base / "model/lmi.urdf").read_text()
 
 
 def test_unsolved_solves_are_counted_by_status():

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from loaders import load_robot
 
+from paramid.base_parameters import base_parameters
 from paramid.robot import urdf
+from paramid.robot.base import structural_base
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     inverse_dynamics,
@@ -221,3 +223,121 @@ def test_a_preamble_with_a_bom_or_a_commented_robot_stays_well_formed():
         ET.fromstring(text.encode())
         assert text.count("<?xml") == 1
     assert '<!-- was <robot name="old"> -->' in text
+
+
+def _planar_2r(tmp_path: Path, a: float) -> Path:
+    """Two links turning about vertical z axes (gravity along -z does no work), the second
+    joint at distance ``a`` from the first along the first link's x."""
+    inertial = (
+        '<inertial><origin xyz="{x} 0.02 0.01"/><mass value="{m}"/>'
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>'
+    )
+    text = f"""<?xml version="1.0"?>
+<robot name="planar_2r">
+  <link name="base"/>
+  <link name="l1">{inertial.format(x=a / 2, m=2.0)}</link>
+  <link name="l2">{inertial.format(x=0.2, m=1.0)}</link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="10" velocity="3"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/>
+    <origin xyz="{a} 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="3"/></joint>
+</robot>
+"""
+    path = tmp_path / "planar_2r.urdf"
+    path.write_text(text)
+    return path
+
+
+def _random_rows(robot, seed: int, samples: int = 200) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    n = robot.n_joints
+    q, dq, ddq = (rng.uniform(-2, 2, (samples, n)) for _ in range(3))
+    return regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)
+
+
+def test_determinacy_of_a_horizontal_planar_arm_is_the_known_regrouping(tmp_path):
+    """About vertical axes only I_zz of a body acts, and the second body's mass only as a point
+    mass at its joint, m_2 a² q̈_1 = a² × the column of I_zz,1: the row space is spanned by
+    e(I_zz,1) + a² e(m_2), e(I_zz,2), e(m c_x,2), e(m c_y,2) and the friction columns, so
+    d(I_zz,1) = 1/(1 + a⁴), d(m_2) = a⁴/(1 + a⁴), 1 for the others named, 0 for the rest."""
+    a = 0.5
+    robot = load_robot(_planar_2r(tmp_path, a), ["j1", "j2"])
+    base = base_parameters(_random_rows(robot, 0), robot.standard_names)
+    d = dict(zip(robot.standard_names, urdf.determinacy(base), strict=True))
+    expected = dict.fromkeys(robot.standard_names, 0.0)
+    expected |= {"Izz_l1": 1 / (1 + a**4), "m_l2": a**4 / (1 + a**4)}
+    expected |= dict.fromkeys(["Izz_l2", "mx_l2", "my_l2", "fv_j1", "fc_j1", "fv_j2", "fc_j2"], 1.0)
+    assert base.rank == 8
+    np.testing.assert_allclose(list(d.values()), list(expected.values()), atol=1e-12)
+
+
+def test_a_first_link_alone_about_a_vertical_axis_is_its_i_zz(tmp_path):
+    """One link turning about a vertical z axis: the data determine its I_zz (about the joint)
+    and friction, and nothing of its mass, first moment or other inertias."""
+    robot = load_robot(_planar_2r(tmp_path, 0.5), ["j1"], locked={"j2": 0.3})
+    base = base_parameters(_random_rows(robot, 1), robot.standard_names)
+    d = urdf.determinacy(base)
+    names = robot.standard_names
+    determined = {"Izz_l1", "fv_j1", "fc_j1"}
+    np.testing.assert_allclose(d, [1.0 if n in determined else 0.0 for n in names], atol=1e-12)
+    assert urdf.set_by(d) == ["data" if n in determined else "prior" for n in names]
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_determinacy_is_the_diagonal_of_the_pseudo_inverse_projector(seed):
+    """On the Gen3 with an armature (dependent on I_zz of the first link) and a 5-joint arm: the
+    diagonal of P = pinv(Y) Y, an independent route to the row space, and Σ d = rank Y; the
+    model's structural base gives the same (the data miss no base parameter)."""
+    fast = ["j1_yaw", "j2_shoulder", "j3_elbow", "j4_wrist_roll", "j5_wrist_pitch"]
+    for path, joints in ((URDF, JOINTS), (ROOT / "tests/data/fast_arm.urdf", fast)):
+        robot = load_robot(path, joints, armature=True)
+        Y = _random_rows(robot, seed)
+        d = urdf.determinacy(base_parameters(Y, robot.standard_names))
+        np.testing.assert_allclose(d, np.diag(np.linalg.pinv(Y) @ Y), atol=1e-8)
+        assert np.sum(d) == pytest.approx(np.linalg.matrix_rank(Y), abs=1e-8)
+        np.testing.assert_allclose(d, urdf.determinacy(structural_base(robot)), atol=1e-8)
+        assert np.any((d > 0.01) & (d < 0.99))  # parameters known only in combinations
+
+
+def test_a_held_parameter_is_determined_as_if_its_column_were_zero():
+    """A fit that holds an offset the base parameters kept (friction.json dropped it after
+    robot_model): its determinacy is 0 and the others' are those of the regressor without it."""
+    robot = load_robot(URDF, JOINTS, offset=True)
+    Y = _random_rows(robot, 4)
+    base = base_parameters(Y, robot.standard_names)
+    held = [robot.standard_names.index("f0_joint_3")]
+    d = urdf.determinacy(base, held)
+    Y[:, held] = 0.0
+    np.testing.assert_allclose(d, np.diag(np.linalg.pinv(Y) @ Y), atol=1e-8)
+    assert d[held[0]] == pytest.approx(0.0, abs=1e-12)
+    assert np.sum(d) == pytest.approx(base.rank - 1, abs=1e-8)
+    assert urdf.set_by(d, held)[held[0]] == "held"
+
+
+def test_the_export_says_per_link_what_the_data_determine(tmp_path):
+    path = _planar_2r(tmp_path, 0.5)
+    robot = load_robot(path, ["j1", "j2"])
+    base = base_parameters(_random_rows(robot, 5), robot.standard_names)
+    d = urdf.determinacy(base)
+    theta = urdf_parameters(robot)
+    notes = urdf.determinacy_notes(robot, d, free_links=["l2"])
+    text = urdf.export_urdf(path.read_text(), robot, theta, {}, ["test"], link_notes=notes)
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    said = {
+        link.get("name"): " ".join(c.text for c in link if c.tag is ET.Comment)
+        for link in root.iter("link")
+    }
+    assert "determined by the data: none;" in said["l1"]
+    assert (
+        "set by the prior (the URDF's value, unless consistency moved it): m, m·c_x" in said["l1"]
+    )
+    assert "I_xz, I_yz; determined only in combinations" in said["l1"]
+    assert said["l1"].endswith("SI units): I_zz 0.94 ")
+    assert "determined by the data: m·c_x, m·c_y, I_zz;" in said["l2"]
+    assert "set by consistency alone (not pulled toward the URDF" in said["l2"]
+    assert "SI units): m 0.06 " in said["l2"]
+    table = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d)
+    assert list(table["parameter"]) == robot.standard_names
+    assert table.loc[table["parameter"] == "Izz_l1", "set_by"].item() == "data and prior"
+    assert table["urdf"].isna().sum() == 4 and set(table["body"]) == {"l1", "l2", "j1", "j2"}

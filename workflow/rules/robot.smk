@@ -5,7 +5,7 @@
 # -> robot_model (base parameters) -> robot_friction (Coulomb law, offset per joint) -> robot_fit
 # (one job per method; lmi chooses its prior weight by cross-validation) -> robot_predict and
 # robot_reference (validation records) -> robot_tables / robot_recovery (twin) / robot_export
-# (identified URDFs) / robot_figure.
+# (identified URDFs; with base.json, what the data determine of each parameter) / robot_figure.
 # The jobs that hold a record's samples ask for mem_mb by their inputs' size
 # (paramid.workflow.memory_mb; peak RSS per input MB measured at 10^6 samples of a 7-joint log,
 # perf/robot_scaling.py: record 2.2 (CSV), cutoff and signals 8, compress 3.9, predict 6.7,
@@ -174,16 +174,18 @@ rule robot_reference:
 
 rule robot_export:
     input:
+        base="results/{study}/model/base.json",
         fit="results/{study}/fits/{method}.parquet",
         friction="results/{study}/model/friction.json",
         urdf=ROBOTS.urdf,
     output:
-        report(
+        urdf=report(
             "results/{study}/model/{method}.urdf",
             caption="../report/robot_export.rst",
             category="{study}",
             subcategory="Identified model",
         ),
+        determinacy="results/{study}/model/{method}_determinacy.csv",
     log:
         "logs/{study}/robot_export_{method}.log",
     wildcard_constraints:

@@ -890,6 +890,8 @@ def export_header(
         "How far the data determine each base parameter (armatures and offsets included):",
         "tables/parameters.csv, the free fits' standard errors; a value they leave loose is",
         "set by the prior and the constraints, not measured.",
+        "A comment in each body's link names which of its standard parameters the data",
+        f"determine (model/{cfg['method']}_determinacy.csv lists every parameter's determinacy).",
         *(
             [f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s)."]
             if "coulomb" in terms

@@ -22,6 +22,10 @@ URDF has no field for a joint's armature (reflected rotor inertia): it is writte
 in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJoCo's joint
 ``armature``, Pinocchio's ``model.armature``); so is a joint's identified torque offset,
 :data:`OFFSET_NOTE` (a property of the measurement, not of the robot).
+
+The data determine only the base parameters, so a comment in each body's link says which of
+its standard parameters they fix (:func:`determinacy`, :func:`determinacy_notes`) and which the
+fit took from the prior (the URDF), and :func:`determinacy_table` lists them all.
 """
 
 from __future__ import annotations
@@ -29,13 +33,15 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
-from paramid.robot.model import Robot, RobotError
+from paramid.base_parameters import BaseParameters
+from paramid.robot.model import INERTIAL, Robot, RobotError, link_parameter_slices
 
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
@@ -47,6 +53,17 @@ ARMATURE_NOTE = (
 OFFSET_NOTE = (
     " offset {value} N m: a constant torque added to this joint's measured torque (e.g. a "
     "torque sensor's bias), as the fit gives it; not a URDF field: subtract it from measurements "
+)
+#: a determinacy within this of 1 or 0 is an exact 1 (the data fix the parameter) or 0 (it
+#: never changes the torque): round-off of the SVD, ~1e-15 on the Gen3
+ROUND_OFF = 1e-9
+#: the standard parameters of :data:`paramid.robot.model.INERTIAL` as the notes write them
+LABELS = dict(
+    zip(
+        INERTIAL,
+        ("m", "m·c_x", "m·c_y", "m·c_z", "I_xx", "I_xy", "I_yy", "I_xz", "I_yz", "I_zz"),
+        strict=True,
+    )
 )
 
 
@@ -67,6 +84,103 @@ def com_inertia(pi: Array) -> tuple[float, Array, Array]:
         return 0.0, np.zeros(3), origin
     c = np.asarray(pi[1:4], dtype=np.float64) / mass
     return mass, c, origin - mass * (float(c @ c) * np.eye(3) - np.outer(c, c))
+
+
+def determinacy(base: BaseParameters, held: Sequence[int] | NDArray[np.intp] = ()) -> Array:
+    """Each standard parameter's determinacy d_i = ‖P e_i‖² = P_ii (p,), P the orthogonal
+    projector onto the row space of the calibration regressor Y (the identifiable subspace).
+
+    Y θ = Y₁ β = Y₁ B θ with Y₁ of full column rank (:mod:`paramid.base_parameters`), so
+    null(Y) = null(B) and the row space of Y is that of B (:attr:`BaseParameters.matrix`): the
+    rank r is the one the base parameters were given (pivoted QR of Y, |Rᵢᵢ| > ``base.tolerance``
+    · |R₀₀|).  The ``held`` columns (parameters the fit holds, as offsets it left out) are
+    zeroed first, as the fit zeroes them in Y; with B = U S Vᵀ and V_r the right singular
+    vectors of the singular values above ``base.tolerance`` × the largest (all r without held
+    columns: B Bᵀ = 1 + K Kᵀ; a held base column empties its row), P = V_r V_rᵀ and
+    d_i = Σ_k V_ik², Σ_i d_i = r (the trace of a projector).  d_i = 1: every θ that fits the
+    data as well has the same θ_i; d_i = 0: column i of Y is zero, θ_i never changes the torque
+    and only the prior sets it; between: θ_i enters the torque only in combinations (base
+    parameters) with others.  Exact 0 and 1 do not depend on the parameters' units, values
+    between do (SI units here).  This is exact identifiability at that tolerance: how well the
+    data pin a combination (its standard error) is not in d.
+    """
+    B = base.matrix
+    B[:, np.asarray(held, dtype=np.intp)] = 0.0
+    _, s, Vt = np.linalg.svd(B, full_matrices=False)
+    V = Vt[s > base.tolerance * s.max(initial=0.0)].T
+    return np.sum(V**2, axis=1)
+
+
+def _listed(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def determinacy_notes(robot: Robot, d: Array, free_links: Collection[str] = ()) -> dict[str, str]:
+    """Per moving body (its first link) a comment naming which of its 10 standard parameters
+    the data determine (d = 1), which they leave to the prior (d = 0; both to within
+    :data:`ROUND_OFF`) and which they determine only in combinations with others (with d),
+    from :func:`determinacy` ``d`` in :attr:`Robot.standard_names` order; a link in
+    ``free_links`` is not pulled toward the URDF, so consistency alone sets what the data
+    leave."""
+    out = {}
+    for link, columns in link_parameter_slices(robot).items():
+        values = dict(zip(INERTIAL, d[columns], strict=True))
+        data = [LABELS[k] for k, v in values.items() if v >= 1.0 - ROUND_OFF]
+        prior = [LABELS[k] for k, v in values.items() if v <= ROUND_OFF]
+        partly = [
+            f"{LABELS[k]} {v:.2f}" for k, v in values.items() if ROUND_OFF < v < 1.0 - ROUND_OFF
+        ]
+        prior_is = (
+            "consistency alone (not pulled toward the URDF: lmi.free_links)"
+            if link in free_links
+            else "the prior (the URDF's value, unless consistency moved it)"
+        )
+        out[link] = (
+            " Of this body's standard parameters (m, m·c, inertia about the link frame's origin, "
+            "from which <inertial> is written): determined by the data: "
+            f"{_listed(data)}; no effect on the torque, set by {prior_is}: {_listed(prior)}; "
+            "determined only in combinations with other parameters, split by the fit's prior "
+            "and constraints (share in the data's row space, SI units): "
+            f"{_listed(partly)} "
+        )
+    return out
+
+
+def set_by(d: Array, held: Sequence[int] | NDArray[np.intp] = ()) -> list[str]:
+    """Per determinacy: ``data`` (d = 1), ``prior`` (d = 0; both to within
+    :data:`ROUND_OFF`), ``data and prior`` between, ``held`` for the ``held`` columns."""
+    out = [
+        "data" if v >= 1.0 - ROUND_OFF else "prior" if v <= ROUND_OFF else "data and prior"
+        for v in d
+    ]
+    for i in held:
+        out[int(i)] = "held"
+    return out
+
+
+def determinacy_table(
+    robot: Robot,
+    theta: Array,
+    theta_urdf: Array,
+    d: Array,
+    held: Sequence[int] | NDArray[np.intp] = (),
+) -> pd.DataFrame:
+    """One row per standard parameter (:attr:`Robot.standard_names` order): its body (link or
+    joint), the exported value θ, the URDF's (none for friction, armature and offsets: no URDF
+    field), its :func:`determinacy` d and :func:`set_by`."""
+    body = [link for link in robot.links for _ in INERTIAL]
+    body += [joint for joint in robot.joints for _ in robot.friction_terms]
+    urdf = np.where(np.arange(robot.n_parameters) < robot.n_inertial, theta_urdf, np.nan)
+    return pd.DataFrame(
+        {
+            "parameter": robot.standard_names,
+            "body": body,
+            "value": theta,
+            "urdf": urdf,
+            "determinacy": d,
+            "set_by": set_by(d, held),
+        }
+    )
 
 
 def _comment(text: str) -> ET.Element[Any]:
@@ -160,12 +274,15 @@ def export_urdf(
     header: Sequence[str],
     armature: Mapping[str, float] | None = None,
     offsets: Mapping[str, float] | None = None,
+    link_notes: Mapping[str, str] | None = None,
 ) -> str:
     """The URDF ``text`` with the identified standard parameters ``theta`` (in
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
     ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
     joints' ``<dynamics>``, ``armature`` (joint -> I_a) and ``offsets`` (joint -> f_0) as
-    comments in each joint, and ``header`` lines as a comment at the top of ``<robot>``.  The
+    comments in each joint, ``link_notes`` (first link of a body -> text, as
+    :func:`determinacy_notes`) as a comment in the link, and ``header`` lines as a comment at
+    the top of ``<robot>``.  The
     text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
     ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name (the prefixes are
     registered with ElementTree, for the process: each workflow job is one)."""
@@ -181,6 +298,8 @@ def export_urdf(
             raise RobotError(f"link {first!r} of the model is not a <link> of the URDF text")
         mass, c, inertia = com_inertia(theta[10 * k : 10 * (k + 1)])
         _replace_inertial(links[first], _inertial(mass, c, inertia))
+        if link_notes and first in link_notes:
+            links[first].insert(0, _comment(link_notes[first]))
         for name in welded:
             if name in links and links[name].find("inertial") is not None:
                 _replace_inertial(links[name], None)
