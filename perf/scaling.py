@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import estimators, ingest, io
-from paramid.hip import pipeline
+from paramid.hip import checks, pipeline
 
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
 SIGNALS = {"cutoff_hz": 15.0, "filter_order": 4, "trim_s": 0.2}
@@ -70,7 +70,7 @@ def run(n: int, folder: Path) -> list[tuple[str, float, float]]:
     )
     rows.append(("ingest", t, m))
     _, t, m = measured(
-        lambda: ingest.check_usable(
+        lambda: checks.check_usable(
             record, path, study="scaling", regressor=KEYS, gravity=9.81, signals_config=SIGNALS
         )
     )

@@ -56,11 +56,13 @@ FILE_TOUCHING = {
     "codehash.py": "the code-hash store",
     "provenance.py": "compares two builds' outputs",
     "cli.py": "the command line",
+    "config.py": "the workflow's JSON schema (through snakemake.utils.validate)",
     "cec2022/data.py": "the package's own CEC 2022 data",
 }
 FILE_CALLS = re.compile(
     r"read_(csv|parquet|text|bytes|table)\(|write_(text|bytes)\(|\bopen\(|to_(csv|parquet)\("
-    r"|savefig\(|np\.(load|save)\(|ElementTree\.parse\(|buildModelFromUrdf|\.unlink\(|mkdir\("
+    r"|savefig\(|np\.(load|save|loadtxt|savetxt)\(|json\.(load|dump)\(|ElementTree\.parse\("
+    r"|buildModelFromUrdf|\.unlink\(|mkdir\(|os\.(replace|remove|rename)\(|shutil\."
 )
 
 

@@ -72,8 +72,9 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
     assert list(trajectory.columns[:2]) == ["time", "q_joint_2"]
     assert len(trajectory) == 500  # one 5 s period at 100 Hz
     # coefficients.csv, in the layout of `compare:` files, is the designed series itself
+    from loaders import read_coefficients
+
     from paramid.excitation.fourier import FourierTrajectory
-    from paramid.robot.excitation import read_coefficients
 
     saved = FourierTrajectory.from_dict(design["trajectory"])
     joints = ["joint_2", "joint_4", "joint_6"]
@@ -104,6 +105,11 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
     [
         ("position_rad: 0.087", "position_rad: 3.0", ["margins.position_rad", "empties joint_2"]),
         ("harmonics: 2", "harmonics: 3", ["coefficients.csv", "joint joint_2 has harmonics"]),
+        (
+            "coefficients: data/arm/coefficients.csv",
+            f"coefficients: {URDF}",
+            ["excitation.compare (mine).coefficients: ", "unknown file type '.urdf'"],
+        ),
         ("harmonics: 2", "harmonics: 0", ["harmonics", "0"]),
         ("base_frequency_hz: 0.2", "base_frequency_hz: 0", ["base_frequency_hz", "0"]),
         (
@@ -112,7 +118,14 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
             ["torque_noise_nm has 2 values for 3 joints", "one value or one per joint"],
         ),
     ],
-    ids=["margin_empties_range", "file_harmonics", "harmonics_zero", "frequency_zero", "noise"],
+    ids=[
+        "margin_empties_range",
+        "file_harmonics",
+        "file_unreadable",
+        "harmonics_zero",
+        "frequency_zero",
+        "noise",
+    ],
 )
 def test_bad_excitation_input_stops_before_any_job(workdir, old, new, patterns):
     (workdir / "my.yaml").write_text(BLOCK.replace(old, new))

@@ -353,6 +353,24 @@ def test_friction_none_and_shapes(kinova: Robot) -> None:
 # ------------------------------------------------------------------------------------------------
 
 
+def test_a_urdf_is_read_in_the_encoding_it_declares(tmp_path: Path) -> None:
+    """A URDF saved as Latin-1 (declared) or with a byte-order mark builds the same robot as
+    the UTF-8 file; an encoding Python does not know is one error naming the file."""
+    text = KINOVA_URDF.read_text(encoding="utf-8")
+    body = text.split("?>", 1)[1].replace("<robot ", "<!-- Jürgen's arm --><robot ", 1)
+    latin = tmp_path / "latin.urdf"
+    latin.write_bytes(('<?xml version="1.0" encoding="ISO-8859-1"?>' + body).encode("latin-1"))
+    marked = tmp_path / "marked.urdf"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    expected = urdf_parameters(load_robot(KINOVA_URDF, KINOVA_JOINTS))
+    for path in (latin, marked):
+        np.testing.assert_array_equal(urdf_parameters(load_robot(path, KINOVA_JOINTS)), expected)
+    unknown = tmp_path / "unknown.urdf"
+    unknown.write_text('<?xml version="1.0" encoding="no-such-code"?>' + body)
+    with pytest.raises(UserError, match=r"unknown.urdf: cannot be read as no-such-code text"):
+        load_robot(unknown, KINOVA_JOINTS)
+
+
 def test_missing_urdf(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="nope.urdf: file not found"):
         load_robot(tmp_path / "nope.urdf", ["a"])

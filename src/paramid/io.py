@@ -686,12 +686,22 @@ def read_yaml(path: str | Path) -> Any:
 
 
 def read_urdf(path: str | Path, field: str | None = None) -> str:
-    """The text of a URDF file (for :func:`paramid.robot.model.robot_from_urdf`); a missing or
+    """The text of a URDF file (for :func:`paramid.robot.model.robot_from_urdf`), decoded as
+    its XML declaration says (UTF-8 without one, a byte-order mark dropped); a missing or
     unreadable file is an :class:`InputError` naming it (and the config ``field`` that gives
     it)."""
+    import codecs
+    import re
+
     path = check_file(path, field)
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
-        raise InputError(f"{path}: cannot be read: {why}") from err
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read: {err.strerror}") from err
+    declared = re.match(rb"""\s*<\?xml[^>]*encoding=["']([A-Za-z][\w.-]*)["']""", data)
+    encoding = declared[1].decode("ascii") if declared else "utf-8"
+    try:
+        codecs.lookup(encoding)
+        return data.decode("utf-8-sig" if encoding.lower() in ("utf-8", "utf8") else encoding)
+    except (LookupError, UnicodeDecodeError) as err:
+        raise InputError(f"{path}: cannot be read as {encoding} text ({err})") from err

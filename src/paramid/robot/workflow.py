@@ -247,13 +247,13 @@ class RobotStudies:
             for other, cal in fitted:
                 if digest[other] != digest[record]:
                     continue
-                from paramid.robot.records import angle_columns, column_templates  # pandas
-
                 joints = self.blocks[name]["joints"]
                 pair = {"held_out": [spec, cal], "joints": joints}
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
                     continue
+                from paramid.robot.records import angle_columns, column_templates  # pandas
+
                 angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
                 frame = io.read_table(spec["path"])
                 if not ingest.same_motion(frame, *angles):
@@ -356,8 +356,13 @@ class RobotStudies:
         excitation.limits_of(robot, spec, name)
         omega = 2 * math.pi * spec["base_frequency_hz"]
         for entry in spec["compare"]:
+            field = f"robots.{name}.excitation.compare ({entry['name']}).coefficients"
+            try:
+                frame = io.read_table(entry["coefficients"])
+            except InputError as error:
+                raise InputError(f"{field}: {error}") from None
             excitation.coefficients_from_table(
-                io.read_table(entry["coefficients"]),
+                frame,
                 entry["coefficients"],
                 robot.joints,
                 spec["harmonics"],
