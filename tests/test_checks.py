@@ -390,8 +390,9 @@ def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
     args = {"study": "mine", "regressor": keys, "gravity": 9.81, "signals_config": signals}
     checks.check_usable(pendulum, "p.csv", **args)
     mean = pendulum.angle.mean()
-    small = mean + (pendulum.angle - mean) * np.deg2rad(0.4) / np.ptp(pendulum.angle)
-    still = dataclasses.replace(pendulum, angle=small)
+    scale = np.deg2rad(0.4) / np.ptp(pendulum.angle)
+    small = mean + (pendulum.angle - mean) * scale
+    still = dataclasses.replace(pendulum, angle=small, velocity=pendulum.velocity * scale)
     # its last 40 % held: named at full swing, not in a 7e-3 rad rocking (rest and motion
     # differ by the threshold alone); the condition number below names that record
     held = _held_after(pendulum.angle, 0.6)
@@ -479,3 +480,28 @@ def test_a_quantised_torque_sensors_flat_peak_is_no_clip(amplitude, step):
     if amplitude / step >= 100:  # a clip stands out where the sensor resolves the motion
         clipped = np.maximum(torque, np.percentile(torque, 22))
         assert "clipped sensor" in plausibility.torque_clipped(clipped)
+
+
+def test_the_recorded_velocity_tells_a_wrong_velocity_or_angle_unit(pendulum):
+    """The pendulum's recorded velocity agrees with its angle's change (median ratio 1.004;
+    0.975 in sysid_pd); a velocity in deg/s read as rad/s, or one declared deg/s that is in
+    rad/s, is named with the setting that explains it, the declared units considered."""
+    assert plausibility.rate_ratios(pendulum.time, pendulum.angle, pendulum.velocity)[0] == (
+        pytest.approx(1.0, abs=0.01)
+    )
+    signals = {**SIGNALS, "cutoff_hz": 6.0}
+    args = {"study": "mine", "regressor": KEYS, "gravity": 9.81, "signals_config": signals}
+    checks.check_usable(pendulum, "p.csv", **args)
+    in_degrees = dataclasses.replace(pendulum, velocity=np.rad2deg(pendulum.velocity))
+    with pytest.raises(ingest.InputError, match=r"is the velocity in deg/s\? set units.velocity"):
+        checks.check_usable(in_degrees, "p.csv", **args)
+    both = r"angle is read in degrees \(units.angle: deg\).*set units.velocity: deg/s.*drop units"
+    with pytest.raises(ingest.InputError, match=both):
+        checks.check_usable(in_degrees, "p.csv", **args, angle_unit="deg")
+    too_slow = dataclasses.replace(pendulum, velocity=np.deg2rad(pendulum.velocity))
+    wrong = r"angle is read in rad and the velocity in deg/s \(units.velocity: deg/s\)"
+    with pytest.raises(ingest.InputError, match=wrong):
+        checks.check_usable(too_slow, "p.csv", **args, velocity_unit="deg/s")
+    checks.check_usable(in_degrees, "p.csv", **args, skip_checks=["time_units"])
+    inverted = dataclasses.replace(pendulum, velocity=-pendulum.velocity)
+    checks.check_usable(inverted, "p.csv", **args)  # a sign is no unit: the fit never reads it

@@ -45,6 +45,9 @@ MAX_SHARE_AT_EXTREME = 0.05
 CLIP_CONTRAST = 5.0
 # a joint whose angle moves less than this over a stretch of the record does not move in it
 STILL_RAD = 1e-3
+# measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
+# gives a ratio far outside this band; filtering and jitter keep a right record within it
+RATE_RATIO_BAND = (0.2, 5.0)
 # a record that stands still at its start or its end for more than this share of its duration:
 # one of the default five time blocks of the cross-validation (the cutoff's, the prior weight's)
 # then holds no motion, and the rest shows the model only gravity at one pose (a Gen3 log
@@ -267,6 +270,91 @@ def time_unit(apart: float, declared: str, setting: str = "units.time") -> str:
     if unit != declared and abs(math.log(factors[unit] / wanted)) < math.log(3.0):
         return f"is the time in {unit}? set {setting}: {unit}"
     return "check the time column"
+
+
+def rate_ratios(time: Array, angle: ArrayLike, velocity: ArrayLike) -> dict[int, float]:
+    """Per joint (a column of ``angle`` and ``velocity``, (N,) or (N, joints)) that moves by
+    :data:`STILL_RAD` with more than 10 samples of recorded speed above 5 % of its peak: the
+    median there of the angle's derivative over the recorded velocity (1 for a right record;
+    the error of the time unit, 180/π or π/180 for one column in degrees, -1 for a velocity
+    whose sign is inverted)."""
+    q = np.asarray(angle, dtype=np.float64).reshape(len(time), -1)
+    dq = np.asarray(velocity, dtype=np.float64).reshape(len(time), -1)
+    derivative = np.asarray(np.gradient(q, time, axis=0))
+    moving = np.abs(dq) > 0.05 * np.abs(dq).max(axis=0, initial=0.0)
+    moving &= np.ptp(q, axis=0) >= STILL_RAD  # a joint at rest shows only noise
+    return {
+        k: float(np.median(derivative[moving[:, k], k] / dq[moving[:, k], k]))
+        for k in range(q.shape[1])
+        if moving[:, k].sum() > 10
+    }
+
+
+def time_error(ratios: Mapping[int, float]) -> float:
+    """The factor a record's time is off by, as its recorded velocity tells (the median over
+    the joints of their :func:`rate_ratios`, regardless of sign) where it lies outside
+    :data:`RATE_RATIO_BAND`; 1 without a velocity or inside the band."""
+    if not ratios:
+        return 1.0
+    ratio = float(np.median(np.abs(list(ratios.values()))))
+    low, high = RATE_RATIO_BAND
+    return 1.0 if low <= ratio <= high else ratio
+
+
+def degrees_column(ratio: float) -> str:
+    """Which column a ratio of angle rate to recorded velocity within 10 % of 180/π
+    (``"angle"``) or π/180 (``"velocity"``) says is in degrees while the other is in radians;
+    ``""`` otherwise."""
+    for column, factor in (("angle", 180 / np.pi), ("velocity", np.pi / 180)):
+        if abs(np.log(ratio / factor)) < np.log(1.1):
+            return column
+    return ""
+
+
+def velocity_units(
+    ratios: Mapping[int, float],
+    declared: str = "s",
+    degrees: tuple[bool, bool] = (False, False),
+    settings: tuple[str, str] = ("units.angle", "units.velocity"),
+) -> str | None:
+    """The recorded velocity against the angle's derivative (:func:`time_error` of the
+    :func:`rate_ratios`), or None where they agree: the advice names the unit that explains
+    it, given the ``declared`` time unit and whether the angle and the velocity are declared in
+    degrees (``degrees``; their config ``settings``): with one declared in degrees, either the
+    other is in degrees too or the first is in radians after all."""
+    ratio = time_error(ratios)
+    if ratio == 1.0:
+        return None
+    angle, velocity = settings
+    column = degrees_column(ratio)
+    if column == "velocity" and degrees[0]:
+        hint = (
+            f"the angle is read in degrees ({angle}: deg) and the velocity in rad/s: if the "
+            f"velocity is in deg/s set {velocity}: deg/s; if the angle is in rad, drop {angle}"
+        )
+    elif column == "velocity":
+        hint = f"is the velocity in deg/s? set {velocity}: deg/s"
+    elif column == "angle" and degrees[1]:
+        hint = (
+            f"the angle is read in rad and the velocity in deg/s ({velocity}: deg/s): if the "
+            f"angle is in degrees set {angle}: deg; if the velocity is in rad/s, drop {velocity}"
+        )
+    elif column == "angle":
+        hint = f"is the angle in degrees and the velocity in rad/s? set {angle}: deg"
+    elif ratio < RATE_RATIO_BAND[0]:
+        hint = (
+            f"{time_unit(1 / ratio, declared)} (its stamps lie {1 / ratio:.3g} x too far apart "
+            "for the velocity)"
+        )
+    else:
+        hint = (
+            f"{time_unit(1 / ratio, declared)} (its stamps lie {ratio:.3g} x too close "
+            "together for the velocity)"
+        )
+    return (
+        f"the angle changes {ratio:.3g} x as fast as the recorded velocity says (expected "
+        f"about 1): {hint}"
+    )
 
 
 def torque_varies(torque: Array) -> str | None:

@@ -64,6 +64,7 @@ def check_usable(
     rls_recursion: tuple[float | str, float] | None = None,
     time_unit: str = "s",
     angle_unit: str = "rad",
+    velocity_unit: str = "rad/s",
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
@@ -78,7 +79,9 @@ def check_usable(
     and torque swapped, a regressor too ill-conditioned to identify its parameters, a least-
     squares inertia negative by many standard errors (the torque's sign inverted against the
     angle's), a least-squares fit a unit's factor away from the study's ``reference``
-    parameters), unless ``skip_checks`` names it, or the RLS recursion of a calibration record
+    parameters; after those, a recorded velocity that disagrees with the angle's change,
+    :func:`paramid.plausibility.velocity_units`, given ``velocity_unit`` too), unless
+    ``skip_checks`` names it, or the RLS recursion of a calibration record
     (``rls_recursion`` = forgetting, p0) meets a singular stretch.
     """
     fs = record.sample_rate_hz
@@ -117,6 +120,11 @@ def check_usable(
     )
     if problems:
         _stop(path, study, *problems[0])
+    if "time_units" not in skip_checks and record.velocity is not None:  # after angle_units
+        ratios = plausibility.rate_ratios(record.time, record.angle, record.velocity)
+        degrees = (angle_unit == "deg", velocity_unit == "deg/s")
+        if disagree := plausibility.velocity_units(ratios, time_unit, degrees):
+            _stop(path, study, "time_units", disagree)
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
     collinear = estimators.collinear_columns(H, regressor)

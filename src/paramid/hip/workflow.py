@@ -221,6 +221,7 @@ class HipStudies:
             reference=settings["reference"],
             time_unit=spec["units"].get("time", "s"),
             angle_unit=spec["units"].get("angle", "rad"),
+            velocity_unit=spec["units"].get("velocity", "rad/s"),
         )
         return [stamp]
 

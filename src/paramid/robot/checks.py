@@ -56,9 +56,6 @@ CHECKS = (
 # degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
 # real arm stay within them up to calibration offsets
 LIMIT_MARGIN_RAD = 0.5
-# measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
-# gives a ratio far outside this band; filtering and jitter keep a right record within it
-RATE_RATIO_BAND = (0.2, 5.0)
 # a joint whose recorded velocity reaches this (99th percentile of |q̇|) moves: about 3 deg/s;
 # the shipped Gen3 logs at rest show at most 2e-4 rad/s
 MOVING_RAD_S = 0.05
@@ -336,39 +333,9 @@ def _prismatic_units(
 
 
 def _rate_ratios(record: RobotRecord) -> dict[int, float]:
-    """Per joint with a measured velocity and more than 10 moving samples: the median ratio of
-    the angle's derivative to the recorded velocity (1 for a right record; the error of the
-    time unit, or -1 for a velocity whose sign is inverted)."""
-    if record.dq is None:
-        return {}
-    derivative = np.gradient(record.q, record.time, axis=0)
-    moving = np.abs(record.dq) > 0.05 * np.abs(record.dq).max(axis=0, initial=0.0)
-    moving &= np.ptp(record.q, axis=0) >= STILL_RAD  # a joint at rest shows only noise
-    return {
-        k: float(np.median(derivative[moving[:, k], k] / record.dq[moving[:, k], k]))
-        for k in range(record.q.shape[1])
-        if moving[:, k].sum() > 10
-    }
-
-
-def _time_error(ratios: Mapping[int, float]) -> float:
-    """The factor a record's time is off by, as its recorded velocity tells (the median over
-    the joints of their :func:`_rate_ratios`, regardless of sign) where it lies outside
-    :data:`RATE_RATIO_BAND`; 1 without a velocity or inside the band."""
-    if not ratios:
-        return 1.0
-    ratio = float(np.median(np.abs(list(ratios.values()))))
-    low, high = RATE_RATIO_BAND
-    return 1.0 if low <= ratio <= high else ratio
-
-
-def _degrees(ratio: float) -> str:
-    """Which column a ratio of angle rate to recorded velocity within 10 % of 180/π (``"q"``)
-    or π/180 (``"dq"``) says is in degrees while the other is in radians; ``""`` otherwise."""
-    for column, factor in (("q", 180 / np.pi), ("dq", np.pi / 180)):
-        if abs(np.log(ratio / factor)) < np.log(1.1):
-            return column
-    return ""
+    """:func:`paramid.plausibility.rate_ratios` of each joint's angle and recorded velocity
+    (none without a velocity)."""
+    return {} if record.dq is None else plausibility.rate_ratios(record.time, record.q, record.dq)
 
 
 def time_units(
@@ -377,50 +344,20 @@ def time_units(
     declared: str = "s",
     units: Mapping[str, str] | None = None,
 ) -> list[Problem]:
-    """The measured velocity against the derivative of the angle (:func:`_time_error`);
-    without a velocity, an implausibly slow sample rate; the advice names the unit that
-    explains it, given the ``declared`` time unit and the record's declared ``units`` (an
-    angle declared in degrees and a velocity read as rad/s: either the velocity is in deg/s
-    or the angle is in rad after all)."""
+    """The measured velocity against the derivative of the angle
+    (:func:`paramid.plausibility.velocity_units`, given the ``declared`` time unit and the
+    record's declared ``units``); without a velocity, an implausibly slow sample rate."""
     units = units or {}
     if record.dq is None:  # a dynamics log's rate (plausibility.MIN_RATE_HZ)
         message = plausibility.sample_rate(record.time, declared=declared)
-        return [("time_units", None, message)] if message else []
-    ratio = _time_error(_rate_ratios(record) if ratios is None else ratios)
-    if ratio == 1.0:
-        return []
-    if _degrees(ratio) == "dq" and units.get("q") == "deg":
-        hint = (
-            "the angle is read in degrees (units.q: deg) and the velocity in rad/s: if the "
-            "velocity is in deg/s set units.dq: deg/s; if the angle is in rad, drop units.q"
-        )
-    elif _degrees(ratio) == "dq":
-        hint = "is the velocity in deg/s? set units.dq: deg/s"
-    elif _degrees(ratio) == "q" and units.get("dq") == "deg/s":
-        hint = (
-            "the angle is read in rad and the velocity in deg/s (units.dq: deg/s): if the "
-            "angle is in degrees set units.q: deg; if the velocity is in rad/s, drop units.dq"
-        )
-    elif _degrees(ratio) == "q":
-        hint = "is the angle in degrees and the velocity in rad/s? set units.q: deg"
-    elif ratio < RATE_RATIO_BAND[0]:
-        hint = (
-            f"{plausibility.time_unit(1 / ratio, declared)} (its stamps lie {1 / ratio:.3g} x "
-            "too far apart for the velocity)"
-        )
     else:
-        hint = (
-            f"{plausibility.time_unit(1 / ratio, declared)} (its stamps lie {ratio:.3g} x too "
-            "close together for the velocity)"
+        message = plausibility.velocity_units(
+            _rate_ratios(record) if ratios is None else ratios,
+            declared,
+            (units.get("q") == "deg", units.get("dq") == "deg/s"),
+            ("units.q", "units.dq"),
         )
-    return [
-        (
-            "time_units",
-            None,
-            f"the angle changes {ratio:.3g} x as fast as the recorded velocity says (expected "
-            f"about 1): {hint}",
-        )
-    ]
+    return [("time_units", None, message)] if message else []
 
 
 def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
@@ -521,7 +458,7 @@ def sensor_faults(
                 f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a corrupt "
                 "sample, or check units.dq"
             )
-        elif ratios.get(k, 1.0) < -RATE_RATIO_BAND[0] and k not in exchanged:
+        elif ratios.get(k, 1.0) < -plausibility.RATE_RATIO_BAND[0] and k not in exchanged:
             message = (
                 f"its angle changes {ratios[k]:.3g} x as fast as its recorded velocity says "
                 "(expected about 1): is the velocity's sign inverted against the angle's (negate "
@@ -867,9 +804,10 @@ def record_problems(
     if "stands_still" not in skip and (still := stands_still(record)):
         return problems + still
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
-    time_error = _time_error(ratios)
+    time_error = plausibility.time_error(ratios)
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
-        problems += angle_units(record, robot, time_error == 1.0 or _degrees(time_error) != "")
+        judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
+        problems += angle_units(record, robot, judge_speed)
     if "time_units" not in skip:
         problems += time_units(record, ratios, time_unit, units)
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
