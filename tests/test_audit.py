@@ -421,3 +421,17 @@ def test_wider_margins_must_each_raise_the_error_significantly(p_wider, verdict)
     rows = hip_audit._sensitivity_rows(margin, None, printed, table3, {}, True, False)
     (claim,) = [r for r in rows if r["claim"].startswith("Margins wider than 10 %")]
     assert claim["verdict"] == verdict
+
+
+def test_a_margin_sweep_without_the_studys_margin_has_no_test_and_no_crash():
+    """With rls.margin outside the sweep's values the sweep has no test columns (its tests pair
+    with the study's own margin): the audit row says so (a KeyError stopped hip_audit)."""
+    margin = pd.DataFrame(
+        {"method": "rls_agwo", "value": [0.10, 0.20, 0.30], "val_median": [0.100, 0.101, 0.103]}
+    )
+    printed = {"margin_median": {0.10: 0.1462, 0.20: 0.1542, 0.30: 0.1636}}
+    table3 = pd.DataFrame({"val_median": [0.099]}, index=["BCLS"])
+    rows = hip_audit._sensitivity_rows(margin, None, printed, table3, {}, True, False)
+    (claim,) = [r for r in rows if r["claim"].startswith("Margins wider than 10 %")]
+    assert claim["verdict"] == "direction only"
+    assert "no test: the sweep's margins do not include the study's rls.margin" in claim["reason"]

@@ -31,15 +31,20 @@ def tree(root: Path, value: str = "0.1174") -> Path:
 
 
 def fake_rebuild(source: Path, calls: list):
-    """A ``rebuild`` that copies the requested targets from ``source`` (no Snakemake)."""
+    """A ``rebuild`` that copies the requested study targets' outputs (``results/<study>``) or
+    files from ``source`` (no Snakemake)."""
 
     def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
         calls.append((workdir, targets, cores, configfiles))
         assert (workdir / "Snakefile").is_file()  # the checkout was copied, not its outputs
         assert not (workdir / "results").exists()
-        for rel in targets:
-            (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source / rel, workdir / rel)
+        for target in targets:
+            study = source / "results" / target
+            if study.is_dir():
+                shutil.copytree(study, workdir / "results" / target, dirs_exist_ok=True)
+            else:
+                (workdir / target).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source / target, workdir / target)
         return True
 
     return rebuild
@@ -76,7 +81,9 @@ def test_verify_identical_then_tampered(tmp_path, monkeypatch, capsys):
     argv = ["verify", "--workflow", str(work), "--study", "hip", "--cores", "3"]
     assert cli.main(argv) == 0
     (workdir, targets, cores, configfiles) = calls[0]
-    assert targets == ["results/hip/tables/stats.csv", "results/hip/tables/table3.csv"]
+    assert targets == ["hip"]  # the study's target: it builds every output the study has
+    assert cli.main([*argv, "--present-only"]) == 0  # a partial build: only its files
+    assert calls[1][1] == ["results/hip/tables/stats.csv", "results/hip/tables/table3.csv"]
     assert cores == 3 and configfiles == []
     assert not workdir.exists()  # the temporary rebuild is removed
     assert "identical: 2 same, 0 different" in capsys.readouterr().out
@@ -94,8 +101,7 @@ def test_verify_defaults_to_the_current_directory_and_reports_failures(
     calls: list = []
     monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, calls))
     assert cli.main(["verify"]) == 0
-    assert "results/other/x.csv" in calls[0][1] and "results/provenance.json" not in calls[0][1]
-    assert "results/report.html" not in calls[0][1]
+    assert calls[0][1] == ["hip", "other"]  # every study with outputs, by its target
     monkeypatch.setattr(cli, "rebuild", lambda *args: False)
     assert cli.main(["verify"]) == 2
     monkeypatch.chdir(tmp_path)
@@ -148,23 +154,35 @@ def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, ca
     assert "pass --configfile" in err
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [tmp_path / "my.yaml"])
     assert "pass --configfile" not in capsys.readouterr().err
+    failed.stderr = "MissingRuleException:\nNo rule to produce mine (if you use input functions"
+    assert not cli.rebuild(tmp_path, ["mine"], 1, [])
+    err = capsys.readouterr().err
+    assert "this checkout's config has no study mine" in err and "pass --configfile" in err
 
 
 def test_verify_names_an_output_the_reference_lacks(tmp_path, monkeypatch, capsys):
-    """A published tree with one output deleted passed as identical (the rebuild made it, the
-    reference lacked it, and extras were only a note)."""
+    """A published tree with an output deleted passed as identical: first the rebuild's extra
+    was only a note, then every output of a rule deleted (an audit's CSV and Markdown) was not
+    rebuilt at all, as only the files found were; the study's target rebuilds them. A file no
+    rule makes is named, and everything else is still compared."""
     work = tree(tmp_path / "wf")
     reference = tree(tmp_path / "ref")
     (reference / "results/hip/tables/stats.csv").unlink()
+    (reference / "results/hip/tables/notes.txt").write_text("mine\n")
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, []))
+    for argv in (["--study", "hip"], []):
+        assert (
+            cli.main(["verify", "--workflow", str(work), "--results", str(reference), *argv]) == 1
+        )
+        out = capsys.readouterr().out
+        assert "EXTRA      results/hip/tables/stats.csv (rebuilt, absent from the reference)" in out
+        assert "MISSING    results/hip/tables/notes.txt (in the reference, not rebuilt" in out
+        assert "same       results/hip/tables/table3.csv" in out
 
-    def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list) -> bool:
-        for rel in (*targets, "results/hip/tables/stats.csv"):  # as a rule with two outputs
-            (workdir / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(work / rel, workdir / rel)
-        return True
 
-    monkeypatch.setattr(cli, "rebuild", rebuild)
-    argv = ["verify", "--workflow", str(work), "--results", str(reference), "--study", "hip"]
-    assert cli.main(argv) == 1
-    out = capsys.readouterr().out
-    assert "EXTRA      results/hip/tables/stats.csv (rebuilt, absent from the reference)" in out
+def test_verify_of_a_study_without_outputs_names_those_with(tmp_path, capsys):
+    work = tree(tmp_path / "wf")
+    assert cli.main(["verify", "--workflow", str(work), "--study", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "no outputs under" in err and "results/nosuch" in err
+    assert "(studies with outputs: hip, other)" in err

@@ -132,6 +132,8 @@ def test_csv_hash_ignores_timing_columns_only(tmp_path):
     assert provenance.csv_hash(a) != provenance.csv_hash(c)
     c.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1174,0.148,0.14\n")
     assert provenance.csv_hash(a) != provenance.csv_hash(c)
+    c.write_text("method,val,time_ms_mean,paper_time_ms_mean\nLS,0.1174,0.148,0.13,999\n")
+    assert provenance.csv_hash(a) != provenance.csv_hash(c)  # a cell beyond the header's
 
 
 def test_markdown_hash_ignores_timing_columns_of_tables(tmp_path):
@@ -377,7 +379,10 @@ def test_verify_passes_on_a_fresh_build_and_names_a_tampered_output(tmp_path, re
     def run_verify() -> subprocess.CompletedProcess:
         cmd = [sys.executable, "-m", "paramid", "verify", "--workflow", str(work)]
         return subprocess.run(
-            [*cmd, "--study", "hip", "--cores", "2"], capture_output=True, text=True, timeout=600
+            [*cmd, "--study", "hip", "--cores", "2", "--present-only"],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
 
     ok = run_verify()

@@ -104,6 +104,19 @@ def reference_files(results_root: Path, studies: Sequence[str]) -> list[str]:
     return sorted(f for f in set(files) if f not in (PROVENANCE_RECORD, REPORT))
 
 
+def rebuild_targets(files: Sequence[str], studies: Sequence[str]) -> list[str]:
+    """What verify rebuilds: the ``studies`` named, else every study with outputs among
+    ``files`` (``results/<study>/...``), by its Snakemake target, which builds every output the
+    study has (an output deleted from results/, every file of a rule included, is then rebuilt
+    and named as absent from the reference), and any file directly under results/."""
+    if studies:
+        return list(studies)
+    parts = [Path(rel).parts for rel in files]
+    return sorted({p[1] for p in parts if len(p) > 2}) + sorted(
+        "/".join(p) for p in parts if len(p) <= 2
+    )
+
+
 def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
     """Run Snakemake for ``targets`` in ``workdir``; print its tail on failure."""
     cmd = snakemake_command(*targets, "--cores", str(cores), "--nolock")
@@ -114,12 +127,18 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
         print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
         print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
         text = out.stdout + out.stderr
-        if unmade := re.findall(r"No rule to produce (.+?)(?: \(if you use|$)", text, re.M):
-            overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
+        unmade = set(re.findall(r"No rule to produce (.+?)(?: \(if you use|$)", text, re.M))
+        overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
+        if files := sorted(name for name in unmade if "/" in name):
             print(
-                f"verify: no rule makes {', '.join(sorted(set(unmade)))}: a file put under "
-                "results/ by hand or left by an earlier version of the workflow (move it "
-                f"out){overlay}",
+                f"verify: no rule makes {', '.join(files)}: a file put under results/ by hand "
+                f"or left by an earlier version of the workflow (move it out){overlay}",
+                file=sys.stderr,
+            )
+        if studies := sorted(name for name in unmade if "/" not in name):
+            print(
+                f"verify: this checkout's config has no study {', '.join(studies)}: results/ "
+                f"holds a study it no longer defines (move it out){overlay}",
                 file=sys.stderr,
             )
     return out.returncode == 0
@@ -130,8 +149,17 @@ def verify(args: argparse.Namespace) -> int:
     root = args.workflow.resolve()
     results_root = (args.results or root).resolve()
     files = reference_files(results_root, args.study)
-    if not files:
-        print(f"verify: no outputs under {results_root}/results to verify", file=sys.stderr)
+    empty = [s for s in args.study if not reference_files(results_root, [s])]
+    if not files or empty:
+        where = ", ".join(f"results/{s}" for s in empty) or "results"
+        held = sorted(
+            {Path(f).parts[1] for f in reference_files(results_root, []) if f.count("/") > 1}
+        )
+        print(
+            f"verify: no outputs under {results_root}/{where} to verify"
+            + (f" (studies with outputs: {', '.join(held)})" if held else ""),
+            file=sys.stderr,
+        )
         return 2
     stray = provenance.stray_temporaries(results_root)
     for path in stray:
@@ -140,14 +168,19 @@ def verify(args: argparse.Namespace) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="paramid-verify-"))
     try:
         copy_checkout(root, tmp)
-        print(f"verify: rebuilding {len(files)} outputs from scratch in {tmp}", flush=True)
+        targets = files if args.present_only else rebuild_targets(files, args.study)
+        print(
+            f"verify: rebuilding {', '.join(targets)} ({len(files)} outputs in results/) from "
+            f"scratch in {tmp}",
+            flush=True,
+        )
         start = time.perf_counter()
-        if not rebuild(tmp, files, args.cores, args.configfile):
+        if not rebuild(tmp, targets, args.cores, args.configfile):
             return 2
         print(f"verify: rebuilt in {time.perf_counter() - start:.1f} s", flush=True)
         scope = [f"results/{s}" for s in args.study] or ["results"]
         rebuilt = {rel for under in scope for rel in provenance.list_outputs(tmp, under)}
-        rebuilt.discard(PROVENANCE_RECORD)
+        rebuilt -= {PROVENANCE_RECORD, REPORT}
         comparison = provenance.compare_trees(results_root, tmp, set(files) | rebuilt)
     finally:
         if args.keep:
@@ -199,6 +232,12 @@ def parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help="directory holding results/ (default: --workflow)",
+    )
+    ver.add_argument(
+        "--present-only",
+        action="store_true",
+        help="rebuild only the files results/ holds (a partial build), not whole studies: "
+        "then an output deleted with every other file of its rule goes unnoticed",
     )
     ver.add_argument("--keep", action="store_true", help="keep the temporary rebuild")
     ver.set_defaults(handler=verify)

@@ -105,12 +105,13 @@ def _keep_columns(header: list[str]) -> list[int]:
 
 
 def csv_hash(path: str | os.PathLike) -> str:
-    """Hash of a CSV file's cells as text, timing columns left out."""
+    """Hash of a CSV file's cells as text, timing columns left out (a cell beyond the header's
+    columns is kept: it is no timing column's)."""
     rows = list(csv.reader(_io.StringIO(Path(path).read_text())))
     if not rows:
         return _sha256("[]")
-    keep = _keep_columns(rows[0])
-    kept = [[row[i] for i in keep if i < len(row)] for row in rows]
+    keep, width = _keep_columns(rows[0]), len(rows[0])
+    kept = [[row[i] for i in keep if i < len(row)] + row[width:] for row in rows]
     return _sha256(io.canonical_json(kept))
 
 
@@ -282,7 +283,10 @@ class Comparison:
         """Human-readable summary, differences first."""
         lines = [f"UNREADABLE {p}" for p in self.unreadable]
         lines += [f"DIFFERENT  {p}" for p in self.different]
-        lines += [f"MISSING    {p} (not rebuilt)" for p in self.missing]
+        lines += [
+            f"MISSING    {p} (in the reference, not rebuilt: made by no rule of its study?)"
+            for p in self.missing
+        ]
         lines += [f"EXTRA      {p} (rebuilt, absent from the reference)" for p in self.extra]
         lines += [f"same       {p}" for p in self.same]
         lines += [f"via source {p} ({VIA_SOURCE})" for p in self.via_source]
