@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from paramid import io
+from paramid.audit import audit_caption
 from paramid.calibration import audit, twin
 
 
@@ -20,8 +21,7 @@ def main(smk) -> None:
     calibrated = twin.is_calibrated(cfg["twin"])
     result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated, histories=histories)
     io.write_csv(result, smk.output.csv)
-    counts = result["verdict"].value_counts().to_dict()
-    caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"
+    caption = audit_caption(cfg["study"], list(result["verdict"]))
     io.write_markdown(result, smk.output.md, caption=caption)
     log.info(caption)
 

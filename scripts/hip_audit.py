@@ -3,6 +3,7 @@
 import pandas as pd
 
 from paramid import estimators, io
+from paramid.audit import audit_caption
 from paramid.hip import audit, model, twin
 
 
@@ -47,8 +48,7 @@ def main(smk) -> None:
     if partly:
         log.warning(partly)
     io.write_csv(result, smk.output.csv)
-    counts = result["verdict"].value_counts().to_dict()
-    caption = f"Claims audit ({cfg['study']}): {len(result)} claims; verdicts {counts}"
+    caption = audit_caption(cfg["study"], list(result["verdict"]))
     io.write_markdown(result, smk.output.md, caption=caption)
     log.info(caption)
 

@@ -435,3 +435,10 @@ def test_a_margin_sweep_without_the_studys_margin_has_no_test_and_no_crash():
     (claim,) = [r for r in rows if r["claim"].startswith("Margins wider than 10 %")]
     assert claim["verdict"] == "direction only"
     assert "no test: the sweep's margins do not include the study's rls.margin" in claim["reason"]
+
+
+def test_the_audit_caption_counts_verdicts_in_their_order():
+    verdicts = ["differs", "reproduced", "differs", "input"]
+    assert audit.audit_caption("hip", verdicts) == (
+        "Claims audit (hip): 4 claims; verdicts: 1 reproduced, 2 differs, 1 input"
+    )

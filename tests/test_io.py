@@ -26,7 +26,15 @@ def test_parquet_round_trip_carries_units_and_provenance(tmp_path):
     # the hashes by hashlib itself: of the canonical JSON, and of the file's bytes
     assert got["config_hash"] == hashlib.sha256(b'{"cutoff_hz":15.0}').hexdigest()
     assert got["inputs"][str(src)] == hashlib.sha256(b"input").hexdigest()
-    assert set(got["versions"]) >= {"paramid", "numpy", "scipy", "pandas", "pyarrow", "snakemake"}
+    assert set(got["versions"]) >= {
+        "python",
+        "paramid",
+        "numpy",
+        "scipy",
+        "pandas",
+        "pyarrow",
+        "snakemake",
+    }
     assert got["git_commit"] == io.git_commit()
 
 

@@ -18,6 +18,8 @@ row says why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -48,6 +50,13 @@ VERDICTS = (
     PAPER_CONSISTENT,
     PAPER_INCONSISTENT,
 )
+
+
+def audit_caption(study: str, verdicts: Sequence[str]) -> str:
+    """The audit table's caption: its claims and how many got each verdict, in
+    :data:`VERDICTS` order ("verdicts: 25 reproduced, 3 direction only, 50 differs, ...")."""
+    counts = [f"{list(verdicts).count(v)} {v}" for v in VERDICTS if v in verdicts]
+    return f"Claims audit ({study}): {len(verdicts)} claims; verdicts: {', '.join(counts)}"
 
 
 def row(

@@ -54,9 +54,9 @@ _VERSIONED = (
 
 
 def package_versions() -> dict[str, str]:
-    """Installed versions of paramid and the packages its numbers depend on (looked up once
-    per process: a job writing several outputs asks each time)."""
-    return dict(_installed_versions())
+    """Python's version and the installed versions of paramid and the packages its numbers
+    depend on (looked up once per process: a job writing several outputs asks each time)."""
+    return {"python": sys.version.split()[0], **dict(_installed_versions())}
 
 
 @functools.cache
