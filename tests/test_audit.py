@@ -20,6 +20,11 @@ def test_numeric_verdicts_follow_the_tolerance():
     far = audit.numeric("x", "T", 1.0, 1.2, unit="N m", rel=0.06, why_differs="because")
     assert far["verdict"] == "differs" and "because" in far["reason"] and "+20.0 %" in far["reason"]
     assert audit.numeric("p", "T", 0.75, 0.77, unit="N m", abs_=0.03)["verdict"] == "reproduced"
+    # an absolute gap is printed to a tenth of the tolerance (".4g" showed 2.5003 as 2.5)
+    fv = audit.numeric("fv", "T", 2.532, 2.5003, unit="N m s/rad", abs_=0.03)
+    assert (
+        fv["verdict"] == "differs" and "ours 2.5003 vs 2.5320 (-0.0317 N m s/rad)" in fv["reason"]
+    )
 
 
 def _stats(pct: float, p: float, lo: float, hi: float) -> pd.Series:

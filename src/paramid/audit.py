@@ -18,6 +18,7 @@ row says why.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -128,9 +129,10 @@ def numeric(
     else:
         ok = abs(ours - paper) <= abs_
         tolerance = f"±{abs_:g} absolute"
-    if rel is None:  # an absolute tolerance: the gap in the row's unit
+    if rel is None:  # an absolute tolerance: the gap in the row's unit, digits to a tenth of it
         shown = "percentage points" if unit == "%" else unit
-        gap = f"ours {ours:.4g} vs {paper:.4g} ({ours - paper:+.4g} {shown})"
+        d = max(0, 2 - math.floor(math.log10(abs_))) if abs_ else 4
+        gap = f"ours {ours:.{d}f} vs {paper:.{d}f} ({ours - paper:+.{d}f} {shown})"
     else:
         gap = (
             f"ours {ours:.4g} vs {paper:.4g} ({100 * (ours - paper) / abs(paper):+.1f} %)"
