@@ -6,6 +6,7 @@ import hashlib
 import platform
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -168,3 +169,14 @@ def test_json_holds_no_infinity_or_nan_tokens(tmp_path):
         "n": [1, None, 2.5],
         "nested": {"x": [0.5, None]},
     }
+
+
+def test_a_jobs_outputs_name_the_library_code_it_ran(monkeypatch):
+    """In a job, provenance carries the rule's params.code (the hash of the library code the
+    script runs), so an output says which code made it beyond a commit that may be dirty."""
+    monkeypatch.setattr(io, "_JOB", {})
+    assert "code_version" not in io.provenance({})  # outside a job: nothing to name
+    io.remember_code_version(SimpleNamespace(params=SimpleNamespace(code="0123abcd")))
+    assert io.provenance({})["code_version"] == "0123abcd"
+    io.remember_code_version(SimpleNamespace(params=SimpleNamespace()))  # a rule without one
+    assert io.provenance({})["code_version"] == "0123abcd"

@@ -101,11 +101,24 @@ def file_sha256(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
+#: the running job's code version (its rule's ``params.code``: the hash of the library code
+#: its script runs, :func:`paramid.codehash.code_version`), set by :func:`run_job`
+_JOB: dict[str, str] = {}
+
+
+def remember_code_version(smk: Any) -> None:
+    """Keep the job's ``params.code`` for :func:`provenance` (a rule without one: nothing)."""
+    code = getattr(getattr(smk, "params", None), "code", None)
+    if code:
+        _JOB["code_version"] = str(code)
+
+
 def provenance(
     config_subset: Any, inputs: Iterable[str | os.PathLike] = (), **extra: Any
 ) -> dict[str, Any]:
     """The provenance block stored with every output: the config subset and its hash, the
-    SHA-256 of each input, the package versions and the git commit of the working directory.
+    SHA-256 of each input, the package versions, the git commit of the working directory and,
+    in a job, the hash of the library code its script runs (``code_version``).
 
     Snakemake's own files among the inputs (``.snakemake/``: the settings file through which
     the config subset reruns a job, :class:`paramid.workflow.SettingsFile`) are not data and
@@ -118,6 +131,7 @@ def provenance(
         "inputs": {str(p): file_sha256(p) for p in inputs if Path(p).parts[:1] != (".snakemake",)},
         "versions": package_versions(),
         "git_commit": git_commit(),
+        **_JOB,
         **extra,
     }
     return block | foreign_library()
@@ -397,6 +411,7 @@ def run_job(main: Callable[[Any], object], smk: Any) -> NoReturn:
     then: this module writes atomically). A failure propagates as before: the traceback in
     the log, a non-zero exit.
     """
+    remember_code_version(smk)
     main(smk)
     atexit._run_exitfuncs()
     sys.stdout.flush()

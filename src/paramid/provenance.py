@@ -55,7 +55,9 @@ PROVENANCE_KEY = "provenance"
 DROPPED_METADATA = frozenset({"config", "units"})
 #: Parquet metadata of the build, not of the output: the inputs' SHA-256 (an upstream file's
 #: bytes hold its own build's commit), package versions, the commits of checkout and library
-BUILD_METADATA = frozenset({"inputs", "versions", "git_commit", "library", "library_git_commit"})
+BUILD_METADATA = frozenset(
+    {"inputs", "versions", "git_commit", "code_version", "library", "library_git_commit"}
+)
 
 
 def is_timing(name: str) -> bool:
