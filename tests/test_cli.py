@@ -186,3 +186,34 @@ def test_verify_of_a_study_without_outputs_names_those_with(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no outputs under" in err and "results/nosuch" in err
     assert "(studies with outputs: hip, other)" in err
+
+
+def test_verify_names_an_input_changed_since_the_build(tmp_path, monkeypatch, capsys):
+    """An auditor who edited a data file (a paper value, a record) saw only which outputs
+    differ: verify now names each input whose SHA-256 differs from the one the outputs
+    record, or that is gone, before it compares."""
+    import hashlib
+
+    import pandas as pd
+
+    from paramid import io
+
+    work = tree(tmp_path / "wf")
+    (work / "data").mkdir()
+    for name in ("x.csv", "y.csv"):
+        (work / "data" / name).write_text("a\n1\n")
+    digest = hashlib.sha256(b"a\n1\n").hexdigest()
+    meta = {"inputs": {"data/x.csv": digest, "data/y.csv": digest, "results/hip/a.csv": "0"}}
+    frame = pd.DataFrame({"v": [1.0]})
+    io.write_parquet(frame, work / "results/hip/fit.parquet", units={"v": "1"}, meta=meta)
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, []))
+    argv = ["verify", "--workflow", str(work), "--study", "hip"]
+    assert cli.main(argv) == 0
+    assert "verify: input" not in capsys.readouterr().err  # as built
+    (work / "data/x.csv").write_text("a\n2\n")
+    (work / "data/y.csv").unlink()
+    cli.main(argv)
+    err = capsys.readouterr().err
+    assert "verify: input data/x.csv changed since results/ was built" in err
+    assert "verify: input data/y.csv no longer in the checkout" in err
+    assert "results/hip/a.csv" not in err  # an output of the build is no input to check

@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from paramid import provenance
+from paramid import io, provenance
 
 # never copied into the rebuild: outputs, state, caches and virtual environments
 IGNORED = {
@@ -164,6 +164,13 @@ def verify(args: argparse.Namespace) -> int:
     stray = provenance.stray_temporaries(results_root)
     for path in stray:
         print(f"verify: stray temporary file (interrupted write?): {path}", file=sys.stderr)
+    for path, what in provenance.changed_inputs(results_root, root, files).items():
+        print(f"verify: input {path} {what}: expect its outputs to differ", file=sys.stderr)
+    if io.git_commit(root).endswith("-dirty"):
+        print(
+            "verify: the checkout has uncommitted changes (git status): the rebuild uses them",
+            file=sys.stderr,
+        )
 
     tmp = Path(tempfile.mkdtemp(prefix="paramid-verify-"))
     try:

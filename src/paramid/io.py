@@ -257,6 +257,19 @@ def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]
     return table.to_pandas(), meta
 
 
+def read_parquet_metadata(path: str | os.PathLike) -> dict[str, Any]:
+    """The ``paramid`` metadata block of a Parquet file, without reading its data (an
+    unreadable file: empty)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+    except (pa.ArrowException, OSError):
+        return {}
+    return json.loads(raw) if raw else {}
+
+
 def data_hash(path: str | os.PathLike) -> str:
     """SHA-256 of a Parquet file's data, leaving out columns marked nondeterministic (timings)."""
     return frame_hash(*read_parquet(path))

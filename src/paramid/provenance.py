@@ -233,6 +233,30 @@ def stray_temporaries(root: str | os.PathLike, under: str = "results") -> list[s
     )
 
 
+def changed_inputs(
+    results_root: str | os.PathLike, checkout: str | os.PathLike, files: Iterable[str]
+) -> dict[str, str]:
+    """The inputs outside ``results/`` (the data and configs a build read, as the Parquet
+    outputs among ``files`` record them) whose file in ``checkout`` no longer has the SHA-256
+    recorded, each with what happened to it: a rebuild from this checkout cannot reproduce
+    what was made from the old one, and verify says why before it compares."""
+    recorded: dict[str, set[str]] = {}
+    for rel in files:
+        if output_kind(rel) == "parquet":
+            inputs = io.read_parquet_metadata(Path(results_root) / rel).get("inputs", {})
+            for path, digest in inputs.items():
+                if Path(path).parts[:1] not in (("results",), (".snakemake",)):
+                    recorded.setdefault(path, set()).add(digest)
+    changed = {}
+    for path, digests in sorted(recorded.items()):
+        current = Path(checkout) / path
+        if not current.is_file():
+            changed[path] = "no longer in the checkout"
+        elif io.file_sha256(current) not in digests:
+            changed[path] = "changed since results/ was built (its SHA-256 differs)"
+    return changed
+
+
 def parquet_record(path: str | os.PathLike) -> dict[str, Any]:
     """A Parquet output's metadata block (less config and units; timings dropped) + data hash."""
     _, meta = io.read_parquet(path)
