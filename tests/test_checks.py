@@ -505,3 +505,13 @@ def test_the_recorded_velocity_tells_a_wrong_velocity_or_angle_unit(pendulum):
     checks.check_usable(in_degrees, "p.csv", **args, skip_checks=["time_units"])
     inverted = dataclasses.replace(pendulum, velocity=-pendulum.velocity)
     checks.check_usable(inverted, "p.csv", **args)  # a sign is no unit: the fit never reads it
+
+
+def test_a_velocity_off_by_a_time_unit_names_the_unit_and_the_direction():
+    far = plausibility.velocity_units({0: 1e-3}, "s")
+    assert far is not None and "is the time in ms? set units.time: ms" in far
+    assert "its stamps lie 1e+03 x too far apart for the velocity" in far
+    close = plausibility.velocity_units({0: 1e3, 1: 1e3}, "ms")
+    assert close is not None and "is the time in s? set units.time: s" in close
+    assert "its stamps lie 1e+03 x too close together for the velocity" in close
+    assert plausibility.velocity_units({0: 1.02, 1: -0.97}) is None  # a sign is no unit

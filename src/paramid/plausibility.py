@@ -341,15 +341,12 @@ def velocity_units(
         )
     elif column == "angle":
         hint = f"is the angle in degrees and the velocity in rad/s? set {angle}: deg"
-    elif ratio < RATE_RATIO_BAND[0]:
-        hint = (
-            f"{time_unit(1 / ratio, declared)} (its stamps lie {1 / ratio:.3g} x too far apart "
-            "for the velocity)"
-        )
     else:
+        apart = ratio < RATE_RATIO_BAND[0]
+        off, how = (1 / ratio, "far apart") if apart else (ratio, "close together")
         hint = (
-            f"{time_unit(1 / ratio, declared)} (its stamps lie {ratio:.3g} x too close "
-            "together for the velocity)"
+            f"{time_unit(1 / ratio, declared)} (its stamps lie {off:.3g} x too {how} for the "
+            "velocity)"
         )
     return (
         f"the angle changes {ratio:.3g} x as fast as the recorded velocity says (expected "
