@@ -304,8 +304,10 @@ def test_compare_trees_classifies_every_output(tmp_path):
     result = provenance.compare_trees(ref, other, files + ["results/hip/extra.json"])
     assert not result.ok
     assert result.different == [
-        "results/hip/fits/ls.parquet (data)",
-        "results/hip/tables/table3.csv",
+        "results/hip/fits/ls.parquet (data: val_rmse (1 of 2 rows from row 0, largest |diff| "
+        "1e-11, relative 1.0e-10))",
+        "results/hip/tables/table3.csv (row 1, column 'val': '0.1174' -> '0.1175' (relative "
+        "8.5e-04))",
     ]
     assert result.missing == ["results/hip/figures/fig3c.png"]
     assert result.extra == ["results/hip/extra.json"]
@@ -313,6 +315,73 @@ def test_compare_trees_classifies_every_output(tmp_path):
     write_fit(other / "results/hip/fits/ls.parquet", 0.1, 3.0, unit="N mm", mu=0.5)
     result = provenance.compare_trees(ref, other, files)
     assert result.different[0] == "results/hip/fits/ls.parquet (metadata: mu_eq12, units)"
+
+
+def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
+    """verify names where two outputs differ and by how much: the CSV cell (row and column),
+    the Markdown or URDF line, the JSON key, the Parquet column with its count of rows and
+    largest difference; timing columns and keys never show, since they are not compared."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+
+    def located(name: str, text_a: str, text_b: str) -> str:
+        (a / name).write_text(text_a)
+        (b / name).write_text(text_b)
+        return provenance.difference(a / name, b / name)
+
+    head = "method,time_ms,val\n"
+    assert located("t.csv", head + "LS,1,2.0\nGA,1,4.0\n", head + "LS,9,2.0\nGA,9,4.4\n") == (
+        "row 2, column 'val': '4.0' -> '4.4' (relative 9.1e-02)"
+    )
+    assert (
+        located("t.csv", head + "LS,1,x\n", head + "LS,1,y\n") == "row 1, column 'val': 'x' -> 'y'"
+    )
+    assert located("t.csv", head + "LS,1,2\n", head + "LS,1,2\nGA,1,3\n") == (
+        "1 rows in the reference, 2 rebuilt"
+    )
+    table = "Table\n\n| m | time_ms | v |\n|---|---|---|\n| LS | {t} | {v} |\n"
+    assert located("t.md", table.format(t=1, v=0.5), table.format(t=2, v=0.6)) == (
+        "line 5: 'LS|0.5' -> 'LS|0.6'"
+    )
+    data = {"gamma": 0.5, "runs": [{"rmse": 1.0, "time_ms": 3}], "provenance": {"x": 1}}
+    other = {"gamma": 0.5, "runs": [{"rmse": 1.0 + 1e-15, "time_ms": 4}], "provenance": {}}
+    assert located("s.json", json.dumps(data), json.dumps(other)) == (
+        "runs[0].rmse: 1.0 -> 1.000000000000001 (relative 1.1e-15)"
+    )
+    assert located("s.json", json.dumps(data), json.dumps({"gamma": 0.5})) == (
+        "runs: only in the reference"
+    )
+    urdf = '<robot name="x">\n  <!-- git commit {c}. -->\n  <mass value="{m}"/>\n</robot>\n'
+    assert located("m.urdf", urdf.format(c="abc", m=1.0), urdf.format(c="def", m=1.5)) == (
+        "line 3: '<mass value=\"1.0\"/>' -> '<mass value=\"1.5\"/>'"
+    )
+    assert located("a.bin", "x", "y") == "bytes"
+
+
+def test_frame_difference_counts_rows_and_sizes_the_gap():
+    frame = pd.DataFrame({"k": ["a", "b", "c"], "x": [1.0, float("nan"), 3.0], "n": [1, 2, 3]})
+    assert provenance.frame_difference(frame, frame.copy()) == (
+        "equal values, other bit patterns (e.g. -0.0 and 0.0)"
+    )  # NaN equals NaN
+    moved = frame.assign(x=[1.0, float("nan"), 3.0 + 3e-12], k=["a", "B", "c"])
+    assert provenance.frame_difference(frame, moved) == (
+        "k (1 of 3 rows from row 1); x (1 of 3 rows from row 2, largest |diff| 3e-12, "
+        "relative 1.0e-12)"
+    )
+    assert provenance.frame_difference(frame, frame.assign(n=[1.0, 2.0, 3.0])) == (
+        "n (int64 -> float64)"
+    )
+    assert (
+        provenance.frame_difference(frame, frame.iloc[:2]) == "3 rows in the reference, 2 rebuilt"
+    )
+    assert provenance.frame_difference(frame, frame.drop(columns="n").assign(m=1)) == (
+        "columns only in the reference ['n'], only rebuilt ['m']"
+    )
+    assert provenance.frame_difference(frame, frame[["n", "k", "x"]]) == (
+        "the same columns in another order"
+    )
+    wide = pd.DataFrame({f"c{i}": [0.0] for i in range(5)})
+    assert provenance.frame_difference(wide, wide + 1.0, shown=2).endswith(" and 3 more columns")
 
 
 def test_stray_temporaries_are_found_and_not_listed_as_outputs(tmp_path):

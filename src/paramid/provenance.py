@@ -21,6 +21,9 @@ What is compared for each kind of output under ``results/``:
   timing column.
 - Anything else: the SHA-256 of its bytes.
 
+Where two outputs differ, :func:`difference` says where, in the same terms (a CSV cell, a
+line, a JSON key, Parquet columns with the size of the gap).
+
 Timing columns and keys contain the word ``time``, ``timing``, ``elapsed``, ``wall`` or
 ``runtime`` between underscores (``time_ms``, ``time_ms_sd``, ``m5_time_saving_pct``,
 ``time_to_1pct_ms_median``), except a bare ``time`` (a time axis) and ``paper_*`` (printed
@@ -32,15 +35,19 @@ from __future__ import annotations
 import csv
 import hashlib
 import io as _io
+import math
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paramid import io
 from paramid.audit import MACHINE_DEPENDENT  # its rows hold a wall-clock value: not compared
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TIMING_WORD = re.compile(r"(^|_)(time|timing|elapsed|wall|runtime)(_|$)")
 FIGURE_SUFFIXES = frozenset({".png", ".pdf", ".svg"})
@@ -84,9 +91,14 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def json_content(path: str | os.PathLike) -> Any:
+    """A JSON file's content as compared: timings and provenance left out."""
+    return strip_nondeterministic(io.read_json(path))
+
+
 def json_hash(path: str | os.PathLike) -> str:
-    """Hash of a JSON file's canonical content, timings and provenance left out."""
-    return _sha256(io.canonical_json(strip_nondeterministic(io.read_json(path))))
+    """Hash of a JSON file's canonical content (:func:`json_content`)."""
+    return _sha256(io.canonical_json(json_content(path)))
 
 
 def compared_metadata(meta: Mapping[str, Any]) -> Any:
@@ -106,19 +118,24 @@ def _keep_columns(header: list[str]) -> list[int]:
     return [i for i, name in enumerate(header) if not is_timing(name.strip())]
 
 
-def csv_hash(path: str | os.PathLike) -> str:
-    """Hash of a CSV file's cells as text, timing columns left out (a cell beyond the header's
-    columns is kept: it is no timing column's)."""
+def csv_cells(path: str | os.PathLike) -> list[list[str]]:
+    """A CSV file's rows of cells as text, header first, timing columns left out (a cell
+    beyond the header's columns is kept: it is no timing column's)."""
     rows = list(csv.reader(_io.StringIO(Path(path).read_text())))
     if not rows:
-        return _sha256("[]")
+        return []
     keep, width = _keep_columns(rows[0]), len(rows[0])
-    kept = [[row[i] for i in keep if i < len(row)] + row[width:] for row in rows]
-    return _sha256(io.canonical_json(kept))
+    return [[row[i] for i in keep if i < len(row)] + row[width:] for row in rows]
 
 
-def markdown_hash(path: str | os.PathLike) -> str:
-    """Hash of a Markdown file with the timing columns of its pipe tables left out."""
+def csv_hash(path: str | os.PathLike) -> str:
+    """Hash of a CSV file's cells as text (:func:`csv_cells`; no float parsing)."""
+    return _sha256(io.canonical_json(csv_cells(path)))
+
+
+def markdown_lines(path: str | os.PathLike) -> list[str]:
+    """A Markdown file's lines, the timing columns of its pipe tables left out (one line per
+    line of the file)."""
     lines: list[str] = []
     keep: list[int] | None = None  # column indices kept in the current table
     for line in Path(path).read_text().splitlines():
@@ -130,7 +147,12 @@ def markdown_hash(path: str | os.PathLike) -> str:
         if keep is None:  # header row of a new table
             keep = _keep_columns(cells)
         lines.append("|".join(cells[i].strip() for i in keep if i < len(cells)))
-    return _sha256("\n".join(lines))
+    return lines
+
+
+def markdown_hash(path: str | os.PathLike) -> str:
+    """Hash of a Markdown file's compared lines (:func:`markdown_lines`)."""
+    return _sha256("\n".join(markdown_lines(path)))
 
 
 def _audit_cells(rows: list[list[str]]) -> list[list[str]]:
@@ -149,17 +171,22 @@ def _audit_cells(rows: list[list[str]]) -> list[list[str]]:
     return kept
 
 
-def audit_hash(path: str | os.PathLike) -> str:
-    """Hash of a claims audit (CSV, or Markdown: its caption and pipe table), every cell but
-    the wall-clock ones (:func:`_audit_cells`)."""
+def audit_content(path: str | os.PathLike) -> Any:
+    """A claims audit as compared (CSV: its cells; Markdown: its prose lines and pipe table),
+    every cell but the wall-clock ones (:func:`_audit_cells`)."""
     text = Path(path).read_text()
     if Path(path).suffix.lower() == ".csv":
-        return _sha256(io.canonical_json(_audit_cells(list(csv.reader(_io.StringIO(text))))))
+        return _audit_cells(list(csv.reader(_io.StringIO(text))))
     lines = text.splitlines()
     table = [CELL_BOUNDARY.split(line.strip().strip("|")) for line in lines if line.startswith("|")]
     table = [row for row in table if not set("".join(row)) <= set("-: ")]  # the rule row
     prose = [line for line in lines if not line.startswith("|")]
-    return _sha256(io.canonical_json([prose, _audit_cells(table) if table else []]))
+    return [prose, _audit_cells(table) if table else []]
+
+
+def audit_hash(path: str | os.PathLike) -> str:
+    """Hash of a claims audit's compared content (:func:`audit_content`)."""
+    return _sha256(io.canonical_json(audit_content(path)))
 
 
 # the exported URDF's header names the commit it was built from; a rebuild elsewhere (paramid
@@ -167,10 +194,15 @@ def audit_hash(path: str | os.PathLike) -> str:
 URDF_COMMIT = re.compile(r"git commit \S+\.")
 
 
+def urdf_lines(path: str | os.PathLike) -> list[str]:
+    """An exported URDF's lines with the git commit of its provenance comment left out
+    (every value, joint comment and the config hash stay)."""
+    return URDF_COMMIT.sub("git commit .", Path(path).read_text()).split("\n")
+
+
 def urdf_hash(path: str | os.PathLike) -> str:
-    """Hash of an exported URDF's text with the git commit of its provenance comment left
-    out (every value, joint comment and the config hash stay)."""
-    return _sha256(URDF_COMMIT.sub("git commit .", Path(path).read_text()))
+    """Hash of an exported URDF's compared text (:func:`urdf_lines`)."""
+    return _sha256("\n".join(urdf_lines(path)))
 
 
 def bytes_hash(path: str | os.PathLike) -> str:
@@ -349,7 +381,8 @@ def compare_trees(
 
 def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
     """File ``rel`` of both trees, sorted into ``result``; one that cannot be read is
-    reported as unreadable (and so as a difference), never a crash."""
+    reported as unreadable (and so as a difference), never a crash. A difference names where
+    it lies (:func:`difference`)."""
     try:
         hash_a = output_hash(a)
     except io.UnreadableFile as err:
@@ -362,19 +395,153 @@ def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
         return
     if hash_a == hash_b:
         result.same.append(rel)
-    elif output_kind(rel) == "parquet":
-        result.different.append(f"{rel} ({_parquet_difference(a, b)})")
     else:
-        result.different.append(rel)
+        where = difference(a, b)
+        result.different.append(f"{rel} ({where})" if where else rel)
+
+
+def difference(reference: str | os.PathLike, rebuilt: str | os.PathLike) -> str:
+    """Where two outputs of one kind first differ, in the terms their comparison uses: a
+    Parquet file's columns (:func:`frame_difference`) and metadata keys, a CSV file's row and
+    column, a Markdown, URDF or text line, a JSON key; the two values, with the relative
+    difference of two numbers, so that an auditor tells rounding from a changed result."""
+    kind = output_kind(reference)
+    if kind == "parquet":
+        return _parquet_difference(Path(reference), Path(rebuilt))
+    if kind == "csv":
+        return _rows_difference(csv_cells(reference), csv_cells(rebuilt))
+    if kind in ("markdown", "urdf"):
+        read = markdown_lines if kind == "markdown" else urdf_lines
+        return _lines_difference(read(reference), read(rebuilt))
+    if kind == "audit" and Path(reference).suffix.lower() == ".csv":
+        return _rows_difference(audit_content(reference), audit_content(rebuilt))
+    if kind in ("json", "audit"):
+        read = json_content if kind == "json" else audit_content
+        return _nested_difference(read(reference), read(rebuilt))
+    return "bytes"
+
+
+def _shown(value: Any, width: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _values(a: Any, b: Any) -> str:
+    """``a -> b``, with their relative difference where both are numbers."""
+    text = f"{_shown(a)} -> {_shown(b)}"
+    numbers = []
+    for value in (a, b):
+        try:
+            numbers.append(float(value))
+        except (TypeError, ValueError):
+            return text
+    scale = max(abs(numbers[0]), abs(numbers[1]))
+    if scale > 0 and all(map(math.isfinite, numbers)):
+        text += f" (relative {abs(numbers[0] - numbers[1]) / scale:.1e})"
+    return text
+
+
+def _rows_difference(a: list[list[str]], b: list[list[str]]) -> str:
+    """First differing cell of two tables of text cells, header first."""
+    header = a[0] if a else []
+    for i, (row_a, row_b) in enumerate(zip(a, b, strict=False)):
+        for j in range(max(len(row_a), len(row_b))):
+            cell_a = row_a[j] if j < len(row_a) else "(no cell)"
+            cell_b = row_b[j] if j < len(row_b) else "(no cell)"
+            if cell_a != cell_b:
+                column = header[j] if j < len(header) else f"cell {j + 1}"
+                where = "header" if i == 0 else f"row {i}"
+                return f"{where}, column {column!r}: {_values(cell_a, cell_b)}"
+    return f"{len(a) - 1} rows in the reference, {len(b) - 1} rebuilt"
+
+
+def _lines_difference(a: list[str], b: list[str]) -> str:
+    """First differing line of two texts (1-based)."""
+    for i, (line_a, line_b) in enumerate(zip(a, b, strict=False)):
+        if line_a != line_b:
+            return f"line {i + 1}: {_shown(line_a.strip())} -> {_shown(line_b.strip())}"
+    return f"{len(a)} lines in the reference, {len(b)} rebuilt"
+
+
+def _nested_difference(a: Any, b: Any, where: str = "") -> str:
+    """First difference of two JSON-like values, by key path."""
+    here = where or "the top level"
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for key in sorted(set(a) | set(b), key=str):
+            path = f"{where}.{key}" if where else str(key)
+            if key not in a or key not in b:
+                return f"{path}: {'only rebuilt' if key not in a else 'only in the reference'}"
+            found = _nested_difference(a[key], b[key], path)
+            if found:
+                return found
+        return ""
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (item_a, item_b) in enumerate(zip(a, b, strict=False)):
+            found = _nested_difference(item_a, item_b, f"{where}[{i}]")
+            if found:
+                return found
+        if len(a) != len(b):
+            return f"{here}: {len(a)} items in the reference, {len(b)} rebuilt"
+        return ""
+    return "" if a == b else f"{here}: {_values(a, b)}"
 
 
 def _parquet_difference(a: Path, b: Path) -> str:
-    """What differs between two Parquet outputs: their data and/or these metadata keys."""
+    """What differs between two Parquet outputs: their data (:func:`frame_difference`)
+    and/or these metadata keys."""
     (frame_a, meta_a), (frame_b, meta_b) = io.read_parquet(a), io.read_parquet(b)
-    parts = ["data"] if io.frame_hash(frame_a, meta_a) != io.frame_hash(frame_b, meta_b) else []
+    parts = []
+    if io.frame_hash(frame_a, meta_a) != io.frame_hash(frame_b, meta_b):
+        frame_a = frame_a.drop(columns=meta_a.get("nondeterministic_columns", []))
+        frame_b = frame_b.drop(columns=meta_b.get("nondeterministic_columns", []))
+        parts.append(f"data: {frame_difference(frame_a, frame_b)}")
     kept_a, kept_b = compared_metadata(meta_a), compared_metadata(meta_b)
     keys = sorted(k for k in set(kept_a) | set(kept_b) if kept_a.get(k) != kept_b.get(k))
-    return " and ".join(parts + ([f"metadata: {', '.join(keys)}"] if keys else []))
+    return "; ".join(parts + ([f"metadata: {', '.join(keys)}"] if keys else []))
+
+
+def frame_difference(a: pd.DataFrame, b: pd.DataFrame, shown: int = 3) -> str:
+    """Where two frames' data differ: their columns or row counts, else the first ``shown``
+    differing columns, each with how many rows differ, the first of them and, for numbers,
+    the largest absolute and relative difference (NaN equals NaN, as in the data hash)."""
+    import numpy as np
+    import pandas as pd
+
+    if list(a.columns) != list(b.columns):
+        only_a = [c for c in a.columns if c not in b.columns]
+        only_b = [c for c in b.columns if c not in a.columns]
+        if not (only_a or only_b):
+            return "the same columns in another order"
+        return f"columns only in the reference {only_a}, only rebuilt {only_b}"
+    if len(a) != len(b):
+        return f"{len(a)} rows in the reference, {len(b)} rebuilt"
+    notes = []
+    for column in a.columns:
+        col_a, col_b = a[column], b[column]
+        if col_a.dtype != col_b.dtype:
+            notes.append(f"{column} ({col_a.dtype} -> {col_b.dtype})")
+            continue
+        numeric = pd.api.types.is_numeric_dtype(col_a) and not pd.api.types.is_bool_dtype(col_a)
+        if numeric:
+            x, y = col_a.to_numpy(dtype=float), col_b.to_numpy(dtype=float)
+            differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        else:
+            differs = ~(col_a.eq(col_b) | (col_a.isna() & col_b.isna())).to_numpy()
+        if not differs.any():
+            continue
+        rows = np.flatnonzero(differs)
+        note = f"{column} ({rows.size} of {len(a)} rows from row {rows[0]}"
+        if numeric:
+            gap = np.abs(x[rows] - y[rows])
+            scale = np.maximum(np.abs(x[rows]), np.abs(y[rows]))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                relative = np.nanmax(np.where(scale > 0, gap / scale, np.nan), initial=0.0)
+            note += f", largest |diff| {np.nanmax(gap, initial=0.0):.3g}, relative {relative:.1e}"
+        notes.append(note + ")")
+    if not notes:
+        return "equal values, other bit patterns (e.g. -0.0 and 0.0)"
+    more = f" and {len(notes) - shown} more columns" if len(notes) > shown else ""
+    return "; ".join(notes[:shown]) + more
 
 
 def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
