@@ -22,6 +22,7 @@ from paramid.audit import (
 from paramid.hip.model import COLUMNS as REGRESSOR_COLUMNS
 from paramid.hip.twin import CALIBRATED, CALIBRATION_TARGETS
 
+# tolerances: conventions of the first audit (fd981a2), put in scale in README "The DAG"
 TABLE3_TOLERANCES = {  # column -> relative tolerance
     "train_mean": 0.06,
     "val_mean": 0.06,
