@@ -386,3 +386,33 @@ def test_a_twin_keeping_some_fitted_settings_is_named(config):
     assert message is not None
     assert "coulomb_smoothing_velocity = 0.065, torque_noise_relative = 0.0072" in message
     assert "but not torque_noise_nm = 0" in message
+
+
+def test_every_paper_value_says_whether_the_paper_printed_it(paper):
+    """paper_reading tells printed numbers from ours: a ratio we computed from printed
+    quartiles is derived, a number standing for words ("orders of magnitude", "the same
+    solution", "near the optimum") is a reading, a claim without a number has none."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(3))
+    rows = _hip_verdicts(paper, t3, t4).set_index("claim")
+    reading = rows["paper_reading"]
+    assert set(reading) == set(audit.READINGS)
+    assert reading["Table 3 LS val_mean"] == "printed"
+    assert reading["Table 4 BCLS fc"] == "printed"
+    assert reading["BCLS is orders of magnitude faster than RLS-AGWO"] == "reading"
+    assert reading["LS and BCLS give the same feasible solution"] == "reading"
+    assert reading["RLS-PSO converges near the deterministic optimum"] == "reading"
+    assert reading["RLS bounds greatly reduce PSO dispersion"] == "derived"
+    assert reading["Standard PSO has several high-error runs"] == "none"
+    missing = rows["paper_value"].isna() | rows["paper_value"].isin(["", "-", "–"])
+    assert (reading[missing] == "none").all() and (reading[~missing] != "none").all()
+
+
+def test_an_unknown_paper_reading_is_refused():
+    row = audit.row("c", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1")
+    assert row["paper_reading"] == "printed"
+    assert (
+        audit.row("c", "s", float("nan"), 1.0, "t", "differs", "r", unit="1")["paper_reading"]
+        == "none"
+    )
+    with pytest.raises(ValueError, match="paper reading 'guess'"):
+        audit.row("c", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1", reading="guess")

@@ -28,12 +28,18 @@ COLUMNS = [
     "claim",
     "source",
     "paper_value",
+    "paper_reading",
     "reproduced_value",
     "unit",
     "tolerance",
     "verdict",
     "reason",
 ]
+#: what a paper_value is: ``printed`` in the paper (a table cell, a number in its text),
+#: ``derived`` by us from printed numbers (a ratio, a count, a minimum: the reason or the claim
+#: says how), ``reading``: words of the paper read as a value ("orders of magnitude" as 100x,
+#: "the same solution" as 0), ``none``: the paper gives no value
+READINGS = ("printed", "derived", "reading", "none")
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
 CALIBRATION_TARGET = "calibration target"
@@ -70,22 +76,41 @@ def row(
     reason: str,
     *,
     unit: str,
+    reading: str | None = None,
 ) -> dict:
     """One audit row; ``unit`` of the paper's and our value ("1": a plain number); ``verdict``
-    one of :data:`VERDICTS`."""
+    one of :data:`VERDICTS`; ``reading`` one of :data:`READINGS`, by default ``none`` where
+    ``paper`` is missing (NaN, empty, a dash) and ``printed`` otherwise."""
     if verdict not in VERDICTS:
         raise ValueError(f"{claim}: verdict {verdict!r} is not one of {VERDICTS}")
-    cells = (claim, source, paper, ours, unit, tolerance, verdict, reason)
+    if reading is None:
+        if isinstance(paper, str):
+            missing = paper.strip() in ("", "-", "–")
+        else:
+            missing = paper is None or bool(pd.isna(paper))
+        reading = "none" if missing else "printed"
+    if reading not in READINGS:
+        raise ValueError(f"{claim}: paper reading {reading!r} is not one of {READINGS}")
+    cells = (claim, source, paper, reading, ours, unit, tolerance, verdict, reason)
     return dict(zip(COLUMNS, cells, strict=True))
 
 
 def timing(
-    claim: str, source: str, paper: float, ours: float, reason: str, *, unit: str = "ms"
+    claim: str,
+    source: str,
+    paper: float,
+    ours: float,
+    reason: str,
+    *,
+    unit: str = "ms",
+    reading: str | None = None,
 ) -> dict:
     """A claim about wall-clock time: our value beside the paper's, verdict machine-dependent
     (a time, or a ratio of times from different jobs, moves with the machine's load)."""
     tolerance = "not judged (wall-clock time)"
-    return row(claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason, unit=unit)
+    return row(
+        claim, source, paper, ours, tolerance, MACHINE_DEPENDENT, reason, unit=unit, reading=reading
+    )
 
 
 def calibration_target(

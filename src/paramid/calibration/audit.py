@@ -444,6 +444,7 @@ def _table8_rows(
             f"the other method diverged, also on the repeats where neither did) in "
             f"{int(both.sum())}" + (f"; not: {', '.join(failing)}" if failing else ""),
             unit="comparisons",
+            reading="derived",
         )
     )
     return rows
@@ -600,6 +601,7 @@ def _ordering_row(
         verdict,
         f"paired over {int(stats['n_runs'].iloc[0])} repeats, paired t / Wilcoxon: {steps}",
         unit="mm",
+        reading="derived",
     )
 
 
@@ -665,6 +667,7 @@ def _table9_rows(t9: pd.DataFrame, calibrated: bool = False) -> list[dict]:
                     f"M5 {t9.loc['M5', key]:.4g} mm)"
                 ),
                 unit="mm",
+                reading="derived",
             )
         )
     return rows

@@ -393,10 +393,14 @@ def _claim(
     ok: bool | None,
     reason: str,
     unit: str = "rank",
+    reading: str | None = None,
 ) -> dict:
-    """One audit row; ``ok`` None means the values are not comparable."""
+    """One audit row; ``ok`` None means the values are not comparable; ``reading`` as in
+    :func:`paramid.audit.row`."""
     verdict = "not comparable" if ok is None else ("reproduced" if ok else "differs")
-    return audit.row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
+    return audit.row(
+        claim, source, paper, ours, tolerance, verdict, reason, unit=unit, reading=reading
+    )
 
 
 def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) -> list[dict]:
@@ -476,6 +480,7 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
                 abs(firsts_ours - firsts_paper) <= 1,
                 f"count of rank-1 functions among the {_count(n_methods)} methods",
                 unit="functions",
+                reading="derived",
             )
         )
     return rows
@@ -502,6 +507,7 @@ def _dimension_claim(ranks: Mapping[int, pd.DataFrame], reference: str) -> dict:
         "direction (strictly better)",
         bool(mean_ave[20] < mean_ave[10]) if shown else None,
         reason,
+        reading="derived",
     )
 
 
@@ -524,6 +530,7 @@ def _friedman_claims(friedman: pd.DataFrame, reference: str) -> list[dict]:
                 f"Friedman chi2 = {sub['statistic'].iloc[0]:.2f}, p = {sub['p_value'].iloc[0]:.2g}"
                 + (POOLED if "+" in str(scope) else ""),
                 unit="algorithm",
+                reading="reading",
             )
         )
     return rows
@@ -554,6 +561,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
                 audit.direction_verdict(more, significant),
                 why,
                 unit="functions",
+                reading="none" if r["peer"] == "PO" else "reading",
             )
         )
     return rows
@@ -685,6 +693,7 @@ def audit_table(
                 f"{subject} is not among cec2022.algorithms: the paper's ranking claims are "
                 "about it",
                 unit="algorithm",
+                reading="reading",
             )
         )
         return pd.DataFrame(rows, columns=audit.COLUMNS)

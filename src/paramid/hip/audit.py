@@ -576,6 +576,7 @@ def _speed_rows(t3: pd.DataFrame, claims: Mapping) -> list[dict]:
                 f"magnitude', while its own Table 3 gives {paper_ratio:.0f}x (4.78 / 0.13 ms), "
                 "about 1.6 orders; " + WHY["time"],
                 unit="x",
+                reading="reading",
             )
         )
     return rows
@@ -598,6 +599,7 @@ def _ls_bcls_rows(t3: pd.DataFrame) -> list[dict]:
                 if same
                 else "a bound is active at the LS solution",
                 unit="N m",
+                reading="reading",
             )
         )
     return rows
@@ -637,6 +639,7 @@ def _pso_rows(t3: pd.DataFrame, stats: pd.DataFrame) -> list[dict]:
                 "Q1 0.1152 and Q3 0.1153, each rounded, leave its IQR in (0, 0.0002): a ratio "
                 "of about 1800 or more, with no upper bound)",
                 unit="1",
+                reading="derived",
             )
         )
     return rows
@@ -659,6 +662,7 @@ def _near_optimum_rows(stats: pd.DataFrame) -> list[dict]:
                     "reproduced" if gap <= 0.5 else "differs",
                     f"median {gap:.4f} % from BCLS",
                     unit="%",
+                    reading="reading",
                 )
             )
     return rows
