@@ -356,6 +356,11 @@ def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
         "line 3: '<mass value=\"1.0\"/>' -> '<mass value=\"1.5\"/>'"
     )
     assert located("a.bin", "x", "y") == "bytes"
+    reason = "our rank 3 of 6 by std; 95 % bootstrap interval over the runs from {} to 4"
+    long_a, long_b = (head + f"LS,1,{reason.format(k)}\n" for k in (2, 3))
+    assert located("t.csv", long_a, long_b) == (
+        "row 1, column 'val': '... over the runs from 2 to 4' -> '... over the runs from 3 to 4'"
+    )  # two long texts shown from a little before their first difference
 
 
 def test_frame_difference_counts_rows_and_sizes_the_gap():

@@ -421,14 +421,25 @@ def difference(reference: str | os.PathLike, rebuilt: str | os.PathLike) -> str:
     return "bytes"
 
 
-def _shown(value: Any, width: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _shown(a: Any, b: Any, width: int = 60) -> str:
+    """``a -> b`` as reprs; two long texts are shown from a little before their first
+    differing character, so that the difference is in view."""
+    if isinstance(a, str) and isinstance(b, str) and max(len(a), len(b)) > width:
+        same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+        start = max(0, (min(len(a), len(b)) if same is None else same) - width // 3)
+        cut = [
+            ("..." if start else "")
+            + text[start : start + width]
+            + ("..." if len(text) > start + width else "")
+            for text in (a, b)
+        ]
+        return f"{cut[0]!r} -> {cut[1]!r}"
+    return f"{a!r} -> {b!r}"
 
 
 def _values(a: Any, b: Any) -> str:
-    """``a -> b``, with their relative difference where both are numbers."""
-    text = f"{_shown(a)} -> {_shown(b)}"
+    """``a -> b`` (:func:`_shown`), with their relative difference where both are numbers."""
+    text = _shown(a, b)
     numbers = []
     for value in (a, b):
         try:
@@ -459,7 +470,7 @@ def _lines_difference(a: list[str], b: list[str]) -> str:
     """First differing line of two texts (1-based)."""
     for i, (line_a, line_b) in enumerate(zip(a, b, strict=False)):
         if line_a != line_b:
-            return f"line {i + 1}: {_shown(line_a.strip())} -> {_shown(line_b.strip())}"
+            return f"line {i + 1}: {_shown(line_a.strip(), line_b.strip())}"
     return f"{len(a)} lines in the reference, {len(b)} rebuilt"
 
 
