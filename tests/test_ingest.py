@@ -308,9 +308,40 @@ def test_lines_above_the_header_are_named(tmp_path, above):
     path = tmp_path / "r.csv"
     path.write_text(above + "time,angle,torque\n0,1,2\n0.01,2,3\n0.02,3,4\n")
     with pytest.raises(
-        ingest.InputError, match=r"r\.csv: .*line 3 looks like the header .*remove the 2 line"
+        ingest.InputError,
+        match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3 in the record",
     ):
         io.read_table(path)
+    assert list(io.read_table(path, header_line=3).columns) == ["time", "angle", "torque"]
+
+
+def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
+    """``header_line`` skips a logger's title and comment lines: the record is the plain
+    file's, and a defect is named at its data row and its own line of the file."""
+    text = write_csv(tmp_path / "plain.csv").read_text()
+    above = "Logger X v2.1, 2026-12-05\n# joint: hip\n\n"  # a blank line counts as a line
+    (tmp_path / "logged.csv").write_text(above + text)
+    plain = loaders.load_record(tmp_path / "plain.csv", {})
+    frame = io.read_table(tmp_path / "logged.csv", header_line=4)
+    logged = ingest.record_from_table(frame, tmp_path / "logged.csv", {})
+    np.testing.assert_array_equal(logged.angle, plain.angle)
+    np.testing.assert_array_equal(logged.time, plain.time)
+    lines = (above + text).splitlines()
+    lines[4 + 17] = lines[4 + 17].replace(lines[4 + 17].split(",")[1], "nan", 1)  # data row 18
+    (tmp_path / "bad.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ingest.InputError, match=r"data row 18 \(file line 22\): nan$"):
+        ingest.record_from_table(
+            io.read_table(tmp_path / "bad.csv", header_line=4), tmp_path / "bad.csv", {}
+        )
+    assert (tmp_path / "bad.csv").read_text().splitlines()[21].split(",")[1] == "nan"
+
+
+def test_a_header_line_is_for_csv_files(tmp_path):
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
+    frame.to_parquet(tmp_path / "r.parquet")
+    assert io.read_table(tmp_path / "r.parquet").attrs["header_line"] == 1
+    with pytest.raises(ingest.InputError, match=r"r\.parquet: header_line = 2 is for CSV"):
+        io.read_table(tmp_path / "r.parquet", header_line=2)
 
 
 def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
@@ -358,7 +389,9 @@ def test_trims_drop_the_ends_before_the_stamps_are_judged(tmp_path):
     np.testing.assert_array_equal(kept.angle, whole.angle[100:550])
     frame = pd.read_csv(path)
     frame.drop(index=range(20, 60)).to_csv(tmp_path / "gap.csv", index=False)  # 0.4 s lost
-    with pytest.raises(ingest.InputError, match=r"jitter .* data row 21, .*trim_start_s or trim_e"):
+    with pytest.raises(
+        ingest.InputError, match=r"jitter .* data row 21 \(file line 22\): .*trim_start_s or trim_e"
+    ):
         loaders.load_record(tmp_path / "gap.csv", {})
     assert not loaders.load_record(tmp_path / "gap.csv", {}, trim_s=(1.0, 0.0)).resampled
     frame.loc[300, "time"] = frame.loc[299, "time"]  # data row 301 repeats its stamp

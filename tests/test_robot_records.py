@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paramid import io
 from paramid.errors import UserError
 from paramid.hip import pipeline
 from paramid.ingest import InputError
@@ -207,7 +208,7 @@ def test_a_gap_is_trimmed_away_before_the_stamps_are_judged(tmp_path: Path):
     kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.0, 0.6))
     assert kept.time.size == 900 and not kept.resampled and kept.rows_trimmed == 100
     # after a trimmed start the refusal still names the file's row and line
-    with pytest.raises(InputError, match=r"worst at data row 901, file line 902"):
+    with pytest.raises(InputError, match=r"worst at data row 901 \(file line 902\)"):
         loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
@@ -391,11 +392,11 @@ def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, unifo
     assert record.longest_gap == pytest.approx(9.0) and record.gap_at_s == pytest.approx(0.049)
     warning = records.gap_warning(record, "gap")
     assert warning is not None and warning.startswith("gap: 1 interval(s)")
-    assert "the longest 9, after data row 50, file line 51, 0.049 s into" in warning
+    assert "the longest 9, after data row 50 (file line 51), 0.049 s into" in warning
     trimmed = records.gap_warning(
         loaders.load_robot_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap"
     )
-    assert trimmed is not None and "after data row 50, file line 51, 0.029 s into" in trimmed
+    assert trimmed is not None and "after data row 50 (file line 51), 0.029 s into" in trimmed
 
 
 def test_nan_names_the_row(tmp_path: Path, uniform: Path):
@@ -506,3 +507,19 @@ def test_a_record_too_slow_for_the_chosen_cutoff_says_what_to_change(tmp_path: P
     with pytest.raises(UserError, match=match):
         signals.process_chosen(slow, SIGNALS, 15.0, "arm", source)
     assert signals.process_chosen(slow, SIGNALS, 10.0, "arm", source).cutoff_hz == 10.0
+
+
+def test_a_joint_log_below_a_loggers_lines_is_read_from_its_header_line(
+    tmp_path: Path, uniform: Path
+):
+    """``header_line`` skips a logger's preamble: the joint log reads as the plain file, and a
+    bridged gap is named at its data row and at its own line of the file (two lines below)."""
+    data = pd.read_csv(uniform).drop(index=range(50, 58))
+    data.to_csv(plain := tmp_path / "gap.csv", index=False)
+    logged = tmp_path / "logged.csv"
+    logged.write_text("# Gen3 logger\n# 1 kHz\n" + plain.read_text())
+    record = records.record_from_table(io.read_table(logged, header_line=3), logged, JOINTS)
+    np.testing.assert_array_equal(record.q, loaders.load_robot_record(plain, JOINTS).q)
+    warning = records.gap_warning(record, "gap")
+    assert warning is not None and "after data row 50 (file line 53)," in warning
+    assert logged.read_text().splitlines()[52] == plain.read_text().splitlines()[50]

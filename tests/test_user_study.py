@@ -22,13 +22,14 @@ studies:
   mine:
     records:
       calibration: {path: data/mine/cal.csv, units: {angle: rad, torque: N m}}
-      validation:  {path: data/mine/val.csv, units: {angle: deg, torque: N m}}
+      validation:  {path: data/mine/val.csv, header_line: 3, units: {angle: deg, torque: N m}}
     regressor: [g_sin_q, g_cos_q, qdd, sign_qd, qd, offset]
 """
 
 
 def _write_records(workdir: Path, hip: dict) -> None:
-    """Twin records stand in for a user's measurements (validation written in degrees)."""
+    """Twin records stand in for a user's measurements (validation written in degrees below
+    two lines of a logger's, which ``header_line`` skips)."""
     names = ["Mxt", "Myt", "Jt", "fc", "fv"]
     settings = twin.TwinSettings.from_config({**hip["twin"], "gravity": 9.81}, names)
     settings = dataclasses.replace(settings, x_true=(1.2, 0.1, 0.9, 0.5, 1.5))
@@ -45,9 +46,11 @@ def _write_records(workdir: Path, hip: dict) -> None:
             5,
             record,
         )
-        pd.DataFrame(
+        table = pd.DataFrame(
             {"time": rec.time, "angle": rec.angle * scale, "torque": rec.torque + 0.3}
-        ).to_csv(workdir / "data/mine" / file, index=False)
+        ).to_csv(index=False)
+        preamble = "Logger v2, hip joint\n# angle in degrees\n" if record == "validation" else ""
+        (workdir / "data/mine" / file).write_text(preamble + table)
 
 
 @pytest.fixture()
@@ -112,9 +115,10 @@ def test_record_changed_after_a_clean_start_is_checked_again(user_workdir):
 
 def test_constant_angle_names_collinear_columns(user_workdir):
     path = user_workdir / "data/mine/val.csv"
-    frame = pd.read_csv(path)
+    frame = pd.read_csv(path, skiprows=2)  # the logger's two lines above the header
     frame["angle"] = 30.0
     frame.to_csv(path, index=False)
+    (user_workdir / "my.yaml").write_text(USER_BLOCK.replace("header_line: 3, ", ""))
     _fails_cleanly(user_workdir, "data/mine/val.csv", "rank-deficient", "'qdd'")
 
 

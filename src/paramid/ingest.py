@@ -50,8 +50,25 @@ class MeasuredRecord:
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
 
 
+def data_row(at: int, header_line: int = 1) -> str:
+    """``data row N (file line M)`` of the file's data row ``at`` (0-based) below a header on
+    line ``header_line`` (:func:`paramid.io.read_table`)."""
+    return f"data row {at + 1} (file line {at + 1 + header_line})"
+
+
+def header_line_of(frame: pd.DataFrame) -> int:
+    """The file line of ``frame``'s header, as :func:`paramid.io.read_table` read it (1 for
+    a frame made otherwise)."""
+    return int(frame.attrs.get("header_line", 1))
+
+
 def _numeric_column(
-    frame: pd.DataFrame, column: str, field: str, path: Path, first_row: int = 0
+    frame: pd.DataFrame,
+    column: str,
+    field: str,
+    path: Path,
+    first_row: int = 0,
+    header_line: int = 1,
 ) -> Array:
     """``frame[column]`` as finite floats; the first row of ``frame`` is the file's data row
     ``first_row`` (0-based: the rows a trim dropped are counted in the error's row).  A lone
@@ -69,8 +86,8 @@ def _numeric_column(
             remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
             more = f"; the last line read, cut short? {remedy}"
         raise InputError(
-            f"{path}: column {column!r} ({field}) is not a finite number at data row {row + 1} "
-            f"(file line {row + 2}): {raw!r}{more}"
+            f"{path}: column {column!r} ({field}) is not a finite number at "
+            f"{data_row(row, header_line)}: {raw!r}{more}"
         )
     return values
 
@@ -82,6 +99,7 @@ def time_column(
     path: Path,
     first_row: int = 0,
     unreadable: bool = False,
+    header_line: int = 1,
 ) -> Array:
     """The time column in s: numbers times ``unit``'s factor (:data:`UNIT_FACTORS`), or
     timestamps (a Parquet timestamp or duration column, ISO 8601 text) as seconds from the first
@@ -107,7 +125,9 @@ def time_column(
             numbers = np.array(pd.to_numeric(values, errors="coerce"), dtype=np.float64)
             numbers[~np.isfinite(numbers)] = np.nan
             return UNIT_FACTORS["time"][unit] * numbers
-        return UNIT_FACTORS["time"][unit] * _numeric_column(frame, column, "time", path, first_row)
+        return UNIT_FACTORS["time"][unit] * _numeric_column(
+            frame, column, "time", path, first_row, header_line
+        )
     if unit != "s":
         raise InputError(
             f"{path}: column {column!r} holds timestamps, which carry their unit: leave "
@@ -119,8 +139,8 @@ def time_column(
         raw = frame[column].iloc[row]
         at = first_row + row
         raise InputError(
-            f"{path}: column {column!r} (time) has no timestamp at data row {at + 1} (file line "
-            f"{at + 2}): {raw!r}"
+            f"{path}: column {column!r} (time) has no timestamp at "
+            f"{data_row(at, header_line)}: {raw!r}"
         )
     if missing.all():
         return np.full(len(values), np.nan)
@@ -130,7 +150,9 @@ def time_column(
     return seconds
 
 
-def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tuple[float, float]:
+def time_grid(
+    t: Array, path: Path, max_jitter: float, first_row: int = 0, header_line: int = 1
+) -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
     naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
     what a record's settings allow against a gap).  ``t[0]`` is the file's data row
@@ -142,10 +164,9 @@ def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tu
         row = int(np.flatnonzero(step == 0)[0]) + 1
         at = first_row + row  # the file's data row
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row]):.15g} s at data row {at + 1} "
-            f"(file line {at + 2})"
+            f"{path}: duplicate time stamp {float(t[row]):.15g} s at {data_row(at, header_line)}"
         )
-    _refuse_falling_stamps(t, path, first_row)
+    _refuse_falling_stamps(t, path, first_row, header_line)
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
@@ -153,7 +174,7 @@ def time_grid(t: Array, path: Path, max_jitter: float, first_row: int = 0) -> tu
         at = first_row + row
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at data row {at + 1}, file line {at + 2}: "
+            f"{max_jitter:g} (worst at {data_row(at, header_line)}: "
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
             "samples? trim_start_s or trim_end_s drop it near an end; max_jitter bridges it)"
@@ -171,7 +192,7 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
     )
 
 
-def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0) -> None:
+def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0, header_line: int = 1) -> None:
     """An :class:`InputError` naming the first stamp below the readable one before it (``t[0]``
     is the file's data row ``first_row``, 0-based; an unreadable stamp, NaN, is passed over)."""
     readable = np.flatnonzero(np.isfinite(t))
@@ -179,12 +200,12 @@ def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0) -> None:
         row, before = int(readable[falls[0] + 1]), int(readable[falls[0]])
         at = first_row + row
         raise InputError(
-            f"{path}: time is not increasing at data row {at + 1} (file line {at + 2}): "
+            f"{path}: time is not increasing at {data_row(at, header_line)}: "
             f"{float(t[row]):.15g} s after {float(t[before]):.15g} s (a line cut short?)"
         )
 
 
-def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
+def kept_rows(time: Array, start_s: float, end_s: float, path: Path, header_line: int = 1) -> slice:
     """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
     tolerance; a record's ``trim_start_s`` and ``trim_end_s``).  The other columns are read on
     these rows only: a cell the trims drop (a logger's half-written last line) is not judged.
@@ -199,7 +220,7 @@ def kept_rows(time: Array, start_s: float, end_s: float, path: Path) -> slice:
     with it; the slice spans every other unreadable row (between kept stamps, at an end the
     trims leave whole, or between a kept and a dropped stamp, where the trim may keep it), for
     :func:`trimmed_time` to name."""
-    _refuse_falling_stamps(time, path)
+    _refuse_falling_stamps(time, path, header_line=header_line)
     readable = np.flatnonzero(np.isfinite(time))
     if readable.size == 0:
         return slice(0, time.size)  # no stamp to measure from: trimmed_time names the first
@@ -231,7 +252,8 @@ def trimmed_time(
     (:func:`kept_rows`) and their stamps [s].  The stamps of the rows the trims drop are not
     judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
     (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
-    time = time_column(frame, column, unit, path, unreadable=True)
+    lines = header_line_of(frame)
+    time = time_column(frame, column, unit, path, unreadable=True, header_line=lines)
     return _trimmed(time, frame, column, unit, path, trim_s)
 
 
@@ -244,10 +266,11 @@ def _trimmed(
     trim_s: tuple[float, float],
 ) -> tuple[slice, Array]:
     """:func:`trimmed_time` of the column already read, ``time`` (NaN where unreadable)."""
-    rows = kept_rows(time, *trim_s, path)
+    lines = header_line_of(frame)
+    rows = kept_rows(time, *trim_s, path, header_line=lines)
     stamps = time[rows]
     if np.isnan(stamps).mean() > 0.5:  # the column's format, not a cut line: named, counted
-        time_column(frame.iloc[rows], column, unit, path, rows.start)
+        time_column(frame.iloc[rows], column, unit, path, rows.start, header_line=lines)
     unreadable = np.flatnonzero(np.isnan(stamps))
     if unreadable.size == 0:
         return rows, stamps
@@ -259,11 +282,11 @@ def _trimmed(
     elif after.size and after[0] >= rows.stop:  # before a stamp the end trim drops
         trim, seconds, past = "trim_end_s", trim_s[1], time[readable[-1]] - time[before[-1]]
     else:  # within the kept stamps, or at an end the trims leave whole: named as any bad cell
-        time_column(frame.iloc[rows], column, unit, path, rows.start)
+        time_column(frame.iloc[rows], column, unit, path, rows.start, header_line=lines)
         raise AssertionError(f"{path}: row {row + 1}'s unreadable stamp passed")  # unreachable
     raise InputError(
-        f"{path}: column {column!r} (time) holds no number at data row {row + 1} (file line "
-        f"{row + 2}): {frame[column].iloc[row]!r}; it lies between the stamps "
+        f"{path}: column {column!r} (time) holds no number at {data_row(row, lines)}: "
+        f"{frame[column].iloc[row]!r}; it lies between the stamps "
         f"{float(time[before[-1]]):.15g} s and {float(time[after[0]]):.15g} s, across the "
         f"{trim} = {seconds:g} s boundary, which may keep it: fix the cell, or raise {trim} "
         f"above {float(past):.6g} s to drop it"
@@ -281,7 +304,8 @@ def shared_samples(
     as ``frame``) both keep (:func:`kept_rows`) and the seconds they span, from its time
     ``column`` alone (a gap that both trims drop is no reason to refuse them)."""
     path = Path(path)
-    stamps = time_column(frame, column, unit, path, unreadable=True)  # read once, trimmed twice
+    lines = header_line_of(frame)
+    stamps = time_column(frame, column, unit, path, unreadable=True, header_line=lines)  # once
     first, second = (_trimmed(stamps, frame, column, unit, path, span)[0] for span in spans)
     start, stop = max(first.start, second.start), min(first.stop, second.stop)
     if stop <= start:
@@ -354,6 +378,7 @@ def on_uniform_grid(
     path: Path,
     max_jitter: float,
     first_row: int = 0,
+    header_line: int = 1,
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
@@ -367,7 +392,7 @@ def on_uniform_grid(
     t = data["time"]
     resolution = stamp_resolution(t) if t.size >= 3 else 0.0
     quantised = resolution > 0 and quantised_uniform(t, resolution)
-    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row)
+    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, header_line)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if quantised or jitter * median <= rounding_allowance(t):
@@ -455,7 +480,7 @@ def record_from_table(
         raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
 
     rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
-    kept = frame.iloc[rows]
+    kept, lines = frame.iloc[rows], header_line_of(frame)
     data = {"time": stamps}
     for field in (*REQUIRED[1:], *OPTIONAL):
         if columns[field] not in frame.columns:
@@ -463,14 +488,14 @@ def record_from_table(
         unit = units.get(field, SI_UNITS[field])
         try:
             data[field] = UNIT_FACTORS[field][unit] * _numeric_column(
-                kept, columns[field], field, path, rows.start
+                kept, columns[field], field, path, rows.start, lines
             )
         except InputError:
             if field in wanted:
                 raise
             # a column of that name the config does not ask for and the fit never reads (the
             # velocity is carried along only): one defect in it is no reason to refuse the record
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
     return MeasuredRecord(
         time=data["time"],
         angle=data["angle"],

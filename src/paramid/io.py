@@ -556,22 +556,28 @@ def write_markdown(
 # ---- users' files: records, configs, models -------------------------------------------------
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
-    """Read a CSV or Parquet file, naming the file in every error."""
+def read_table(path: str | Path, header_line: int = 1) -> pd.DataFrame:
+    """Read a CSV or Parquet file, naming the file in every error.  A CSV's column names are
+    on line ``header_line`` (1-based; a logger's title or comment lines above it are skipped);
+    the frame keeps it in ``attrs["header_line"]``, so that an error names a data row's file
+    line (:func:`paramid.ingest.data_row`)."""
     import pandas as pd
 
     path = check_file(path)
     if path.stat().st_size == 0:
         raise InputError(f"{path}: file is empty")
+    csv_file = path.suffix.lower() in (".csv", ".txt")
+    if header_line != 1 and not csv_file:
+        raise InputError(f"{path}: header_line = {header_line} is for CSV files; leave it unset")
     try:
         if path.suffix.lower() in (".parquet", ".pq"):
             frame = pd.read_parquet(path)
-        elif path.suffix.lower() in (".csv", ".txt"):
+        elif csv_file:
             # index_col=False: rows ending in a comma must not shift the columns onto an index;
             # rows with more fields than the header (pandas would drop them, warning) are an error
             with warnings.catch_warnings():
                 warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(path, index_col=False)
+                frame = pd.read_csv(path, index_col=False, skiprows=header_line - 1)
         else:
             raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
     except (
@@ -581,25 +587,43 @@ def read_table(path: str | Path) -> pd.DataFrame:
         UnicodeDecodeError,
         OSError,
     ) as err:
-        hint = _separator_hint(path) or _lines_above_header(path)
+        hint = _separator_hint(path, header_line) or _lines_above_header(path, header_line)
         raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
-    if path.suffix.lower() in (".csv", ".txt"):
-        if frame.shape[1] == 1 and (hint := _separator_hint(path)):
+    if csv_file:
+        if frame.shape[1] == 1 and (hint := _separator_hint(path, header_line)):
             raise InputError(f"{path}: one column only{hint}")
-        _unique_header(path)
+        _unique_header(path, header_line)
+    frame.attrs["header_line"] = header_line
     return frame
 
 
-def _separator_hint(path: Path) -> str:
-    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
-    comma-separated; a semicolon file often writes decimal commas too)."""
+def _csv_lines(path: Path, header_line: int, count: int) -> list[list[str]]:
+    """Up to ``count`` CSV rows of ``path`` from line ``header_line`` (1-based) on."""
+    import csv
+    import itertools
+
+    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
+        lines = itertools.islice(handle, header_line - 1, None)
+        return list(itertools.islice(csv.reader(lines), count))
+
+
+def _header_text(path: Path, header_line: int) -> str:
+    """Line ``header_line`` of a text file, as written ("" where unreadable)."""
+    import itertools
+
     try:
         with path.open(newline="", encoding="utf-8-sig") as handle:
-            header = handle.readline()
+            return next(itertools.islice(handle, header_line - 1, None), "")
     except (OSError, UnicodeDecodeError):
         return ""
+
+
+def _separator_hint(path: Path, header_line: int = 1) -> str:
+    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
+    comma-separated; a semicolon file often writes decimal commas too)."""
+    header = _header_text(path, header_line)
     for separator, name in ((";", "semicolons"), ("\t", "tabs")):
         if "," not in header and separator in header:
             return (
@@ -609,14 +633,14 @@ def _separator_hint(path: Path) -> str:
     return ""
 
 
-def _lines_above_header(path: Path, lines: int = 50) -> str:
-    """Where a CSV's first lines hold fewer fields than those below (a logger's comment or title
-    lines above the header): name the line that looks like the header."""
+def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> str:
+    """Where a CSV's first lines (from ``header_line``) hold fewer fields than those below (a
+    logger's comment or title lines above the header): name the line that looks like the
+    header and the record setting that skips the lines above it."""
     import csv
 
     try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            rows = [row for _, row in zip(range(lines), csv.reader(handle), strict=False)]
+        rows = _csv_lines(path, header_line, lines)
     except (OSError, UnicodeDecodeError, csv.Error):
         return ""
     widths = [len(row) for row in rows]
@@ -628,9 +652,11 @@ def _lines_above_header(path: Path, lines: int = 50) -> str:
     header = next(k for k, width in enumerate(widths) if width == common)
     if any(_is_number(field) for field in rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
+    line = header_line + header
     return (
-        f"; line {header + 1} looks like the header ({common} fields; line 1 has {widths[0]}): "
-        f"remove the {header} line(s) above it"
+        f"; line {line} looks like the header ({common} fields; line {header_line} has "
+        f"{widths[0]}): set header_line: {line} in the record's config (the lines above it "
+        "are skipped), or remove them"
     )
 
 
@@ -642,14 +668,12 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _unique_header(path: Path) -> None:
-    """A CSV whose header names a column twice (pandas would silently read the first and
-    rename the second ``name.1``)."""
-    import csv
+def _unique_header(path: Path, header_line: int = 1) -> None:
+    """A CSV whose header (line ``header_line``) names a column twice (pandas would silently
+    read the first and rename the second ``name.1``)."""
     from collections import Counter
 
-    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
-        header = next(csv.reader(handle), [])
+    header = next(iter(_csv_lines(path, header_line, 1)), [])
     twice = sorted(name for name, count in Counter(header).items() if count > 1)
     if twice:
         raise InputError(f"{path}: the header names column(s) {twice} more than once")

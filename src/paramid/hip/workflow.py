@@ -160,7 +160,7 @@ class HipStudies:
         if done:
             return []
         angles = [(ingest.field_columns(s["columns"])["angle"],) for s in specs]
-        frame = io.read_table(specs[0]["path"])
+        frame = io.read_table(specs[0]["path"], specs[0]["header_line"])
         if not ingest.same_motion(frame, *angles):
             return [stamp]  # another motion in the same file (a second joint's columns)
         shared, seconds = ingest.shared_samples(
@@ -203,7 +203,7 @@ class HipStudies:
         from paramid.hip import checks
 
         loaded = ingest.configured_record(
-            io.read_table(spec["path"]), spec, cfg["ingest"]["max_jitter"]
+            io.read_table(spec["path"], spec["header_line"]), spec, cfg["ingest"]["max_jitter"]
         )
         checks.check_usable(
             loaded,
@@ -244,7 +244,9 @@ class HipStudies:
         loaded = {
             record: (
                 ingest.configured_record(
-                    io.read_table(spec["path"]), spec, cfg["ingest"]["max_jitter"]
+                    io.read_table(spec["path"], spec["header_line"]),
+                    spec,
+                    cfg["ingest"]["max_jitter"],
                 ),
                 spec["path"],
             )

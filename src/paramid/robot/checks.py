@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid import plausibility
+from paramid.ingest import data_row
 from paramid.plausibility import STILL_RAD
 from paramid.robot.model import Robot, joint_kinds, joint_ranges, pin_configuration
 from paramid.robot.records import RobotRecord
@@ -298,8 +299,7 @@ def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
     else:
         return ""
     held = " then ".join(
-        f"{float(record.q_logged[i, k])!r} at data row {record.rows[i] + 1} (file line "
-        f"{record.rows[i] + 2})"
+        f"{float(record.q_logged[i, k])!r} at {data_row(int(record.rows[i]), record.header_line)}"
         for i in samples
     )
     turns = (

@@ -35,6 +35,8 @@ from paramid.ingest import (
     GAP_INTERVALS,
     UNIT_FACTORS,
     _numeric_column,
+    data_row,
+    header_line_of,
     on_uniform_grid,
     trimmed_time,
 )
@@ -77,6 +79,7 @@ class RobotRecord:
     longest_gap: float = 0.0
     gap_at_s: float = 0.0
     gap_row: int = 0
+    header_line: int = 1  # the file line of its header (paramid.ingest.data_row)
 
 
 def gap_warning(record: RobotRecord, name: str) -> str | None:
@@ -86,8 +89,9 @@ def gap_warning(record: RobotRecord, name: str) -> str | None:
         return None
     return (
         f"{name}: {record.gaps} interval(s) of the file {GAP_INTERVALS:g} sample intervals or "
-        f"longer (the longest {record.longest_gap:.3g}, after data row {record.gap_row + 1}, "
-        f"file line {record.gap_row + 2}, {record.gap_at_s:.4g} s into the record) were "
+        f"longer (the longest {record.longest_gap:.3g}, after "
+        f"{data_row(record.gap_row, record.header_line)}, {record.gap_at_s:.4g} s into the "
+        "record) were "
         "bridged by linear interpolation: the fit sees straight lines there (max_jitter sets "
         "how long a gap is bridged, trim_start_s/trim_end_s drop one near an end)"
     )
@@ -289,7 +293,7 @@ def record_from_table(
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     unit = (units or {}).get("time", "s")
     rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
-    kept = frame.iloc[rows]
+    kept, lines = frame.iloc[rows], header_line_of(frame)
     data = {"time": stamps}
     q_logged = np.empty((stamps.size, 0))
     for field, cols in names.items():
@@ -297,7 +301,7 @@ def record_from_table(
             unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
             factor = np.where(unitless, 1.0, factors[field])
             logged_values = np.column_stack(
-                [_numeric_column(kept, c, field, path, rows.start) for c in cols]
+                [_numeric_column(kept, c, field, path, rows.start, lines) for c in cols]
             )
             data[field] = factor * logged_values
             if field == "q":
@@ -305,7 +309,7 @@ def record_from_table(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = unwrap_turns(data["q"][:, continuous])
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start)
+    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
     n = len(joints)
     source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
     steps = np.diff(stamps) / interval
@@ -328,6 +332,7 @@ def record_from_table(
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
         gap_row=rows.start + longest,
+        header_line=lines,
     )
 
 
