@@ -301,12 +301,22 @@ def test_constant_angle_reports_collinear_columns(tmp_path):
         _check(path)
 
 
-@pytest.mark.parametrize("above", ["# logger v2\n# robot gen3\n", "My experiment\n\n"])
-def test_lines_above_the_header_are_named(tmp_path, above):
+@pytest.mark.parametrize(
+    "above",
+    [
+        "# logger v2\n# robot gen3\n",
+        "My experiment\n\n",
+        "# logger v2\n# units: s, rad, N m\n",  # a comment with as many commas as the header
+    ],
+)
+@pytest.mark.parametrize("stamps", [("0", "0.01", "0.02"), ("2026-12-05T10:00:00Z",) * 3])
+def test_lines_above_the_header_are_named(tmp_path, above, stamps):
     """Comment or title lines above the header gave the parser's own words ("Error tokenizing
-    data. C error: Expected 1 fields in line 3, saw 3") without a remedy."""
+    data. C error: Expected 1 fields in line 3, saw 3") without a remedy; a comment line with
+    the header's count of fields was named as the header."""
     path = tmp_path / "r.csv"
-    path.write_text(above + "time,angle,torque\n0,1,2\n0.01,2,3\n0.02,3,4\n")
+    rows = "".join(f"{stamp},{k},2\n" for k, stamp in enumerate(stamps))
+    path.write_text(above + "time,angle,torque\n" + rows)
     with pytest.raises(
         ingest.InputError,
         match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3 in the record",

@@ -647,9 +647,19 @@ def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> st
     if len(widths) < 3:
         return ""
     common = max(set(widths[1:]), key=widths[1:].count)
-    if widths[0] >= common:
+    wide = [k for k, width in enumerate(widths) if width == common and not _comment(rows[k])]
+    if widths[0] >= common or not wide:
         return ""
-    header = next(k for k, width in enumerate(widths) if width == common)
+    # the header: the line of that width just above the first data row, never a comment line
+    # (one may hold commas too: "# units: ms, deg, deg/s, N m")
+    data = [k for k in wide if all(map(_is_number, rows[k]))]
+    if data:
+        above = [k for k in wide if k < data[0]]
+        if not above:
+            return ""  # a data row first: the header is short of fields (rows ending in ",")
+        header = above[-1]
+    else:  # no row of numbers only (ISO time stamps): the first line of that width
+        header = wide[0]
     if any(_is_number(field) for field in rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
     line = header_line + header
@@ -658,6 +668,11 @@ def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> st
         f"{widths[0]}): set header_line: {line} in the record's config (the lines above it "
         "are skipped), or remove them"
     )
+
+
+def _comment(row: list[str]) -> bool:
+    """A CSV row that a ``#`` opens (a logger's comment line)."""
+    return bool(row) and row[0].lstrip().startswith("#")
 
 
 def _is_number(text: str) -> bool:
