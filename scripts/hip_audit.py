@@ -33,16 +33,18 @@ def main(smk) -> None:
         reference = cfg["reference"]
         names = model.parameter_names(cfg["regressor"])
         H, y, _ = io.read_regression(smk.input.validation, cfg["regressor"])
-        x_ref = [reference["values"][n] for n in names]
+        values = reference["values"]
+        missing = [n for n in names if n not in values]  # a reference may give only some
         result = audit.reference_audit(
             table4,
             table3,
-            reference["values"],
-            estimators.rmse(H, y, x_ref),
+            values,
+            None if missing else estimators.rmse(H, y, [values[n] for n in names]),
             estimators.rmse(H, y, estimators.ls(H, y)),
             reference.get("source", "reference"),
             reference.get("note", ""),
             reference["fitted_on_validation"],
+            missing,
         )
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:

@@ -447,3 +447,30 @@ def test_the_audit_caption_counts_verdicts_in_their_order():
     assert audit.audit_caption("hip", verdicts) == (
         "Claims audit (hip): 4 claims; verdicts: 1 reproduced, 2 differs, 1 input"
     )
+
+
+def test_a_reference_of_some_parameters_is_compared_parameter_by_parameter():
+    """A lab's CAD model gives the inertia but no friction: each given parameter is compared,
+    the prediction row is not comparable (it named a traceback, KeyError: 'fc'), a reference
+    0 is not judged by a relative tolerance, and the RMSEs compared with are ours (derived)."""
+    from paramid.hip.audit import reference_audit
+
+    t4 = pd.DataFrame({"method": ["BCLS"], "Jt": [0.18], "fc": [0.2], "tau0": [0.02]})
+    t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [2.27]})
+    ref = {"Jt": 0.17, "tau0": 0.0}
+    rows = reference_audit(t4, t3, ref, None, 2.26, "CAD", "", missing=["fc"])
+    rows = rows.set_index("claim")
+    assert rows.loc["BCLS Jt vs reference", "verdict"] == "reproduced"
+    zero = rows.loc["BCLS tau0 vs reference"]
+    assert zero["verdict"] == "not comparable" and "leaves 0 no room" in zero["reason"]
+    rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    assert rows.loc[rmse, "verdict"] == "not comparable"
+    assert rows.loc[rmse, "reason"].startswith("the reference gives no fc")
+    assert rows.loc[rmse, "paper_reading"] == "none"
+    floor = rows.loc[
+        "Validation RMSE vs the in-sample least-squares floor of the validation record"
+    ]
+    assert floor["paper_reading"] == "derived" and floor["verdict"] == "reproduced"
+    whole = reference_audit(t4, t3, {"Jt": 0.17}, 2.3, 2.26, "CAD", "").set_index("claim")
+    assert whole.loc[rmse, "paper_reading"] == "derived"
+    assert whole.loc["BCLS Jt vs reference", "paper_reading"] == "printed"

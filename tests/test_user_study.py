@@ -150,3 +150,19 @@ def test_malformed_shipped_config_names_file_and_line(user_workdir):
     out = snakemake(user_workdir, "--cores", "1", "-n", "all")
     assert out.returncode != 0
     assert re.search(r"config\.yaml: malformed YAML at line \d+", out.stdout + out.stderr)
+
+
+def test_a_reference_of_some_parameters_is_audited(user_workdir):
+    """A lab's CAD model gives the inertia, not the friction: the audit compares what it
+    gives (the job stopped on KeyError: 'fc')."""
+    reference = "    reference: {source: CAD, values: {Jt: 0.9, Mxt: 1.2}}\n"
+    (user_workdir / "my.yaml").write_text(USER_BLOCK + reference)
+    out = snakemake(
+        user_workdir, "--cores", "2", "results/mine/audit.csv", "--configfile", "my.yaml"
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    audit = pd.read_csv(user_workdir / "results/mine/audit.csv").set_index("claim")
+    assert audit.loc["BCLS Jt vs reference", "verdict"] == "reproduced"  # the twin's 0.9
+    rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    assert audit.loc[rmse, "verdict"] == "not comparable"
+    assert "the reference gives no" in audit.loc[rmse, "reason"]

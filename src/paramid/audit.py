@@ -35,10 +35,11 @@ COLUMNS = [
     "verdict",
     "reason",
 ]
-#: what a paper_value is: ``printed`` in the paper (a table cell, a number in its text),
-#: ``derived`` by us from printed numbers (a ratio, a count, a minimum: the reason or the claim
-#: says how), ``reading``: words of the paper read as a value ("orders of magnitude" as 100x,
-#: "the same solution" as 0), ``none``: the paper gives no value
+#: what a paper_value is: ``printed`` in the paper (a table cell, a number in its text; for a
+#: measured study, a value of its reference), ``derived`` by us from printed numbers (a ratio,
+#: a count, a minimum: the reason or the claim says how) or, for a measured study, from its
+#: reference or its record (the RMSE they give), ``reading``: words of the paper read as a
+#: value ("orders of magnitude" as 100x, "the same solution" as 0), ``none``: no value given
 READINGS = ("printed", "derived", "reading", "none")
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
@@ -146,8 +147,10 @@ def numeric(
     abs_: float | None = None,
     why_differs: str = "",
     why_ok: str = "within tolerance",
+    reading: str | None = None,
 ) -> dict:
-    """A number judged against a relative or absolute tolerance."""
+    """A number judged against a relative or absolute tolerance; ``reading`` as in
+    :func:`row`."""
     if rel is not None:
         ok = abs(ours - paper) <= rel * abs(paper)
         tolerance = f"±{100 * rel:g} % relative"
@@ -166,7 +169,7 @@ def numeric(
         )
     reason = why_ok if ok else "; ".join(r for r in (gap, why_differs) if r)
     verdict = "reproduced" if ok else "differs"
-    return row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit)
+    return row(claim, source, paper, ours, tolerance, verdict, reason, unit=unit, reading=reading)
 
 
 def direction_verdict(direction: bool, significant: bool) -> str:

@@ -3,7 +3,7 @@ study against its reference parameters; verdict rules in :mod:`paramid.audit`.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -672,32 +672,45 @@ def reference_audit(
     table4: pd.DataFrame,
     table3: pd.DataFrame,
     reference: Mapping[str, float],
-    reference_val_rmse: float,
+    reference_val_rmse: float | None,
     floor_val_rmse: float,
     source: str,
     note: str,
     fitted_on_validation: bool = False,
+    missing: Sequence[str] = (),
 ) -> pd.DataFrame:
     """A measured study against published reference parameters (no paper tables);
     ``fitted_on_validation``: the reference was identified on the study's validation record
     (the pendulum's upstream fit), so it is that record's own fit.  A parameter that differs
     while both sets predict the validation record alike (within 5 %) is one these records
     cannot tell; the study's ``note`` on the reference goes on the row that compares the two
-    sets' predictions."""
+    sets' predictions.  A reference that gives only some parameters (``missing``: the others;
+    ``reference_val_rmse`` None) is compared parameter by parameter; it predicts nothing.  A
+    reference value of 0 leaves a relative tolerance no room: not comparable.  The RMSEs the
+    rows compare with are computed here (``derived``), from the reference or the record."""
     rows = []
     t4 = table4.set_index("method")
     t3 = table3.set_index("method")
     ours = float(t3.loc["BCLS", "val_mean"])
-    alike = abs(ours - reference_val_rmse) <= 0.05 * reference_val_rmse
+    alike = reference_val_rmse is not None and (
+        abs(ours - reference_val_rmse) <= 0.05 * reference_val_rmse
+    )
     untold = (
         f"yet both sets predict the validation record alike (ours {ours:.4g}, the reference's "
         f"{reference_val_rmse:.4g} N m): a difference these records cannot tell"
+        if alike
+        else ""
     )
     for name, value in reference.items():
         if "BCLS" in t4.index and name in t4.columns:
             estimate = float(t4.loc["BCLS", name])
             close = abs(estimate - value) <= 0.1 * abs(value)
             gap = f"ours {estimate:.4g} vs {value:.4g}"
+            if value == 0:
+                verdict, why = "not comparable", f"{gap}: a relative tolerance leaves 0 no room"
+            else:
+                verdict = "reproduced" if close else "differs"
+                why = f"{gap}; {untold}" if alike and not close else gap
             rows.append(
                 row(
                     f"BCLS {name} vs reference",
@@ -705,54 +718,72 @@ def reference_audit(
                     value,
                     estimate,
                     "±10 % relative",
-                    "reproduced" if close else "differs",
-                    f"{gap}; {untold}" if alike and not close else gap,
+                    verdict,
+                    why,
                     unit=PARAMETER_UNITS.get(name, "1"),
                 )
             )
-    rows.append(
-        numeric(
-            "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record",
-            source,
-            reference_val_rmse,
-            ours,
-            unit="N m",
-            rel=0.05,
-            why_ok="; ".join(
-                t
-                for t in (
-                    "our cross-record fit predicts the validation record as well as the "
-                    + (
-                        "reference parameters, which were fitted on that very record"
-                        if fitted_on_validation
-                        else "reference parameters"
-                    ),
-                    note,
-                )
-                if t
-            ),
-            why_differs="; ".join(
-                t
-                for t in (
-                    "the reference parameters were fitted on the validation record itself"
-                    if fitted_on_validation
-                    else "our calibration record and the reference's source differ",
-                    note,
-                )
-                if t
-            ),
+    claim = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    if reference_val_rmse is None:
+        rows.append(
+            row(
+                claim,
+                source,
+                float("nan"),
+                ours,
+                "±5 % relative",
+                "not comparable",
+                f"the reference gives no {', '.join(missing)}: its parameters alone predict no "
+                "torque",
+                unit="N m",
+            )
         )
-    )
+    else:
+        rows.append(
+            numeric(
+                claim,
+                source,
+                reference_val_rmse,
+                ours,
+                unit="N m",
+                rel=0.05,
+                why_ok="; ".join(
+                    t
+                    for t in (
+                        "our cross-record fit predicts the validation record as well as the "
+                        + (
+                            "reference parameters, which were fitted on that very record"
+                            if fitted_on_validation
+                            else "reference parameters"
+                        ),
+                        note,
+                    )
+                    if t
+                ),
+                why_differs="; ".join(
+                    t
+                    for t in (
+                        "the reference parameters were fitted on the validation record itself"
+                        if fitted_on_validation
+                        else "our calibration record and the reference's source differ",
+                        note,
+                    )
+                    if t
+                ),
+                reading="derived",
+            )
+        )
     rows.append(
         numeric(
             "Validation RMSE vs the in-sample least-squares floor of the validation record",
-            source,
+            "the validation record (least squares fitted on it)",
             floor_val_rmse,
             ours,
             unit="N m",
             rel=0.05,
             why_ok="within 5 % of the best any parameters can do on this record with this model",
             why_differs="the calibration record does not transfer",
+            reading="derived",
         )
     )
     return pd.DataFrame(rows, columns=COLUMNS)
