@@ -27,6 +27,7 @@ def main(smk) -> None:
                 pd.read_csv(smk.input.table),
                 pd.concat(points.values(), ignore_index=True) if points else None,
                 cfg["default"],
+                cfg["setting"],
             )
         elif figure == "fig3d":
             bcls = io.read_parquet(smk.input.bcls)[0]

@@ -17,7 +17,11 @@ def main(smk) -> None:
     points = [io.read_parquet(p)[0] for p in smk.input.points]
     with styled(style):
         fig = figures.sweep_figure(
-            cfg["sweep"], table, pd.concat(points) if points else None, cfg["default"]
+            cfg["sweep"],
+            table,
+            pd.concat(points) if points else None,
+            cfg["default"],
+            cfg["setting"],
         )
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("%s: figure from %d table rows", cfg["sweep"], len(table))

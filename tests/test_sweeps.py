@@ -160,3 +160,17 @@ def test_a_sweep_pairs_runs_by_their_number_not_their_place():
     missing = points[~((points.value == 0.05) & (points.run == 3))]
     with pytest.raises(ValueError, match="different runs"):
         sweeps.sweep_table("margin", missing, 0.1, "hip")
+
+
+@pytest.mark.parametrize(("runs", "title"), [(30, "Median and IQR over 30 runs"), (1, "One run")])
+def test_a_sweep_figure_names_its_runs_and_the_setting_it_marks(runs, title):
+    """A measured study's cutoff sweep has one run per value and a cutoff chosen from its data:
+    the figure said "Median and IQR over runs" and "paper's setting"."""
+    from paramid.hip import figures
+
+    points = _points([4.0, 6.0, 8.0], methods=("bcls",), runs=runs)
+    table = sweeps.sweep_table("cutoff_hz", points, 6.0, "mine")
+    fig = figures.sweep_figure("cutoff_hz", table, None, 6.0, "cutoff chosen from the data")
+    ax = fig.axes[0]
+    assert ax.get_title().startswith(title)
+    assert "cutoff chosen from the data" in [t.get_text() for t in ax.get_legend().get_texts()]

@@ -166,3 +166,12 @@ def test_a_reference_of_some_parameters_is_audited(user_workdir):
     rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
     assert audit.loc[rmse, "verdict"] == "not comparable"
     assert "the reference gives no" in audit.loc[rmse, "reason"]
+
+
+def test_a_sweep_figure_of_a_study_without_that_sweep_says_what_to_add(user_workdir):
+    out = snakemake(user_workdir, "-n", "results/mine/figures/fig4b.png", "--configfile", "my.yaml")
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    assert "studies.mine runs no cutoff_hz sweep (Figure 4b plots it)" in text, text[-3000:]
+    assert "add sweeps: {cutoff_hz: {values: [...]}}" in text
+    assert "KeyError" not in text

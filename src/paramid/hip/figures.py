@@ -205,8 +205,11 @@ def sweep(
     default: float,
     seed0: pd.Series | None = None,
     seed: int = 0,
+    setting: str = "paper's setting",
 ) -> Figure:
-    """Figure 4a/4b and the §5.3 sweeps: median and IQR of validation RMSE per setting."""
+    """Figure 4a/4b and the §5.3 sweeps: median and IQR of validation RMSE per setting (of the
+    table's ``n`` runs; a measured record's one run per setting has no IQR); ``default`` is
+    marked as ``setting``."""
     fig, ax = new_figure(3.0)
     for method, group in table.groupby("method", sort=False):
         group = group.sort_values("value")
@@ -236,8 +239,10 @@ def sweep(
             ms=4,
             label=f"twin seed {seed}",
         )
-    ax.axvline(default * scale, color="grey", ls=":", lw=1, label="paper's setting")
-    ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title="Median and IQR over runs")
+    ax.axvline(default * scale, color="grey", ls=":", lw=1, label=setting)
+    runs = int(table["n"].max()) if "n" in table else 0
+    title = f"Median and IQR over {runs} runs" if runs > 1 else "One run per setting"
+    ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title=title)
     legend_outside(ax)
     return fig
 
@@ -351,10 +356,15 @@ def figure3(
 
 
 def sweep_figure(
-    name: str, table: pd.DataFrame, points: pd.DataFrame | None, default: Any
+    name: str,
+    table: pd.DataFrame,
+    points: pd.DataFrame | None,
+    default: Any,
+    setting: str = "paper's setting",
 ) -> Figure:
     """The figure of sweep ``name`` from its table (and its per-run points: the AGWO grid's
-    cells, the cutoff sweep's first twin seed, as in the paper's Figure 4b)."""
+    cells, the cutoff sweep's first twin seed, as in the paper's Figure 4b); the study's
+    default is marked as ``setting`` (:meth:`paramid.hip.workflow.HipStudies.setting_label`)."""
     if name == "leave_one_trajectory_out":
         return loto(table)
     if name == "agwo_grid":
@@ -368,4 +378,4 @@ def sweep_figure(
         seed0 = points[points["run"] == seed].set_index("value")["val_rmse"]
     label, scale = SWEEP_LABELS[name]
     default_value = float(table["default_value"].iloc[0])  # a chosen cutoff too (auto)
-    return sweep(table, label, scale, default_value, seed0=seed0, seed=seed)
+    return sweep(table, label, scale, default_value, seed0=seed0, seed=seed, setting=setting)

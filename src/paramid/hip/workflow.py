@@ -423,8 +423,16 @@ class HipStudies:
             "figure": f"sweep_{sweep}",
             "sweep": sweep,
             "default": self.sweep_default(wildcards.study, sweep),
+            "setting": self.setting_label(wildcards.study, sweep),
             "style": self.config["figures"],
         }
+
+    def setting_label(self, study: str, sweep: str) -> str:
+        """What a sweep figure's marked setting is: the paper's (a study with its values), a
+        cutoff chosen from the data (``auto``), or the study's own."""
+        if sweep == "cutoff_hz" and self.cutoff_is_auto(study):
+            return "cutoff chosen from the data"
+        return "paper's setting" if "paper_values" in self.blocks[study] else "study's setting"
 
     def sweep_figure_points(self, wildcards: Wildcards) -> list[str]:
         """The AGWO grid's figure shows cell medians."""
@@ -511,6 +519,14 @@ class HipStudies:
 
     def sweep_points(self, wildcards: Wildcards, sweep: str | None = None) -> list[str]:
         sweep = sweep or wildcards.sweep
+        if sweep not in (self.study(wildcards).get("sweeps") or {}):
+            panel = {v: k for k, v in FIG4.items()}.get(sweep)
+            raise ConfigError(
+                f"studies.{wildcards.study} runs no {sweep} sweep"
+                + (f" (Figure {panel[3:]} plots it)" if panel else "")
+                + f": add sweeps: {{{sweep}: {{values: [...]}}}} to the study's block, or leave "
+                "that figure or table out"
+            )
         base = f"results/{wildcards.study}/sweeps"
         if sweep in VALUE_SWEEPS:
             values = self.study(wildcards)["sweeps"][sweep]["values"]
