@@ -180,7 +180,8 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
         (lambda f: f.drop(columns="torque"), r"missing column\(s\) \['torque'\]"),
         (
             lambda f: f.assign(angle=f.angle.where(f.index != 17, np.nan)),
-            r"column 'angle' .* data row 18 \(file line 19\): nan$",  # not np.float64(nan)
+            r"column 'angle' .* data row 18 \(file line 19\): empty or a missing-value mark "
+            r"\(NA, NaN, null\); fix the file there \(trim_start_s and trim_end_s drop only",
         ),
         (
             lambda f: f.assign(torque=f.torque.where(f.index != 5, np.inf)),
@@ -339,7 +340,9 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
     lines = (above + text).splitlines()
     lines[4 + 17] = lines[4 + 17].replace(lines[4 + 17].split(",")[1], "nan", 1)  # data row 18
     (tmp_path / "bad.csv").write_text("\n".join(lines) + "\n")
-    with pytest.raises(ingest.InputError, match=r"data row 18 \(file line 22\): nan$"):
+    with pytest.raises(
+        ingest.InputError, match=r"data row 18 \(file line 22\): empty or a missing"
+    ):
         ingest.record_from_table(
             io.read_table(tmp_path / "bad.csv", header_line=4), tmp_path / "bad.csv", {}
         )
@@ -436,7 +439,7 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
         loaders.load_record(path, {}, trim_s=(0.0, 0.005))
     (tmp_path / "empty.csv").write_text(path.read_text().replace("\n1\n", "\n,0.5\n"))
     with pytest.raises(
-        ingest.InputError, match=r"'time' .* row 601 .*: nan; the last line .* remove"
+        ingest.InputError, match=r"'time' .* row 601 .*: empty or .*; the last line .* remove"
     ):
         loaders.load_record(tmp_path / "empty.csv", {})
     # an empty time cell is the file's end, which trim_end_s drops: measured from 5.99 s

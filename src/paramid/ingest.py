@@ -81,13 +81,17 @@ def _numeric_column(
         raw = frame[column].iloc[int(bad[0])]
         row = first_row + int(bad[0])
         raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
+        missing = isinstance(raw, float) and np.isnan(raw)  # the file's "", NA, NaN, null...
+        shown = "empty or a missing-value mark (NA, NaN, null)" if missing else repr(raw)
         more = f"; {bad.size} such rows" if bad.size > 1 else ""
         if bad.size == 1 and bad[0] == len(frame) - 1:
             remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
             more = f"; the last line read, cut short? {remedy}"
+        elif bad[0] > 0:  # inside the record: the trims cannot drop it
+            more += "; fix the file there (trim_start_s and trim_end_s drop only a record's ends)"
         raise InputError(
             f"{path}: column {column!r} ({field}) is not a finite number at "
-            f"{data_row(row, header_line)}: {raw!r}{more}"
+            f"{data_row(row, header_line)}: {shown}{more}"
         )
     return values
 

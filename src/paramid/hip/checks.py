@@ -104,7 +104,7 @@ def check_usable(
         raise InputError(
             f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "
             f"studies.{study}.signals.trim_s ({trim} samples at each end)"
-            + (f" and rls.burn_in_s ({burn_in} samples)" if burn_in else "")
+            + (f" and studies.{study}.rls.burn_in_s ({burn_in} samples)" if burn_in else "")
             + f" need at least {needed} samples"
         )
 
