@@ -342,7 +342,8 @@ class Comparison:
         lines = [f"UNREADABLE {p}" for p in self.unreadable]
         lines += [f"DIFFERENT  {p}" for p in self.different]
         lines += [
-            f"MISSING    {p} (in the reference, not rebuilt: made by no rule of its study?)"
+            f"MISSING    {p} (in the reference, not rebuilt: no rule of this config makes it;"
+            " left from an earlier config? move it out of results/)"
             for p in self.missing
         ]
         lines += [f"EXTRA      {p} (rebuilt, absent from the reference)" for p in self.extra]
