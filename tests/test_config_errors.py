@@ -335,3 +335,28 @@ def test_the_rule_for_names_explained_is_the_schemas(repo_root):
 
     walk(schema)
     assert patterns == {NAME_PATTERN}
+
+
+def test_every_schema_mistake_is_named_in_one_run(raw, repo_root):
+    """A new config with two wrong units named the first only; the next run the second."""
+    config = copy.deepcopy(raw)
+    record = config["studies"]["pendulum"]["records"]["calibration"]
+    record["units"] = {"angle": "degrees", "torque": "Nm"}
+    config["studies"]["hip"]["ga"] = {"elitism": 0}
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    text = str(err.value)
+    for field in ("units.angle: 'degrees'", "units.torque: 'Nm'", "studies.hip.ga.elitism = 0"):
+        assert field in text, text
+    assert text.count("invalid config:") == 2  # the record's two units under its field
+
+
+def test_a_long_list_of_schema_mistakes_is_cut_and_counted(raw, repo_root):
+    config = copy.deepcopy(raw)
+    config["studies"]["hip"]["ga"] = {"elitism": 0}
+    config["studies"]["hip"]["methods"] = [f"m{k}" for k in range(8)]
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    text = str(err.value)
+    assert text.count("invalid config:") == config_checks.MAX_ERRORS
+    assert text.endswith(f"(and {9 - config_checks.MAX_ERRORS} more)")

@@ -40,8 +40,8 @@ def _short(value: Any) -> str:
 
 
 def _reason(error: Any) -> str:
-    """The broken rule; for oneOf/anyOf the branch that came closest (fewest errors), or every
-    branch when they tie."""
+    """The broken rule; for oneOf/anyOf every error of the branch that came closest (fewest
+    errors), or each branch's first when they tie."""
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         return error.message + _did_you_mean(error)
     if error.validator == "required" and isinstance(error.instance, Mapping):
@@ -57,10 +57,11 @@ def _reason(error: Any) -> str:
         branches.setdefault(sub.schema_path[0], []).append(sub)
     fewest = min(len(subs) for subs in branches.values())
     closest = [subs for subs in branches.values() if len(subs) == fewest]
-    if len(closest) == 1:
-        sub = closest[0][0]
-        where = _field(sub.relative_path)
-        return (f"{where}: " if sub.relative_path else "") + _reason(sub)
+    if len(closest) == 1:  # its first error per field (two wrong units of a record), a line each
+        return "\n  ".join(
+            (f"{_field(sub.relative_path)}: " if sub.relative_path else "") + _reason(sub)
+            for sub in first_per_field(closest[0], relative=True)
+        )
     return " or ".join(_reason(subs[0]) for subs in closest)
 
 
@@ -114,9 +115,15 @@ def describe(error: Any) -> str:
     )
 
 
+#: the most schema errors one message lists (the rest are counted)
+MAX_ERRORS = 5
+
+
 def validate(config: dict, schema: str | Path) -> None:
     """Validate ``config`` against ``schema`` and fill its defaults (Snakemake's validate);
-    raises :class:`ConfigError` with :func:`describe`'s message instead of the whole schema."""
+    raises :class:`ConfigError` with :func:`describe`'s message of every error (up to
+    :data:`MAX_ERRORS`, by field) instead of the whole schema: one run names all
+    the mistakes of a new config, not one per run."""
     import jsonschema
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
@@ -127,7 +134,34 @@ def validate(config: dict, schema: str | Path) -> None:
         cause = err.__context__  # Snakemake raises its error while handling jsonschema's
         if not isinstance(cause, jsonschema.ValidationError):
             raise
-        raise ConfigError(describe(cause)) from None
+        errors = all_errors(config, schema) or [cause]
+        more = len(errors) - MAX_ERRORS
+        text = "\n".join(describe(error) for error in errors[:MAX_ERRORS])
+        raise ConfigError(text + (f"\n(and {more} more)" if more > 0 else "")) from None
+
+
+def all_errors(config: Mapping, schema: str | Path) -> list[Any]:
+    """Every jsonschema error of ``config`` against ``schema``, sorted by field."""
+    import jsonschema
+
+    from paramid import io
+
+    document = io.read_yaml(schema)
+    checker = jsonschema.validators.validator_for(document)(document)
+    errors = sorted(checker.iter_errors(config), key=lambda e: [str(k) for k in e.absolute_path])
+    return first_per_field(errors)
+
+
+def first_per_field(errors: Any, relative: bool = False) -> list[Any]:
+    """The first of ``errors`` at each field (a misspelt key is both a missing and an
+    unexpected one: named once)."""
+    seen, kept = set(), []
+    for error in errors:
+        where = tuple(error.relative_path if relative else error.absolute_path)
+        if where not in seen:
+            seen.add(where)
+            kept.append(error)
+    return kept
 
 
 def result_folders(config: Mapping) -> dict[str, str]:
