@@ -10,7 +10,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "hip_ingest")
     spec = cfg["spec"]
     record = ingest.configured_record(
-        io.read_table(spec["path"], spec["header_line"]), spec, cfg["ingest"]["max_jitter"]
+        io.read_record(spec), spec, cfg["ingest"]["max_jitter"]
     )
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
     units = {"time": "s", "angle": "rad", "torque": "N m"}

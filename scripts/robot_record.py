@@ -14,7 +14,7 @@ def main(smk) -> None:
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
         trims = (spec["trim_start_s"], spec["trim_end_s"])
         rec = records.record_from_table(
-            io.read_table(spec["path"], spec["header_line"]),
+            io.read_record(spec),
             spec["path"],
             joints,
             spec["columns"],

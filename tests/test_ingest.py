@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import loaders
@@ -249,8 +250,36 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
     tokenise: the error says what separates the file."""
     frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
     frame.to_csv(tmp_path / "sep.csv", index=False, sep=separator, decimal=decimal)
-    with pytest.raises(ingest.InputError, match=rf"sep\.csv: .*separated by {name}"):
+    with pytest.raises(
+        ingest.InputError,
+        match=rf"sep\.csv: .*separated by {name}.*set separator: {re.escape(repr(separator))}",
+    ):
         loaders.load_record(tmp_path / "sep.csv", {})
+    fmt = io.CsvFormat(separator=separator, decimal=decimal)  # the settings that read it
+    read = ingest.record_from_table(io.read_table(tmp_path / "sep.csv", fmt), "sep.csv", {})
+    plain = loaders.load_record(tmp_path / "ok.csv", {})
+    np.testing.assert_array_equal(read.torque, plain.torque)
+
+
+def test_a_tsv_file_is_tab_separated(tmp_path):
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
+    frame.to_csv(tmp_path / "r.tsv", index=False, sep="\t")
+    read = ingest.record_from_table(io.read_table(tmp_path / "r.tsv"), "r.tsv", {})
+    np.testing.assert_array_equal(read.angle, loaders.load_record(tmp_path / "ok.csv", {}).angle)
+
+
+def test_a_file_in_another_encoding_names_the_setting_that_reads_it(tmp_path):
+    """A Latin-1 header ("Winkel [°]") gave Python's own words: 'utf-8' codec can't decode."""
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv")).rename(columns={"angle": "Winkel [°]"})
+    frame.to_csv(tmp_path / "latin.csv", index=False, encoding="latin-1")
+    with pytest.raises(
+        ingest.InputError, match=r"latin\.csv: cannot be read as utf-8 text .*set encoding: latin-1"
+    ):
+        io.read_table(tmp_path / "latin.csv")
+    read = io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="latin-1"))
+    assert "Winkel [°]" in read.columns
+    with pytest.raises(ingest.InputError, match=r"unknown encoding 'latin-9000'"):
+        io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="latin-9000"))
 
 
 def test_unknown_unit_names_field(tmp_path):
@@ -323,7 +352,11 @@ def test_lines_above_the_header_are_named(tmp_path, above, stamps):
         match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3 in the record",
     ):
         io.read_table(path)
-    assert list(io.read_table(path, header_line=3).columns) == ["time", "angle", "torque"]
+    assert list(io.read_table(path, io.CsvFormat(header_line=3)).columns) == [
+        "time",
+        "angle",
+        "torque",
+    ]
 
 
 def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
@@ -333,7 +366,7 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
     above = "Logger X v2.1, 2026-12-05\n# joint: hip\n\n"  # a blank line counts as a line
     (tmp_path / "logged.csv").write_text(above + text)
     plain = loaders.load_record(tmp_path / "plain.csv", {})
-    frame = io.read_table(tmp_path / "logged.csv", header_line=4)
+    frame = io.read_table(tmp_path / "logged.csv", io.CsvFormat(header_line=4))
     logged = ingest.record_from_table(frame, tmp_path / "logged.csv", {})
     np.testing.assert_array_equal(logged.angle, plain.angle)
     np.testing.assert_array_equal(logged.time, plain.time)
@@ -344,7 +377,9 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
         ingest.InputError, match=r"data row 18 \(file line 22\): empty or a missing"
     ):
         ingest.record_from_table(
-            io.read_table(tmp_path / "bad.csv", header_line=4), tmp_path / "bad.csv", {}
+            io.read_table(tmp_path / "bad.csv", io.CsvFormat(header_line=4)),
+            tmp_path / "bad.csv",
+            {},
         )
     assert (tmp_path / "bad.csv").read_text().splitlines()[21].split(",")[1] == "nan"
 
@@ -354,7 +389,7 @@ def test_a_header_line_is_for_csv_files(tmp_path):
     frame.to_parquet(tmp_path / "r.parquet")
     assert io.read_table(tmp_path / "r.parquet").attrs["header_line"] == 1
     with pytest.raises(ingest.InputError, match=r"r\.parquet: header_line = 2 is for CSV"):
-        io.read_table(tmp_path / "r.parquet", header_line=2)
+        io.read_table(tmp_path / "r.parquet", io.CsvFormat(header_line=2))
 
 
 def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
@@ -581,3 +616,9 @@ def test_an_unreadable_timestamp_the_trims_drop_is_not_judged(tmp_path):
         ingest.shared_samples(io.read_table(path), path, "time", "s", [(0.5, 3.0), (2.5, 0.0)])[0]
         == 50
     )
+
+
+def test_a_decimal_comma_needs_another_separator(tmp_path):
+    path = write_csv(tmp_path / "r.csv")
+    with pytest.raises(ingest.InputError, match=r"separator and decimal are both ','"):
+        io.read_table(path, io.CsvFormat(decimal=","))

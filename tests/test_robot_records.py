@@ -518,7 +518,9 @@ def test_a_joint_log_below_a_loggers_lines_is_read_from_its_header_line(
     data.to_csv(plain := tmp_path / "gap.csv", index=False)
     logged = tmp_path / "logged.csv"
     logged.write_text("# Gen3 logger\n# 1 kHz\n" + plain.read_text())
-    record = records.record_from_table(io.read_table(logged, header_line=3), logged, JOINTS)
+    record = records.record_from_table(
+        io.read_table(logged, io.CsvFormat(header_line=3)), logged, JOINTS
+    )
     np.testing.assert_array_equal(record.q, loaders.load_robot_record(plain, JOINTS).q)
     warning = records.gap_warning(record, "gap")
     assert warning is not None and "after data row 50 (file line 53)," in warning

@@ -175,3 +175,22 @@ def test_a_sweep_figure_of_a_study_without_that_sweep_says_what_to_add(user_work
     assert "studies.mine runs no cutoff_hz sweep (Figure 4b plots it)" in text, text[-3000:]
     assert "add sweeps: {cutoff_hz: {values: [...]}}" in text
     assert "KeyError" not in text
+
+
+def test_a_spreadsheets_export_reads_by_its_format_settings(user_workdir):
+    """A record exported by a spreadsheet (semicolons, decimal commas, a Latin-1 degree sign
+    in its header) is read as written when its block says so; the plain settings name them."""
+    path = user_workdir / "data/mine/cal.csv"
+    frame = pd.read_csv(path).rename(columns={"angle": "Winkel [°]"})
+    frame.to_csv(path, index=False, sep=";", decimal=",", encoding="latin-1")
+    block = USER_BLOCK.replace(
+        "calibration: {path: data/mine/cal.csv, ",
+        "calibration: {path: data/mine/cal.csv, separator: ';', decimal: ',', encoding: latin-1, "
+        "columns: {angle: 'Winkel [°]'}, ",
+    )
+    (user_workdir / "my.yaml").write_text(block)
+    out = snakemake(user_workdir, "-n", "results/mine/tables/table3.csv", "--configfile", "my.yaml")
+    assert out.returncode == 0, out.stderr[-3000:]
+    (user_workdir / "my.yaml").write_text(USER_BLOCK)
+    text = _fails_cleanly(user_workdir, "data/mine/cal.csv")
+    assert "set encoding: latin-1" in text, text[-3000:]

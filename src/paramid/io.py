@@ -26,6 +26,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -556,91 +557,163 @@ def write_markdown(
 # ---- users' files: records, configs, models -------------------------------------------------
 
 
-def read_table(path: str | Path, header_line: int = 1) -> pd.DataFrame:
-    """Read a CSV or Parquet file, naming the file in every error.  A CSV's column names are
-    on line ``header_line`` (1-based; a logger's title or comment lines above it are skipped);
-    the frame keeps it in ``attrs["header_line"]``, so that an error names a data row's file
-    line (:func:`paramid.ingest.data_row`)."""
+@dataclass(frozen=True)
+class CsvFormat:
+    """How a record's CSV file is written (the record's config keys of the same names):
+    the line of its column names (1-based; a logger's title or comment lines above it are
+    skipped), the field separator, the decimal mark and the text encoding."""
+
+    header_line: int = 1
+    separator: str = ","
+    decimal: str = "."
+    encoding: str = "utf-8"
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any]) -> CsvFormat:
+        """The format a record's config gives (the schema fills the defaults)."""
+        return cls(**{k: spec[k] for k in ("header_line", "separator", "decimal", "encoding")})
+
+    def text_encoding(self) -> str:
+        """The encoding text is read in: UTF-8 without its byte-order mark, which is no part of
+        the first column's name."""
+        return (
+            "utf-8-sig"
+            if self.encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+            else (self.encoding)
+        )
+
+
+#: suffixes read as delimited text; a .tsv file is tab-separated unless its record says else
+CSV_SUFFIXES = (".csv", ".txt", ".tsv")
+
+
+def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
+    """:func:`read_table` of a record as its config gives it (``path`` and :class:`CsvFormat`)."""
+    return read_table(spec["path"], CsvFormat.of(spec))
+
+
+def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
+    """Read a CSV or Parquet file, naming the file in every error.  A CSV is read as ``fmt``
+    says; the frame keeps its header's line in ``attrs["header_line"]``, so that an error names
+    a data row's file line (:func:`paramid.ingest.data_row`)."""
+    import codecs
+
     import pandas as pd
 
     path = check_file(path)
     if path.stat().st_size == 0:
         raise InputError(f"{path}: file is empty")
-    csv_file = path.suffix.lower() in (".csv", ".txt")
-    if header_line != 1 and not csv_file:
-        raise InputError(f"{path}: header_line = {header_line} is for CSV files; leave it unset")
+    suffix = path.suffix.lower()
+    csv_file = suffix in CSV_SUFFIXES
+    if suffix == ".tsv" and fmt.separator == ",":
+        fmt = replace(fmt, separator="\t")
+    if not csv_file and fmt != CsvFormat():
+        given = ", ".join(
+            f"{name} = {value!r}"
+            for name, value in vars(fmt).items()
+            if value != getattr(CsvFormat(), name)
+        )
+        raise InputError(f"{path}: {given} is for CSV files; leave it unset")
+    if fmt.separator == fmt.decimal:
+        raise InputError(
+            f"{path}: separator and decimal are both {fmt.separator!r}: a spreadsheet that "
+            'writes decimal commas separates its fields by ";"'
+        )
     try:
-        if path.suffix.lower() in (".parquet", ".pq"):
+        codecs.lookup(fmt.encoding)
+    except LookupError:
+        raise InputError(
+            f"{path}: unknown encoding {fmt.encoding!r} (e.g. utf-8, latin-1)"
+        ) from None
+    try:
+        if suffix in (".parquet", ".pq"):
             frame = pd.read_parquet(path)
         elif csv_file:
             # index_col=False: rows ending in a comma must not shift the columns onto an index;
             # rows with more fields than the header (pandas would drop them, warning) are an error
             with warnings.catch_warnings():
                 warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(path, index_col=False, skiprows=header_line - 1)
+                frame = pd.read_csv(
+                    path,
+                    index_col=False,
+                    skiprows=fmt.header_line - 1,
+                    sep=fmt.separator,
+                    decimal=fmt.decimal,
+                    encoding=fmt.text_encoding(),
+                )
         else:
-            raise InputError(f"{path}: unknown file type {path.suffix!r} (use .csv or .parquet)")
+            raise InputError(
+                f"{path}: unknown file type {path.suffix!r} (use .csv, .tsv or .parquet)"
+            )
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"{path}: cannot be read as {fmt.encoding} text ({err.reason} at byte "
+            f"{err.start}): set encoding: latin-1 (or the one the logger writes) in the "
+            "record's config, or save the file as UTF-8"
+        ) from err
     except (
         pd.errors.ParserError,
         pd.errors.ParserWarning,
         pd.errors.EmptyDataError,
-        UnicodeDecodeError,
         OSError,
     ) as err:
-        hint = _separator_hint(path, header_line) or _lines_above_header(path, header_line)
+        hint = _separator_hint(path, fmt) or _lines_above_header(path, fmt)
         raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
     if csv_file:
-        if frame.shape[1] == 1 and (hint := _separator_hint(path, header_line)):
+        if frame.shape[1] == 1 and (hint := _separator_hint(path, fmt)):
             raise InputError(f"{path}: one column only{hint}")
-        _unique_header(path, header_line)
-    frame.attrs["header_line"] = header_line
+        _unique_header(path, fmt)
+    frame.attrs["header_line"] = fmt.header_line
     return frame
 
 
-def _csv_lines(path: Path, header_line: int, count: int) -> list[list[str]]:
-    """Up to ``count`` CSV rows of ``path`` from line ``header_line`` (1-based) on."""
+def _csv_lines(path: Path, fmt: CsvFormat, count: int) -> list[list[str]]:
+    """Up to ``count`` CSV rows of ``path`` from its header line on."""
     import csv
     import itertools
 
-    with path.open(newline="", encoding="utf-8-sig") as handle:  # a BOM is no part of a name
-        lines = itertools.islice(handle, header_line - 1, None)
-        return list(itertools.islice(csv.reader(lines), count))
+    with path.open(newline="", encoding=fmt.text_encoding()) as handle:
+        lines = itertools.islice(handle, fmt.header_line - 1, None)
+        return list(itertools.islice(csv.reader(lines, delimiter=fmt.separator), count))
 
 
-def _header_text(path: Path, header_line: int) -> str:
-    """Line ``header_line`` of a text file, as written ("" where unreadable)."""
+def _header_text(path: Path, fmt: CsvFormat) -> str:
+    """The header line of a text file, as written ("" where unreadable)."""
     import itertools
 
     try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            return next(itertools.islice(handle, header_line - 1, None), "")
+        with path.open(newline="", encoding=fmt.text_encoding()) as handle:
+            return next(itertools.islice(handle, fmt.header_line - 1, None), "")
     except (OSError, UnicodeDecodeError):
         return ""
 
 
-def _separator_hint(path: Path, header_line: int = 1) -> str:
-    """Where a CSV's header holds no comma but semicolons or tabs: say so (files are read
-    comma-separated; a semicolon file often writes decimal commas too)."""
-    header = _header_text(path, header_line)
-    for separator, name in ((";", "semicolons"), ("\t", "tabs")):
-        if "," not in header and separator in header:
+def _separator_hint(path: Path, fmt: CsvFormat = CsvFormat()) -> str:
+    """Where a CSV's header holds none of ``fmt``'s separator but semicolons, tabs or commas:
+    the setting that reads it (a semicolon file often writes decimal commas too)."""
+    header = _header_text(path, fmt)
+    names = {",": "commas", ";": "semicolons", "\t": "tabs"}
+    for separator, name in names.items():
+        if fmt.separator not in header and separator != fmt.separator and separator in header:
+            decimal = ' (and decimal: "," for decimal commas)' if separator == ";" else ""
             return (
-                f"; its header is separated by {name}, but records are read comma-separated "
-                "(with a decimal point): save the file as comma-separated CSV"
+                f"; its header is separated by {name}, but the record is read with "
+                f"{names.get(fmt.separator, repr(fmt.separator))}: set separator: "
+                f"{separator!r}{decimal} in the record's config"
             )
     return ""
 
 
-def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> str:
-    """Where a CSV's first lines (from ``header_line``) hold fewer fields than those below (a
+def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = 50) -> str:
+    """Where a CSV's first lines (from its header line) hold fewer fields than those below (a
     logger's comment or title lines above the header): name the line that looks like the
     header and the record setting that skips the lines above it."""
     import csv
 
     try:
-        rows = _csv_lines(path, header_line, lines)
+        rows = _csv_lines(path, fmt, lines)
     except (OSError, UnicodeDecodeError, csv.Error):
         return ""
     widths = [len(row) for row in rows]
@@ -652,7 +725,8 @@ def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> st
         return ""
     # the header: the line of that width just above the first data row, never a comment line
     # (one may hold commas too: "# units: ms, deg, deg/s, N m")
-    data = [k for k in wide if all(map(_is_number, rows[k]))]
+    number = _number_reader(fmt.decimal)
+    data = [k for k in wide if all(map(number, rows[k]))]
     if data:
         above = [k for k in wide if k < data[0]]
         if not above:
@@ -660,14 +734,19 @@ def _lines_above_header(path: Path, header_line: int = 1, lines: int = 50) -> st
         header = above[-1]
     else:  # no row of numbers only (ISO time stamps): the first line of that width
         header = wide[0]
-    if any(_is_number(field) for field in rows[header]):
+    if any(number(field) for field in rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
-    line = header_line + header
+    line = fmt.header_line + header
     return (
-        f"; line {line} looks like the header ({common} fields; line {header_line} has "
+        f"; line {line} looks like the header ({common} fields; line {fmt.header_line} has "
         f"{widths[0]}): set header_line: {line} in the record's config (the lines above it "
         "are skipped), or remove them"
     )
+
+
+def _number_reader(decimal: str) -> Callable[[str], bool]:
+    """Whether a field is a number written with the ``decimal`` mark."""
+    return _is_number if decimal == "." else lambda text: _is_number(text.replace(decimal, "."))
 
 
 def _comment(row: list[str]) -> bool:
@@ -683,12 +762,12 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _unique_header(path: Path, header_line: int = 1) -> None:
-    """A CSV whose header (line ``header_line``) names a column twice (pandas would silently
-    read the first and rename the second ``name.1``)."""
+def _unique_header(path: Path, fmt: CsvFormat = CsvFormat()) -> None:
+    """A CSV whose header names a column twice (pandas would silently read the first and
+    rename the second ``name.1``)."""
     from collections import Counter
 
-    header = next(iter(_csv_lines(path, header_line, 1)), [])
+    header = next(iter(_csv_lines(path, fmt, 1)), [])
     twice = sorted(name for name, count in Counter(header).items() if count > 1)
     if twice:
         raise InputError(f"{path}: the header names column(s) {twice} more than once")

@@ -160,7 +160,7 @@ class HipStudies:
         if done:
             return []
         angles = [(ingest.field_columns(s["columns"])["angle"],) for s in specs]
-        frame = io.read_table(specs[0]["path"], specs[0]["header_line"])
+        frame = io.read_record(specs[0])
         if not ingest.same_motion(frame, *angles):
             return [stamp]  # another motion in the same file (a second joint's columns)
         shared, seconds = ingest.shared_samples(
@@ -202,9 +202,7 @@ class HipStudies:
             return []
         from paramid.hip import checks
 
-        loaded = ingest.configured_record(
-            io.read_table(spec["path"], spec["header_line"]), spec, cfg["ingest"]["max_jitter"]
-        )
+        loaded = ingest.configured_record(io.read_record(spec), spec, cfg["ingest"]["max_jitter"])
         checks.check_usable(
             loaded,
             spec["path"],
@@ -244,7 +242,7 @@ class HipStudies:
         loaded = {
             record: (
                 ingest.configured_record(
-                    io.read_table(spec["path"], spec["header_line"]),
+                    io.read_record(spec),
                     spec,
                     cfg["ingest"]["max_jitter"],
                 ),

@@ -255,7 +255,7 @@ class RobotStudies:
                 from paramid.robot.records import angle_columns, column_templates  # pandas
 
                 angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
-                frame = io.read_table(spec["path"], spec["header_line"])
+                frame = io.read_record(spec)
                 if not ingest.same_motion(frame, *angles):
                     stamps.append(stamp)  # another motion (one log of two arms, read by its
                     continue  # angle columns)
@@ -296,7 +296,7 @@ class RobotStudies:
 
         robot = study.robot_of(block, io.read_urdf(block["urdf"]))
         loaded = records.record_from_table(
-            io.read_table(spec["path"], spec["header_line"]),
+            io.read_record(spec),
             spec["path"],
             block["joints"],
             spec["columns"],
