@@ -304,7 +304,7 @@ def test_compare_trees_classifies_every_output(tmp_path):
     result = provenance.compare_trees(ref, other, files + ["results/hip/extra.json"])
     assert not result.ok
     assert result.different == [
-        "results/hip/fits/ls.parquet (data: val_rmse (1 of 2 rows from row 0, largest |diff| "
+        "results/hip/fits/ls.parquet (data: val_rmse (1 of 2 rows from row 1, largest |diff| "
         "1e-11, relative 1.0e-10))",
         "results/hip/tables/table3.csv (row 1, column 'val': '0.1174' -> '0.1175' (relative "
         "8.5e-04))",
@@ -356,6 +356,15 @@ def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
         "line 3: '<mass value=\"1.0\"/>' -> '<mass value=\"1.5\"/>'"
     )
     assert located("a.bin", "x", "y") == "bytes"
+    assert located("e.csv", "", head + "LS,1,2\n") == "0 rows in the reference, 1 rebuilt"
+    audit_md = (
+        "Claims audit (hip)\n\n| claim | reproduced_value | verdict | reason |\n"
+        "|---|---|---|---|\n| a | 1 | {v} | r |\n"
+    )
+    assert located("audit.md", audit_md.format(v="reproduced"), audit_md.format(v="differs")) == (
+        "row 1, column 'verdict': 'reproduced' -> 'differs'"
+    )
+    assert located("j.json", '{"ok": true}', '{"ok": false}') == "ok: True -> False"
     reason = "our rank 3 of 6 by std; 95 % bootstrap interval over the runs from {} to 4"
     long_a, long_b = (head + f"LS,1,{reason.format(k)}\n" for k in (2, 3))
     assert located("t.csv", long_a, long_b) == (
@@ -366,12 +375,24 @@ def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
 def test_frame_difference_counts_rows_and_sizes_the_gap():
     frame = pd.DataFrame({"k": ["a", "b", "c"], "x": [1.0, float("nan"), 3.0], "n": [1, 2, 3]})
     assert provenance.frame_difference(frame, frame.copy()) == (
-        "equal values, other bit patterns (e.g. -0.0 and 0.0)"
+        "equal values, stored otherwise (the data hash reads the bytes)"
     )  # NaN equals NaN
     moved = frame.assign(x=[1.0, float("nan"), 3.0 + 3e-12], k=["a", "B", "c"])
     assert provenance.frame_difference(frame, moved) == (
-        "k (1 of 3 rows from row 1); x (1 of 3 rows from row 2, largest |diff| 3e-12, "
+        "k (1 of 3 rows from row 2); x (1 of 3 rows from row 3, largest |diff| 3e-12, "
         "relative 1.0e-12)"
+    )  # rows counted from 1, as in a CSV's
+    lost = frame.assign(x=[float("nan"), float("nan"), -float("inf")])
+    assert provenance.frame_difference(frame, lost) == (
+        "x (2 of 3 rows from row 1, 2 non-finite in one of them (NaN, inf))"
+    )  # a value turned NaN is no zero difference
+    flags = pd.DataFrame({"f": pd.array([True, None, False], dtype="boolean")})
+    assert provenance.frame_difference(flags, flags.assign(f=pd.array([True, None, True]))) == (
+        "f (1 of 3 rows from row 3)"
+    )  # a nullable boolean's NA compared as missing, not as a truth value
+    twice = pd.DataFrame([[1.0, 2.0]], columns=["a", "a"])
+    assert provenance.frame_difference(twice, twice + [0.0, 1.0]) == (
+        "a (1 of 1 rows from row 1, largest |diff| 1, relative 3.3e-01)"
     )
     assert provenance.frame_difference(frame, frame.assign(n=[1.0, 2.0, 3.0])) == (
         "n (int64 -> float64)"

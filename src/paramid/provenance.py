@@ -397,7 +397,10 @@ def _compare_one(rel: str, a: Path, b: Path, result: Comparison) -> None:
     if hash_a == hash_b:
         result.same.append(rel)
     else:
-        where = difference(a, b)
+        try:
+            where = difference(a, b)
+        except (TypeError, ValueError) as err:  # the files differ: where is a courtesy
+            where = f"not located: {type(err).__name__}: {err}"
         result.different.append(f"{rel} ({where})" if where else rel)
 
 
@@ -416,9 +419,13 @@ def difference(reference: str | os.PathLike, rebuilt: str | os.PathLike) -> str:
         return _lines_difference(read(reference), read(rebuilt))
     if kind == "audit" and Path(reference).suffix.lower() == ".csv":
         return _rows_difference(audit_content(reference), audit_content(rebuilt))
-    if kind in ("json", "audit"):
-        read = json_content if kind == "json" else audit_content
-        return _nested_difference(read(reference), read(rebuilt))
+    if kind == "audit":  # Markdown: its prose lines, then its table's cells
+        (prose_a, table_a), (prose_b, table_b) = audit_content(reference), audit_content(rebuilt)
+        if prose_a != prose_b:
+            return _lines_difference(prose_a, prose_b).replace("line", "caption or note line", 1)
+        return _rows_difference(table_a, table_b)
+    if kind == "json":
+        return _nested_difference(json_content(reference), json_content(rebuilt))
     return "bytes"
 
 
@@ -443,6 +450,8 @@ def _values(a: Any, b: Any) -> str:
     text = _shown(a, b)
     numbers = []
     for value in (a, b):
+        if isinstance(value, bool):
+            return text
         try:
             numbers.append(float(value))
         except (TypeError, ValueError):
@@ -464,7 +473,7 @@ def _rows_difference(a: list[list[str]], b: list[list[str]]) -> str:
                 column = header[j] if j < len(header) else f"cell {j + 1}"
                 where = "header" if i == 0 else f"row {i}"
                 return f"{where}, column {column!r}: {_values(cell_a, cell_b)}"
-    return f"{len(a) - 1} rows in the reference, {len(b) - 1} rebuilt"
+    return f"{max(len(a) - 1, 0)} rows in the reference, {max(len(b) - 1, 0)} rebuilt"
 
 
 def _lines_difference(a: list[str], b: list[str]) -> str:
@@ -514,10 +523,9 @@ def _parquet_difference(a: Path, b: Path) -> str:
 
 def frame_difference(a: pd.DataFrame, b: pd.DataFrame, shown: int = 3) -> str:
     """Where two frames' data differ: their columns or row counts, else the first ``shown``
-    differing columns, each with how many rows differ, the first of them and, for numbers,
-    the largest absolute and relative difference (NaN equals NaN, as in the data hash)."""
-    import numpy as np
-    import pandas as pd
+    differing columns, each with how many rows differ, the first of them (1-based) and, for
+    real numbers, the largest absolute and relative difference of the rows finite in both and
+    how many rows are finite in one only (NaN equals NaN, as in the data hash)."""
 
     if list(a.columns) != list(b.columns):
         only_a = [c for c in a.columns if c not in b.columns]
@@ -528,32 +536,58 @@ def frame_difference(a: pd.DataFrame, b: pd.DataFrame, shown: int = 3) -> str:
     if len(a) != len(b):
         return f"{len(a)} rows in the reference, {len(b)} rebuilt"
     notes = []
-    for column in a.columns:
-        col_a, col_b = a[column], b[column]
+    for k in range(a.shape[1]):  # by position: a name may repeat
+        col_a, col_b, column = a.iloc[:, k], b.iloc[:, k], a.columns[k]
         if col_a.dtype != col_b.dtype:
             notes.append(f"{column} ({col_a.dtype} -> {col_b.dtype})")
-            continue
-        numeric = pd.api.types.is_numeric_dtype(col_a) and not pd.api.types.is_bool_dtype(col_a)
-        if numeric:
-            x, y = col_a.to_numpy(dtype=float), col_b.to_numpy(dtype=float)
-            differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
-        else:
-            differs = ~(col_a.eq(col_b) | (col_a.isna() & col_b.isna())).to_numpy()
-        if not differs.any():
-            continue
-        rows = np.flatnonzero(differs)
-        note = f"{column} ({rows.size} of {len(a)} rows from row {rows[0]}"
-        if numeric:
-            gap = np.abs(x[rows] - y[rows])
-            scale = np.maximum(np.abs(x[rows]), np.abs(y[rows]))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                relative = np.nanmax(np.where(scale > 0, gap / scale, np.nan), initial=0.0)
-            note += f", largest |diff| {np.nanmax(gap, initial=0.0):.3g}, relative {relative:.1e}"
-        notes.append(note + ")")
+        elif (note := _column_difference(col_a, col_b)) is not None:
+            notes.append(f"{column} ({note})")
     if not notes:
-        return "equal values, other bit patterns (e.g. -0.0 and 0.0)"
+        return "equal values, stored otherwise (the data hash reads the bytes)"
     more = f" and {len(notes) - shown} more columns" if len(notes) > shown else ""
     return "; ".join(notes[:shown]) + more
+
+
+def _column_difference(a: pd.Series, b: pd.Series) -> str | None:
+    """How two columns of one dtype and length differ; None where they hold the same values."""
+    import numpy as np
+
+    if a.dtype.kind in "iuf":  # real numbers: the size of the gap
+        x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
+        differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        if not differs.any():
+            return None
+        rows = np.flatnonzero(differs)
+        note = f"{rows.size} of {len(a)} rows from row {rows[0] + 1}"
+        both = rows[np.isfinite(x[rows]) & np.isfinite(y[rows])]
+        if both.size:
+            gap = np.abs(x[both] - y[both])
+            scale = np.maximum(np.abs(x[both]), np.abs(y[both]))
+            relative = float(np.max(gap / np.where(scale > 0, scale, 1.0)))
+            note += f", largest |diff| {np.max(gap):.3g}, relative {relative:.1e}"
+        if both.size < rows.size:
+            note += f", {rows.size - both.size} non-finite in one of them (NaN, inf)"
+        return note
+    values_a, values_b = a.astype(object).to_numpy(), b.astype(object).to_numpy()
+    differs = np.array([not _same_cell(u, v) for u, v in zip(values_a, values_b, strict=True)])
+    if not differs.any():
+        return None
+    rows = np.flatnonzero(differs)
+    return f"{rows.size} of {len(a)} rows from row {rows[0] + 1}"
+
+
+def _same_cell(a: Any, b: Any) -> bool:
+    """Two cells of an object column alike: equal, both missing, or equal arrays."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(a, np.ndarray | list) or isinstance(b, np.ndarray | list):
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    if a is pd.NA or b is pd.NA or a is None or b is None:
+        return (a is pd.NA or a is None) and (b is pd.NA or b is None)
+    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
+        return True
+    return bool(a == b)
 
 
 def hashes(root: str | os.PathLike, files: Iterable[str]) -> dict[str, str | None]:
