@@ -261,11 +261,18 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
     np.testing.assert_array_equal(read.torque, plain.torque)
 
 
-def test_a_tsv_file_is_tab_separated(tmp_path):
+def test_a_tsv_file_reads_by_its_separator(tmp_path):
+    """A .tsv file is text like a .csv: its tabs are named and ``separator`` reads them (no
+    separator is guessed from the name: a comma-separated .tsv reads as written)."""
     frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
     frame.to_csv(tmp_path / "r.tsv", index=False, sep="\t")
-    read = ingest.record_from_table(io.read_table(tmp_path / "r.tsv"), "r.tsv", {})
+    with pytest.raises(ingest.InputError, match=r"separated by tabs.*set separator: '\\t'"):
+        io.read_table(tmp_path / "r.tsv")
+    tabs = io.read_table(tmp_path / "r.tsv", io.CsvFormat(separator="\t"))
+    read = ingest.record_from_table(tabs, "r.tsv", {})
     np.testing.assert_array_equal(read.angle, loaders.load_record(tmp_path / "ok.csv", {}).angle)
+    frame.to_csv(tmp_path / "commas.tsv", index=False)
+    assert list(io.read_table(tmp_path / "commas.tsv").columns) == list(frame.columns)
 
 
 def test_a_file_in_another_encoding_names_the_setting_that_reads_it(tmp_path):
@@ -273,9 +280,13 @@ def test_a_file_in_another_encoding_names_the_setting_that_reads_it(tmp_path):
     frame = pd.read_csv(write_csv(tmp_path / "ok.csv")).rename(columns={"angle": "Winkel [°]"})
     frame.to_csv(tmp_path / "latin.csv", index=False, encoding="latin-1")
     with pytest.raises(
-        ingest.InputError, match=r"latin\.csv: cannot be read as utf-8 text .*set encoding: latin-1"
+        ingest.InputError,
+        match=r"latin\.csv: cannot be read as utf-8 text \(line 1: invalid start byte\): set "
+        "encoding: latin-1",
     ):
         io.read_table(tmp_path / "latin.csv")
+    with pytest.raises(ingest.InputError, match=r"cannot be read as utf-16 text"):
+        io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="utf-16"))
     read = io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="latin-1"))
     assert "Winkel [°]" in read.columns
     with pytest.raises(ingest.InputError, match=r"unknown encoding 'latin-9000'"):
@@ -339,14 +350,18 @@ def test_constant_angle_reports_collinear_columns(tmp_path):
         "# logger v2\n# units: s, rad, N m\n",  # a comment with as many commas as the header
     ],
 )
+@pytest.mark.parametrize(
+    "below",
+    ["", "s,rad,N m\n"],  # a units row below the header: no header of its own
+)
 @pytest.mark.parametrize("stamps", [("0", "0.01", "0.02"), ("2026-12-05T10:00:00Z",) * 3])
-def test_lines_above_the_header_are_named(tmp_path, above, stamps):
+def test_lines_above_the_header_are_named(tmp_path, above, below, stamps):
     """Comment or title lines above the header gave the parser's own words ("Error tokenizing
     data. C error: Expected 1 fields in line 3, saw 3") without a remedy; a comment line with
     the header's count of fields was named as the header."""
     path = tmp_path / "r.csv"
     rows = "".join(f"{stamp},{k},2\n" for k, stamp in enumerate(stamps))
-    path.write_text(above + "time,angle,torque\n" + rows)
+    path.write_text(above + "time,angle,torque\n" + below + rows)
     with pytest.raises(
         ingest.InputError,
         match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3 in the record",

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -583,7 +583,7 @@ class CsvFormat:
         )
 
 
-#: suffixes read as delimited text; a .tsv file is tab-separated unless its record says else
+#: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 
 
@@ -605,8 +605,6 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         raise InputError(f"{path}: file is empty")
     suffix = path.suffix.lower()
     csv_file = suffix in CSV_SUFFIXES
-    if suffix == ".tsv" and fmt.separator == ",":
-        fmt = replace(fmt, separator="\t")
     if not csv_file and fmt != CsvFormat():
         given = ", ".join(
             f"{name} = {value!r}"
@@ -645,11 +643,11 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
             raise InputError(
                 f"{path}: unknown file type {path.suffix!r} (use .csv, .tsv or .parquet)"
             )
-    except UnicodeDecodeError as err:
+    except UnicodeError as err:  # UnicodeDecodeError, or a UTF-16 stream without its BOM
         raise InputError(
-            f"{path}: cannot be read as {fmt.encoding} text ({err.reason} at byte "
-            f"{err.start}): set encoding: latin-1 (or the one the logger writes) in the "
-            "record's config, or save the file as UTF-8"
+            f"{path}: cannot be read as {fmt.encoding} text{_undecodable_line(path, fmt)}: "
+            "set encoding: latin-1 (or the one the logger writes) in the record's config, or "
+            "save the file as UTF-8"
         ) from err
     except (
         pd.errors.ParserError,
@@ -667,6 +665,22 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         _unique_header(path, fmt)
     frame.attrs["header_line"] = fmt.header_line
     return frame
+
+
+def _undecodable_line(path: Path, fmt: CsvFormat) -> str:
+    """Where a file stops being text in ``fmt``'s encoding: `` (line N: why)`` of its first
+    such line ("" where each line decodes: the reader refused the whole, a UTF-16 file without
+    its byte-order mark)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder(fmt.text_encoding())()
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                decoder.decode(line)
+            except UnicodeError as err:
+                return f" (line {number}: {getattr(err, 'reason', err)})"
+    return ""
 
 
 def _csv_lines(path: Path, fmt: CsvFormat, count: int) -> list[list[str]]:
@@ -723,17 +737,11 @@ def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = 5
     wide = [k for k, width in enumerate(widths) if width == common and not _comment(rows[k])]
     if widths[0] >= common or not wide:
         return ""
-    # the header: the line of that width just above the first data row, never a comment line
-    # (one may hold commas too: "# units: ms, deg, deg/s, N m")
+    # the header: the first line of that width that is no comment line (one may hold the
+    # header's count of commas: "# units: ms, deg, deg/s, N m"; a units row below the header
+    # is no header)
     number = _number_reader(fmt.decimal)
-    data = [k for k in wide if all(map(number, rows[k]))]
-    if data:
-        above = [k for k in wide if k < data[0]]
-        if not above:
-            return ""  # a data row first: the header is short of fields (rows ending in ",")
-        header = above[-1]
-    else:  # no row of numbers only (ISO time stamps): the first line of that width
-        header = wide[0]
+    header = wide[0]
     if any(number(field) for field in rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
     line = fmt.header_line + header
