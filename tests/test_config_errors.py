@@ -360,3 +360,15 @@ def test_a_long_list_of_schema_mistakes_is_cut_and_counted(raw, repo_root):
     text = str(err.value)
     assert text.count("invalid config:") == config_checks.MAX_ERRORS
     assert text.endswith(f"(and {9 - config_checks.MAX_ERRORS} more)")
+
+
+def test_two_mistakes_in_one_block_are_both_named(raw, repo_root):
+    """An unknown key and a missing one in the same block: both (the review found the second
+    hidden behind the first); a misspelt key is still named once."""
+    config = copy.deepcopy(raw)
+    config["studies"]["hip"]["foo"] = 1
+    del config["studies"]["hip"]["regressor"]
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    text = str(err.value)
+    assert "'regressor' is a required property" in text and "'foo' was unexpected" in text, text

@@ -189,6 +189,10 @@ def test_unix_time_stamps_keep_a_uniform_log_as_it_is(tmp_path):
             r"column 'torque' .* data row 6",
         ),
         (
+            lambda f: f.assign(torque=f.torque.where(f.index != 0, np.nan)),
+            r"column 'torque' .* data row 1 .*; raise trim_start_s past it or remove it",
+        ),
+        (
             lambda f: f.assign(time=f.time.where(f.index != 40, 0.1)),
             r"time is not increasing at data row 41 \(file line 42\): 0\.1 s after \d",
         ),

@@ -173,7 +173,7 @@ def test_a_sweep_figure_of_a_study_without_that_sweep_says_what_to_add(user_work
     assert out.returncode != 0
     text = out.stdout + out.stderr
     assert "studies.mine runs no cutoff_hz sweep (Figure 4b plots it)" in text, text[-3000:]
-    assert "add sweeps: {cutoff_hz: {values: [...]}}" in text
+    assert "add a sweeps.cutoff_hz block to the study (studies.hip.sweeps.cutoff_hz in" in text
     assert "KeyError" not in text
 
 

@@ -9,7 +9,7 @@ when its workflow object is built (``paramid.<family>.workflow``), before any jo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +57,11 @@ def _reason(error: Any) -> str:
         branches.setdefault(sub.schema_path[0], []).append(sub)
     fewest = min(len(subs) for subs in branches.values())
     closest = [subs for subs in branches.values() if len(subs) == fewest]
-    if len(closest) == 1:  # its first error per field (two wrong units of a record), a line each
+    if len(closest) == 1:  # each of its errors (two wrong units of a record), a line each
         return "\n  ".join(
             (f"{_field(sub.relative_path)}: " if sub.relative_path else "") + _reason(sub)
-            for sub in first_per_field(closest[0], relative=True)
+            for group in per_field(closest[0], relative=True)
+            for sub in group
         )
     return " or ".join(_reason(subs[0]) for subs in closest)
 
@@ -92,10 +93,10 @@ def _did_you_mean(error: Any) -> str:
     return f"; did you mean {', '.join(hints)}?" if hints else ""
 
 
-def describe(error: Any) -> str:
-    """A jsonschema ValidationError in two or three lines; a key that breaks its mapping's rule
-    for names (``propertyNames``: a study named ``my-arm``) is named as a key, not as a
-    value."""
+def describe(error: Any, also: Sequence[Any] = ()) -> str:
+    """A jsonschema ValidationError in two or three lines (a line more for each error ``also``
+    of the same field); a key that breaks its mapping's rule for names (``propertyNames``: a
+    study named ``my-arm``) is named as a key, not as a value."""
     if "propertyNames" in error.schema_path:
         why = (
             " (a name here becomes part of file paths and rule wildcards: a lower-case letter, "
@@ -108,9 +109,10 @@ def describe(error: Any) -> str:
             f"is not allowed: {_reason(error)}{why}\n"
             "  (schema: workflow/schemas/config.schema.yaml)"
         )
+    reasons = "\n  ".join(_reason(e) for e in [error, *also])
     return (
         f"invalid config: {_field(error.absolute_path)} = {_short(error.instance)}\n"
-        f"  {_reason(error)}\n"
+        f"  {reasons}\n"
         "  (schema: workflow/schemas/config.schema.yaml)"
     )
 
@@ -134,14 +136,15 @@ def validate(config: dict, schema: str | Path) -> None:
         cause = err.__context__  # Snakemake raises its error while handling jsonschema's
         if not isinstance(cause, jsonschema.ValidationError):
             raise
-        errors = all_errors(config, schema) or [cause]
-        more = len(errors) - MAX_ERRORS
-        text = "\n".join(describe(error) for error in errors[:MAX_ERRORS])
+        fields = all_errors(config, schema) or [[cause]]
+        more = len(fields) - MAX_ERRORS
+        text = "\n".join(describe(group[0], group[1:]) for group in fields[:MAX_ERRORS])
         raise ConfigError(text + (f"\n(and {more} more)" if more > 0 else "")) from None
 
 
-def all_errors(config: Mapping, schema: str | Path) -> list[Any]:
-    """Every jsonschema error of ``config`` against ``schema``, sorted by field."""
+def all_errors(config: Mapping, schema: str | Path) -> list[list[Any]]:
+    """Every jsonschema error of ``config`` against ``schema``, grouped by field
+    (:func:`per_field`), sorted by field."""
     import jsonschema
 
     from paramid import io
@@ -149,19 +152,33 @@ def all_errors(config: Mapping, schema: str | Path) -> list[Any]:
     document = io.read_yaml(schema)
     checker = jsonschema.validators.validator_for(document)(document)
     errors = sorted(checker.iter_errors(config), key=lambda e: [str(k) for k in e.absolute_path])
-    return first_per_field(errors)
+    return per_field(errors)
 
 
-def first_per_field(errors: Any, relative: bool = False) -> list[Any]:
-    """The first of ``errors`` at each field (a misspelt key is both a missing and an
-    unexpected one: named once)."""
-    seen, kept = set(), []
+def per_field(errors: Any, relative: bool = False) -> list[list[Any]]:
+    """The errors grouped by field, in their order; a key named unexpected only as the
+    misspelling of a missing one is left to the missing key's message ("the block has
+    'regresor': did you mean 'regressor'?")."""
+    fields: dict[tuple, list[Any]] = {}
     for error in errors:
-        where = tuple(error.relative_path if relative else error.absolute_path)
-        if where not in seen:
-            seen.add(where)
-            kept.append(error)
-    return kept
+        fields.setdefault(tuple(error.relative_path if relative else error.absolute_path), [])
+        fields[tuple(error.relative_path if relative else error.absolute_path)].append(error)
+    groups = []
+    for group in fields.values():
+        missing = [e.message.split("'")[1] for e in group if e.validator == "required"]
+        groups.append([e for e in group if not _misspelling(e, missing)] or group[:1])
+    return groups
+
+
+def _misspelling(error: Any, missing: list[str]) -> bool:
+    """An unexpected-key error whose every key resembles one of the ``missing`` required ones."""
+    import difflib
+
+    if error.validator != "additionalProperties" or not missing:
+        return False
+    allowed = error.schema.get("properties", {})
+    unexpected = [str(k) for k in error.instance if k not in allowed]
+    return all(difflib.get_close_matches(k, missing, n=1, cutoff=0.6) for k in unexpected)
 
 
 def result_folders(config: Mapping) -> dict[str, str]:

@@ -555,13 +555,13 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
                 "not in the paper (PO is MIPO's baseline)"
                 if r["peer"] == "PO"
                 else "§3.1.2 conclusion (MIPO outperforms the peers)",
-                "better",
+                "–" if r["peer"] == "PO" else "better",  # PO: not in the paper
                 f"{r['wins']} wins / {r['losses']} losses, Holm p = {r['holm_p']:.3g}",
                 f"Holm p < {audit.ALPHA:g} and more wins",
                 audit.direction_verdict(more, significant),
                 why,
                 unit="functions",
-                reading="none" if r["peer"] == "PO" else "reading",
+                reading=None if r["peer"] == "PO" else "reading",
             )
         )
     return rows

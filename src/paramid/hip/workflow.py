@@ -522,8 +522,8 @@ class HipStudies:
             raise ConfigError(
                 f"studies.{wildcards.study} runs no {sweep} sweep"
                 + (f" (Figure {panel[3:]} plots it)" if panel else "")
-                + f": add sweeps: {{{sweep}: {{values: [...]}}}} to the study's block, or leave "
-                "that figure or table out"
+                + f": add a sweeps.{sweep} block to the study (studies.hip.sweeps.{sweep} in "
+                "config.yaml is one), or leave that figure or table out"
             )
         base = f"results/{wildcards.study}/sweeps"
         if sweep in VALUE_SWEEPS:
