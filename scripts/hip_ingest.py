@@ -9,9 +9,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_ingest")
     spec = cfg["spec"]
-    record = ingest.configured_record(
-        io.read_record(spec), spec, cfg["ingest"]["max_jitter"]
-    )
+    record = ingest.configured_record(io.read_record(spec), spec, cfg["ingest"]["max_jitter"])
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
     units = {"time": "s", "angle": "rad", "torque": "N m"}
     if record.velocity is not None:
