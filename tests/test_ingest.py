@@ -641,3 +641,19 @@ def test_a_decimal_comma_needs_another_separator(tmp_path):
     path = write_csv(tmp_path / "r.csv")
     with pytest.raises(ingest.InputError, match=r"separator and decimal are both ','"):
         io.read_table(path, io.CsvFormat(decimal=","))
+
+
+def test_a_column_named_in_negate_is_read_inverted_and_the_file_kept(tmp_path):
+    path = write_csv(tmp_path / "r.csv")
+    before = path.read_bytes()
+    frame = io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["torque"]})
+    np.testing.assert_array_equal(frame["torque"], -pd.read_csv(path)["torque"])
+    assert path.read_bytes() == before
+    lines = path.read_text().splitlines()
+    lines[5] = lines[5].rsplit(",", 1)[0] + ",abc"
+    path.write_text("\n".join(lines) + "\n")
+    bad = io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["torque"]})
+    with pytest.raises(ingest.InputError, match=r"'torque' .* data row 5 .*'abc'"):
+        ingest.record_from_table(bad, path, {})  # the cell as written, not a NaN
+    with pytest.raises(ingest.InputError, match=r"negate names column\(s\) \['tau'\]"):
+        io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["tau"]})

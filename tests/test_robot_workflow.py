@@ -230,3 +230,27 @@ def test_auto_cutoff_is_chosen_on_the_calibration_records(workdir):
     best = np.argmin(mean)
     within = (hz >= cutoff["floor_hz"]) & (mean <= mean[best] + se[best])
     assert cutoff["chosen_hz"] == hz[within].min()
+
+
+def test_a_torque_logged_the_other_way_round_is_read_by_negate(workdir):
+    """A joint whose torque sensor counts against the URDF's axis: the sign check names the
+    joint and the setting; ``negate:`` reads the column inverted and the file stays as written."""
+    _write_logs(workdir)
+    for name in ("cal", "val"):
+        path = workdir / f"data/mine/{name}.csv"
+        frame = pd.read_csv(path)
+        frame["tau_joint_2"] *= -1
+        frame.to_csv(path, index=False)
+    (workdir / "my.yaml").write_text(LOG_BLOCK)
+    out = snakemake(workdir, "-n", *_tables("mine", False), "--configfile", "my.yaml")
+    text = out.stdout + out.stderr
+    assert out.returncode != 0 and "joint_2" in text and "negate: list" in text, text[-3000:]
+    block = LOG_BLOCK.replace(
+        "{path: data/mine/cal.csv}", "{path: data/mine/cal.csv, negate: [tau_joint_2]}"
+    )
+    block = block.replace(
+        "{path: data/mine/val.csv}", "{path: data/mine/val.csv, negate: [tau_joint_2]}"
+    )
+    (workdir / "my.yaml").write_text(block)
+    out = snakemake(workdir, "-n", *_tables("mine", False), "--configfile", "my.yaml")
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]

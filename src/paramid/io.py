@@ -588,8 +588,23 @@ CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 
 
 def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
-    """:func:`read_table` of a record as its config gives it (``path`` and :class:`CsvFormat`)."""
-    return read_table(spec["path"], CsvFormat.of(spec))
+    """:func:`read_table` of a record as its config gives it (``path`` and :class:`CsvFormat`),
+    with the columns its ``negate`` list names read with their sign inverted (a torque or an
+    angle measured the other way round; the file stays as the logger wrote it).  A cell that
+    holds no number is kept as written, for the record's checks to name."""
+    import pandas as pd
+
+    frame = read_table(spec["path"], CsvFormat.of(spec))
+    negate = list(spec.get("negate") or [])
+    if missing := [c for c in negate if c not in frame.columns]:
+        raise InputError(
+            f"{spec['path']}: negate names column(s) {missing} the file does not have; it has "
+            f"{list(frame.columns)}"
+        )
+    for column in negate:
+        numbers = pd.to_numeric(frame[column], errors="coerce")
+        frame[column] = (-numbers).where(numbers.notna(), frame[column])
+    return frame
 
 
 def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:

@@ -543,7 +543,8 @@ def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
     return (
         f"the least-squares fit gives negative values to what is positive for any joint: "
         f"{negative}. Is the torque's sign inverted against the angle's (a positive torque "
-        "accelerates the angle positively)? Negate the torque column, or the angle's"
+        "accelerates the angle positively)? Negate the torque column, or the angle's (the "
+        "record's negate: [<column>] reads it so)"
     )
 
 

@@ -462,8 +462,8 @@ def sensor_faults(
             message = (
                 f"its angle changes {ratios[k]:.3g} x as fast as its recorded velocity says "
                 "(expected about 1): is the velocity's sign inverted against the angle's (negate "
-                "one of the two columns), or is one of them another joint's? check columns.q "
-                "and columns.dq"
+                "one of the two columns: the record's negate: list), or is one of them another "
+                "joint's? check columns.q and columns.dq"
             )
         else:
             continue
@@ -595,7 +595,8 @@ def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             "friction_sign",
             record.joints[hidden[a]],
             f"the torque correlates {own[a]:.2f} with the sign of the joint's velocity: "
-            "friction would make it positive; is its sign inverted? negate the column",
+            "friction would make it positive; is its sign inverted? negate the column (the "
+            "record's negate: list)",
         )
         for a in inverted
     )
@@ -667,8 +668,9 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             "torque_sign",
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
-            "sign inverted against the URDF's joint axis? negate the column (or, where the log "
-            "counts the joint's angle against the URDF's axis, its angle and velocity columns)",
+            "sign inverted against the URDF's joint axis? negate the column (the record's "
+            "negate: list; or, where the log counts the joint's angle against the URDF's axis, "
+            "its angle and velocity columns)",
         )
         for k, correlation in inverted
     )
