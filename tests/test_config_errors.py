@@ -372,3 +372,12 @@ def test_two_mistakes_in_one_block_are_both_named(raw, repo_root):
         config_checks.validate(config, repo_root / SCHEMA)
     text = str(err.value)
     assert "'regressor' is a required property" in text and "'foo' was unexpected" in text, text
+
+
+def test_every_bad_study_name_is_named(raw, repo_root):
+    config = copy.deepcopy(raw)
+    config["robots"]["my-arm"] = config["robots"]["kinova_gen3"]
+    config["robots"]["Other"] = config["robots"]["kinova_gen3"]
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    assert "robots: the names 'my-arm' and 'Other' are not allowed" in str(err.value)

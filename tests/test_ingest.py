@@ -368,7 +368,8 @@ def test_lines_above_the_header_are_named(tmp_path, above, below, stamps):
     path.write_text(above + "time,angle,torque\n" + below + rows)
     with pytest.raises(
         ingest.InputError,
-        match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3 in the record",
+        match=r"r\.csv: .*line 3 looks like the header .*set header_line: 3( \(the line of "
+        r".*\))? in the record",
     ):
         io.read_table(path)
     assert list(io.read_table(path, io.CsvFormat(header_line=3)).columns) == [
@@ -657,3 +658,37 @@ def test_a_column_named_in_negate_is_read_inverted_and_the_file_kept(tmp_path):
         ingest.record_from_table(bad, path, {})  # the cell as written, not a NaN
     with pytest.raises(ingest.InputError, match=r"negate names column\(s\) \['tau'\]"):
         io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["tau"]})
+
+
+def test_a_title_with_the_headers_count_of_fields_is_named_beside_it(tmp_path):
+    """A title line with as many commas as the header is no comment: both lines are offered."""
+    path = tmp_path / "r.csv"
+    title = "Logger v2\nDevice: hip, serial A42, firmware v1\n"
+    path.write_text(title + "time,angle,torque\n0,1,2\n0.01,2,3\n0.02,3,4\n")
+    with pytest.raises(
+        ingest.InputError,
+        match=r"set header_line: 2 \(the line of the column names: lines 2, 3 have 3 fields\)",
+    ):
+        io.read_table(path)
+
+
+def test_missing_times_and_large_integers_are_compared_as_such():
+    from paramid import provenance
+
+    stamps = pd.DataFrame({"t": pd.to_datetime(["2026-01-01", None])})
+    assert provenance.frame_difference(stamps, stamps.copy()).startswith("equal values")
+    big = pd.DataFrame({"v": [2**60]})
+    assert provenance.frame_difference(big, big + 1) == (
+        "v (1 of 1 rows from row 1, largest |diff| 0, relative 0.0e+00)"
+    )  # found, though its size is below a double's resolution
+
+
+def test_negate_refuses_a_column_without_a_sign(tmp_path):
+    frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
+    frame["time"] = pd.Timestamp("2026-12-05", tz="UTC") + pd.to_timedelta(frame["time"], "s")
+    frame.to_parquet(tmp_path / "r.parquet")
+    spec = {"path": tmp_path / "r.parquet", **vars(io.CsvFormat()), "negate": ["time"]}
+    with pytest.raises(
+        ingest.InputError, match=r"negate names column 'time', which holds datetime"
+    ):
+        io.read_record(spec)

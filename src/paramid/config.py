@@ -104,9 +104,10 @@ def describe(error: Any, also: Sequence[Any] = ()) -> str:
             if error.validator == "pattern" and error.validator_value == NAME_PATTERN
             else ""
         )
+        names = " and ".join(_short(e.instance) for e in [error, *also])
         return (
-            f"invalid config: {_field(error.absolute_path)}: the name {_short(error.instance)} "
-            f"is not allowed: {_reason(error)}{why}\n"
+            f"invalid config: {_field(error.absolute_path)}: the name{'s' if also else ''} "
+            f"{names} {'are' if also else 'is'} not allowed: {_reason(error)}{why}\n"
             "  (schema: workflow/schemas/config.schema.yaml)"
         )
     reasons = "\n  ".join(_reason(e) for e in [error, *also])

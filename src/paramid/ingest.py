@@ -87,7 +87,7 @@ def _numeric_column(
         if bad.size == 1 and bad[0] == len(frame) - 1:
             remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
             more = f"; the last line read, cut short? {remedy}"
-        elif bad[0] == 0 and field != "time":  # the first row read: a start trim drops it
+        elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
             more += "; raise trim_start_s past it or remove it"
         else:  # inside the record
             more += "; fix the file there (trim_start_s and trim_end_s drop only a record's ends)"

@@ -602,6 +602,12 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
             f"{list(frame.columns)}"
         )
     for column in negate:
+        kind = frame[column].dtype.kind
+        if kind not in "iufO":  # times, durations, booleans: no sign to invert
+            raise InputError(
+                f"{spec['path']}: negate names column {column!r}, which holds "
+                f"{frame[column].dtype} values, not numbers"
+            )
         numbers = pd.to_numeric(frame[column], errors="coerce")
         frame[column] = (-numbers).where(numbers.notna(), frame[column])
     return frame
@@ -684,10 +690,14 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
 
 def _undecodable_line(path: Path, fmt: CsvFormat) -> str:
     """Where a file stops being text in ``fmt``'s encoding: `` (line N: why)`` of its first
-    such line ("" where each line decodes: the reader refused the whole, a UTF-16 file without
-    its byte-order mark)."""
+    such line, or `` (at its end: ...)`` for a character cut short; "" for an encoding of
+    several bytes per character (UTF-16, UTF-32: its lines are no byte lines) or where each
+    line decodes (the reader refused the whole)."""
     import codecs
 
+    name = codecs.lookup(fmt.encoding).name
+    if name.startswith(("utf-16", "utf-32")):
+        return ""
     decoder = codecs.getincrementaldecoder(fmt.text_encoding())()
     with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
@@ -695,6 +705,10 @@ def _undecodable_line(path: Path, fmt: CsvFormat) -> str:
                 decoder.decode(line)
             except UnicodeError as err:
                 return f" (line {number}: {getattr(err, 'reason', err)})"
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeError as err:
+        return f" (at its end: {getattr(err, 'reason', err)})"
     return ""
 
 
@@ -759,11 +773,18 @@ def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = 5
     header = wide[0]
     if any(number(field) for field in rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
+    data = next((k for k in wide if all(map(number, rows[k]))), None)
+    # a title with the header's count of fields, or a units row below it, is a candidate too
+    candidates = [fmt.header_line + k for k in wide if data is not None and k < data]
     line = fmt.header_line + header
+    which = f"set header_line: {line}"
+    if len(candidates) > 1:
+        which += f" (the line of the column names: lines {', '.join(map(str, candidates))} have "
+        which += f"{common} fields)"
     return (
         f"; line {line} looks like the header ({common} fields; line {fmt.header_line} has "
-        f"{widths[0]}): set header_line: {line} in the record's config (the lines above it "
-        "are skipped), or remove them"
+        f"{widths[0]}): {which} in the record's config (the lines above it are skipped), or "
+        "remove them"
     )
 
 

@@ -553,8 +553,12 @@ def _column_difference(a: pd.Series, b: pd.Series) -> str | None:
     import numpy as np
 
     if a.dtype.kind in "iuf":  # real numbers: the size of the gap
-        x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
-        differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        if a.dtype.kind == "f":
+            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
+            differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        else:  # integers compared exactly (as floats, 2**60 and 2**60 + 1 are one)
+            differs = a.to_numpy() != b.to_numpy()
+            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
         if not differs.any():
             return None
         rows = np.flatnonzero(differs)
@@ -582,11 +586,14 @@ def _same_cell(a: Any, b: Any) -> bool:
     import pandas as pd
 
     if isinstance(a, np.ndarray | list) or isinstance(b, np.ndarray | list):
-        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
-    if a is pd.NA or b is pd.NA or a is None or b is None:
-        return (a is pd.NA or a is None) and (b is pd.NA or b is None)
-    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
-        return True
+        x, y = np.asarray(a), np.asarray(b)
+        try:
+            return bool(np.array_equal(x, y, equal_nan=True))
+        except TypeError:  # no NaN in this dtype
+            return bool(np.array_equal(x, y))
+    missing_a, missing_b = bool(pd.isna(a)), bool(pd.isna(b))  # NaN, NaT, None, NA alike
+    if missing_a or missing_b:
+        return missing_a and missing_b
     return bool(a == b)
 
 
