@@ -576,11 +576,8 @@ class CsvFormat:
     def text_encoding(self) -> str:
         """The encoding text is read in: UTF-8 without its byte-order mark, which is no part of
         the first column's name."""
-        return (
-            "utf-8-sig"
-            if self.encoding.lower().replace("_", "-") in ("utf-8", "utf8")
-            else (self.encoding)
-        )
+        utf8 = self.encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+        return "utf-8-sig" if utf8 else self.encoding
 
 
 #: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
