@@ -44,10 +44,8 @@ def _reason(error: Any) -> str:
     errors), or each branch's first when they tie."""
     if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         return error.message + _did_you_mean(error)
-    if error.validator == "required" and isinstance(error.instance, Mapping):
-        allowed = error.schema.get("properties", {})
-        unknown = [str(key) for key in error.instance if key not in allowed]  # a valid key is
-        return error.message + _close(error.message.split("'")[1], unknown, "key")  # no typo
+    if error.validator == "required" and isinstance(error.instance, Mapping):  # a valid key
+        return error.message + _close(_missing_key(error), _unknown_keys(error), "key")  # no typo
     if error.validator == "enum" and isinstance(error.instance, str):
         return error.message + _close(error.instance, list(map(str, error.validator_value)), "")
     if error.validator not in ("oneOf", "anyOf") or not error.context:
@@ -77,6 +75,17 @@ def _close(word: str, candidates: list[str], kind: str) -> str:
     if kind == "key":
         return f"; the block has {close[0]!r}: did you mean {word!r}?"
     return f"; did you mean {close[0]!r}?"
+
+
+def _unknown_keys(error: Any) -> list[str]:
+    """The keys of the mapping an error is about that its schema does not allow."""
+    allowed = error.schema.get("properties", {})
+    return [str(key) for key in error.instance if key not in allowed]
+
+
+def _missing_key(error: Any) -> str:
+    """The key a ``required`` error names ("'regressor' is a required property")."""
+    return str(error.message.split("'")[1])
 
 
 def _did_you_mean(error: Any) -> str:
@@ -162,11 +171,11 @@ def per_field(errors: Any, relative: bool = False) -> list[list[Any]]:
     'regresor': did you mean 'regressor'?")."""
     fields: dict[tuple, list[Any]] = {}
     for error in errors:
-        fields.setdefault(tuple(error.relative_path if relative else error.absolute_path), [])
-        fields[tuple(error.relative_path if relative else error.absolute_path)].append(error)
+        path = error.relative_path if relative else error.absolute_path
+        fields.setdefault(tuple(path), []).append(error)
     groups = []
     for group in fields.values():
-        missing = [e.message.split("'")[1] for e in group if e.validator == "required"]
+        missing = [_missing_key(e) for e in group if e.validator == "required"]
         groups.append([e for e in group if not _misspelling(e, missing)] or group[:1])
     return groups
 
@@ -177,9 +186,7 @@ def _misspelling(error: Any, missing: list[str]) -> bool:
 
     if error.validator != "additionalProperties" or not missing:
         return False
-    allowed = error.schema.get("properties", {})
-    unexpected = [str(k) for k in error.instance if k not in allowed]
-    return all(difflib.get_close_matches(k, missing, n=1, cutoff=0.6) for k in unexpected)
+    return all(difflib.get_close_matches(k, missing, n=1, cutoff=0.6) for k in _unknown_keys(error))
 
 
 def result_folders(config: Mapping) -> dict[str, str]:

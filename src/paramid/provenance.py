@@ -553,12 +553,11 @@ def _column_difference(a: pd.Series, b: pd.Series) -> str | None:
     import numpy as np
 
     if a.dtype.kind in "iuf":  # real numbers: the size of the gap
+        x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
         if a.dtype.kind == "f":
-            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
             differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
         else:  # integers compared exactly (as floats, 2**60 and 2**60 + 1 are one)
             differs = a.to_numpy() != b.to_numpy()
-            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
         if not differs.any():
             return None
         rows = np.flatnonzero(differs)
