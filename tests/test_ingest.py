@@ -404,10 +404,36 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
     assert (tmp_path / "bad.csv").read_text().splitlines()[21].split(",")[1] == "nan"
 
 
+def test_a_row_below_blank_lines_is_named_at_its_own_file_line(tmp_path):
+    """The reader skips blank lines (empty or blanks only; a line of separators is a row):
+    an error counts them to name the line a data row has in the file, in any line ending;
+    a Parquet file's row has no line."""
+    lines = write_csv(tmp_path / "plain.csv").read_text().splitlines()
+    lines[1 + 17] = lines[1 + 17].replace(lines[1 + 17].split(",")[1], "nan", 1)  # data row 18
+    lines[5:5] = ["", "   "]  # two blank lines among the first data rows
+    for ending in ("\n", "\r\n"):
+        (tmp_path / "gaps.csv").write_bytes((ending.join(lines) + ending).encode())
+        frame = io.read_table(tmp_path / "gaps.csv")
+        with pytest.raises(
+            ingest.InputError, match=r"data row 18 \(file line 21\): empty or a missing"
+        ):
+            ingest.record_from_table(frame, tmp_path / "gaps.csv", {})
+    assert lines[20].split(",")[1] == "nan"
+    frame.to_parquet(tmp_path / "gaps.parquet")
+    with pytest.raises(ingest.InputError, match=r"at row 18: empty or a missing"):
+        ingest.record_from_table(
+            io.read_table(tmp_path / "gaps.parquet"), tmp_path / "gaps.parquet", {}
+        )
+    assert io.FileLines(path=tmp_path / "gaps.csv").line_of(4) == 8  # below the blank ones
+    assert io.FileLines(path=tmp_path / "gaps.csv").line_of(3) == 5
+
+
 def test_a_header_line_is_for_csv_files(tmp_path):
     frame = pd.read_csv(write_csv(tmp_path / "r.csv"))
     frame.to_parquet(tmp_path / "r.parquet")
-    assert io.read_table(tmp_path / "r.parquet").attrs["header_line"] == 1
+    assert ingest.lines_of(io.read_table(tmp_path / "r.parquet")) == io.FileLines(
+        path=tmp_path / "r.parquet", text=False
+    )
     with pytest.raises(ingest.InputError, match=r"r\.parquet: header_line = 2 is for CSV"):
         io.read_table(tmp_path / "r.parquet", io.CsvFormat(header_line=2))
 

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid.errors import InputError
+from paramid.io import FileLines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,6 +34,8 @@ UNIT_FACTORS = {
     "torque": {"N m": 1.0, "N mm": 1e-3},
     "velocity": {"rad/s": 1.0, "deg/s": np.pi / 180.0},
 }
+#: a frame not read from a file: its header on line 1, no blank lines
+DEFAULT_LINES = FileLines()
 SI_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
 
 
@@ -50,16 +53,18 @@ class MeasuredRecord:
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
 
 
-def data_row(at: int, header_line: int = 1) -> str:
-    """``data row N (file line M)`` of the file's data row ``at`` (0-based) below a header on
-    line ``header_line`` (:func:`paramid.io.read_table`)."""
-    return f"data row {at + 1} (file line {at + 1 + header_line})"
+def data_row(at: int, lines: FileLines = DEFAULT_LINES) -> str:
+    """``data row N (file line M)`` of the file's data row ``at`` (0-based), whose rows lie in
+    the file as ``lines`` says (:func:`paramid.io.read_table`); ``row N`` of a Parquet file."""
+    line = lines.line_of(at)
+    return f"data row {at + 1} (file line {line})" if line is not None else f"row {at + 1}"
 
 
-def header_line_of(frame: pd.DataFrame) -> int:
-    """The file line of ``frame``'s header, as :func:`paramid.io.read_table` read it (1 for
-    a frame made otherwise)."""
-    return int(frame.attrs.get("header_line", 1))
+def lines_of(frame: pd.DataFrame) -> FileLines:
+    """Where ``frame``'s rows lie in its file, as :func:`paramid.io.read_table` read it (a
+    header on line 1 for a frame made otherwise)."""
+    lines = frame.attrs.get("lines")
+    return DEFAULT_LINES if lines is None else FileLines.from_attrs(lines)
 
 
 def _numeric_column(
@@ -68,7 +73,7 @@ def _numeric_column(
     field: str,
     path: Path,
     first_row: int = 0,
-    header_line: int = 1,
+    lines: FileLines = DEFAULT_LINES,
 ) -> Array:
     """``frame[column]`` as finite floats; the first row of ``frame`` is the file's data row
     ``first_row`` (0-based: the rows a trim dropped are counted in the error's row).  A lone
@@ -93,7 +98,7 @@ def _numeric_column(
             more += "; fix the file there (trim_start_s and trim_end_s drop only a record's ends)"
         raise InputError(
             f"{path}: column {column!r} ({field}) is not a finite number at "
-            f"{data_row(row, header_line)}: {shown}{more}"
+            f"{data_row(row, lines)}: {shown}{more}"
         )
     return values
 
@@ -105,7 +110,7 @@ def time_column(
     path: Path,
     first_row: int = 0,
     unreadable: bool = False,
-    header_line: int = 1,
+    lines: FileLines = DEFAULT_LINES,
 ) -> Array:
     """The time column in s: numbers times ``unit``'s factor (:data:`UNIT_FACTORS`), or
     timestamps (a Parquet timestamp or duration column, ISO 8601 text) as seconds from the first
@@ -132,7 +137,7 @@ def time_column(
             numbers[~np.isfinite(numbers)] = np.nan
             return UNIT_FACTORS["time"][unit] * numbers
         return UNIT_FACTORS["time"][unit] * _numeric_column(
-            frame, column, "time", path, first_row, header_line
+            frame, column, "time", path, first_row, lines
         )
     if unit != "s":
         raise InputError(
@@ -145,8 +150,7 @@ def time_column(
         raw = frame[column].iloc[row]
         at = first_row + row
         raise InputError(
-            f"{path}: column {column!r} (time) has no timestamp at "
-            f"{data_row(at, header_line)}: {raw!r}"
+            f"{path}: column {column!r} (time) has no timestamp at {data_row(at, lines)}: {raw!r}"
         )
     if missing.all():
         return np.full(len(values), np.nan)
@@ -157,7 +161,7 @@ def time_column(
 
 
 def time_grid(
-    t: Array, path: Path, max_jitter: float, first_row: int = 0, header_line: int = 1
+    t: Array, path: Path, max_jitter: float, first_row: int = 0, lines: FileLines = DEFAULT_LINES
 ) -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
     naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
@@ -170,9 +174,9 @@ def time_grid(
         row = int(np.flatnonzero(step == 0)[0]) + 1
         at = first_row + row  # the file's data row
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row]):.15g} s at {data_row(at, header_line)}"
+            f"{path}: duplicate time stamp {float(t[row]):.15g} s at {data_row(at, lines)}"
         )
-    _refuse_falling_stamps(t, path, first_row, header_line)
+    _refuse_falling_stamps(t, path, first_row, lines)
     median = float(np.median(step))
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
@@ -180,7 +184,7 @@ def time_grid(
         at = first_row + row
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
-            f"{max_jitter:g} (worst at {data_row(at, header_line)}: "
+            f"{max_jitter:g} (worst at {data_row(at, lines)}: "
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
             "samples? trim_start_s or trim_end_s drop it near an end; max_jitter bridges it)"
@@ -198,7 +202,9 @@ def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs
     )
 
 
-def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0, header_line: int = 1) -> None:
+def _refuse_falling_stamps(
+    t: Array, path: Path, first_row: int = 0, lines: FileLines = DEFAULT_LINES
+) -> None:
     """An :class:`InputError` naming the first stamp below the readable one before it (``t[0]``
     is the file's data row ``first_row``, 0-based; an unreadable stamp, NaN, is passed over)."""
     readable = np.flatnonzero(np.isfinite(t))
@@ -206,12 +212,14 @@ def _refuse_falling_stamps(t: Array, path: Path, first_row: int = 0, header_line
         row, before = int(readable[falls[0] + 1]), int(readable[falls[0]])
         at = first_row + row
         raise InputError(
-            f"{path}: time is not increasing at {data_row(at, header_line)}: "
+            f"{path}: time is not increasing at {data_row(at, lines)}: "
             f"{float(t[row]):.15g} s after {float(t[before]):.15g} s (a line cut short?)"
         )
 
 
-def kept_rows(time: Array, start_s: float, end_s: float, path: Path, header_line: int = 1) -> slice:
+def kept_rows(
+    time: Array, start_s: float, end_s: float, path: Path, lines: FileLines = DEFAULT_LINES
+) -> slice:
     """The rows from ``start_s`` after the first stamp to ``end_s`` before the last (1e-12 s of
     tolerance; a record's ``trim_start_s`` and ``trim_end_s``).  The other columns are read on
     these rows only: a cell the trims drop (a logger's half-written last line) is not judged.
@@ -226,7 +234,7 @@ def kept_rows(time: Array, start_s: float, end_s: float, path: Path, header_line
     with it; the slice spans every other unreadable row (between kept stamps, at an end the
     trims leave whole, or between a kept and a dropped stamp, where the trim may keep it), for
     :func:`trimmed_time` to name."""
-    _refuse_falling_stamps(time, path, header_line=header_line)
+    _refuse_falling_stamps(time, path, lines=lines)
     readable = np.flatnonzero(np.isfinite(time))
     if readable.size == 0:
         return slice(0, time.size)  # no stamp to measure from: trimmed_time names the first
@@ -258,8 +266,8 @@ def trimmed_time(
     (:func:`kept_rows`) and their stamps [s].  The stamps of the rows the trims drop are not
     judged: an unreadable one there is dropped with them.  One the trims keep, or may keep
     (it lies between a kept and a dropped stamp), is an :class:`InputError` naming its row."""
-    lines = header_line_of(frame)
-    time = time_column(frame, column, unit, path, unreadable=True, header_line=lines)
+    lines = lines_of(frame)
+    time = time_column(frame, column, unit, path, unreadable=True, lines=lines)
     return _trimmed(time, frame, column, unit, path, trim_s)
 
 
@@ -272,11 +280,11 @@ def _trimmed(
     trim_s: tuple[float, float],
 ) -> tuple[slice, Array]:
     """:func:`trimmed_time` of the column already read, ``time`` (NaN where unreadable)."""
-    lines = header_line_of(frame)
-    rows = kept_rows(time, *trim_s, path, header_line=lines)
+    lines = lines_of(frame)
+    rows = kept_rows(time, *trim_s, path, lines=lines)
     stamps = time[rows]
     if np.isnan(stamps).mean() > 0.5:  # the column's format, not a cut line: named, counted
-        time_column(frame.iloc[rows], column, unit, path, rows.start, header_line=lines)
+        time_column(frame.iloc[rows], column, unit, path, rows.start, lines=lines)
     unreadable = np.flatnonzero(np.isnan(stamps))
     if unreadable.size == 0:
         return rows, stamps
@@ -288,7 +296,7 @@ def _trimmed(
     elif after.size and after[0] >= rows.stop:  # before a stamp the end trim drops
         trim, seconds, past = "trim_end_s", trim_s[1], time[readable[-1]] - time[before[-1]]
     else:  # within the kept stamps, or at an end the trims leave whole: named as any bad cell
-        time_column(frame.iloc[rows], column, unit, path, rows.start, header_line=lines)
+        time_column(frame.iloc[rows], column, unit, path, rows.start, lines=lines)
         raise AssertionError(f"{path}: row {row + 1}'s unreadable stamp passed")  # unreachable
     raise InputError(
         f"{path}: column {column!r} (time) holds no number at {data_row(row, lines)}: "
@@ -310,8 +318,8 @@ def shared_samples(
     as ``frame``) both keep (:func:`kept_rows`) and the seconds they span, from its time
     ``column`` alone (a gap that both trims drop is no reason to refuse them)."""
     path = Path(path)
-    lines = header_line_of(frame)
-    stamps = time_column(frame, column, unit, path, unreadable=True, header_line=lines)  # once
+    lines = lines_of(frame)
+    stamps = time_column(frame, column, unit, path, unreadable=True, lines=lines)  # once
     first, second = (_trimmed(stamps, frame, column, unit, path, span)[0] for span in spans)
     start, stop = max(first.start, second.start), min(first.stop, second.stop)
     if stop <= start:
@@ -384,7 +392,7 @@ def on_uniform_grid(
     path: Path,
     max_jitter: float,
     first_row: int = 0,
-    header_line: int = 1,
+    lines: FileLines = DEFAULT_LINES,
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
@@ -398,7 +406,7 @@ def on_uniform_grid(
     t = data["time"]
     resolution = stamp_resolution(t) if t.size >= 3 else 0.0
     quantised = resolution > 0 and quantised_uniform(t, resolution)
-    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, header_line)
+    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, lines)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if quantised or jitter * median <= rounding_allowance(t):
@@ -486,7 +494,7 @@ def record_from_table(
         raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
 
     rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
-    kept, lines = frame.iloc[rows], header_line_of(frame)
+    kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
     for field in (*REQUIRED[1:], *OPTIONAL):
         if columns[field] not in frame.columns:

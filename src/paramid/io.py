@@ -580,6 +580,57 @@ class CsvFormat:
         return "utf-8-sig" if utf8 else self.encoding
 
 
+@dataclass(frozen=True)
+class FileLines:
+    """Where a table's data rows lie in its file (:func:`read_table` keeps it in the frame's
+    ``attrs["lines"]`` as plain values, :meth:`as_attrs`, which Parquet can store): below the header on ``header_line`` of a text file whose blank lines
+    the reader skipped (counted, from ``path`` as ``fmt`` reads it, only when a row is named),
+    or the rows of a Parquet file (``text`` False), which has no lines."""
+
+    header_line: int = 1
+    path: Path | None = None  # a CSV file's, for its blank lines; None: a frame made otherwise
+    fmt: CsvFormat = CsvFormat()
+    text: bool = True
+
+    def as_attrs(self) -> dict[str, Any]:
+        """Plain values (JSON: a frame's ``attrs`` go into the Parquet file it is saved as)."""
+        return {
+            "header_line": self.header_line,
+            "path": None if self.path is None else str(self.path),
+            "csv_format": vars(self.fmt),
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_attrs(cls, attrs: Mapping[str, Any]) -> FileLines:
+        """The inverse of :meth:`as_attrs`."""
+        path = attrs["path"]
+        return cls(
+            attrs["header_line"],
+            None if path is None else Path(path),
+            CsvFormat(**attrs["csv_format"]),
+            attrs["text"],
+        )
+
+    def line_of(self, row: int) -> int | None:
+        """The file line (1-based) of data row ``row`` (0-based); None for a Parquet file.
+        Lines holding only blanks (no separator) are no rows (pandas skips them)."""
+        if not self.text:
+            return None
+        if self.path is None:
+            return row + 1 + self.header_line
+        with self.path.open(encoding=self.fmt.text_encoding(), errors="replace") as handle:
+            counted = -1  # data rows passed
+            for number, line in enumerate(handle, start=1):
+                if number <= self.header_line:
+                    continue
+                if line.strip() or self.fmt.separator in line:
+                    counted += 1
+                    if counted == row:
+                        return number
+        return row + 1 + self.header_line  # the file changed since it was read
+
+
 #: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 
@@ -612,8 +663,9 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
 
 def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
     """Read a CSV or Parquet file, naming the file in every error.  A CSV is read as ``fmt``
-    says; the frame keeps its header's line in ``attrs["header_line"]``, so that an error names
-    a data row's file line (:func:`paramid.ingest.data_row`)."""
+    says; the frame keeps where its rows lie in the file in ``attrs["lines"]``
+    (:class:`FileLines`), so that an error names a data row's file line
+    (:func:`paramid.ingest.data_row`)."""
     import codecs
 
     import pandas as pd
@@ -681,7 +733,7 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         if frame.shape[1] == 1 and (hint := _separator_hint(path, fmt)):
             raise InputError(f"{path}: one column only{hint}")
         _unique_header(path, fmt)
-    frame.attrs["header_line"] = fmt.header_line
+    frame.attrs["lines"] = FileLines(fmt.header_line, path, fmt, text=csv_file).as_attrs()
     return frame
 
 

@@ -299,7 +299,7 @@ def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
     else:
         return ""
     held = " then ".join(
-        f"{float(record.q_logged[i, k])!r} at {data_row(int(record.rows[i]), record.header_line)}"
+        f"{float(record.q_logged[i, k])!r} at {data_row(int(record.rows[i]), record.lines)}"
         for i in samples
     )
     turns = (

@@ -36,10 +36,11 @@ from paramid.ingest import (
     UNIT_FACTORS,
     _numeric_column,
     data_row,
-    header_line_of,
+    lines_of,
     on_uniform_grid,
     trimmed_time,
 )
+from paramid.io import FileLines
 
 Array = NDArray[np.float64]
 #: a field's columns: a template (``{i}``, ``{i0}``, ``{joint}``) or one name per joint
@@ -79,7 +80,7 @@ class RobotRecord:
     longest_gap: float = 0.0
     gap_at_s: float = 0.0
     gap_row: int = 0
-    header_line: int = 1  # the file line of its header (paramid.ingest.data_row)
+    lines: FileLines = FileLines()  # where its rows lie in the file (paramid.ingest.data_row)
 
 
 def gap_warning(record: RobotRecord, name: str) -> str | None:
@@ -90,7 +91,7 @@ def gap_warning(record: RobotRecord, name: str) -> str | None:
     return (
         f"{name}: {record.gaps} interval(s) of the file {GAP_INTERVALS:g} sample intervals or "
         f"longer (the longest {record.longest_gap:.3g}, after "
-        f"{data_row(record.gap_row, record.header_line)}, {record.gap_at_s:.4g} s into the "
+        f"{data_row(record.gap_row, record.lines)}, {record.gap_at_s:.4g} s into the "
         "record) were "
         "bridged by linear interpolation: the fit sees straight lines there (max_jitter sets "
         "how long a gap is bridged, trim_start_s/trim_end_s drop one near an end)"
@@ -293,7 +294,7 @@ def record_from_table(
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     unit = (units or {}).get("time", "s")
     rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
-    kept, lines = frame.iloc[rows], header_line_of(frame)
+    kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
     q_logged = np.empty((stamps.size, 0))
     for field, cols in names.items():
@@ -332,7 +333,7 @@ def record_from_table(
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
         gap_row=rows.start + longest,
-        header_line=lines,
+        lines=lines,
     )
 
 
