@@ -19,9 +19,11 @@ from paramid.workflow import (
     checked,
     load_config,
     memory_mb,
+    no_such_study,
     one_of,
     overlay_options,
     study_targets,
+    unknown_study,
 )
 
 min_version("9.0")
@@ -138,6 +140,17 @@ for _name, _targets in checked(
             _name
         input:
             _targets,
+
+
+# A target of a study the config does not have (`snakemake mine` without --configfile my.yaml):
+# one message naming the studies it has, not Snakemake's "No rule to produce mine".
+rule no_such_study:
+    input:
+        no_such_study(FOLDERS, workflow.overwrite_configfiles),
+    output:
+        "{target}",
+    wildcard_constraints:
+        target=unknown_study([*FOLDERS, Path(CEC.out).parts[1]]),
 
 
 # The rule template (paramid.workflow.apply_rule_template): code hash, log, benchmark file and

@@ -297,6 +297,16 @@ def test_a_file_in_another_encoding_names_the_setting_that_reads_it(tmp_path):
         io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="latin-9000"))
 
 
+def test_an_undecodable_byte_is_found_in_pieces_of_a_long_line(tmp_path, monkeypatch):
+    """The bad byte's line is found reading a few bytes at a time (a binary file may have
+    no newline to stop at): a character split between two pieces is no error."""
+    monkeypatch.setattr(io, "UNDECODABLE_PIECE", 7)
+    text = "time,angle\n0,1\n" + "x" * 6 + "°" * 5 + "\n"  # "°" split at byte 7
+    (tmp_path / "bin.csv").write_bytes(text.encode() + b"1,\xff\xfe2\n")
+    with pytest.raises(ingest.InputError, match=r"bin\.csv: .* utf-8 text \(line 4: invalid st"):
+        io.read_table(tmp_path / "bin.csv")
+
+
 def test_unknown_unit_names_field(tmp_path):
     path = write_csv(tmp_path / "r.csv")
     with pytest.raises(ingest.InputError, match=r"unknown unit 'grad' for angle"):

@@ -177,6 +177,17 @@ def test_a_sweep_figure_of_a_study_without_that_sweep_says_what_to_add(user_work
     assert "KeyError" not in text
 
 
+def test_a_study_asked_for_without_its_config_file_says_so(user_workdir):
+    """`snakemake mine` with my.yaml forgotten: the studies the run has and the fix, not
+    Snakemake's "No rule to produce mine"."""
+    out = snakemake(user_workdir, "-n", "mine")
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    assert "mine: no study 'mine' in this run's config (read from config.yaml; its " in text
+    assert "`snakemake --cores 8 --configfile my.yaml mine`" in text, text[-3000:]
+    assert "No rule to produce" not in text
+
+
 def test_a_spreadsheets_export_reads_by_its_format_settings(user_workdir):
     """A record exported by a spreadsheet (semicolons, decimal commas, a Latin-1 degree sign
     in its header) is read as written when its block says so; the plain settings name them."""

@@ -43,6 +43,35 @@ def test_one_of_matches_exactly_the_names():
     assert not re.fullmatch(workflow.one_of([]), "")
 
 
+def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
+    """``snakemake mine`` or ``results/mine/...`` without the config file that has ``mine``
+    (Snakemake alone: "No rule to produce mine") match one rule, whose input stops the run
+    naming the studies and the likely fix; a known study's outputs and inputs never match."""
+    pattern = re.compile(workflow.unknown_study(["hip", "kr210", "cec2022"]))
+    for target in ("mine", "results/mine", "results/mine/tables/table3.csv", "results/hipp/x"):
+        assert pattern.fullmatch(target), target
+    for target in (
+        "hip",
+        "results/hip/tables/table3.csv",
+        "results/cec2022/tables/d10.csv",
+        "results/provenance.json",
+        "data/mine/cal.csv",
+        "config.yaml",
+        "Snakefile",
+    ):
+        assert not pattern.fullmatch(target), target
+    stop = workflow.no_such_study({"hip": "studies.hip", "mine": "studies.mine"}, ["my.yaml"])
+    with pytest.raises(
+        ConfigError,
+        match=r"no study 'hipp' .*read from config.yaml, my.yaml; "
+        r"its studies: hip, mine\): did you mean 'hip'\? .*--configfile my\.yaml "
+        r"results/hipp/x`",
+    ):
+        stop(SimpleNamespace(target="results/hipp/x"))
+    with pytest.raises(ConfigError, match=r"^lab: no study 'lab' .*mine\): a study of your own"):
+        stop(SimpleNamespace(target="lab"))
+
+
 def test_a_user_error_ends_the_run_with_one_line():
     def bad():
         raise ConfigError("studies.mine.signals.cutoff_hz: too high")

@@ -582,10 +582,11 @@ class CsvFormat:
 
 @dataclass(frozen=True)
 class FileLines:
-    """Where a table's data rows lie in its file (:func:`read_table` keeps it in the frame's
-    ``attrs["lines"]`` as plain values, :meth:`as_attrs`, which Parquet can store): below the header on ``header_line`` of a text file whose blank lines
-    the reader skipped (counted, from ``path`` as ``fmt`` reads it, only when a row is named),
-    or the rows of a Parquet file (``text`` False), which has no lines."""
+    """Where a table's data rows lie in its file: below the header on ``header_line`` of a
+    text file whose blank lines the reader skipped (counted, from ``path`` as ``fmt`` reads it,
+    only when a row is named), or the rows of a Parquet file (``text`` False), which has no
+    lines.  :func:`read_table` keeps it in the frame's ``attrs["lines"]`` as plain values
+    (:meth:`as_attrs`: a frame's attrs go into the Parquet file it is saved as)."""
 
     header_line: int = 1
     path: Path | None = None  # a CSV file's, for its blank lines; None: a frame made otherwise
@@ -737,6 +738,9 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
     return frame
 
 
+UNDECODABLE_PIECE = 1 << 20  # bytes decoded at a time where a file is not text in its encoding
+
+
 def _undecodable_line(path: Path, fmt: CsvFormat) -> str:
     """Where a file stops being text in ``fmt``'s encoding: `` (line N: why)`` of its first
     such line, or `` (at its end: ...)`` for a character cut short; "" for an encoding of
@@ -748,12 +752,14 @@ def _undecodable_line(path: Path, fmt: CsvFormat) -> str:
     if name.startswith(("utf-16", "utf-32")):
         return ""
     decoder = codecs.getincrementaldecoder(fmt.text_encoding())()
-    with path.open("rb") as handle:
-        for number, line in enumerate(handle, start=1):
+    number = 1
+    with path.open("rb") as handle:  # in pieces of a line: a binary file may have no newline
+        for piece in iter(functools.partial(handle.readline, UNDECODABLE_PIECE), b""):
             try:
-                decoder.decode(line)
+                decoder.decode(piece)
             except UnicodeError as err:
                 return f" (line {number}: {getattr(err, 'reason', err)})"
+            number += piece.endswith(b"\n")
     try:
         decoder.decode(b"", final=True)
     except UnicodeError as err:

@@ -164,6 +164,41 @@ def study_targets(families: Iterable[Family], rules: Iterable[Any]) -> list[tupl
     return out
 
 
+def unknown_study(known: Iterable[str]) -> str:
+    """A wildcard constraint matching a target of a study the config does not have:
+    ``results/<name>[/...]`` or a bare ``<name>`` (``snakemake mine``; a rule's name is taken
+    for the rule first) for any ``<name>`` but ``known`` (the results folders of the config's
+    studies and families).  Its rule's input function is :func:`no_such_study`."""
+    taken = "|".join(re.escape(name) for name in sorted(known, key=len, reverse=True)) or NEVER
+    return rf"results/(?!(?:{taken})(?:/|$))[a-z][a-z0-9_]*(?:/.+)?|(?!(?:{taken})$)[a-z][a-z0-9_]*"
+
+
+def no_such_study(
+    folders: Mapping[str, str], configfiles: Iterable[str | os.PathLike]
+) -> Callable[[Any], list[str]]:
+    """The input function of the rule for a target of a study the config does not have
+    (:func:`unknown_study`): it stops the run with one message naming the config files read,
+    the studies they give, a name the target's may be misspelt from and the likely cause, a
+    study of one's own left out of ``--configfile`` (Snakemake alone says "No rule to produce
+    mine")."""
+    import difflib
+
+    read = ", ".join(["config.yaml", *(str(p) for p in configfiles)])
+
+    def stop(wildcards: Any) -> list[str]:
+        target = str(wildcards.target)
+        name = target.split("/")[1] if target.startswith("results/") else target
+        close = difflib.get_close_matches(name, list(folders), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ConfigError(
+            f"{target}: no study {name!r} in this run's config (read from {read}; its "
+            f"studies: {', '.join(folders)}): {hint}a study of your own is read from its "
+            f"config file: `snakemake --cores 8 --configfile my.yaml {target}`"
+        )
+
+    return stop
+
+
 def overlay_options(configfiles: Iterable[str | os.PathLike]) -> str:
     """The ``--configfile`` options of a run's overlays for a shell command (absolute, quoted):
     ``verify`` rebuilds with the same config as the run that asked for it."""
