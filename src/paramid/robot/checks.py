@@ -178,6 +178,15 @@ class Expected:
         """The rigid body's torque less each joint's fitted Coulomb step and offset."""
         return self.beyond_friction(self.rigid)
 
+    def scales(self, tau: Array) -> Array:
+        """Per joint, the size of ``tau`` (S, n) against the rigid body's torque, both beyond
+        friction (the least-squares gain's magnitude); NaN where the rigid body's torque spreads
+        less than :data:`MIN_RIGID_NM` (no scale to judge)."""
+        rigid, beyond = self.rigid_beyond_friction, self.beyond_friction(tau)
+        power = np.sum(rigid**2, axis=0)
+        gain = np.abs(np.sum(rigid * beyond, axis=0)) / np.where(power > 0, power, 1.0)
+        return np.where(rigid.std(axis=0) >= MIN_RIGID_NM, gain, np.nan)
+
     def misfits(self, tau: Array) -> Array:
         """Per joint, the squared misfit of ``tau`` (S, n) to the rigid body, at the least-squares
         gain within :data:`GAIN_BAND`, plus the fitted Coulomb step and offset."""
@@ -521,12 +530,12 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
     if peak is not None:
         return [("torque_units", None, peak)]
-    rigid = model.rigid_beyond_friction
-    loaded = np.flatnonzero(rigid.std(axis=0) >= MIN_RIGID_NM)
+    every = model.scales(tau)
+    loaded = np.flatnonzero(~np.isnan(every))
     if loaded.size == 0:
         return []
-    tau, rigid = model.beyond_friction(tau)[:, loaded], rigid[:, loaded]
-    scales = np.abs(np.sum(rigid * tau, axis=0) / np.sum(rigid**2, axis=0))
+    tau, rigid = model.beyond_friction(tau)[:, loaded], model.rigid_beyond_friction[:, loaded]
+    scales = every[loaded]
     scale = float(np.median(scales))
     low, high = TORQUE_SCALE_BAND
     units = "units.tau (N m or N mm; a prismatic joint's force in N)"
@@ -565,6 +574,8 @@ class Explanation:
     correction: str  # what the user would change, for naming it as an alternative
     problems: tuple[Problem, ...]  # what is reported when it is the best explanation
     measure: str = "misfit"  # what `share` is a share of
+    joints: tuple[str, ...] = ()  # the joints an exchange exchanges
+    plausible_scale: bool = True  # their torques within TORQUE_SCALE_BAND of the URDF's after it
 
 
 def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
@@ -669,13 +680,18 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
             "sign inverted against the URDF's joint axis? negate the column (the record's "
-            "negate: list; or, where the log counts the joint's angle against the URDF's axis, "
-            "its angle and velocity columns)",
+            f"negate: [{_column(record.tau_columns, k)}]; or, where the log counts the joint's "
+            "angle against the URDF's axis, its angle and velocity columns)",
         )
         for k, correlation in inverted
     )
     share = _share(float(model.misfits(negated).sum()), float(model.misfits(tau).sum()))
     return [Explanation(share, True, f"the torque of {names} negated", problems)]
+
+
+def _column(columns: Sequence[str], k: int) -> str:
+    """The file's column of joint ``k`` (``...`` for a record made otherwise)."""
+    return columns[k] if k < len(columns) else "..."
 
 
 def exchanged_columns(
@@ -712,13 +728,14 @@ def exchanged_columns(
         joint = _share(float(moved.sum()), total)
         joint_local = _share(float(moved[[i, j]].sum()), float(given[[i, j]].sum()))
         kinds = [
-            ("the angle columns", angle, angle, f"misfit x {angle:.2f}", ""),
+            ("the angle columns", angle, angle, f"misfit x {angle:.2f}", "", other.scales(tau)),
             (
                 "all columns (angle, velocity, torque)",
                 joint,
                 min(joint, joint_local) if joint < 1 else joint,
                 f"misfit x {joint:.2f}, of the two joints x {joint_local:.2f}",
                 " and the order of the study's joints: against the log's",
+                other.scales(crossed),
             ),
         ]
         if visible[i] or visible[j] or (judged[i] and judged[j]):
@@ -726,17 +743,33 @@ def exchanged_columns(
             local = _share(float(misfits[[i, j]].sum()), float(given[[i, j]].sum()))
             torque = _share(float(misfits.sum()), total)
             shrink = f"misfit x {torque:.2f}, of the two joints x {local:.2f}"
-            kinds.insert(0, ("the torque columns", torque, local, shrink, ""))
-        for what, share, changed, shrink, order in kinds:
+            kinds.insert(
+                0, ("the torque columns", torque, local, shrink, "", model.scales(crossed))
+            )
+        for what, share, changed, shrink, order, scales in kinds:
             message = (
                 f"{what} of {names} fit the URDF's torque better exchanged ({shrink}): check "
-                f"the record's `columns:` setting{order}"
+                f"the record's `columns:` setting{order} (a short record, or one near rest, "
+                "may not tell these joints apart)"
             )
             problem = ("columns_swapped", names, message)
             explanations.append(
-                Explanation(share, changed < SWAP_RATIO, f"{what} of {names} exchanged", (problem,))
+                Explanation(
+                    share,
+                    changed < SWAP_RATIO,
+                    f"{what} of {names} exchanged",
+                    (problem,),
+                    joints=(record.joints[i], record.joints[j]),
+                    plausible_scale=_in_band(scales[[i, j]], TORQUE_SCALE_BAND),
+                )
             )
     return explanations
+
+
+def _in_band(values: Array, band: tuple[float, float]) -> bool:
+    """Whether every value is within ``band`` (NaN, nothing to judge, is)."""
+    judged = values[~np.isnan(values)]
+    return bool(np.all((band[0] <= judged) & (judged <= band[1])))
 
 
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
@@ -795,7 +828,8 @@ def record_problems(
     recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
-    two, the explanation that leaves the smaller misfit), the friction check only where
+    two, the explanation that leaves the smaller misfit; one joint's odd scale is named as an
+    exchange with another joint where one explains it), the friction check only where
     nothing else was found (a unit, sign or swap error would mislead it)."""
     units = units or {}
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
@@ -826,7 +860,14 @@ def record_problems(
     sampled = motion(record, rows)
     tau, model = record.tau[rows], expected(robot, *sampled)
     if "torque_units" not in skip and (scale := torque_units(record, tau, model)):
-        return scale
+        if scale[0][1] is None or "columns_swapped" in skip:  # the whole record's scale
+            return scale
+        # one joint's odd scale may be another joint's torque: the `joints:` order against
+        # the log's (joints 2 and 3 of a Gen3 exchanged gave joint 3 "10.7 x the URDF's")
+        flagged = {joint for _, joint, _ in scale}
+        swaps = exchanged_columns(record, robot, sampled, tau, model)
+        fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
+        return best_explanation(fitting) or scale
     explanations = inverted_signs(record, tau, model)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks

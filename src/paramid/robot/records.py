@@ -73,6 +73,7 @@ class RobotRecord:
     rows: NDArray[np.int64] | None = None
     q_logged: Array | None = None
     q_columns: tuple[str, ...] = ()
+    tau_columns: tuple[str, ...] = ()  # the file's torque column of each joint
     # the file's intervals longer than GAP_INTERVALS grid intervals (dropped samples, bridged
     # by interpolation on a resampled grid), the longest [grid intervals], where it starts [s
     # from the record's start] and the file's data row (0-based) before it
@@ -329,6 +330,7 @@ def record_from_table(
         rows=rows.start + source,
         q_logged=q_logged[source],
         q_columns=tuple((names["q"] or [])[:n]),
+        tau_columns=tuple(names["tau"] or []),
         gaps=int(np.count_nonzero(steps >= GAP_INTERVALS)),
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
