@@ -263,6 +263,14 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
     read = ingest.record_from_table(io.read_table(tmp_path / "sep.csv", fmt), "sep.csv", {})
     plain = loaders.load_record(tmp_path / "ok.csv", {})
     np.testing.assert_array_equal(read.torque, plain.torque)
+    if decimal == ",":  # the separator set, the decimal mark forgotten: named, not "fix the file"
+        half = io.read_table(tmp_path / "sep.csv", io.CsvFormat(separator=separator))
+        with pytest.raises(
+            ingest.InputError,
+            match=r"'time' \(time\) .* data row 1 \(file line 2\): '0,0'; 600 such rows; a "
+            r'decimal comma\? set decimal: "," in the record',
+        ):
+            ingest.record_from_table(half, "sep.csv", {})
 
 
 def test_a_tsv_file_reads_by_its_separator(tmp_path):
@@ -436,6 +444,24 @@ def test_a_row_below_blank_lines_is_named_at_its_own_file_line(tmp_path):
         )
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(4) == 8  # below the blank ones
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(3) == 5
+
+
+@pytest.mark.parametrize("preamble", ["", "Logger X v2.1\n# joint: hip\n"])
+def test_a_header_line_on_a_data_row_names_the_line_of_the_column_names(tmp_path, preamble):
+    """``header_line`` one too far down read the first data row as the column names ("the
+    header names column(s) ['0'] more than once"); a file without column names is told so."""
+    text = preamble + write_csv(tmp_path / "plain.csv").read_text()
+    (tmp_path / "logged.csv").write_text(text)
+    below = preamble.count("\n") + 2
+    with pytest.raises(
+        ingest.InputError,
+        match=rf"logged\.csv: line {below}, read as the header \(header_line: {below}\), holds "
+        rf"numbers, not column names: a data row\? set header_line: {below - 1} \(that line",
+    ):
+        io.read_table(tmp_path / "logged.csv", io.CsvFormat(header_line=below))
+    (tmp_path / "bare.csv").write_text(text.split("\n", preamble.count("\n") + 1)[-1])
+    with pytest.raises(ingest.InputError, match=r"line 1, .*: a data row\? set header_line to the"):
+        io.read_table(tmp_path / "bare.csv")
 
 
 def test_a_header_line_is_for_csv_files(tmp_path):

@@ -89,7 +89,9 @@ def _numeric_column(
         missing = isinstance(raw, float) and np.isnan(raw)  # the file's "", NA, NaN, null...
         shown = "empty or a missing-value mark (NA, NaN, null)" if missing else repr(raw)
         more = f"; {bad.size} such rows" if bad.size > 1 else ""
-        if bad.size == 1 and bad[0] == len(frame) - 1:
+        if lines.fmt.decimal != "," and _decimal_comma(raw):  # a spreadsheet's export
+            more += '; a decimal comma? set decimal: "," in the record\'s config'
+        elif bad.size == 1 and bad[0] == len(frame) - 1:
             remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
             more = f"; the last line read, cut short? {remedy}"
         elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
@@ -101,6 +103,16 @@ def _numeric_column(
             f"{data_row(row, lines)}: {shown}{more}"
         )
     return values
+
+
+def _decimal_comma(cell: object) -> bool:
+    """Whether ``cell`` is a number written with a decimal comma (``-43,32``, ``1,5e-3``)."""
+    import re
+
+    return (
+        isinstance(cell, str)
+        and re.fullmatch(r"[+-]?\d*,\d+([eE][+-]?\d+)?", cell.strip()) is not None
+    )
 
 
 def time_column(

@@ -733,6 +733,7 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
     if csv_file:
         if frame.shape[1] == 1 and (hint := _separator_hint(path, fmt)):
             raise InputError(f"{path}: one column only{hint}")
+        _header_of_names(path, fmt)
         _unique_header(path, fmt)
     frame.attrs["lines"] = FileLines(fmt.header_line, path, fmt, text=csv_file).as_attrs()
     return frame
@@ -859,6 +860,40 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _header_of_names(path: Path, fmt: CsvFormat) -> None:
+    """A header line that holds numbers only is a data row (``header_line`` below the column
+    names, or a file without them): an :class:`InputError` naming the line above with as many
+    fields and no number, where there is one."""
+    import csv
+    import itertools
+
+    def numbers(fields: list[str]) -> bool:
+        try:
+            [float(field.replace(fmt.decimal, ".")) for field in fields]
+        except ValueError:
+            return False
+        return bool(fields)
+
+    with path.open(newline="", encoding=fmt.text_encoding()) as handle:
+        rows = list(csv.reader(itertools.islice(handle, fmt.header_line), delimiter=fmt.separator))
+    if len(rows) < fmt.header_line or not numbers(header := rows[-1]):
+        return
+    above = [
+        number
+        for number, row in enumerate(rows[:-1], start=1)
+        if len(row) == len(header) and not any(numbers([field]) for field in row)
+    ]
+    hint = (
+        f"set header_line: {above[-1]} (that line names as many columns)"
+        if above
+        else ("set header_line to the line of the column names, or add such a line")
+    )
+    raise InputError(
+        f"{path}: line {fmt.header_line}, read as the header (header_line: {fmt.header_line}), "
+        f"holds numbers, not column names: a data row? {hint}"
+    )
 
 
 def _unique_header(path: Path, fmt: CsvFormat = CsvFormat()) -> None:

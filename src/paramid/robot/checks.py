@@ -680,8 +680,8 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
             "sign inverted against the URDF's joint axis? negate the column (the record's "
-            f"negate: [{_column(record.tau_columns, k)}]; or, where the log counts the joint's "
-            "angle against the URDF's axis, its angle and velocity columns)",
+            f"negate: [{_column(record.tau_columns, int(k))}]; or, where the log counts the "
+            "joint's angle against the URDF's axis, its angle and velocity columns)",
         )
         for k, correlation in inverted
     )
