@@ -168,6 +168,16 @@ CASES = {
             "('unit' was unexpected); did you mean 'unit' -> 'units'?",
         ],
     ),
+    "a robot record's units in a 1-DOF record's names": (
+        lambda c: c["robots"]["kinova_gen3"]["records"]["calibration"][0].update(
+            units={"time": "ms", "angle": "deg"}
+        ),
+        ["did you mean 'angle' -> 'q' (the name in this kind of record)?"],
+    ),
+    "a 1-DOF record's columns in a robot record's names": (
+        lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(columns={"tau": "T"}),
+        ["did you mean 'tau' -> 'torque' (the name in this kind of record)?"],
+    ),
 }
 
 

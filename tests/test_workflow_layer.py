@@ -45,8 +45,9 @@ def test_one_of_matches_exactly_the_names():
 
 def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
     """``snakemake mine`` or ``results/mine/...`` without the config file that has ``mine``
-    (Snakemake alone: "No rule to produce mine") match one rule, whose input stops the run
-    naming the studies and the likely fix; a known study's outputs and inputs never match."""
+    (Snakemake alone: "No rule to produce mine") match one rule, whose input ends the run with
+    one line naming the studies and the likely fix; a known study's outputs and inputs never
+    match."""
     pattern = re.compile(workflow.unknown_study(["hip", "kr210", "cec2022"]))
     for target in ("mine", "results/mine", "results/mine/tables/table3.csv", "results/hipp/x"):
         assert pattern.fullmatch(target), target
@@ -62,13 +63,12 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
         assert not pattern.fullmatch(target), target
     stop = workflow.no_such_study({"hip": "studies.hip", "mine": "studies.mine"}, ["my.yaml"])
     with pytest.raises(
-        ConfigError,
-        match=r"no study 'hipp' .*read from config.yaml, my.yaml; "
-        r"its studies: hip, mine\): did you mean 'hip'\? .*--configfile my\.yaml "
-        r"results/hipp/x`",
+        SystemExit,
+        match=r"^paramid: results/hipp/x: no study 'hipp' .*read from config.yaml, my.yaml; its "
+        r"studies: hip, mine\): did you mean 'hip'\? .*add --configfile my\.yaml",
     ):
         stop(SimpleNamespace(target="results/hipp/x"))
-    with pytest.raises(ConfigError, match=r"^lab: no study 'lab' .*mine\): a study of your own"):
+    with pytest.raises(SystemExit, match=r"^paramid: lab: no study 'lab' .*mine\): a study of"):
         stop(SimpleNamespace(target="lab"))
 
 
@@ -223,7 +223,7 @@ def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, 
 
 
 def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, capsys
 ):
     """A user's own ``pendulum`` (their records, the README's block) took the shipped study's
     column names and reference values and failed on them; a block without records still
@@ -235,6 +235,11 @@ def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
     mine = {"records": records, "regressor": ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]}
     given = {"studies": {"pendulum": mine, "hip": {"signals": {"trim_s": 0.3}}}}
     workflow.load_config(config := copy.deepcopy(given), [], schema)
+    assert capsys.readouterr().err == (
+        "paramid: studies.pendulum of the given config replaces the shipped study of that name "
+        "whole (its outputs go to results/pendulum/, the shipped one's folder: name yours "
+        "otherwise to keep both)\n"
+    )
     mine = config["studies"]["pendulum"]
     assert mine["records"]["calibration"]["columns"] == {}  # not the shipped {angle: position}
     assert "values" not in mine.get("reference", {}) and "DFKI" not in str(mine)

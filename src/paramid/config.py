@@ -88,17 +88,30 @@ def _missing_key(error: Any) -> str:
     return str(error.message.split("'")[1])
 
 
+#: a 1-DOF record's field names and a robot record's (its columns and units), for a key given
+#: in the other kind's terms (``units: {angle: deg}`` in a robot record)
+OTHER_RECORD_FIELDS = {
+    "angle": "q",
+    "velocity": "dq",
+    "torque": "tau",
+    "q": "angle",
+    "dq": "velocity",
+    "tau": "torque",
+}
+
+
 def _did_you_mean(error: Any) -> str:
-    """For unknown keys, the allowed key each most resembles (``unit`` -> ``units``)."""
+    """For unknown keys, the allowed key each most resembles (``unit`` -> ``units``) or, in a
+    record's ``columns``/``units``, the other kind of record's name (``angle`` -> ``q``)."""
     import difflib
 
     allowed = list(error.schema.get("properties", {}))
-    unknown = [k for k in error.instance if k not in allowed]
-    hints = [
-        f"{key!r} -> {close[0]!r}"
-        for key in unknown
-        if (close := difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6))
-    ]
+    hints = []
+    for key in (k for k in error.instance if k not in allowed):
+        if close := difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6):
+            hints.append(f"{key!r} -> {close[0]!r}")
+        elif (other := OTHER_RECORD_FIELDS.get(str(key))) in allowed:
+            hints.append(f"{key!r} -> {other!r} (the name in this kind of record)")
     return f"; did you mean {', '.join(hints)}?" if hints else ""
 
 

@@ -18,6 +18,7 @@ import math
 import os
 import re
 import shlex
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -84,6 +85,12 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
         for name, block in given.items() if isinstance(given, dict) else ():
             if name in shipped and isinstance(block, dict) and own_records(block):
                 shipped[name] = {}
+                print(  # a notice, not an error: replacing one's own copy of it is fine
+                    f"paramid: {family}.{name} of the given config replaces the shipped study "
+                    f"of that name whole (its outputs go to results/{name}/, the shipped "
+                    "one's folder: name yours otherwise to keep both)",
+                    file=sys.stderr,
+                )
     for tree in (settings, config):
         _robot_records_as_lists(tree)
     update_config(settings, config)
@@ -177,7 +184,8 @@ def no_such_study(
     folders: Mapping[str, str], configfiles: Iterable[str | os.PathLike]
 ) -> Callable[[Any], list[str]]:
     """The input function of the rule for a target of a study the config does not have
-    (:func:`unknown_study`): it stops the run with one message naming the config files read,
+    (:func:`unknown_study`): it ends the run (``SystemExit``, as :func:`checked` does: no
+    traceback, nothing locked or written) with one line naming the config files read,
     the studies they give, a name the target's may be misspelt from and the likely cause, a
     study of one's own left out of ``--configfile`` (Snakemake alone says "No rule to produce
     mine")."""
@@ -190,10 +198,10 @@ def no_such_study(
         name = target.split("/")[1] if target.startswith("results/") else target
         close = difflib.get_close_matches(name, list(folders), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        raise ConfigError(
-            f"{target}: no study {name!r} in this run's config (read from {read}; its "
-            f"studies: {', '.join(folders)}): {hint}a study of your own is read from its "
-            f"config file: `snakemake --cores 8 --configfile my.yaml {target}`"
+        raise SystemExit(
+            f"paramid: {target}: no study {name!r} in this run's config (read from {read}; "
+            f"its studies: {', '.join(folders)}): {hint}a study of your own is read from its "
+            "config file: add --configfile my.yaml (the file that holds it) to the command"
         )
 
     return stop

@@ -311,10 +311,12 @@ class RobotStudies:
         samples = int((kept - needed) * loaded.sample_rate_hz)
         if samples < MIN_KEPT_SAMPLES:
             raise InputError(
-                f"{spec['path']}: {kept:.4g} s left after trim_start_s/trim_end_s and the 2 x "
-                f"signals.trim_s = {needed:g} s that filtering drops leave {max(samples, 0)} "
-                f"samples, fewer than {MIN_KEPT_SAMPLES} (its {loaded.time.size} samples read "
-                f"as {loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
+                f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s, "
+                f"less the 2 x signals.trim_s = {needed:g} s that filtering drops, leave "
+                f"{max(samples, 0)} samples, fewer than {MIN_KEPT_SAMPLES}: record a longer "
+                "motion or lower those trims (its "
+                f"{loaded.time.size} samples were read as {loaded.sample_rate_hz:.4g} Hz: if "
+                "that rate is wrong, check units.time)"
             )
         units = spec["units"]
         problems = checks.record_problems(
