@@ -30,7 +30,9 @@ min_version("9.0")
 
 
 SCHEMA = f"{workflow.basedir}/workflow/schemas/config.schema.yaml"
-FOLDERS = checked(lambda: load_config(config, workflow.overwrite_configfiles, SCHEMA))
+FOLDERS = checked(
+    lambda: load_config(config, workflow.overwrite_configfiles, SCHEMA, workflow.is_main_process)
+)
 HIP, NONLINEAR, EXCITATION, CALIBRATION, CEC, ROBOTS = checked(
     lambda: (
         HipStudies(config),

@@ -271,6 +271,14 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
             r'decimal comma\? set decimal: "," in the record',
         ):
             ingest.record_from_table(half, "sep.csv", {})
+        text = (tmp_path / "ok.csv").read_text().replace(",", ";").splitlines()
+        text[5] = text[5].replace(text[5].split(";")[1], "1,234", 1)  # thousands, among points
+        (tmp_path / "thousands.csv").write_text("\n".join(text) + "\n")
+        with pytest.raises(ingest.InputError, match="'1,234'; fix the file there") as err:
+            ingest.record_from_table(
+                io.read_table(tmp_path / "thousands.csv", io.CsvFormat(separator=";")), "t", {}
+            )
+        assert "decimal" not in str(err.value)
 
 
 def test_a_tsv_file_reads_by_its_separator(tmp_path):
@@ -444,6 +452,13 @@ def test_a_row_below_blank_lines_is_named_at_its_own_file_line(tmp_path):
         )
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(4) == 8  # below the blank ones
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(3) == 5
+    # a blank line above the header (pandas takes the next line), one of a no-break space and
+    # one of the separator alone (both rows to pandas)
+    (tmp_path / "odd.csv").write_text("\ntime,angle\n0,1\n\u00a0\n,\n1,2\n")
+    frame = io.read_table(tmp_path / "odd.csv")
+    assert len(frame) == 4
+    lines = ingest.lines_of(frame)
+    assert [lines.line_of(row) for row in range(4)] == [3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("preamble", ["", "Logger X v2.1\n# joint: hip\n"])
@@ -459,9 +474,11 @@ def test_a_header_line_on_a_data_row_names_the_line_of_the_column_names(tmp_path
         rf"numbers, not column names: a data row\? set header_line: {below - 1} \(that line",
     ):
         io.read_table(tmp_path / "logged.csv", io.CsvFormat(header_line=below))
-    (tmp_path / "bare.csv").write_text(text.split("\n", preamble.count("\n") + 1)[-1])
+    (tmp_path / "bare.csv").write_text("0,1,0\n" + text.split("\n", below - 1)[-1])
     with pytest.raises(ingest.InputError, match=r"line 1, .*: a data row\? set header_line to the"):
         io.read_table(tmp_path / "bare.csv")
+    (tmp_path / "numbered.csv").write_text("0,1,2\n0.0,1.5,2.5\n")  # numbered columns: a header
+    assert list(io.read_table(tmp_path / "numbered.csv").columns) == ["0", "1", "2"]
 
 
 def test_a_header_line_is_for_csv_files(tmp_path):

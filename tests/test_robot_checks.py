@@ -94,15 +94,17 @@ def test_a_torque_unit_off_by_orders_of_magnitude(record, robot, factor):
     assert "units.tau" in problems[0][2]
 
 
-@pytest.mark.parametrize("factor", [1e-3, 100.0])  # N mm as N m (below the peak check), N cm
-def test_one_joints_torque_in_another_unit_is_named(record, robot, factor):
+@pytest.mark.parametrize("factor", [1e-3, 1e-2, 100.0])  # N mm as N m (below the peak check)
+@pytest.mark.parametrize("joint", [1, 2, 3])
+def test_one_joints_torque_in_another_unit_is_named(record, robot, factor, joint):
     """One column in another unit than the rest (a lift's force in N under units.tau: N mm, a
     joint whose logger writes N cm): the median scale over the joints hides it, its own scale
-    against the URDF's names it."""
+    against the URDF's names it (not an exchange with a joint whose scale is not judged, or
+    which an exchange leaves far from the URDF's)."""
     tau = record.tau.copy()
-    tau[:, 1] *= factor
+    tau[:, joint] *= factor
     problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
-    assert [(c, j) for c, j, _ in problems] == [("torque_units", "joint_2")]
+    assert [(c, j) for c, j, _ in problems] == [("torque_units", f"joint_{joint + 1}")]
     assert "another unit than the others'" in problems[0][2]
 
 
@@ -161,6 +163,13 @@ def test_two_joints_exchanged_in_the_config(robot, name, pair):
     names = f"joint_{pair[0] + 1} and joint_{pair[1] + 1}"
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", names)]
     assert "all columns" in problems[0][2] and "order of the study's joints" in problems[0][2]
+    if (name, pair) == ("opti_traj_testing1", (1, 2)):  # the exchange read as joint 3's unit
+        tau[:, 3] *= 1e-3  # and joint 4's column in N mm: both named
+        problems = checks.record_problems(dataclasses.replace(record, q=q, dq=dq, tau=tau), robot)
+        assert [(c, j) for c, j, _ in problems] == [
+            ("columns_swapped", names),
+            ("torque_units", "joint_4"),
+        ]
 
 
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:

@@ -244,7 +244,7 @@ def test_a_torque_logged_the_other_way_round_is_read_by_negate(workdir):
     (workdir / "my.yaml").write_text(LOG_BLOCK)
     out = snakemake(workdir, "-n", *_tables("mine", False), "--configfile", "my.yaml")
     text = out.stdout + out.stderr
-    assert out.returncode != 0 and "joint_2" in text and "negate: [tau_joint_2]" in text, text[
+    assert out.returncode != 0 and "joint_2" in text and "negate: ['tau_joint_2']" in text, text[
         -3000:
     ]
     block = LOG_BLOCK.replace(

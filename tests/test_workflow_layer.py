@@ -240,6 +240,8 @@ def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
         "whole (its outputs go to results/pendulum/, the shipped one's folder: name yours "
         "otherwise to keep both)\n"
     )
+    workflow.load_config(copy.deepcopy(given), [], schema, main_process=False)  # a cluster job
+    assert capsys.readouterr().err == ""
     mine = config["studies"]["pendulum"]
     assert mine["records"]["calibration"]["columns"] == {}  # not the shipped {angle: position}
     assert "values" not in mine.get("reference", {}) and "DFKI" not in str(mine)

@@ -128,6 +128,7 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
         print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
         text = out.stdout + out.stderr
         unmade = set(re.findall(r"No rule to produce (.+?)(?: \(if you use|$)", text, re.M))
+        unmade |= set(re.findall(r"^paramid: [^:]+: no study '([^']+)'", text, re.M))
         overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
         if files := sorted(name for name in unmade if "/" in name):
             print(

@@ -89,7 +89,7 @@ def _numeric_column(
         missing = isinstance(raw, float) and np.isnan(raw)  # the file's "", NA, NaN, null...
         shown = "empty or a missing-value mark (NA, NaN, null)" if missing else repr(raw)
         more = f"; {bad.size} such rows" if bad.size > 1 else ""
-        if lines.fmt.decimal != "," and _decimal_comma(raw):  # a spreadsheet's export
+        if _decimal_comma(raw, frame[column], lines):  # a spreadsheet's export
             more += '; a decimal comma? set decimal: "," in the record\'s config'
         elif bad.size == 1 and bad[0] == len(frame) - 1:
             remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
@@ -105,13 +105,22 @@ def _numeric_column(
     return values
 
 
-def _decimal_comma(cell: object) -> bool:
-    """Whether ``cell`` is a number written with a decimal comma (``-43,32``, ``1,5e-3``)."""
+def _decimal_comma(cell: object, column: pd.Series, lines: FileLines) -> bool:
+    """Whether ``cell`` of a CSV file read with a decimal point and another separator than ","
+    is a number written with a decimal comma (``-43,32``, ``1,5e-3``) in a column that holds no
+    decimal point (where one does, ``1,234`` may be a thousands separator): ``decimal: ","``
+    reads it."""
     import re
 
+    number = r"[+-]?\d*,\d+([eE][+-]?\d+)?"
     return (
-        isinstance(cell, str)
-        and re.fullmatch(r"[+-]?\d*,\d+([eE][+-]?\d+)?", cell.strip()) is not None
+        lines.text
+        and lines.path is not None
+        and lines.fmt.decimal == "."
+        and lines.fmt.separator != ","
+        and isinstance(cell, str)
+        and re.fullmatch(number, cell.strip()) is not None
+        and not column.astype(str).str.contains(".", regex=False).any()
     )
 
 

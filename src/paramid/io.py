@@ -26,7 +26,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -598,7 +598,7 @@ class FileLines:
         return {
             "header_line": self.header_line,
             "path": None if self.path is None else str(self.path),
-            "csv_format": vars(self.fmt),
+            "csv_format": asdict(self.fmt),
             "text": self.text,
         }
 
@@ -615,17 +615,18 @@ class FileLines:
 
     def line_of(self, row: int) -> int | None:
         """The file line (1-based) of data row ``row`` (0-based); None for a Parquet file.
-        Lines holding only blanks (no separator) are no rows (pandas skips them)."""
+        Lines of spaces and tabs only (no separator) are no rows (pandas skips them; a quoted
+        field's line break, which no numeric log holds, would shift the count)."""
         if not self.text:
             return None
         if self.path is None:
             return row + 1 + self.header_line
         with self.path.open(encoding=self.fmt.text_encoding(), errors="replace") as handle:
-            counted = -1  # data rows passed
+            counted = -2  # the header (the first line not blank from header_line on), then rows
             for number, line in enumerate(handle, start=1):
-                if number <= self.header_line:
+                if number < self.header_line:
                     continue
-                if line.strip() or self.fmt.separator in line:
+                if line.strip(" \t\r\n") or self.fmt.separator in line:
                     counted += 1
                     if counted == row:
                         return number
@@ -863,18 +864,20 @@ def _is_number(text: str) -> bool:
 
 
 def _header_of_names(path: Path, fmt: CsvFormat) -> None:
-    """A header line that holds numbers only is a data row (``header_line`` below the column
-    names, or a file without them): an :class:`InputError` naming the line above with as many
-    fields and no number, where there is one."""
+    """A header line of finite numbers only, read as a data row: where a line above it names as
+    many columns (``header_line`` one too far down) or where it repeats a number (no column
+    names at all: a header ``0,1,2`` of numbered columns is a header), an :class:`InputError`
+    naming the line of the column names (the line above, where there is one)."""
     import csv
     import itertools
 
     def numbers(fields: list[str]) -> bool:
         try:
-            [float(field.replace(fmt.decimal, ".")) for field in fields]
+            return bool(fields) and all(
+                math.isfinite(float(field.replace(fmt.decimal, "."))) for field in fields
+            )
         except ValueError:
             return False
-        return bool(fields)
 
     with path.open(newline="", encoding=fmt.text_encoding()) as handle:
         rows = list(csv.reader(itertools.islice(handle, fmt.header_line), delimiter=fmt.separator))
@@ -885,11 +888,12 @@ def _header_of_names(path: Path, fmt: CsvFormat) -> None:
         for number, row in enumerate(rows[:-1], start=1)
         if len(row) == len(header) and not any(numbers([field]) for field in row)
     ]
-    hint = (
-        f"set header_line: {above[-1]} (that line names as many columns)"
-        if above
-        else ("set header_line to the line of the column names, or add such a line")
-    )
+    if above:
+        hint = f"set header_line: {above[-1]} (that line names as many columns)"
+    elif len(set(header)) < len(header):
+        hint = "set header_line to the line of the column names, or add such a line"
+    else:
+        return
     raise InputError(
         f"{path}: line {fmt.header_line}, read as the header (header_line: {fmt.header_line}), "
         f"holds numbers, not column names: a data row? {hint}"

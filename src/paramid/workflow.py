@@ -62,7 +62,9 @@ def checked(build: Callable[[], T]) -> T:
         raise SystemExit(f"paramid: {error}") from None
 
 
-def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[str, str]:
+def load_config(
+    config: dict, configfiles: Iterable[str], schema: str, main_process: bool = True
+) -> dict[str, str]:
     """Fill ``config`` in place: config.yaml, then what Snakemake read from --configfile and
     --config on top (as its configfile directive does), validated against ``schema`` with its
     defaults filled.  Every file is read by :func:`paramid.io.read_yaml`, so a syntax error
@@ -73,7 +75,8 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
     calibration and validation record) is a study of its own: it replaces a shipped block of
     the same name whole instead of being merged into it (a user's ``pendulum`` took the shipped
     one's column names, reference values and checks); any other block (a twin's longer record,
-    one record re-pointed) changes the shipped study's settings."""
+    one record re-pointed) changes the shipped study's settings; the ``main_process`` (not a
+    cluster job's, which parses the workflow again) says so on stderr."""
     from snakemake.utils import update_config
 
     codehash.use_store(IMPORT_STORE)
@@ -85,12 +88,13 @@ def load_config(config: dict, configfiles: Iterable[str], schema: str) -> dict[s
         for name, block in given.items() if isinstance(given, dict) else ():
             if name in shipped and isinstance(block, dict) and own_records(block):
                 shipped[name] = {}
-                print(  # a notice, not an error: replacing one's own copy of it is fine
-                    f"paramid: {family}.{name} of the given config replaces the shipped study "
-                    f"of that name whole (its outputs go to results/{name}/, the shipped "
-                    "one's folder: name yours otherwise to keep both)",
-                    file=sys.stderr,
-                )
+                if main_process:  # a notice, not an error: it may be one's own copy of it
+                    print(
+                        f"paramid: {family}.{name} of the given config replaces the shipped "
+                        f"study of that name whole (its outputs go to results/{name}/, the "
+                        "shipped one's folder: name yours otherwise to keep both)",
+                        file=sys.stderr,
+                    )
     for tree in (settings, config):
         _robot_records_as_lists(tree)
     update_config(settings, config)

@@ -575,7 +575,7 @@ class Explanation:
     problems: tuple[Problem, ...]  # what is reported when it is the best explanation
     measure: str = "misfit"  # what `share` is a share of
     joints: tuple[str, ...] = ()  # the joints an exchange exchanges
-    plausible_scale: bool = True  # their torques within TORQUE_SCALE_BAND of the URDF's after it
+    plausible_scale: bool = True  # both joints' torques judged and within GAIN_BAND after it
 
 
 def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
@@ -680,7 +680,7 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
             "sign inverted against the URDF's joint axis? negate the column (the record's "
-            f"negate: [{_column(record.tau_columns, int(k))}]; or, where the log counts the "
+            f"negate: [{_column(record.tau_columns, int(k))!r}]; or, where the log counts the "
             "joint's angle against the URDF's axis, its angle and velocity columns)",
         )
         for k, correlation in inverted
@@ -760,16 +760,15 @@ def exchanged_columns(
                     f"{what} of {names} exchanged",
                     (problem,),
                     joints=(record.joints[i], record.joints[j]),
-                    plausible_scale=_in_band(scales[[i, j]], TORQUE_SCALE_BAND),
+                    plausible_scale=_in_band(scales[[i, j]], GAIN_BAND),
                 )
             )
     return explanations
 
 
 def _in_band(values: Array, band: tuple[float, float]) -> bool:
-    """Whether every value is within ``band`` (NaN, nothing to judge, is)."""
-    judged = values[~np.isnan(values)]
-    return bool(np.all((band[0] <= judged) & (judged <= band[1])))
+    """Whether every value is judged (not NaN) and within ``band``."""
+    return bool(np.all((band[0] <= values) & (values <= band[1])))
 
 
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
@@ -829,8 +828,9 @@ def record_problems(
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
     two, the explanation that leaves the smaller misfit; one joint's odd scale is named as an
-    exchange with another joint where one explains it), the friction check only where
-    nothing else was found (a unit, sign or swap error would mislead it)."""
+    exchange with another joint where exchanging puts both joints' torques within
+    :data:`GAIN_BAND` of the URDF's, the other joints' odd scales beside it), the friction
+    check only where nothing else was found (a unit, sign or swap error would mislead it)."""
     units = units or {}
     problems = locked_joints(record, robot) if "locked_joints" not in skip else []
     if "radians_as_degrees" not in skip and (
@@ -867,7 +867,10 @@ def record_problems(
         flagged = {joint for _, joint, _ in scale}
         swaps = exchanged_columns(record, robot, sampled, tau, model)
         fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
-        return best_explanation(fitting) or scale
+        if not (found := best_explanation(fitting)):
+            return scale
+        best = min((e for e in fitting if e.strong), key=lambda e: e.share)  # found's first
+        return found + [problem for problem in scale if problem[1] not in best.joints]
     explanations = inverted_signs(record, tau, model)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
