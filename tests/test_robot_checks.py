@@ -133,7 +133,10 @@ def test_two_torque_columns_swapped(record, robot):
     tau[:, [1, 3]] = tau[:, [3, 1]]
     problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_2 and joint_4")]
-    assert "torque columns" in problems[0][2]
+    assert (
+        "torque columns of joint_2 and joint_4 (the file's 'TorqueCur2' and 'TorqueCur4')"
+        in (problems[0][2])
+    )
 
 
 def test_two_angle_columns_swapped(robot):

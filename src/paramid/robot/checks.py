@@ -746,9 +746,15 @@ def exchanged_columns(
             kinds.insert(
                 0, ("the torque columns", torque, local, shrink, "", model.scales(crossed))
             )
+        files = {
+            "the torque columns": record.tau_columns,
+            "the angle columns": record.q_columns,
+        }
         for what, share, changed, shrink, order, scales in kinds:
+            logged = files.get(what, ())
+            read = f" (the file's {logged[i]!r} and {logged[j]!r})" if len(logged) > j else ""
             message = (
-                f"{what} of {names} fit the URDF's torque better exchanged ({shrink}): check "
+                f"{what} of {names}{read} fit the URDF's torque better exchanged ({shrink}): check "
                 f"the record's `columns:` setting{order} (a short record, or one near rest, "
                 "may not tell these joints apart)"
             )
