@@ -30,6 +30,7 @@ def main(smk) -> None:
     for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
         log.warning("%s", warning)
     summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
+    ex.poor_excitation(summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"])
     summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)
     io.write_csv(ex.coefficient_frame(result.trajectory, robot.joints), smk.output.coefficients)

@@ -459,3 +459,19 @@ def test_the_twins_excitation_keeps_each_joints_urdf_speed(tmp_path):
     _, dq, _ = trajectory.evaluate_joints(np.linspace(0.0, 10.0, 1000, endpoint=False))
     peak = np.abs(dq).max(axis=0)
     assert peak[0] == pytest.approx(0.07, rel=1e-9) and 0.5 < peak[1] <= 1.2 + 1e-12
+
+
+def test_a_design_that_barely_moves_is_stopped_naming_the_spans():
+    """A design whose limits leave it no room (a 0.5 s period: spans of 0.004-0.06 rad, 5,705 N m
+    of validation error) is stopped, not written with `feasible: true`; a moving one passes."""
+    from paramid.excitation.fourier import FourierTrajectory
+
+    still = FourierTrajectory(np.zeros(2), np.full((2, 3), 1e-3), np.zeros((2, 3)), 2 * np.pi)
+    t = np.linspace(0.0, 1.0, 200, endpoint=False)
+    with pytest.raises(
+        ex.ExcitationError,
+        match=r"robots\.arm\.excitation: .* unit norm\) is 4e\+06 \(> 10000\); its joints span "
+        r"j1 0\.00046, j2 0\.00046 rad\. .*lower base_frequency_hz",
+    ):
+        ex.poor_excitation({"cond_scaled": 4e6}, still, ["j1", "j2"], t, "arm")
+    assert ex.poor_excitation({"cond_scaled": 8.8}, still, ["j1", "j2"], t, "arm") is None

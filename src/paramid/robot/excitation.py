@@ -347,6 +347,36 @@ def crossed_limits(
     return [f"robots.{study}.excitation: the design eats into effort_margin: {', '.join(eaten)}"]
 
 
+def poor_excitation(
+    scores_of_design: Mapping[str, float],
+    trajectory: FourierTrajectory,
+    joints: Sequence[str],
+    t: Array,
+    study: str,
+) -> None:
+    """Raise :class:`ExcitationError` for a design whose base regressor, columns scaled to unit
+    norm, has a condition number above :data:`paramid.plausibility.MAX_SCALED_COND` (the
+    1-DOF records' bound: a 1 % torque error may then move a parameter by 100 %), naming each
+    joint's span over grid ``t`` and what to change: limits too tight for the period (a
+    0.5 s period gave spans of 0.004-0.06 rad and 5,705 N m of validation error)."""
+    from paramid.plausibility import MAX_SCALED_COND
+
+    cond = float(scores_of_design["cond_scaled"])
+    if cond <= MAX_SCALED_COND:
+        return
+    q, _, _ = trajectory.evaluate_joints(t)
+    spans = ", ".join(
+        f"{joint} {span:.2g}" for joint, span in zip(joints, np.ptp(q, axis=0), strict=True)
+    )
+    raise ExcitationError(
+        f"robots.{study}.excitation: the best design excites the base parameters poorly: the "
+        f"condition number of its regressor (columns scaled to unit norm) is {cond:.3g} "
+        f"(> {MAX_SCALED_COND:g}); its joints span {spans} rad. Give it room to move: a "
+        "longer period (lower base_frequency_hz), looser acceleration limits "
+        "(acceleration_limit_rad_s2, in rad/s²) or margins, or more harmonics"
+    )
+
+
 def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
     """The check grid: ``fine_factor`` × ``grid_points`` instants over one period."""
     return _grid(trajectory.period, fine_factor * grid_points)
