@@ -475,3 +475,23 @@ def test_a_design_that_barely_moves_is_stopped_naming_the_spans():
     ):
         ex.poor_excitation({"cond_scaled": 4e6}, still, ["j1", "j2"], t, "arm")
     assert ex.poor_excitation({"cond_scaled": 8.8}, still, ["j1", "j2"], t, "arm") is None
+
+
+def test_a_design_a_random_trajectory_beats_is_warned_of():
+    """A feasible compared trajectory with lower parameter error (p < 0.05) and validation
+    RMSE than the design is named; one that is not significant, or infeasible, is not."""
+    table = pd.DataFrame(
+        {
+            "trajectory": ["designed", "random", "file_a", "file_b"],
+            "param_error_median": [4.0, 1.0, 1.0, 1.0],
+            "val_rmse_median": [5.45, 0.37, 0.37, 0.37],
+            "p_value": [np.nan, 0.017, 0.3, 0.001],
+            "feasible": [True, True, True, False],
+        }
+    )
+    warnings = ex.outperformed(table, "arm")
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "robots.arm.excitation: the random trajectory identifies the twin better than the design "
+        "(median parameter error 1 against 4, p = 0.017; validation RMSE 0.37 against 5.45 N m)"
+    )
+    assert ex.outperformed(table.iloc[[0, 2, 3]], "arm") == []
