@@ -117,6 +117,11 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
             "[3.3, 0.6]",
             ["torque_noise_nm has 2 values for 3 joints", "one value or one per joint"],
         ),
+        (
+            "starts: 2",
+            "starts: 2\n      controller_rate_hz: 5",
+            ["controller_rate_hz = 5 Hz samples the highest harmonic (0.4 Hz) fewer than 20"],
+        ),
     ],
     ids=[
         "margin_empties_range",
@@ -125,6 +130,7 @@ def test_excitation_only_study_builds_design_and_comparison(workdir):
         "harmonics_zero",
         "frequency_zero",
         "noise",
+        "controller_rate",
     ],
 )
 def test_bad_excitation_input_stops_before_any_job(workdir, old, new, patterns):

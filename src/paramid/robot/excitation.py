@@ -169,7 +169,9 @@ def _per_joint(value: Any, n: int, field: str) -> Array:
     if arr.size == 1:
         arr = np.full(n, arr[0])
     if arr.shape != (n,):
-        raise ExcitationError(f"{field} has {arr.size} values for {n} joints")
+        raise ExcitationError(
+            f"{field} has {arr.size} values for {n} joints: give one value, or one per joint"
+        )
     return arr
 
 

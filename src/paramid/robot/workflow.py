@@ -52,6 +52,11 @@ def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | N
     return f"robots.{name}: {path}: {len(lines)} problems:{listed}\n{advice}"
 
 
+#: samples of trajectory.csv per cycle of the design's highest harmonic, at least: a controller
+#: interpolating linearly between them then stays within (2π/20)²/8 = 1.2 % of its amplitude
+MIN_SAMPLES_PER_CYCLE = 20
+
+
 class RobotStudies:
     """The ``robots:`` block: one URDF robot per entry, with joint logs or twin records and an
     optional excitation design."""
@@ -344,6 +349,14 @@ class RobotStudies:
         spec = block["excitation"]
         rest = spec["boundary"] == "rest_to_rest"
         check_fourier_design(f"robots.{name}.excitation", spec, "harmonics", rest)
+        highest = spec["harmonics"] * spec["base_frequency_hz"]  # [Hz]
+        if spec["controller_rate_hz"] < MIN_SAMPLES_PER_CYCLE * highest:
+            raise ConfigError(
+                f"robots.{name}.excitation.controller_rate_hz = {spec['controller_rate_hz']:g} Hz "
+                f"samples the highest harmonic ({highest:g} Hz) fewer than "
+                f"{MIN_SAMPLES_PER_CYCLE} times a cycle: trajectory.csv would step the joints "
+                f"(give at least {MIN_SAMPLES_PER_CYCLE * highest:g} Hz, in Hz: 1 kHz is 1000)"
+            )
         for entry in spec["compare"]:
             field = f"robots.{name}.excitation.compare ({entry['name']})"
             io.check_file(entry["coefficients"], field)
