@@ -65,11 +65,12 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
     with pytest.raises(
         SystemExit,
         match=r"^paramid: results/hipp/x: no study 'hipp' .*read from config.yaml, my.yaml; its "
-        r"studies: hip, mine\): did you mean 'hip'\? .*add --configfile my\.yaml",
+        r"studies: hip, mine\): did you mean 'hip'\? is it in another config file\? give",
     ):
         stop(SimpleNamespace(target="results/hipp/x"))
-    with pytest.raises(SystemExit, match=r"^paramid: lab: no study 'lab' .*mine\): a study of"):
-        stop(SimpleNamespace(target="lab"))
+    alone = workflow.no_such_study({"hip": "studies.hip"}, [])
+    with pytest.raises(SystemExit, match=r"^paramid: lab: no study 'lab' .*hip\): a study of your"):
+        alone(SimpleNamespace(target="lab"))
 
 
 def test_a_user_error_ends_the_run_with_one_line():

@@ -195,7 +195,14 @@ def no_such_study(
     mine")."""
     import difflib
 
-    read = ", ".join(["config.yaml", *(str(p) for p in configfiles)])
+    overlays = [str(p) for p in configfiles]
+    read = ", ".join(["config.yaml", *overlays])
+    fix = (
+        "is it in another config file? give that one with --configfile too"
+        if overlays
+        else "a study of your own is read from its config file: add --configfile my.yaml (the "
+        "file that holds it) to the command"
+    )
 
     def stop(wildcards: Any) -> list[str]:
         target = str(wildcards.target)
@@ -204,8 +211,7 @@ def no_such_study(
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise SystemExit(
             f"paramid: {target}: no study {name!r} in this run's config (read from {read}; "
-            f"its studies: {', '.join(folders)}): {hint}a study of your own is read from its "
-            "config file: add --configfile my.yaml (the file that holds it) to the command"
+            f"its studies: {', '.join(folders)}): {hint}{fix}"
         )
 
     return stop
