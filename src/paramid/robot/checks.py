@@ -713,6 +713,7 @@ def exchanged_columns(
     given = model.misfits(tau)
     total = float(given.sum())
     explanations = []
+    files = {"the torque columns": record.tau_columns, "the angle columns": record.q_columns}
     for i, j in combinations(range(tau.shape[1]), 2):
         names = f"{record.joints[i]} and {record.joints[j]}"
         crossed = tau.copy()
@@ -746,10 +747,6 @@ def exchanged_columns(
             kinds.insert(
                 0, ("the torque columns", torque, local, shrink, "", model.scales(crossed))
             )
-        files = {
-            "the torque columns": record.tau_columns,
-            "the angle columns": record.q_columns,
-        }
         for what, share, changed, shrink, order, scales in kinds:
             logged = files.get(what, ())
             read = f" (the file's {logged[i]!r} and {logged[j]!r})" if len(logged) > j else ""
@@ -777,15 +774,18 @@ def _in_band(values: Array, band: tuple[float, float]) -> bool:
     return bool(np.all((band[0] <= values) & (values <= band[1])))
 
 
+def strongest(explanations: Sequence[Explanation]) -> Explanation | None:
+    """The strong explanation that leaves the smallest share (None without a strong one)."""
+    return min((e for e in explanations if e.strong), key=lambda e: e.share, default=None)
+
+
 def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
     """The strong explanation that leaves the smallest share, with up to two others (strong or
     not) that remove at least :data:`CLOSE_REDUCTION` of what it removes named after its last
     problem: an exchange and a negation both turn a torque against the URDF's, and joints that move
     together cannot be told apart."""
-    strong = [e for e in explanations if e.strong]
-    if not strong:
+    if (best := strongest(explanations)) is None:
         return []
-    best = min(strong, key=lambda e: e.share)
     close = sorted(
         (
             e
@@ -873,10 +873,10 @@ def record_problems(
         flagged = {joint for _, joint, _ in scale}
         swaps = exchanged_columns(record, robot, sampled, tau, model)
         fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
-        if not (found := best_explanation(fitting)):
+        if (best := strongest(fitting)) is None:
             return scale
-        best = min((e for e in fitting if e.strong), key=lambda e: e.share)  # found's first
-        return found + [problem for problem in scale if problem[1] not in best.joints]
+        kept = [problem for problem in scale if problem[1] not in best.joints]
+        return best_explanation(fitting) + kept
     explanations = inverted_signs(record, tau, model)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
