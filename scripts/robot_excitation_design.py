@@ -11,6 +11,8 @@ os.environ["OMP_NUM_THREADS"] = "1"
 
 import time  # noqa: E402
 
+import numpy as np  # noqa: E402
+
 from paramid import io  # noqa: E402
 from paramid.robot import base as bp  # noqa: E402
 from paramid.robot import excitation as ex  # noqa: E402
@@ -26,6 +28,12 @@ def main(smk) -> None:
     start = time.perf_counter()
     result, limits, urdf, physical = ex.design_for_robot(robot, base, spec, cfg["study"])
     seconds = time.perf_counter() - start
+    omega_f = 2 * np.pi * float(spec["base_frequency_hz"])
+    loose = ex.loose_acceleration(
+        limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"]
+    )
+    if loose:
+        log.warning("%s", loose)
     t_fine = ex.fine_grid(result.trajectory, result.grid_points, result.fine_factor)
     for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
         log.warning("%s", warning)

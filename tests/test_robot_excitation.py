@@ -8,6 +8,8 @@ import loaders
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paramid.errors import InputError
 from paramid.robot import base, model, twin
@@ -495,3 +497,66 @@ def test_a_design_a_random_trajectory_beats_is_warned_of():
         "(median parameter error 1 against 4, p = 0.017; validation RMSE 0.37 against 5.45 N m)"
     )
     assert ex.outperformed(table.iloc[[0, 2, 3]], "arm") == []
+
+
+@given(seed=st.integers(0, 2**32 - 1), order=st.integers(1, 6), period=st.floats(0.5, 30.0))
+def test_no_excitation_within_the_limits_outruns_the_reachable_acceleration(seed, order, period):
+    """Bernstein's bound holds: any Fourier excitation scaled into the position and velocity
+    limits accelerates at most ``reachable_acceleration``, and a top-harmonic sine touches it."""
+    from paramid.excitation.fourier import FourierTrajectory, JointLimits
+
+    rng = np.random.default_rng(seed)
+    omega_f = 2 * np.pi / period
+    limits = JointLimits([-1.0, -0.2], [1.0, 0.2], [1.2, 0.8], [1.0, 1.0])
+    a, b = rng.normal(size=(2, 2, order))
+    t = np.linspace(0.0, period, 4000, endpoint=False)
+    shape = FourierTrajectory(np.zeros(2), a, b, omega_f)
+    q, dq, _ = shape.evaluate_joints(t)
+    scale = np.minimum(limits.q_max / np.abs(q).max(axis=0), limits.qd_max / np.abs(dq).max(axis=0))
+    _, _, ddq = FourierTrajectory(
+        np.zeros(2), a * scale[:, None], b * scale[:, None], omega_f
+    ).evaluate_joints(t)
+    reach = ex.reachable_acceleration(limits, order, omega_f)
+    assert np.all(np.abs(ddq).max(axis=0) <= reach * (1 + 1e-9))
+    top = np.zeros((2, order))
+    top[:, -1] = np.minimum(limits.qd_max, order * omega_f * limits.q_max)  # Eq 8: q̇'s amplitude
+    _, _, ddq = FourierTrajectory(np.zeros(2), top, np.zeros((2, order)), omega_f).evaluate_joints(
+        t
+    )
+    np.testing.assert_allclose(np.abs(ddq).max(axis=0), reach, rtol=1e-5)
+
+
+def test_acceleration_limits_in_degrees_are_warned_of(robot):
+    """gen3_twin's limits (the Franka's, 2.6-8.1x what its 13.3 s design can reach) pass; the
+    same numbers in deg/s² name each joint with its value read as degrees."""
+    limits, _ = ex.limits_of(robot, SPEC, "unit")
+    assert ex.loose_acceleration(limits, 2, 2 * np.pi * 0.2, JOINTS, "unit") is None
+    gen3 = loaders.load_robot(URDF, [f"joint_{k}" for k in range(1, 8)])
+    shipped = SPEC | {"acceleration_limit_rad_s2": [15, 7.5, 10, 12.5, 15, 20, 20]}
+    limits, _ = ex.limits_of(gen3, shipped, "gen3_twin")
+    ratio = limits.qdd_max / ex.reachable_acceleration(limits, 5, 2 * np.pi * 0.075)
+    np.testing.assert_allclose([ratio.min(), ratio.max()], [2.6, 8.1], atol=0.05)
+    assert ex.loose_acceleration(limits, 5, 2 * np.pi * 0.075, gen3.joints, "gen3_twin") is None
+    in_degrees = SPEC | {"acceleration_limit_rad_s2": list(np.rad2deg([7.5, 12.5, 20]))}
+    limits, _ = ex.limits_of(robot, in_degrees, "unit")
+    warning = ex.loose_acceleration(limits, 2, 2 * np.pi * 0.2, JOINTS, "unit")
+    assert warning.startswith("robots.unit.excitation.acceleration_limit_rad_s2 bounds nothing on")
+    for joint, rad in zip(JOINTS, ["7.5", "12.5", "20"], strict=True):
+        assert f"{joint} " in warning and f"as deg/s² {rad} rad/s²" in warning
+    assert "give them in rad/s²" in warning
+
+
+def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_names_far_ones():
+    """A limit near the design's peak is drawn dashed; one far above it (that would flatten the
+    curve) is written beside its panel."""
+    from paramid.excitation.fourier import FourierTrajectory
+    from paramid.robot.figures import excitation_figure
+
+    trajectory = FourierTrajectory(np.zeros(2), [[0.5, 0.0], [0.5, 0.0]], np.zeros((2, 2)), 1.0)
+    limits = {"q_min": [-1, -1], "q_max": [1, 1], "qd_max": [1, None], "qdd_max": [0.6, 20.0]}
+    fig = excitation_figure(trajectory, ["near", "far"], limits)
+    near, far = fig.axes[2], fig.axes[5]
+    assert [line.get_ydata()[0] for line in near.lines[1:]] == [-0.6, 0.6]
+    assert len(far.lines) == 1 and [text.get_text() for text in far.texts] == ["limit ±20"]
+    assert len(fig.axes[4].lines) == 1  # no velocity limit: none drawn
+    assert abs(far.get_ylim()[1]) < 2

@@ -234,6 +234,43 @@ def physical_of(robot: Robot, spec: Mapping[str, Any]) -> Physical:
     )
 
 
+# An acceleration limit this many times what any trajectory within the other limits can reach
+# bounds nothing: honest limits of a slow design lie within a few times it (gen3_twin's, the
+# Franka's, 2.6-8.1x at its 13.3 s period), while one given in deg/s² is 57.3 times its rad/s².
+LOOSE_ACCELERATION_FACTOR = 20.0
+
+
+def reachable_acceleration(limits: JointLimits, order: int, omega_f: float) -> Array:
+    """The largest |q̈| a Fourier excitation (Eq 8, harmonics up to ``order`` of ``omega_f``)
+    can reach within the position and velocity limits, per joint: Bernstein's inequality for
+    trigonometric polynomials (|p'| ≤ L ω max|p|) applied to q̇, and twice to q about the
+    middle of its range."""
+    top = order * omega_f
+    return np.minimum(top * limits.qd_max, top**2 * (limits.q_max - limits.q_min) / 2)
+
+
+def loose_acceleration(
+    limits: JointLimits, order: int, omega_f: float, joints: Sequence[str], study: str
+) -> str | None:
+    """A warning naming the joints whose acceleration limit is more than
+    :data:`LOOSE_ACCELERATION_FACTOR` times :func:`reachable_acceleration`: it bounds nothing,
+    and may be a limit in deg/s² (then the design may accelerate beyond the robot's)."""
+    reach = reachable_acceleration(limits, order, omega_f)
+    loose = np.flatnonzero(limits.qdd_max > LOOSE_ACCELERATION_FACTOR * reach)
+    if loose.size == 0:
+        return None
+    named = ", ".join(
+        f"{joints[k]} {limits.qdd_max[k]:.4g} (reachable {reach[k]:.3g}; as deg/s² "
+        f"{np.deg2rad(limits.qdd_max[k]):.3g} rad/s²)"
+        for k in map(int, loose)
+    )
+    return (
+        f"{_field(study, 'acceleration_limit_rad_s2')} bounds nothing on {named}: no trajectory "
+        f"of {order} harmonics of {omega_f / (2 * np.pi):g} Hz within the position and velocity "
+        "limits accelerates that fast. Limits in deg/s²? give them in rad/s²"
+    )
+
+
 def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
     """Stacked base regressor (M·n × r) of the states; Coulomb columns tanh(q̇/v_s) when v_s > 0."""
     fc = friction_columns(robot).get("fc")

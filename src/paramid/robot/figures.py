@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator
+from numpy.typing import NDArray
 
 from paramid.excitation.fourier import FourierTrajectory
 from paramid.plotting import new_figure, plain_log_ticks, seed_boxes, series_colours
@@ -182,28 +184,50 @@ def symlog_ticks(values: np.ndarray) -> list[float]:
     return [-d for d in reversed(decades)] + [0.0] + decades
 
 
+# an acceleration limit beyond this many times the curve's peak is written, not drawn
+OFF_SCALE = 1.5
+
+
 def excitation_figure(
     trajectory: FourierTrajectory, joints: Sequence[str], limits: Mapping[str, Sequence[float]]
 ) -> Figure:
-    """One row per joint: q (left) and q̇ (right) of the designed excitation over one period,
-    the limits used dashed (none where a limit is null: the URDF gives none)."""
+    """One row per joint: q, q̇ and q̈ of the designed excitation over one period, the limits
+    used dashed (none where a limit is null: the URDF gives none).  An acceleration limit more
+    than :data:`OFF_SCALE` times the design's peak is written in its panel instead of drawn, so
+    that it does not flatten the curve (a slow design's limits reach 2.6-8.1x it)."""
     t = np.linspace(0.0, trajectory.period, 2000)
-    q, dq, _ = trajectory.evaluate_joints(t)
+    q, dq, ddq = trajectory.evaluate_joints(t)
     fig, axes = new_figure(
-        1.0 * len(joints) + 0.6, nrows=len(joints), ncols=2, squeeze=False, sharex=True
+        1.0 * len(joints) + 0.6, nrows=len(joints), ncols=3, squeeze=False, sharex=True
     )
     for k, joint in enumerate(joints):
-        speed = limits["qd_max"][k]
-        for ax, values, bounds, unit in (
-            (axes[k, 0], q[:, k], (limits["q_min"][k], limits["q_max"][k]), "rad"),
-            (axes[k, 1], dq[:, k], (None, None) if speed is None else (-speed, speed), "rad/s"),
-        ):
+        speed, accel = limits["qd_max"][k], limits["qdd_max"][k]
+        drawn_accel = accel <= OFF_SCALE * np.abs(ddq[:, k]).max()
+        panels: list[tuple[Any, NDArray[np.float64], list[float], str]] = [
+            (axes[k, 0], q[:, k], [limits["q_min"][k], limits["q_max"][k]], f"{joint}\nq [rad]"),
+            (axes[k, 1], dq[:, k], [] if speed is None else [-speed, speed], "q̇ [rad/s]"),
+            (axes[k, 2], ddq[:, k], [-accel, accel] if drawn_accel else [], "q̈ [rad/s²]"),
+        ]
+        for ax, values, bounds, label in panels:
             ax.plot(t, values, lw=0.8)
-            for bound in (b for b in bounds if b is not None):
-                ax.axhline(bound, color="0.4", ls="--", lw=0.6)
-            ax.set_ylabel(f"{joint} [{unit}]")
-    axes[0, 0].set_title("position vs limits")
-    axes[0, 1].set_title("velocity vs limits")
+            for level in bounds:
+                ax.axhline(level, color="0.4", ls="--", lw=0.6)
+            ax.set_ylabel(label)
+        if not drawn_accel:
+            axes[k, 2].text(
+                1.03,
+                0.5,
+                f"limit ±{accel:.3g}",
+                transform=axes[k, 2].transAxes,
+                rotation=90,
+                ha="left",
+                va="center",
+                fontsize="small",
+                color="0.4",
+            )
+    for ax, title in zip(axes[0], ("position", "velocity", "acceleration"), strict=True):
+        ax.set_title(title)
+    fig.suptitle("designed excitation, limits used dashed")
     for ax in axes[-1]:
         ax.set_xlabel("time [s]")
     return fig
