@@ -8,6 +8,7 @@ import copy
 import os
 from collections.abc import Callable
 
+import jsonschema
 import loaders
 import pytest
 
@@ -177,6 +178,22 @@ CASES = {
     "a 1-DOF record's columns in a robot record's names": (
         lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(columns={"tau": "T"}),
         ["did you mean 'tau' -> 'torque' (the name in this kind of record)?"],
+    ),
+    "a study's checks written inside its record": (
+        lambda c: c["studies"]["pendulum"]["records"]["calibration"].update(
+            checks={"skip": ["swapped"]}
+        ),
+        ["('checks' was unexpected); 'checks' belongs in studies.pendulum, not inside it"],
+    ),
+    "a robot study's checks written inside one of its records": (
+        lambda c: c["robots"]["kinova_gen3"]["records"]["calibration"][0].update(
+            checks={"skip": ["torque_units"]}
+        ),
+        ["'checks' belongs in robots.kinova_gen3, not inside it"],
+    ),
+    "a study's fit settings one block too deep, beside a misspelt key": (
+        lambda c: c["studies"]["pendulum"]["records"].update(fit={}, calibratoin={}),
+        ["'fit' belongs in studies.pendulum, not inside it", "'calibratoin' -> 'calibration'"],
     ),
 }
 
@@ -391,3 +408,38 @@ def test_every_bad_study_name_is_named(raw, repo_root):
     with pytest.raises(UserError) as err:
         config_checks.validate(config, repo_root / SCHEMA)
     assert "robots: the names 'my-arm' and 'Other' are not allowed" in str(err.value)
+
+
+def test_a_key_is_sent_only_to_an_enclosing_block_that_declares_it():
+    """The nearest enclosing block whose schema (through $ref, oneOf and items) declares the
+    key is named; a key declared nowhere above gets no such hint."""
+    schema = {
+        "$defs": {
+            "record": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"path": {"type": "string"}},
+            }
+        },
+        "type": "object",
+        "properties": {
+            "study": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "checks": {"type": "object"},
+                    "records": {
+                        "oneOf": [
+                            {"$ref": "#/$defs/record"},
+                            {"type": "array", "items": {"$ref": "#/$defs/record"}},
+                        ]
+                    },
+                },
+            }
+        },
+    }
+    assert config_checks._declared_keys(schema, schema, ["study", "records", 0]) == {"path"}
+    config = {"study": {"records": [{"path": "a.csv", "checks": {}, "colour": 1}]}}
+    [error] = jsonschema.Draft202012Validator(schema).iter_errors(config)
+    [branch] = [e for e in error.context if e.validator == "additionalProperties"]
+    assert config_checks._where_keys_belong(schema, config, branch) == {"checks": "study"}

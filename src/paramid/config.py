@@ -101,18 +101,23 @@ OTHER_RECORD_FIELDS = {
 
 
 def _did_you_mean(error: Any) -> str:
-    """For unknown keys, the allowed key each most resembles (``unit`` -> ``units``) or, in a
-    record's ``columns``/``units``, the other kind of record's name (``angle`` -> ``q``)."""
+    """For unknown keys, the allowed key each most resembles (``unit`` -> ``units``), in a
+    record's ``columns``/``units`` the other kind of record's name (``angle`` -> ``q``), or the
+    enclosing block it belongs in (:func:`all_errors` finds it)."""
     import difflib
 
     allowed = list(error.schema.get("properties", {}))
-    hints = []
+    hints, moves = [], []
     for key in (k for k in error.instance if k not in allowed):
         if close := difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6):
             hints.append(f"{key!r} -> {close[0]!r}")
         elif (other := OTHER_RECORD_FIELDS.get(str(key))) in allowed:
             hints.append(f"{key!r} -> {other!r} (the name in this kind of record)")
-    return f"; did you mean {', '.join(hints)}?" if hints else ""
+        elif block := getattr(error, "belongs", {}).get(key):
+            moves.append(f"{key!r} belongs in {block}, not inside it")
+    return (f"; did you mean {', '.join(hints)}?" if hints else "") + "".join(
+        f"; {m}" for m in moves
+    )
 
 
 def describe(error: Any, also: Sequence[Any] = ()) -> str:
@@ -175,7 +180,57 @@ def all_errors(config: Mapping, schema: str | Path) -> list[list[Any]]:
     document = io.read_yaml(schema)
     checker = jsonschema.validators.validator_for(document)(document)
     errors = sorted(checker.iter_errors(config), key=lambda e: [str(k) for k in e.absolute_path])
+    for error in _with_context(errors):
+        if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+            error.belongs = _where_keys_belong(document, config, error)  # read by _did_you_mean
     return per_field(errors)
+
+
+def _with_context(errors: Sequence[Any]) -> list[Any]:
+    """The errors and, recursively, those of their oneOf/anyOf branches."""
+    return [e for error in errors for e in [error, *_with_context(error.context or [])]]
+
+
+def _where_keys_belong(document: Mapping, config: Mapping, error: Any) -> dict[str, str]:
+    """For each key an unexpected-key ``error`` names, the nearest enclosing block whose schema
+    declares it (``checks`` written inside a study's record belongs to the study)."""
+    path = list(error.absolute_path)
+    found = {}
+    for key in (k for k in _unknown_keys(error) if isinstance(k, str)):
+        for depth in range(len(path) - 1, -1, -1):
+            block = _instance_at(config, path[:depth])
+            if isinstance(block, Mapping) and key in _declared_keys(
+                document, document, path[:depth]
+            ):
+                found[key] = _field(path[:depth])
+                break
+    return found
+
+
+def _instance_at(config: Any, path: Sequence[Any]) -> Any:
+    for part in path:
+        config = config[part]
+    return config
+
+
+def _declared_keys(document: Mapping, schema: Any, path: Sequence[Any]) -> set[str]:
+    """The property names the (local-``$ref``) JSON schema ``schema`` of ``document`` declares
+    for the mapping at instance ``path``, over every oneOf/anyOf/allOf branch."""
+    if not isinstance(schema, Mapping):
+        return set()
+    if "$ref" in schema:
+        schema = _instance_at(document, schema["$ref"].removeprefix("#/").split("/"))
+    keys: set[str] = set()
+    for branch in (b for word in ("oneOf", "anyOf", "allOf") for b in schema.get(word, [])):
+        keys |= _declared_keys(document, branch, path)
+    if not path:
+        return keys | set(schema.get("properties", {}))
+    part, rest = path[0], path[1:]
+    if isinstance(part, int):
+        return keys | _declared_keys(document, schema.get("items"), rest)
+    if part in schema.get("properties", {}):
+        return keys | _declared_keys(document, schema["properties"][part], rest)
+    return keys | _declared_keys(document, schema.get("additionalProperties"), rest)
 
 
 def per_field(errors: Any, relative: bool = False) -> list[list[Any]]:
