@@ -19,6 +19,7 @@ Both pass any further options to Snakemake and return its exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -204,10 +205,26 @@ def verify(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------
 
 
+# Snakemake 9 warns, once per job whose resources read its inputs' size, of a coroutine never
+# awaited while it writes a report (snakemake/snakemake#4280, open): harmless, but dozens of
+# lines that bury the report's own messages
+REPORT_WARNINGS = "ignore:coroutine 'InputFiles._predicated_size_files:RuntimeWarning"
+
+
 def report(args: argparse.Namespace) -> int:
     """``paramid report``: ``snakemake --report <output>`` in the current directory."""
+    folder = Path(args.output).parent
+    if not folder.is_dir():
+        print(
+            f"paramid report: the folder {folder} of --output {args.output} does not exist "
+            f"(the default, {REPORT}, is written once a run has built results/)",
+            file=sys.stderr,
+        )
+        return 2
+    warnings = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), REPORT_WARNINGS]))
     return subprocess.run(
-        snakemake_command("--report", args.output, *args.snakemake_args)
+        snakemake_command("--report", args.output, *args.snakemake_args),
+        env=os.environ | {"PYTHONWARNINGS": warnings},
     ).returncode
 
 
