@@ -32,8 +32,9 @@ def main(smk) -> None:
     loose = ex.loose_acceleration(
         limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"]
     )
-    if loose:
-        log.warning("%s", loose)
+    for warning in (loose, ex.unbounded_effort(robot, physical, cfg["study"])):
+        if warning:
+            log.warning("%s", warning)
     t_fine = ex.fine_grid(result.trajectory, result.grid_points, result.fine_factor)
     for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
         log.warning("%s", warning)

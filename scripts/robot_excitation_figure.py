@@ -1,6 +1,6 @@
 """Rule robot_excitation_figure: the designed joint trajectories over one period against the
-limits used (position, velocity, acceleration), and each compared excitation's errors over the twin's
-noise seeds; PNG + PDF."""
+limits used (position, velocity, acceleration), and each compared excitation's errors over the
+twin's noise seeds; PNG + PDF."""
 
 import pandas as pd
 

@@ -560,3 +560,17 @@ def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_name
     assert len(far.lines) == 1 and [text.get_text() for text in far.texts] == ["limit ±20"]
     assert len(fig.axes[4].lines) == 1  # no velocity limit: none drawn
     assert abs(far.get_ylim()[1]) < 2
+
+
+def test_a_joint_without_an_effort_limit_is_warned_of(tmp_path):
+    """effort="0" (a CAD exporter's) leaves the joint's torque unbounded: named, with the file."""
+    path = tmp_path / "lift.urdf"
+    path.write_text(LIFT_URDF.replace('effort="50"', 'effort="0"'))
+    lift = loaders.load_robot(path, ["lift", "shoulder"])
+    physical = ex.physical_of(lift, SPEC)
+    assert np.isinf(physical.effort[1]) and np.isfinite(physical.effort[0])
+    warning = ex.unbounded_effort(lift, physical, "arm")
+    assert warning.startswith(f"robots.arm.excitation: shoulder has no effort limit in {path}")
+    path.write_text(LIFT_URDF)
+    bounded = loaders.load_robot(path, ["lift", "shoulder"])
+    assert ex.unbounded_effort(bounded, ex.physical_of(bounded, SPEC), "arm") is None

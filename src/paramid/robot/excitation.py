@@ -271,6 +271,20 @@ def loose_acceleration(
     )
 
 
+def unbounded_effort(robot: Robot, physical: Physical, study: str) -> str | None:
+    """A warning naming the joints whose URDF gives no effort limit (0, as CAD exporters write,
+    or missing): :func:`physical_of` bounds their torque by nothing."""
+    free = [j for j, e in zip(robot.joints, physical.effort_urdf, strict=True) if np.isinf(e)]
+    if not free:
+        return None
+    return (
+        f"robots.{study}.excitation: {', '.join(free)} {'has' if len(free) == 1 else 'have'} "
+        f"no effort limit in {robot.urdf} "
+        "(0 or missing): the design does not bound their torque; give <limit effort=...> "
+        "(N m) to bound it"
+    )
+
+
 def design_regressor(robot: Robot, base: BaseParameters) -> dz.RegressorFn:
     """Stacked base regressor (M·n × r) of the states; Coulomb columns tanh(q̇/v_s) when v_s > 0."""
     fc = friction_columns(robot).get("fc")
