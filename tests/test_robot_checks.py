@@ -79,12 +79,28 @@ def test_a_urdf_off_by_a_factor_or_a_load_calls_no_right_log_exchanged(
 
 
 def test_degrees_declared_as_radians(record, robot):
+    """A log in degrees declared as rad: one line for the record naming both settings where
+    the velocity is in deg/s too (seven alike lines before), the angle's alone where it is not;
+    one joint's column in degrees keeps its own line (a continuous joint's with its caveat)."""
     degrees = dataclasses.replace(record, q=np.rad2deg(record.q), dq=np.rad2deg(record.dq))
-    problems = checks.record_problems(degrees, robot)
-    assert {(c, j) for c, j, _ in problems} == {("angle_units", j) for j in JOINTS}
-    assert all("set units.q: deg" in message for *_, message in problems)  # a robot's field
-    turning = [j for _, j, m in problems if "two revolutions" in m]
-    assert turning == ["joint_1", "joint_3", "joint_5", "joint_7"]  # the continuous joints
+    [(check, joint, message)] = checks.record_problems(degrees, robot)
+    assert (check, joint) == ("angle_units", None)
+    spans = np.ptp(degrees.q, axis=0)
+    assert message.startswith(
+        f"every joint: the angles span {spans.min():.4g}-{spans.max():.4g} rad, implausible"
+    )
+    assert "set units: {q: deg, dq: deg/s} (the recorded velocity agrees" in message
+    angle_only = dataclasses.replace(record, q=np.rad2deg(record.q))
+    problems = checks.record_problems(angle_only, robot)
+    [message] = [m for c, j, m in problems if c == "angle_units"]
+    assert message.startswith("every joint:") and message.endswith("set units.q: deg")
+    for k in (1, 2):  # joint_2 (revolute), joint_3 (continuous)
+        one = record.q.copy()
+        one[:, k] = np.rad2deg(one[:, k])
+        problems = checks.record_problems(dataclasses.replace(record, q=one), robot)
+        [(joint, message)] = [(j, m) for c, j, m in problems if c == "angle_units"]
+        assert joint == JOINTS[k] and "is it in degrees? set units.q: deg" in message
+        assert ("two revolutions" in message) == (k == 2)
 
 
 @pytest.mark.parametrize("factor", [1000.0, 1e-3])  # N mm declared as N m, and the reverse

@@ -57,6 +57,8 @@ CHECKS = (
 # degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
 # real arm stay within them up to calibration offsets
 LIMIT_MARGIN_RAD = 0.5
+# how :func:`angle_units` asks about degrees (both its messages; :func:`in_degrees` reads it)
+DEGREES_ADVICE = "is it in degrees? set units.q: deg"
 # a joint whose recorded velocity reaches this (99th percentile of |q̇|) moves: about 3 deg/s;
 # the shipped Gen3 logs at rest show at most 2e-4 rad/s
 MOVING_RAD_S = 0.05
@@ -270,7 +272,7 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
                 message = (
                     f"the angle reaches [{low:.4g}, {high:.4g}] rad, far outside the URDF's "
                     f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
-                    "units: {q: deg}"
+                    "units.q: deg"
                 )
         if (
             kind == "continuous"
@@ -287,6 +289,30 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
         if message:
             problems.append(("angle_units", joint, message))
     return problems
+
+
+def in_degrees(
+    problems: list[Problem], record: RobotRecord, ratios: Mapping[int, float]
+) -> list[Problem]:
+    """Two or more joints' angles that :func:`angle_units` takes for degrees, as one problem of
+    the record naming them with the range of their spans (seven lines a log, alike but for
+    their numbers, buried the one fix), and ``units.dq`` beside ``units.q`` where the recorded
+    velocity agrees with the angle's derivative (it is in degrees too: its ratio stays 1)."""
+    degrees = [p for p in problems if p[0] == "angle_units" and DEGREES_ADVICE in p[2]]
+    if len(degrees) < 2:
+        return problems
+    joints = [joint for _, joint, _ in degrees]
+    columns = [record.joints.index(joint) for joint in joints]
+    spans = np.ptp(record.q[:, columns], axis=0)
+    named = "every joint" if len(joints) == len(record.joints) else ", ".join(map(str, joints))
+    velocity = bool(ratios) and plausibility.time_error(ratios) == 1.0
+    units = "units: {q: deg, dq: deg/s}" if velocity else "units.q: deg"
+    why = " (the recorded velocity agrees with the angle's rate: it is in deg/s too)"
+    message = (
+        f"{named}: the angles span {spans.min():.4g}-{spans.max():.4g} rad, implausible in rad or "
+        f"far outside the URDF's limits: are they in degrees? set {units}{why if velocity else ''}"
+    )
+    return [p for p in problems if p not in degrees] + [("angle_units", None, message)]
 
 
 def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
@@ -849,7 +875,7 @@ def record_problems(
     time_error = plausibility.time_error(ratios)
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
         judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
-        problems += angle_units(record, robot, judge_speed)
+        problems = in_degrees(problems + angle_units(record, robot, judge_speed), record, ratios)
     if "time_units" not in skip:
         problems += time_units(record, ratios, time_unit, units)
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
