@@ -22,12 +22,14 @@ def main(smk) -> None:
     with styled(style):
         if figure.startswith("fig4"):
             points = _frames(smk.input.points)
+            paper = io.read_yaml(smk.input.paper[0]).get("settings") if smk.input.paper else None
             fig = figures.sweep_figure(
                 cfg["sweep"],
                 pd.read_csv(smk.input.table),
                 pd.concat(points.values(), ignore_index=True) if points else None,
                 cfg["default"],
-                cfg["setting"],
+                paper,
+                cfg["chosen"],
             )
         elif figure == "fig3d":
             bcls = io.read_parquet(smk.input.bcls)[0]

@@ -1,5 +1,6 @@
 """Rule hip_sweep_figure: the figure of a §5.3 sweep, drawn from its table (and, for the AGWO
-grid, its points). Only figure settings reach this rule, so a style change reruns figures and
+grid, its points), its marked setting named against the paper's Table 2 where the study has
+the paper's values. Only figure settings reach this rule, so a style change reruns figures and
 nothing else."""
 
 import pandas as pd
@@ -15,13 +16,15 @@ def main(smk) -> None:
     style = FigureStyle.from_config(cfg["style"])
     table = pd.read_csv(smk.input.table)
     points = [io.read_parquet(p)[0] for p in smk.input.points]
+    paper = io.read_yaml(smk.input.paper[0]).get("settings") if smk.input.paper else None
     with styled(style):
         fig = figures.sweep_figure(
             cfg["sweep"],
             table,
             pd.concat(points) if points else None,
             cfg["default"],
-            cfg["setting"],
+            paper,
+            cfg["chosen"],
         )
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("%s: figure from %d table rows", cfg["sweep"], len(table))

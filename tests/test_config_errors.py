@@ -328,8 +328,10 @@ def test_cutoff_sweep_on_a_measured_study_builds(workdir):
 
     (workdir / "my.yaml").write_text(SWEEP)
     target = "results/pendulum/tables/sweep_cutoff_hz.csv"
-    out = snakemake(workdir, "--cores", "1", target, "--configfile", "my.yaml")
+    figure = "results/pendulum/figures/fig4b.png"
+    out = snakemake(workdir, "--cores", "1", target, figure, "--configfile", "my.yaml")
     assert out.returncode == 0, out.stderr[-3000:]
+    assert (workdir / figure).stat().st_size > 0
     table = pd.read_csv(workdir / target)
     assert table["value"].tolist() == [3, 6, 12] and set(table["method"]) == {"bcls"}
     assert table["val_median"].notna().all()

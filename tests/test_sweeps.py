@@ -170,7 +170,41 @@ def test_a_sweep_figure_names_its_runs_and_the_setting_it_marks(runs, title):
 
     points = _points([4.0, 6.0, 8.0], methods=("bcls",), runs=runs)
     table = sweeps.sweep_table("cutoff_hz", points, 6.0, "mine")
-    fig = figures.sweep_figure("cutoff_hz", table, None, 6.0, "cutoff chosen from the data")
+    fig = figures.sweep_figure("cutoff_hz", table, None, 6.0, chosen=True)
     ax = fig.axes[0]
     assert ax.get_title().startswith(title)
     assert "cutoff chosen from the data" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+@pytest.mark.parametrize(
+    ("marked", "paper", "label"),
+    [
+        (0.1, {"margin": 0.10}, "paper's setting"),
+        (0.2, {"margin": 0.10}, "study's setting (the paper's: 0.1)"),
+        (0.1, None, "study's setting"),
+    ],
+)
+def test_a_sweep_figure_calls_a_setting_the_papers_only_where_it_is(marked, paper, label):
+    """A paper study whose margin was changed to 0.2 had it marked "paper's setting": the mark
+    is named against the paper's Table 2 setting (data/hip/paper_values.yaml `settings`)."""
+    from paramid.hip import figures
+
+    points = _points([0.0, 0.1, 0.2], methods=("rls_agwo",), runs=3)
+    table = sweeps.sweep_table("margin", points, marked, "hip")
+    fig = figures.sweep_figure("margin", table, None, marked, paper)
+    assert label in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+
+
+def test_the_papers_table_2_settings_are_the_hip_studys(hip, repo_root):
+    """The shipped hip study runs the settings the paper printed (its Table 2)."""
+    from paramid import io
+
+    settings = io.read_yaml(repo_root / hip["paper_values"])["settings"]
+    assert settings == {"margin": 0.10, "cutoff_hz": 15.0, "forgetting": 0.98, "population": 30}
+    configured = {
+        "margin": hip["rls"]["margin"],
+        "cutoff_hz": hip["signals"]["cutoff_hz"],
+        "forgetting": hip["rls"]["forgetting"],
+        "population": hip["population"]["size"],
+    }
+    assert configured == settings

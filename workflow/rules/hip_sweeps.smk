@@ -93,6 +93,7 @@ rule hip_sweep_figure:
     input:
         table="results/{study}/tables/sweep_{sweep}.csv",
         points=HIP.sweep_figure_points,
+        paper=HIP.paper_values,
     output:
         png=report(
             "results/{study}/figures/sweep_{sweep}.png",

@@ -198,6 +198,19 @@ def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:
     return fig
 
 
+def setting_label(sweep: str, value: float, paper: Mapping[str, float] | None, chosen: bool) -> str:
+    """What a sweep figure's marked ``value`` is: a cutoff ``chosen`` from the data, the
+    paper's Table 2 setting (``paper``: the ``settings`` of its printed values), another value
+    of a study that reproduces the paper (the paper's named beside it), or the study's own."""
+    if chosen:
+        return "cutoff chosen from the data"
+    if paper is None or sweep not in paper:
+        return "study's setting"
+    if np.isclose(value, float(paper[sweep])):
+        return "paper's setting"
+    return f"study's setting (the paper's: {float(paper[sweep]):g})"
+
+
 def sweep(
     table: pd.DataFrame,
     xlabel: str,
@@ -360,11 +373,13 @@ def sweep_figure(
     table: pd.DataFrame,
     points: pd.DataFrame | None,
     default: Any,
-    setting: str = "paper's setting",
+    paper: Mapping[str, float] | None = None,
+    chosen: bool = False,
 ) -> Figure:
     """The figure of sweep ``name`` from its table (and its per-run points: the AGWO grid's
     cells, the cutoff sweep's first twin seed, as in the paper's Figure 4b); the study's
-    default is marked as ``setting`` (:meth:`paramid.hip.workflow.HipStudies.setting_label`)."""
+    setting is marked and named against the paper's Table 2 settings ``paper`` where the
+    study reproduces the paper, or as a cutoff ``chosen`` from the data (:func:`setting_label`)."""
     if name == "leave_one_trajectory_out":
         return loto(table)
     if name == "agwo_grid":
@@ -378,4 +393,5 @@ def sweep_figure(
         seed0 = points[points["run"] == seed].set_index("value")["val_rmse"]
     label, scale = SWEEP_LABELS[name]
     default_value = float(table["default_value"].iloc[0])  # a chosen cutoff too (auto)
+    setting = setting_label(name, default_value, paper, chosen)
     return sweep(table, label, scale, default_value, seed0=seed0, seed=seed, setting=setting)

@@ -390,7 +390,8 @@ class HipStudies:
     def figure_inputs(self, wildcards: Wildcards) -> dict[str, Any]:
         """What each figure reads: 3a/3b the validation signals and the selected fits, 3c every
         fit, 3d the population histories and BCLS, 4a/4b their sweep's table (and 4b its
-        per-value points, to mark the first twin seed)."""
+        per-value points, to mark the first twin seed) and the paper's values (its Table 2
+        settings name the marked one)."""
         base = f"results/{wildcards.study}"
         figure = wildcards.figure
         if figure in ("fig3a", "fig3b"):
@@ -402,7 +403,8 @@ class HipStudies:
             return {"histories": self.histories(wildcards), "bcls": f"{base}/fits/bcls.parquet"}
         sweep = FIG4[figure]
         points = self.sweep_points(wildcards, sweep) if sweep == "cutoff_hz" else []
-        return {"table": f"{base}/tables/sweep_{sweep}.csv", "points": points}
+        table = f"{base}/tables/sweep_{sweep}.csv"
+        return {"table": table, "points": points, "paper": self.paper_values(wildcards)}
 
     def figure_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """Figure settings and what a figure marks; nothing that changes a table."""
@@ -421,16 +423,9 @@ class HipStudies:
             "figure": f"sweep_{sweep}",
             "sweep": sweep,
             "default": self.sweep_default(wildcards.study, sweep),
-            "setting": self.setting_label(wildcards.study, sweep),
+            "chosen": sweep == "cutoff_hz" and self.cutoff_is_auto(wildcards.study),
             "style": self.config["figures"],
         }
-
-    def setting_label(self, study: str, sweep: str) -> str:
-        """What a sweep figure's marked setting is: the paper's (a study with its values), a
-        cutoff chosen from the data (``auto``), or the study's own."""
-        if sweep == "cutoff_hz" and self.cutoff_is_auto(study):
-            return "cutoff chosen from the data"
-        return "paper's setting" if "paper_values" in self.blocks[study] else "study's setting"
 
     def sweep_figure_points(self, wildcards: Wildcards) -> list[str]:
         """The AGWO grid's figure shows cell medians."""
