@@ -180,7 +180,7 @@ def test_a_sweep_figure_names_its_runs_and_the_setting_it_marks(runs, title):
     ("marked", "paper", "label"),
     [
         (0.1, {"margin": 0.10}, "paper's setting"),
-        (0.2, {"margin": 0.10}, "study's setting (the paper's: 0.1)"),
+        (0.2, {"margin": 0.10}, "study's setting (the paper's: 10)"),  # in the axis' %
         (0.1, None, "study's setting"),
     ],
 )

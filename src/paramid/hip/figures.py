@@ -198,17 +198,20 @@ def convergence(histories: Mapping[str, Array], optimum: float) -> Figure:
     return fig
 
 
-def setting_label(sweep: str, value: float, paper: Mapping[str, float] | None, chosen: bool) -> str:
+def setting_label(
+    sweep: str, value: float, paper: Mapping[str, float] | None, chosen: bool, scale: float = 1.0
+) -> str:
     """What a sweep figure's marked ``value`` is: a cutoff ``chosen`` from the data, the
     paper's Table 2 setting (``paper``: the ``settings`` of its printed values), another value
-    of a study that reproduces the paper (the paper's named beside it), or the study's own."""
+    of a study that reproduces the paper (the paper's beside it, times the axis' ``scale``), or
+    the study's own."""
     if chosen:
         return "cutoff chosen from the data"
     if paper is None or sweep not in paper:
         return "study's setting"
     if np.isclose(value, float(paper[sweep])):
         return "paper's setting"
-    return f"study's setting (the paper's: {float(paper[sweep]):g})"
+    return f"study's setting (the paper's: {float(paper[sweep]) * scale:g})"
 
 
 def sweep(
@@ -393,5 +396,5 @@ def sweep_figure(
         seed0 = points[points["run"] == seed].set_index("value")["val_rmse"]
     label, scale = SWEEP_LABELS[name]
     default_value = float(table["default_value"].iloc[0])  # a chosen cutoff too (auto)
-    setting = setting_label(name, default_value, paper, chosen)
+    setting = setting_label(name, default_value, paper, chosen, scale)
     return sweep(table, label, scale, default_value, seed0=seed0, seed=seed, setting=setting)
