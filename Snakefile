@@ -148,7 +148,7 @@ for _name, _targets in checked(
 # one message naming the studies it has, not Snakemake's "No rule to produce mine".
 rule no_such_study:
     input:
-        no_such_study(FOLDERS, workflow.overwrite_configfiles),
+        no_such_study(FOLDERS, workflow.overwrite_configfiles, workflow.rules),
     output:
         "{target}",
     wildcard_constraints:

@@ -199,7 +199,10 @@ def test_verify_names_an_output_the_reference_lacks(tmp_path, monkeypatch, capsy
             cli.main(["verify", "--workflow", str(work), "--results", str(reference), *argv]) == 1
         )
         out = capsys.readouterr().out
-        assert "EXTRA      results/hip/tables/stats.csv (rebuilt, absent from the reference)" in out
+        assert (
+            "EXTRA      results/hip/tables/stats.csv (rebuilt, but missing from results/: deleted"
+            in out
+        )
         assert "MISSING    results/hip/tables/notes.txt (in the reference, not rebuilt" in out
         assert "same       results/hip/tables/table3.csv" in out
 

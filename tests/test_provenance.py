@@ -170,9 +170,11 @@ def write_fit(
     commit: str = "abc",
     unit: str = "N m",
     mu: float = 0.709,
+    margin: float = 0.1,
 ) -> None:
     frame = pd.DataFrame({"run": [0, 1], "val_rmse": [rmse, 0.2], "time_ms": [time_ms, 1.0]})
-    meta = io.provenance({"method": "ls"}, [], stage="fit", git_commit=commit, mu_eq12=mu)
+    cfg = {"method": "ls", "rls": {"margin": margin}}
+    meta = io.provenance(cfg, [], stage="fit", git_commit=commit, mu_eq12=mu)
     meta["time_ms_per_run_repeats"] = [time_ms]
     meta["versions"] = {"numpy": commit}  # another build's
     io.write_parquet(
@@ -314,7 +316,15 @@ def test_compare_trees_classifies_every_output(tmp_path):
     assert "DIFFERENT  results/hip/fits/ls.parquet" in result.report()
     write_fit(other / "results/hip/fits/ls.parquet", 0.1, 3.0, unit="N mm", mu=0.5)
     result = provenance.compare_trees(ref, other, files)
-    assert result.different[0] == "results/hip/fits/ls.parquet (metadata: mu_eq12, units)"
+    assert result.different[0] == (
+        "results/hip/fits/ls.parquet (metadata: mu_eq12, units.val_rmse: 'N m' -> 'N mm')"
+    )  # a mapping's differing key named with its values
+    write_fit(other / "results/hip/fits/ls.parquet", 0.1, 3.0, margin=0.12)
+    result = provenance.compare_trees(ref, other, files)
+    assert result.different[0] == (  # the changed setting, not only "config"
+        "results/hip/fits/ls.parquet (metadata: config.rls.margin: 0.1 -> 0.12 (relative "
+        "1.7e-01), config_hash)"
+    )
 
 
 def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
@@ -390,6 +400,14 @@ def test_frame_difference_counts_rows_and_sizes_the_gap():
     assert provenance.frame_difference(flags, flags.assign(f=pd.array([True, None, True]))) == (
         "f (1 of 3 rows from row 3)"
     )  # a nullable boolean's NA compared as missing, not as a truth value
+    seeds = pd.DataFrame({"seed": pd.array([None, 1, 2**60], dtype="Int64")})
+    assert provenance.frame_difference(seeds, seeds.copy()) == (
+        "equal values, stored otherwise (the data hash reads the bytes)"
+    )  # both missing is alike (a fit without a seed was called different in its seed column)
+    assert provenance.frame_difference(seeds, seeds.assign(seed=pd.array([0, 1, 2**60 + 1]))) == (
+        "seed (2 of 3 rows from row 1, largest |diff| 0, relative 0.0e+00, "
+        "1 non-finite in one of them (NaN, inf))"
+    )
     twice = pd.DataFrame([[1.0, 2.0]], columns=["a", "a"])
     assert provenance.frame_difference(twice, twice + [0.0, 1.0]) == (
         "a (1 of 1 rows from row 1, largest |diff| 1, relative 3.3e-01)"

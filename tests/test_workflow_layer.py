@@ -43,6 +43,9 @@ def test_one_of_matches_exactly_the_names():
     assert not re.fullmatch(workflow.one_of([]), "")
 
 
+RULES = {"all": False, "audit": False, "studies": False, "hip_tables": True}
+
+
 def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
     """``snakemake mine`` or ``results/mine/...`` without the config file that has ``mine``
     (Snakemake alone: "No rule to produce mine") match one rule, whose input ends the run with
@@ -61,16 +64,24 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
         "Snakefile",
     ):
         assert not pattern.fullmatch(target), target
-    stop = workflow.no_such_study({"hip": "studies.hip", "mine": "studies.mine"}, ["my.yaml"])
+    rules = [SimpleNamespace(name=n, has_wildcards=lambda w=w: w) for n, w in RULES.items()]
+    stop = workflow.no_such_study(
+        {"hip": "studies.hip", "mine": "studies.mine"}, ["my.yaml"], rules
+    )
     with pytest.raises(
         SystemExit,
         match=r"^paramid: results/hipp/x: no study 'hipp' .*read from config.yaml, my.yaml; its "
         r"studies: hip, mine\): did you mean 'hip'\? is it in another config file\? give",
     ):
         stop(SimpleNamespace(target="results/hipp/x"))
-    alone = workflow.no_such_study({"hip": "studies.hip"}, [])
+    alone = workflow.no_such_study({"hip": "studies.hip"}, [], rules)
     with pytest.raises(SystemExit, match=r"^paramid: lab: no study 'lab' .*hip\): a study of your"):
         alone(SimpleNamespace(target="lab"))
+    for typo, target in (("audti", "audit"), ("studys", "studies")):  # a target rule's name
+        with pytest.raises(SystemExit, match=rf": did you mean the target '{target}'\?$"):
+            alone(SimpleNamespace(target=typo))
+    with pytest.raises(SystemExit, match=r"a study of your"):  # a rule with wildcards: no target
+        alone(SimpleNamespace(target="hip_tabels"))
 
 
 def test_a_user_error_ends_the_run_with_one_line():

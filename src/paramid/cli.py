@@ -109,7 +109,7 @@ def rebuild_targets(files: Sequence[str], studies: Sequence[str]) -> list[str]:
     """What verify rebuilds: the ``studies`` named, else every study with outputs among
     ``files`` (``results/<study>/...``), by its Snakemake target, which builds every output the
     study has (an output deleted from results/, every file of a rule included, is then rebuilt
-    and named as absent from the reference), and any file directly under results/."""
+    and named as missing from results/), and any file directly under results/."""
     if studies:
         return list(studies)
     parts = [Path(rel).parts for rel in files]
@@ -150,6 +150,9 @@ def verify(args: argparse.Namespace) -> int:
     """``paramid verify``: rebuild in a temporary copy, compare with results/."""
     root = args.workflow.resolve()
     results_root = (args.results or root).resolve()
+    if absent := [str(path) for path in args.configfile if not path.is_file()]:
+        print(f"verify: --configfile {', '.join(absent)}: no such file", file=sys.stderr)
+        return 2
     files = reference_files(results_root, args.study)
     empty = [s for s in args.study if not reference_files(results_root, [s])]
     if not files or empty:
@@ -222,10 +225,22 @@ def report(args: argparse.Namespace) -> int:
         )
         return 2
     warnings = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), REPORT_WARNINGS]))
-    return subprocess.run(
+    out = subprocess.run(
         snakemake_command("--report", args.output, *args.snakemake_args),
         env=os.environ | {"PYTHONWARNINGS": warnings},
-    ).returncode
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    said = out.stderr or ""
+    sys.stderr.write(said)
+    if unbuilt := re.findall(r"File (\S+) marked for report but does not exist", said):
+        print(
+            f"paramid report: {', '.join(unbuilt)} not built yet: build the targets first "
+            "(snakemake --cores 2 <targets>) and report the same ones (paramid report "
+            "<targets>), or name only what was built",
+            file=sys.stderr,
+        )
+    return out.returncode
 
 
 def run(args: argparse.Namespace) -> int:

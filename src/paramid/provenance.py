@@ -346,14 +346,17 @@ class Comparison:
             " left from an earlier config? move it out of results/)"
             for p in self.missing
         ]
-        lines += [f"EXTRA      {p} (rebuilt, absent from the reference)" for p in self.extra]
+        lines += [
+            f"EXTRA      {p} (rebuilt, but missing from results/: deleted, or never built there)"
+            for p in self.extra
+        ]
         lines += [f"same       {p}" for p in self.same]
         lines += [f"via source {p} ({VIA_SOURCE})" for p in self.via_source]
         verdict = "identical" if self.ok else "DIFFERENT"
         lines.append(
             f"{verdict}: {len(self.same)} same, {len(self.different)} different, "
             f"{len(self.unreadable)} unreadable, "
-            f"{len(self.missing)} missing, {len(self.extra)} extra, "
+            f"{len(self.missing)} not rebuilt, {len(self.extra)} missing from results/, "
             f"{len(self.via_source)} figures/reports {VIA_SOURCE}"
         )
         return "\n".join(lines)
@@ -518,7 +521,13 @@ def _parquet_difference(a: Path, b: Path) -> str:
         parts.append(f"data: {frame_difference(frame_a, frame_b)}")
     kept_a, kept_b = compared_metadata(meta_a), compared_metadata(meta_b)
     keys = sorted(k for k in set(kept_a) | set(kept_b) if kept_a.get(k) != kept_b.get(k))
-    return "; ".join(parts + ([f"metadata: {', '.join(keys)}"] if keys else []))
+    named = [  # the setting itself where a config changed: `config.rls.margin: 0.1 -> 0.12`
+        _nested_difference(kept_a[k], kept_b[k], k)
+        if isinstance(kept_a.get(k), Mapping) and isinstance(kept_b.get(k), Mapping)
+        else k
+        for k in keys
+    ]
+    return "; ".join(parts + ([f"metadata: {', '.join(named)}"] if named else []))
 
 
 def frame_difference(a: pd.DataFrame, b: pd.DataFrame, shown: int = 3) -> str:
@@ -556,8 +565,12 @@ def _column_difference(a: pd.Series, b: pd.Series) -> str | None:
         x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
         if a.dtype.kind == "f":
             differs = ~((x == y) | (np.isnan(x) & np.isnan(y)))
-        else:  # integers compared exactly (as floats, 2**60 and 2**60 + 1 are one)
-            differs = a.to_numpy() != b.to_numpy()
+        else:  # integers compared exactly (as floats, 2**60 and 2**60 + 1 are one); a
+            # nullable column's missing cells alike where both miss
+            missing_a, missing_b = a.isna().to_numpy(), b.isna().to_numpy()
+            exact = getattr(a.dtype, "numpy_dtype", a.dtype)
+            equal = a.fillna(0).to_numpy(dtype=exact) == b.fillna(0).to_numpy(dtype=exact)
+            differs = (missing_a != missing_b) | (~missing_a & ~equal)
         if not differs.any():
             return None
         rows = np.flatnonzero(differs)

@@ -185,14 +185,14 @@ def unknown_study(known: Iterable[str]) -> str:
 
 
 def no_such_study(
-    folders: Mapping[str, str], configfiles: Iterable[str | os.PathLike]
+    folders: Mapping[str, str], configfiles: Iterable[str | os.PathLike], rules: Iterable[Any]
 ) -> Callable[[Any], list[str]]:
     """The input function of the rule for a target of a study the config does not have
     (:func:`unknown_study`): it ends the run (``SystemExit``, as :func:`checked` does: no
     traceback, nothing locked or written) with one line naming the config files read,
-    the studies they give, a name the target's may be misspelt from and the likely cause, a
-    study of one's own left out of ``--configfile`` (Snakemake alone says "No rule to produce
-    mine")."""
+    the studies they give, a name the target's may be misspelt from (a study's, else a
+    target rule's of ``rules``: ``audti``) and the likely cause, a study of one's own left out
+    of ``--configfile`` (Snakemake alone says "No rule to produce mine")."""
     import difflib
 
     overlays = [str(p) for p in configfiles]
@@ -208,10 +208,13 @@ def no_such_study(
         target = str(wildcards.target)
         name = target.split("/")[1] if target.startswith("results/") else target
         close = difflib.get_close_matches(name, list(folders), n=1, cutoff=0.6)
+        targets = [rule.name for rule in rules if not rule.has_wildcards()]
+        near = [] if close or "/" in target else difflib.get_close_matches(name, targets, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
+        advice = f"did you mean the target {near[0]!r}?" if near else f"{hint}{fix}"
         raise SystemExit(
             f"paramid: {target}: no study {name!r} in this run's config (read from {read}; "
-            f"its studies: {', '.join(folders)}): {hint}{fix}"
+            f"its studies: {', '.join(folders)}): {advice}"
         )
 
     return stop
