@@ -244,3 +244,22 @@ def test_verify_names_an_input_changed_since_the_build(tmp_path, monkeypatch, ca
     assert "verify: input data/x.csv changed since results/ was built" in err
     assert "verify: input data/y.csv no longer in the checkout" in err
     assert "results/hip/a.csv" not in err  # an output of the build is no input to check
+
+
+def test_a_report_of_unbuilt_outputs_and_a_missing_overlay_are_named(monkeypatch, tmp_path, capsys):
+    """Snakemake's "marked for report but does not exist" gets what to do; verify refuses a
+    --configfile that does not exist before it copies or rebuilds anything (it printed
+    "rebuilding" and then Snakemake's traceback)."""
+    said = (
+        "WorkflowError:\nFile results/hip/tables/stats.csv marked for report but does not exist.\n"
+    )
+    monkeypatch.setattr(
+        cli.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(cmd, 1, None, said)
+    )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").mkdir()
+    assert cli.main(["report", "hip"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(said) and "results/hip/tables/stats.csv not built yet" in err
+    assert cli.main(["verify", "--configfile", "nosuch.yaml"]) == 2
+    assert capsys.readouterr().err == "verify: --configfile nosuch.yaml: no such file\n"
