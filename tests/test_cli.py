@@ -10,7 +10,6 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -159,15 +158,40 @@ def test_console_script_and_python_m(repo_root):
     assert out.returncode == 0 and out.stdout.startswith("usage: paramid run"), out.stderr
 
 
+class FakeSnakemake:
+    """``subprocess.Popen`` of a Snakemake run that says ``said`` and exits ``returncode``."""
+
+    def __init__(self, said: str, returncode: int = 1) -> None:
+        self.said, self.returncode = said, returncode
+
+    def __call__(self, cmd, **kwargs):
+        self.stdout = iter(self.said.splitlines(keepends=True))
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def test_a_rebuild_shows_its_progress(tmp_path, monkeypatch, capsys):
+    """A full verify was silent for ten minutes: Snakemake's progress lines are echoed."""
+    said = "Building DAG of jobs...\n1 of 2 steps (50%) done\nrule x:\n2 of 2 steps (100%) done\n"
+    monkeypatch.setattr(cli.subprocess, "Popen", FakeSnakemake(said, 0))
+    assert cli.rebuild(tmp_path, ["hip"], 1, [])
+    assert capsys.readouterr().out == (
+        "verify: 1 of 2 steps (50%) done\nverify: 2 of 2 steps (100%) done\n"
+    )
+
+
 def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, capsys):
     """results/ of a user's study need its overlay, and a file put under results/ by hand is
     made by no rule: Snakemake's MissingRuleException alone said neither, nor which file."""
-    failed = SimpleNamespace(
-        returncode=1,
-        stdout="",
-        stderr="MissingRuleException:\nNo rule to produce results/mine/my notes.txt (if you use",
+    failed = FakeSnakemake(
+        "MissingRuleException:\nNo rule to produce results/mine/my notes.txt (if you use"
     )
-    monkeypatch.setattr(cli.subprocess, "run", lambda *a, **k: failed)
+    monkeypatch.setattr(cli.subprocess, "Popen", failed)
     assert not cli.rebuild(tmp_path, ["results/mine/x.csv"], 1, [])
     err = capsys.readouterr().err
     assert "no rule makes results/mine/my notes.txt: a file put under results/ by hand" in err
@@ -178,7 +202,7 @@ def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, ca
         "MissingRuleException:\nNo rule to produce mine (if you use input functions",
         "paramid: mine: no study 'mine' in this run's config (read from config.yaml; ...",
     ):
-        failed.stderr = said  # Snakemake's, then the workflow's own (rule no_such_study)
+        failed.said = said  # Snakemake's, then the workflow's own (rule no_such_study)
         assert not cli.rebuild(tmp_path, ["mine"], 1, [])
         err = capsys.readouterr().err
         assert "this checkout's config has no study mine" in err and "pass --configfile" in err

@@ -118,16 +118,28 @@ def rebuild_targets(files: Sequence[str], studies: Sequence[str]) -> list[str]:
     )
 
 
+# Snakemake's progress line ("12 of 185 steps (6%) done"), echoed while verify rebuilds
+PROGRESS = re.compile(r"^\d+ of \d+ steps \(\d+%\) done$")
+
+
 def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Path]) -> bool:
-    """Run Snakemake for ``targets`` in ``workdir``; print its tail on failure."""
+    """Run Snakemake for ``targets`` in ``workdir``, echoing its progress lines (a full
+    rebuild takes minutes); print its tail on failure."""
     cmd = snakemake_command(*targets, "--cores", str(cores), "--nolock")
     if configfiles:  # last: --configfile takes every value that follows it
         cmd += ["--configfile", *(str(cf.resolve()) for cf in configfiles)]
-    out = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
-    if out.returncode != 0:
-        print((out.stdout + out.stderr)[-4000:], file=sys.stderr)
-        print(f"verify: the rebuild failed (exit {out.returncode})", file=sys.stderr)
-        text = out.stdout + out.stderr
+    said: list[str] = []
+    with subprocess.Popen(
+        cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as run:
+        for line in run.stdout or []:
+            said.append(line)
+            if PROGRESS.match(line.strip()):
+                print(f"verify: {line.strip()}", flush=True)
+    if run.returncode != 0:
+        text = "".join(said)
+        print(text[-4000:], file=sys.stderr)
+        print(f"verify: the rebuild failed (exit {run.returncode})", file=sys.stderr)
         unmade = set(re.findall(r"No rule to produce (.+?)(?: \(if you use|$)", text, re.M))
         unmade |= set(re.findall(r"^paramid: [^:]+: no study '([^']+)'", text, re.M))
         overlay = "" if configfiles else "; or built with a config overlay: pass --configfile"
@@ -143,7 +155,7 @@ def rebuild(workdir: Path, targets: list[str], cores: int, configfiles: list[Pat
                 f"holds a study it no longer defines (move it out){overlay}",
                 file=sys.stderr,
             )
-    return out.returncode == 0
+    return run.returncode == 0
 
 
 def verify(args: argparse.Namespace) -> int:
