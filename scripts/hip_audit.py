@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import estimators, io
-from paramid.audit import audit_caption
+from paramid.audit import write_audit
 from paramid.hip import audit, model, twin
 
 
@@ -45,14 +45,12 @@ def main(smk) -> None:
             reference.get("note", ""),
             reference["fitted_on_validation"],
             missing,
+            reference.get("derived", ()),
         )
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)
-    io.write_csv(result, smk.output.csv)
-    caption = audit_caption(cfg["study"], list(result["verdict"]))
-    io.write_markdown(result, smk.output.md, caption=caption)
-    log.info(caption)
+    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
 
 
 if __name__ == "__main__":

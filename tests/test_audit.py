@@ -495,6 +495,25 @@ def test_a_margin_sweep_without_the_studys_margin_has_no_test_and_no_crash():
     assert "no test: the sweep's margins do not include the study's rls.margin" in claim["reason"]
 
 
+def test_every_audit_md_has_the_same_summary_line(repo_root, tmp_path):
+    """audit.write_audit writes audit.csv and audit.md under the one summary line; every
+    script that writes an audit goes through it (hip_nonlinear's audit.md printed a Python dict
+    of counts, cec2022 had no audit.md)."""
+    rows = [
+        audit.row("a", "s", 1.0, 1.1, "t", "differs", "r", unit="1"),
+        audit.row("b", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1"),
+    ]
+    caption = audit.write_audit(pd.DataFrame(rows), tmp_path / "a.csv", tmp_path / "a.md", "x")
+    assert caption == "Claims audit (x): 2 claims; verdicts: 1 reproduced, 1 differs"
+    assert (tmp_path / "a.md").read_text().startswith(caption + "\n\n| claim |")
+    assert list(pd.read_csv(tmp_path / "a.csv")["verdict"]) == ["differs", "reproduced"]
+    for script in ("hip_audit", "calibration_audit", "nonlinear_tables", "cec2022_stats"):
+        text = (repo_root / "scripts" / f"{script}.py").read_text()
+        assert "write_audit(" in text and "value_counts" not in text, script
+    rule = (repo_root / "workflow/rules/cec2022.smk").read_text()
+    assert 'audit_md=f"{CEC.out}/audit.md"' in rule
+
+
 def test_the_audit_caption_counts_verdicts_in_their_order():
     verdicts = ["differs", "reproduced", "differs", "input"]
     assert audit.audit_caption("hip", verdicts) == (

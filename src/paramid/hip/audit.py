@@ -678,6 +678,7 @@ def reference_audit(
     note: str,
     fitted_on_validation: bool = False,
     missing: Sequence[str] = (),
+    derived: Sequence[str] = (),
 ) -> pd.DataFrame:
     """A measured study against published reference parameters (no paper tables);
     ``fitted_on_validation``: the reference was identified on the study's validation record
@@ -686,8 +687,11 @@ def reference_audit(
     cannot tell; the study's ``note`` on the reference goes on the row that compares the two
     sets' predictions.  A reference that gives only some parameters (``missing``: the others;
     ``reference_val_rmse`` None) is compared parameter by parameter; it predicts nothing.  A
-    reference value of 0 leaves a relative tolerance no room: not comparable.  The RMSEs the
-    rows compare with are computed here (``derived``), from the reference or the record."""
+    reference value of 0 leaves a relative tolerance no room: not comparable.  A value named
+    in ``derived`` was converted from what the source prints (the ``note`` says how: the
+    pendulum's fc from upstream's atan-model Fc) and is read as ``derived``, the others as
+    ``printed``.  The RMSEs the rows compare with are computed here (``derived``), from the
+    reference or the record."""
     rows = []
     t4 = table4.set_index("method")
     t3 = table3.set_index("method")
@@ -721,6 +725,7 @@ def reference_audit(
                     verdict,
                     why,
                     unit=PARAMETER_UNITS.get(name, "1"),
+                    reading="derived" if name in derived else "printed",
                 )
             )
     claim = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
