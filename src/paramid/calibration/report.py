@@ -262,6 +262,10 @@ def model_label(identifier: str, model_name: str) -> str:
     return name if model_name == "paper" else f"{name} [{model_name}]"
 
 
+#: Table 7's columns that count repeats
+COUNTS = ("runs", "diverged_runs")
+
+
 def model_rows(fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float) -> pd.DataFrame:
     """Table 7's rows beyond the paper's model: every identifier run on another model
     (``fits[model][identifier]``), then the tracker noise floor, with a ``model`` column."""
@@ -284,7 +288,9 @@ def model_rows(fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float) 
             }
         ]
     )
-    return pd.concat([*parts, floor], ignore_index=True)
+    rows = pd.concat([*parts, floor], ignore_index=True)
+    # counts stay integers beside the floor's empty cells (not 10.0000 in table7.md)
+    return rows.astype({c: "Int64" for c in COUNTS if c in rows})
 
 
 def model_comparison(
