@@ -239,14 +239,40 @@ def test_figure_4_points_give_their_gaps(paper):
     rows = hip_audit.hip_audit(*args, cutoff_hz=15.0).set_index("claim")["reason"]
     five = rows["Figure 4b BCLS at 5 Hz"]
     assert "adds in quadrature to the 15 Hz point (Table 3's BCLS fit): ours 0.127 N m, " in five
-    assert five.endswith(
-        "the paper's 0.134 N m: alike, the filter's distortion on the twin's lower floor"
-    )
+    assert "the paper's 0.134 N m: alike, the filter's distortion on the twin's lower floor" in five
     assert "in quadrature" not in rows["Figure 4b BCLS at 15 Hz"]
     ten = rows["Figure 4a RLS-AGWO median at margin 10 %"]
     assert "ours lies +6.3 % from our BCLS, the paper's +26.9 % from its BCLS" in ten
     assert "disagrees with its own Table 3" in ten
     assert "disagrees" not in rows["Figure 4a RLS-AGWO median at margin 0 %"]
+
+
+def test_figure_4b_rows_say_they_compare_one_twin_seed(paper):
+    """Figure 4b is one run; ours is the study's twin of one seed, not the 30-seed median of
+    tables/sweep_cutoff_hz.csv (0.1393 at 5 Hz against seed 0's 0.1341): each row says which
+    seed, where it lies, and the median beside it (none of that was said)."""
+    t3, t4 = _hip_tables(paper, np.random.default_rng(0))
+    cutoff = pd.Series({5.0: 0.1341, 10.0: 0.0563, 15.0: 0.0416})
+    median = pd.Series({5.0: 0.1393, 10.0: 0.0560, 15.0: 0.0401})
+    args = (t3, t4, _stats(), {"gamma": 0.0331}, None, cutoff, paper)
+    rows = hip_audit.hip_audit(*args, cutoff_hz=15.0, cutoff_seed=0, cutoff_median=median)
+    rows = rows.set_index("claim")
+    for hz, ours, med in ((5, 0.1341, "0.1393"), (15, 0.0416, "0.0401")):
+        point = rows.loc[f"Figure 4b BCLS at {hz} Hz"]
+        assert point["reproduced_value"] == ours
+        assert point["tolerance"].endswith(
+            "; ours: BCLS on twin seed 0 only, as the paper's one run"
+        )
+        assert f"ours is twin seed 0 (run 0 of sweeps/cutoff_hz/{hz}.parquet)" in point["reason"]
+        assert point["reason"].endswith(
+            f"the median over the sweep's twin seeds is {med} N m (tables/sweep_cutoff_hz.csv)"
+        )
+    falling = rows.loc["BCLS validation RMSE decreases as the cutoff rises from 5 to 15 Hz"]
+    assert falling["tolerance"] == "strictly decreasing (twin seed 0, as the paper's one run)"
+    calibrated = hip_audit.hip_audit(
+        *args, calibrated=True, cutoff_hz=15.0, cutoff_seed=3, cutoff_median=median
+    ).set_index("claim")
+    assert "twin seed 3" in calibrated.loc["Figure 4b BCLS at 15 Hz", "tolerance"]
 
 
 def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
