@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from paramid import io
-from paramid.audit import audit_caption
+from paramid.audit import write_audit
 from paramid.calibration import audit, twin
 
 
@@ -20,10 +20,7 @@ def main(smk) -> None:
     histories = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     calibrated = twin.is_calibrated(cfg["twin"])
     result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated, histories=histories)
-    io.write_csv(result, smk.output.csv)
-    caption = audit_caption(cfg["study"], list(result["verdict"]))
-    io.write_markdown(result, smk.output.md, caption=caption)
-    log.info(caption)
+    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
 
 
 if __name__ == "__main__":

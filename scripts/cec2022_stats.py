@@ -1,11 +1,13 @@
 """Rule cec2022_stats: Friedman ranks, Wilcoxon of the reference against each peer (Holm),
-run-level Mann-Whitney per function, and the audit of the paper's ranking claims."""
+run-level Mann-Whitney per function, and the audit of the paper's ranking claims (audit.csv and
+audit.md, as the other studies')."""
 
 import re
 
 import pandas as pd
 
 from paramid import io
+from paramid.audit import write_audit
 from paramid.cec2022 import runs as run_files
 from paramid.cec2022 import study
 
@@ -30,7 +32,7 @@ def main(smk) -> None:
         ran = all(subject in set(table["algorithm"]) for table in tables.values())
         claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
     audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals)
-    io.write_csv(audit, smk.output.audit)
+    write_audit(audit, smk.output.audit, smk.output.audit_md, "cec2022")
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)
     )

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import estimators, io
-from paramid.audit import audit_caption
+from paramid.audit import write_audit
 from paramid.hip import audit, model, twin
 
 
@@ -13,10 +13,12 @@ def main(smk) -> None:
     table3 = pd.read_csv(smk.input.table3)
     table4 = pd.read_csv(smk.input.table4)
     if "paper" in smk.input.keys():
-        cutoff = None
+        cutoff = median = None
+        seed = cfg["twin"]["seed"] if cfg["twin"] is not None else 0
         if "cutoff" in smk.input.keys():  # the default twin's BCLS per cutoff (Figure 4b's line)
             points = pd.concat([io.read_parquet(p)[0] for p in smk.input.cutoff])
-            cutoff = points[points["run"] == cfg["twin"]["seed"]].set_index("value")["val_rmse"]
+            cutoff = points[points["run"] == seed].set_index("value")["val_rmse"]
+            median = points.groupby("value")["val_rmse"].median()  # sweep_cutoff_hz.csv's
         result = audit.hip_audit(
             table3,
             table4,
@@ -28,6 +30,8 @@ def main(smk) -> None:
             twin=cfg["twin"] is not None,
             calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
             cutoff_hz=cfg["cutoff_hz"],
+            cutoff_seed=seed,
+            cutoff_median=median,
         )
     else:
         reference = cfg["reference"]
@@ -45,14 +49,12 @@ def main(smk) -> None:
             reference.get("note", ""),
             reference["fitted_on_validation"],
             missing,
+            reference.get("derived", ()),
         )
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)
-    io.write_csv(result, smk.output.csv)
-    caption = audit_caption(cfg["study"], list(result["verdict"]))
-    io.write_markdown(result, smk.output.md, caption=caption)
-    log.info(caption)
+    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ and the audit (audit.csv, audit.md) with the conclusion on the paper's open ques
 import pandas as pd
 
 from paramid import io
+from paramid.audit import write_audit
 from paramid.friction import laws, report
 from paramid.hip import twin
 
@@ -35,10 +36,7 @@ def main(smk) -> None:
         min_delta=s["min_cliffs_delta"],
         calibrated_noise=twin.is_calibrated(cfg["twin"]),
     )
-    io.write_csv(audit, smk.output.audit)
-    counts = audit["verdict"].value_counts().to_dict()
-    caption = f"Claims audit ({cfg['study']}): {len(audit)} claims; verdicts {counts}"
-    io.write_markdown(audit, smk.output.audit_md, caption=caption)
+    write_audit(audit, smk.output.audit, smk.output.audit_md, cfg["study"])
     log.info("%d cells, %d comparisons", len(summary), len(table))
     conclusion = audit[audit.claim == "conclusion"].iloc[0]
     log.info("conclusion: %s (%s)", conclusion.verdict, conclusion.reason)

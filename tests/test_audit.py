@@ -189,8 +189,9 @@ def test_kr210_audit_reads_only_the_papers_model_and_methods():
 def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
     """The default twin's DH error sizes were fitted to Table 7's BC: its BC means are
     calibration targets whatever their value.  A method that diverged in some repeats cannot
-    make "M5 significantly lower" reproduced (the divergences carry the difference), and its
-    rows say so.  A Table 9 MAX within tolerance while its row's MEAN is not is a coincidence."""
+    make "M5 significantly lower" hold (the divergences carry the difference): it differs,
+    and its rows say so.  A Table 9 MAX within tolerance while its row's MEAN is not is a
+    coincidence."""
     fits = _fits()
     tables = _tables(fits)
     table7 = tables["table7"].copy()
@@ -204,7 +205,7 @@ def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
     assert set(rows.loc[bc, "verdict"]) == {audit.CALIBRATION_TARGET}
     assert "errors_sd" in rows.loc[bc[1], "reason"] and "0.8927" in rows.loc[bc[1], "reason"]
     m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
-    assert m4["verdict"] == "direction only" and "M4 diverged in 5 of 10" in m4["reason"]
+    assert m4["verdict"] == "differs" and "M4 diverged in 5 of 10" in m4["reason"]
     assert "no per-run flags" in m4["reason"]  # the synthetic fits carry none
     assert "diverged in 5 of 10" in rows.loc["Table 7 M4 RMSE (mean of repeats)", "reason"]
     assert rows.loc["Table 9 BC MAX", "verdict"] == "differs"
@@ -243,9 +244,10 @@ def test_a_win_over_a_method_that_diverged_must_hold_without_its_diverged_repeat
         assert "the difference holds" in m4["reason"]
 
 
-def test_a_win_carried_by_divergences_is_direction_only():
+def test_a_win_carried_by_divergences_differs():
     """M4 level with M5 except in three diverged repeats (3 mm): significant over all ten
-    repeats, not on the seven where neither diverged."""
+    repeats, not on the seven where neither diverged, so the claim of significance does not
+    hold (it was direction only, which read as support)."""
     fits = _fits()
     for ident in fits:
         fits[ident] = fits[ident].assign(diverged=False)
@@ -256,7 +258,44 @@ def test_a_win_carried_by_divergences_is_direction_only():
     fits["ukf"] = fits["ukf"].assign(val_rmse_mm=ukf, diverged=np.isin(np.arange(10), [1, 4, 7]))
     rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
     m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
-    assert m4["verdict"] == "direction only" and "not significant there" in m4["reason"]
+    assert m4["verdict"] == "differs" and "not significant there" in m4["reason"]
+
+
+@pytest.mark.parametrize(
+    ("m1_above_m5", "verdict", "said"),
+    [
+        (0.0005, "differs", "Holm-adjusted paired t p = 0.368"),
+        (0.0025, "direction only", "paired t p = 0.00204 is not below the printed bound <0.001"),
+        (0.003, "reproduced", "Holm-adjusted paired t p = 0.000629"),
+    ],
+)
+def test_table8_significance_claims_keep_the_printed_bound(m1_above_m5, verdict, said):
+    """Table 8 prints p "<0.001" for M5 vs M1: the audit quotes the bound as printed (not the
+    point value 0.001), and the claim of significance is judged as one: M5 lower but not
+    significant differs (it was direction only, with p = 0.78 on the twin), significant above
+    the bound is direction only, below it reproduced; the reason gives our p."""
+    fits = _fits()
+    rng = np.random.default_rng(5)
+    m5 = fits["mipo_arkekf"]["val_rmse_mm"]
+    fits["ekf"] = fits["ekf"].assign(val_rmse_mm=m5 + rng.normal(m1_above_m5, 0.002, m5.size))
+    lm_ga = m5 + rng.normal(0.1, 0.002, m5.size)  # M5 lower than all seven
+    fits["lm_ga"] = fits["lm_ga"].assign(val_rmse_mm=lm_ga)
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    m1 = rows.loc["Table 8 M5 vs M1: M5's RMSE is significantly lower"]
+    assert m1["paper_value"] == "<0.001" and m1["paper_reading"] == "printed"
+    assert m1["verdict"] == verdict and said in m1["reason"]
+    assert "paired t p < 0.001 (the printed bound)" in m1["tolerance"]
+    consistent = rows.loc["Table 8 M5 vs M1: printed p follows from the printed means and SDs"]
+    assert consistent["paper_value"] == "<0.001"
+    m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
+    assert m4["paper_value"] == 0.003 and "printed bound" not in m4["tolerance"]
+    # "significantly lower than each of the seven" (p < 0.05): M5 lower than all seven does
+    # not make it hold while one is not significant (it was direction only)
+    all_seven = rows.loc[
+        "Table 8: M5's RMSE is significantly lower than each of the seven compared"
+    ]
+    assert all_seven["reproduced_value"] == (6 if verdict == "differs" else 7)
+    assert all_seven["verdict"] == ("differs" if verdict == "differs" else "reproduced")
 
 
 def test_a_reference_audit_says_where_the_reference_was_fitted():
@@ -401,6 +440,20 @@ def test_time_savings_name_the_work_not_the_machine():
     assert "MIPO" not in reasons["§3.2.2 LM+GA computation time per run [s]"]
 
 
+def test_time_savings_quote_the_printed_percentages():
+    """§3.2.2 (3), the Abstract and §4 print 34.88 % and 65.08 %: a printed paper_value is
+    that, not 34.879 / 65.076 recomputed from the printed times (the reason gives those)."""
+    fits = _fits()
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    for label, printed, recomputed in (("LM+GA", 34.88, "34.879"), ("EKF+DQPSO", 65.08, "65.076")):
+        saving = rows.loc[f"§3.2.2 M5 saves {printed:.2f} % of the time of {label}"]
+        assert saving["paper_value"] == printed and saving["paper_reading"] == "printed"
+        assert f"give {recomputed} %, which it prints as {printed:.2f} %" in saving["reason"]
+    hybrid = report.hybrid_runtime_table(fits).set_index("method")["paper_m5_time_saving_pct"]
+    assert hybrid["LM+GA"] == 34.88 and hybrid["EKF+DQPSO"] == 65.08
+    assert np.isnan(hybrid["MIPO-ARKEKF"])
+
+
 @pytest.mark.parametrize(
     ("p_wider", "verdict"),
     [
@@ -440,6 +493,25 @@ def test_a_margin_sweep_without_the_studys_margin_has_no_test_and_no_crash():
     (claim,) = [r for r in rows if r["claim"].startswith("Margins wider than 10 %")]
     assert claim["verdict"] == "direction only"
     assert "no test: the sweep's margins do not include the study's rls.margin" in claim["reason"]
+
+
+def test_every_audit_md_has_the_same_summary_line(repo_root, tmp_path):
+    """audit.write_audit writes audit.csv and audit.md under the one summary line; every
+    script that writes an audit goes through it (hip_nonlinear's audit.md printed a Python dict
+    of counts, cec2022 had no audit.md)."""
+    rows = [
+        audit.row("a", "s", 1.0, 1.1, "t", "differs", "r", unit="1"),
+        audit.row("b", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1"),
+    ]
+    caption = audit.write_audit(pd.DataFrame(rows), tmp_path / "a.csv", tmp_path / "a.md", "x")
+    assert caption == "Claims audit (x): 2 claims; verdicts: 1 reproduced, 1 differs"
+    assert (tmp_path / "a.md").read_text().startswith(caption + "\n\n| claim |")
+    assert list(pd.read_csv(tmp_path / "a.csv")["verdict"]) == ["differs", "reproduced"]
+    for script in ("hip_audit", "calibration_audit", "nonlinear_tables", "cec2022_stats"):
+        text = (repo_root / "scripts" / f"{script}.py").read_text()
+        assert "write_audit(" in text and "value_counts" not in text, script
+    rule = (repo_root / "workflow/rules/cec2022.smk").read_text()
+    assert 'audit_md=f"{CEC.out}/audit.md"' in rule
 
 
 def test_the_audit_caption_counts_verdicts_in_their_order():

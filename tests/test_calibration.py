@@ -853,6 +853,7 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
     assert list(out["table7"]["method"][:8]) == list(paper.TABLE7_NAMES.values())
     assert out["table7"]["method"].iloc[-1] == "tracker noise floor"
     assert out["table7"]["rmse_mm"].iloc[-1] == floor
+    assert str(out["table7"]["runs"].dtype) == "Int64"  # table7.md: "2", not "2.0000"
     pd.testing.assert_frame_equal(
         out["models"], report.model_comparison(fits, floor, study="kr210", n_boot=50)
     )

@@ -380,6 +380,14 @@ def test_model_rows_and_comparison_pair_by_run():
     rows = report.model_rows(fits, 0.025)
     assert list(rows["method"]) == ["LM+GA [complete_compliance]", "tracker noise floor"]
     assert rows.filter(like="paper_").isna().all().all()
+    # the repeat counts stay integers beside the floor's empty cells: "6", not "6.0000"
+    from paramid import io
+
+    assert rows["runs"].tolist()[0] == 6 and rows["runs"].isna().tolist() == [False, True]
+    floor_row, lm_ga_row = (io.markdown_table(rows).splitlines()[i].split(" | ") for i in (3, 2))
+    runs_at = list(rows.columns).index("runs")
+    assert lm_ga_row[runs_at] == "6" and floor_row[runs_at] == "–"
+    assert lm_ga_row[list(rows.columns).index("diverged_runs")] == "0"
     comp = report.model_comparison(fits, 0.025, study="kr210", n_boot=200)
     paired = stats.ttest_rel(full_rmse, paper_rmse)
     assert comp.loc[0, "t_p"] == pytest.approx(paired.pvalue)

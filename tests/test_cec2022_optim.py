@@ -449,6 +449,8 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
     assert np.all(table["n_evals"] == 40) and table["paper_ave"].notna().all()
     audit = pd.read_csv(out / "audit.csv")
     assert list(audit.columns) == audit_columns.COLUMNS
+    caption = audit_columns.audit_caption("cec2022", list(audit["verdict"]))
+    assert (out / "audit.md").read_text().startswith(caption + "\n\n| claim |")
     assert (out / "tables/wilcoxon.csv").is_file() and (out / "tables/friedman.csv").is_file()
     for name in ("ranks", "paper_ranks", "convergence"):
         for ext in ("png", "pdf"):

@@ -208,6 +208,9 @@ def test_statistics_and_conclusion_follow_the_comparisons():
     assert list(audit.columns) == audit_columns.COLUMNS
     # the verdict column holds only paramid.audit's verdict words; the answer is in reason
     assert list(audit.verdict) == ["differs", "differs", "machine-dependent"]
+    # the claim rows restate the paper's conjecture in words (it gives no number): a reading;
+    # they had no paper_reading at all
+    assert list(audit.paper_reading) == ["reading", "reading", "none"]
     # wall times live in the machine-dependent row only: the judged rows rebuild exactly
     assert not audit.loc[:1, "reproduced_value"].str.contains(" ms").any()
     assert audit.loc[2, "reproduced_value"].endswith(" ms")

@@ -2,8 +2,10 @@
 
 Verdicts: ``reproduced`` (within the stated tolerance; for a difference between methods:
 same direction, Holm-adjusted p < 0.05 and a bootstrap CI that excludes 0), ``direction
-only`` (same direction or ordering, but the size or the significance does not hold),
-``differs``, ``not comparable`` (the paper gives nothing to compare with),
+only`` (same direction or ordering, but the size, or the significance of a claim that does
+not assert it, does not hold: the reason says which), ``differs`` (outside the tolerance, the
+other direction, or a claim of significance that is not significant here),
+``not comparable`` (the paper gives nothing to compare with),
 ``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
 paper's but never judged, since a verdict on it could flip between two builds of the same
 commit with the machine's load), ``calibration target`` (a number a twin setting was
@@ -19,10 +21,13 @@ row says why.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+
+from paramid import io
 
 COLUMNS = [
     "claim",
@@ -35,11 +40,14 @@ COLUMNS = [
     "verdict",
     "reason",
 ]
-#: what a paper_value is: ``printed`` in the paper (a table cell, a number in its text; for a
-#: measured study, a value of its reference), ``derived`` by us from printed numbers (a ratio,
-#: a count, a minimum: the reason or the claim says how) or, for a measured study, from its
-#: reference or its record (the RMSE they give), ``reading``: words of the paper read as a
-#: value ("orders of magnitude" as 100x, "the same solution" as 0), ``none``: no value given
+#: what a paper_value is: ``printed`` in the paper, exactly as printed (a table cell, a number
+#: in its text, a bound such as "<0.001" as that text; for a measured study, a value of its
+#: reference as its source prints it), ``derived`` by us from printed numbers (a ratio, a
+#: count, a minimum, a reference value converted to our model: the reason, the claim or the
+#: study's note says how) or, for a measured study, from its reference or its record (the
+#: RMSE they give), ``reading``: words of the paper read as a value ("orders of magnitude" as
+#: 100x, "the same solution" as 0) or a claim it makes in words only, restated; ``none``: no
+#: value given
 READINGS = ("printed", "derived", "reading", "none")
 ALPHA = 0.05
 MACHINE_DEPENDENT = "machine-dependent"
@@ -65,6 +73,17 @@ def audit_caption(study: str, verdicts: Sequence[str]) -> str:
     :data:`VERDICTS` order ("verdicts: 25 reproduced, 3 direction only, 50 differs, ...")."""
     counts = [f"{list(verdicts).count(v)} {v}" for v in VERDICTS if v in verdicts]
     return f"Claims audit ({study}): {len(verdicts)} claims; verdicts: {', '.join(counts)}"
+
+
+def write_audit(
+    frame: pd.DataFrame, csv: str | os.PathLike, md: str | os.PathLike, study: str
+) -> str:
+    """Write a study's audit as ``csv`` and as the Markdown table ``md`` under its
+    :func:`audit_caption`, the one summary line every study's audit.md has; returns it."""
+    caption = audit_caption(study, list(frame["verdict"]))
+    io.write_csv(frame, csv)
+    io.write_markdown(frame, md, caption=caption)
+    return caption
 
 
 def row(
@@ -173,8 +192,10 @@ def numeric(
 
 
 def direction_verdict(direction: bool, significant: bool) -> str:
-    """The verdict of a claimed direction (a difference, an ordering): ``reproduced`` where it
-    holds and is significant, ``direction only`` where it holds alone, else ``differs``."""
+    """The verdict of a claimed direction (a difference, an ordering) that does not itself
+    claim significance: ``reproduced`` where it holds and is significant, ``direction only``
+    where it holds alone, else ``differs``.  A claim of significance ("significantly lower")
+    not significant here differs: not judged with this."""
     if not direction:
         return "differs"
     return "reproduced" if significant else "direction only"

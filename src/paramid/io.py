@@ -528,10 +528,13 @@ def git_commit(path: str | os.PathLike = ".") -> str:
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4, caption: str = "") -> str:
-    """A GitHub-flavoured Markdown table; NaN prints as "–" like the paper, a "|" in a cell
-    as "\\|" (else it would end the cell)."""
+    """A GitHub-flavoured Markdown table; NaN (and a nullable integer's NA) prints as "–" like
+    the paper, a "|" in a cell as "\\|" (else it would end the cell)."""
+    import pandas as pd
 
     def cell(v: object) -> str:
+        if v is pd.NA:  # a missing count of an integer (Int64) column
+            return "–"
         if isinstance(v, float | np.floating):
             if np.isnan(v):
                 return "–"

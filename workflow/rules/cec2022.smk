@@ -87,6 +87,7 @@ rule cec2022_stats:
             category="cec2022",
             subcategory="Audit",
         ),
+        audit_md=f"{CEC.out}/audit.md",
     log:
         f"{CEC.logs}/stats.log",
     threads: 1

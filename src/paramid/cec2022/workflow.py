@@ -113,6 +113,7 @@ class Cec2022Benchmark:
             *self.tables("ranks"),
             *(f"{self.out}/tables/{t}.csv" for t in tables),
             f"{self.out}/audit.csv",
+            f"{self.out}/audit.md",
             *(
                 f"{self.out}/figures/{name}_d{dim}.{ext}"
                 for name in FIGURES

@@ -173,7 +173,7 @@ def _agwo_vs_gwo(matched: pd.DataFrame) -> str:
 
 def _truth_row(
     true_model: str, g: pd.DataFrame, summary: pd.DataFrame, tolerance: str, caveat: str
-) -> dict[str, str]:
+) -> dict:
     """Audit row ``agwo_<true law>``: AGWO's significant wins and losses on one twin variant
     (``caveat``: :func:`_caveat`)."""
     wins = g[g.verdict == "a better"]
@@ -191,24 +191,25 @@ def _truth_row(
         _cell_cost(summary, true_model, true_model, m)
         for m in ("rls_agwo", "varpro", "least_squares")
     )
-    return {
-        "claim": f"agwo_{true_model}",
-        "source": "paper §5.1, §5.3 (open question); stats.csv rows of this true model",
-        "paper_value": "population search may pay off for nonlinear friction (untested)",
-        "reproduced_value": (
+    return audit.row(
+        f"agwo_{true_model}",
+        "paper §5.1, §5.3 (open question); stats.csv rows of this true model",
+        "population search may pay off for nonlinear friction (untested)",
+        (
             f"AGWO significantly better in: {won}; significantly worse in "
             f"{len(losses)} of {len(g)} comparisons. {gwo_text}. Cost on the matched "
             f"model: {cost}"
         ),
-        "unit": "text",
-        "tolerance": tolerance,
-        "verdict": "reproduced" if wins.method_b.isin(DETERMINISTIC).any() else "differs",
-        "reason": (
+        tolerance,
+        "reproduced" if wins.method_b.isin(DETERMINISTIC).any() else "differs",
+        (
             f"AGWO significantly better in {len(wins)}, worse in {len(losses)} of {len(g)} "
             f"comparisons; validation RMSE over {int(g.n_a.max())} seeds, {VERDICT_RULE} "
             f"(median lower, Holm rank test, Cliff's delta); {reach}{caveat}"
         ),
-    }
+        unit="text",
+        reading="reading",  # the paper's conjecture (§5.1, §5.3), in words only, restated
+    )
 
 
 def _agwo_reach(summary: pd.DataFrame, true_model: str) -> str:
@@ -349,7 +350,7 @@ def _conclusion_row(
     nonlinear_models: Sequence[str],
     tolerance: str,
     caveat: str,
-) -> dict[str, str]:
+) -> dict:
     """Audit row ``conclusion``: AGWO against each comparator over the nonlinear cells
     (``caveat``: :func:`_caveat`)."""
     nl = val[val.fitted_model.isin(nonlinear_models)]
@@ -359,24 +360,25 @@ def _conclusion_row(
     lost = int((deterministic.verdict == "a worse").sum())
     n_runs = int(val.n_a.max()) if len(val) else 0
     verdict, answer = _conclusion_verdict(nl, wins, lost, len(deterministic))
-    return {
-        "claim": "conclusion",
-        "source": "paper §3.3, §5.1, §5.3; stats.csv (val_rmse, Holm over all cells)",
-        "paper_value": (
+    return audit.row(
+        "conclusion",
+        "paper §3.3, §5.1, §5.3; stats.csv (val_rmse, Holm over all cells)",
+        (
             "AGWO kept as a bridge to nonlinear friction laws, where linear least squares "
             "no longer applies (not tested in the paper)"
         ),
-        "reproduced_value": "; ".join(lines) + "; " + cost_text,
-        "unit": "text",
-        "tolerance": tolerance,
-        "verdict": verdict,
-        "reason": (
+        "; ".join(lines) + "; " + cost_text,
+        tolerance,
+        verdict,
+        (
             f"{answer}; validation RMSE over {n_runs} seeds; nonlinear case = fitted law "
             f"nonlinear in its parameters ({', '.join(nonlinear_models)}); "
             f"{lost} of {len(deterministic)} AGWO-vs-deterministic comparisons there are "
             f"significant AGWO losses; {VERDICT_RULE}; {caveat}"
         ),
-    }
+        unit="text",
+        reading="reading",  # the paper's conjecture (§5.1, §5.3), in words only, restated
+    )
 
 
 def audit_rows(

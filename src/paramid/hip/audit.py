@@ -317,17 +317,22 @@ def hip_audit(
     stats: pd.DataFrame,
     rls_summary: Mapping,
     margin: pd.DataFrame | None,
-    cutoff_seed0: pd.Series | None,
+    cutoff: pd.Series | None,
     paper: Mapping,
     twin: bool = True,
     calibrated: bool = False,
     cutoff_hz: float | None = None,
+    *,
+    cutoff_seed: int = 0,
+    cutoff_median: pd.Series | None = None,
 ) -> pd.DataFrame:
     """Every numeric claim of the hip paper (Tables 3–4, γ, §4.5, §4.3/§5/§6 statements);
     ``twin``: the study's record is a twin (its truth is Table 4's Reference row);
     ``calibrated``: the twin keeps :data:`paramid.hip.twin.CALIBRATED`, so its Table 3
     LS/BCLS cells and Figure 4b's point at the study's ``cutoff_hz`` (the same BCLS fit) are
-    calibration targets."""
+    calibration targets.  ``cutoff``: BCLS validation RMSE per cutoff on the twin of seed
+    ``cutoff_seed`` (the study's own record, as the paper's Figure 4b is one run), beside
+    ``cutoff_median``, the median over the sweep's twin seeds (sweep_cutoff_hz.csv)."""
     calibrated = twin and calibrated
     rows = _table_rows("Table 3", table3, paper["table3"], twin, calibrated)
     rows += _table_rows("Table 4", table4, paper["table4"], twin, calibrated)
@@ -348,13 +353,15 @@ def hip_audit(
     )
     rows += _sensitivity_rows(
         margin,
-        cutoff_seed0,
+        cutoff,
         paper.get("sensitivity", {}),
         table3.set_index("method"),
         paper["table3"],
         twin,
         calibrated,
         cutoff_hz,
+        cutoff_seed=cutoff_seed,
+        cutoff_median=cutoff_median,
     )
     rows += _claim_rows(table3.set_index("method"), stats, paper.get("claims", {}))
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -369,12 +376,17 @@ def _sensitivity_rows(
     twin: bool,
     calibrated: bool,
     cutoff_hz: float | None = None,
+    *,
+    cutoff_seed: int = 0,
+    cutoff_median: pd.Series | None = None,
 ) -> list[dict]:
     """Figure 4a/4b's printed points and §4.5's statements.  A Figure 4a point (RLS-AGWO's
     median at one margin) gives its gap to its own BCLS (our ``table3``, the paper's
     ``printed_table3``); a Figure 4b point (BCLS at one cutoff), the error it adds to the
     point at the study's ``cutoff_hz`` (Table 3's BCLS fit), which is a calibration target
-    on a ``calibrated`` twin."""
+    on a ``calibrated`` twin.  Figure 4b's rows compare ``cutoff`` (the twin of seed
+    ``cutoff_seed``: one record, as the paper's one run) and say so, with where it is and the
+    sweep table's median over seeds (``cutoff_median``) beside it."""
     fitted_cutoff_hz = cutoff_hz if calibrated else None
     rows = []
     if margin is not None and "margin_median" in printed:
@@ -448,7 +460,7 @@ def _sensitivity_rows(
                 + (": alike, the filter's distortion on the twin's lower floor" if alike else "")
             )
 
-        rows += _printed_points(
+        points = _printed_points(
             cutoff,
             judged,
             lambda v: f"Figure 4b BCLS at {v:g} Hz",
@@ -457,7 +469,7 @@ def _sensitivity_rows(
         )
         for value in set(printed["cutoff_bcls"]) - set(judged):
             if float(value) in cutoff.index:
-                rows.append(
+                points.append(
                     calibration_target(
                         f"Figure 4b BCLS at {float(value):g} Hz",
                         "§4.5, Figure 4b",
@@ -467,6 +479,20 @@ def _sensitivity_rows(
                         unit="N m",
                     )
                 )
+        one = f"twin seed {cutoff_seed}"
+        hz = {f"Figure 4b BCLS at {float(v):g} Hz": float(v) for v in printed["cutoff_bcls"]}
+        for point in points:
+            value = hz[point["claim"]]
+            point["tolerance"] += f"; ours: BCLS on {one} only, as the paper's one run"
+            point["reason"] += (
+                f"; ours is {one} (run {cutoff_seed} of sweeps/cutoff_hz/{value:g}.parquet)"
+            )
+            if cutoff_median is not None and value in cutoff_median.index:
+                point["reason"] += (
+                    f"; the median over the sweep's twin seeds is "
+                    f"{float(cutoff_median.loc[value]):.4g} N m (tables/sweep_cutoff_hz.csv)"
+                )
+        rows += points
         ordered = cutoff.sort_index()
         falling = bool(np.all(np.diff(ordered.to_numpy()) < 0))
         rows.append(
@@ -475,7 +501,7 @@ def _sensitivity_rows(
                 "§4.5, Figure 4b",
                 float("nan"),
                 float(ordered.iloc[-1] - ordered.iloc[0]),
-                "strictly decreasing (default twin)",
+                f"strictly decreasing ({one}, as the paper's one run)",
                 "reproduced" if falling else "direction only",
                 "strictly decreasing"
                 if falling
@@ -678,6 +704,7 @@ def reference_audit(
     note: str,
     fitted_on_validation: bool = False,
     missing: Sequence[str] = (),
+    derived: Sequence[str] = (),
 ) -> pd.DataFrame:
     """A measured study against published reference parameters (no paper tables);
     ``fitted_on_validation``: the reference was identified on the study's validation record
@@ -686,8 +713,11 @@ def reference_audit(
     cannot tell; the study's ``note`` on the reference goes on the row that compares the two
     sets' predictions.  A reference that gives only some parameters (``missing``: the others;
     ``reference_val_rmse`` None) is compared parameter by parameter; it predicts nothing.  A
-    reference value of 0 leaves a relative tolerance no room: not comparable.  The RMSEs the
-    rows compare with are computed here (``derived``), from the reference or the record."""
+    reference value of 0 leaves a relative tolerance no room: not comparable.  A value named
+    in ``derived`` was converted from what the source prints (the ``note`` says how: the
+    pendulum's fc from upstream's atan-model Fc) and is read as ``derived``, the others as
+    ``printed``.  The RMSEs the rows compare with are computed here (``derived``), from the
+    reference or the record."""
     rows = []
     t4 = table4.set_index("method")
     t3 = table3.set_index("method")
@@ -721,6 +751,7 @@ def reference_audit(
                     verdict,
                     why,
                     unit=PARAMETER_UNITS.get(name, "1"),
+                    reading="derived" if name in derived else "printed",
                 )
             )
     claim = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
