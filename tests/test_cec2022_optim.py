@@ -603,6 +603,29 @@ def test_more_wins_without_significance_is_direction_only() -> None:
     assert sga.endswith("more wins, but Holm p = 0.231 is not below 0.05")
 
 
+def test_a_win_significant_only_when_the_dimensions_are_pooled_is_direction_only():
+    """d10+d20 counts each function twice: PO vs MIPO was Holm p = 0.38 at D10 and 0.005
+    pooled, and the pooled row said reproduced. Pooled, a win is reproduced only where each
+    dimension alone is significant too."""
+    from paramid.cec2022 import study
+
+    wilcoxon = pd.DataFrame(
+        {
+            "scope": ["d10", "d20", "d10+d20", "d10", "d20", "d10+d20"],
+            "peer": ["PO", "PO", "PO", "WOA", "WOA", "WOA"],
+            "wins": [8, 11, 19, 12, 12, 24],
+            "losses": [4, 1, 5, 0, 0, 0],
+            "holm_p": [0.38, 0.004, 0.005, 0.003, 0.003, 7e-7],
+        }
+    )
+    rows = pd.DataFrame(study._wilcoxon_claims(wilcoxon, "MIPO")).set_index("claim")
+    pooled = rows.loc["MIPO better than PO over functions (d10+d20, Ave)"]
+    assert pooled["verdict"] == "direction only"
+    assert pooled["reason"].endswith("significant pooled only (alone: d10 p = 0.38, d20 p = 0.004)")
+    assert rows.loc["MIPO better than WOA over functions (d10+d20, Ave)", "verdict"] == "reproduced"
+    assert rows.loc["MIPO better than PO over functions (d20, Ave)", "verdict"] == "reproduced"
+
+
 def _clear_tables() -> dict[int, pd.DataFrame]:
     """Two dimensions x 6 functions where MIPO is lowest on every function, PO highest, WOA and
     HHO in between (in random order)."""
