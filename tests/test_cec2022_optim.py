@@ -711,3 +711,25 @@ def test_a_tie_for_the_best_friedman_rank_is_shared_and_the_count_is_the_runs():
     assert "3 methods" in row["claim"]
     friedman.loc[1, "mean_rank"] = 2.5
     assert study._friedman_claims(friedman, "MIPO")[0]["verdict"] == "differs"
+
+
+def test_the_papers_time_places_are_quoted_from_its_text() -> None:
+    """§3.1.2 prints MIPO's Time place on every function (D = 20: first on F2, F3, F7, F8): the
+    rows quote it as printed (they said derived, read from the Tables), never judged."""
+    from paramid.cec2022 import study
+
+    for dim in (10, 20):
+        assert sorted(study.PAPER_TEXT_CLAIMS[(dim, "time_s")]) == list(range(1, 13))
+    algorithms = list(study.PAPER_ALGORITHMS)
+    table = pd.DataFrame(
+        {
+            "algorithm": algorithms,
+            "function": 2,
+            "rank_time_s": range(1, len(algorithms) + 1),
+            "paper_rank_time_s": range(1, len(algorithms) + 1),
+        }
+    )
+    rows = pd.DataFrame(study._rank_claims(table, 20, "time_s", "MIPO")).set_index("claim")
+    row = rows.loc["D20 Time: MIPO rank on F2"]
+    assert (row["paper_value"], row["paper_reading"]) == (1, "printed")
+    assert row["source"].startswith("§3.1.2") and row["verdict"] == "machine-dependent"

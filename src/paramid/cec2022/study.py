@@ -328,6 +328,10 @@ PAPER_TEXT_CLAIMS: dict[tuple[int, str], dict[int, int]] = {
     (20, "ave"): dict.fromkeys(range(1, 13), 1),
     (20, "std"): {**dict.fromkeys([1, 2, 4, 6, 7, 8, 9, 10, 11, 12], 1), 5: 2, 3: 3},
     (20, "best"): dict.fromkeys(range(1, 13), 1),
+    (10, "time_s"): {11: 1, 12: 1, 7: 2, 9: 2, **dict.fromkeys([1, 3, 4, 5, 8, 10], 4)}
+    | {6: 5, 2: 6},
+    (20, "time_s"): {**dict.fromkeys([2, 3, 7, 8], 1), **dict.fromkeys([1, 5, 6], 2)}
+    | {**dict.fromkeys([4, 11, 12], 3), 9: 4, 10: 4},
 }
 
 
