@@ -150,6 +150,10 @@ CASES = {
         ),
         ["'regressor' is a required property; the block has 'regresor': did you mean 'regressor'?"],
     ),
+    "a derived reference value the reference does not give": (
+        lambda c: c["studies"]["pendulum"]["reference"].update(derived=["Fc"]),
+        ["studies.pendulum.reference.derived: ['Fc'] not among reference.values"],
+    ),
     "a record missing, not misspelt": (
         lambda c: c["studies"]["pendulum"]["records"].pop("validation"),
         ["'validation' is a required property\n"],

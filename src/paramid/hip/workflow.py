@@ -77,13 +77,19 @@ class HipStudies:
         return kinds.pop()
 
     def _check_settings(self, name: str) -> None:
-        """Names in reference.values and rls.mechanical are parameters of the regressor; a
-        forgetting sweep has a number to test against; a twin's cutoffs lie below its
-        Nyquist frequency."""
+        """Names in reference.values and rls.mechanical are parameters of the regressor, those
+        in reference.derived reference values; a forgetting sweep has a number to test
+        against; a twin's cutoffs lie below its Nyquist frequency."""
         study = self.blocks[name]
         known = model.parameter_names(study["regressor"])
-        values = (study.get("reference") or {}).get("values") or {}
+        reference = study.get("reference") or {}
+        values = reference.get("values") or {}
         check_names(f"studies.{name}.reference.values", values, known, study["regressor"])
+        if stray := sorted(set(reference.get("derived", ())) - set(values)):
+            raise ConfigError(
+                f"studies.{name}.reference.derived: {stray} not among reference.values "
+                f"({sorted(values)}): name the values converted from what the source prints"
+            )
         mechanical = study["rls"]["mechanical"]
         given = [k for k, v in mechanical.items() if DEFAULT_MECHANICAL.get(k) != v]
         check_names(f"studies.{name}.rls.mechanical", given, known, study["regressor"])
