@@ -22,7 +22,7 @@ def main(smk) -> None:
     with styled(style):
         if figure.startswith("fig4"):
             points = _frames(smk.input.points)
-            paper = io.read_yaml(smk.input.paper[0]).get("settings") if smk.input.paper else None
+            paper = io.paper_settings(smk.input.paper)
             fig = figures.sweep_figure(
                 cfg["sweep"],
                 pd.read_csv(smk.input.table),

@@ -16,7 +16,7 @@ def main(smk) -> None:
     style = FigureStyle.from_config(cfg["style"])
     table = pd.read_csv(smk.input.table)
     points = [io.read_parquet(p)[0] for p in smk.input.points]
-    paper = io.read_yaml(smk.input.paper[0]).get("settings") if smk.input.paper else None
+    paper = io.paper_settings(smk.input.paper)
     with styled(style):
         fig = figures.sweep_figure(
             cfg["sweep"],

@@ -208,3 +208,11 @@ def test_the_papers_table_2_settings_are_the_hip_studys(hip, repo_root):
         "population": hip["population"]["size"],
     }
     assert configured == settings
+
+
+def test_the_sweep_figures_read_the_papers_settings_from_its_values(hip, repo_root):
+    """io.paper_settings: the paper's Table 2 from its values file, None without one."""
+    from paramid import io
+
+    assert io.paper_settings([str(repo_root / hip["paper_values"])])["margin"] == 0.10
+    assert io.paper_settings([]) is None

@@ -25,7 +25,7 @@ import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -970,6 +970,12 @@ def read_yaml(path: str | Path) -> Any:
         mark = err.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "unknown place"
         raise InputError(f"{path}: malformed YAML at {where}: {err.problem}") from err
+
+
+def paper_settings(paths: Sequence[str]) -> Any:
+    """The ``settings`` a paper ran (its Table 2 for the hip paper) from the paper's values
+    file among ``paths`` (a rule's optional input: empty for a study without one), or None."""
+    return read_yaml(paths[0]).get("settings") if paths else None
 
 
 def read_urdf(path: str | Path, field: str | None = None) -> str:

@@ -439,8 +439,8 @@ class HipStudies:
 
     # -- sweeps ----------------------------------------------------------------------------
     def sweep_default(self, study: str, sweep: str) -> Any:
-        """The paper's default setting of a sweep, the one every other value is tested
-        against."""
+        """The study's setting of a sweep (the hip study's are the paper's Table 2), the one
+        every other value is tested against."""
         cfg = self.blocks[study]
         return {
             "margin": cfg["rls"]["margin"],

@@ -193,7 +193,7 @@ def excitation_figure(
 ) -> Figure:
     """One row per joint: q, q̇ and q̈ of the designed excitation over one period, the limits
     used dashed (none where a limit is null: the URDF gives none).  An acceleration limit more
-    than :data:`OFF_SCALE` times the design's peak is written in its panel instead of drawn, so
+    than :data:`OFF_SCALE` times the design's peak is written beside its panel instead of drawn, so
     that it does not flatten the curve (a slow design's limits reach 2.6-8.1x it)."""
     t = np.linspace(0.0, trajectory.period, 2000)
     q, dq, ddq = trajectory.evaluate_joints(t)
