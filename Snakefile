@@ -3,6 +3,7 @@
 # rule files of each family and the targets. Every check runs before any job: a mistake in the
 # config or an input ends the run with one message naming the study and the field or file.
 
+import os
 from pathlib import Path
 
 from snakemake.utils import min_version
@@ -152,7 +153,7 @@ rule no_such_study:
     output:
         "{target}",
     wildcard_constraints:
-        target=unknown_study([*FOLDERS, Path(CEC.out).parts[1]]),
+        target=unknown_study([*FOLDERS, Path(CEC.out).parts[1]], os.listdir()),
 
 
 # The rule template (paramid.workflow.apply_rule_template): code hash, log, benchmark file and

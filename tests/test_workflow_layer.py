@@ -51,8 +51,17 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
     (Snakemake alone: "No rule to produce mine") match one rule, whose input ends the run with
     one line naming the studies and the likely fix; a known study's outputs and inputs never
     match."""
-    pattern = re.compile(workflow.unknown_study(["hip", "kr210", "cec2022"]))
-    for target in ("mine", "results/mine", "results/mine/tables/table3.csv", "results/hipp/x"):
+    pattern = re.compile(
+        workflow.unknown_study(["hip", "kr210", "cec2022"], ["Snakefile", "LICENSE"])
+    )
+    for target in (
+        "mine",
+        "Cec2O22",
+        "results/mine",
+        "results/mine/tables/table3.csv",
+        "results/hipp/x",
+        "results/HIP/x",
+    ):
         assert pattern.fullmatch(target), target
     for target in (
         "hip",
@@ -62,6 +71,7 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
         "data/mine/cal.csv",
         "config.yaml",
         "Snakefile",
+        "LICENSE",
     ):
         assert not pattern.fullmatch(target), target
     rules = [SimpleNamespace(name=n, has_wildcards=lambda w=w: w) for n, w in RULES.items()]
@@ -77,7 +87,11 @@ def test_a_target_of_a_study_the_config_lacks_is_named_with_the_fix():
     alone = workflow.no_such_study({"hip": "studies.hip"}, [], rules)
     with pytest.raises(SystemExit, match=r"^paramid: lab: no study 'lab' .*hip\): a study of your"):
         alone(SimpleNamespace(target="lab"))
-    for typo, target in (("audti", "audit"), ("studys", "studies")):  # a target rule's name
+    with pytest.raises(
+        SystemExit, match=r"'Hipp'.*: study names are lower case: did you mean 'hip'"
+    ):
+        alone(SimpleNamespace(target="Hipp"))
+    for typo, target in (("audti", "audit"), ("studys", "studies"), ("ALL", "all")):
         with pytest.raises(SystemExit, match=rf": did you mean the target '{target}'\?$"):
             alone(SimpleNamespace(target=typo))
     with pytest.raises(SystemExit, match=r"a study of your"):  # a rule with wildcards: no target

@@ -175,13 +175,18 @@ def study_targets(families: Iterable[Family], rules: Iterable[Any]) -> list[tupl
     return out
 
 
-def unknown_study(known: Iterable[str]) -> str:
+def unknown_study(known: Iterable[str], present: Iterable[str] = ()) -> str:
     """A wildcard constraint matching a target of a study the config does not have:
-    ``results/<name>[/...]`` or a bare ``<name>`` (``snakemake mine``; a rule's name is taken
-    for the rule first) for any ``<name>`` but ``known`` (the results folders of the config's
-    studies and families).  Its rule's input function is :func:`no_such_study`."""
+    ``results/<name>[/...]`` or a bare ``<name>`` (``snakemake mine``, ``snakemake Mine``; a
+    rule's name is taken for the rule first) for any ``<name>`` but ``known`` (the results
+    folders of the config's studies and families) and, bare, the names ``present`` in the
+    working directory (``Snakefile``, ``LICENSE``: an existing file is never this rule's
+    output).  Its rule's input function is :func:`no_such_study`."""
     taken = "|".join(re.escape(name) for name in sorted(known, key=len, reverse=True)) or NEVER
-    return rf"results/(?!(?:{taken})(?:/|$))[a-z][a-z0-9_]*(?:/.+)?|(?!(?:{taken})$)[a-z][a-z0-9_]*"
+    here = "|".join(re.escape(name) for name in sorted(present, key=len, reverse=True))
+    bare = f"{taken}|{here}" if here else taken
+    name = "[A-Za-z][A-Za-z0-9_]*"
+    return rf"results/(?!(?:{taken})(?:/|$)){name}(?:/.+)?|(?!(?:{bare})$){name}"
 
 
 def no_such_study(
@@ -191,8 +196,9 @@ def no_such_study(
     (:func:`unknown_study`): it ends the run (``SystemExit``, as :func:`checked` does: no
     traceback, nothing locked or written) with one line naming the config files read,
     the studies they give, a name the target's may be misspelt from (a study's, else a
-    target rule's of ``rules``: ``audti``) and the likely cause, a study of one's own left out
-    of ``--configfile`` (Snakemake alone says "No rule to produce mine")."""
+    target rule's of ``rules``: ``audti``, ``Cec2O22``; study names are lower case) and the
+    likely cause, a study of one's own left out of ``--configfile`` (Snakemake alone says
+    "No rule to produce mine")."""
     import difflib
 
     overlays = [str(p) for p in configfiles]
@@ -207,10 +213,14 @@ def no_such_study(
     def stop(wildcards: Any) -> list[str]:
         target = str(wildcards.target)
         name = target.split("/")[1] if target.startswith("results/") else target
-        close = difflib.get_close_matches(name, list(folders), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name.lower(), list(folders), n=1, cutoff=0.6)
         targets = [rule.name for rule in rules if not rule.has_wildcards()]
-        near = [] if close or "/" in target else difflib.get_close_matches(name, targets, n=1)
+        near = (
+            [] if close or "/" in target else difflib.get_close_matches(name.lower(), targets, n=1)
+        )
         hint = f"did you mean {close[0]!r}? " if close else ""
+        if name != name.lower():
+            hint = f"study names are lower case: {hint}"
         advice = f"did you mean the target {near[0]!r}?" if near else f"{hint}{fix}"
         raise SystemExit(
             f"paramid: {target}: no study {name!r} in this run's config (read from {read}; "
