@@ -87,6 +87,27 @@ def test_verify_identical_then_tampered(tmp_path, monkeypatch, capsys):
     assert not workdir.exists()  # the temporary rebuild is removed
     assert "identical: 2 same, 0 different" in capsys.readouterr().out
 
+    # a partial build whose intermediates were deleted: the rebuild makes them on the way,
+    # and --present-only compares only what results/ holds
+    (work / "results/hip/signals").mkdir()
+    (work / "results/hip/signals/x.csv").write_text("a\n2\n")
+    partial = tree(tmp_path / "partial")
+    files_only = fake_rebuild(work, calls)
+
+    def with_intermediates(workdir, targets, cores, configfiles):
+        made = files_only(workdir, targets, cores, configfiles)
+        shutil.copytree(
+            work / "results/hip/signals", workdir / "results/hip/signals", dirs_exist_ok=True
+        )
+        return made
+
+    monkeypatch.setattr(cli, "rebuild", with_intermediates)
+    assert cli.main([*argv, "--results", str(partial), "--present-only"]) == 0
+    assert "1 files the rebuild made on the way" in capsys.readouterr().out
+    assert cli.main([*argv, "--results", str(partial)]) == 1  # a whole study: one is missing
+    assert "EXTRA      results/hip/signals/x.csv" in capsys.readouterr().out
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, calls))
+
     reference = tree(tmp_path / "ref", value="0.1175")  # one number differs from the rebuild
     assert cli.main([*argv, "--results", str(reference)]) == 1
     assert "DIFFERENT  results/hip/tables/table3.csv" in capsys.readouterr().out
