@@ -80,6 +80,27 @@ CASES = {
         _hip(lambda s: s["signals"].update(cutoff_hz="auto", cutoff_candidates_hz=[45.0])),
         ["studies.hip.signals.cutoff_candidates_hz", "sample_rate_hz = 100 Hz"],
     ),
+    "twin record too short for trim and burn-in": (
+        _hip(lambda s: s["records"]["calibration"].update(duration_s=1.2)),
+        [
+            "studies.hip.records.calibration.duration_s = 1.2 s is 120 samples",
+            "rls.burn_in_s = 1 s",
+            "need 153 samples",
+        ],
+    ),
+    "twin validation record too short, fitted by leave_one_trajectory_out": (
+        _hip(lambda s: s["records"]["validation"].update(duration_s=0.3)),
+        ["studies.hip.records.validation.duration_s = 0.3 s is 30 samples", "need 153 samples"],
+    ),
+    "twin validation record too short for trim": (
+        _hip(
+            lambda s: (
+                s["records"]["validation"].update(duration_s=0.3),
+                s["sweeps"].pop("leave_one_trajectory_out"),
+            )
+        ),
+        ["studies.hip.records.validation.duration_s = 0.3 s is 30 samples", "need 53 samples"],
+    ),
     "chain twin below twice its cutoff": (
         lambda c: c["excitation"]["chain4"].setdefault("twin", {}).update(sample_rate_hz=20.0),
         ["excitation.chain4.identification.cutoff_hz = 15 Hz", "Nyquist frequency 10 Hz"],

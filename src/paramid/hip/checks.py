@@ -99,7 +99,7 @@ def check_usable(
     if trim < 1:
         raise InputError(one_sample_trim(path, f"studies.{study}.signals", signals_config, fs))
     burn_in = int(round(burn_in_s * fs))
-    needed = 2 * trim + burn_in + 2 * len(regressor) + 3
+    needed = model.samples_needed(trim, burn_in, len(regressor))
     if record.time.size < needed:
         raise InputError(
             f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "

@@ -88,3 +88,9 @@ def regressor(
     columns = check_columns(keys)
     q, qd, qdd = (np.asarray(a, dtype=np.float64) for a in (q, qd, qdd))
     return np.column_stack([c.formula(q, qd, qdd, gravity) for c in columns])
+
+
+def samples_needed(trim: int, burn_in: int, n_parameters: int) -> int:
+    """The fewest samples the chain can use: ``trim`` samples cut at each end, the RLS
+    ``burn_in`` (Eq 7-9), and twice the regressor's columns plus three for the fit."""
+    return 2 * trim + burn_in + 2 * n_parameters + 3

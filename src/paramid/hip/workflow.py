@@ -105,6 +105,30 @@ class HipStudies:
             )
         if self.kinds[name] == "twin":
             self._check_twin_cutoffs(name)
+            self._check_twin_lengths(name)
+
+    def _check_twin_lengths(self, name: str) -> None:
+        """Each twin record is long enough for the chain (:func:`model.samples_needed`: trim
+        at both ends, the RLS burn-in of a record the RLS bounds are computed on)."""
+        study = self.blocks[name]
+        fs = float(study["twin"]["sample_rate_hz"])
+        trim_s = float(study["signals"]["trim_s"])
+        trim = int(round(trim_s * fs))
+        fitted = {"calibration"} | (
+            {"validation"} if "leave_one_trajectory_out" in study.get("sweeps", {}) else set()
+        )
+        for record, spec in study["records"].items():
+            burn_in_s = float(study["rls"]["burn_in_s"]) if record in fitted else 0.0
+            needed = model.samples_needed(trim, int(round(burn_in_s * fs)), len(study["regressor"]))
+            samples = int(round(float(spec["duration_s"]) * fs))
+            if samples < needed:
+                burn_in = f", rls.burn_in_s = {burn_in_s:g} s" if burn_in_s else ""
+                raise ConfigError(
+                    f"studies.{name}.records.{record}.duration_s = {spec['duration_s']:g} s is "
+                    f"{samples} samples at twin.sample_rate_hz = {fs:g} Hz: too short for "
+                    f"signals.trim_s = {trim_s:g} s at each end{burn_in} and the fit, which "
+                    f"need {needed} samples ({needed / fs:g} s)"
+                )
 
     def _check_twin_cutoffs(self, name: str) -> None:
         """A twin sampled at f_s can only be filtered below f_s / 2 (the chain's Butterworth)."""
