@@ -16,8 +16,7 @@ def main(smk) -> None:
     fs = signals.sample_rate(frame["time"].to_numpy())
     prior = pipeline.rls_prior(H, y, keys, cfg["rls"], fs)
     motion_hz = float(signals.power_band(frame["qd"].to_numpy(), fs, 0.5))
-    forgetting = rls.forgetting_factor(cfg["rls"]["forgetting"], fs)
-    memory = rls.memory_note(forgetting, fs, motion_hz)
+    memory = rls.memory_note(prior.forgetting, fs, motion_hz)
     if memory:
         log.warning(memory)
 
@@ -36,7 +35,7 @@ def main(smk) -> None:
         "rls_mean": prior.rls_mean.tolist(),
         "rls_final": prior.trajectory[-1].tolist(),
         "burn_in_samples": prior.burn_in,
-        "forgetting": forgetting,
+        "forgetting": prior.forgetting,
         "gamma": float(prior.gamma),
         "notes": prior.notes + ([memory] if memory else []),
         "provenance": meta,

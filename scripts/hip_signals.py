@@ -13,7 +13,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "hip_signals")
     raw, _ = io.read_parquet(smk.input.record)
     cutoff = cfg["signals"]["cutoff_hz"]
-    if cutoff == "auto":  # chosen on the calibration record (rule choose_cutoff)
+    if cutoff == "auto":  # chosen on the calibration record (rule hip_cutoff)
         cutoff = io.read_json(smk.input.cutoff[0])["chosen_hz"]
     out = pipeline.process(
         raw["time"].to_numpy(),

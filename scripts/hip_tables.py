@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import yaml
-
 from paramid import io
 from paramid.hip import model, tables
 
@@ -18,7 +16,7 @@ def main(smk) -> None:
         for method, (_, meta) in loaded.items()
         if "time_ms_per_run_repeats" in meta
     }
-    paper = yaml.safe_load(Path(smk.input.paper[0]).read_text()) if smk.input.paper else {}
+    paper = io.read_yaml(smk.input.paper[0]) if smk.input.paper else {}
     names = model.parameter_names(cfg["regressor"])
 
     t3 = tables.table3(fits, paper.get("table3"), timing)

@@ -67,9 +67,9 @@ FILE_CALLS = re.compile(
 
 
 def test_the_library_touches_no_file_outside_io() -> None:
-    """Library functions take arrays and plain values (DEVELOPERS.md): a user's file is read
-    by :mod:`paramid.io` (records, configs, URDFs, coefficient files), the library judges what
-    was read. A call through ``io.`` is fine anywhere."""
+    """Library functions take arrays and plain values (README, "Where things live"): a user's
+    file is read by :mod:`paramid.io` (records, configs, URDFs, coefficient files), the library
+    judges what was read. A call through ``io.`` is fine anywhere."""
     offenders = [
         f"{path.relative_to(LIBRARY)}:{number}: {line.strip()}"
         for path in sorted(LIBRARY.rglob("*.py"))

@@ -57,7 +57,6 @@ def test_git_commit_ignores_outputs_and_untracked_files(repo):
     (repo / "results/x.parquet").write_bytes(b"data")  # ignored: a run's own outputs
     (repo / "notes.txt").write_text("untracked")
     assert io.git_commit(repo) == head
-    assert io.git_commit(repo) == io.git_commit(repo)  # stable between calls
 
 
 def test_git_commit_marks_uncommitted_changes_dirty(repo):

@@ -66,6 +66,7 @@ class Prior:
 
     names: list[str]
     trajectory: Array  # (..., K, d)
+    forgetting: float  # λ of Eq 7-9 (a number, or ``auto``'s value at this sample rate)
     burn_in: int
     lower: Array
     upper: Array
@@ -111,6 +112,7 @@ def rls_prior(
     return Prior(
         names,
         trajectory,
+        forgetting,
         burn_in,
         box.lower,
         box.upper,
