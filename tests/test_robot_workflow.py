@@ -145,7 +145,11 @@ def _backwards(frame: pd.DataFrame) -> pd.DataFrame:
 @pytest.mark.parametrize(
     ("block", "edit", "patterns"),
     [
-        (LOG_BLOCK.replace(URDF, "data/none.urdf"), None, ["data/none.urdf", "not found"]),
+        (
+            LOG_BLOCK.replace(URDF, "data/none.urdf"),
+            None,
+            ["robots.mine.urdf = 'data/none.urdf': file not found"],
+        ),
         (LOG_BLOCK.replace("'joint_7'", "'joint_9'"), None, ["joint_9", "not in the URDF"]),
         (LOG_BLOCK, lambda f: f.drop(columns="tau_joint_3"), ["cal.csv", "tau_joint_3"]),
         (

@@ -164,7 +164,7 @@ class RobotStudies:
         if not done:
             from paramid.robot import model, priors, study  # here: it loads pinocchio
 
-            robot = study.robot_of(block, io.read_urdf(block["urdf"]))
+            robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
             links = model.link_parameter_slices(robot)
             pulled = priors.pulled_links(links, lmi["free_links"], f"robots.{name}.lmi.free_links")
             theta0 = model.urdf_parameters(robot)
@@ -228,10 +228,11 @@ class RobotStudies:
             return []
         from paramid.robot import study
 
+        field = f"robots.{name}.references.{reference}"
+        source = io.read_urdf(path, field)
         try:
-            study.robot_of({**block, "urdf": path}, io.read_urdf(path))
+            study.robot_of({**block, "urdf": path}, source)
         except UserError as error:
-            field = f"robots.{name}.references.{reference}"
             raise ConfigError(f"{field} ({path}): {error}") from None
         return [stamp]
 
@@ -299,7 +300,7 @@ class RobotStudies:
             return []
         from paramid.robot import checks, model, records, signals, study
 
-        robot = study.robot_of(block, io.read_urdf(block["urdf"]))
+        robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
         loaded = records.record_from_table(
             io.read_record(spec),
             spec["path"],
@@ -367,7 +368,7 @@ class RobotStudies:
             return []
         from paramid.robot import excitation, study  # here: they load pinocchio, scipy.stats
 
-        robot = study.robot_of(block, io.read_urdf(block["urdf"]))
+        robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
         excitation.limits_of(robot, spec, name)
         omega = 2 * math.pi * spec["base_frequency_hz"]
         for entry in spec["compare"]:
