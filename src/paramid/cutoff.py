@@ -64,15 +64,19 @@ class CutoffChoice:
         }
 
 
-def blocked_cv_rmse(H: Array, y: Array, blocks: int, rows_per_sample: int = 1) -> float:
-    """RMSE of LS predictions on each of ``blocks`` contiguous held-out blocks, fitted on the
-    others; the root of the mean squared error over all held-out rows.  Blocks hold whole
-    samples (``rows_per_sample`` rows each: one per joint of a multi-joint record).  LS by SVD,
-    so a rank-deficient H still gives unique predictions."""
+def block_edges(samples: int, blocks: int) -> NDArray[np.intp]:
+    """Sample indices bounding ``blocks`` contiguous blocks of nearly equal length: the folds
+    of :func:`blocked_cv_rmse` and of a robot record's compressed segments."""
+    return np.linspace(0, samples, blocks + 1).astype(np.intp)
+
+
+def blocked_cv_rmse(H: Array, y: Array, blocks: int) -> float:
+    """RMSE of LS predictions on each of ``blocks`` contiguous held-out blocks of samples
+    (:func:`block_edges`), fitted on the others; the root of the mean squared error over all
+    held-out samples.  LS by SVD, so a rank-deficient H still gives unique predictions."""
     if blocks < 2:
         raise ValueError(f"cross-validation needs at least 2 blocks, got {blocks}")
-    samples = y.size // rows_per_sample
-    edges = rows_per_sample * np.linspace(0, samples, blocks + 1).astype(int)
+    edges = block_edges(y.size, blocks)
     squared = 0.0
     for start, stop in zip(edges[:-1], edges[1:], strict=True):
         train = np.ones(y.size, dtype=bool)
@@ -106,12 +110,10 @@ def choose_cutoff(
     candidates_hz: Sequence[float],
     regression: Callable[[float], tuple[Array, Array]],
     blocks: int,
-    rows_per_sample: int = 1,
-    rule: str = CutoffChoice.rule,
 ) -> CutoffChoice:
     """Score every candidate by :func:`blocked_cv_rmse` of ``regression(cutoff) -> (H, y)``
     (the chain run at that cutoff on the calibration data) and choose the lowest score (ties:
     the lower cutoff)."""
-    cv = np.array([blocked_cv_rmse(*regression(c), blocks, rows_per_sample) for c in candidates_hz])
+    cv = np.array([blocked_cv_rmse(*regression(c), blocks) for c in candidates_hz])
     candidates = np.asarray(candidates_hz, dtype=np.float64)
-    return CutoffChoice(candidates, cv, float(candidates[np.argmin(cv)]), blocks, rule)
+    return CutoffChoice(candidates, cv, float(candidates[np.argmin(cv)]), blocks)

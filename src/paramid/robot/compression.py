@@ -21,6 +21,8 @@ import numpy as np
 import scipy  # scipy.linalg loads on first use: the workflow's start imports this module
 from numpy.typing import NDArray
 
+from paramid import cutoff
+
 Array = NDArray[np.float64]
 #: regressor(q, dq, ddq) with (K, n) arrays -> (K, n, p)
 Regressor = Callable[[Array, Array, Array], Array]
@@ -66,12 +68,6 @@ def joint_rmse(R: Array, c: Array, rho2: Array, samples: int, theta: Array) -> A
     it is each joint's RMS torque."""
     squared = np.sum((R @ theta - c) ** 2, axis=1) + rho2
     return np.sqrt(np.maximum(squared, 0.0) / samples)
-
-
-def block_edges(samples: int, blocks: int) -> NDArray[np.intp]:
-    """Sample indices bounding ``blocks`` contiguous blocks of nearly equal length (the folds
-    of :func:`paramid.cutoff.blocked_cv_rmse`)."""
-    return np.linspace(0, samples, blocks + 1).astype(np.intp)
 
 
 @dataclass(frozen=True)
@@ -152,7 +148,7 @@ def segments(samples: int, folds: int, gap: int) -> list[tuple[int, int, int, in
     """(start, stop, fold, role) of one record cut into ``folds`` contiguous folds, each split
     into its first ``gap`` samples (HEAD, not for the first fold), its core and its last ``gap``
     samples (TAIL, not for the last fold); empty pieces are left out."""
-    edges = block_edges(samples, folds)
+    edges = cutoff.block_edges(samples, folds)
     if np.any(np.diff(edges) < 1 + 2 * gap):
         raise ValueError(f"{samples} samples cannot make {folds} folds with a gap of {gap}")
     out = []
