@@ -73,7 +73,7 @@ CFG = {
         "bounds": {"alpha": [1e-7, 1e-5], "beta": [1e-7, 1e-5], "gamma": [1e-5, 1e-3]},
         "settings": {},
     },
-    "search_box": {"angle_deg": 0.1, "length_mm": 1.0},
+    "search_box": {"angle_deg": 0.1, "length_mm": 1.0, "compliance_rad_per_knm": 1e-3},
     "ipso": {"method": "ipso", "population": 30, "iterations": 30, "settings": {}},
     "lasso": {"iterations": 10, "folds": 3, "n_lambda": 5, "lambda_ratio": 1e-4},
     "ukf": {"iterations": 3, "alpha": 1.0, "beta": 2.0, "kappa": 0.0},

@@ -139,7 +139,7 @@ def _box(
     widths = {
         "angle": np.deg2rad(half["angle_deg"]),
         "length": float(half["length_mm"]),
-        "compliance": float(half.get("compliance_rad_per_knm", 1e-3)),
+        "compliance": float(half["compliance_rad_per_knm"]),
     }
     w = np.array([widths[k] for k in problem.kinds])
     c = np.zeros(problem.dim) if centre is None else centre

@@ -474,9 +474,9 @@ class MassModel:
         return cls(
             masses_kg=masses,
             com_mm=com,  # type: ignore[arg-type]
-            payload_kg=float(cfg.get("payload_kg", 0.0)),
-            payload_com_mm=tuple(float(v) for v in cfg.get("payload_com_mm", (0, 0, 0))),  # type: ignore[arg-type]
-            counterbalance=float(cfg.get("counterbalance", 0.0)),
+            payload_kg=float(cfg["payload_kg"]),
+            payload_com_mm=tuple(float(v) for v in cfg["payload_com_mm"]),  # type: ignore[arg-type]
+            counterbalance=float(cfg["counterbalance"]),
         )
 
     def scaled(self, factors: ArrayLike, payload_factor: float = 1.0) -> MassModel:
