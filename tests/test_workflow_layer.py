@@ -282,6 +282,10 @@ def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
     pendulum = config["studies"]["pendulum"]["records"]
     assert pendulum["calibration"]["columns"] == {"angle": "position"}
     assert pendulum["validation"]["path"] == "data/mine/validation.csv"
+    capsys.readouterr()
+    # a copy of config.yaml as --configfile: its blocks equal the shipped ones, nothing to say
+    workflow.load_config(copy.deepcopy(workflow.io.read_yaml("config.yaml")), [], schema)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_robots_single_record_may_be_a_mapping(tmp_path, monkeypatch):

@@ -74,9 +74,11 @@ def load_config(
     A study or robot block given with its own measured records (a ``path`` for every
     calibration and validation record) is a study of its own: it replaces a shipped block of
     the same name whole instead of being merged into it (a user's ``pendulum`` took the shipped
-    one's column names, reference values and checks); any other block (a twin's longer record,
-    one record re-pointed) changes the shipped study's settings; the ``main_process`` (not a
-    cluster job's, which parses the workflow again) says so on stderr."""
+    one's column names, reference values and checks; a block equal to the shipped one, as in a
+    copy of config.yaml, changes nothing and is not announced); any other block (a twin's
+    longer record, one record re-pointed) changes the shipped study's settings; the
+    ``main_process`` (not a cluster job's, which parses the workflow again) says so on
+    stderr."""
     from snakemake.utils import update_config
 
     codehash.use_store(IMPORT_STORE)
@@ -87,6 +89,8 @@ def load_config(
         shipped, given = settings.get(family) or {}, config.get(family) or {}
         for name, block in given.items() if isinstance(given, dict) else ():
             if name in shipped and isinstance(block, dict) and own_records(block):
+                if block == shipped[name]:  # a copy of config.yaml's block: nothing replaced
+                    continue
                 shipped[name] = {}
                 if main_process:  # a notice, not an error: it may be one's own copy of it
                     print(
