@@ -96,6 +96,23 @@ def test_mechanical_constraints_take_precedence():
     )
     assert collapsed.lower[0] == collapsed.upper[0] == 0.0
     assert any("collapsed" in n for n in collapsed.notes)
+    # both limits given, the RLS range above the max: the box collapses onto the max it
+    # overshoots (not onto the min), and below the min onto the min
+    both = {"fc": {"min": 0.0, "max": 1.0}}
+    above = rls.rls_bounds(np.array([[0.0], [2.0], [3.0]]), 1, 0.1, ["fc"], both)
+    assert above.lower[0] == above.upper[0] == 1.0
+    below = rls.rls_bounds(np.array([[0.0], [-3.0], [-2.0]]), 1, 0.1, ["fc"], both)
+    assert below.lower[0] == below.upper[0] == 0.0
+    batch = rls.rls_bounds(
+        np.array([[[0.0], [2.0], [3.0]], [[0.0], [-3.0], [-2.0]]]), 1, 0.1, ["fc"], both
+    )
+    np.testing.assert_array_equal(batch.lower[:, 0], [1.0, 0.0])
+    np.testing.assert_array_equal(batch.upper[:, 0], [1.0, 0.0])
+
+
+def test_a_negative_margin_is_rejected():
+    with pytest.raises(ValueError, match="margin must be non-negative"):
+        rls.rls_bounds(np.zeros((10, 2)), 1, -0.1, ["a", "b"])
 
 
 def test_burn_in_longer_than_record_is_rejected():
@@ -107,6 +124,8 @@ def test_gamma_formula():
     sign = np.array([1.0, -1.0, 0.0, 1.0])
     torque = np.array([2.0, -10.0, 3.0, 4.0])
     assert rls.nfsi_gamma(sign, 0.75, torque, eps=0.0) == pytest.approx(0.075)
+    # |H_f f_c|: a negative mean Coulomb estimate (one-way motion) gives the same severity
+    assert rls.nfsi_gamma(np.ones(10), -0.5, np.ones(10), eps=0.0) == pytest.approx(0.5)
 
 
 def test_batched_recursions_equal_single_ones():

@@ -110,8 +110,9 @@ def rls_bounds(
 
     ``trajectory`` is (..., K, d): leading axes (records, twin seeds) get one box each.
     ``mechanical`` maps a parameter name to ``{"min": v}`` and/or ``{"max": v}``; a mechanical
-    limit stricter than the RLS limit replaces it.  Should the mechanical limit exclude the
-    whole RLS range, the box collapses onto the mechanical limit and a note says so.
+    limit stricter than the RLS limit replaces it.  Should the mechanical limits exclude the
+    whole RLS range, the box collapses onto the limit the range overshoots (the max where it
+    lies above it, else the min) and a note says so.
     """
     n_samples = trajectory.shape[-2]
     if not 0 <= burn_in < n_samples:
@@ -140,7 +141,9 @@ def rls_bounds(
         if np.any(collapsed := lower[..., i] > upper[..., i]):
             text = f"{name}: RLS range lies outside the mechanical limits; box collapsed"
             notes.append(_note(text, collapsed))
-            value = limits["min"] if "min" in limits else limits["max"]
+            # onto the limit the RLS range overshoots: the max where it lies above it
+            above = lower[..., i] > limits.get("max", np.inf)
+            value = np.where(above, limits.get("max", np.nan), limits.get("min", np.nan))
             lower[..., i] = np.where(collapsed, value, lower[..., i])
             upper[..., i] = np.where(collapsed, value, upper[..., i])
     return Bounds(lower, upper, lo, hi, notes)
