@@ -239,6 +239,37 @@ def test_fit_quality_against_direct_formulas():
     assert quality.problem(0.5) is None
     assert "explains" in quality.problem(0.999)
     assert "not finite" in plausibility.FitQuality(0.9, float("nan"), 0, 1.0).problem(0.5)
+    mad = np.median(np.abs(r - np.median(r)))
+    assert quality.spike_threshold_n_m == pytest.approx(8.0 * 1.4826 * mad, rel=1e-12)
+    velocity = np.where(np.arange(400) < 206, 1.0, -1.0)  # 5 samples from 200: still at it
+    assert plausibility.fit_quality(H, y, x, 8.0, velocity).spikes_at_reversals == 1
+    exact = H @ x
+    exact[7] += 1.0  # an exact fit but for one sample: no spread, so no spike to count
+    assert plausibility.fit_quality(H, exact, x, 8.0).spikes == 0
+
+
+def test_validation_judgements_at_their_edges():
+    """A calibration fit of zero RMSE names no gap (no ratio); a cosine over one period has
+    exactly the two reversals a back-and-forth needs; a slope-free acceleration column is
+    not an inverted sign; a regressor whose scaled condition number is 6.8e4 (> 1e4) is
+    named as not excited."""
+    assert plausibility.validation_gap(0.0, 1.0) is None
+    assert "x its" in plausibility.validation_gap(0.01, 1.0)
+    t = np.linspace(0.0, 1.0, 1001)
+    velocity = np.cos(2 * np.pi * t + 0.3)
+    assert plausibility.velocity_reversals(velocity) == 2
+    assert plausibility.validation_coverage(velocity, 1.0) is None
+    assert "1 velocity reversal" in plausibility.validation_coverage(velocity[:600], 0.6)
+    rng = np.random.default_rng(4)
+    H = rng.normal(size=(500, 3))
+    y = H @ np.array([0.0, 1.0, 1.0]) + 0.1 * rng.normal(size=500)
+    assert plausibility.inverted_sign(H, y, ["qdd", "qd", "sign_qd"]) is None
+    inverted = -(H @ np.ones(3)) + 0.1 * rng.normal(size=500)
+    assert "sign inverted" in plausibility.inverted_sign(H, inverted, ["qdd", "qd", "sign_qd"])
+    base = rng.normal(size=500)
+    near = np.column_stack([base, base + 3e-5 * rng.normal(size=500), rng.normal(size=500)])
+    assert "condition number" in plausibility.excitation(near, ["a", "b", "c"], base)
+    assert plausibility.excitation(H, ["a", "b", "c"], base) is None
 
 
 def test_time_in_ms_declared_as_seconds_is_named_before_the_cutoff(pendulum):

@@ -64,6 +64,8 @@ def test_blocked_cv_equals_an_explicit_fold_loop():
         errors.append(y[test] - H[test] @ x)
     expected = np.sqrt(np.mean(np.concatenate(errors) ** 2))
     np.testing.assert_allclose(cutoff.blocked_cv_rmse(H, y, 4), expected, rtol=1e-10)
+    with pytest.raises(ValueError, match="at least 2 blocks"):
+        cutoff.blocked_cv_rmse(H, y, 1)
 
 
 def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
@@ -93,6 +95,8 @@ def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
 def test_no_usable_candidate_is_an_error():
     with pytest.raises(ValueError, match="Nyquist"):
         cutoff.usable_candidates([30.0, 60.0], [50.0])
+    # the limit, 0.8 x the lowest Nyquist frequency (10 Hz at 25 Hz), is itself excluded
+    assert cutoff.usable_candidates([12.0, 10.0, 8.0], [25.0, 100.0]) == [8.0]
 
 
 @pytest.mark.slow

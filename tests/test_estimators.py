@@ -75,6 +75,18 @@ def test_rank_deficient_regressor_is_rejected():
         estimators.ls(H, y)
 
 
+def test_condition_number_and_collinear_columns_equal_numpy():
+    """The condition number equals numpy's 2-norm cond; a column that is a multiple of another
+    names exactly those two (the others carry no weight in the null space)."""
+    H, _, _ = _problem(d=4)
+    H[:, 3] *= 1e-3  # ill-conditioned, still full rank
+    assert estimators.condition_number(H) == pytest.approx(np.linalg.cond(H), rel=1e-10)
+    assert estimators.collinear_columns(H, list("abcd")) == []
+    H[:, 2] = 2.0 * H[:, 0]
+    assert estimators.collinear_columns(H, list("abcd")) == ["a", "c"]
+    assert estimators.condition_number(H) > 1e12
+
+
 def test_rmse_is_eq21():
     H, y, x = _problem()
     assert estimators.rmse(H, y, x) == pytest.approx(np.sqrt(np.mean((y - H @ x) ** 2)), rel=1e-14)
@@ -86,7 +98,7 @@ def test_run_population_searches_the_methods_box_with_its_settings(hip, method):
     from paramid.hip import fits
 
     H, y, x = _problem(d=5)
-    H_val, y_val = H[::-1].copy(), y[::-1].copy()
+    H_val, y_val = H[::2].copy(), y[::2] + 0.3  # another record: another score
     pop = {**hip["population"], "runs": 3, "size": 8, "iterations": 5, "timing_repeats": 1}
     cfg = {**hip, "study": "test", "population": pop}
     rls = {"lower": (x - 0.5).tolist(), "upper": (x + 0.5).tolist(), "gamma": 0.04}
@@ -104,6 +116,31 @@ def test_run_population_searches_the_methods_box_with_its_settings(hip, method):
     np.testing.assert_array_equal(run.fit.val_rmse, want.val_rmse)
     np.testing.assert_array_equal(run.fit.history, want.history)
     np.testing.assert_array_equal(run.fit.n_evals, want.n_evals)
+    for r in range(3):  # each run scored by Eq 21 on its own record (an independent formula)
+        assert want.train_rmse[r] == pytest.approx(estimators.rmse(H, y, want.x[r]), rel=1e-12)
+        assert want.val_rmse[r] == pytest.approx(
+            estimators.rmse(H_val, y_val, want.x[r]), rel=1e-12
+        )
+    assert want.train_rmse[0] != pytest.approx(want.val_rmse[0])  # two records, two scores
+    if method == "pso":  # Table 2's inertia falls from its start to its end value
+        assert run.settings["inertia"] == (hip["pso"]["inertia_start"], hip["pso"]["inertia_end"])
+
+
+def test_fit_timings_are_per_run_and_per_fit_in_ms(monkeypatch):
+    """A clock that advances 1 s per reading: each repeat of a batched population call of 4
+    runs is 1000 ms / 4 runs; a deterministic fit's time is its median call, 1000 ms."""
+    from paramid import population
+
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(population.time, "perf_counter", lambda: float(next(ticks)))
+    assert estimators.time is population.time  # both read the patched clock
+    H, y, x = _problem(d=3)
+    fit = population.fit_population(
+        "pso", H, y, H, y, x - 1.0, x + 1.0,
+        study="test", runs=4, population=6, iterations=2, settings={}, timing_repeats=2,
+    )  # fmt: skip
+    np.testing.assert_array_equal(fit.time_ms_per_run, [250.0, 250.0])
+    assert estimators.timed(lambda: x, 3).time_ms == 1000.0
 
 
 def test_runs_decided_by_the_search_box_are_named():
@@ -122,6 +159,10 @@ def test_runs_decided_by_the_search_box_are_named():
     assert "fv at its lower bound 0" in population.box_edges("pso", names, runs, lower, upper)
     runs[:16, 2] = 0.15  # 14 of 30 at the edge: under half
     assert population.box_edges("pso", names, runs, lower, upper, {"fv": {"min": 0.0}}) is None
+    runs[15, 2] = 5.0  # 15 of 30: half the runs is enough
+    half = population.box_edges("pso", names, runs, lower, upper, {"fv": {"min": 0.0}})
+    assert half is not None and "tau0 at its upper bound 5 in 50 % of the runs" in half
+    runs[15, 2] = 0.15
     # a box collapsed onto fv's mechanical min (the RLS range all negative): named apart, with
     # no advice to widen a margin that multiplies a span of 0
     upper[1] = 0.0

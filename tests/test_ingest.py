@@ -125,6 +125,24 @@ def test_rounded_stamps_with_a_gap_are_resampled_at_the_rate_they_were_taken(tmp
     assert rec.resampled and rec.sample_rate_hz == pytest.approx(300.0, rel=2e-3)
     assert rec.time.size == 1199  # 3.996 s at 300 Hz
     np.testing.assert_allclose(rec.angle, 2.0 * rec.time, atol=1e-12)
+    # eleven samples dropped: the gaps stay out of the interval (with them: 297 Hz)
+    stamps = np.round(1000.0 * np.delete(np.arange(1200) / 300.0, np.arange(100, 1200, 100)))
+    frame = pd.DataFrame({"time": stamps, "angle": 2e-3 * stamps, "torque": np.sin(stamps)})
+    frame.to_csv(path, index=False)
+    rec = loaders.load_record(path, {"time": "ms"}, max_jitter=2.0)
+    assert rec.resampled and rec.sample_rate_hz == pytest.approx(300.0, rel=1e-3)
+
+
+def test_same_motion_needs_every_joint_to_agree():
+    """Two records of one file read one motion only where every joint's columns agree: one
+    joint alike and another unrelated is two motions."""
+    rng = np.random.default_rng(1)
+    a1, a2 = np.sin(np.linspace(0, 6, 200)), np.cos(np.linspace(0, 9, 200))
+    frame = pd.DataFrame({"a1": a1, "a2": a2, "b1": a1 + 1e-4, "b2": rng.normal(size=200)})
+    assert not ingest.same_motion(frame, ["a1", "a2"], ["b1", "b2"])
+    frame["b2"] = a2 - 1e-4  # a commanded and a measured position: one motion
+    assert ingest.same_motion(frame, ["a1", "a2"], ["b1", "b2"])
+    assert ingest.same_motion(frame, ["a1", "a2"], ["a2", "a1"])  # the same columns
 
 
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ns", 1e9)])

@@ -195,6 +195,8 @@ def test_lmi_is_consistent_where_ols_is_not():
     weak = poorly_excited()
     ols = ESTIMATORS["ols"](weak, {})
     completed = estimators.standard_completion(ols.base, BASE, truth())
+    np.testing.assert_allclose(estimators.to_base(completed, BASE), ols.base, atol=1e-10)
+    np.testing.assert_array_equal(completed[BASE.dependent], truth()[BASE.dependent])
     assert min(inconsistencies(completed)) < -1e-3  # OLS leaves the physical set here
     lmi = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
     eig, friction = inconsistencies(lmi.standard)
@@ -294,6 +296,8 @@ def test_population_methods_approach_ols(rich: Problem, method: str):
     assert fit.runs is not None and fit.runs.shape == (30, rich.W.shape[1])
     assert fit.run_rmse is not None and fit.run_rmse.min() >= rmse_ols * (1 - 1e-12)
     assert fit.run_rmse.min() <= 1.01 * rmse_ols, (fit.run_rmse.min(), rmse_ols)
+    best = int(np.argmin(fit.run_rmse))  # the fit is the run with the lowest training RMSE
+    np.testing.assert_array_equal(fit.base, fit.runs[best])
     again = ESTIMATORS[method](rich, POPULATION)
     np.testing.assert_array_equal(again.runs, fit.runs)  # seeded by (study, method, run)
 
@@ -383,3 +387,23 @@ def test_free_links_that_leave_the_fit_undetermined_are_refused(free_links, mess
     arm = problem(Y_RICH, noisy(Y_RICH, 0))
     with pytest.raises(ValueError, match=f"free_links.*{message}"):
         ESTIMATORS["lmi"](arm, {**LMI, "weight": 1.0, "free_links": free_links})
+
+
+def test_the_robot_metrics_scales_and_the_logdet_priors_bodies():
+    """L sums the joint placements after the first; the scales are the mean link mass M̄ times
+    1, L, L² by parameter kind; the logdet prior refuses a pulled point mass (no rotational
+    inertia: its pseudo-inertia is singular) by name and accepts a body with one."""
+    from paramid.robot import priors
+
+    placements = np.array([[0.0, 0.0, 0.3], [0.0, 0.0, 0.4], [0.3, 0.0, 0.0]])
+    assert priors.arm_length(placements) == pytest.approx(0.7)
+    assert priors.arm_length(np.zeros((3, 3))) == 0.1  # the floor
+    theta0 = np.zeros(20)
+    theta0[0], theta0[10] = 2.0, 4.0
+    links = {"a": slice(0, 10), "b": slice(10, 20)}
+    one = 3.0 * np.array([1.0, 2.0, 2.0, 2.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0])
+    np.testing.assert_allclose(priors.robot_scales(theta0, links, 2.0), np.tile(one, 2))
+    theta0[[4, 6, 9]] = 0.1  # link a: a body; link b: a point mass of 4 kg
+    with pytest.raises(UserError, match=r"\['b'\] have no mass or no rotational inertia"):
+        priors.check_logdet_prior(theta0, links)
+    priors.check_logdet_prior(theta0, {"a": links["a"]})

@@ -88,6 +88,14 @@ def test_bad_cutoff_and_short_record_are_rejected():
         signals.process(t[:30], t[:30], t[:30], cutoff_hz=15, order=4, trim_s=0.2)
     with pytest.raises(ValueError, match="strictly increasing"):
         signals.sample_rate(np.array([0.0, 0.01, 0.01, 0.02]))
+    with pytest.raises(ValueError, match="less than one sample at 100 Hz"):  # rounds to 0
+        signals.process(t, t, t, cutoff_hz=15, order=4, trim_s=0.004)
+
+
+def test_sample_rate_is_the_typical_step_not_the_mean_one():
+    """A dropped sample (one step of 0.02 s among 0.01 s) leaves the rate at 100 Hz."""
+    stamps = np.r_[0:50, 51:101] * 0.01
+    assert signals.sample_rate(stamps) == pytest.approx(100.0, rel=1e-12)
 
 
 def test_split_rms_separates_tones_either_side_of_the_edge():

@@ -260,6 +260,11 @@ def test_paired_degenerate():
 def test_zero_median_b_and_bad_inputs():
     c = S.compare([1.0, 2.0, 3.0], [-1.0, 0.0, 1.0], n_boot=0)
     assert math.isnan(c.median_diff_pct) and "median_b is zero" in c.note
+    # a negative median_b: the difference in % of its size keeps the difference's sign
+    c = S.compare([-3.0, -3.2, -2.8], [-2.0, -2.1, -1.9], n_boot=0)
+    assert c.median_diff == pytest.approx(-1.0) and c.median_diff_pct == pytest.approx(-50.0)
+    # two pairs: one degree of freedom, where Hedges' J(1) = 0 would report g = 0: undefined
+    assert math.isnan(S.hedges_g([1.0, 2.0], [0.0, 0.0], paired=True))
     with pytest.raises(ValueError, match="non-finite"):
         S.compare([1.0, np.inf], [1.0, 2.0])
     with pytest.raises(ValueError, match="n_boot"):
@@ -292,6 +297,14 @@ def test_bootstrap_is_reproducible_and_keyed():
     r1 = S.bootstrap_median_diff(A, B, seed_keys=("study", 1), name_a="x", name_b="y")
     r2 = S.bootstrap_median_diff(A, B, seed_keys=("study", 1), name_a="x", name_b="z")
     assert not np.array_equal(r1, r2)  # the names are part of the stream
+
+
+def test_a_stream_without_a_name_is_refused():
+    """No keys would be one fixed stream shared by every caller that forgot its name."""
+    from paramid import seeding
+
+    with pytest.raises(ValueError, match="at least one key"):
+        seeding.seed_sequence()
 
 
 def test_bootstrap_draws_from_named_streams():
