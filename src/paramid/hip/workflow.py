@@ -114,9 +114,7 @@ class HipStudies:
         fs = float(study["twin"]["sample_rate_hz"])
         trim_s = float(study["signals"]["trim_s"])
         trim = int(round(trim_s * fs))
-        fitted = {"calibration"} | (
-            {"validation"} if "leave_one_trajectory_out" in study.get("sweeps", {}) else set()
-        )
+        fitted = self._rls_records(name)
         for record, spec in study["records"].items():
             burn_in_s = float(study["rls"]["burn_in_s"]) if record in fitted else 0.0
             needed = model.samples_needed(trim, int(round(burn_in_s * fs)), len(study["regressor"]))
@@ -129,6 +127,12 @@ class HipStudies:
                     f"signals.trim_s = {trim_s:g} s at each end{burn_in} and the fit, which "
                     f"need {needed} samples ({needed / fs:g} s)"
                 )
+
+    def _rls_records(self, name: str) -> set[str]:
+        """The records an RLS prior is computed on: the calibration record, and the validation
+        record where the §5.3 ``leave_one_trajectory_out`` sweep calibrates on it."""
+        sweeps = self.blocks[name].get("sweeps", {})
+        return {"calibration", *(["validation"] if "leave_one_trajectory_out" in sweeps else [])}
 
     def _check_twin_cutoffs(self, name: str) -> None:
         """A twin sampled at f_s can only be filtered below f_s / 2 (the chain's Butterworth)."""
@@ -225,6 +229,7 @@ class HipStudies:
             k: cfg[k] for k in ("ingest", "regressor", "gravity", "signals", "rls", "checks")
         }
         settings["sweep_cutoffs"] = self._sweep_cutoffs(study)
+        settings["rls_fitted"] = rls_fitted = record in self._rls_records(study)
         settings["reference"] = (cfg.get("reference") or {}).get("values")
         checker = "paramid.hip.checks"  # imported only when a record is new: it loads scipy.signal
         done, stamp = validated_before(spec["path"], {"spec": spec, **settings}, checker)
@@ -240,10 +245,8 @@ class HipStudies:
             regressor=cfg["regressor"],
             gravity=cfg["gravity"],
             signals_config=cfg["signals"],
-            burn_in_s=cfg["rls"]["burn_in_s"] if record == "calibration" else 0.0,
-            rls_recursion=(
-                (cfg["rls"]["forgetting"], cfg["rls"]["p0"]) if record == "calibration" else None
-            ),
+            burn_in_s=cfg["rls"]["burn_in_s"] if rls_fitted else 0.0,
+            rls_recursion=(cfg["rls"]["forgetting"], cfg["rls"]["p0"]) if rls_fitted else None,
             skip_checks=cfg["checks"]["skip"],
             sweep_cutoffs=settings["sweep_cutoffs"],
             reference=settings["reference"],
