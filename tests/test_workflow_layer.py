@@ -712,6 +712,26 @@ def test_rest_before_a_1dof_record_is_named_with_the_trim_that_drops_it(
     HipStudies(config).check_inputs()
 
 
+def test_a_measured_validation_record_calibrated_by_the_sweep_needs_the_burn_in(
+    config, tmp_path, monkeypatch
+):
+    """The §5.3 ``leave_one_trajectory_out`` sweep computes an RLS prior on the validation
+    record too: 1 s of the pendulum's PD run (300 samples) holds the trims and the fit but not
+    the 1 s burn-in, which is named for that record only where the sweep asks for it."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
+    path = tmp_path / "data/pendulum/sysid_pd_measured.csv"
+    pd.read_csv(path).iloc[:300].to_csv(path, index=False)
+    config["studies"] = {"pendulum": config["studies"]["pendulum"]}
+    study = config["studies"]["pendulum"]
+    assert "leave_one_trajectory_out" not in study.get("sweeps", {})
+    HipStudies(config).check_inputs()
+    study.setdefault("sweeps", {})["leave_one_trajectory_out"] = {"methods": ["ls"]}
+    short = r"sysid_pd_measured\.csv: 300 samples .* too short: .*rls\.burn_in_s \(300 samples\)"
+    with pytest.raises(UserError, match=short + r" need at least 433 samples"):
+        HipStudies(config).check_inputs()
+
+
 def test_other_families_targets(config):
     calibration = CalibrationStudies(config)
     fits = calibration.all_fits(wc(study="kr210"))
