@@ -477,6 +477,15 @@ def test_a_row_below_blank_lines_is_named_at_its_own_file_line(tmp_path):
     assert len(frame) == 4
     lines = ingest.lines_of(frame)
     assert [lines.line_of(row) for row in range(4)] == [3, 4, 5, 6]
+    # a quoted field's line break stays within its row, as pandas reads it (the count of
+    # physical lines put the next row one line early); a tab separator likewise
+    for sep in (",", "\t"):
+        text = 'time,angle,note\n0,1,ok\n1,2,"two\r\nlines"\n\n2,nan,ok\n'.replace(",", sep)
+        (tmp_path / "quoted.csv").write_bytes(text.encode())
+        frame = io.read_table(tmp_path / "quoted.csv", io.CsvFormat(separator=sep))
+        assert len(frame) == 3 and frame["note"][1] == "two\r\nlines"
+        lines = ingest.lines_of(frame)
+        assert [lines.line_of(row) for row in range(3)] == [2, 3, 6]
 
 
 @pytest.mark.parametrize("preamble", ["", "Logger X v2.1\n# joint: hip\n"])

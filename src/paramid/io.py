@@ -15,6 +15,7 @@ through this module.
 from __future__ import annotations
 
 import atexit
+import csv
 import ctypes
 import functools
 import hashlib
@@ -618,21 +619,26 @@ class FileLines:
 
     def line_of(self, row: int) -> int | None:
         """The file line (1-based) of data row ``row`` (0-based); None for a Parquet file.
-        Lines of spaces and tabs only (no separator) are no rows (pandas skips them; a quoted
-        field's line break, which no numeric log holds, would shift the count)."""
+        Rows are counted as the reader splits them: a quoted field's line break stays within
+        its row, and lines of spaces and tabs only (no separator) are no rows (pandas skips
+        them)."""
         if not self.text:
             return None
         if self.path is None:
             return row + 1 + self.header_line
-        with self.path.open(encoding=self.fmt.text_encoding(), errors="replace") as handle:
-            counted = -2  # the header (the first line not blank from header_line on), then rows
-            for number, line in enumerate(handle, start=1):
-                if number < self.header_line:
-                    continue
-                if line.strip(" \t\r\n") or self.fmt.separator in line:
+        encoding = self.fmt.text_encoding()
+        with self.path.open(encoding=encoding, errors="replace", newline="") as handle:
+            for _ in range(self.header_line - 1):
+                handle.readline()
+            ended = self.header_line - 1  # the last line read
+            counted = -2  # the header (the first record not blank from header_line on), then rows
+            reader = csv.reader(handle, delimiter=self.fmt.separator)
+            for fields in reader:  # line_num: the lines read so far, a record's last
+                start, ended = ended + 1, self.header_line - 1 + reader.line_num
+                if len(fields) > 1 or (fields and fields[0].strip(" \t")):
                     counted += 1
                     if counted == row:
-                        return number
+                        return start
         return row + 1 + self.header_line  # the file changed since it was read
 
 
