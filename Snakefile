@@ -44,7 +44,7 @@ HIP, NONLINEAR, EXCITATION, CALIBRATION, CEC, ROBOTS = checked(
         RobotStudies(config),
     )
 )
-checked(lambda: [family.check_inputs() for family in (HIP, CEC, ROBOTS)])
+checked(lambda: [family.check_inputs() for family in (HIP, CALIBRATION, CEC, ROBOTS)])
 
 
 report: "workflow/report/workflow.rst"

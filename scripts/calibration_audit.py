@@ -6,7 +6,7 @@ import pandas as pd
 
 from paramid import io
 from paramid.audit import write_audit
-from paramid.calibration import audit, twin
+from paramid.calibration import audit, paper, twin
 
 
 def main(smk) -> None:
@@ -19,7 +19,10 @@ def main(smk) -> None:
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
     histories = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.histories}
     calibrated = twin.is_calibrated(cfg["twin"])
-    result = audit.kr210_audit(**tables, fits=fits, calibrated=calibrated, histories=histories)
+    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    result = audit.kr210_audit(
+        **tables, fits=fits, printed=printed, calibrated=calibrated, histories=histories
+    )
     log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
 
 

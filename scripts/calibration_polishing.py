@@ -1,7 +1,7 @@
 """Rule calibration_polishing: Table 9, dwell-point tracking on a phi 150 mm part (§3.2.3)."""
 
 from paramid import io
-from paramid.calibration import polish, report
+from paramid.calibration import paper, polish, report
 
 
 def main(smk) -> None:
@@ -13,7 +13,8 @@ def main(smk) -> None:
     ident = io.read_json(smk.input.ident)
     problems = {name: report.run_problems(data, truth, ident[name]["free"], runs) for name in fits}
     setup = polish.PolishingSetup.from_config(cfg, truth)
-    t9, points = polish.table9(fits, problems, setup)
+    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    t9, points = polish.table9(fits, problems, setup, printed)
     io.write_csv(t9, smk.output.csv)
     caption = f"Table 9 ({cfg['study']}): polishing path [mm, %]"
     io.write_markdown(t9[polish.TABLE9_COLUMNS], smk.output.md, caption=caption)

@@ -4,14 +4,15 @@ t, Wilcoxon, Holm), the paper's Student t, and the p-values the paper's printed 
 from pathlib import Path
 
 from paramid import io
-from paramid.calibration import significance
+from paramid.calibration import paper, significance
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "calibration_stats")
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
-    t8 = significance.table8(fits, study=cfg["study"], n_boot=cfg["n_boot"])
+    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    t8 = significance.table8(fits, printed, study=cfg["study"], n_boot=cfg["n_boot"])
     io.write_csv(t8, smk.output.csv)
     cols = [
         "comparison",

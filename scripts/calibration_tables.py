@@ -2,7 +2,7 @@
 the hybrid runtime comparison and parameter recovery."""
 
 from paramid import io
-from paramid.calibration import report
+from paramid.calibration import paper, report
 
 
 def main(smk) -> None:
@@ -12,8 +12,9 @@ def main(smk) -> None:
     frame, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
     free = io.read_json(smk.input.ident)["paper"]["free"]
     problems = report.run_problems(frame, truth, free, list(range(cfg["runs"])))
+    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
     tables = report.study_tables(
-        fits, problems, frame, truth, study=cfg["study"], n_boot=cfg["n_boot"]
+        fits, problems, frame, truth, printed, study=cfg["study"], n_boot=cfg["n_boot"]
     )
     for name, caption in report.table_captions(cfg["study"], report.noise_floor(frame)).items():
         io.write_csv(tables[name], smk.output[name])

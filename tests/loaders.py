@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from paramid import ingest, io
+from paramid.calibration import paper
 from paramid.robot import excitation, model, records
 
 
@@ -28,3 +29,12 @@ def load_robot(path: str | Path, *args: Any, **kwargs: Any) -> model.Robot:
 def read_coefficients(path: str | Path, *args: Any, **kwargs: Any) -> excitation.FourierTrajectory:
     """:func:`paramid.robot.excitation.coefficients_from_table` of a coefficients file."""
     return excitation.coefficients_from_table(io.read_table(path), path, *args, **kwargs)
+
+
+#: the calibration paper's printed values as the KR210 study ships them
+KR210_PAPER_VALUES = Path(__file__).resolve().parents[1] / "data/kr210/paper_values.yaml"
+
+
+def kr210_printed(path: str | Path = KR210_PAPER_VALUES) -> paper.PrintedValues:
+    """:func:`paramid.calibration.paper.printed_values` of a paper-values file."""
+    return paper.printed_values(io.read_yaml(path), str(path))

@@ -3,6 +3,7 @@ KR210 calibration audit from small synthetic tables."""
 
 from __future__ import annotations
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +13,8 @@ from paramid.calibration import audit as calibration_audit
 from paramid.calibration import paper, report, significance
 from paramid.hip import audit as hip_audit
 from paramid.seeding import generator
+
+PRINTED = loaders.kr210_printed()
 
 
 def test_numeric_verdicts_follow_the_tolerance():
@@ -101,7 +104,7 @@ def _table9() -> pd.DataFrame:
     """M5: the printed percentages, a tenth of the printed errors; every other row half of its
     printed values."""
     rows = []
-    for name, cells in paper.TABLE9.items():
+    for name, cells in PRINTED.table9.items():
         if name == "M5":
             cells = {k: v if k.endswith("_pct") else 0.1 * v for k, v in cells.items()}
         else:
@@ -112,17 +115,17 @@ def _table9() -> pd.DataFrame:
 
 def _tables(fits: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return {
-        "table6": report.accuracy_table(fits, paper.TABLE6),
-        "table7": report.accuracy_table(fits, paper.TABLE7, names=paper.TABLE7_NAMES),
-        "table8": significance.table8(fits, study="kr210", n_boot=0),
+        "table6": report.accuracy_table(fits, paper.TABLE6, PRINTED),
+        "table7": report.accuracy_table(fits, paper.TABLE7, PRINTED, names=paper.TABLE7_NAMES),
+        "table8": significance.table8(fits, PRINTED, study="kr210", n_boot=0),
         "table9": _table9(),
-        "hybrid": report.hybrid_runtime_table(fits),
+        "hybrid": report.hybrid_runtime_table(fits, PRINTED),
     }
 
 
 def test_kr210_audit_verdicts_from_synthetic_tables():
     fits = _fits()
-    result = calibration_audit.kr210_audit(**_tables(fits), fits=fits)
+    result = calibration_audit.kr210_audit(**_tables(fits), fits=fits, printed=PRINTED)
     assert list(result.columns) == audit.COLUMNS == hip_audit.COLUMNS
     assert set(result["verdict"]) <= set(audit.VERDICTS)
     assert result["reason"].str.len().min() > 5
@@ -167,7 +170,7 @@ def test_kr210_audit_verdicts_from_synthetic_tables():
 def test_kr210_audit_reads_only_the_papers_model_and_methods():
     fits = _fits()
     tables = _tables(fits)
-    first = calibration_audit.kr210_audit(**tables, fits=fits)
+    first = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED)
     extra = {}
     for name, frame in tables.items():
         paper_rows = frame.assign(model="paper")
@@ -178,12 +181,12 @@ def test_kr210_audit_reads_only_the_papers_model_and_methods():
     ekf_sequential = tables["table7"].iloc[[1]].assign(identifier="ekf_sequential", model="paper")
     extra["table7"] = pd.concat([extra["table7"], ekf_sequential], ignore_index=True)
     fits_extra = dict(fits, ekf_sequential=fits["ekf"].assign(val_rmse_mm=9.0))
-    again = calibration_audit.kr210_audit(**extra, fits=fits_extra)
+    again = calibration_audit.kr210_audit(**extra, fits=fits_extra, printed=PRINTED)
     pd.testing.assert_frame_equal(again, first)
     # a missing paper row is an error, not a silently shorter audit
     short = dict(tables, table7=tables["table7"][tables["table7"]["identifier"] != "ukf"])
     with pytest.raises(ValueError, match="Table 7"):
-        calibration_audit.kr210_audit(**short, fits=fits)
+        calibration_audit.kr210_audit(**short, fits=fits, printed=PRINTED)
 
 
 def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
@@ -197,9 +200,9 @@ def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
     table7 = tables["table7"].copy()
     table7.loc[table7["identifier"] == "ukf", "diverged_runs"] = 5
     table9 = tables["table9"].set_index("method")
-    table9.loc["BC", "max_mm"] = paper.TABLE9["BC"]["max_mm"]  # level half, MAX as printed
+    table9.loc["BC", "max_mm"] = PRINTED.table9["BC"]["max_mm"]  # level half, MAX as printed
     tables |= {"table7": table7, "table9": table9.reset_index()}
-    result = calibration_audit.kr210_audit(**tables, fits=fits, calibrated=True)
+    result = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED, calibrated=True)
     rows = result.set_index("claim")
     bc = [f"Table 7 BC {m} (mean of repeats)" for m in ("MEAN", "RMSE", "MAX")]
     assert set(rows.loc[bc, "verdict"]) == {audit.CALIBRATION_TARGET}
@@ -211,16 +214,20 @@ def test_kr210_audit_on_the_calibrated_twin_and_with_diverged_repeats():
     assert rows.loc["Table 9 BC MAX", "verdict"] == "differs"
     assert "coincidence" in rows.loc["Table 9 BC MAX", "reason"]
     assert "errors_sd" in rows.loc["Table 9 BC MEAN", "reason"]
-    judged = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")  # other twin
+    judged = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )  # other twin
     assert judged.loc[bc[1], "verdict"] == "reproduced"  # 0.8927 as printed
     # a row off in level only (MEAN 10.1 % high, RMSE and MAX 9.9 %: the same shape) keeps its
     # RMSE and MAX verdicts
     scaled = table9.copy()
-    scaled.loc["M1", "mean_mm"] = 1.101 * paper.TABLE9["M1"]["mean_mm"]
+    scaled.loc["M1", "mean_mm"] = 1.101 * PRINTED.table9["M1"]["mean_mm"]
     for key in ("rmse_mm", "max_mm"):
-        scaled.loc["M1", key] = 1.099 * paper.TABLE9["M1"][key]
+        scaled.loc["M1", key] = 1.099 * PRINTED.table9["M1"][key]
     tables["table9"] = scaled.reset_index()
-    level = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")["verdict"]
+    level = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED).set_index("claim")[
+        "verdict"
+    ]
     assert level["Table 9 M1 MEAN"] == "differs" and level["Table 9 M1 MAX"] == "reproduced"
 
 
@@ -236,7 +243,7 @@ def test_a_win_over_a_method_that_diverged_must_hold_without_its_diverged_repeat
     fits["mipo_arkekf"].loc[[9], "diverged"] = True  # M5's own: no downgrade
     tables = _tables(fits)
     assert tables["table7"].set_index("identifier").loc["ukf", "diverged_runs"] == len(lost)
-    rows = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")
+    rows = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED).set_index("claim")
     m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
     assert m4["verdict"] == "reproduced"
     if lost:
@@ -256,7 +263,9 @@ def test_a_win_carried_by_divergences_differs():
     ukf = m5 + rng.normal(0.0, 0.001, m5.size)
     ukf[[1, 4, 7]] = 3.0
     fits["ukf"] = fits["ukf"].assign(val_rmse_mm=ukf, diverged=np.isin(np.arange(10), [1, 4, 7]))
-    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )
     m4 = rows.loc["Table 8 M5 vs M4: M5's RMSE is significantly lower"]
     assert m4["verdict"] == "differs" and "not significant there" in m4["reason"]
 
@@ -280,7 +289,9 @@ def test_table8_significance_claims_keep_the_printed_bound(m1_above_m5, verdict,
     fits["ekf"] = fits["ekf"].assign(val_rmse_mm=m5 + rng.normal(m1_above_m5, 0.002, m5.size))
     lm_ga = m5 + rng.normal(0.1, 0.002, m5.size)  # M5 lower than all seven
     fits["lm_ga"] = fits["lm_ga"].assign(val_rmse_mm=lm_ga)
-    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )
     m1 = rows.loc["Table 8 M5 vs M1: M5's RMSE is significantly lower"]
     assert m1["paper_value"] == "<0.001" and m1["paper_reading"] == "printed"
     assert m1["verdict"] == verdict and said in m1["reason"]
@@ -360,7 +371,9 @@ def test_convergence_claims_read_the_training_curves():
         assert first == iterations[np.argmax(np.cumprod(inside[::-1])[::-1] == 1)]
     fits = _fits()
     histories = {"mipo_arkekf": fast, "lm_ga": slow, "ekf_dqpso": fast}
-    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits, histories=histories)
+    rows = calibration_audit.kr210_audit(
+        **_tables(fits), fits=fits, printed=PRINTED, histories=histories
+    )
     v = rows.set_index("claim")["verdict"]
     assert v["§3.2.2 MIPO-ARKEKF converges within 25 iterations"] == "reproduced"
     assert v["§3.2.2 LM+GA needs more than 50 iterations"] == "reproduced"
@@ -407,7 +420,9 @@ def test_table8_difference_reasons_come_from_the_numbers():
     fits["ekf"] = fits["ekf"].assign(val_rmse_mm=fits["mipo_arkekf"]["val_rmse_mm"] + 1e-5)
     fits["ukf"].loc[[0, 3], ["diverged", "val_rmse_mm"]] = True, 5.0
     tables = _tables(fits)
-    reasons = calibration_audit.kr210_audit(**tables, fits=fits).set_index("claim")["reason"]
+    reasons = calibration_audit.kr210_audit(**tables, fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )["reason"]
 
     def difference(name: str) -> str:
         return reasons[f"Table 8 M5 vs {name}: mean RMSE difference ({name} - M5)"]
@@ -428,7 +443,9 @@ def test_time_savings_name_the_work_not_the_machine():
     """M5 slower than LM+GA in the same build is the methods' work per run; the MIPO budget
     is named on M5's own time row only."""
     fits = _fits()
-    reasons = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    reasons = calibration_audit.kr210_audit(**_tables(fits), fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )
     reasons = reasons["reason"]
     saving = reasons["§3.2.2 M5 saves 34.88 % of the time of LM+GA"]
     assert "M5 1 s against LM+GA's 0.5 s per run" in saving
@@ -444,12 +461,16 @@ def test_time_savings_quote_the_printed_percentages():
     """§3.2.2 (3), the Abstract and §4 print 34.88 % and 65.08 %: a printed paper_value is
     that, not 34.879 / 65.076 recomputed from the printed times (the reason gives those)."""
     fits = _fits()
-    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits).set_index("claim")
+    rows = calibration_audit.kr210_audit(**_tables(fits), fits=fits, printed=PRINTED).set_index(
+        "claim"
+    )
     for label, printed, recomputed in (("LM+GA", 34.88, "34.879"), ("EKF+DQPSO", 65.08, "65.076")):
         saving = rows.loc[f"§3.2.2 M5 saves {printed:.2f} % of the time of {label}"]
         assert saving["paper_value"] == printed and saving["paper_reading"] == "printed"
         assert f"give {recomputed} %, which it prints as {printed:.2f} %" in saving["reason"]
-    hybrid = report.hybrid_runtime_table(fits).set_index("method")["paper_m5_time_saving_pct"]
+    hybrid = report.hybrid_runtime_table(fits, PRINTED).set_index("method")[
+        "paper_m5_time_saving_pct"
+    ]
     assert hybrid["LM+GA"] == 34.88 and hybrid["EKF+DQPSO"] == 65.08
     assert np.isnan(hybrid["MIPO-ARKEKF"])
 

@@ -6,6 +6,7 @@ import copy
 import dataclasses
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +14,7 @@ import yaml
 from reference_filters import reference_ekf, reference_sequential_ekf
 from scipy import stats as sps
 
+from paramid import io
 from paramid.calibration import figures, model, paper, polish, report, significance, twin
 from paramid.calibration import kinematics as kin
 from paramid.calibration.filters import (
@@ -29,9 +31,13 @@ from paramid.calibration.identifiability import identifiability, pivoted_qr
 from paramid.calibration.identify import IDENTIFIERS, LABELS, identify, identify_runs, run_timing
 from paramid.calibration.lasso import lasso_cd
 from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
+from paramid.calibration.workflow import CalibrationStudies
+from paramid.errors import InputError
 from paramid.optim import METHODS, dqpso, ipso
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import generator, seed_sequence
+
+PRINTED = loaders.kr210_printed()
 
 ROOT = Path(__file__).resolve().parents[1]
 MASS = model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
@@ -764,11 +770,11 @@ def test_linear_surrogate_tuning_is_labelled(problem):
     fit = identify("mipo_arkekf", problem, cfg, study="kr210", runs=[0])
     assert fit.info["tuning_fitness"].tolist() == ["linear_surrogate"]
     frame = report.fit_frame(fit, [problem], [0])
-    table = report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"])
+    table = report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"], PRINTED)
     assert table["method"].tolist() == ["MIPO-ARKEKF [linear-surrogate tuning]"]
     tuned = identify("mipo_arkekf", problem, CFG, study="kr210", runs=[0])
     frame = report.fit_frame(tuned, [problem], [0])
-    assert report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"])["method"][0] == (
+    assert report.accuracy_table({"mipo_arkekf": frame}, ["mipo_arkekf"], PRINTED)["method"][0] == (
         "MIPO-ARKEKF"
     )
     assert frame["tuning_fitness"].tolist() == ["filter"] and frame["diverged"].dtype == bool
@@ -842,13 +848,15 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
         "complete": {i: _synthetic_fit(rng, problem, 2) for i in ("ekf", "lm_ga")},
     }
     problems = [problem, problem]
-    out = report.study_tables(fits, problems, data.frame, data.truth, study="kr210", n_boot=50)
+    out = report.study_tables(
+        fits, problems, data.frame, data.truth, PRINTED, study="kr210", n_boot=50
+    )
     assert set(out) == {"table6", "table7", "models", "hybrid", "recovery", "recovery_summary"}
     paper_fits = fits["paper"]
     floor = report.noise_floor(data.frame)
     rows6 = [*paper.TABLE6, "ekf_sequential"]
     pd.testing.assert_frame_equal(
-        out["table6"], report.accuracy_table(paper_fits, rows6).assign(model="paper")
+        out["table6"], report.accuracy_table(paper_fits, rows6, PRINTED).assign(model="paper")
     )
     assert list(out["table7"]["method"][:8]) == list(paper.TABLE7_NAMES.values())
     assert out["table7"]["method"].iloc[-1] == "tracker noise floor"
@@ -857,7 +865,7 @@ def test_tables_are_the_tables_of_their_parts(data, problem):
     pd.testing.assert_frame_equal(
         out["models"], report.model_comparison(fits, floor, study="kr210", n_boot=50)
     )
-    pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper_fits))
+    pd.testing.assert_frame_equal(out["hybrid"], report.hybrid_runtime_table(paper_fits, PRINTED))
     train = data.frame[data.frame["split"] == "train"].sort_values("design_order")
     positions = [train[["x_true", "y_true", "z_true"]].to_numpy()] * 2
     recovery, summary = report.parameter_recovery(paper_fits, problems, positions)
@@ -950,7 +958,7 @@ def test_tracking_error_vanishes_with_the_true_parameters(data):
 
 def test_table9_row_summarises_runs_beside_the_paper():
     errors = np.array([[0.2, 0.6, 1.2], [0.4, 0.4, 0.4]])  # 2 runs x 3 dwell points
-    row = polish.table9_row("M5", "paper", "mipo_arkekf", errors)
+    row = polish.table9_row("M5", "paper", "mipo_arkekf", errors, PRINTED)
     per_run = {"mean_mm": [2.0 / 3.0, 0.4], "within_0p5_pct": [100.0 / 3.0, 100.0]}
     assert (row["method"], row["model"], row["stage"], row["runs"]) == ("M5", "paper", "after", 2)
     for key, values in per_run.items():
@@ -959,10 +967,10 @@ def test_table9_row_summarises_runs_beside_the_paper():
     assert row["max_mm"] == pytest.approx(0.8) and row["within_1p0_pct"] == pytest.approx(
         5 / 6 * 100
     )
-    assert row["paper_rmse_mm"] == paper.TABLE9["M5"]["rmse_mm"]
-    other = polish.table9_row("BC [complete]", "complete", "bc", errors[:1])
+    assert row["paper_rmse_mm"] == PRINTED.table9["M5"]["rmse_mm"]
+    other = polish.table9_row("BC [complete]", "complete", "bc", errors[:1], PRINTED)
     assert other["stage"] == "before" and np.isnan(other["mean_mm_sd"])
-    assert all(np.isnan(other[f"paper_{k}"]) for k in polish.TABLE9_METRICS)
+    assert all(np.isnan(other[f"paper_{k}"]) for k in paper.TABLE9_METRICS)
     assert polish.TABLE9_COLUMNS[:2] == ["method", "stage"] and len(polish.TABLE9_COLUMNS) == 12
 
 
@@ -1031,7 +1039,7 @@ def _rmse_fits(rng: np.random.Generator, runs: int = 10) -> dict:
 def test_table8_pairs_rows_by_run_whatever_their_order():
     rng = generator("test", "table8")
     fits = _rmse_fits(rng)
-    t8 = significance.table8(fits, study="kr210", n_boot=200).set_index("identifier")
+    t8 = significance.table8(fits, PRINTED, study="kr210", n_boot=200).set_index("identifier")
     assert list(t8.columns) == significance.TABLE8_COLUMNS[:1] + significance.TABLE8_COLUMNS[2:]
     m5 = fits["mipo_arkekf"].sort_values("run")["val_rmse_mm"].to_numpy()
     for ident in ("bc", "ukf", "lm_ga"):
@@ -1050,7 +1058,7 @@ def test_table8_pairs_rows_by_run_whatever_their_order():
     extra = {k: v.assign(model="paper") for k, v in fits.items()}
     extra["ukf"] = pd.concat([extra["ukf"], extra["ukf"].assign(model="complete", val_rmse_mm=9.0)])
     extra["ekf_sequential"] = fits["ekf"].assign(val_rmse_mm=5.0)
-    again = significance.table8(extra, study="kr210", n_boot=200).set_index("identifier")
+    again = significance.table8(extra, PRINTED, study="kr210", n_boot=200).set_index("identifier")
     pd.testing.assert_frame_equal(again, t8)
 
 
@@ -1058,11 +1066,11 @@ def test_table8_missing_run_is_an_error():
     fits = _rmse_fits(generator("test", "table8"))
     fits["ukf"] = fits["ukf"][fits["ukf"]["run"] != 3]
     with pytest.raises(ValueError, match=r"missing runs: \{'ukf': \[3\]\}"):
-        significance.table8(fits, study="kr210", n_boot=0)
+        significance.table8(fits, PRINTED, study="kr210", n_boot=0)
     fits = _rmse_fits(generator("test", "table8"))
     fits["bc"] = pd.concat([fits["bc"], fits["bc"].iloc[:1]])
     with pytest.raises(ValueError, match="more than once"):
-        significance.table8(fits, study="kr210", n_boot=0)
+        significance.table8(fits, PRINTED, study="kr210", n_boot=0)
 
 
 def _pooled_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:
@@ -1080,13 +1088,13 @@ def _welch_p(m1: float, s1: float, m2: float, s2: float, n: int) -> float:
 
 
 def test_paper_implied_p_values_follow_the_printed_means_and_sds():
-    m5_mean, m5_sd = paper.ACCURACY["MIPO-ARKEKF"]["rmse"]
+    m5_mean, m5_sd = PRINTED.accuracy["MIPO-ARKEKF"]["rmse"]
     flags = {}
     for ident in paper.TABLE7:
         if ident == "mipo_arkekf":
             continue
-        row = significance.paper_implied(ident)
-        mean, sd = paper.ACCURACY[LABELS[ident]]["rmse"]
+        row = significance.paper_implied(ident, PRINTED)
+        mean, sd = PRINTED.accuracy[LABELS[ident]]["rmse"]
         assert row["paper_diff_of_means_mm"] == pytest.approx(mean - m5_mean, abs=1e-12)
         flags[paper.TABLE7_NAMES[ident]] = (
             row["paper_diff_consistent"],
@@ -1100,7 +1108,7 @@ def test_paper_implied_p_values_follow_the_printed_means_and_sds():
         assert row["paper_student_p"] == pytest.approx(student, rel=1e-9)
         assert row["paper_welch_p"] == pytest.approx(welch, rel=1e-9)
     # M4: 0.5518 ± 0.0155 vs 0.4858 ± 0.0126 (n = 10) imply p ~ 1e-8, the paper prints 0.003
-    assert significance.paper_implied("ukf")["paper_student_p"] < 1e-7
+    assert significance.paper_implied("ukf", PRINTED)["paper_student_p"] < 1e-7
     assert flags == {
         "BC": ("yes", "yes"),
         "M1": ("yes", "yes"),
@@ -1178,3 +1186,51 @@ def test_lasso_takes_the_lambda_of_the_lowest_cross_validated_error(problem):
         for lam in grid
     ]
     assert chosen == pytest.approx(grid[int(np.argmin(cv))], rel=1e-12)
+
+
+def test_the_papers_printed_values_are_read_with_every_row_the_tables_need(
+    config, tmp_path, monkeypatch
+):
+    """data/kr210/paper_values.yaml holds Tables 6-9 and §3.2.2 as printed (spot checks against
+    the paper's text); a file missing a row the tables read, a value that is no number, a p
+    written as a number or a metric that is no column is named by file and key, at start-up."""
+    assert PRINTED.accuracy["MIPO-ARKEKF"]["rmse"] == (0.4858, 0.0126)  # Table 7, M5
+    assert PRINTED.accuracy["LM+GA"]["rmse"] == (0.4627, None)  # §3.2.2 (3): no SD printed
+    assert PRINTED.table8["M4"] == (0.0660, "0.003") and PRINTED.time_s["EKF+DQPSO"] == 347.81
+    assert list(PRINTED.table9) == ["BC", "M1", "M2", "M3", "M4", "M5"]
+    assert PRINTED.table9["M5"]["within_1p0_pct"] == 96.2
+    shipped = yaml.safe_load(loaders.KR210_PAPER_VALUES.read_text())
+    cases = {
+        "missing row": (
+            lambda v: v["table9"].pop("M3"),
+            r"table9 lacks the rows \['M3'\], which the tables and the audit read",
+        ),
+        "not a number": (
+            lambda v: v["time_s"].update({"LM+GA": "186 s"}),
+            r"time_s\.LM\+GA = '186 s' is not a number",
+        ),
+        "p as a number": (
+            lambda v: v["table8"]["M4"].update(p=0.003),
+            r"table8\.M4\.p = 0\.003: write it as printed, quoted",
+        ),
+        "unknown metric": (
+            lambda v: v["accuracy"]["UKF"].update(rmsee=[0.5, 0.1]),
+            r"accuracy\.UKF: \['rmsee'\] not among",
+        ),
+        "a printed mean left out": (
+            lambda v: v["accuracy"]["UKF"].update(max=[None, 0.0389]),
+            r"accuracy\.UKF\.max: Tables 6-7 print a mean",
+        ),
+    }
+    monkeypatch.chdir(tmp_path)  # the stamp of a file that passed goes to .snakemake/ here
+    path = tmp_path / "paper_values.yaml"
+    config["calibration"]["kr210"]["paper_values"] = str(path)
+    for edit, message in cases.values():
+        values = copy.deepcopy(shipped)
+        edit(values)
+        path.write_text(yaml.safe_dump(values))
+        with pytest.raises(InputError, match=rf"paper_values\.yaml: {message}"):
+            CalibrationStudies(config).check_inputs()
+    path.write_text(yaml.safe_dump(shipped))
+    CalibrationStudies(config).check_inputs()
+    assert paper.printed_values(io.read_yaml(path), str(path)) == PRINTED

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -25,6 +26,8 @@ from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
 from paramid.config import validate
 from paramid.seeding import generator
+
+PRINTED = loaders.kr210_printed()
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -418,7 +421,7 @@ def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
             on = j in problems[0].free
             frame[f"de_{name}"] = scale * rng.standard_normal(2) if on else 0.0
         fits[ident] = frame
-    t9, points = polish.table9({"paper": fits}, {"paper": problems}, setup)
+    t9, points = polish.table9({"paper": fits}, {"paper": problems}, setup, PRINTED)
     assert list(t9["method"]) == ["BC", "M1"] and list(points["method"].unique()) == ["BC", "M1"]
     for row, (ident, frame) in zip(t9.to_dict("records"), fits.items(), strict=True):
         x = report.estimates(frame.sort_values("run"), problems[0].free)
@@ -430,7 +433,7 @@ def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
                 for p, xr, robot in zip(problems, x, setup.robots, strict=True)
             ]
         )
-        expected = polish.table9_row(row["method"], "paper", ident, errors)
+        expected = polish.table9_row(row["method"], "paper", ident, errors, PRINTED)
         assert row == pytest.approx(expected, nan_ok=True)
         mine = points.loc[points["method"] == row["method"], "error_mm"].to_numpy()
         np.testing.assert_array_equal(mine, errors.mean(axis=0))

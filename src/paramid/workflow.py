@@ -425,10 +425,17 @@ def cancel_scheduler_wakeups() -> int:
     return len(wakeups)
 
 
-def check_paper_values(path: str, field: str) -> list[Path]:
-    """A YAML mapping of a paper's printed values; returns the stamps to leave."""
+def check_paper_values(
+    path: str,
+    field: str,
+    parse: Callable[[Any, str], object] | None = None,
+    checker: str = "paramid.workflow",
+) -> list[Path]:
+    """A YAML mapping of a paper's printed values, read by ``parse`` (the YAML's values and
+    ``path``; it raises an :class:`InputError` naming what is wrong) where given, from the
+    module ``checker``; returns the stamps to leave."""
     io.check_file(path, field)
-    done, stamp = validated_before(path, {}, "paramid.workflow")
+    done, stamp = validated_before(path, {}, checker)
     if done:
         return []
     values = io.read_yaml(path)
@@ -437,4 +444,6 @@ def check_paper_values(path: str, field: str) -> list[Path]:
             f"{field} = {path!r} holds a {type(values).__name__}, not a mapping of the paper's "
             "tables (see data/hip/paper_values.yaml)"
         )
+    if parse is not None:
+        parse(values, path)
     return [stamp]

@@ -65,6 +65,7 @@ rule calibration_tables:
     input:
         unpack(CALIBRATION.data),
         fits=CALIBRATION.all_fits,
+        paper=CALIBRATION.paper_values,
     output:
         table6=report(
             "results/{study}/tables/table6.csv",
@@ -120,6 +121,7 @@ rule calibration_tables:
 rule calibration_stats:
     input:
         fits=CALIBRATION.paper_fits,
+        paper=CALIBRATION.paper_values,
     output:
         csv=report(
             "results/{study}/tables/table8.csv",
@@ -142,6 +144,7 @@ rule calibration_polishing:
     input:
         unpack(CALIBRATION.data),
         fits=CALIBRATION.polishing_fits,
+        paper=CALIBRATION.paper_values,
     output:
         csv=report(
             "results/{study}/tables/table9.csv",
@@ -191,6 +194,7 @@ rule calibration_audit:
         table7="results/{study}/tables/table7.csv",
         table8="results/{study}/tables/table8.csv",
         table9="results/{study}/tables/table9.csv",
+        paper=CALIBRATION.paper_values,
         hybrid="results/{study}/tables/hybrid_runtime.csv",
         fits=CALIBRATION.audit_fits,
         histories=CALIBRATION.audit_histories,

@@ -39,20 +39,20 @@ from paramid.audit import (
     row,
     timing,
 )
-from paramid.calibration import paper
 from paramid.calibration.identify import EKF_VARIANTS, LABELS
 from paramid.calibration.paper import (
     FIT_IDENTIFIERS,
     HYBRIDS,
     M5,
+    METRICS,
     PRINTED_HYBRIDS,
     SINGLE,
     TABLE6,
     TABLE7,
     TABLE7_NAMES,
     TABLE7_PRINTED,
+    PrintedValues,
 )
-from paramid.calibration.report import METRICS
 from paramid.calibration.significance import (
     DIFF_ROUNDING,
     paired_comparisons,
@@ -119,11 +119,13 @@ def kr210_audit(
     table9: pd.DataFrame,
     hybrid: pd.DataFrame,
     fits: Mapping[str, pd.DataFrame],
+    printed: PrintedValues,
     calibrated: bool = False,
     histories: Mapping[str, pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
     """Every claim of Tables 6-9 and §3.2.2 of the calibration paper (columns
-    :data:`paramid.audit.COLUMNS`), from the study's tables and the fit frames of
+    :data:`paramid.audit.COLUMNS`, the paper's values from ``printed``), from the study's
+    tables and the fit frames of
     :data:`FIT_IDENTIFIERS` (identifier -> frame; extra identifiers and rows are ignored).
     ``histories`` (identifier -> run, iteration, train_rmse_mm) of M5 and the hybrids give the
     §3.2.2 convergence claims.  ``calibrated``: the twin keeps
@@ -133,13 +135,13 @@ def kr210_audit(
     the repeats where neither diverged, else it ``differs`` (a claim of significance)."""
     t6 = _select(table6, "identifier", TABLE6, "Table 6")
     t7 = _select(table7, "identifier", TABLE7, "Table 7")
-    rows = _accuracy_rows("Table 6", t6, TABLE6, LABELS, calibrated)
-    rows += _accuracy_rows("Table 7", t7, TABLE7_PRINTED, TABLE7_NAMES, calibrated)
+    rows = _accuracy_rows("Table 6", t6, TABLE6, LABELS, printed, calibrated)
+    rows += _accuracy_rows("Table 7", t7, TABLE7_PRINTED, TABLE7_NAMES, printed, calibrated)
     rows += [
         _absolute(
             f"{LABELS[h]} RMSE (mean of repeats)",
             "§3.2.2 (3), Figure 12a",
-            _printed(LABELS[h], "rmse")[0],
+            _printed(printed, LABELS[h], "rmse")[0],
             float(t7.loc[h, "rmse_mm"]),
             rel=TOLERANCE["mean"],
             why=WHY["level"],
@@ -149,10 +151,12 @@ def kr210_audit(
     diverged = t7["diverged_runs"].astype(int).to_dict() if "diverged_runs" in t7 else {}
     t8 = _select(table8, "identifier", [i for i in TABLE7 if i != M5], "Table 8")
     converged = {str(i): _converged_test(fits, str(i)) for i in t8.index}
-    rows += _table8_rows(t8, diverged, converged)
-    rows += _ordering_rows(fits)
-    rows += _table9_rows(_select(table9, "method", list(paper.TABLE9), "Table 9"), calibrated)
-    rows += _runtime_rows(_select(hybrid, "method", [LABELS[h] for h in HYBRIDS], "hybrid_runtime"))
+    rows += _table8_rows(t8, diverged, printed, converged)
+    rows += _ordering_rows(fits, printed)
+    t9 = _select(table9, "method", list(printed.table9), "Table 9")
+    rows += _table9_rows(t9, printed, calibrated)
+    hyb = _select(hybrid, "method", [LABELS[h] for h in HYBRIDS], "hybrid_runtime")
+    rows += _runtime_rows(hyb, printed)
     rows += _convergence_rows(histories or {})
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -230,9 +234,9 @@ def _select(frame: pd.DataFrame, key: str, wanted: Sequence[str], table: str) ->
     return rows.set_index(key)
 
 
-def _printed(label: str, metric: str) -> tuple[float, float | None]:
+def _printed(printed: PrintedValues, label: str, metric: str) -> tuple[float, float | None]:
     """The paper's printed (mean, SD) of a metric; raises where it prints no mean."""
-    mean, sd = paper.ACCURACY[label][metric]
+    mean, sd = printed.accuracy[label][metric]
     if mean is None:
         raise KeyError(f"the paper prints no {metric} for {label}")
     return mean, sd
@@ -272,6 +276,7 @@ def _accuracy_rows(
     frame: pd.DataFrame,
     identifiers: Sequence[str],
     names: Mapping[str, str],
+    printed: PrintedValues,
     calibrated: bool = False,
 ) -> list[dict]:
     """MEAN / RMSE / MAX, mean and SD over repeats, of each printed column of Table 6 or 7;
@@ -289,7 +294,7 @@ def _accuracy_rows(
                 "does not move the result on this twin)"
             )
         for m in METRICS:
-            mean, sd = _printed(LABELS[ident], m)
+            mean, sd = _printed(printed, LABELS[ident], m)
             claim = f"{table} {names[ident]} {m.upper()}"
             ours = float(frame.loc[ident, f"{m}_mm"])
             if bc and calibrated:
@@ -377,6 +382,7 @@ class Converged:
 def _table8_rows(
     t8: pd.DataFrame,
     diverged: Mapping[str, int],
+    printed: PrintedValues,
     converged: Mapping[str, Converged | None] | None = None,
 ) -> list[dict]:
     """Per comparison: the printed difference against ours, the significance claim on our paired
@@ -393,15 +399,15 @@ def _table8_rows(
     }
     for ident, r in t8.iterrows():
         name = TABLE7_NAMES[str(ident)]
-        printed = paper_implied(str(ident))
+        implied = paper_implied(str(ident), printed)
         claim = f"Table 8 M5 vs {name}"
         source = "Table 8 vs " + ("§3.2.2 (3)" if ident in PRINTED_HYBRIDS else "Table 7")
         lost = diverged.get(str(ident), 0)
-        paper_diff = float(printed["paper_mean_diff_mm"])
+        paper_diff = float(implied["paper_mean_diff_mm"])
         why = _difference_why(
             str(ident), name, float(r["mean_diff_mm"]), paper_diff, lost, converged.get(str(ident))
         )
-        if printed["paper_diff_consistent"] == "no":
+        if implied["paper_diff_consistent"] == "no":
             why += "; the printed difference also disagrees with the paper's own means (below)"
         rows.append(
             _absolute(
@@ -413,16 +419,16 @@ def _table8_rows(
                 why=why,
             )
         )
-        rows.append(_significance_row(claim, name, r, printed, lost, converged.get(str(ident))))
+        rows.append(_significance_row(claim, name, r, implied, lost, converged.get(str(ident))))
         rows.append(
             row(
                 f"{claim}: printed difference = difference of the printed means",
                 source,
-                printed["paper_mean_diff_mm"],
-                printed["paper_diff_of_means_mm"],
+                implied["paper_mean_diff_mm"],
+                implied["paper_diff_of_means_mm"],
                 f"±{DIFF_ROUNDING:g} mm (rounding of the printed values)",
-                verdicts[str(printed["paper_diff_consistent"])],
-                str(printed["paper_diff_check"]),
+                verdicts[str(implied["paper_diff_consistent"])],
+                str(implied["paper_diff_check"]),
                 unit="mm",
             )
         )
@@ -430,11 +436,11 @@ def _table8_rows(
             row(
                 f"{claim}: printed p follows from the printed means and SDs",
                 source,
-                _printed_p(str(printed["paper_p"])),
-                printed["paper_student_p"],
+                _printed_p(str(implied["paper_p"])),
+                implied["paper_student_p"],
                 "printed p attainable by a Student or Welch t within the printed rounding",
-                verdicts[str(printed["paper_p_consistent"])],
-                str(printed["paper_p_check"]),
+                verdicts[str(implied["paper_p_consistent"])],
+                str(implied["paper_p_check"]),
                 unit="1 (p)",
             )
         )
@@ -568,7 +574,7 @@ def _significance_row(
     )
 
 
-def _ordering_rows(fits: Mapping[str, pd.DataFrame]) -> list[dict]:
+def _ordering_rows(fits: Mapping[str, pd.DataFrame], printed: PrintedValues) -> list[dict]:
     """The ablation ordering (Table 6) and M5 lowest of M1-M5 (Table 7), per metric, on paired
     statistics over the repeats (Holm over the steps of each claim)."""
     ablation = list(zip(TABLE6[:-1], TABLE6[1:], strict=True))
@@ -583,6 +589,7 @@ def _ordering_rows(fits: Mapping[str, pd.DataFrame]) -> list[dict]:
                 ablation,
                 m,
                 LABELS,
+                printed,
             )
         )
         rows.append(
@@ -593,6 +600,7 @@ def _ordering_rows(fits: Mapping[str, pd.DataFrame]) -> list[dict]:
                 [(i, M5) for i in SINGLE],
                 m,
                 TABLE7_NAMES,
+                printed,
             )
         )
     return rows
@@ -605,13 +613,17 @@ def _ordering_row(
     pairs: Sequence[tuple[str, str]],
     metric: str,
     names: Mapping[str, str],
+    printed: PrintedValues,
 ) -> dict:
     """Every pair (a, b) with a's metric above b's; paper: smallest printed step, ours: smallest
     mean paired step [mm]."""
     stats = paired_comparisons(
         fits, pairs, f"val_{metric}_mm", names=names, n_boot=0, seed_keys=("audit",)
     )
-    printed = min(_printed(LABELS[a], metric)[0] - _printed(LABELS[b], metric)[0] for a, b in pairs)
+    step = min(
+        _printed(printed, LABELS[a], metric)[0] - _printed(printed, LABELS[b], metric)[0]
+        for a, b in pairs
+    )
     holds = bool((stats["mean_diff"] > 0).all())
     significant = bool(stats["significant"].all())
     steps = "; ".join(
@@ -623,7 +635,7 @@ def _ordering_row(
     return row(
         claim,
         source,
-        printed,
+        step,
         float(stats["mean_diff"].min()),
         f"every step > 0 with Holm-adjusted paired t and Wilcoxon p < {ALPHA}",
         verdict,
@@ -633,13 +645,13 @@ def _ordering_row(
     )
 
 
-def _table9_rows(t9: pd.DataFrame, calibrated: bool = False) -> list[dict]:
+def _table9_rows(t9: pd.DataFrame, printed: PrintedValues, calibrated: bool = False) -> list[dict]:
     """Every cell of Table 9 and 'M5 tracks the path best' (means only: no per-run pairs).  A
     row's RMSE or MAX within tolerance while its MEAN is not and its ratio to the MEAN differs
     from the paper's by more than the tolerance is a coincidence of level and spread (a level
     too high with a spread too narrow lands on the printed MAX): it differs."""
     rows = []
-    for name, cells in paper.TABLE9.items():
+    for name, cells in printed.table9.items():
         mean, printed_mean = float(t9.loc[name, "mean_mm"]), cells["mean_mm"]
         mean_off = abs(mean - printed_mean) > TOLERANCE["path"] * abs(printed_mean)
         for key, value in cells.items():
@@ -673,17 +685,17 @@ def _table9_rows(t9: pd.DataFrame, calibrated: bool = False) -> list[dict]:
                         "differ",
                     }
             rows.append(result)
-    others = [n for n in paper.TABLE9 if n != "M5"]
+    others = [n for n in printed.table9 if n != "M5"]
     for m in METRICS:
         key = f"{m}_mm"
         margins = t9.loc[others, key] - t9.loc["M5", key]
-        printed = min(paper.TABLE9[n][key] - paper.TABLE9["M5"][key] for n in others)
+        margin = min(printed.table9[n][key] - printed.table9["M5"][key] for n in others)
         best = bool((margins > 0).all())
         rows.append(
             row(
                 f"Table 9: M5 has the lowest path {m.upper()}",
                 "Table 9, §3.2.3",
-                printed,
+                margin,
                 float(margins.min()),
                 "M5 lowest (table9.csv holds means over repeats: no paired test)",
                 "direction only" if best else "differs",
@@ -701,10 +713,11 @@ def _table9_rows(t9: pd.DataFrame, calibrated: bool = False) -> list[dict]:
     return rows
 
 
-def _runtime_rows(hyb: pd.DataFrame) -> list[dict]:
+def _runtime_rows(hyb: pd.DataFrame, printed: PrintedValues) -> list[dict]:
     """§3.2.2 (3), Figure 12b: time per run of M5 and the hybrids and M5's time savings."""
     rows = []
-    m5 = paper.TIME_S[LABELS[M5]]
+    times = printed.time_s
+    m5 = times[LABELS[M5]]
     for h in HYBRIDS:
         label = LABELS[h]
         ours = float(hyb.loc[label, "time_s"])
@@ -712,29 +725,29 @@ def _runtime_rows(hyb: pd.DataFrame) -> list[dict]:
             timing(
                 f"§3.2.2 {label} computation time per run [s]",
                 "§3.2.2 (3), Figure 12b",
-                paper.TIME_S[label],
+                times[label],
                 ours,
-                f"ours {ours:.3g} s vs {paper.TIME_S[label]:g} s; {WHY['time']}"
+                f"ours {ours:.3g} s vs {times[label]:g} s; {WHY['time']}"
                 + (f"; {WHY['mipo_budget']}" if h == M5 else ""),
                 unit="s",
             )
         )
     for h in PRINTED_HYBRIDS:
         label = LABELS[h]
-        printed = paper.TIME_SAVING_PCT[label]
-        from_times = 100.0 * (paper.TIME_S[label] - m5) / paper.TIME_S[label]
+        saving = printed.time_saving_pct[label]
+        from_times = 100.0 * (times[label] - m5) / times[label]
         ours = float(hyb.loc[label, "m5_time_saving_pct"])
         rows.append(
             timing(
-                f"§3.2.2 M5 saves {printed:.2f} % of the time of {label}",
+                f"§3.2.2 M5 saves {saving:.2f} % of the time of {label}",
                 "§3.2.2 (3), Abstract, §4",
-                printed,
+                saving,
                 ours,
                 f"ours {ours:+.1f} % (negative: M5 slower): M5 "
                 f"{float(hyb.loc[LABELS[M5], 'time_s']):.3g} s against {label}'s "
                 f"{float(hyb.loc[label, 'time_s']):.3g} s per run (the paper's printed "
-                f"{m5:g} and {paper.TIME_S[label]:g} s give {from_times:.3f} %, which it "
-                f"prints as {printed:.2f} %); {WHY['saving']}",
+                f"{m5:g} and {times[label]:g} s give {from_times:.3f} %, which it "
+                f"prints as {saving:.2f} %); {WHY['saving']}",
                 unit="%",
             )
         )

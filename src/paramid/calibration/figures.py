@@ -278,7 +278,7 @@ def kr210_figure(
     if figure == "models":
         return model_comparison(model_groups(fits), report.noise_floor(frame))
     if figure == "fig12":
-        return hybrid_bars(report.hybrid_runtime_table(paper_fits))
+        return hybrid_bars(report.hybrid_runtime_table(paper_fits, None))  # ours alone
     if figure == "fig13":
         return convergence(
             {LABELS[i]: histories[i] for i in paper.HYBRIDS},

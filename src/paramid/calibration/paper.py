@@ -1,4 +1,6 @@
-"""The calibration paper's printed numbers (Tables 6-9 and §3.2.2 text), for side-by-side tables.
+"""The calibration paper's tables: which identifiers each table and claim reads, and its
+printed numbers (Tables 6-9 and §3.2.2 text, ``data/kr210/paper_values.yaml``), for
+side-by-side tables and the audit.
 
 Source: "High-Precision and Efficient Calibration of Robot Polishing Systems Using an Adaptive
 Residual EKF Optimized by MIPO" (shared/papers/mipo-arkekf-robot-calibration.txt).  Values are
@@ -7,84 +9,11 @@ mean and SD over 10 repeats in mm; ``None`` where the paper prints nothing.
 
 from __future__ import annotations
 
-#: Table 6 (ablation) and Table 7 (all models): (mean, sd) per metric; hybrids from §3.2.2.
-ACCURACY: dict[str, dict[str, tuple[float | None, float | None]]] = {
-    "BC": {"mean": (0.7923, 0.0317), "rmse": (0.8927, 0.0357), "max": (2.3152, 0.0926)},
-    "EKF": {"mean": (0.5514, 0.0165), "rmse": (0.6194, 0.0186), "max": (1.4521, 0.0436)},
-    "EKF+GSBISE": {"mean": (0.5126, 0.0125), "rmse": (0.5687, 0.0137), "max": (1.3685, 0.0313)},
-    "EKF+MIPO": {"mean": (0.4689, 0.0146), "rmse": (0.5213, 0.0158), "max": (1.3246, 0.0335)},
-    "MIPO-ARKEKF": {"mean": (0.4382, 0.0114), "rmse": (0.4858, 0.0126), "max": (1.2869, 0.0283)},
-    "IPSO": {"mean": (0.5760, 0.0202), "rmse": (0.6423, 0.0225), "max": (1.5327, 0.0536)},
-    "LASSO": {"mean": (0.5673, 0.0221), "rmse": (0.6582, 0.0257), "max": (1.3643, 0.0409)},
-    "UKF": {"mean": (0.4836, 0.0135), "rmse": (0.5518, 0.0155), "max": (1.2985, 0.0389)},
-    # §3.2.2 (3): RMSE only, printed in the text (Figure 12a)
-    "LM+GA": {"mean": (None, None), "rmse": (0.4627, None), "max": (None, None)},
-    "EKF+DQPSO": {"mean": (None, None), "rmse": (0.4538, None), "max": (None, None)},
-}
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
-#: §3.2.2 (3), Figure 12b: total computation time per run [s] (MATLAB, the authors' PC).
-TIME_S: dict[str, float] = {"MIPO-ARKEKF": 121.47, "LM+GA": 186.53, "EKF+DQPSO": 347.81}
-#: §3.2.2 (3), Abstract, §4: M5's time saving against each hybrid [%], as printed (34.88 and
-#: 65.08; :data:`TIME_S` gives 34.879 and 65.076, which round to them).
-TIME_SAVING_PCT: dict[str, float] = {"LM+GA": 34.88, "EKF+DQPSO": 65.08}
-
-#: Table 8: mean RMSE difference (other - M5) [mm] and p-value text of the independent t-test.
-TABLE8: dict[str, tuple[float, str]] = {
-    "BC": (0.4069, "<0.001"),
-    "M1": (0.1336, "<0.001"),
-    "M2": (0.1565, "<0.001"),
-    "M3": (0.1724, "<0.001"),
-    "M4": (0.0660, "0.003"),
-    "LM+GA": (0.0231, "0.038"),
-    "EKF+DQPSO": (0.0320, "0.032"),
-}
-
-#: Table 9: polishing-path tracking, per method: mean, rmse, max [mm], % within 0.5 / 1.0 mm.
-TABLE9: dict[str, dict[str, float]] = {
-    "BC": {
-        "mean_mm": 0.847,
-        "rmse_mm": 0.963,
-        "max_mm": 2.184,
-        "within_0p5_pct": 12.5,
-        "within_1p0_pct": 45.3,
-    },
-    "M1": {
-        "mean_mm": 0.623,
-        "rmse_mm": 0.708,
-        "max_mm": 1.401,
-        "within_0p5_pct": 34.8,
-        "within_1p0_pct": 78.6,
-    },
-    "M2": {
-        "mean_mm": 0.598,
-        "rmse_mm": 0.731,
-        "max_mm": 1.486,
-        "within_0p5_pct": 38.2,
-        "within_1p0_pct": 81.4,
-    },
-    "M3": {
-        "mean_mm": 0.612,
-        "rmse_mm": 0.746,
-        "max_mm": 1.337,
-        "within_0p5_pct": 36.5,
-        "within_1p0_pct": 79.8,
-    },
-    "M4": {
-        "mean_mm": 0.512,
-        "rmse_mm": 0.586,
-        "max_mm": 1.274,
-        "within_0p5_pct": 52.3,
-        "within_1p0_pct": 91.7,
-    },
-    "M5": {
-        "mean_mm": 0.438,
-        "rmse_mm": 0.498,
-        "max_mm": 1.241,
-        "within_0p5_pct": 68.5,
-        "within_1p0_pct": 96.2,
-    },
-}
-
+from paramid.errors import InputError
 
 # -- the rows of the paper's tables: which identifiers each table and claim reads --------
 
@@ -117,3 +46,122 @@ TABLE7_PRINTED: list[str] = [i for i in TABLE7 if i not in PRINTED_HYBRIDS]
 SINGLE: list[str] = [i for i in TABLE7_PRINTED if i not in ("bc", M5)]
 #: Fit frames the ordering claims read (Table 6's ablation and M1-M5).
 FIT_IDENTIFIERS: list[str] = list(dict.fromkeys([*TABLE6, *SINGLE, M5]))
+
+
+# -- the printed numbers ----------------------------------------------------------------
+
+#: (mean, SD) as printed; None where the paper prints none
+Printed = tuple[float | None, float | None]
+#: the accuracy metrics of Tables 6-7 (their MEAN, RMSE, MAX columns)
+METRICS = ("mean", "rmse", "max")
+#: Table 9's printed columns
+TABLE9_METRICS = ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct")
+
+
+@dataclass(frozen=True)
+class PrintedValues:
+    """The paper's printed numbers, by its method names (:func:`printed_values` reads them).
+
+    ``accuracy``: Table 6 (ablation) and Table 7, and the hybrids' mean RMSE of §3.2.2 (3)
+    (Figure 12a): (mean, SD) per metric; ``time_s``: §3.2.2 (3), Figure 12b, total
+    computation time per run [s] (MATLAB, the authors' PC); ``time_saving_pct``: M5's time
+    saving against each hybrid as printed (§3.2.2 (3), Abstract, §4); ``table8``: mean RMSE
+    difference (other - M5) [mm] and the p-value text of the independent t-test; ``table9``:
+    polishing-path tracking per method, :data:`TABLE9_METRICS`.
+    """
+
+    accuracy: Mapping[str, Mapping[str, Printed]]
+    time_s: Mapping[str, float]
+    time_saving_pct: Mapping[str, float]
+    table8: Mapping[str, tuple[float, str]]
+    table9: Mapping[str, Mapping[str, float]]
+
+
+class _Reader:
+    """Reads one YAML file's values, naming the file and key of the first that is wrong."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, message: str) -> NoReturn:
+        raise InputError(f"{self.path}: {message}")
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            self.fail(f"{where} must be a mapping, not {value!r}")
+        return value
+
+    def entry(self, block: Mapping[str, Any], key: str, where: str) -> Any:
+        if key not in block:
+            self.fail(f"{where} lacks {key!r}")
+        return block[key]
+
+    def number(self, value: Any, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(f"{where} = {value!r} is not a number")
+        return float(value)
+
+    def rows(self, block: Mapping[str, Any], wanted: list[str], where: str) -> None:
+        missing = [name for name in wanted if name not in block]
+        if missing:
+            self.fail(f"{where} lacks the rows {missing}, which the tables and the audit read")
+
+
+def printed_values(raw: Any, path: str) -> PrintedValues:
+    """The YAML mapping read from ``path`` (``data/kr210/paper_values.yaml``'s layout) as
+    :class:`PrintedValues`, with every row the tables and the audit read; an
+    :class:`InputError` names the key that is missing or wrong."""
+    from paramid.calibration.identify import LABELS  # the paper's names of the identifiers
+
+    read = _Reader(path)
+    top = read.mapping(raw, "the file")
+
+    def block(key: str) -> Mapping[str, Any]:
+        return read.mapping(read.entry(top, key, "the file"), key)
+
+    accuracy: dict[str, dict[str, Printed]] = {}
+    for label, cells in block("accuracy").items():
+        where = f"accuracy.{label}"
+        unknown = sorted(set(read.mapping(cells, where)) - set(METRICS))
+        if unknown:
+            read.fail(f"{where}: {unknown} not among {list(METRICS)}")
+        accuracy[label] = {}
+        for metric in METRICS:
+            pair = cells.get(metric, [None, None])
+            if not isinstance(pair, list) or len(pair) != 2:
+                read.fail(f"{where}.{metric} = {pair!r} is not [mean, SD]")
+            mean, sd = (None if v is None else read.number(v, f"{where}.{metric}") for v in pair)
+            accuracy[label][metric] = (mean, sd)
+    printed = [LABELS[i] for i in dict.fromkeys([*TABLE6, *TABLE7_PRINTED])]
+    read.rows(accuracy, [LABELS[i] for i in TABLE7], "accuracy")
+    for label in printed:
+        for metric in METRICS:
+            if accuracy[label][metric][0] is None:
+                read.fail(f"accuracy.{label}.{metric}: Tables 6-7 print a mean")
+    for hybrid in PRINTED_HYBRIDS:
+        if accuracy[LABELS[hybrid]]["rmse"][0] is None:
+            read.fail(f"accuracy.{LABELS[hybrid]}.rmse: §3.2.2 (3) prints a mean")
+    time_s, saving = (
+        {label: read.number(v, f"{key}.{label}") for label, v in block(key).items()}
+        for key in ("time_s", "time_saving_pct")
+    )
+    read.rows(time_s, [LABELS[h] for h in HYBRIDS], "time_s")
+    read.rows(saving, [LABELS[h] for h in PRINTED_HYBRIDS], "time_saving_pct")
+    table8 = {}
+    for name, row in block("table8").items():
+        where = f"table8.{name}"
+        p_text = read.entry(read.mapping(row, where), "p", where)
+        if not isinstance(p_text, str):
+            read.fail(f'{where}.p = {p_text!r}: write it as printed, quoted ("<0.001")')
+        diff = read.number(read.entry(row, "mean_diff_mm", where), f"{where}.mean_diff_mm")
+        table8[name] = (diff, p_text)
+    read.rows(table8, [TABLE7_NAMES[i] for i in TABLE7 if i != M5], "table8")
+    table9 = {
+        name: {
+            key: read.number(read.entry(read.mapping(row, f"table9.{name}"), key, name), key)
+            for key in TABLE9_METRICS
+        }
+        for name, row in block("table9").items()
+    }
+    read.rows(table9, [TABLE7_NAMES[i] for i in TABLE7_PRINTED], "table9")
+    return PrintedValues(accuracy, time_s, saving, table8, table9)

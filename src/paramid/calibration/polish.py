@@ -22,7 +22,8 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
-from paramid.calibration import model, paper, report, twin
+from paramid.calibration import model, report, twin
+from paramid.calibration.paper import TABLE9_METRICS, PrintedValues
 from paramid.calibration.problem import Problem, metrics
 from paramid.calibration.twin import PhysicalRobot, pose_matrix
 
@@ -31,7 +32,6 @@ FloatArray = NDArray[np.float64]
 __all__ = [
     "POINT_UNITS",
     "TABLE9_COLUMNS",
-    "TABLE9_METRICS",
     "PolishingSetup",
     "dwell_points",
     "path_targets",
@@ -42,8 +42,6 @@ __all__ = [
     "table9_row",
 ]
 
-#: Table 9's metrics, in the paper's column order.
-TABLE9_METRICS = ("mean_mm", "rmse_mm", "max_mm", "within_0p5_pct", "within_1p0_pct")
 #: The columns of table9.md: our metrics beside the paper's.
 TABLE9_COLUMNS = ["method", "stage", *TABLE9_METRICS, *(f"paper_{k}" for k in TABLE9_METRICS)]
 #: Units of the dwell-point frame (the mean error over runs of each point of each method).
@@ -175,9 +173,15 @@ class PolishingSetup:
         )
 
 
-def table9_row(name: str, model_name: str, identifier: str, errors: FloatArray) -> dict[str, Any]:
+def table9_row(
+    name: str,
+    model_name: str,
+    identifier: str,
+    errors: FloatArray,
+    printed: PrintedValues,
+) -> dict[str, Any]:
     """Table 9 row of one method: mean and SD over runs (rows of ``errors``) of each path
-    metric, and the paper's values (on the paper's model only)."""
+    metric, and the paper's ``printed`` values (on the paper's model only)."""
     row: dict[str, Any] = {
         "method": name,
         "model": model_name,
@@ -187,9 +191,9 @@ def table9_row(name: str, model_name: str, identifier: str, errors: FloatArray) 
     for key, values in summary(errors).items():
         row[key] = float(np.mean(values))
         row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
-    printed = paper.TABLE9.get(name, {}) if model_name == "paper" else {}
+    cells = printed.table9.get(name, {}) if model_name == "paper" else {}
     for key in TABLE9_METRICS:
-        row[f"paper_{key}"] = printed.get(key, float("nan"))
+        row[f"paper_{key}"] = cells.get(key, float("nan"))
     return row
 
 
@@ -197,9 +201,11 @@ def table9(
     fits: Mapping[str, Mapping[str, pd.DataFrame]],
     problems: Mapping[str, Sequence[Problem]],
     setup: PolishingSetup,
+    printed: PrintedValues,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 9 (one row per model and identifier of ``fits[model][identifier]``, each run's
-    estimate on its own robot, ``problems[model]`` one per run) and the dwell-point errors
+    estimate on its own robot, ``problems[model]`` one per run; the paper's ``printed``
+    values beside the paper model's rows) and the dwell-point errors
     (method, point, error_mm: the mean over runs of each point)."""
     rows, points = [], []
     for model_name, by_ident in fits.items():
@@ -208,7 +214,7 @@ def table9(
             x = report.estimates(fit.sort_values("run"), runs[0].free)
             errors = setup.run_errors(runs, x)
             name = report.model_label(ident, model_name)
-            rows.append(table9_row(name, model_name, ident, errors))
+            rows.append(table9_row(name, model_name, ident, errors, printed))
             points.append(
                 pd.DataFrame(
                     {

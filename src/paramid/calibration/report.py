@@ -19,14 +19,16 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid import stats
-from paramid.calibration import model, paper
+from paramid.calibration import model
 from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
 from paramid.calibration.paper import (
     HYBRIDS,
+    METRICS,
     TABLE6,
     TABLE6_SEQUENTIAL,
     TABLE7,
     TABLE7_NAMES,
+    PrintedValues,
 )
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
 
@@ -53,7 +55,6 @@ __all__ = [
 
 #: Table 9 (polishing path): the Table 7 rows that the identifier registry marks as polishing.
 TABLE9: list[str] = [ident for ident in TABLE7 if IDENTIFIERS[ident].polishing]
-METRICS = ("mean", "rmse", "max")
 
 
 def dataset_of(run: int, truth: Mapping) -> int:
@@ -147,12 +148,17 @@ def _num(value: float | None) -> float:
 
 
 def accuracy_table(
-    fits: Mapping[str, pd.DataFrame], rows: Sequence[str], *, names: Mapping[str, str] = LABELS
+    fits: Mapping[str, pd.DataFrame],
+    rows: Sequence[str],
+    printed: PrintedValues | None,
+    *,
+    names: Mapping[str, str] = LABELS,
 ) -> pd.DataFrame:
     """Validation MEAN / RMSE / MAX (mean and SD over runs), time per run, the paper's values.
 
     ``names`` maps identifiers to the ``method`` column (``LABELS`` for Table 6,
-    ``TABLE7_NAMES`` for Table 7); the paper's values are looked up by ``LABELS``.
+    ``TABLE7_NAMES`` for Table 7); the paper's values (``printed``; None: NaN, for rows of
+    another model than the paper's) are looked up by ``LABELS``.
     """
     out = []
     for ident in rows:
@@ -165,26 +171,36 @@ def accuracy_table(
         row["time_s"] = float(f["time_s"].mean())
         row["time_s_sd"] = stats.sd(f["time_s"].dropna())
         row["diverged_runs"] = int(f["diverged"].sum()) if "diverged" in f else 0
-        printed = paper.ACCURACY.get(LABELS[ident], {})
+        cells = printed.accuracy.get(LABELS[ident], {}) if printed else {}
         for m in METRICS:
-            mean, sd = printed.get(m, (None, None))
+            mean, sd = cells.get(m, (None, None))
             row[f"paper_{m}_mm"] = _num(mean)
             row[f"paper_{m}_mm_sd"] = _num(sd)
-        row["paper_time_s"] = _num(paper.TIME_S.get(LABELS[ident]))
+        row["paper_time_s"] = _num(printed.time_s.get(LABELS[ident]) if printed else None)
         out.append(row)
     return pd.DataFrame(out)
 
 
-def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def hybrid_runtime_table(
+    fits: Mapping[str, pd.DataFrame], printed: PrintedValues | None
+) -> pd.DataFrame:
     """MIPO-ARKEKF vs the hybrids: RMSE, time per run and M5's time saving vs each (§3.2.2),
-    beside the paper's printed ones (none for M5 against itself)."""
+    beside the paper's ``printed`` ones (none for M5 against itself; None: NaN)."""
     t5 = float(fits["mipo_arkekf"]["time_s"].mean())
     rows = []
     for ident in HYBRIDS:
         f = fits[ident]
         t = float(f["time_s"].mean())
         label = LABELS[ident]
-        pt = paper.TIME_S[label]
+        rmse, time_s, saving = (
+            (
+                printed.accuracy[label]["rmse"][0],
+                printed.time_s[label],
+                printed.time_saving_pct.get(label),
+            )
+            if printed
+            else (None, None, None)
+        )
         rows.append(
             {
                 "method": _method(label, f),
@@ -195,9 +211,9 @@ def hybrid_runtime_table(fits: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                 "time_s_min": float(f["time_s"].min()),
                 "time_s_max": float(f["time_s"].max()),
                 "m5_time_saving_pct": 100.0 * (t - t5) / t,
-                "paper_rmse_mm": _num(paper.ACCURACY[label]["rmse"][0]),
-                "paper_time_s": pt,
-                "paper_m5_time_saving_pct": _num(paper.TIME_SAVING_PCT.get(label)),
+                "paper_rmse_mm": _num(rmse),
+                "paper_time_s": _num(time_s),
+                "paper_m5_time_saving_pct": _num(saving),
             }
         )
     return pd.DataFrame(rows)
@@ -274,9 +290,7 @@ def model_rows(fits: Mapping[str, Mapping[str, pd.DataFrame]], floor_mm: float) 
         if model_name == "paper":
             continue
         names = {i: model_label(i, model_name) for i in by_ident}
-        rows = accuracy_table(by_ident, list(by_ident), names=names)
-        paper_columns = [c for c in rows if c.startswith("paper_")]
-        rows[paper_columns] = np.nan  # the paper reports its own model only
+        rows = accuracy_table(by_ident, list(by_ident), None, names=names)  # the paper's only
         parts.append(rows.assign(model=model_name))
     floor = pd.DataFrame(
         [
@@ -352,28 +366,30 @@ def study_tables(
     problems: Sequence[Problem],
     frame: pd.DataFrame,
     truth: Mapping,
+    printed: PrintedValues,
     *,
     study: str,
     n_boot: int,
 ) -> dict[str, pd.DataFrame]:
     """Every table of the study but Tables 8-9, from the fits ``fits[model][identifier]`` and
-    the paper model's ``problems`` (one per run): ``table6`` (ablation, with the sequential
-    rows that ran), ``table7`` (all methods, the other models' rows and the noise floor),
+    the paper model's ``problems`` (one per run), beside the paper's ``printed`` values:
+    ``table6`` (ablation, with the sequential rows that ran), ``table7`` (all methods, the
+    other models' rows and the noise floor),
     ``models`` (:func:`model_comparison`), ``hybrid`` (:func:`hybrid_runtime_table`),
     ``recovery`` and ``recovery_summary`` (:func:`parameter_recovery`)."""
     paper_fits = fits["paper"]
     floor = noise_floor(frame)
     rows6 = TABLE6 + [i for i in TABLE6_SEQUENTIAL if i in paper_fits]
-    t7 = accuracy_table(paper_fits, TABLE7, names=TABLE7_NAMES)
+    t7 = accuracy_table(paper_fits, TABLE7, printed, names=TABLE7_NAMES)
     runs = range(len(problems))
     recovery, summary = parameter_recovery(
         paper_fits, problems, train_positions(frame, truth, runs)
     )
     return {
-        "table6": accuracy_table(paper_fits, rows6).assign(model="paper"),
+        "table6": accuracy_table(paper_fits, rows6, printed).assign(model="paper"),
         "table7": pd.concat([t7.assign(model="paper"), model_rows(fits, floor)], ignore_index=True),
         "models": model_comparison(fits, floor, study=study, n_boot=n_boot),
-        "hybrid": hybrid_runtime_table(paper_fits),
+        "hybrid": hybrid_runtime_table(paper_fits, printed),
         "recovery": recovery,
         "recovery_summary": summary,
     }

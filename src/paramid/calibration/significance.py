@@ -20,8 +20,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from paramid.audit import ALPHA
-from paramid.calibration import paper
 from paramid.calibration.identify import LABELS
+from paramid.calibration.paper import PrintedValues
 from paramid.calibration.report import TABLE7, TABLE7_NAMES
 from paramid.seeding import Key
 from paramid.stats import comparison_table
@@ -159,8 +159,9 @@ def _p_matches(text: str, low: float, high: float) -> bool:
     return low < value + half and high >= value - half
 
 
-def paper_implied(identifier: str, n: int = N_PAPER) -> dict[str, Any]:
-    """Table 8's printed row for ``identifier`` against the paper's own printed means and SDs.
+def paper_implied(identifier: str, printed: PrintedValues, n: int = N_PAPER) -> dict[str, Any]:
+    """Table 8's printed row for ``identifier`` against the paper's own printed means and SDs
+    (``printed``).
 
     From the printed RMSE mean ± SD (Table 7; the hybrids' means from §3.2.2 (3), which prints
     no SD) of the method and of M5 over ``n`` repeats: the difference of the printed means
@@ -171,9 +172,9 @@ def paper_implied(identifier: str, n: int = N_PAPER) -> dict[str, Any]:
     """
     name = TABLE7_NAMES[identifier]
     label = LABELS[identifier]
-    m5_mean, m5_sd = paper.ACCURACY[LABELS["mipo_arkekf"]]["rmse"]
-    mean, sd = paper.ACCURACY[label]["rmse"]
-    printed_diff, p_text = paper.TABLE8[name]
+    m5_mean, m5_sd = printed.accuracy[LABELS["mipo_arkekf"]]["rmse"]
+    mean, sd = printed.accuracy[label]["rmse"]
+    printed_diff, p_text = printed.table8[name]
     if m5_mean is None or m5_sd is None or mean is None:
         raise KeyError(f"the paper prints no mean RMSE for {label} or M5")
     diff = mean - m5_mean
@@ -214,14 +215,20 @@ def paper_implied(identifier: str, n: int = N_PAPER) -> dict[str, Any]:
     }
 
 
-def table8(fits: Mapping[str, pd.DataFrame], *, study: str, n_boot: int = 10_000) -> pd.DataFrame:
+def table8(
+    fits: Mapping[str, pd.DataFrame],
+    printed: PrintedValues,
+    *,
+    study: str,
+    n_boot: int = 10_000,
+) -> pd.DataFrame:
     """Table 8: validation RMSE of BC, M1-M4 and the hybrids against M5, paired by run.
 
     ``fits`` maps identifiers to fit frames (extra identifiers are ignored).  Per comparison:
     the paired statistics of :func:`paired_comparisons` (``other - M5``; Holm over the seven
     comparisons; ``significant`` = both Holm-adjusted paired p-values < 0.05), the paper's
     independent-samples Student t on our runs (``student_t``, ``student_p``) and
-    :func:`paper_implied`.  Columns: ``TABLE8_COLUMNS``.
+    :func:`paper_implied` of the paper's ``printed`` values.  Columns: ``TABLE8_COLUMNS``.
     """
     others = [i for i in TABLE7 if i != "mipo_arkekf"]
     pairs = [(i, "mipo_arkekf") for i in others]
@@ -242,5 +249,5 @@ def table8(fits: Mapping[str, pd.DataFrame], *, study: str, n_boot: int = 10_000
         student = [sps.ttest_ind(values[i], values["mipo_arkekf"], equal_var=True) for i in others]
     table["student_t"] = [float(s.statistic) for s in student]
     table["student_p"] = [float(s.pvalue) for s in student]
-    printed = pd.DataFrame([paper_implied(i) for i in others])
-    return pd.concat([table, printed], axis=1)[TABLE8_COLUMNS]
+    implied = pd.DataFrame([paper_implied(i, printed) for i in others])
+    return pd.concat([table, implied], axis=1)[TABLE8_COLUMNS]

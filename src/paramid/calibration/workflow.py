@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from paramid.calibration import paper
 from paramid.calibration.identify import IDENTIFIERS
 from paramid.calibration.paper import FIT_IDENTIFIERS, HYBRIDS, PAPER_IDENTIFIERS
 from paramid.config import ConfigError
-from paramid.workflow import Wildcards
+from paramid.workflow import Wildcards, check_paper_values, mark_validated
 
 FIGURES = ("fig8", "fig10", "fig11", "fig12", "fig13", "models")
 TABLES = (
@@ -62,8 +63,19 @@ class CalibrationStudies:
                 "the paper's model read them (use 'all')"
             )
 
+    def check_inputs(self) -> None:
+        """The YAML of the paper's printed values (Tables 6-9, §3.2.2) of every study."""
+        stamps = []
+        for name in self.names:
+            path, field = self.blocks[name]["paper_values"], f"calibration.{name}.paper_values"
+            stamps += check_paper_values(path, field, paper.printed_values, paper.__name__)
+        mark_validated(stamps)
+
     def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
         return self.blocks[wildcards.study]
+
+    def paper_values(self, wildcards: Wildcards) -> str:
+        return self.blocks[wildcards.study]["paper_values"]
 
     def _params(self, wildcards: Wildcards, keys: Sequence[str], **extra: Any) -> dict[str, Any]:
         study = self.study(wildcards)
