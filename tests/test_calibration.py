@@ -1205,6 +1205,10 @@ def test_the_papers_printed_values_are_read_with_every_row_the_tables_need(
             lambda v: v["table9"].pop("M3"),
             r"table9 lacks the rows \['M3'\], which the tables and the audit read",
         ),
+        "a Table 6 row missing": (
+            lambda v: v["accuracy"].pop("EKF+MIPO"),
+            r"accuracy lacks the rows \['EKF\+MIPO'\]",
+        ),
         "not a number": (
             lambda v: v["time_s"].update({"LM+GA": "186 s"}),
             r"time_s\.LM\+GA = '186 s' is not a number",

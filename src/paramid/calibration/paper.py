@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from paramid.calibration.identify import LABELS
 from paramid.errors import InputError
 
 # -- the rows of the paper's tables: which identifiers each table and claim reads --------
@@ -111,8 +112,6 @@ def printed_values(raw: Any, path: str) -> PrintedValues:
     """The YAML mapping read from ``path`` (``data/kr210/paper_values.yaml``'s layout) as
     :class:`PrintedValues`, with every row the tables and the audit read; an
     :class:`InputError` names the key that is missing or wrong."""
-    from paramid.calibration.identify import LABELS  # the paper's names of the identifiers
-
     read = _Reader(path)
     top = read.mapping(raw, "the file")
 
@@ -133,7 +132,7 @@ def printed_values(raw: Any, path: str) -> PrintedValues:
             mean, sd = (None if v is None else read.number(v, f"{where}.{metric}") for v in pair)
             accuracy[label][metric] = (mean, sd)
     printed = [LABELS[i] for i in dict.fromkeys([*TABLE6, *TABLE7_PRINTED])]
-    read.rows(accuracy, [LABELS[i] for i in TABLE7], "accuracy")
+    read.rows(accuracy, [LABELS[i] for i in dict.fromkeys([*TABLE6, *TABLE7])], "accuracy")
     for label in printed:
         for metric in METRICS:
             if accuracy[label][metric][0] is None:
