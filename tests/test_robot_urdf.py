@@ -134,6 +134,51 @@ def test_a_locked_joint_is_exported_fixed_at_its_lock_value(tmp_path, locked, va
     assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
 
 
+def _dual_arm_urdf() -> str:
+    """Two 2-joint arms on one fixed torso."""
+    inertial = (
+        '<inertial><origin xyz="0.1 0.02 0"/><mass value="1.5"/><inertia ixx="0.01" ixy="0" '
+        'ixz="0" iyy="0.02" iyz="0" izz="0.015"/></inertial>'
+    )
+    links = "".join(f'<link name="{arm}{k}">{inertial}</link>' for arm in "ab" for k in (1, 2))
+
+    def joint(name: str, parent: str, child: str, xyz: str, axis: str) -> str:
+        return (
+            f'<joint name="{name}" type="revolute"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="{xyz}"/><axis xyz="{axis}"/>'
+            '<limit lower="-2" upper="2" effort="10" velocity="2"/></joint>'
+        )
+
+    joints = "".join(
+        joint(f"{arm}_j1", "torso", f"{arm}1", f"0 {side} 0", "0 0 1")
+        + joint(f"{arm}_j2", f"{arm}1", f"{arm}2", "0.3 0 0", "0 1 0")
+        for arm, side in (("a", "0.3"), ("b", "-0.3"))
+    )
+    return f'<robot name="dual"><link name="torso"/>{links}{joints}</robot>'
+
+
+def test_the_other_arm_of_a_fixed_base_stays_movable_in_the_export(tmp_path):
+    """Identifying one arm of a dual-arm URDF locks the other arm's joints, which move no torque
+    of the identified arm: the export leaves them as written (it froze the other arm) and still
+    reproduces the fit at any pose of both arms."""
+    path = tmp_path / "dual.urdf"
+    path.write_text(_dual_arm_urdf())
+    robot = load_robot(path, ["a_j1", "a_j2"], locked={"b_j2": 0.4})
+    assert robot.locked_in_chain == (False, False)
+    theta = urdf_parameters(robot)
+    theta[: robot.n_inertial] *= np.repeat([0.8, 1.3], 10)
+    text = urdf.export_urdf(path.read_text(), robot, theta, {}, ["test"])
+    kinds = {j.get("name"): j.get("type") for j in ET.fromstring(text).findall("joint")}
+    assert kinds == dict.fromkeys(["a_j1", "a_j2", "b_j1", "b_j2"], "revolute")
+    (tmp_path / "exported.urdf").write_text(text)
+    again = load_robot(tmp_path / "exported.urdf", ["a_j1", "a_j2"], locked={"b_j1": -1.0})
+    rng = np.random.default_rng(3)
+    q, dq, ddq = rng.uniform(-2, 2, (20, 2)), rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
+    predicted = regressor(robot, q, dq, ddq) @ theta
+    replayed = inverse_dynamics(again, q, dq, ddq, urdf_parameters(again))
+    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+
+
 def test_welded_links_are_emptied_and_said_so():
     robot, theta = _identified(2)
     assert urdf.welded_links(robot)["bracelet_link"] == ["end_effector_link"]

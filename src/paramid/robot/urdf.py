@@ -305,8 +305,11 @@ def export_urdf(
                 _replace_inertial(links[name], None)
                 note = f" inertia identified as part of {first} (welded to it in the model) "
                 links[name].insert(0, _comment(note))
-    for joint, value in robot.locked:
-        _fix_at(joints[joint], value)
+    # a locked joint on the identified chain holds the welded bodies in its pose; one on another
+    # branch of a fixed base (a second arm) moves no identified torque and stays as written
+    for (joint, value), in_chain in zip(robot.locked, robot.locked_in_chain, strict=True):
+        if in_chain:
+            _fix_at(joints[joint], value)
     for joint, values in friction.items():
         element = joints[joint]
         dynamics = element.find("dynamics")
