@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from paramid.errors import InputError
 from paramid.robot import base, model, twin
 from paramid.robot import excitation as ex
+from paramid.robot.estimators import ZERO_TRUTH, relative_error
 
 URDF = "data/kinova_gen3/kinovaGen3.urdf"
 JOINTS = ["joint_2", "joint_4", "joint_6"]
@@ -574,3 +575,34 @@ def test_a_joint_without_an_effort_limit_is_warned_of(tmp_path):
     path.write_text(LIFT_URDF)
     bounded = loaders.load_robot(path, ["lift", "shoulder"])
     assert ex.unbounded_effort(bounded, ex.physical_of(bounded, SPEC), "arm") is None
+
+
+def test_twin_errors_leave_out_base_parameters_whose_truth_is_zero():
+    """A disc on a horizontal axis, centred on it, has two base parameters whose truth is zero
+    (m x, m z): divided by |truth|, their float-residue errors (~1e13 relative) decided the
+    median; the median is over the base parameters with a truth (here I_yy's error alone)."""
+    urdf = (
+        '<robot name="wheel"><link name="base"/><link name="disc"><inertial><origin xyz="0 0 0"/>'
+        '<mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.03" iyz="0" izz="0.02"/>'
+        '</inertial></link><joint name="j1" type="revolute"><parent link="base"/>'
+        '<child link="disc"/><origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>'
+        '<limit lower="-3" upper="3" effort="50" velocity="3"/></joint></robot>'
+    )
+    wheel = model.robot_from_urdf(urdf, "wheel.urdf", ["j1"], friction=())
+    structure = base.structural_base(wheel)
+    assert structure.names == ("mx_disc", "mz_disc", "Iyy_disc")
+    setup = ex.TwinSetup(
+        robot=wheel,
+        base=structure,
+        theta=twin.true_parameters(wheel, 0, 0.2),
+        sigma=np.full(1, 0.05),
+        rate_hz=200.0,
+        validation=twin.excitation(wheel, 2, 5, 10.0),
+        validation_s=10.0,
+    )
+    beta = ex.to_base(setup.theta, structure)
+    assert np.all(np.abs(beta[:2]) <= ZERO_TRUTH) and beta[2] > 0.01
+    errors = ex.twin_errors(setup, twin.excitation(wheel, 5, 5, 10.0), 2, range(3))
+    assert np.all((errors["param_error"] > 0) & (errors["param_error"] < 0.1))
+    relative = relative_error(np.array([[0.0, 1e-17], [3e-3, 0.0], [1.1, 0.9]]), [0.0, 0.0, 1.0])
+    assert np.isnan(relative[:2]).all() and relative[2] == pytest.approx([0.1, 0.1])

@@ -58,7 +58,7 @@ from paramid.excitation.fourier import (
     period_spacing,
 )
 from paramid.friction.laws import sign_or_tanh
-from paramid.robot.estimators import to_base
+from paramid.robot.estimators import relative_error, to_base
 from paramid.robot.model import (
     Robot,
     friction_columns,
@@ -597,7 +597,9 @@ def _base_rows(setup: TwinSetup, trajectory: FourierTrajectory, t: Array) -> tup
 def twin_errors(
     setup: TwinSetup, trajectory: FourierTrajectory, periods: int, seeds: Sequence[int]
 ) -> pd.DataFrame:
-    """Per noise seed: median relative base-parameter error of OLS and validation torque RMSE.
+    """Per noise seed: median relative base-parameter error of OLS (over the base parameters
+    whose truth is no structural zero, :func:`paramid.robot.estimators.relative_error`) and
+    validation torque RMSE.
 
     Seed s draws the torque noise (N, n) from the stream ("robot_excitation", "noise", s), the
     same for every trajectory of the same length (paired seeds).
@@ -619,12 +621,12 @@ def twin_errors(
         ]
     )
     estimates = np.linalg.solve(R, Q.T @ (tau[:, None] + noise))  # (r, seeds)
-    rel = np.abs(estimates - beta[:, None]) / np.abs(beta)[:, None]
+    rel = relative_error(estimates, beta)
     residual = W_val @ estimates - tau_val[:, None]
     return pd.DataFrame(
         {
             "seed": np.asarray(seeds, dtype=np.int64),
-            "param_error": np.median(rel, axis=0),
+            "param_error": np.nanmedian(rel, axis=0),
             "val_rmse": np.sqrt(np.mean(residual**2, axis=0)),
         }
     )

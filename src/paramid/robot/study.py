@@ -435,28 +435,21 @@ def consistency_table(
     return pd.DataFrame(rows, columns=columns)
 
 
-#: A true base parameter this small (in its SI unit) is a structural zero of the URDF, not a
-#: value: kg m² of a wrist's inertia are ~1e-4, float residue of a combination ~1e-17.
-ZERO_TRUTH = 1e-12
-
-
 def recovery_table(
     fits: Mapping[str, pd.DataFrame], base: BaseParameters, truth: Array
 ) -> pd.DataFrame:
     """recovery.csv (twin): truth, estimate, absolute and relative error and 95 % coverage per
-    parameter.  A base parameter whose truth is zero (a link symmetric about its axis: the
-    UR5 has 19 of 48) has no relative error (NaN; its absolute error stays): divided by a
-    floor, its 1e-3 errors read as 1e9 and ranked the unfitted URDF best."""
+    parameter.  A base parameter whose truth is zero has no relative error
+    (:func:`paramid.robot.estimators.relative_error`: NaN; its absolute error stays): divided
+    by a floor, its 1e-3 errors read as 1e9 and ranked the unfitted URDF best."""
     true_base = estimators.to_base(truth, base)
-    zero = np.abs(true_base) <= ZERO_TRUTH
     rows = []
     for method, frame in fits.items():
         part = frame[frame["kind"] == "base"]
         value = part["value"].to_numpy(np.float64)
         stderr = part["stderr"].to_numpy(np.float64)
         error = np.abs(value - true_base)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            relative = np.where(zero, np.nan, error / np.abs(true_base))
+        relative = estimators.relative_error(value, true_base)
         covered = np.where(np.isfinite(stderr), error <= Z95 * stderr, np.nan)
         rows.append(
             pd.DataFrame(
