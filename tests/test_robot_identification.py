@@ -386,6 +386,24 @@ def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):
     assert np.all(gradient[bound] >= -1e-7 * scale[bound])
 
 
+def test_urdf_friction_without_friction_columns_is_the_urdf():
+    """``friction: []`` with no offset (the schema allows it): urdf_friction has nothing to fit
+    and is the URDF row (it ended in a reshape error)."""
+    from paramid.base_parameters import base_parameters
+
+    robot = loaders.load_robot(URDF, JOINTS, friction=())
+    data = study.compress_calibration(
+        robot, [_shipped_record()], {"folds": 5, "gap_s": "auto"}, 0.01
+    )
+    base = base_parameters(data.stacked(), robot.standard_names)
+    choice = study.friction_choice([False] * 7, 0.01)  # no Coulomb column to choose for
+    problem = study.law_problem(robot, base, data, choice, 1000.0, "test")[1]
+    assert problem.theta_urdf.size == 70
+    fit = estimators.fit_urdf_friction(problem, {})
+    np.testing.assert_array_equal(fit.standard, problem.theta_urdf)
+    np.testing.assert_array_equal(fit.base, estimators.fit_urdf(problem, {}).base)
+
+
 def test_an_armature_is_fitted_nonnegative_and_the_urdf_row_leaves_it_zero(gen3):
     """A reflected rotor inertia per joint: the nested least-squares fit explains the
     calibration record at least as well, the consistent fit keeps every I_a ≥ 0,

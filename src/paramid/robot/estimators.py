@@ -328,7 +328,7 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
 
 def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """The URDF's rigid body, friction fitted on the calibration data (f_v, f_c ≥ 0; an
-    armature stays 0)."""
+    armature stays 0); the URDF itself where the model has no friction or offset column."""
     inertial = 10 * len(problem.links)
     names = list(problem.standard_names) or [""] * problem.theta_urdf.size
     friction = np.array(
@@ -339,11 +339,13 @@ def fit_urdf_friction(problem: Problem, settings: Mapping[str, Any]) -> Fit:
         ],
         dtype=np.intp,
     )
+    standard = problem.theta_urdf.copy()
+    if not friction.size:  # friction: [] and no offsets: nothing to fit
+        return Fit(to_base(standard, problem.base), standard=standard)
     A = problem.R[:, :, friction].reshape(-1, friction.size)
     b = (problem.c - problem.R[:, :, :inertial] @ problem.theta_urdf[:inertial]).reshape(-1)
     lower = np.where(np.isin(friction, problem.nonnegative), 0.0, -np.inf)
     solution = scipy.optimize.lsq_linear(A, b, bounds=(lower, np.inf), method="bvls", tol=1e-12)
-    standard = problem.theta_urdf.copy()
     standard[friction] = solution.x
     return Fit(to_base(standard, problem.base), standard=standard)
 
