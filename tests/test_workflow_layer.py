@@ -634,6 +634,23 @@ def test_a_changed_urdf_checks_the_logs_again(config, tmp_path, monkeypatch):
         RobotStudies(config).check_inputs()
 
 
+def test_a_calibration_log_too_short_once_decimated_is_named(config, tmp_path, monkeypatch):
+    """2 s of opti_traj_testing1 hold 1,800 samples after the filter's trims, enough; thinned
+    by signals.decimate = 20 (calibration records only) 90 are left, fewer than the folds and
+    fits need: named before any job, with decimate among the remedies (it passed the check
+    and ended in a bare ValueError of the fold splitter)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    block = config["robots"]["kinova_gen3"]
+    config["robots"] = {"kinova_gen3": block}
+    block["records"]["calibration"][0]["trim_end_s"] = 2.74  # opti_traj_testing1 lasts 4.74 s
+    RobotStudies(config).check_inputs()
+    block["signals"]["decimate"] = 20
+    message = r"opti_traj_testing1\.csv: too short: .* leave 90 samples kept by signals\.decimate"
+    with pytest.raises(UserError, match=message + r" = 20, fewer than 100: .* or decimate"):
+        RobotStudies(config).check_inputs()
+
+
 def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monkeypatch):
     """The calibration log again as validation (another name, the same bytes) stops the run;
     disjoint spans of one long log (trim_start_s/trim_end_s) are a held-out phase and pass."""

@@ -314,15 +314,18 @@ class RobotStudies:
         )
         kept = loaded.time[-1]
         needed = 2 * block["signals"]["trim_s"]
-        samples = int((kept - needed) * loaded.sample_rate_hz)
-        if samples < MIN_KEPT_SAMPLES:
+        decimate = record_signals(block["signals"], role)["decimate"]  # calibration records'
+        samples = -(-int((kept - needed) * loaded.sample_rate_hz) // decimate)  # kept every n-th
+        if samples < MIN_KEPT_SAMPLES:  # the folds (cv.folds at most 50) need them too
+            thinned = f" kept by signals.decimate = {decimate}" if decimate > 1 else ""
             raise InputError(
                 f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s, "
                 f"less the 2 x signals.trim_s = {needed:g} s that filtering drops, leave "
-                f"{max(samples, 0)} samples, fewer than {MIN_KEPT_SAMPLES}: record a longer "
-                "motion or lower those trims (its "
-                f"{loaded.time.size} samples were read as {loaded.sample_rate_hz:.4g} Hz: if "
-                "that rate is wrong, check units.time)"
+                f"{max(samples, 0)} samples{thinned}, fewer than {MIN_KEPT_SAMPLES}: record a "
+                "longer motion or lower those trims"
+                + (" or decimate" if decimate > 1 else "")
+                + f" (its {loaded.time.size} samples were read as "
+                f"{loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
             )
         units = spec["units"]
         problems = checks.record_problems(
@@ -331,7 +334,6 @@ class RobotStudies:
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise InputError(problems_message(name, spec["path"], problems))
         cutoff = block["signals"]["cutoff_hz"]
-        decimate = record_signals(block["signals"], role)["decimate"]
         if cutoff != "auto" and (
             high := signals.above_nyquist(float(cutoff), loaded.sample_rate_hz, decimate)
         ):
