@@ -651,6 +651,27 @@ def test_a_calibration_log_too_short_once_decimated_is_named(config, tmp_path, m
         RobotStudies(config).check_inputs()
 
 
+def test_auto_cutoff_candidates_above_the_decimated_nyquist_are_named_before_any_job(
+    config, tmp_path, monkeypatch
+):
+    """``cutoff_hz: auto`` with every candidate at or above 0.8 x the Nyquist frequency of the
+    decimated calibration log (1 kHz / 40: 10 Hz usable below) stops the run naming the field
+    (it ended in a traceback inside robot_cutoff)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    block = config["robots"]["kinova_gen3"]
+    config["robots"] = {"kinova_gen3": block}
+    block["signals"].update(decimate=40, cutoff_candidates_hz=[10.0, 12.0])
+    message = (
+        r"robots\.kinova_gen3\.signals\.cutoff_candidates_hz: .*opti_traj_testing1\.csv "
+        r"\(1000 Hz / signals\.decimate = 40\): no cutoff candidate lies below 10 Hz"
+    )
+    with pytest.raises(ConfigError, match=message):
+        RobotStudies(config).check_inputs()
+    block["signals"]["cutoff_candidates_hz"] = [5.0, 8.0]
+    RobotStudies(config).check_inputs()
+
+
 def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monkeypatch):
     """The calibration log again as validation (another name, the same bytes) stops the run;
     disjoint spans of one long log (trim_start_s/trim_end_s) are a held-out phase and pass."""

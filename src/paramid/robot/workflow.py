@@ -298,6 +298,7 @@ class RobotStudies:
         done, stamp = validated_before(spec["path"], settings, "paramid.robot.checks")
         if done:
             return []
+        from paramid.cutoff import usable_candidates
         from paramid.robot import checks, model, records, signals, study
 
         robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
@@ -338,6 +339,16 @@ class RobotStudies:
             high := signals.above_nyquist(float(cutoff), loaded.sample_rate_hz, decimate)
         ):
             raise ConfigError(f"robots.{name}.signals.cutoff_hz: {spec['path']}: {high}")
+        if cutoff == "auto" and role == "calibration":  # robot_cutoff scores these candidates
+            try:
+                usable_candidates(
+                    block["signals"]["cutoff_candidates_hz"], [loaded.sample_rate_hz / decimate]
+                )
+            except ValueError as err:
+                rate = f"{loaded.sample_rate_hz:.4g} Hz / signals.decimate = {decimate}"
+                raise ConfigError(
+                    f"robots.{name}.signals.cutoff_candidates_hz: {spec['path']} ({rate}): {err}"
+                ) from None
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
             raise InputError(
