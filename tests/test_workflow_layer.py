@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from paramid import workflow
+from paramid import io, workflow
 from paramid.calibration.workflow import CalibrationStudies
 from paramid.cec2022.workflow import Cec2022Benchmark
 from paramid.config import ConfigError, result_folders
@@ -27,7 +27,7 @@ from paramid.excitation.workflow import ExcitationDesigns
 from paramid.friction.workflow import NonlinearStudies
 from paramid.hip.workflow import HipStudies
 from paramid.io import UserError
-from paramid.robot.workflow import RobotStudies
+from paramid.robot.workflow import RECORD_ID, RobotStudies
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -670,6 +670,26 @@ def test_auto_cutoff_candidates_above_the_decimated_nyquist_are_named_before_any
         RobotStudies(config).check_inputs()
     block["signals"]["cutoff_candidates_hz"] = [5.0, 8.0]
     RobotStudies(config).check_inputs()
+
+
+def test_a_log_whose_file_name_is_no_record_id_is_named_with_the_fix(config, repo_root):
+    """A record id defaults to the log's file stem: ``opti traj 2.csv`` passed the checks and
+    the DAG failed with a MissingInputException naming no setting; the id must match the
+    schema's ``name`` pattern, the rules' wildcard."""
+    schema = io.read_yaml(repo_root / "workflow/schemas/config.schema.yaml")["$defs"]
+    for record in ("robot_measured_record", "robot_twin_record"):
+        assert schema[record]["properties"]["name"]["pattern"] == f"^{RECORD_ID}$"
+    block = config["robots"]["kinova_gen3"]
+    validation = block["records"]["validation"][0]
+    validation["path"] = "data/kinova_gen3/opti traj 2.csv"
+    message = (
+        r"robots\.kinova_gen3\.records\.validation: data/kinova_gen3/opti traj 2\.csv has no "
+        r"`name:`, and its file name 'opti traj 2' is no record id .* give it a `name:`"
+    )
+    with pytest.raises(ConfigError, match=message):
+        RobotStudies(config)
+    validation["name"] = "opti_traj_2"
+    assert "opti_traj_2" in RobotStudies(config).record_ids("kinova_gen3", "validation")
 
 
 def test_a_validation_log_may_not_repeat_calibration_data(config, tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ rule robot_record:
         "logs/{study}/robot_record_{record}.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
-        record="[A-Za-z0-9][A-Za-z0-9_.-]*",
+        record=ROBOTS.record_id,
     resources:
         mem_mb=memory_mb(1000, 3),
     params:
@@ -56,7 +56,7 @@ rule robot_signals:
         "logs/{study}/robot_signals_{record}.log",
     wildcard_constraints:
         study=one_of(ROBOTS.names),
-        record="[A-Za-z0-9][A-Za-z0-9_.-]*",
+        record=ROBOTS.record_id,
     resources:
         mem_mb=memory_mb(1000, 10),
     params:

@@ -10,6 +10,7 @@ the final targets.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ ROLES = ("calibration", "validation")
 #: samples, no validation (0.1 s at 1 kHz)
 MIN_KEPT_SAMPLES = 100
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
+#: a record id (the schema's records' ``name`` pattern, the rules' ``{record}`` wildcard)
+RECORD_ID = "[A-Za-z0-9][A-Za-z0-9_.-]*"
 
 
 def record_signals(settings: Mapping[str, Any], role: str) -> dict[str, Any]:
@@ -64,6 +67,7 @@ class RobotStudies:
     figures = FIGURES
     all_methods = METHODS
     consistent = CONSISTENT
+    record_id = RECORD_ID
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         """Names the records of every study (its files: :meth:`check_inputs`)."""
@@ -120,6 +124,12 @@ class RobotStudies:
             for k, spec in enumerate(given.get(role, []), start=1):
                 default = Path(spec["path"]).stem if "path" in spec else f"{role}_{k}"
                 record = spec.get("name", default)
+                if not re.fullmatch(RECORD_ID, record):  # a file stem (a name: has the schema's)
+                    raise ConfigError(
+                        f"robots.{name}.records.{role}: {spec['path']} has no `name:`, and its "
+                        f"file name {record!r} is no record id (a letter or digit, then letters, "
+                        "digits, '_', '.', '-'): give it a `name:`"
+                    )
                 if record in names:
                     first_role, first = names[record]
                     if first_role != role and first.get("path") == spec.get("path"):
