@@ -16,7 +16,7 @@ import numpy as np  # noqa: E402
 from paramid import io  # noqa: E402
 from paramid.robot import base as bp  # noqa: E402
 from paramid.robot import excitation as ex  # noqa: E402
-from paramid.robot import study  # noqa: E402
+from paramid.robot import model, study  # noqa: E402
 
 
 def main(smk) -> None:
@@ -43,7 +43,9 @@ def main(smk) -> None:
     summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)
     io.write_csv(ex.coefficient_frame(result.trajectory, robot.joints), smk.output.coefficients)
-    frame, units = ex.trajectory_frame(result.trajectory, robot.joints, spec["controller_rate_hz"])
+    frame, units = ex.trajectory_frame(
+        result.trajectory, robot.joints, spec["controller_rate_hz"], model.joint_units(robot)
+    )
     meta = {"study": cfg["study"], "period_s": result.trajectory.period}
     io.write_parquet(frame, smk.output.parquet, units=units, meta=meta)
     io.write_csv(frame, smk.output.csv)

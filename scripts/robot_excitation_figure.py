@@ -21,6 +21,7 @@ def main(smk) -> None:
             FourierTrajectory.from_dict(design["trajectory"]),
             design["joints"],
             design["limits_used"],
+            io.read_parquet_metadata(smk.input.trajectory)["units"],
         )
         io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
         fig = figures.excitation_comparison_figure(per_seed, pd.read_csv(smk.input.comparison))

@@ -19,7 +19,8 @@ def main(smk) -> None:
                 m: io.read_parquet(p)[0]
                 for m, p in zip(cfg["methods"], smk.input.predictions, strict=True)
             }
-            fig = figures.torque_figure(predictions, cfg["joints"], cfg["records"])
+            units = io.read_parquet_metadata(smk.input.predictions[0])["units"]
+            fig = figures.torque_figure(predictions, cfg["joints"], cfg["records"], units)
         elif cfg["figure"] == "rmse":
             fig = figures.rmse_figure(pd.read_csv(smk.input.validation))
         elif cfg["figure"] == "regularisation":

@@ -2,7 +2,7 @@
 recorded (time, record, tau_meas_<joint>, tau_pred_<joint>)."""
 
 from paramid import io
-from paramid.robot import study
+from paramid.robot import model, study
 
 
 def main(smk) -> None:
@@ -18,7 +18,7 @@ def main(smk) -> None:
     for name, path in zip(cfg["records"], smk.input.signals, strict=True):
         part = study.signals_of(*io.read_parquet(path), robot.joints)
         parts[name] = (part, study.predict(robot, part, beta, base.independent))
-    frame, units = study.prediction_frame(robot.joints, parts)
+    frame, units = study.prediction_frame(robot.joints, parts, model.joint_units(robot))
     meta = io.provenance(cfg, smk.input, stage="robot_predict", records=study.record_bands(parts))
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info("%s: %d validation samples in %d records", cfg["method"], len(frame), len(parts))

@@ -39,7 +39,7 @@ def main(smk) -> None:
         )
         extra = {"twin": cfg["twin"], "excitation": excitation}
     channels = {"q": rec.q, "dq": rec.dq, "tau": rec.tau}
-    frame, units = study.channel_frame(rec.time, channels, joints)
+    frame, units = study.channel_frame(rec.time, channels, joints, model.joint_units(robot))
     meta = io.provenance(cfg, smk.input, stage="robot_record", **extra)
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(

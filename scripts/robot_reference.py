@@ -3,7 +3,7 @@ rigid body of its URDF with friction fitted on the calibration records (the stud
 per joint), predicting every validation record."""
 
 from paramid import io
-from paramid.robot import study
+from paramid.robot import model, study
 
 
 def main(smk) -> None:
@@ -24,7 +24,7 @@ def main(smk) -> None:
     for name, path in zip(cfg["records"], smk.input.validation, strict=True):
         part = study.signals_of(*io.read_parquet(path), joints)
         parts[name] = (part, study.predict(robot, part, theta))
-    frame, units = study.prediction_frame(joints, parts)
+    frame, units = study.prediction_frame(joints, parts, model.joint_units(robot))
     meta = io.provenance(
         cfg,
         smk.input,

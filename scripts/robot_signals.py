@@ -16,7 +16,8 @@ def main(smk) -> None:
     part = signals.process_chosen(
         record, cfg["signals"], float(cutoff), cfg["study"], cfg["source"]
     )
-    frame, units, sampling = study.signals_frame(part, joints)
+    recorded = study.units_of(io.read_parquet_metadata(smk.input.record)["units"], joints)
+    frame, units, sampling = study.signals_frame(part, joints, recorded)
     meta = io.provenance(cfg, smk.input, stage="robot_signals") | sampling
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(

@@ -549,14 +549,21 @@ def test_acceleration_limits_in_degrees_are_warned_of(robot):
 
 def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_names_far_ones():
     """A limit near the design's peak is drawn dashed; one far above it (that would flatten the
-    curve) is written beside its panel."""
+    curve) is written beside its panel; each joint's axes in its units (a prismatic one's m)."""
     from paramid.excitation.fourier import FourierTrajectory
     from paramid.robot.figures import excitation_figure
 
     trajectory = FourierTrajectory(np.zeros(2), [[0.5, 0.0], [0.5, 0.0]], np.zeros((2, 2)), 1.0)
     limits = {"q_min": [-1, -1], "q_max": [1, 1], "qd_max": [1, None], "qdd_max": [0.6, 20.0]}
-    fig = excitation_figure(trajectory, ["near", "far"], limits)
+    units = {
+        f"{c}_{j}": u
+        for j, unit in (("near", "rad"), ("far", "m"))
+        for c, u in zip(("q", "dq", "ddq"), (unit, f"{unit}/s", f"{unit}/s^2"), strict=True)
+    }
+    fig = excitation_figure(trajectory, ["near", "far"], limits, units)
     near, far = fig.axes[2], fig.axes[5]
+    assert near.get_ylabel() == "q̈ [rad/s²]" and fig.axes[3].get_ylabel() == "far\nq [m]"
+    assert far.get_ylabel() == "q̈ [m/s²]"  # a prismatic joint's, in its own units
     assert [line.get_ydata()[0] for line in near.lines[1:]] == [-0.6, 0.6]
     assert len(far.lines) == 1 and [text.get_text() for text in far.texts] == ["limit ±20"]
     assert len(fig.axes[4].lines) == 1  # no velocity limit: none drawn
@@ -606,3 +613,28 @@ def test_twin_errors_leave_out_base_parameters_whose_truth_is_zero():
     assert np.all((errors["param_error"] > 0) & (errors["param_error"] < 0.1))
     relative = relative_error(np.array([[0.0, 1e-17], [3e-3, 0.0], [1.1, 0.9]]), [0.0, 0.0, 1.0])
     assert np.isnan(relative[:2]).all() and relative[2] == pytest.approx([0.1, 0.1])
+
+
+def test_a_prismatic_joints_channels_are_stated_in_m_and_n(tmp_path):
+    """The records', signals' and predictions' Parquet units and the torque figure's axis of a
+    prismatic joint: m, m/s, m/s², N (they said rad and N m for every joint)."""
+    from paramid.robot import study
+    from paramid.robot.signals import ProcessedRecord
+
+    path = tmp_path / "lift.urdf"
+    path.write_text(LIFT_URDF)
+    lift = loaders.load_robot(path, ["lift", "shoulder"])
+    units = model.joint_units(lift)
+    assert [u["q"] for u in units] == ["m", "rad"] and [u["tau"] for u in units] == ["N", "N m"]
+    time = np.arange(4) / 100.0
+    states = {c: np.ones((4, 2)) for c in ("q", "dq", "ddq", "tau")}
+    part = ProcessedRecord(time=time, sample_rate_hz=100.0, cutoff_hz=10.0, **states)
+    _, column_units, _ = study.signals_frame(part, lift.joints, units)
+    assert column_units["ddq_lift"] == "m/s^2" and column_units["tau_shoulder"] == "N m"
+    assert study.units_of(column_units, lift.joints) == units  # read back from the metadata
+    frame, predicted = study.prediction_frame(lift.joints, {"r": (part, states["tau"])}, units)
+    assert predicted["tau_pred_lift"] == "N" and predicted["tau_meas_shoulder"] == "N m"
+    from paramid.robot.figures import torque_figure
+
+    fig = torque_figure({"ols": frame}, lift.joints, ["r"], predicted)
+    assert [ax.get_ylabel() for ax in fig.axes[:2]] == ["lift\n[N]", "shoulder\n[N m]"]

@@ -52,6 +52,7 @@ rule robot_excitation_compare:
 rule robot_excitation_figure:
     input:
         design="results/{study}/excitation/design.json",
+        trajectory="results/{study}/excitation/trajectory.parquet",
         comparison="results/{study}/excitation/comparison.csv",
         per_seed="results/{study}/excitation/per_seed.parquet",
     output:

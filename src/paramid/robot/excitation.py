@@ -822,15 +822,19 @@ def design_summary(
 
 
 def trajectory_frame(
-    trajectory: FourierTrajectory, joints: Sequence[str], rate_hz: float
+    trajectory: FourierTrajectory,
+    joints: Sequence[str],
+    rate_hz: float,
+    joint_units: Sequence[Mapping[str, str]],
 ) -> tuple[pd.DataFrame, dict[str, str]]:
-    """One period at ``rate_hz``: time, q_/dq_/ddq_<joint> (a controller can replay it), units."""
+    """One period at ``rate_hz``: time, q_/dq_/ddq_<joint> (a controller can replay it), units
+    (per joint: ``joint_units``, :func:`paramid.robot.model.joint_units`)."""
     t = np.arange(int(round(trajectory.period * rate_hz))) / rate_hz
     q, dq, ddq = trajectory.evaluate_joints(t)
     columns: dict[str, Array] = {"time": t}
     units = {"time": "s"}
-    for name, values, unit in (("q", q, "rad"), ("dq", dq, "rad/s"), ("ddq", ddq, "rad/s^2")):
+    for name, values in (("q", q), ("dq", dq), ("ddq", ddq)):
         for k, joint in enumerate(joints):
             columns[f"{name}_{joint}"] = values[:, k]
-            units[f"{name}_{joint}"] = unit
+            units[f"{name}_{joint}"] = joint_units[k][name]
     return pd.DataFrame(columns), units

@@ -24,10 +24,14 @@ from paramid.plotting import new_figure, plain_log_ticks, seed_boxes, series_col
 
 
 def torque_figure(
-    predictions: Mapping[str, pd.DataFrame], joints: Sequence[str], records: Sequence[str]
+    predictions: Mapping[str, pd.DataFrame],
+    joints: Sequence[str],
+    records: Sequence[str],
+    units: Mapping[str, str],
 ) -> Figure:
     """One row per joint, one column per validation record: the torque as recorded (grey)
-    and each method's prediction; the legend above the panels, over no curve."""
+    and each method's prediction, in the predictions' ``units`` (a prismatic joint's force in
+    N); the legend above the panels, over no curve."""
     fig, axes = new_figure(
         1.1 * len(joints) + 0.6,
         nrows=len(joints),
@@ -55,7 +59,8 @@ def torque_figure(
                 values = frame.loc[frame["record"] == record, f"tau_pred_{joint}"]
                 if values.min() < low or values.max() > high:
                     off_scale.add(method)
-            ax.set_ylabel(f"{joint}\n[N m]", fontsize="small")  # long names on two lines
+            unit = units[f"tau_meas_{joint}"]
+            ax.set_ylabel(f"{joint}\n[{unit}]", fontsize="small")  # long names on two lines
         axes[0, c].set_title(record)
         axes[-1, c].set_xlabel("time [s]")
     handles, labels = axes[0, 0].get_legend_handles_labels()
@@ -189,12 +194,16 @@ OFF_SCALE = 1.5
 
 
 def excitation_figure(
-    trajectory: FourierTrajectory, joints: Sequence[str], limits: Mapping[str, Sequence[float]]
+    trajectory: FourierTrajectory,
+    joints: Sequence[str],
+    limits: Mapping[str, Sequence[float]],
+    units: Mapping[str, str],
 ) -> Figure:
-    """One row per joint: q, q̇ and q̈ of the designed excitation over one period, the limits
-    used dashed (none where a limit is null: the URDF gives none).  An acceleration limit more
-    than :data:`OFF_SCALE` times the design's peak is written beside its panel instead of drawn, so
-    that it does not flatten the curve (a slow design's limits reach 2.6-8.1x it)."""
+    """One row per joint: q, q̇ and q̈ of the designed excitation over one period (in
+    ``units``, by column: a prismatic joint's in m), the limits used dashed (none where a limit
+    is null: the URDF gives none).  An acceleration limit more than :data:`OFF_SCALE` times the
+    design's peak is written beside its panel instead of drawn, so that it does not flatten
+    the curve (a slow design's limits reach 2.6-8.1x it)."""
     t = np.linspace(0.0, trajectory.period, 2000)
     q, dq, ddq = trajectory.evaluate_joints(t)
     fig, axes = new_figure(
@@ -204,9 +213,24 @@ def excitation_figure(
         speed, accel = limits["qd_max"][k], limits["qdd_max"][k]
         drawn_accel = accel <= OFF_SCALE * np.abs(ddq[:, k]).max()
         panels: list[tuple[Any, NDArray[np.float64], list[float], str]] = [
-            (axes[k, 0], q[:, k], [limits["q_min"][k], limits["q_max"][k]], f"{joint}\nq [rad]"),
-            (axes[k, 1], dq[:, k], [] if speed is None else [-speed, speed], "q̇ [rad/s]"),
-            (axes[k, 2], ddq[:, k], [-accel, accel] if drawn_accel else [], "q̈ [rad/s²]"),
+            (
+                axes[k, 0],
+                q[:, k],
+                [limits["q_min"][k], limits["q_max"][k]],
+                f"{joint}\nq [{units[f'q_{joint}']}]",
+            ),
+            (
+                axes[k, 1],
+                dq[:, k],
+                [] if speed is None else [-speed, speed],
+                f"q̇ [{units[f'dq_{joint}']}]",
+            ),
+            (
+                axes[k, 2],
+                ddq[:, k],
+                [-accel, accel] if drawn_accel else [],
+                f"q̈ [{units[f'ddq_{joint}'].replace('^2', '²')}]",
+            ),
         ]
         for ax, values, bounds, label in panels:
             ax.plot(t, values, lw=0.8)

@@ -486,6 +486,19 @@ def joint_kinds(robot: Robot) -> tuple[str, ...]:
     return tuple(_joint_kind(robot.model, jid) for jid in robot.pin_joint)
 
 
+#: a joint's channels in SI units by the unit of its position: a revolute or continuous joint's
+#: angle [rad] and torque [N m], a prismatic joint's position [m] and force [N]
+CHANNEL_UNITS: dict[str, dict[str, str]] = {
+    "rad": {"q": "rad", "dq": "rad/s", "ddq": "rad/s^2", "tau": "N m"},
+    "m": {"q": "m", "dq": "m/s", "ddq": "m/s^2", "tau": "N"},
+}
+
+
+def joint_units(robot: Robot) -> list[dict[str, str]]:
+    """Per entry of ``robot.joints``: the units of its channels (:data:`CHANNEL_UNITS`)."""
+    return [CHANNEL_UNITS["m" if k == "prismatic" else "rad"] for k in joint_kinds(robot)]
+
+
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:
     """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
     continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""

@@ -45,6 +45,7 @@ from paramid.robot.compression import CHUNK, Compressed, compress_records, usabl
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
     ARMATURE,
+    CHANNEL_UNITS,
     OFFSET,
     Robot,
     RobotError,
@@ -63,7 +64,6 @@ from paramid.robot.signals import ProcessedRecord
 
 Array = NDArray[np.float64]
 CHANNELS = ("q", "dq", "ddq", "tau")
-UNITS = {"time": "s", "q": "rad", "dq": "rad/s", "ddq": "rad/s^2", "tau": "N m"}
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
@@ -82,18 +82,30 @@ def robot_of(block: Mapping[str, Any], urdf: str) -> Robot:
     )
 
 
-def channel_frame(time: Array, channels: Mapping[str, Array | None], joints: Sequence[str]):
+def channel_frame(
+    time: Array,
+    channels: Mapping[str, Array | None],
+    joints: Sequence[str],
+    units: Sequence[Mapping[str, str]],
+):
     """``time`` and ``<channel>_<joint>`` columns (channels that are None are left out), with
-    their units."""
+    their units (``units``: per joint, its channels' units, :func:`paramid.robot.model.
+    joint_units`)."""
     columns: dict[str, Array] = {"time": time}
-    units = {"time": "s"}
+    column_units = {"time": "s"}
     for name, values in channels.items():
         if values is None:
             continue
         for k, joint in enumerate(joints):
             columns[f"{name}_{joint}"] = values[:, k]
-            units[f"{name}_{joint}"] = UNITS[name]
-    return pd.DataFrame(columns), units
+            column_units[f"{name}_{joint}"] = units[k][name]
+    return pd.DataFrame(columns), column_units
+
+
+def units_of(column_units: Mapping[str, str], joints: Sequence[str]) -> list[dict[str, str]]:
+    """Per joint, its channels' units as a table of :func:`channel_frame` states them (by the
+    unit of its ``q_<joint>`` column)."""
+    return [CHANNEL_UNITS[column_units[f"q_{joint}"]] for joint in joints]
 
 
 def _channel(frame: pd.DataFrame, name: str, joints: Sequence[str]) -> Array:
@@ -101,11 +113,12 @@ def _channel(frame: pd.DataFrame, name: str, joints: Sequence[str]) -> Array:
 
 
 def signals_frame(
-    part: ProcessedRecord, joints: Sequence[str]
+    part: ProcessedRecord, joints: Sequence[str], joint_units: Sequence[Mapping[str, str]]
 ) -> tuple[pd.DataFrame, dict[str, str], dict[str, float]]:
-    """A processed record as a table (time, q, dq, ddq, tau per joint), its units and the
-    metadata :func:`signals_of` needs (sample rate, cutoff)."""
-    frame, units = channel_frame(part.time, {c: getattr(part, c) for c in CHANNELS}, joints)
+    """A processed record as a table (time, q, dq, ddq, tau per joint), its units (per joint:
+    ``joint_units``) and the metadata :func:`signals_of` needs (sample rate, cutoff)."""
+    channels = {c: getattr(part, c) for c in CHANNELS}
+    frame, units = channel_frame(part.time, channels, joints, joint_units)
     return frame, units, {"sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
 
 
@@ -783,17 +796,20 @@ def reference_model(
 
 
 def prediction_frame(
-    joints: Sequence[str], parts: Mapping[str, tuple[ProcessedRecord, Array]]
+    joints: Sequence[str],
+    parts: Mapping[str, tuple[ProcessedRecord, Array]],
+    joint_units: Sequence[Mapping[str, str]],
 ) -> tuple[pd.DataFrame, dict[str, str]]:
     """The predictions of one method: per validation record its samples' time, the torque as
-    recorded and the prediction per joint (``tau_meas_<joint>``, ``tau_pred_<joint>``)."""
+    recorded and the prediction per joint (``tau_meas_<joint>``, ``tau_pred_<joint>``; a
+    prismatic joint's force in N, per ``joint_units``)."""
     frames, units = [], {"record": "-"}
     for name, (part, predicted) in parts.items():
-        frame, frame_units = channel_frame(part.time, {}, joints)
+        frame, frame_units = channel_frame(part.time, {}, joints, joint_units)
         for prefix, values in (("tau_meas", part.tau), ("tau_pred", predicted)):
             for k, joint in enumerate(joints):
                 frame[f"{prefix}_{joint}"] = values[:, k]
-                frame_units[f"{prefix}_{joint}"] = "N m"
+                frame_units[f"{prefix}_{joint}"] = joint_units[k]["tau"]
         frames.append(frame.assign(record=name))
         units.update(frame_units)
     return pd.concat(frames, ignore_index=True), units
