@@ -8,7 +8,7 @@ from typing import Any
 
 from paramid import ingest, io
 from paramid.calibration import paper
-from paramid.robot import excitation, model, records
+from paramid.robot import excitation, model, records, twin
 
 
 def load_record(path: str | Path, *args: Any, **kwargs: Any) -> ingest.MeasuredRecord:
@@ -38,3 +38,12 @@ KR210_PAPER_VALUES = Path(__file__).resolve().parents[1] / "data/kr210/paper_val
 def kr210_printed(path: str | Path = KR210_PAPER_VALUES) -> paper.PrintedValues:
     """:func:`paramid.calibration.paper.printed_values` of a paper-values file."""
     return paper.printed_values(io.read_yaml(path), str(path))
+
+
+#: the real Gen3's TorqueCur content above 10 Hz per joint [N m] (SOURCE.md "Real or
+#: simulated?"), the torque noise gen3_twin states
+GEN3_TORQUE_NOISE_NM = (3.3, 3.3, 3.3, 3.3, 0.6, 0.6, 0.6)
+#: a Gen3 twin's sensors: the schema's encoder and velocity defaults, gen3_twin's torque noise
+GEN3_NOISE = twin.TwinNoise(1e-5, 0.0, 2e-3, GEN3_TORQUE_NOISE_NM)
+#: perfect sensors: measured = true
+NOISE_FREE = twin.TwinNoise(0.0, 0.0, 0.0, 0.0)

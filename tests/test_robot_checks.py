@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -733,7 +734,7 @@ def fast_arm():
     arm = loaders.load_robot(ROOT / "tests/data/fast_arm.urdf", FAST_JOINTS)
     theta = twin.true_parameters(arm, 3, 0.15, viscous=(0.1, 0.5), coulomb=(0.2, 1.0))
     motion = twin.excitation(arm, seed=4, period_s=4.0, max_velocity_rad_s=2.0)
-    noise = twin.TwinNoise(torque_noise_nm=0.05)
+    noise = replace(loaders.GEN3_NOISE, torque_noise_nm=0.05)
     log = twin.simulate(arm, theta, motion, 20.0, 500.0, noise, 0, "calibration")
     record = records.RobotRecord(
         log.time, log.q, log.dq, log.tau, tuple(FAST_JOINTS), 500.0, 0.0, False

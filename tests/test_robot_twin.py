@@ -3,11 +3,12 @@ excitation; noise-free data recover the true base parameters, the sensors are as
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from loaders import load_robot
+from loaders import GEN3_NOISE, GEN3_TORQUE_NOISE_NM, NOISE_FREE, load_robot
 
 from paramid.base_parameters import base_columns
 from paramid.excitation.fourier import FourierTrajectory
@@ -21,7 +22,6 @@ from paramid.robot.model import (
     urdf_parameters,
 )
 from paramid.robot.twin import (
-    KINOVA_TORQUE_NOISE_NM,
     TwinNoise,
     excitation,
     simulate,
@@ -45,7 +45,7 @@ def theta(kinova: Robot) -> np.ndarray:
 def test_noise_free_twin_recovers_base_parameters(kinova: Robot, theta: np.ndarray) -> None:
     """OLS (np.linalg.lstsq) on the stacked base regressor of one 10 s period at 200 Hz."""
     trajectory = excitation(kinova, seed=1)
-    rec = simulate(kinova, theta, trajectory, 10.0, 200.0, TwinNoise.noise_free(), seed=1)
+    rec = simulate(kinova, theta, trajectory, 10.0, 200.0, NOISE_FREE, seed=1)
     assert np.array_equal(rec.q, rec.q_true) and np.array_equal(rec.tau, rec.tau_true)
     base = structural_base(kinova)
     W = base_columns(regressor(kinova, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
@@ -62,7 +62,7 @@ def test_noise_free_twin_with_armature_recovers_it() -> None:
     it joins the link's Izz, both multiply q̈₁ alone), recovered like the others."""
     robot = load_robot(KINOVA_URDF, [f"joint_{k}" for k in range(1, 8)], armature=True)
     theta = true_parameters(robot, seed=4, inertia_spread=0.2)
-    rec = simulate(robot, theta, excitation(robot, seed=4), 10.0, 200.0, TwinNoise.noise_free(), 4)
+    rec = simulate(robot, theta, excitation(robot, seed=4), 10.0, 200.0, NOISE_FREE, 4)
     base = structural_base(robot)
     assert [n for n in base.names if n.startswith("ia_")] == [f"ia_joint_{k}" for k in range(2, 8)]
     W = base_columns(regressor(robot, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
@@ -101,35 +101,35 @@ def test_excitation_within_ranges(kinova: Robot) -> None:
 
 def test_noisy_twin_sensors(kinova: Robot, theta: np.ndarray) -> None:
     trajectory = excitation(kinova, seed=1)
-    noise = TwinNoise()
+    noise = GEN3_NOISE
     rec = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="cal")
     step = noise.encoder_step_rad
     np.testing.assert_allclose(rec.q / step, np.round(rec.q / step), atol=1e-6)
     assert np.abs(rec.q - rec.q_true).max() <= step / 2 + 1e-12
     sigma = np.std(rec.tau - rec.tau_true, axis=0)
-    np.testing.assert_allclose(sigma, KINOVA_TORQUE_NOISE_NM, rtol=0.05)
+    np.testing.assert_allclose(sigma, GEN3_TORQUE_NOISE_NM, rtol=0.05)
     assert np.std(rec.dq - rec.dq_true) == pytest.approx(noise.velocity_noise_rad_s, rel=0.05)
     again = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="cal")
     assert np.array_equal(again.tau, rec.tau)
     val = simulate(kinova, theta, trajectory, 20.0, 500.0, noise, seed=1, record="val")
     assert not np.array_equal(val.tau, rec.tau) and np.array_equal(val.tau_true, rec.tau_true)
-    quiet = TwinNoise(torque_noise_nm=0.0)
+    quiet = replace(GEN3_NOISE, torque_noise_nm=0.0)
     no_tau = simulate(kinova, theta, trajectory, 20.0, 500.0, quiet, seed=1, record="cal")
     assert np.array_equal(no_tau.dq, rec.dq) and np.array_equal(no_tau.tau, rec.tau_true)
 
 
 def test_record_frame_and_errors(kinova: Robot, theta: np.ndarray) -> None:
     trajectory = excitation(kinova, seed=1)
-    rec = simulate(kinova, theta, trajectory, 1.0, 100.0, TwinNoise(), seed=0)
+    rec = simulate(kinova, theta, trajectory, 1.0, 100.0, GEN3_NOISE, seed=0)
     frame = rec.frame(kinova.joints)
     assert list(frame.columns[:3]) == ["time", "q_joint_1", "q_joint_2"]
     assert frame.shape == (100, 1 + 3 * 7)
     np.testing.assert_array_equal(frame["tau_joint_3"], rec.tau[:, 2])
     with pytest.raises(ValueError, match="fewer than 2 samples"):
-        simulate(kinova, theta, trajectory, 0.001, 100.0, TwinNoise(), seed=0)
+        simulate(kinova, theta, trajectory, 0.001, 100.0, GEN3_NOISE, seed=0)
     three = FourierTrajectory(np.zeros(3), np.ones((3, 2)), np.ones((3, 2)), 1.0)
     with pytest.raises(ValueError, match="trajectory has 3 joints, robot 7"):
-        simulate(kinova, theta, three, 1.0, 100.0, TwinNoise(), seed=0)
+        simulate(kinova, theta, three, 1.0, 100.0, GEN3_NOISE, seed=0)
 
 
 def test_twin_noise_from_config() -> None:

@@ -98,7 +98,7 @@ def test_small_twin_study_builds_its_tables(workdir):
     np.testing.assert_allclose(parts, validation["rmse"] ** 2, rtol=1e-9)
     # the twin's white torque noise σ lies above the 10 Hz cutoff in the share 1 - 2 f_c / f_s
     ols = validation[validation["method"] == "ols"]
-    above = np.asarray(twin.KINOVA_TORQUE_NOISE_NM) * np.sqrt(1 - 2 * 10.0 / 100.0)
+    above = np.asarray(loaders.GEN3_TORQUE_NOISE_NM) * np.sqrt(1 - 2 * 10.0 / 100.0)
     np.testing.assert_allclose(ols["rmse_above_cutoff"], above, rtol=0.15)
     assert len(validation) == 3 * 1 * 7
     rmse = validation.groupby("method")["rmse"].mean()
@@ -122,7 +122,7 @@ def _write_logs(workdir: Path) -> None:
     (workdir / "data/mine").mkdir(parents=True)
     for name, seed in (("cal", 1), ("val", 2)):
         trajectory = twin.excitation(robot, seed=seed, period_s=4.0)
-        rec = twin.simulate(robot, theta, trajectory, 4.0, 100.0, twin.TwinNoise(), 0, name)
+        rec = twin.simulate(robot, theta, trajectory, 4.0, 100.0, loaders.GEN3_NOISE, 0, name)
         rec.frame(JOINTS).to_csv(workdir / f"data/mine/{name}.csv", index=False)
 
 

@@ -10,9 +10,11 @@ computes the true torque by ``pin.rnea`` with the true standard parameters θ pl
   "Quantisation"); e_q ~ N(0, σ_q²), σ_q = 0 by default (an assumption: the logs show no
   noise beyond the printing resolution);
 - velocity: q̇_m = q̇ + e_v, σ_v = 2e-3 rad/s (an assumption; SOURCE.md gives no figure);
-- torque from motor current: τ_m = τ + e_τ with per-joint σ_τ; :data:`KINOVA_TORQUE_NOISE_NM`
-  is the real Gen3's ``TorqueCur`` content above 10 Hz (std 3.0–3.6 N m on joints 1–4,
-  0.56–0.66 N m on joints 5–7, SOURCE.md "Real or simulated?"), white here.
+- torque from motor current: τ_m = τ + e_τ with per-joint σ_τ, white, stated by the study (the
+  shipped ``gen3_twin`` states the real Gen3's ``TorqueCur`` content above 10 Hz: std 3.0–3.6
+  N m on joints 1–4, 0.56–0.66 N m on joints 5–7, SOURCE.md "Real or simulated?").
+
+The defaults of σ_q, σ_v and Δ are the schema's (``twin.noise``); σ_τ has none.
 
 True parameters (:func:`true_parameters`): the URDF's inertial values, optionally each link's 10
 scaled by one factor in [1 − s, 1 + s] (a positive factor keeps the pseudo-inertia ⪰ 0),
@@ -44,7 +46,6 @@ from paramid.robot.model import (
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
-KINOVA_TORQUE_NOISE_NM = (3.3, 3.3, 3.3, 3.3, 0.6, 0.6, 0.6)
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,10 @@ class TwinNoise:
     """Sensor model (module docstring): encoder step and noise [rad], velocity noise [rad/s],
     torque noise [N m] (one value for all joints or one per joint)."""
 
-    encoder_step_rad: float = 1e-5
-    encoder_noise_rad: float = 0.0
-    velocity_noise_rad_s: float = 2e-3
-    torque_noise_nm: float | tuple[float, ...] = KINOVA_TORQUE_NOISE_NM
+    encoder_step_rad: float
+    encoder_noise_rad: float
+    velocity_noise_rad_s: float
+    torque_noise_nm: float | tuple[float, ...]
 
     @classmethod
     def from_config(cls, noise: Mapping[str, Any]) -> TwinNoise:
@@ -64,11 +65,6 @@ class TwinNoise:
         if isinstance(values["torque_noise_nm"], list):
             values["torque_noise_nm"] = tuple(values["torque_noise_nm"])
         return cls(**values)
-
-    @classmethod
-    def noise_free(cls) -> TwinNoise:
-        """Perfect sensors: measured = true."""
-        return cls(0.0, 0.0, 0.0, 0.0)
 
     def torque_sigma(self, n_joints: int) -> Array:
         """σ_τ per joint (n_joints,)."""
