@@ -44,6 +44,13 @@ STUDY_TARGETS = [
 ] + [f"results/kinova_gen3/figures/{f}.png" for f in ("torque", "rmse", "parameters")]
 
 
+def gen3_sensors() -> twin.TwinNoise:
+    """The shipped gen3_twin study's sensors (config.yaml, the schema's defaults filled)."""
+    config = io.read_yaml(ROOT / "config.yaml")
+    validate(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    return twin.TwinNoise.from_config(config["robots"]["gen3_twin"]["twin"]["noise"])
+
+
 def twin_block() -> dict:
     """gen3_twin's block of config.yaml with the schema's defaults filled."""
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -99,7 +106,7 @@ def library_steps(samples: int, naive_lmi_rows: int) -> None:
     robot = model.robot_from_urdf(io.read_urdf(URDF), URDF, JOINTS)
     theta = twin.true_parameters(robot, seed=0, inertia_spread=0.2)
     trajectory = twin.excitation(robot, seed=1)
-    rec = twin.simulate(robot, theta, trajectory, samples / 1000.0, 1000.0, twin.TwinNoise(), 0)
+    rec = twin.simulate(robot, theta, trajectory, samples / 1000.0, 1000.0, gen3_sensors(), 0)
     q, dq, ddq = rec.q_true, rec.dq_true, rec.ddq_true
     Y, t_fast = timed(model.regressor, robot, q, dq, ddq)
     Yn, t_naive = timed(naive_regressor, robot, q, dq, ddq)

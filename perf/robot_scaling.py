@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from paramid import io
+from paramid.config import validate
 from paramid.robot import model, twin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,13 +45,20 @@ robots:
 """
 
 
+def gen3_sensors() -> twin.TwinNoise:
+    """The shipped gen3_twin study's sensors (config.yaml, the schema's defaults filled)."""
+    config = io.read_yaml(ROOT / "config.yaml")
+    validate(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    return twin.TwinNoise.from_config(config["robots"]["gen3_twin"]["twin"]["noise"])
+
+
 def write_log(path: Path, samples: int, seed: int) -> None:
     """A twin joint log of ``samples`` samples at 1 kHz (a 20 s Fourier excitation repeated)."""
     robot = model.robot_from_urdf(io.read_urdf(ROOT / URDF), ROOT / URDF, JOINTS)
     theta = twin.true_parameters(robot, seed=0)
     trajectory = twin.excitation(robot, seed=seed, period_s=20.0)
     record = twin.simulate(
-        robot, theta, trajectory, samples / 1000.0, 1000.0, twin.TwinNoise(), 0, path.stem
+        robot, theta, trajectory, samples / 1000.0, 1000.0, gen3_sensors(), 0, path.stem
     )
     record.frame(JOINTS).to_csv(path, index=False)
 
