@@ -9,11 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import cutoff, estimators, ingest
+from paramid import cutoff, estimators, ingest, io
 from paramid.hip import pipeline
 from paramid.robot.signals import above_nyquist
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the schema's default candidates of a 1-DOF study's ``cutoff_hz: auto``
+CANDIDATES = io.read_yaml(ROOT / "workflow/schemas/config.schema.yaml")["$defs"]["study"][
+    "properties"
+]["signals"]["properties"]["cutoff_candidates_hz"]["default"]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd", "offset"]  # the README's example block
 SIGNALS = {"filter_order": 4, "trim_s": 0.2}
@@ -41,9 +45,7 @@ def test_chosen_cutoff_is_within_10_percent_of_the_best_in_3_to_8_hz(calibration
     """Two real records of different runs of the DFKI pendulum: the cutoff chosen on the
     calibration record alone validates within 10 % of the best cutoff in 3-8 Hz (issue #15)."""
     cal, val = _record(calibration), _record(validation)
-    candidates = cutoff.usable_candidates(
-        cutoff.DEFAULT_CANDIDATES_HZ, [cal.sample_rate_hz, val.sample_rate_hz]
-    )
+    candidates = cutoff.usable_candidates(CANDIDATES, [cal.sample_rate_hz, val.sample_rate_hz])
     choice = pipeline.choose_cutoff(
         cal.time, cal.angle, cal.torque, KEYS, 9.81, SIGNALS, candidates, blocks=5
     )
@@ -85,7 +87,7 @@ def test_noise_amplification_pulls_the_choice_below_the_nyquist_band():
         ["g_sin_q", "qdd", "sign_qd", "qd"],
         9.81,
         SIGNALS,
-        cutoff.usable_candidates(cutoff.DEFAULT_CANDIDATES_HZ, [fs]),
+        cutoff.usable_candidates(CANDIDATES, [fs]),
         blocks=5,
     )
     assert choice.chosen_hz <= 10.0

@@ -490,7 +490,8 @@ def test_auto_cutoff_rejects_noise_and_keeps_motion():
     tau = 0.5 * ddq + 0.3 * dq + 0.05 * rng.standard_normal(q.shape)
     angle = q + 1e-3 * rng.standard_normal(q.shape)  # encoder noise, amplified by q̈
     record = records.RobotRecord(t, angle, None, tau, tuple(JOINTS), 500.0, 0.0, False)
-    choice = signals.choose_cutoff([record, record], SIGNALS, diagonal_regressor, blocks=4)
+    candidates = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0]
+    choice = signals.choose_cutoff([record, record], SIGNALS, diagonal_regressor, candidates, 4)
     assert choice.candidates_hz.max() < 0.8 * 250.0
     assert 6.0 <= choice.chosen_hz <= 12.0, choice
     assert choice.cv_rmse[0] > choice.cv_rmse.min() < choice.cv_rmse[-1]

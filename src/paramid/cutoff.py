@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 Array = NDArray[np.float64]
-DEFAULT_CANDIDATES_HZ = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0)
 NYQUIST_FRACTION = 0.8  # candidates stay below 0.8 x the lower Nyquist frequency of the records
 
 

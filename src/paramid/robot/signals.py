@@ -126,10 +126,11 @@ def choose_cutoff(
     records: Sequence[RobotRecord],
     signals_config: Mapping,
     regressor: Regressor,
-    candidates_hz: Sequence[float] = cutoff.DEFAULT_CANDIDATES_HZ,
-    blocks: int = 5,
+    candidates_hz: Sequence[float],
+    blocks: int,
 ) -> cutoff.CutoffChoice:
-    """The ``auto`` cutoff of the calibration ``records``.
+    """The ``auto`` cutoff of the calibration ``records`` (``signals.cutoff_candidates_hz``,
+    ``blocks``: ``cv.folds``).
 
     Each usable candidate (below 0.8 x the lowest Nyquist frequency after decimation) is scored
     by the blocked cross-validation of the least-squares fit on the stacked regressor: the mean
