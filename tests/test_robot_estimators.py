@@ -96,13 +96,39 @@ Y_RICH = regressor(*RICH)
 BASE = selection(Y_RICH.reshape(-1, Y_RICH.shape[-1]))
 
 
+@dataclass(frozen=True)
+class Arrays:
+    """A record whose regressor is already computed: its rows stand in for q (the index)."""
+
+    Y: np.ndarray
+    tau: np.ndarray
+
+    @property
+    def q(self) -> np.ndarray:
+        return self.Y
+
+    dq = ddq = q
+
+    @staticmethod
+    def regressor(q: np.ndarray, dq: np.ndarray, ddq: np.ndarray) -> np.ndarray:
+        return q
+
+
 def problem(Y: np.ndarray, tau: np.ndarray, theta_urdf: np.ndarray | None = None) -> Problem:
-    """The estimators' problem on one record (100 Hz)."""
-    return estimators.make_problem(
-        [Y],
-        [tau],
-        BASE,
+    """The estimators' problem on one record (100 Hz) held in memory, compressed in 5 time
+    blocks as the workflow streams its records (:func:`paramid.robot.compression.
+    compress_records`)."""
+    data = compression.compress_records([Arrays(Y, tau)], Arrays.regressor, 5, 0)
+
+    def rows() -> tuple[np.ndarray, np.ndarray]:
+        return Y.reshape(-1, Y.shape[-1])[:, BASE.independent], tau.reshape(-1)
+
+    return Problem(
+        data,
+        Y.shape[1],
         [STD_NAMES[i] for i in BASE.independent],
+        BASE,
+        rows=rows,
         theta_urdf=truth() if theta_urdf is None else theta_urdf,
         links={f"link{i}": slice(10 * i, 10 * i + 10) for i in range(N_JOINTS)},
         nonnegative=np.arange(10 * N_JOINTS, 12 * N_JOINTS),

@@ -58,7 +58,7 @@ from paramid import population, rls
 from paramid.errors import UserError
 from paramid.estimators import collinear_columns
 from paramid.robot import priors, selection
-from paramid.robot.compression import Compressed, compress_records, joint_rmse
+from paramid.robot.compression import Compressed, joint_rmse
 
 Array = NDArray[np.float64]
 Index = NDArray[np.intp]
@@ -537,54 +537,6 @@ ESTIMATORS: dict[str, Callable[[Problem, Mapping[str, Any]], Fit]] = {
 }
 #: the methods whose standard parameters are physically consistent by construction
 CONSISTENT = ("lmi",)
-
-
-def make_problem(
-    Y: Sequence[Array],
-    tau: Sequence[Array],
-    base: BaseMap,
-    names: Sequence[str],
-    folds: int = 5,
-    gap: int = 0,
-    **kwargs: Any,
-) -> Problem:
-    """A :class:`Problem` from per-record standard regressors Y_i (K_i, n, p) and torques
-    (K_i, n) held in memory (the workflow streams instead: :func:`paramid.robot.compression.
-    compress_records`); ``kwargs`` are the remaining fields (theta_urdf, links, nonnegative,
-    sample_rate_hz, study, ...)."""
-    parts = [_Arrays(y, t) for y, t in zip(Y, tau, strict=True)]
-    data = compress_records(parts, _Arrays.regressor, folds, gap)
-    n_joints = Y[0].shape[1]
-
-    def rows() -> tuple[Array, Array]:
-        Ys, taus = np.concatenate(Y), np.concatenate(tau)
-        return Ys.reshape(-1, Ys.shape[-1])[:, base.independent], taus.reshape(-1)
-
-    return Problem(data, n_joints, list(names), base, rows=rows, **kwargs)
-
-
-@dataclass(frozen=True)
-class _Arrays:
-    """A record whose regressor is already computed: its rows stand in for q (the index)."""
-
-    Y: Array
-    tau: Array
-
-    @property
-    def q(self) -> Array:
-        return self.Y
-
-    @property
-    def dq(self) -> Array:
-        return self.Y
-
-    @property
-    def ddq(self) -> Array:
-        return self.Y
-
-    @staticmethod
-    def regressor(q: Array, dq: Array, ddq: Array) -> Array:
-        return q
 
 
 @dataclass(frozen=True)
