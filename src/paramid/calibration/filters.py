@@ -683,8 +683,17 @@ def ukf(
     scale = state_scale(problem, length_unit_mm)
     z = np.broadcast_to(problem.p_train.reshape(-1), (runs, problem.p_train.size))
     x = np.zeros((runs, r))
+    fk: PointJacobian | None = None
+    if isinstance(problem, Problem):  # Problem.predict's numbers, reused buffers
+        members = runs * (2 * r + 1)
+        fk = PointJacobian(
+            problem.nominal, problem.free, problem.q_train, problem.tau_train,
+            members=members, block=True,
+        )  # fmt: skip
 
     def hx(sig: FloatArray) -> FloatArray:
+        if fk is not None:  # (runs, 2r+1, 3n): fk's buffer, read before the next call
+            return fk.positions((sig * scale).reshape(-1, r)).reshape(*sig.shape[:-1], -1)
         p = problem.predict(sig * scale, "train")  # (runs, 2r+1, n, 3)
         return p.reshape(*p.shape[:-2], -1)
 

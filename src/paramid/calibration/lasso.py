@@ -15,7 +15,9 @@ def lasso_cd(
     """Coordinate descent for min (1/2N)|y - X b|^2 + lam |b|_1; returns (b, path (sweeps, p)).
 
     Cyclic exact coordinate minimisation with soft thresholding (Friedman et al. 2010). A
-    zero column does not enter the loss: its coefficient keeps its start value.
+    zero column does not enter the loss: its coefficient keeps its start value.  A sweep that
+    changes no coefficient leaves b and the residual as they were, so every later sweep would
+    repeat it: the path is b from there on, and the loop stops.
     """
     N, p = X.shape
     start = np.zeros(p) if beta0 is None else np.asarray(beta0, dtype=np.float64)
@@ -27,14 +29,19 @@ def lasso_cd(
     lam = float(lam)
     path = np.empty((sweeps, p))
     for s in range(sweeps):
+        changed = False
         for j in active:
-            rho = float(columns[j] @ resid) / N + col_sq[j] * b[j]
+            rho = float(columns[j].dot(resid)) / N + col_sq[j] * b[j]  # the BLAS dot of @
             sign = 1.0 if rho > 0.0 else -1.0 if rho < 0.0 else 0.0 if rho == 0.0 else rho  # NaN
             new = sign * max(abs(rho) - lam, 0.0) / col_sq[j]
             if new != b[j]:
                 resid -= columns[j] * (new - b[j])
                 b[j] = new
+                changed = True
         path[s] = b
+        if not changed:  # a fixed point: the later sweeps are this one
+            path[s + 1 :] = b
+            break
     return np.array(b), path
 
 

@@ -298,7 +298,14 @@ class PointJacobian:
         shape = (rows, M, N)
         self.frames = np.zeros((7, 3, *shape))
         self.origins = np.zeros((7, *shape))
-        self.xa = np.zeros((7, *shape))
+        # Hayati's Ry(beta_j) where beta_j may differ from 0 (beta2 when free or nonzero):
+        # Ry(0) multiplies by cos 0 = 1 and adds sin 0 = 0 times an axis, which changes no
+        # number (at most the sign of an exact zero, which no product or nonzero sum sees),
+        # so it is skipped elsewhere; with no Ry at all the axis of alpha_k and a_k is x_k
+        self._hayati = [j == 1 and (self._free_beta or nominal[_INDEX["beta2"]] != 0.0)
+                        for j in range(J)]  # fmt: skip
+        copy_xa = any(self._hayati)
+        self.xa = np.zeros((7, *shape)) if copy_xa else self.frames[:, 0]
         self.arm = np.zeros((7, *shape))
         self.p = np.empty(shape)
         self._yrot = np.zeros((rows, M, 1))
@@ -308,9 +315,14 @@ class PointJacobian:
         T2 = self._pair = np.empty((2, *shape))
         self._turn = (P[0, 0], P[1, 1], P[0, 1], P[1, 0])
         F, o, E = self.frames, self.origins, self.E
+        # the axes in one sequence x_0, y_0, z_0, x_1, ...: frame {j+1}'s z starts as z_j, so
+        # Tz/Tx and Rx read z_j in place, in the pairs (z_j, x_{j+1}) and (y_{j+1}, z_j)
+        axes = F.reshape(3 * 7, *shape)
         self._joints = [
-            (F[j], F[j + 1], o[j], o[j + 1], self.xa[j + 1], cs_theta[:, j], cs_alpha[:, j],
-             cs_beta[:, j], E[2 * J + j : j : -J, None], T2[0], T2[1])
+            (F[j], F[j + 1], o[j], o[j + 1], self.xa[j + 1] if copy_xa else None,
+             cs_theta[:, j], cs_alpha[:, j], cs_beta[:, j] if self._hayati[j] else None,
+             E[2 * J + j : j : -J, None], T2[0], T2[1], axes[3 * j + 2 : 3 * j + 4],
+             axes[3 * j + 4 : 3 * j + 1 : -2])
             for j in range(J)
         ]  # fmt: skip
         # Jacobian columns (38, 3, M, N); H and p in the layouts described above
@@ -341,6 +353,13 @@ class PointJacobian:
         self.h = self._h.reshape(M, 3 * N)
         if not self._free_base:
             self._base_frame()
+        # joint angles that change between calls (theta_j or c_j free); with ``block`` the
+        # configurations are fixed, so the others' cos and sin are computed here, once
+        moving = [j for j in range(J) if is_free[3 * J + j] or is_free[_INDEX["c1"] + j]]
+        self._moving = slice(0, J)
+        if block:
+            self._angles(0, self._moving)
+            self._moving = slice(min(moving), max(moving) + 1) if moving else slice(0, 0)
 
     def _base_frame(self) -> None:
         """Frame {0}: Rx(rx) Ry(ry) and (b_x, b_y, 0), the operations of ``_rotation_xy``."""
@@ -359,40 +378,68 @@ class PointJacobian:
         if self._yrot.shape[0] == 5:
             self._yrot[4] = cx
 
+    def _angles(self, k: int, joints: slice) -> None:
+        """theta + q + c tau of ``joints`` at configuration block k, and their cos and sin."""
+        E, theta, cs = self.E, self._theta[joints], self._cs[0][:, joints]
+        q, tau = self.q[k][joints], self.tau[k][joints]
+        if self._free_compliance:  # q_eff = q + c tau, then theta + q_eff
+            np.multiply(E[_SLICE["compliance"]][joints], tau, out=theta)
+            np.add(q, theta, out=theta)
+            np.add(E[18:24][joints], theta, out=theta)
+        else:
+            np.add(E[18:24][joints], q, out=theta)
+        np.cos(theta, out=cs[0])
+        np.sin(theta, out=cs[1])
+
     def __call__(self, x: FloatArray, i: int = 0) -> tuple[FloatArray, FloatArray]:
-        E, theta = self.E, self._theta
+        k = self._tool_point(x, i)
+        np.subtract(self.p, self.origins, out=self.arm)
+        self._columns(k)
+        for src, dst in self._runs:  # the free columns, no temporary
+            np.copyto(self._H_view[dst], self.JT[src])
+        np.copyto(self._h, self.p[0:3].transpose(1, 2, 0))
+        return self.H, self.h
+
+    def positions(self, x: FloatArray, i: int = 0) -> FloatArray:
+        """The positions p of :meth:`__call__` alone (the Jacobian is not formed): the buffer
+        (M, 3) or, with ``block``, (M, 3n) that the next call overwrites."""
+        self._tool_point(x, i)
+        np.copyto(self._h, self.p[0:3].transpose(1, 2, 0))
+        return self.h
+
+    def _tool_point(self, x: FloatArray, i: int) -> int:
+        """The frames and the tool point p for x (M, r) at configuration i; returns the
+        index of the configuration block."""
+        E = self.E
         E[self.free, :, 0] = self._nominal_free + x.T
         k = 0 if self.block else i
-        if self._free_compliance:  # q_eff = q + c tau, then theta + q_eff
-            np.multiply(E[_SLICE["compliance"]], self.tau[k], out=theta)
-            np.add(self.q[k], theta, out=theta)
-            np.add(E[18:24], theta, out=theta)
-        else:
-            np.add(E[18:24], self.q[k], out=theta)
+        self._angles(k, self._moving)
         if self._free_beta:
             self._beta[1] = E[_INDEX["beta2"]]
         if self._free_base:
             self._base_frame()
-        for angle, cs in zip((theta, E[0:6], self._beta), self._cs, strict=True):
+        for angle, cs in zip((E[0:6], self._beta), self._cs[1:], strict=True):
             np.cos(angle, out=cs[0])
             np.sin(angle, out=cs[1])
         P = self._prod
         P00, P11, P01, P10 = self._turn
-        for prev, W, o, o_next, xa, ct, ca, cb, da, T0, T1 in self._joints:
-            # Rz(theta + q): x, y = x c + y s, y c - x s
+        for prev, W, o, o_next, xa, ct, ca, cb, da, T0, T1, zx, yz in self._joints:
+            # Rz(theta + q): x, y = x c + y s, y c - x s (z stays: z_j, read in place)
             np.multiply(prev[0:2], ct, out=P)
             np.add(P00, P11, out=W[0])
             np.subtract(P01, P10, out=W[1])
-            np.copyto(W[2], prev[2])
-            np.copyto(xa, W[0])
+            if xa is not None:
+                np.copyto(xa, W[0])
             # Tz(d) Tx(a): o + z d + x a
-            np.multiply(W[::-2], da, out=self._pair)
+            np.multiply(zx, da, out=self._pair)
             np.add(o, T0, out=o_next)
             np.add(o_next, T1, out=o_next)
             # Rx(alpha): y, z = y c + z s, z c - y s
-            np.multiply(W[1:3], ca, out=P)
+            np.multiply(yz, ca, out=P)
             np.add(P00, P11, out=W[1])
             np.subtract(P01, P10, out=W[2])
+            if cb is None:
+                continue
             # Ry(beta): z, x = z c + x s, x c - z s
             np.multiply(W[::-2], cb, out=P)
             np.add(P00, P11, out=W[2])
@@ -403,12 +450,7 @@ class PointJacobian:
         np.add(self.origins[6], tool[0], out=p)
         np.add(p, tool[1], out=p)
         np.add(p, tool[2], out=p)
-        np.subtract(p, self.origins, out=self.arm)
-        self._columns(k)
-        for src, dst in self._runs:  # the free columns, no temporary
-            np.copyto(self._H_view[dst], self.JT[src])
-        np.copyto(self._h, p[0:3].transpose(1, 2, 0))
-        return self.H, self.h
+        return k
 
     def _cross(self, u: FloatArray, v: FloatArray, out: FloatArray) -> None:
         """u x v of component vectors (k, rows, M, N) into out (k, 3, M, N)."""
