@@ -426,15 +426,13 @@ def cancel_scheduler_wakeups() -> int:
 
 
 def check_paper_values(
-    path: str,
-    field: str,
-    parse: Callable[[Any, str], object] | None = None,
-    checker: str = "paramid.workflow",
+    path: str, field: str, parse: Callable[[Any, str], object] | None = None
 ) -> list[Path]:
     """A YAML mapping of a paper's printed values, read by ``parse`` (the YAML's values and
-    ``path``; it raises an :class:`InputError` naming what is wrong) where given, from the
-    module ``checker``; returns the stamps to leave."""
+    ``path``; it raises an :class:`InputError` naming what is wrong) where given; returns the
+    stamps to leave (keyed by the file and the code of ``parse``'s module)."""
     io.check_file(path, field)
+    checker = parse.__module__ if parse is not None else __name__
     done, stamp = validated_before(path, {}, checker)
     if done:
         return []

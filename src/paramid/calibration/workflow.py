@@ -68,7 +68,7 @@ class CalibrationStudies:
         stamps = []
         for name in self.names:
             path, field = self.blocks[name]["paper_values"], f"calibration.{name}.paper_values"
-            stamps += check_paper_values(path, field, paper.printed_values, paper.__name__)
+            stamps += check_paper_values(path, field, paper.printed_values)
         mark_validated(stamps)
 
     def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
