@@ -51,6 +51,7 @@ from paramid.robot import base, model  # noqa: E402
 from paramid.robot import excitation as ex  # noqa: E402
 
 URDF = "data/kinova_gen3/kinovaGen3.urdf"
+REL_TOL = 1e-8  # the rank threshold of the pivoted QR (the schema's base.rel_tol)
 SPEC = {
     "harmonics": 5,
     "base_frequency_hz": 0.075,
@@ -132,7 +133,7 @@ def main() -> None:
     args = parser.parse_args()
     spec = SPEC | {"starts": args.starts, "maxiter": args.maxiter, "boundary": args.boundary}
     robot = model.robot_from_urdf(io.read_urdf(URDF), URDF, [f"joint_{i}" for i in range(1, 8)])
-    structural = base.structural_base(robot)
+    structural = base.structural_base(robot, REL_TOL)
     _gradients(robot, structural, spec)
     _instrument()
     start = time.perf_counter()

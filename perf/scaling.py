@@ -66,7 +66,7 @@ def run(n: int, folder: Path) -> list[tuple[str, float, float]]:
     _, t, m = measured(lambda: pd.read_csv(path))
     rows.append(("pandas.read_csv (peer)", t, m))
     record, t, m = measured(
-        lambda: ingest.record_from_table(io.read_table(path), path, UNITS, {}, 0.5)
+        lambda: ingest.record_from_table(io.read_table(path), path, UNITS, {}, max_jitter=0.5)
     )
     rows.append(("ingest", t, m))
     _, t, m = measured(

@@ -8,8 +8,8 @@ import pandas as pd
 
 from paramid import io
 from paramid.audit import write_audit
+from paramid.cec2022 import paper, study
 from paramid.cec2022 import runs as run_files
-from paramid.cec2022 import study
 
 
 def main(smk) -> None:
@@ -31,7 +31,8 @@ def main(smk) -> None:
     if reference != subject:
         ran = all(subject in set(table["algorithm"]) for table in tables.values())
         claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
-    audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals)
+    places = paper.text_places(io.read_yaml(smk.input.paper), smk.input.paper)
+    audit = study.audit_table(ranks, friedman, claims_tests, places, tables, intervals)
     write_audit(audit, smk.output.audit, smk.output.audit_md, "cec2022")
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)

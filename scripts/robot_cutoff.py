@@ -13,7 +13,7 @@ def main(smk) -> None:
     robot = study.robot_of({**cfg["robot"], "offset": offsets}, io.read_urdf(cfg["robot"]["urdf"]))
     joints = robot.joints
     loaded = [
-        records.record_from_table(io.read_table(path), path, joints) for path in smk.input.records
+        records.written_record(io.read_table(path), path, joints) for path in smk.input.records
     ]
     choice = signals.choose_cutoff(
         loaded,

@@ -19,10 +19,9 @@ def main(smk) -> None:
             joints,
             spec["columns"],
             spec["units"],
-            spec["max_jitter"],
-            kinds,
-            None,
-            trims,
+            max_jitter=spec["max_jitter"],
+            kinds=kinds,
+            trim_s=trims,
         )
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
         extra |= {

@@ -12,7 +12,7 @@ def main(smk) -> None:
     cutoff = cfg["signals"]["cutoff_hz"]
     if cutoff == "auto":
         cutoff = io.read_json(smk.input.cutoff)["chosen_hz"]  # as the 1-DOF choice
-    record = records.record_from_table(io.read_table(smk.input.record), smk.input.record, joints)
+    record = records.written_record(io.read_table(smk.input.record), smk.input.record, joints)
     part = signals.process_chosen(
         record, cfg["signals"], float(cutoff), cfg["study"], cfg["source"]
     )

@@ -6,18 +6,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from schema_blocks import defaults
+
 from paramid import ingest, io
 from paramid.calibration import paper
+from paramid.cec2022 import paper as cec_paper
 from paramid.robot import excitation, model, records, twin
+
+#: the largest time-stamp jitter a record's config accepts by default (1-DOF, multi-joint)
+MAX_JITTER = defaults("$defs", "study", "ingest")["max_jitter"]
+ROBOT_MAX_JITTER = defaults("$defs", "robot_measured_record")["max_jitter"]
+#: the rank threshold of a robot study's base parameters by default
+BASE_REL_TOL = defaults("robots", "*", "base")["rel_tol"]
 
 
 def load_record(path: str | Path, *args: Any, **kwargs: Any) -> ingest.MeasuredRecord:
-    """A 1-DOF record: :func:`paramid.ingest.record_from_table` of the file."""
+    """A 1-DOF record: :func:`paramid.ingest.record_from_table` of the file (``max_jitter``
+    the schema's default unless given)."""
+    kwargs.setdefault("max_jitter", MAX_JITTER)
     return ingest.record_from_table(io.read_table(path), path, *args, **kwargs)
 
 
 def load_robot_record(path: str | Path, *args: Any, **kwargs: Any) -> records.RobotRecord:
-    """A joint log: :func:`paramid.robot.records.record_from_table` of the file."""
+    """A joint log: :func:`paramid.robot.records.record_from_table` of the file (``max_jitter``
+    the schema's default unless given)."""
+    kwargs.setdefault("max_jitter", ROBOT_MAX_JITTER)
     return records.record_from_table(io.read_table(path), path, *args, **kwargs)
 
 
@@ -39,6 +52,10 @@ def kr210_printed(path: str | Path = KR210_PAPER_VALUES) -> paper.PrintedValues:
     """:func:`paramid.calibration.paper.printed_values` of a paper-values file."""
     return paper.printed_values(io.read_yaml(path), str(path))
 
+
+#: the CEC 2022 paper's values as the benchmark ships them, and §3.1.2's stated places there
+CEC_PAPER_VALUES = Path(__file__).resolve().parents[1] / "data/cec2022/paper_values.yaml"
+CEC_TEXT_PLACES = cec_paper.text_places(io.read_yaml(CEC_PAPER_VALUES), str(CEC_PAPER_VALUES))
 
 #: the real Gen3's TorqueCur content above 10 Hz per joint [N m] (SOURCE.md "Real or
 #: simulated?"), the torque noise gen3_twin states

@@ -13,7 +13,8 @@ SCHEMA = Path(__file__).resolve().parents[1] / "workflow/schemas/config.schema.y
 
 def defaults(*path: str) -> dict[str, Any]:
     """Defaults of the block at ``path`` (property names; ``*`` for a study of a family, e.g.
-    ``defaults("robots", "*", "lmi")``), ``$ref``s into ``$defs`` followed."""
+    ``defaults("robots", "*", "lmi")``; ``"$defs", name`` first for a definition's), ``$ref``s
+    into ``$defs`` followed."""
     schema = yaml.safe_load(SCHEMA.read_text())
 
     def resolve(node: dict) -> dict:
@@ -22,6 +23,8 @@ def defaults(*path: str) -> dict[str, Any]:
         return node
 
     node = resolve(schema)
+    if path and path[0] == "$defs":  # a definition's block: defaults("$defs", "record")
+        node, path = resolve(schema["$defs"][path[1]]), path[2:]
     for key in path:
         node = resolve(node["additionalProperties"] if key == "*" else node["properties"][key])
     return {k: v["default"] for k, v in node["properties"].items() if "default" in v}

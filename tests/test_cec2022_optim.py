@@ -3,6 +3,7 @@ determinism, accuracy on a shifted sphere, and MIPO's formulas (Eq 37-44) on han
 
 from __future__ import annotations
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -263,7 +264,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert np.all(wilcoxon["wins"] + wilcoxon["losses"] <= wilcoxon["n_functions"])
     tests = study.run_level_tests(runs)
     assert len(tests) == 2 * 3 * 3 and set(tests["verdict"]) <= {"better", "worse", "no difference"}
-    audit = study.audit_table(ranks, friedman, wilcoxon)
+    audit = study.audit_table(ranks, friedman, wilcoxon, loaders.CEC_TEXT_PLACES)
     assert list(audit.columns) == audit_columns.COLUMNS
     assert set(audit["verdict"]) <= {
         "reproduced",
@@ -276,7 +277,9 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert timed.sum() == 2 * 3  # time ranks, 3 functions x 2 D: never judged
     assert set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
     intervals = study.rank_intervals(runs, algorithms=["WOA", "HHO", "MIPO"], resamples=200)
-    judged = study.audit_table(ranks, friedman, wilcoxon, tables, intervals)
+    judged = study.audit_table(
+        ranks, friedman, wilcoxon, loaders.CEC_TEXT_PLACES, tables, intervals
+    )
     assert set(judged["verdict"]) <= set(audit_columns.VERDICTS)
     assert judged["claim"].str.contains("values").sum() == 0  # no printed values here
     with pytest.raises(ValueError):
@@ -295,6 +298,35 @@ def test_a_paper_value_without_a_number_is_named() -> None:
         paper_values_frame(doc, "p.yaml")
     with pytest.raises(InputError, match=r"^p\.yaml: no 'tables' mapping"):
         paper_values_frame(["not", "a", "mapping"], "p.yaml")
+    with pytest.raises(InputError, match=r"^p\.yaml: tables\.d10\.WOA\.F13 is no function"):
+        paper_values_frame({"tables": {"d10": {"WOA": {"F13": {}}}}}, "p.yaml")
+    with pytest.raises(InputError, match=r"^p\.yaml: tables\.D10 is not a key d<n>"):
+        paper_values_frame({"tables": {"D10": {}}}, "p.yaml")
+
+
+@pytest.mark.parametrize(
+    ("places", "message"),
+    [
+        ({"d10": {"ave": {"F5": 7}}}, r"text_places\.d10\.ave\.F5 = 7 is no place among .* 6 "),
+        ({"d10": {"ave": {"F5": 2.0}}}, r"text_places\.d10\.ave\.F5 = 2\.0 is no place"),
+        ({"d10": {"mean": {"F5": 2}}}, r"text_places\.d10\.mean is none of \['ave'"),
+        ({"d10": {"ave": {"5": 2}}}, r"text_places\.d10\.ave\.5 is not a key F<n>"),
+        ({"d10": ["ave"]}, r"text_places\.d10 is not a mapping indicator"),
+    ],
+)
+def test_a_wrong_text_place_is_named(places: dict, message: str) -> None:
+    """§3.1.2's stated places are checked at start-up: a place beyond the six methods, a float,
+    an unknown indicator, a function without its F or a list are each named at their key;
+    the shipped file reads MIPO second on F5 at D = 10 by Ave."""
+    from paramid.cec2022 import paper
+    from paramid.ingest import InputError
+
+    doc = io.read_yaml(loaders.CEC_PAPER_VALUES) | {"text_places": places}
+    with pytest.raises(InputError, match=f"^p\\.yaml: {message}"):
+        paper.read(doc, "p.yaml")
+    tables, shipped = paper.read(io.read_yaml(loaders.CEC_PAPER_VALUES), "p.yaml")
+    assert shipped[(10, "ave")][5] == 2 and len(tables) == 2 * 6 * 12
+    assert sorted(shipped) == [(d, k) for d in (10, 20) for k in sorted(paper.INDICATORS)]
 
 
 def test_the_papers_text_places_mipo_among_six_and_its_table_among_fewer() -> None:
@@ -303,7 +335,7 @@ def test_the_papers_text_places_mipo_among_six_and_its_table_among_fewer() -> No
     the paper's own Table 3 puts MIPO first among those three (1152.5 < 1493.1 < 1717.5)."""
     from paramid.cec2022 import study
 
-    assert study.PAPER_TEXT_CLAIMS[(10, "ave")][5] == 2
+    assert loaders.CEC_TEXT_PLACES[(10, "ave")][5] == 2
 
     def claim(algorithms: list[str], paper_rank: int) -> pd.Series:
         table = pd.DataFrame(
@@ -314,7 +346,9 @@ def test_the_papers_text_places_mipo_among_six_and_its_table_among_fewer() -> No
                 "paper_rank_ave": [paper_rank, *range(2, len(algorithms) + 1)],
             }
         )
-        rows = pd.DataFrame(study._rank_claims(table, 10, "ave", algorithms[0]))
+        rows = pd.DataFrame(
+            study._rank_claims(table, 10, "ave", algorithms[0], loaders.CEC_TEXT_PLACES)
+        )
         return rows.set_index("claim").loc["D10 Ave: MIPO rank on F5"]
 
     three = claim(["MIPO", "WOA", "HHO"], paper_rank=1)
@@ -508,13 +542,14 @@ def test_rank_intervals_equal_a_literal_bootstrap_and_tell_ties_from_gaps() -> N
             30,
             "ave",
             reference,
+            {},
         )
     verdicts = {r["claim"]: r["verdict"] for r in rows}
     assert verdicts["D30 Ave: A rank on F4"] == "reproduced"  # rank 1 = paper's, alone
     assert verdicts["D30 Ave: B rank on F4"] == "direction only"  # paper's 3 within [2, 3]
     ranks["paper_rank_ave"] = [2, 1, 3]  # the paper puts A second: outside A's [1, 1]
     row = study._rank_claims(
-        ranks.merge(table.drop(columns="dim"), on=["function", "algorithm"]), 30, "ave", "A"
+        ranks.merge(table.drop(columns="dim"), on=["function", "algorithm"]), 30, "ave", "A", {}
     )[0]
     assert row["verdict"] == "differs" and "50 000 evaluations" in row["reason"]
 
@@ -719,7 +754,7 @@ def test_the_papers_time_places_are_quoted_from_its_text() -> None:
     from paramid.cec2022 import study
 
     for dim in (10, 20):
-        assert sorted(study.PAPER_TEXT_CLAIMS[(dim, "time_s")]) == list(range(1, 13))
+        assert sorted(loaders.CEC_TEXT_PLACES[(dim, "time_s")]) == list(range(1, 13))
     algorithms = list(study.PAPER_ALGORITHMS)
     table = pd.DataFrame(
         {
@@ -729,7 +764,9 @@ def test_the_papers_time_places_are_quoted_from_its_text() -> None:
             "paper_rank_time_s": range(1, len(algorithms) + 1),
         }
     )
-    rows = pd.DataFrame(study._rank_claims(table, 20, "time_s", "MIPO")).set_index("claim")
+    rows = pd.DataFrame(
+        study._rank_claims(table, 20, "time_s", "MIPO", loaders.CEC_TEXT_PLACES)
+    ).set_index("claim")
     row = rows.loc["D20 Time: MIPO rank on F2"]
     assert (row["paper_value"], row["paper_reading"]) == (1, "printed")
     assert row["source"].startswith("§3.1.2") and row["verdict"] == "machine-dependent"

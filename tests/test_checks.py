@@ -21,7 +21,7 @@ SIGNALS = {"filter_order": 4, "trim_s": 0.2}
 @pytest.fixture(scope="module")
 def pendulum() -> ingest.MeasuredRecord:
     path = ROOT / "data/pendulum/swingup_ddp_measured.csv"
-    return loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    return loaders.load_record(path, UNITS, {"angle": "position"})
 
 
 def _r2(rec: ingest.MeasuredRecord):
@@ -470,7 +470,7 @@ def test_records_whose_fits_differ_by_a_unit_are_named(pendulum):
     one joint); the validation torque in N mm declared as N m puts them 500x apart: named,
     with the setting and how to skip it, before any job (no reference needed)."""
     path = ROOT / "data/pendulum/sysid_pd_measured.csv"
-    sysid = loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    sysid = loaders.load_record(path, UNITS, {"angle": "position"})
     args = {"study": "mine", "regressor": KEYS, "gravity": 9.81}
     args["signals_config"] = {**SIGNALS, "cutoff_hz": 6.0}
     records = {"calibration": (pendulum, "c.csv"), "validation": (sysid, "v.csv")}

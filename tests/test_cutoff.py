@@ -25,7 +25,7 @@ SIGNALS = {"filter_order": 4, "trim_s": 0.2}
 
 def _record(name: str) -> ingest.MeasuredRecord:
     path = ROOT / "data" / "pendulum" / f"{name}_measured.csv"
-    return loaders.load_record(path, UNITS, {"angle": "position"}, 0.5)
+    return loaders.load_record(path, UNITS, {"angle": "position"})
 
 
 def _validation_rmse(cal: ingest.MeasuredRecord, val: ingest.MeasuredRecord, hz: float) -> float:

@@ -76,7 +76,7 @@ def test_jittered_time_is_resampled_onto_uniform_grid(tmp_path):
     t[0] = 0.0
     frame = pd.DataFrame({"time": t, "angle": 2.0 * t + 1.0, "torque": -t})
     frame.to_csv(tmp_path / "j.csv", index=False)
-    rec = loaders.load_record(tmp_path / "j.csv", {}, max_jitter=0.5)
+    rec = loaders.load_record(tmp_path / "j.csv", {}, max_jitter=loaders.MAX_JITTER)
     assert rec.resampled and 0.2 < rec.jitter < 0.8
     np.testing.assert_allclose(np.diff(rec.time), np.median(np.diff(t)), rtol=1e-9)
     # linear signals are interpolated exactly
@@ -278,7 +278,9 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
     ):
         loaders.load_record(tmp_path / "sep.csv", {})
     fmt = io.CsvFormat(separator=separator, decimal=decimal)  # the settings that read it
-    read = ingest.record_from_table(io.read_table(tmp_path / "sep.csv", fmt), "sep.csv", {})
+    read = ingest.record_from_table(
+        io.read_table(tmp_path / "sep.csv", fmt), "sep.csv", {}, max_jitter=loaders.MAX_JITTER
+    )
     plain = loaders.load_record(tmp_path / "ok.csv", {})
     np.testing.assert_array_equal(read.torque, plain.torque)
     if decimal == ",":  # the separator set, the decimal mark forgotten: named, not "fix the file"
@@ -288,13 +290,16 @@ def test_a_file_not_separated_by_commas_is_named(tmp_path, separator, decimal, n
             match=r"'time' \(time\) .* data row 1 \(file line 2\): '0,0'; 600 such rows; a "
             r'decimal comma\? set decimal: "," in the record',
         ):
-            ingest.record_from_table(half, "sep.csv", {})
+            ingest.record_from_table(half, "sep.csv", {}, max_jitter=loaders.MAX_JITTER)
         text = (tmp_path / "ok.csv").read_text().replace(",", ";").splitlines()
         text[5] = text[5].replace(text[5].split(";")[1], "1,234", 1)  # thousands, among points
         (tmp_path / "thousands.csv").write_text("\n".join(text) + "\n")
         with pytest.raises(ingest.InputError, match="'1,234'; fix the file there") as err:
             ingest.record_from_table(
-                io.read_table(tmp_path / "thousands.csv", io.CsvFormat(separator=";")), "t", {}
+                io.read_table(tmp_path / "thousands.csv", io.CsvFormat(separator=";")),
+                "t",
+                {},
+                max_jitter=loaders.MAX_JITTER,
             )
         assert "decimal" not in str(err.value)
 
@@ -307,7 +312,7 @@ def test_a_tsv_file_reads_by_its_separator(tmp_path):
     with pytest.raises(ingest.InputError, match=r"separated by tabs.*set separator: '\\t'"):
         io.read_table(tmp_path / "r.tsv")
     tabs = io.read_table(tmp_path / "r.tsv", io.CsvFormat(separator="\t"))
-    read = ingest.record_from_table(tabs, "r.tsv", {})
+    read = ingest.record_from_table(tabs, "r.tsv", {}, max_jitter=loaders.MAX_JITTER)
     np.testing.assert_array_equal(read.angle, loaders.load_record(tmp_path / "ok.csv", {}).angle)
     frame.to_csv(tmp_path / "commas.tsv", index=False)
     assert list(io.read_table(tmp_path / "commas.tsv").columns) == list(frame.columns)
@@ -431,7 +436,9 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
     (tmp_path / "logged.csv").write_text(above + text)
     plain = loaders.load_record(tmp_path / "plain.csv", {})
     frame = io.read_table(tmp_path / "logged.csv", io.CsvFormat(header_line=4))
-    logged = ingest.record_from_table(frame, tmp_path / "logged.csv", {})
+    logged = ingest.record_from_table(
+        frame, tmp_path / "logged.csv", {}, max_jitter=loaders.MAX_JITTER
+    )
     np.testing.assert_array_equal(logged.angle, plain.angle)
     np.testing.assert_array_equal(logged.time, plain.time)
     lines = (above + text).splitlines()
@@ -444,6 +451,7 @@ def test_a_header_below_a_loggers_lines_reads_as_the_plain_file(tmp_path):
             io.read_table(tmp_path / "bad.csv", io.CsvFormat(header_line=4)),
             tmp_path / "bad.csv",
             {},
+            max_jitter=loaders.MAX_JITTER,
         )
     assert (tmp_path / "bad.csv").read_text().splitlines()[21].split(",")[1] == "nan"
 
@@ -461,12 +469,17 @@ def test_a_row_below_blank_lines_is_named_at_its_own_file_line(tmp_path):
         with pytest.raises(
             ingest.InputError, match=r"data row 18 \(file line 21\): empty or a missing"
         ):
-            ingest.record_from_table(frame, tmp_path / "gaps.csv", {})
+            ingest.record_from_table(
+                frame, tmp_path / "gaps.csv", {}, max_jitter=loaders.MAX_JITTER
+            )
     assert lines[20].split(",")[1] == "nan"
     frame.to_parquet(tmp_path / "gaps.parquet")
     with pytest.raises(ingest.InputError, match=r"at row 18: empty or a missing"):
         ingest.record_from_table(
-            io.read_table(tmp_path / "gaps.parquet"), tmp_path / "gaps.parquet", {}
+            io.read_table(tmp_path / "gaps.parquet"),
+            tmp_path / "gaps.parquet",
+            {},
+            max_jitter=loaders.MAX_JITTER,
         )
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(4) == 8  # below the blank ones
     assert io.FileLines(path=tmp_path / "gaps.csv").line_of(3) == 5
@@ -761,7 +774,9 @@ def test_a_column_named_in_negate_is_read_inverted_and_the_file_kept(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     bad = io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["torque"]})
     with pytest.raises(ingest.InputError, match=r"'torque' .* data row 5 .*'abc'"):
-        ingest.record_from_table(bad, path, {})  # the cell as written, not a NaN
+        ingest.record_from_table(
+            bad, path, {}, max_jitter=loaders.MAX_JITTER
+        )  # the cell as written, not a NaN
     with pytest.raises(ingest.InputError, match=r"negate names column\(s\) \['tau'\]"):
         io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["tau"]})
 

@@ -43,7 +43,7 @@ def robot():
 
 @pytest.fixture(scope="module")
 def structural(robot):
-    return base.structural_base(robot)
+    return base.structural_base(robot, loaders.BASE_REL_TOL)
 
 
 @pytest.fixture(scope="module")
@@ -596,7 +596,7 @@ def test_twin_errors_leave_out_base_parameters_whose_truth_is_zero():
         '<limit lower="-3" upper="3" effort="50" velocity="3"/></joint></robot>'
     )
     wheel = model.robot_from_urdf(urdf, "wheel.urdf", ["j1"], friction=())
-    structure = base.structural_base(wheel)
+    structure = base.structural_base(wheel, loaders.BASE_REL_TOL)
     assert structure.names == ("mx_disc", "mz_disc", "Iyy_disc")
     setup = ex.TwinSetup(
         robot=wheel,

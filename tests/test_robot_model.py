@@ -328,9 +328,12 @@ def test_offsets_per_joint_zero_the_other_joints_columns() -> None:
     assert np.all(Y_some[..., held] == 0)
     others = np.setdiff1d(np.arange(full.n_parameters), held)
     np.testing.assert_array_equal(Y_some[..., others], Y_full[..., others])
-    names = structural_base(some).names
+    names = structural_base(some, loaders.BASE_REL_TOL).names
     assert [n for n in names if n.startswith("f0_")] == ["f0_joint_2", "f0_joint_5"]
-    assert structural_base(full).rank == structural_base(some).rank + 5
+    assert (
+        structural_base(full, loaders.BASE_REL_TOL).rank
+        == structural_base(some, loaders.BASE_REL_TOL).rank + 5
+    )
     plain = load_robot(KINOVA_URDF, KINOVA_JOINTS)
     assert plain.offset_joints == (False,) * 7 and held_offsets(plain).size == 0
     with pytest.raises(RobotError, match="no offset terms"):
@@ -419,8 +422,8 @@ def test_kinova_base_count(kinova: Robot, kinova_stack: np.ndarray) -> None:
     assert base.names[-14:] == tuple(kinova.standard_names[70:])
     assert "m_shoulder_link" not in base.names  # the first link's mass never acts on a joint
     inertial = load_robot(KINOVA_URDF, KINOVA_JOINTS, friction=())
-    assert structural_base(inertial).rank == 45
-    structural = structural_base(kinova)
+    assert structural_base(inertial, loaders.BASE_REL_TOL).rank == 45
+    structural = structural_base(kinova, loaders.BASE_REL_TOL)
     assert structural.names == base.names
 
 

@@ -13,7 +13,7 @@ from paramid import io
 from paramid.errors import UserError
 from paramid.hip import pipeline
 from paramid.ingest import InputError
-from paramid.robot import records, signals
+from paramid.robot import records, signals, study
 
 JOINTS = ["shoulder", "elbow", "wrist"]
 KINOVA = Path(__file__).resolve().parents[1] / "data/kinova_gen3/opti_traj_testing2.csv"
@@ -178,6 +178,17 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
     np.testing.assert_allclose(record.q, np.outer(record.time, [1.0, 2.0, 3.0]), atol=1e-12)
     with pytest.raises(InputError, match="jitter 8 .* exceeds the tolerance 5"):
         loaders.load_robot_record(path, JOINTS, max_jitter=5.0)
+    # as rule robot_record writes it, then reads back: the same samples, not resampled again
+    units = [{"q": "rad", "dq": "rad/s", "tau": "N m"}] * len(JOINTS)
+    channels = {"q": record.q, "dq": record.dq, "tau": record.tau}
+    written, _ = study.channel_frame(record.time, channels, JOINTS, units)
+    again = records.written_record(written, "written.parquet", JOINTS)
+    assert not again.resampled
+    np.testing.assert_array_equal(again.q, record.q)
+    np.testing.assert_array_equal(again.time, record.time)
+    # a written record off its grid is a stage's defect: refused, not resampled a second time
+    with pytest.raises(InputError, match=r"written\.parquet: time-stamp jitter 8 "):
+        records.written_record(data, "written.parquet", JOINTS)
 
 
 def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
@@ -520,7 +531,10 @@ def test_a_joint_log_below_a_loggers_lines_is_read_from_its_header_line(
     logged = tmp_path / "logged.csv"
     logged.write_text("# Gen3 logger\n# 1 kHz\n" + plain.read_text())
     record = records.record_from_table(
-        io.read_table(logged, io.CsvFormat(header_line=3)), logged, JOINTS
+        io.read_table(logged, io.CsvFormat(header_line=3)),
+        logged,
+        JOINTS,
+        max_jitter=loaders.ROBOT_MAX_JITTER,
     )
     np.testing.assert_array_equal(record.q, loaders.load_robot_record(plain, JOINTS).q)
     warning = records.gap_warning(record, "gap")

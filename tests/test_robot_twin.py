@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from loaders import GEN3_NOISE, GEN3_TORQUE_NOISE_NM, NOISE_FREE, load_robot
+from loaders import BASE_REL_TOL, GEN3_NOISE, GEN3_TORQUE_NOISE_NM, NOISE_FREE, load_robot
 
 from paramid.base_parameters import base_columns
 from paramid.excitation.fourier import FourierTrajectory
@@ -47,7 +47,7 @@ def test_noise_free_twin_recovers_base_parameters(kinova: Robot, theta: np.ndarr
     trajectory = excitation(kinova, seed=1)
     rec = simulate(kinova, theta, trajectory, 10.0, 200.0, NOISE_FREE, seed=1)
     assert np.array_equal(rec.q, rec.q_true) and np.array_equal(rec.tau, rec.tau_true)
-    base = structural_base(kinova)
+    base = structural_base(kinova, BASE_REL_TOL)
     W = base_columns(regressor(kinova, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
     beta = np.linalg.lstsq(W, rec.tau.reshape(-1), rcond=None)[0]
     truth = to_base(theta, base)
@@ -63,7 +63,7 @@ def test_noise_free_twin_with_armature_recovers_it() -> None:
     robot = load_robot(KINOVA_URDF, [f"joint_{k}" for k in range(1, 8)], armature=True)
     theta = true_parameters(robot, seed=4, inertia_spread=0.2)
     rec = simulate(robot, theta, excitation(robot, seed=4), 10.0, 200.0, NOISE_FREE, 4)
-    base = structural_base(robot)
+    base = structural_base(robot, BASE_REL_TOL)
     assert [n for n in base.names if n.startswith("ia_")] == [f"ia_joint_{k}" for k in range(2, 8)]
     W = base_columns(regressor(robot, rec.q, rec.dq, rec.ddq_true), base).reshape(-1, base.rank)
     beta = np.linalg.lstsq(W, rec.tau.reshape(-1), rcond=None)[0]

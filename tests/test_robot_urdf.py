@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from loaders import load_robot
+from loaders import BASE_REL_TOL, load_robot
 
 from paramid.base_parameters import base_parameters
 from paramid.robot import urdf
@@ -341,7 +341,9 @@ def test_determinacy_is_the_diagonal_of_the_pseudo_inverse_projector(seed):
         d = urdf.determinacy(base_parameters(Y, robot.standard_names))
         np.testing.assert_allclose(d, np.diag(np.linalg.pinv(Y) @ Y), atol=1e-8)
         assert np.sum(d) == pytest.approx(np.linalg.matrix_rank(Y), abs=1e-8)
-        np.testing.assert_allclose(d, urdf.determinacy(structural_base(robot)), atol=1e-8)
+        np.testing.assert_allclose(
+            d, urdf.determinacy(structural_base(robot, BASE_REL_TOL)), atol=1e-8
+        )
         assert np.any((d > 0.01) & (d < 0.99))  # parameters known only in combinations
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from loaders import CEC_TEXT_PLACES
 
 from paramid import audit
 from paramid.cec2022 import study
@@ -297,7 +298,9 @@ def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
 
 def _cec_audit(tables: dict[int, pd.DataFrame]) -> pd.DataFrame:
     ranks = {d: study.rank_table(t) for d, t in tables.items()}
-    return study.audit_table(ranks, study.friedman_table(tables), study.wilcoxon_table(tables))
+    return study.audit_table(
+        ranks, study.friedman_table(tables), study.wilcoxon_table(tables), CEC_TEXT_PLACES
+    )
 
 
 @pytest.mark.parametrize("load", sorted(LOADS))
@@ -328,13 +331,16 @@ def test_cec_claims_are_mipos_whatever_the_reference():
     assert claims["claim"].str.contains("MIPO rank on F").sum() == 2 * 4 * 12
     assert not claims["claim"].str.contains("HO rank").any()
     with pytest.raises(ValueError, match="MIPO's claims"):
-        study.audit_table(ranks, friedman, study.wilcoxon_table(tables, reference="HO"))
+        study.audit_table(
+            ranks, friedman, study.wilcoxon_table(tables, reference="HO"), CEC_TEXT_PLACES
+        )
     without = {d: t[t["algorithm"] != "MIPO"] for d, t in tables.items()}
     empty = study.wilcoxon_table(tables).iloc[:0]
     rows = study.audit_table(
         {d: study.rank_table(t) for d, t in without.items()},
         study.friedman_table(without),
         empty,
+        CEC_TEXT_PLACES,
         without,
     )
     judged = rows[~rows["claim"].str.contains("values|printed Best")]
@@ -352,13 +358,13 @@ def test_cec_claims_on_a_reduced_config_name_what_ran():
     }
     ranks = {d: study.rank_table(t) for d, t in tables.items()}
     wilcoxon = study.wilcoxon_table(tables)
-    rows = study.audit_table(ranks, study.friedman_table(tables), wilcoxon, tables)
+    rows = study.audit_table(ranks, study.friedman_table(tables), wilcoxon, CEC_TEXT_PLACES, tables)
     claims = set(rows["claim"])
     assert "D10 Ave: MIPO first on n of 3 functions" in claims
     assert "D10 Ave values of 4 methods on F1, F2, F3 (errors f - f*)" in claims
     full_ranks = {d: study.rank_table(t) for d, t in full.items()}
     full_rows = study.audit_table(
-        full_ranks, study.friedman_table(full), study.wilcoxon_table(full), full
+        full_ranks, study.friedman_table(full), study.wilcoxon_table(full), CEC_TEXT_PLACES, full
     )
     assert "D10 Ave values of the six methods on F1-F12 (errors f - f*)" in set(full_rows["claim"])
     flat = {d: r.assign(paper_rank_ave=1) for d, r in ranks.items()}

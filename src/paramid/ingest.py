@@ -490,7 +490,8 @@ def record_from_table(
     path: str | Path,
     units: Mapping[str, str],
     columns: Mapping[str, str] | None = None,
-    max_jitter: float = 0.5,
+    *,
+    max_jitter: float,
     trim_s: tuple[float, float] = (0.0, 0.0),
 ) -> MeasuredRecord:
     """Validate, convert to SI and (if jittered) resample one measured record, the file
@@ -554,6 +555,6 @@ def configured_record(
         spec["path"],
         spec["units"],
         spec["columns"],
-        max_jitter,
-        (spec["trim_start_s"], spec["trim_end_s"]),
+        max_jitter=max_jitter,
+        trim_s=(spec["trim_start_s"], spec["trim_end_s"]),
     )

@@ -62,6 +62,7 @@ rule cec2022_stats:
         tables=CEC.tables(""),
         ranks=CEC.tables("ranks"),
         runs=CEC.all_runs(),
+        paper=CEC.block["paper_values"],
     output:
         friedman=report(
             f"{CEC.out}/tables/friedman.csv",

@@ -29,9 +29,10 @@ import numpy as np
 import pandas as pd
 
 from paramid import audit
+from paramid.cec2022 import paper
+from paramid.cec2022.paper import INDICATORS, PAPER_ALGORITHMS, TextPlaces
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.suite import BIASES
-from paramid.errors import InputError
 from paramid.seeding import generator
 
 __all__ = [
@@ -50,12 +51,9 @@ __all__ = [
 # scipy.stats (and paramid.stats, which imports it) are imported inside the functions that
 # test: they cost ~1 s to import, paid by each of the 168 run jobs otherwise.
 
-#: The six methods of the paper's Tables 3-4 (no PO row there).
-PAPER_ALGORITHMS: tuple[str, ...] = ("WOA", "HHO", "GGO", "SGA", "HO", "MIPO")
 #: The method every ranking claim of §3.1.2 is about: the audit judges it whatever
 #: ``cec2022.reference`` names (the reference chooses whom the statistics tables test).
 PAPER_SUBJECT = "MIPO"
-INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
 
 
 # --- paper values -------------------------------------------------------------------------
@@ -63,26 +61,9 @@ INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
 
 def paper_values_frame(doc: Any, source: str) -> pd.DataFrame:
     """Tables 3-4 as a long frame (dim, function, algorithm, paper_ave/std/time_s/best) from
-    the parsed YAML ``doc`` of the paper's values (``io.read_yaml``: a key given twice is
-    named there); an entry without a number is named with ``source``."""
-    tables = doc.get("tables") if isinstance(doc, Mapping) else None
-    if not isinstance(tables, Mapping):
-        raise InputError(f"{source}: no 'tables' mapping of the paper's Tables 3-4")
-    rows = []
-    for key, by_algorithm in tables.items():
-        dim = int(str(key).lstrip("d"))
-        for algorithm, by_function in by_algorithm.items():
-            for fname, values in by_function.items():
-                row = {"dim": dim, "function": int(str(fname).lstrip("F")), "algorithm": algorithm}
-                try:
-                    row |= {f"paper_{k}": float(values[k]) for k in INDICATORS}
-                except (KeyError, TypeError, ValueError) as err:
-                    raise InputError(
-                        f"{source}: tables.{key}.{algorithm}.{fname} needs a number for each of "
-                        f"{list(INDICATORS)} ({type(err).__name__}: {err})"
-                    ) from None
-                rows.append(row)
-    return pd.DataFrame(rows)
+    the parsed YAML ``doc`` of the paper's values (:func:`paramid.cec2022.paper.table_rows`,
+    which names a wrong entry with ``source``)."""
+    return pd.DataFrame(paper.table_rows(doc, source))
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -318,23 +299,6 @@ def rank_intervals(
 
 # --- audit --------------------------------------------------------------------------------
 
-#: §3.1.2's text: MIPO's place per function and indicator (D = 10 and 20).
-PAPER_TEXT_CLAIMS: dict[tuple[int, str], dict[int, int]] = {
-    (10, "ave"): {**dict.fromkeys([1, 2, 3, 4, 7, 8, 9, 10, 11, 12], 1), 5: 2, 6: 2},
-    (10, "std"): {**dict.fromkeys([1, 2, 7, 8, 10, 11], 1), **dict.fromkeys([3, 5, 6, 12], 2)}
-    | {4: 3, 9: 5},
-    (10, "best"): {**dict.fromkeys([3, 4, 6, 7, 9, 10, 12], 1), **dict.fromkeys([1, 2, 8, 11], 2)}
-    | {5: 3},
-    (20, "ave"): dict.fromkeys(range(1, 13), 1),
-    (20, "std"): {**dict.fromkeys([1, 2, 4, 6, 7, 8, 9, 10, 11, 12], 1), 5: 2, 3: 3},
-    (20, "best"): dict.fromkeys(range(1, 13), 1),
-    (10, "time_s"): {11: 1, 12: 1, 7: 2, 9: 2, **dict.fromkeys([1, 3, 4, 5, 8, 10], 4)}
-    | {6: 5, 2: 6},
-    (20, "time_s"): {**dict.fromkeys([2, 3, 7, 8], 1), **dict.fromkeys([1, 5, 6], 2)}
-    | {**dict.fromkeys([4, 11, 12], 3), 9: 4, 10: 4},
-}
-
-
 _LABELS = {"ave": "Ave", "std": "Std", "time_s": "Time", "best": "Best"}
 
 #: The pooled scope's caveat
@@ -407,15 +371,17 @@ def _claim(
     )
 
 
-def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) -> list[dict]:
+def _rank_claims(
+    table: pd.DataFrame, dim: int, indicator: str, reference: str, text_places: TextPlaces
+) -> list[dict]:
     """MIPO's place per function for one (D, indicator), and its count of first places.
 
-    The paper's place comes from §3.1.2's text where stated (checked against the paper's own
-    table), else from its Table 3/4.  A place is judged against our rank's bootstrap interval
-    over the runs (``rank_lo_*``, ``rank_hi_*`` of :func:`rank_intervals`, where ``table``
-    has them): reproduced when it equals our rank and the interval holds that rank alone,
-    direction only when it lies inside (our 30 runs cannot tell the places apart), differs
-    outside.  Time ranks are listed but never judged (verdict machine-dependent): MATLAB
+    The paper's place comes from §3.1.2's text where stated (``text_places``, checked against
+    the paper's own table), else from its Table 3/4.  A place is judged against our rank's
+    bootstrap interval over the runs (``rank_lo_*``, ``rank_hi_*`` of :func:`rank_intervals`,
+    where ``table`` has them): reproduced when it equals our rank and the interval holds that
+    rank alone, direction only when it lies inside (our 30 runs cannot tell the places apart),
+    differs outside.  Time ranks are listed but never judged (verdict machine-dependent): MATLAB
     timings on the authors' laptop and numpy timings here are not comparable, and our own
     ranks of wall-clock times move with the machine's load.
     """
@@ -423,7 +389,7 @@ def _rank_claims(table: pd.DataFrame, dim: int, indicator: str, reference: str) 
     # §3.1.2's places are among the paper's six methods: with fewer, the paper's Table gives
     # the places among those run
     six = set(PAPER_ALGORITHMS) <= set(table["algorithm"])
-    text = PAPER_TEXT_CLAIMS.get((dim, indicator), {}) if six else {}
+    text = text_places.get((dim, indicator), {}) if six else {}
     mine = table[table["algorithm"] == reference].set_index("function")
     n_methods = len(table["algorithm"].unique())
     rows = []
@@ -675,6 +641,7 @@ def audit_table(
     ranks: Mapping[int, pd.DataFrame],
     friedman: pd.DataFrame,
     wilcoxon: pd.DataFrame,
+    text_places: TextPlaces,
     tables: Mapping[int, pd.DataFrame] | None = None,
     intervals: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
@@ -682,7 +649,8 @@ def audit_table(
     reproduced_value, tolerance, verdict, reason).
 
     Per (D, indicator, F): MIPO's place among the six methods, the paper's from the text
-    (where stated) checked against the paper's own table, judged with the bootstrap
+    (where stated: ``text_places``, :func:`paper_text_places`) checked against the paper's
+    own table, judged with the bootstrap
     ``intervals`` of :func:`rank_intervals` where given; counts of first places; the
     "20D better than 10D" claim; MIPO's Friedman mean rank and its Wilcoxon results
     (``wilcoxon``: :func:`wilcoxon_table` with MIPO as the reference); and with the summary
@@ -713,7 +681,7 @@ def audit_table(
                 how="left",
             )
         for indicator in INDICATORS:
-            rows.extend(_rank_claims(table, dim, indicator, subject))
+            rows.extend(_rank_claims(table, dim, indicator, subject, text_places))
     if tables is not None:
         rows.extend(_value_claims(tables))
     if not present:

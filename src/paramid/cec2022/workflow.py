@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from paramid import codehash, optim, paths
-from paramid.cec2022 import runs
+from paramid.cec2022 import paper, runs
 from paramid.config import ConfigError
 from paramid.workflow import Wildcards, check_paper_values, mark_validated, script_code
 
@@ -60,8 +60,10 @@ class Cec2022Benchmark:
         self.logs = paths.confine(block["logs"], "cec2022.logs", "logs", taken=taken)
 
     def check_inputs(self) -> None:
-        """The YAML of the paper's values (Tables 3-4)."""
-        mark_validated(check_paper_values(self.block["paper_values"], "cec2022.paper_values"))
+        """The YAML of the paper's values (Tables 3-4, §3.1.2's places)."""
+        mark_validated(
+            check_paper_values(self.block["paper_values"], "cec2022.paper_values", paper.read)
+        )
 
     def run_code(self, wildcards: Wildcards) -> str:
         """params.code of one run job: the script's library code without the optimisers of

@@ -12,11 +12,12 @@ from paramid.seeding import Key, generator
 
 def structural_base(
     robot: Robot,
+    rel_tol: float,
     samples: int = 400,
     keys: Sequence[Key] = ("robot", "structural_base"),
-    rel_tol: float = 1e-8,
 ) -> BaseParameters:
-    """Base parameters of the model itself: pivoted QR of Y on random states.
+    """Base parameters of the model itself: pivoted QR of Y on random states, rank at
+    ``rel_tol`` (|R_ii| / |R_00|, a study's ``base.rel_tol``).
 
     q uniform within :func:`~paramid.robot.model.joint_ranges`,
     q̇ and q̈ standard normal, all from the stream ``keys``.  Any excitation identifies at most

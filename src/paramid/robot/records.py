@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 from paramid.errors import InputError
 from paramid.ingest import (
     GAP_INTERVALS,
+    UNIFORM_JITTER,
     UNIT_FACTORS,
     _numeric_column,
     data_row,
@@ -48,7 +49,6 @@ Template = str | Sequence[str]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
 #: record field -> the field of paramid.ingest.UNIT_FACTORS that gives its units
 UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
-MAX_JITTER = 10.0  # 1 kHz logs with intervals up to 9 ms (issue #16) pass; 11 ms does not
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,8 @@ def record_from_table(
     joints: Sequence[str],
     columns: Mapping[str, Template] | None = None,
     units: Mapping[str, str] | None = None,
-    max_jitter: float = MAX_JITTER,
+    *,
+    max_jitter: float,
     kinds: Sequence[str] | None = None,
     locked: Mapping[str, str] | None = None,
     trim_s: tuple[float, float] = (0.0, 0.0),
@@ -257,7 +258,9 @@ def record_from_table(
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``;
     a per-joint field may list one column per joint instead of a template);
-    ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`.  ``kinds`` gives
+    ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`; ``max_jitter``
+    is the largest deviation of an interval from the median one accepted (in medians; the
+    record is then resampled: :func:`paramid.ingest.on_uniform_grid`).  ``kinds`` gives
     each joint's :func:`paramid.robot.model.joint_kinds` (all revolute when None): the units
     of ``q``, ``dq`` and ``tau`` convert revolute and continuous joints only, a prismatic
     joint's position, velocity and force stay in m, m/s and N; a continuous joint's angle is
@@ -337,6 +340,13 @@ def record_from_table(
         gap_row=rows.start + longest,
         lines=lines,
     )
+
+
+def written_record(frame: pd.DataFrame, path: str | Path, joints: Sequence[str]) -> RobotRecord:
+    """A record as rule ``robot_record`` wrote it, read back as ``frame``: the default columns,
+    SI units, on its uniform grid (a record whose stamps are not, a defect of that stage,
+    is refused rather than resampled a second time)."""
+    return record_from_table(frame, path, joints, max_jitter=UNIFORM_JITTER)
 
 
 def unwrap_turns(q: Array) -> Array:

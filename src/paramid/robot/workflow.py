@@ -318,10 +318,10 @@ class RobotStudies:
             block["joints"],
             spec["columns"],
             spec["units"],
-            spec["max_jitter"],
-            model.joint_kinds(robot),
-            dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
-            (spec["trim_start_s"], spec["trim_end_s"]),
+            max_jitter=spec["max_jitter"],
+            kinds=model.joint_kinds(robot),
+            locked=dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
+            trim_s=(spec["trim_start_s"], spec["trim_end_s"]),
         )
         kept = loaded.time[-1]
         needed = 2 * block["signals"]["trim_s"]
