@@ -178,6 +178,32 @@ def test_opposition_neighbourhood_and_weights() -> None:
     np.testing.assert_allclose(w2, [0.1, 0.1 + 0.8 * (1 - np.exp(-3.0))])
 
 
+def test_hos_h_is_eq5s_picked_form_bit_for_bit() -> None:
+    """HO's h per hippo (Eq 5) is evaluated as alpha r + beta of the picked form: the same
+    doubles as forming all five and picking one, at r = 0 and at every form's edge of u."""
+    from paramid.optim.ho import _h_form, _pick
+
+    rng = np.random.default_rng(3)
+    runs, dim, n = 3, 4, 40
+    r = rng.random((runs, dim, n))
+    r[0, 0, :5] = 0.0
+    u = rng.random((runs, n))
+    u[0, :6] = [0.0, 0.2, 0.4, 0.6, 0.8, np.nextafter(1.0, 0.0)]
+    I1, I2 = 1.0 + (rng.random((2, runs, n)) >= 0.5)
+    not_q1, not_q2 = (rng.random((2, runs, n)) < 0.5).astype(float)
+    r_scalar = rng.random((runs, n))
+    forms = (
+        I2[:, None] * r + not_q1[:, None],
+        2.0 * r - 1.0,
+        r,
+        I1[:, None] * r + not_q2[:, None],
+        r_scalar[:, None],
+    )
+    picked = np.broadcast_to(_pick(forms, u), r.shape)
+    h = _h_form(r, u, I1, I2, not_q1, not_q2, r_scalar)
+    np.testing.assert_array_equal(h.view(np.uint64), np.ascontiguousarray(picked).view(np.uint64))
+
+
 def test_levy_steps_follow_mantegna() -> None:
     # sigma for beta = 1.5 (Mantegna 1994; the value used by PO, HHO and HO codes).
     assert mantegna_sigma() == pytest.approx(0.6965745025576967, rel=1e-12)

@@ -68,14 +68,18 @@ def ho(prob: Problem) -> OptimResult:
         if half:
             mean_group[..., :half] = _random_group_mean(X, keys[:, :half], u[:, 16, :half])
         p1 = X + u[:, None, 4] * (best - I1[:, None] * X)  # Eq 4
-        forms1 = _h_forms(w[:, 0], I1, I2, not_q1, not_q2, u[:, 7])
-        forms2 = _h_forms(w[:, 1], I1, I2, not_q1, not_q2, u[:, 7])
-        h1 = _pick(forms1, u[:, 5])
-        h2 = _pick(forms2, u[:, 6])
-        early = np.exp(-t) > 0.6  # Eq 5, T = exp(-t/T_max)
-        uniform_point = prob.lower + w[:, 2] * prob.span
-        late = np.where((u[:, 8] > 0.5)[:, None], X + h2 * (mean_group - best), uniform_point)
-        p2 = np.where(early, X + h1 * (best - I2[:, None] * mean_group), late)
+        early = np.exp(-t) > 0.6  # Eq 5, T = exp(-t/T_max), (runs, 1, 1)
+        # Eq 6 per run: the early branch or the late one; a branch no run takes is not formed
+        branches = []
+        if early.any():
+            h1 = _h_form(w[:, 0], u[:, 5], I1, I2, not_q1, not_q2, u[:, 7])
+            branches.append(X + h1 * (best - I2[:, None] * mean_group))
+        if not early.all():
+            h2 = _h_form(w[:, 1], u[:, 6], I1, I2, not_q1, not_q2, u[:, 7])
+            uniform_point = prob.lower + w[:, 2] * prob.span
+            moved = X + h2 * (mean_group - best)
+            branches.append(np.where((u[:, 8] > 0.5)[:, None], moved, uniform_point))
+        p2 = np.where(early, *branches) if len(branches) == 2 else branches[0]
         settle(p1, lo, hi, out=p1)
         settle(p2, lo, hi, out=p2)
         predator = prob.lower + w[:, 3] * prob.span  # Eq 8
@@ -117,23 +121,34 @@ def _local_search(
     return X + u[:, None, 15] * (lo_local + s * (hi_local - lo_local))
 
 
-def _h_forms(
+def _h_form(
     r: FloatArray,
+    u: FloatArray,
     I1: NDArray[np.floating],
     I2: NDArray[np.floating],
     not_q1: FloatArray,
     not_q2: FloatArray,
     r_scalar: FloatArray,
-) -> tuple[FloatArray, ...]:
-    """Eq 5's five forms of h from one U(0, 1) vector draw r (runs, dim, n); the first is
-    (runs, dim, n), the others broadcast against it."""
-    return (
-        I2[:, None] * r + not_q1[:, None],
-        2.0 * r - 1.0,
-        r,
-        I1[:, None] * r + not_q2[:, None],
-        r_scalar[:, None],
-    )
+) -> FloatArray:
+    """h per hippo (runs, dim, n): Eq 5's form k = floor(5 u) (as in :func:`_pick`) of one
+    U(0, 1) vector draw r (runs, dim, n), the forms being
+
+        I2 r + !q1,  2 r - 1,  r,  I1 r + !q2,  r_scalar.
+
+    Each is evaluated as alpha r + beta with the hippo's (alpha, beta) = (I2, !q1), (2, -1),
+    (1, 0), (I1, !q2), (0, r_scalar): the same doubles as the forms themselves, since r and
+    r_scalar are uniforms in [0, 1) (so 1 r + 0 = r, 0 r + r_scalar = r_scalar exactly, and
+    2 r + (-1) is 2 r - 1), in two passes over the (runs, dim, n) array instead of five
+    forms and four selections.
+    """
+    k = np.minimum((u * 5).astype(np.intp), 4)[None]  # (1, runs, n)
+    alpha = np.take_along_axis(np.stack(np.broadcast_arrays(I2, 2.0, 1.0, I1, 0.0)), k, 0)[0]
+    beta = np.take_along_axis(
+        np.stack(np.broadcast_arrays(not_q1, -1.0, 0.0, not_q2, r_scalar)), k, 0
+    )[0]
+    h = np.multiply(alpha[:, None], r)
+    h += beta[:, None]
+    return h
 
 
 def _pick(forms: Sequence[FloatArray], u: FloatArray) -> FloatArray:
