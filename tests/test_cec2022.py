@@ -20,7 +20,13 @@ import pytest
 
 from paramid.cec2022.basic import schwefel
 from paramid.cec2022.data import load_data
-from paramid.cec2022.kernels import fast_cos, fast_sin, thread_arena
+from paramid.cec2022.kernels import (
+    fast_cos,
+    fast_sin,
+    prod_over_coords,
+    sum_over_coords,
+    thread_arena,
+)
 from paramid.cec2022.suite import BIASES, CEC2022
 
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
@@ -254,6 +260,34 @@ def test_sin_cos_kernel_accuracy() -> None:
     assert np.max(np.abs(s - s_ref)[finite]) <= 4e-16
     assert np.max(np.abs(c - c_ref)[finite]) <= 4e-16
     assert np.all(np.isnan(s[~finite])) and np.all(np.isnan(c[~finite]))
+
+
+@pytest.mark.parametrize("columns", [3, 8, 13, 4096])
+def test_coordinate_sums_and_products_add_rows_in_order(columns: int) -> None:
+    """The coordinate sum and product of (n, N) equal the C code's row-by-row accumulation
+    bit for bit (signed zeros, huge and tiny terms: an order that pairs terms differently
+    would round differently), in one reduce call on the suite's layout, in the row loop on
+    a transposed view."""
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((20, columns)) * 10.0 ** rng.integers(-12, 12, (20, columns))
+    a[:, 0] = -0.0  # -0.0 + ... + -0.0 is -0.0, a sum from +0.0 would give +0.0
+    a[:5, 1 % columns] = [1e16, 1.0, -1e16, 1.0, 1.0]
+    ar = thread_arena()
+    base = ar.top
+    try:
+        for layout in (a, np.asfortranarray(a)):
+            sums = sum_over_coords(layout, ar).copy()
+            products = prod_over_coords(layout, ar).copy()
+            expected_sum, expected_product = a[0].copy(), a[0].copy()
+            for row in a[1:]:
+                expected_sum += row
+                expected_product *= row
+            np.testing.assert_array_equal(sums.view(np.uint64), expected_sum.view(np.uint64))
+            np.testing.assert_array_equal(
+                products.view(np.uint64), expected_product.view(np.uint64)
+            )
+    finally:
+        ar.top = base
 
 
 def _schwefel_reference(z: np.ndarray) -> np.ndarray:

@@ -71,9 +71,23 @@ def thread_arena() -> Arena:
     return arena
 
 
+def _rowwise(a: FloatArray) -> bool:
+    """True where one ``ufunc.reduce`` over axis 0 of ``a`` (n, N) adds (multiplies) whole rows
+    in row order: contiguous rows of at least ``PAD`` columns keep the columns as NumPy's inner
+    loop, an elementwise loop (pairwise summation only runs along an inner reduction axis)."""
+    return a.shape[1] >= PAD and a.strides[1] == a.itemsize and a.strides[0] > 0
+
+
 def sum_over_coords(a: FloatArray, ar: Arena) -> FloatArray:
-    """Column sums of ``a`` (n, N), accumulated row by row (the C code's order)."""
+    """Column sums of ``a`` (n, N), accumulated row by row (the C code's order).
+
+    One ``np.add.reduce`` from ``-0.0``, the exact identity of ``+`` (``-0.0 + x`` is ``x``,
+    signed zeros included), gives the doubles of ``a[0] + a[1] + ...`` in one call instead
+    of one call per row; other layouts take the row loop.
+    """
     out = ar.take(a.shape[1])
+    if _rowwise(a):
+        return np.add.reduce(a, axis=0, out=out, initial=-0.0)
     np.copyto(out, a[0])
     for row in a[1:]:
         out += row
@@ -81,8 +95,11 @@ def sum_over_coords(a: FloatArray, ar: Arena) -> FloatArray:
 
 
 def prod_over_coords(a: FloatArray, ar: Arena) -> FloatArray:
-    """Column products of ``a`` (n, N), accumulated row by row."""
+    """Column products of ``a`` (n, N), accumulated row by row (one ``np.multiply.reduce``
+    from the exact identity ``1.0`` where :func:`sum_over_coords` makes one reduce call)."""
     out = ar.take(a.shape[1])
+    if _rowwise(a):
+        return np.multiply.reduce(a, axis=0, out=out, initial=1.0)
     np.copyto(out, a[0])
     for row in a[1:]:
         out *= row
