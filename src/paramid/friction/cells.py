@@ -124,7 +124,7 @@ def cell_frames(
     """
     best = min(float(np.min(tr.best)) for rs in results.values() for tr in rs.traces)
     target = best * (1.0 + target_fraction) + 1e-12  # + 1e-12 N m: a zero best (noise-free)
-    rows, traces = [], []
+    rows, methods, runs, trace_list = [], [], [], []
     for method, rs in results.items():
         for r in range(rs.x.shape[0]):
             evals, t_ms = reach(rs.traces[r], target)
@@ -147,22 +147,23 @@ def cell_frames(
                 "best_train_rmse_cell": best,
             }
             rows.append(row)
-            tr = rs.traces[r]
-            traces.append(
-                pd.DataFrame(
-                    {
-                        "true_model": true_model,
-                        "fitted_model": hip.friction.name,
-                        "method": method,
-                        "run": r,
-                        "evals": tr.evals,
-                        "time_ms": tr.time_ms,
-                        "best_train_rmse": tr.best,
-                    }
-                )
-            )
-    frame = pd.DataFrame(rows)
-    return frame, pd.concat(traces, ignore_index=True)
+            methods.append(method)
+            runs.append(r)
+            trace_list.append(rs.traces[r])
+    # One frame for all traces (the rows and dtypes of one frame per run, concatenated)
+    lengths = [tr.evals.size for tr in trace_list]
+    traces = pd.DataFrame(
+        {
+            "true_model": true_model,
+            "fitted_model": hip.friction.name,
+            "method": np.repeat(np.array(methods, dtype=object), lengths),
+            "run": np.repeat(np.array(runs, dtype=np.int64), lengths),
+            "evals": np.concatenate([tr.evals for tr in trace_list]),
+            "time_ms": np.concatenate([tr.time_ms for tr in trace_list]),
+            "best_train_rmse": np.concatenate([tr.best for tr in trace_list]),
+        }
+    )
+    return pd.DataFrame(rows), traces
 
 
 def add_rigid_error(frame: pd.DataFrame, rigid_truth: ArrayLike) -> pd.DataFrame:

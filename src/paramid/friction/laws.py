@@ -293,10 +293,11 @@ class AsymmetricCoulomb(FrictionModel):
         return np.stack([(qd > 0).astype(np.float64), -(qd < 0).astype(np.float64), qd], -1)
 
     def _torque(self, qd: Array, theta: Array) -> Array:
-        cols = self._columns(qd)
-        out = _column(theta, 0) * cols[:, 0]
-        out += _column(theta, 1) * cols[:, 1]
-        out += _column(theta, 2) * cols[:, 2]
+        """The columns of ``_columns`` as contiguous vectors (the same products and sums)."""
+        out = _column(theta, 0) * (qd > 0).astype(np.float64)
+        term = np.empty_like(out)
+        out += np.multiply(_column(theta, 1), -(qd < 0).astype(np.float64), out=term)
+        out += np.multiply(_column(theta, 2), qd, out=term)
         return out
 
     def _jacobian(self, qd: Array, theta: Array) -> Array:

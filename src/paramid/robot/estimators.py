@@ -515,11 +515,12 @@ def cv_curve(
         sigma = _noise(problem, R, c, rho2, train) if noise else np.ones(problem.n_joints)
         R_w, c_w = selection.weighted(R, c, 1.0 / sigma)
         held_out = slice(first, first + len(fold.tests))
+        tests = selection.held_out_data(problem.data, fold)  # the same for every weight
         for w, weight in enumerate(weights):
             solution = solver.solve(R_w, c_w, train * problem.n_joints, float(weight))
             statuses.append(solution.status)
             if solution.theta is not None:
-                scores[w, held_out] = selection.held_out_scores(problem.data, fold, solution.theta)
+                scores[w, held_out] = selection.scores_of(tests, solution.theta)
         first = held_out.stop
     return selection.Curve(weights, scores, rule, tuple(statuses), selection.scheme(problem.data))
 

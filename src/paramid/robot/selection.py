@@ -83,11 +83,23 @@ def scheme(data: Compressed, records_out: int = WEIGHT_RECORDS_OUT) -> str:
     return f"{blocks} time blocks"
 
 
+#: one held-out score's compressed data: R (n, p, p), c (n, p), ρ² (n,) and its samples
+HeldOut = tuple[Array, Array, Array, int]
+
+
+def held_out_data(data: Compressed, fold: Fold) -> list[HeldOut]:
+    """The fold's held-out scores' compressed data, merged per joint once (for any θ)."""
+    return [(*data.joint(test), int(data.samples[test].sum())) for test in fold.tests]
+
+
+def scores_of(held_out: Sequence[HeldOut], theta: Array) -> Array:
+    """(len(held_out), n) each joint's RMSE of θ on each of :func:`held_out_data`'s scores."""
+    return np.array([joint_rmse(R, c, rho2, samples, theta) for R, c, rho2, samples in held_out])
+
+
 def held_out_scores(data: Compressed, fold: Fold, theta: Array) -> Array:
     """(len(fold.tests), n) each joint's RMSE of θ on each of the fold's held-out scores."""
-    return np.array(
-        [joint_rmse(*data.joint(test), int(data.samples[test].sum()), theta) for test in fold.tests]
-    )
+    return scores_of(held_out_data(data, fold), theta)
 
 
 def joint_noise(
