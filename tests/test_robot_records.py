@@ -191,6 +191,22 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
         records.written_record(data, "written.parquet", JOINTS)
 
 
+def test_a_resampled_unix_time_log_is_on_its_grid_from_zero(tmp_path: Path):
+    """Jittered Unix-time stamps (1.7e9 s: doubles 2.4e-7 s apart) are resampled onto k·Δ
+    exactly, not onto t₀ + k·Δ less t₀, which kept t₀'s rounding: the record rule wrote such
+    a time and the signals rule, reading it back on its grid, refused it as jittered."""
+    rng = np.random.default_rng(1)
+    t = 1.7e9 + np.arange(3000) * 1e-3 + rng.uniform(-2e-4, 2e-4, 3000)
+    frame(t).to_csv(path := tmp_path / "unix.csv", index=False, float_format="%.17g")
+    record = loaders.load_robot_record(path, JOINTS)
+    assert record.resampled
+    np.testing.assert_array_equal(record.time, np.arange(record.time.size) * record.time[1])
+    units = [{"q": "rad", "dq": "rad/s", "tau": "N m"}] * len(JOINTS)
+    channels = {"q": record.q, "dq": record.dq, "tau": record.tau}
+    written, _ = study.channel_frame(record.time, channels, JOINTS, units)
+    np.testing.assert_array_equal(records.written_record(written, "w", JOINTS).q, record.q)
+
+
 def test_trim_drops_both_ends_and_restarts_time(tmp_path: Path):
     t = np.arange(10) / 10.0
     data = frame(t)

@@ -439,8 +439,12 @@ def on_uniform_grid(
         steps = np.diff(t)
         interval = float(steps[steps < GAP_INTERVALS * steps.mean()].mean())
     grid = uniform_grid(t, interval)
+    # time is k·Δ exactly: grid - grid[0] would keep the rounding of a large first stamp
+    # (Unix time: 2.4e-7 s), and a written record read back would seem jittered
     resampled: dict[str, Array] = {
-        field: grid - grid[0] if field == "time" else _interpolate(grid, t, values)
+        field: interval * np.arange(grid.size, dtype=np.float64)
+        if field == "time"
+        else _interpolate(grid, t, values)
         for field, values in data.items()
     }
     return resampled, interval, jitter, True
