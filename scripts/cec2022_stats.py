@@ -32,7 +32,7 @@ def main(smk) -> None:
         ran = all(subject in set(table["algorithm"]) for table in tables.values())
         claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
     places = paper.text_places(io.read_yaml(smk.input.paper), smk.input.paper)
-    audit = study.audit_table(ranks, friedman, claims_tests, places, tables, intervals)
+    audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals, text_places=places)
     write_audit(audit, smk.output.audit, smk.output.audit_md, "cec2022")
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)

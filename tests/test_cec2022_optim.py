@@ -290,7 +290,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert np.all(wilcoxon["wins"] + wilcoxon["losses"] <= wilcoxon["n_functions"])
     tests = study.run_level_tests(runs)
     assert len(tests) == 2 * 3 * 3 and set(tests["verdict"]) <= {"better", "worse", "no difference"}
-    audit = study.audit_table(ranks, friedman, wilcoxon, loaders.CEC_TEXT_PLACES)
+    audit = study.audit_table(ranks, friedman, wilcoxon, text_places=loaders.CEC_TEXT_PLACES)
     assert list(audit.columns) == audit_columns.COLUMNS
     assert set(audit["verdict"]) <= {
         "reproduced",
@@ -304,7 +304,7 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
     assert set(audit.loc[timed, "verdict"]) == {"machine-dependent"}
     intervals = study.rank_intervals(runs, algorithms=["WOA", "HHO", "MIPO"], resamples=200)
     judged = study.audit_table(
-        ranks, friedman, wilcoxon, loaders.CEC_TEXT_PLACES, tables, intervals
+        ranks, friedman, wilcoxon, tables, intervals, text_places=loaders.CEC_TEXT_PLACES
     )
     assert set(judged["verdict"]) <= set(audit_columns.VERDICTS)
     assert judged["claim"].str.contains("values").sum() == 0  # no printed values here
@@ -338,6 +338,8 @@ def test_a_paper_value_without_a_number_is_named() -> None:
         ({"d10": {"mean": {"F5": 2}}}, r"text_places\.d10\.mean is none of \['ave'"),
         ({"d10": {"ave": {"5": 2}}}, r"text_places\.d10\.ave\.5 is not a key F<n>"),
         ({"d10": ["ave"]}, r"text_places\.d10 is not a mapping indicator"),
+        ({"d10": {"ave": {"F05": 2}}}, r"text_places\.d10\.ave\.F05 is not a key F<n>"),
+        ({"d010": {"ave": {"F5": 2}}}, r"text_places\.d010 is not a key d<n>"),
     ],
 )
 def test_a_wrong_text_place_is_named(places: dict, message: str) -> None:
@@ -350,6 +352,9 @@ def test_a_wrong_text_place_is_named(places: dict, message: str) -> None:
     doc = io.read_yaml(loaders.CEC_PAPER_VALUES) | {"text_places": places}
     with pytest.raises(InputError, match=f"^p\\.yaml: {message}"):
         paper.read(doc, "p.yaml")
+    misspelt = {k: v for k, v in doc.items() if k != "text_places"} | {"text_place": places}
+    with pytest.raises(InputError, match=r"^p\.yaml: unknown key\(s\) \['text_place'\]"):
+        paper.read(misspelt, "p.yaml")
     tables, shipped = paper.read(io.read_yaml(loaders.CEC_PAPER_VALUES), "p.yaml")
     assert shipped[(10, "ave")][5] == 2 and len(tables) == 2 * 6 * 12
     assert sorted(shipped) == [(d, k) for d in (10, 20) for k in sorted(paper.INDICATORS)]

@@ -187,7 +187,11 @@ def test_jittered_stamps_are_resampled(tmp_path: Path):
     np.testing.assert_array_equal(again.q, record.q)
     np.testing.assert_array_equal(again.time, record.time)
     # a written record off its grid is a stage's defect: refused, not resampled a second time
-    with pytest.raises(InputError, match=r"written\.parquet: time-stamp jitter 8 "):
+    with pytest.raises(
+        InputError,
+        match=r"^written\.parquet: not the record rule robot_record .*"
+        r"\(time-stamp jitter 8 .*--forcerun robot_record$",
+    ):
         records.written_record(data, "written.parquet", JOINTS)
 
 

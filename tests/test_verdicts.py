@@ -299,7 +299,10 @@ def _cec_tables(rng: np.random.Generator) -> dict[int, pd.DataFrame]:
 def _cec_audit(tables: dict[int, pd.DataFrame]) -> pd.DataFrame:
     ranks = {d: study.rank_table(t) for d, t in tables.items()}
     return study.audit_table(
-        ranks, study.friedman_table(tables), study.wilcoxon_table(tables), CEC_TEXT_PLACES
+        ranks,
+        study.friedman_table(tables),
+        study.wilcoxon_table(tables),
+        text_places=CEC_TEXT_PLACES,
     )
 
 
@@ -332,7 +335,10 @@ def test_cec_claims_are_mipos_whatever_the_reference():
     assert not claims["claim"].str.contains("HO rank").any()
     with pytest.raises(ValueError, match="MIPO's claims"):
         study.audit_table(
-            ranks, friedman, study.wilcoxon_table(tables, reference="HO"), CEC_TEXT_PLACES
+            ranks,
+            friedman,
+            study.wilcoxon_table(tables, reference="HO"),
+            text_places=CEC_TEXT_PLACES,
         )
     without = {d: t[t["algorithm"] != "MIPO"] for d, t in tables.items()}
     empty = study.wilcoxon_table(tables).iloc[:0]
@@ -340,8 +346,8 @@ def test_cec_claims_are_mipos_whatever_the_reference():
         {d: study.rank_table(t) for d, t in without.items()},
         study.friedman_table(without),
         empty,
-        CEC_TEXT_PLACES,
         without,
+        text_places=CEC_TEXT_PLACES,
     )
     judged = rows[~rows["claim"].str.contains("values|printed Best")]
     assert judged["verdict"].tolist() == ["not comparable"]
@@ -358,13 +364,19 @@ def test_cec_claims_on_a_reduced_config_name_what_ran():
     }
     ranks = {d: study.rank_table(t) for d, t in tables.items()}
     wilcoxon = study.wilcoxon_table(tables)
-    rows = study.audit_table(ranks, study.friedman_table(tables), wilcoxon, CEC_TEXT_PLACES, tables)
+    rows = study.audit_table(
+        ranks, study.friedman_table(tables), wilcoxon, tables, text_places=CEC_TEXT_PLACES
+    )
     claims = set(rows["claim"])
     assert "D10 Ave: MIPO first on n of 3 functions" in claims
     assert "D10 Ave values of 4 methods on F1, F2, F3 (errors f - f*)" in claims
     full_ranks = {d: study.rank_table(t) for d, t in full.items()}
     full_rows = study.audit_table(
-        full_ranks, study.friedman_table(full), study.wilcoxon_table(full), CEC_TEXT_PLACES, full
+        full_ranks,
+        study.friedman_table(full),
+        study.wilcoxon_table(full),
+        full,
+        text_places=CEC_TEXT_PLACES,
     )
     assert "D10 Ave values of the six methods on F1-F12 (errors f - f*)" in set(full_rows["claim"])
     flat = {d: r.assign(paper_rank_ave=1) for d, r in ranks.items()}

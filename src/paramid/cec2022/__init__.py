@@ -2,5 +2,6 @@
 
 Modules: ``suite`` (the functions F1-F12, class ``CEC2022``), ``basic`` (their basic
 functions), ``kernels`` (numerical kernels), ``data`` (the organisers' data files), ``runs``
-(one run job, the ``ALGORITHMS`` registry), ``study`` (tables, tests, audit) and ``figures``.
+(one run job, the ``ALGORITHMS`` registry), ``paper`` (the paper's printed values and the
+places its text states), ``study`` (tables, tests, audit) and ``figures``.
 """

@@ -21,6 +21,20 @@ INDICATORS: tuple[str, ...] = ("ave", "std", "time_s", "best")
 TextPlaces = Mapping[tuple[int, str], Mapping[int, int]]
 
 
+#: the file's top-level keys (a misspelt ``text_places`` would otherwise drop the text's
+#: places from the audit without a word)
+KEYS = ("source", "values", "tables", "text_places")
+
+
+def _document(doc: Any, source: str) -> Mapping:
+    """The parsed YAML ``doc`` where it is a mapping of :data:`KEYS` with ``tables``."""
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("tables"), Mapping):
+        raise InputError(f"{source}: no 'tables' mapping of the paper's Tables 3-4")
+    if unknown := sorted(str(key) for key in doc if key not in KEYS):
+        raise InputError(f"{source}: unknown key(s) {unknown}; the file holds {list(KEYS)}")
+    return doc
+
+
 def _mapping(value: Any, source: str, where: str, shape: str) -> Mapping:
     """``value`` where it is a mapping, else an :class:`InputError` naming ``where``."""
     if not isinstance(value, Mapping):
@@ -29,16 +43,17 @@ def _mapping(value: Any, source: str, where: str, shape: str) -> Mapping:
 
 
 def _number(key: Any, pattern: str, source: str, where: str) -> int:
-    """The number of a key such as ``d10`` or ``F3`` (``pattern`` with one group)."""
+    """The number of a key such as ``d10`` or ``F3`` (``pattern`` with one group, written
+    without leading zeros: two keys never name one number)."""
     if not (found := re.fullmatch(pattern, str(key))):
-        form = pattern.replace(r"(\d+)", "<n>")
+        form = pattern.replace(r"([1-9]\d*)", "<n>")
         raise InputError(f"{source}: {where}.{key} is not a key {form}")
     return int(found.group(1))
 
 
 def _function(key: Any, source: str, where: str) -> int:
     """The function number of a key ``F<n>``, one of the suite's."""
-    if (function := _number(key, r"F(\d+)", source, where)) not in BIASES:
+    if (function := _number(key, r"F([1-9]\d*)", source, where)) not in BIASES:
         raise InputError(f"{source}: {where}.{key} is no function F1-F{len(BIASES)}")
     return function
 
@@ -47,11 +62,9 @@ def table_rows(doc: Any, source: str) -> list[dict[str, Any]]:
     """Tables 3-4 as rows (dim, function, algorithm, paper_ave/std/time_s/best) of the parsed
     YAML ``doc`` (``tables``: ``d<D>`` -> algorithm -> ``F<n>`` -> the four values); an entry
     that is not one, or without a number, is named with ``source``."""
-    if not isinstance(doc, Mapping) or not isinstance(doc.get("tables"), Mapping):
-        raise InputError(f"{source}: no 'tables' mapping of the paper's Tables 3-4")
     rows = []
-    for key, by_algorithm in doc["tables"].items():
-        dim = _number(key, r"d(\d+)", source, "tables")
+    for key, by_algorithm in _document(doc, source)["tables"].items():
+        dim = _number(key, r"d([1-9]\d*)", source, "tables")
         methods = _mapping(by_algorithm, source, f"tables.{key}", "algorithm -> F<n> -> values")
         for algorithm, by_function in methods.items():
             where = f"tables.{key}.{algorithm}"
@@ -74,10 +87,10 @@ def text_places(doc: Any, source: str) -> dict[tuple[int, str], dict[int, int]]:
     -> indicator -> ``F<n>`` -> place among the six methods; none where the file has no such
     mapping); a key or a place that is not one is named with ``source``."""
     shape = "d<D> -> indicator -> F<n> -> place"
-    by_dim = _mapping(doc, source, "the file", shape).get("text_places", {})
+    by_dim = _document(doc, source).get("text_places", {})
     places: dict[tuple[int, str], dict[int, int]] = {}
     for key, by_indicator in _mapping(by_dim, source, "text_places", shape).items():
-        dim = _number(key, r"d(\d+)", source, "text_places")
+        dim = _number(key, r"d([1-9]\d*)", source, "text_places")
         where = f"text_places.{key}"
         indicators = _mapping(by_indicator, source, where, "indicator -> F<n> -> place")
         for indicator, by_function in indicators.items():

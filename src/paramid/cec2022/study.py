@@ -641,16 +641,17 @@ def audit_table(
     ranks: Mapping[int, pd.DataFrame],
     friedman: pd.DataFrame,
     wilcoxon: pd.DataFrame,
-    text_places: TextPlaces,
     tables: Mapping[int, pd.DataFrame] | None = None,
     intervals: pd.DataFrame | None = None,
+    *,
+    text_places: TextPlaces,
 ) -> pd.DataFrame:
     """One row per ranking claim of §3.1.2 (columns claim, source, paper_value,
     reproduced_value, tolerance, verdict, reason).
 
     Per (D, indicator, F): MIPO's place among the six methods, the paper's from the text
-    (where stated: ``text_places``, :func:`paper_text_places`) checked against the paper's
-    own table, judged with the bootstrap
+    (where stated: ``text_places``, :func:`paramid.cec2022.paper.text_places`) checked
+    against the paper's own table, judged with the bootstrap
     ``intervals`` of :func:`rank_intervals` where given; counts of first places; the
     "20D better than 10D" claim; MIPO's Friedman mean rank and its Wilcoxon results
     (``wilcoxon``: :func:`wilcoxon_table` with MIPO as the reference); and with the summary

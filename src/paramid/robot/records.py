@@ -345,8 +345,15 @@ def record_from_table(
 def written_record(frame: pd.DataFrame, path: str | Path, joints: Sequence[str]) -> RobotRecord:
     """A record as rule ``robot_record`` wrote it, read back as ``frame``: the default columns,
     SI units, on its uniform grid (a record whose stamps are not, a defect of that stage,
-    is refused rather than resampled a second time)."""
-    return record_from_table(frame, path, joints, max_jitter=UNIFORM_JITTER)
+    is refused rather than resampled a second time, with the rule to rerun)."""
+    try:
+        return record_from_table(frame, path, joints, max_jitter=UNIFORM_JITTER)
+    except InputError as err:
+        raise InputError(
+            f"{path}: not the record rule robot_record writes, on a uniform grid in SI units "
+            f"({str(err).removeprefix(f'{path}: ').split('; ')[0]}); rebuild it: snakemake "
+            "--forcerun robot_record"
+        ) from None
 
 
 def unwrap_turns(q: Array) -> Array:
