@@ -26,11 +26,17 @@ Array = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Data:
-    """One processed record as a hip model needs it: H_rb (K, 3), q̇ (K,), torque (K,)."""
+    """One processed record as a hip model needs it: H_rb (K, 3), q̇ (K,), torque (K,).
+
+    H_rb is kept column-major: each rigid-body column that :meth:`HipModel.torque` multiplies
+    by is then contiguous (the same products, faster than a strided column)."""
 
     H_rb: Array
     qd: Array
     y: Array
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "H_rb", np.asfortranarray(self.H_rb))
 
 
 # Rows per block of :func:`rmse_rows`: a block's (rows, K) temporaries stay near this many
@@ -49,12 +55,9 @@ def rmse_rows(hip: HipModel, data: Data, X: ArrayLike) -> Array:
     X = np.asarray(X, dtype=np.float64)
     rows = X.reshape(-1, X.shape[-1] if X.ndim else 1)  # hip.torque checks the parameters
     step = max(1, BLOCK_SAMPLES // max(1, data.y.size))
-    # The same values in column-major order: each rigid-body column hip.torque multiplies by
-    # is then contiguous (the same products, faster than a strided column)
-    H_rb = np.asfortranarray(data.H_rb)
     out = np.empty(rows.shape[0])
     for start in range(0, rows.shape[0], step):
-        residual = hip.torque(H_rb, data.qd, rows[start : start + step])
+        residual = hip.torque(data.H_rb, data.qd, rows[start : start + step])
         np.subtract(data.y, residual, out=residual)
         np.square(residual, out=residual)
         # the mean as np.mean forms it (sum along the row, then / K), without its overhead
