@@ -1152,6 +1152,12 @@ def test_paper_implied_p_values_follow_the_printed_means_and_sds():
         )
         if sd is None:
             assert np.isnan(row["paper_student_p"]) and "not computable" in row["paper_p_check"]
+            # the SD that the printed two-sided p implies (Student, 2n - 2 degrees of freedom)
+            p_value, n = float(row["paper_p"]), significance.N_PAPER
+            pooled = abs(row["paper_mean_diff_mm"]) / (
+                sps.t.isf(p_value / 2, 2 * n - 2) * np.sqrt(2 / n)
+            )
+            assert f"a pooled SD of {pooled:.4f} mm" in row["paper_p_check"]
             continue
         student = _pooled_p(mean, sd, m5_mean, m5_sd, significance.N_PAPER)
         welch = _welch_p(mean, sd, m5_mean, m5_sd, significance.N_PAPER)
@@ -1168,6 +1174,19 @@ def test_paper_implied_p_values_follow_the_printed_means_and_sds():
         "LM+GA": ("no", "not computable"),  # printed +0.0231, means 0.4627 - 0.4858 < 0
         "EKF+DQPSO": ("no", "not computable"),
     }
+
+
+def test_a_printed_p_bound_without_an_sd_bounds_the_sd_it_needs():
+    """A hybrid has no printed SD; with a p printed as a bound ("<0.01") the SD it implies is
+    an upper bound, said as such (it raised ValueError before)."""
+    diff, _ = PRINTED.table8["LM+GA"]
+    bounded = dataclasses.replace(PRINTED, table8={**PRINTED.table8, "LM+GA": (diff, "<0.01")})
+    row = significance.paper_implied("lm_ga", bounded)
+    n = significance.N_PAPER
+    pooled = abs(diff) / (sps.t.isf(0.01 / 2, 2 * n - 2) * np.sqrt(2 / n))
+    assert row["paper_p_consistent"] == "not computable"
+    said = f"p = <0.01 with n = {n} would need a pooled SD below {pooled:.4f} mm"
+    assert said in row["paper_p_check"]
 
 
 def test_the_tracker_noise_floor_is_the_3d_rms_of_its_sigma_per_data_set():

@@ -44,6 +44,12 @@ def _central_difference(fn, theta: np.ndarray, h: float = 1e-6) -> np.ndarray:
     return np.stack(cols, axis=-1)
 
 
+def test_the_coulomb_column_is_the_sign_unless_a_smoothing_velocity_is_set():
+    qd = np.array([-2.0, 0.0, 3.0])
+    np.testing.assert_array_equal(friction.sign_or_tanh(qd, 0.0), [-1.0, 0.0, 1.0])
+    np.testing.assert_allclose(friction.sign_or_tanh(qd, 0.5), np.tanh(qd / 0.5), rtol=0)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_jacobian_matches_finite_differences(name):
     m, qd = MODELS[name], _velocities()

@@ -185,12 +185,16 @@ def paper_implied(identifier: str, printed: PrintedValues, n: int = N_PAPER) -> 
     if sd is None:
         student = welch = float("nan")
         p_ok = "not computable"
-        s_pooled = abs(printed_diff) / (sps.t.isf(float(p_text) / 2, 2 * n - 2) * np.sqrt(2 / n))
+        # two-sided p of Student's t with 2n - 2 degrees of freedom; a printed bound "<x"
+        # bounds the SD from above (a smaller p needs a larger t, so a smaller SD)
+        p_value = float(p_text.removeprefix("<"))
+        s_pooled = abs(printed_diff) / (sps.t.isf(p_value / 2, 2 * n - 2) * np.sqrt(2 / n))
         needed = np.sqrt(max(2 * s_pooled**2 - m5_sd**2, 0.0))
+        size = "below" if p_text.startswith("<") else "of"
         p_check = (
             f"not computable: no printed SD for {label} (§3.2.2 prints its mean RMSE only); "
-            f"p = {p_text} with n = {n} would need a pooled SD of {s_pooled:.4f} mm, "
-            f"i.e. an SD of {needed:.4f} mm for {label} beside M5's {m5_sd:.4f} mm"
+            f"p = {p_text} with n = {n} would need a pooled SD {size} {s_pooled:.4f} mm, "
+            f"i.e. an SD {size} {needed:.4f} mm for {label} beside M5's {m5_sd:.4f} mm"
         )
     else:
         student = _t_p(diff, sd, m5_sd, n, True)

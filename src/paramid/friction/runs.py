@@ -35,10 +35,12 @@ class Trace:
 
     @classmethod
     def from_values(cls, evals: ArrayLike, time_ms: ArrayLike, values: ArrayLike) -> Trace:
-        """Compress a raw evaluation log (cumulative evals, time, value) to improvements."""
+        """Compress a raw evaluation log (cumulative evals, time, value) to improvements; a
+        failed evaluation (NaN) counts as +inf, never as an improvement."""
         evals = np.asarray(evals, dtype=np.int64)
         time_ms = np.asarray(time_ms, dtype=np.float64)
-        best = np.minimum.accumulate(np.asarray(values, dtype=np.float64))
+        values = np.asarray(values, dtype=np.float64)
+        best = np.minimum.accumulate(np.where(np.isnan(values), np.inf, values))
         keep = np.ones(best.size, dtype=bool)
         keep[1:] = best[1:] < best[:-1]
         keep[-1] = True
