@@ -125,6 +125,54 @@ def test_one_joints_torque_in_another_unit_is_named(record, robot, factor, joint
     assert "another unit than the others'" in problems[0][2]
 
 
+def test_one_joints_torque_negated_and_in_another_unit_is_named_as_a_unit(robot):
+    """N cm logged as N m with the sign counted against the URDF's axis: its scale is judged by
+    the size of its correlation with the URDF's torque, so it is a unit, not an exchange."""
+    record = loaders.load_robot_record(
+        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+    tau = record.tau.copy()
+    tau[:, 1] *= -100.0
+    assert ("torque_units", "joint_2") in _found(dataclasses.replace(record, tau=tau), robot)
+
+
+class _FakeExpected:
+    """An expected-torque model with set misfits: ``given`` for the record's torque, ``crossed``
+    for any other (the torque the exchange judges); no rigid body or friction to see."""
+
+    def __init__(self, tau: np.ndarray, given: list[float], crossed: list[float]) -> None:
+        self.tau, self.given, self.crossed = tau, np.array(given), np.array(crossed)
+        self.rigid = self.rigid_beyond_friction = np.zeros_like(tau)
+
+    def beyond_friction(self, y: np.ndarray) -> np.ndarray:
+        return y
+
+    def misfits(self, tau: np.ndarray) -> np.ndarray:
+        return self.given if tau is self.tau else self.crossed
+
+    def scales(self, tau: np.ndarray) -> np.ndarray:
+        return np.ones(tau.shape[1])
+
+
+@pytest.mark.parametrize(("crossed", "strong"), [([0.1, 0.1, 5.0], False), ([0.1, 0.1, 0.5], True)])
+def test_all_columns_exchanged_count_the_two_joints_only_where_the_whole_misfit_falls(
+    monkeypatch, crossed, strong
+):
+    """The two joints' misfit falls to a tenth either way; with the whole misfit up 1.73 times
+    the exchange explains nothing, with it down to 0.23 it is strong."""
+    tau = np.zeros((8, 3))
+    monkeypatch.setattr(checks, "expected", lambda *_: _FakeExpected(tau, [1, 1, 1], crossed))
+    record = dataclasses.make_dataclass("R", ["joints", "tau_columns", "q_columns"])(
+        ("a", "b", "c"), (), ()
+    )
+    motion = tuple(np.zeros((8, 3)) for _ in range(3))
+    found = checks.exchanged_columns(
+        record, None, motion, tau, _FakeExpected(tau, [1, 1, 1], [1, 1, 1])
+    )
+    pair = [e for e in found if e.correction.startswith("all columns") and e.joints == ("a", "b")]
+    assert [e.strong for e in pair] == [strong]
+
+
 @pytest.mark.parametrize("name", RECORDS[:2])  # the quadratic record moves joint 1 one way only
 @pytest.mark.parametrize(("joint", "check"), [(0, "torque_sign"), (6, "friction_sign")])
 def test_a_torque_sign_inverted_without_gravity(robot, name, joint, check):

@@ -18,7 +18,7 @@ import scipy.optimize
 from schema_blocks import defaults
 
 from paramid.errors import UserError
-from paramid.robot import compression, consistency, estimators
+from paramid.robot import compression, consistency, estimators, priors
 from paramid.robot.estimators import ESTIMATORS, Problem
 
 LMI = defaults("robots", "*", "lmi")  # the schema's lmi block
@@ -413,6 +413,27 @@ def test_free_links_that_leave_the_fit_undetermined_are_refused(free_links, mess
     arm = problem(Y_RICH, noisy(Y_RICH, 0))
     with pytest.raises(ValueError, match=f"free_links.*{message}"):
         ESTIMATORS["lmi"](arm, {**LMI, "weight": 1.0, "free_links": free_links})
+
+
+def test_the_prior_is_averaged_over_the_pulled_links_parameters_only():
+    """min |R θ - c|² / rows + λ |z_pulled|² / (10 pulled links) with θ = θ0 + z: with the LMI
+    inactive (a body well inside the cone, data near it) it is the ridge solution, the prior
+    divided by the 10 parameters of the one pulled link, not by the 20 of both."""
+    body = np.array([1.0, 0.05, 0, 0, 0.2, 0, 0.2, 0, 0, 0.2])
+    theta0 = np.concatenate([body, 1.5 * body])
+    links = {"a": slice(0, 10), "b": slice(10, 20)}
+    solver = priors.ConsistentLS(
+        theta0, links, np.zeros(0, np.intp), np.ones(20), "euclid", free_links=("b",)
+    )
+    rng = np.random.default_rng(0)
+    R = rng.normal(size=(20, 20))
+    c = R @ (theta0 + 1e-3 * rng.normal(size=20))
+    rows, weight = 100, 50.0
+    theta = solver.solve(R, c, rows, weight).theta
+    A, b = R / np.sqrt(rows), (c - R @ theta0) / np.sqrt(rows)
+    pulled = np.diag(np.r_[np.ones(10), np.zeros(10)])
+    ridge = np.linalg.solve(A.T @ A + weight / 10 * pulled, A.T @ b)
+    np.testing.assert_allclose(theta, theta0 + ridge, atol=1e-6)
 
 
 def test_the_robot_metrics_scales_and_the_logdet_priors_bodies():

@@ -5,6 +5,7 @@ the URDF, the Coulomb law and the URDF-plus-friction row; and the shipped real s
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -178,6 +179,9 @@ def test_the_one_standard_error_rule_takes_the_most_regularised_weight_within_on
     assert selection.choose(np.array([np.nan, 1.0, 1.2]), se[:3], "one_se") == (1, 1)
     with pytest.raises(ValueError, match="rule"):
         selection.choose(mean, se, "max")
+    # "within one SE" includes its bound; without an SE (one score) the lowest is taken
+    assert selection.choose(np.array([1.0, 1.5, 2.0]), np.full(3, 0.5), "one_se") == (1, 0)
+    assert selection.choose(np.array([1.0, 1.1]), np.full(2, np.nan), "one_se") == (0, 0)
 
 
 def test_a_weight_that_failed_on_some_fold_is_never_chosen():
@@ -200,6 +204,25 @@ def test_a_weight_that_failed_on_some_fold_is_never_chosen():
     assert curve.climb_se == pytest.approx(expected)
 
 
+def test_a_laws_fold_scores_are_those_of_the_chosen_weight(monkeypatch):
+    """The Coulomb law is chosen on the consistent fit's held-out scores at the weight its
+    curve chooses (1 here, by the one-SE rule), not at the lowest mean (0)."""
+    rng = np.random.default_rng(0)
+    parts = [
+        SimpleNamespace(**{k: rng.normal(size=(60, 2)) for k in ("q", "dq", "ddq", "tau")})
+        for _ in range(3)
+    ]
+    data = compression.compress_records(parts, lambda q, dq, ddq: np.stack([q, dq], -1), folds=2)
+    folds = np.array([[0.9, 1.0, 1.1], [0.95, 1.02, 1.06], [2.0, 2.1, 2.2]])
+    scores = np.repeat(folds[:, :, None], 2, axis=2)  # (weights, folds, joints)
+    scheme = selection.scheme(data, selection.COLUMN_RECORDS_OUT)
+    curve = selection.Curve(np.array([0.0, 1.0, 10.0]), scores, "one_se", (), scheme)
+    assert (curve.chosen, curve.lowest) == (1, 0)
+    monkeypatch.setattr(estimators, "fit_lmi", lambda *_: estimators.Fit(np.zeros(1), curve=curve))
+    chosen = estimators.fold_scores(SimpleNamespace(data=data), {"weight": "auto"})
+    np.testing.assert_array_equal(chosen, scores[1])
+
+
 def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
     robot = loaders.load_robot(URDF, JOINTS)
     theta = model.urdf_parameters(robot)
@@ -209,6 +232,15 @@ def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
     for name, (P0, _) in repaired.items():
         assert np.linalg.eigvalsh(P0)[0] > 0, name
         assert P0[3, 3] == theta[links[name]][0]  # the mass is kept
+
+
+def test_a_thin_rod_gets_a_definite_prior_and_the_logdet_prior_takes_it():
+    """A URDF rod (inertia diag(0, a, a) at its COM: its second moment has a zero eigenvalue)
+    is on the cone's boundary: repaired, the log-det prior can pull toward it."""
+    rod = np.array([2.0, 0, 0, 0, 0.0, 0, 0.1, 0, 0, 0.1])
+    P0, changed = priors.prior_pseudo_inertia(rod)
+    assert changed and np.linalg.eigvalsh(P0)[0] > 0 and P0[3, 3] == 2.0
+    priors.check_logdet_prior(rod, {"rod": slice(0, 10)})  # no UserError
 
 
 def _shipped_record(bias: np.ndarray | None = None):
@@ -384,6 +416,14 @@ def test_urdf_friction_keeps_the_rigid_body_and_fits_nonnegative_friction(gen3):
     bound = fit.standard[70:] <= 1e-12 * np.abs(fit.standard[70:]).max()
     assert np.all(np.abs(gradient[~bound]) <= 1e-7 * scale[~bound])
     assert np.all(gradient[bound] >= -1e-7 * scale[bound])
+
+
+def test_urdf_friction_stays_nonnegative_where_the_bound_is_active(gen3):
+    """The shipped record's friction is positive everywhere; with the torque negated the free
+    friction would be negative, so the bound must hold it at zero."""
+    flipped = dataclasses.replace(gen3, data=dataclasses.replace(gen3.data, c=-gen3.data.c))
+    friction = estimators.fit_urdf_friction(flipped, {}).standard[70:]
+    assert np.all(friction >= 0) and np.any(friction == 0)
 
 
 def test_urdf_friction_without_friction_columns_is_the_urdf():

@@ -411,6 +411,17 @@ def test_listed_columns_read_some_joints_of_a_log_numbered_by_index(tmp_path: Pa
         loaders.load_robot_record(path, JOINTS, columns={"time": "stamp", "q": "J{i}_pos"})
 
 
+def test_an_interval_of_exactly_one_and_a_half_samples_is_a_gap():
+    """A gap is an interval of 1.5 grid intervals or longer, as the warning says: jittered
+    stamps exact in binary (multiples of 1/1024 s) with one interval of exactly 1.5 medians."""
+    steps = np.random.default_rng(1).integers(900, 1101, size=300).astype(float)
+    median = float(np.median(np.r_[steps, 1500.0]))
+    steps = np.r_[steps[:100], 1.5 * median, steps[100:]]
+    t = np.r_[0.0, np.cumsum(steps)] / 1024.0
+    record = records.record_from_table(frame(t), "x.csv", JOINTS, max_jitter=10.0)
+    assert record.resampled and record.longest_gap == 1.5 and record.gaps == 1
+
+
 def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, uniform: Path):
     """Eight rows dropped (an interval of 9 samples, within the default max_jitter of 10): the
     record is resampled and the warning names the gap, its length and where it lies; the

@@ -134,6 +134,61 @@ def test_a_locked_joint_is_exported_fixed_at_its_lock_value(tmp_path, locked, va
     assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
 
 
+def _prismatic_urdf(tmp_path: Path) -> Path:
+    """Three links; the middle joint prismatic along x of a frame turned by rpy (0.4, 0.7, 0.3)."""
+    inertial = (
+        '<inertial><origin xyz="0.05 0.02 0.01"/><mass value="1.2"/>'
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.015"/></inertial>'
+    )
+    links = "".join(f'<link name="l{k}">{inertial}</link>' for k in (1, 2, 3))
+    limit = '<limit lower="-3" upper="3" effort="9" velocity="2"/>'
+    text = f"""<?xml version="1.0"?>
+<robot name="prismatic">
+  <link name="base"/>{links}
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>{limit}</joint>
+  <joint name="j2" type="prismatic"><parent link="l1"/><child link="l2"/>
+    <origin xyz="0.2 0 0" rpy="0.4 0.7 0.3"/><axis xyz="1 0 0"/>{limit}</joint>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>
+    <origin xyz="0.1 0 0"/><axis xyz="0 1 0"/>{limit}</joint>
+</robot>
+"""
+    path = tmp_path / "prismatic.urdf"
+    path.write_text(text)
+    return path
+
+
+def test_a_locked_prismatic_joint_is_exported_at_its_lock_value(tmp_path):
+    """A prismatic lock moves the child along the joint's axis in the turned joint frame."""
+    source = _prismatic_urdf(tmp_path)
+    robot = load_robot(source, ["j1", "j3"], locked={"j2": 0.25})
+    theta = urdf_parameters(robot)
+    text = urdf.export_urdf(source.read_text(), robot, theta, {}, ["test"])
+    path = tmp_path / "locked.urdf"
+    path.write_text(text)
+    again = load_robot(path, ["j1", "j3"])
+    rng = np.random.default_rng(3)
+    q, dq, ddq = rng.uniform(-2, 2, (20, 2)), rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
+    predicted = regressor(robot, q, dq, ddq) @ theta
+    replayed = inverse_dynamics(again, q, dq, ddq, urdf_parameters(again))
+    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+
+
+def test_a_negative_friction_estimate_is_written_as_zero():
+    """A simulator refuses negative damping or friction: the export writes 0 for them."""
+    robot = load_robot(URDF, JOINTS)
+    text = urdf.export_urdf(
+        URDF.read_text(),
+        robot,
+        urdf_parameters(robot),
+        {"joint_3": {"damping": -0.2, "friction": 0.4}},
+        ["test"],
+    )
+    joint = {j.get("name"): j for j in ET.fromstring(text).findall("joint")}["joint_3"]
+    assert float(joint.find("dynamics").get("damping")) == 0.0
+    assert float(joint.find("dynamics").get("friction")) == 0.4
+
+
 def _dual_arm_urdf() -> str:
     """Two 2-joint arms on one fixed torso."""
     inertial = (

@@ -74,7 +74,7 @@ class RobotRecord:
     q_logged: Array | None = None
     q_columns: tuple[str, ...] = ()
     tau_columns: tuple[str, ...] = ()  # the file's torque column of each joint
-    # the file's intervals longer than GAP_INTERVALS grid intervals (dropped samples, bridged
+    # the file's intervals of GAP_INTERVALS grid intervals or longer (dropped samples, bridged
     # by interpolation on a resampled grid), the longest [grid intervals], where it starts [s
     # from the record's start] and the file's data row (0-based) before it
     gaps: int = 0
