@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import math
 import threading
 from functools import cache
 from importlib import resources
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paramid.cec2022.basic import schwefel
+from paramid.cec2022.basic import katsuura, schwefel
 from paramid.cec2022.data import load_data
 from paramid.cec2022.kernels import (
     fast_cos,
@@ -32,7 +33,7 @@ from paramid.cec2022.suite import BIASES, CEC2022
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
 CASES = [(f, d) for f in range(1, 13) for d in (10, 20)]
 CASE_IDS = [f"F{f}-D{d}" for f, d in CASES]
-REL_TOL = 1e-9
+REL_TOL = 1e-12  # the suite agrees to < 2e-14 (suite.py); 1e-9 let a dropped Katsuura term pass
 
 
 @cache
@@ -326,3 +327,40 @@ def test_schwefel_branches() -> None:
     finally:
         ar.top = base
     np.testing.assert_allclose(got, _schwefel_reference(z), rtol=1e-12, atol=1e-9)
+
+
+# -- transcriptions of the C code ----------------------------------------------------------
+
+
+def _katsuura_c(z):
+    """katsuura_func of cec22_test_func.cpp, scalar, for one point z (n,)."""
+    n = z.size
+    f, tmp3 = 1.0, math.pow(1.0 * n, 1.2)
+    for i in range(n):
+        temp = 0.0
+        for j in range(1, 33):
+            tmp1 = math.pow(2.0, j)
+            tmp2 = tmp1 * z[i]
+            temp += abs(tmp2 - math.floor(tmp2 + 0.5)) / tmp1
+        f *= math.pow(1.0 + (i + 1) * temp, 10.0 / tmp3)
+    tmp1 = 10.0 / n / n
+    return f * tmp1 - tmp1
+
+
+def test_katsuura_matches_the_c_code_to_rounding():
+    z = np.random.default_rng(2).uniform(-5.0, 5.0, size=(16, 10))
+    ar = thread_arena()
+    base = ar.top
+    try:
+        got = katsuura(np.ascontiguousarray(z.T), ar).copy()
+    finally:
+        ar.top = base
+    np.testing.assert_allclose(got, [_katsuura_c(p) for p in z], rtol=1e-13)
+
+
+@pytest.mark.parametrize("function", [9, 10, 11, 12])
+def test_composition_far_from_every_optimum_is_the_plain_mean(function):
+    # all weights exp(-d^2 / (2 D sigma^2)) underflow: the C code falls back to equal weights
+    f = CEC2022(function, 10)
+    value = f(np.full(10, 1.0e5))
+    assert np.isfinite(value) and value > f.optimum_value

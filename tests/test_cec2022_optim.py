@@ -3,6 +3,9 @@ determinism, accuracy on a shifted sphere, and MIPO's formulas (Eq 37-44) on han
 
 from __future__ import annotations
 
+import sys
+import types
+
 import loaders
 import numpy as np
 import pandas as pd
@@ -11,8 +14,16 @@ import scipy.stats
 
 from paramid import audit as audit_columns
 from paramid import io
+from paramid.cec2022 import paper, study
+from paramid.cec2022.runs import run_job
+from paramid.errors import InputError
 from paramid.optim import METHODS, RowwiseObjective
+from paramid.optim.base import Problem, generators
+from paramid.optim.genetic import _Draws
+from paramid.optim.ho import _greedy, _local_search, _random_group_mean
 from paramid.optim.mipo import (
+    _elite_merge,
+    _mipo_coefficients,
     adaptive_weights,
     chebyshev_population,
     chebyshev_sequence,
@@ -20,8 +31,16 @@ from paramid.optim.mipo import (
     neighbourhood,
     opposition_weight,
 )
-from paramid.optim.po import Ledger, levy_steps, mantegna_sigma
-from paramid.seeding import seed_sequence
+from paramid.optim.particle_swarm import SwarmMemory
+from paramid.optim.po import (
+    Draws,
+    Ledger,
+    _po_coefficients,
+    levy_steps,
+    mantegna_sigma,
+    settle,
+)
+from paramid.seeding import generator, seed_sequence
 
 CEC_METHODS = [m for m in ("po", "mipo", "woa", "hho", "ggo", "sga", "ho") if m in METHODS]
 
@@ -801,3 +820,310 @@ def test_the_papers_time_places_are_quoted_from_its_text() -> None:
     row = rows.loc["D20 Time: MIPO rank on F2"]
     assert (row["paper_value"], row["paper_reading"]) == (1, "printed")
     assert row["source"].startswith("§3.1.2") and row["verdict"] == "machine-dependent"
+
+
+# -- the tables' and the audit's rules (from a mutation test) ------------------------------
+
+
+def test_summary_std_is_sample_std_and_error_median_is_median():
+    runs = {(1, "MIPO"): pd.DataFrame({"best_f": [300.0, 301.0, 305.0], "n_evals": 10})}
+    row = study.summary_table(runs, {(1, "MIPO"): 1.0}, None, 10).iloc[0]
+    assert row["std"] == pytest.approx(np.sqrt(7.0))  # ((-2)^2 + (-1)^2 + 3^2) / (3 - 1)
+    assert row["error_median"] == pytest.approx(1.0) and row["error_ave"] == pytest.approx(2.0)
+
+
+def test_rank_table_ties_get_the_minimum_rank():
+    t = pd.DataFrame(
+        {
+            "function": 1,
+            "algorithm": ["MIPO", "WOA", "HHO"],
+            **{k: [1.0, 1.0, 2.0] for k in study.INDICATORS},
+            **{f"paper_{k}": [1.0, 1.0, 2.0] for k in study.INDICATORS},
+        }
+    )
+    r = study.rank_table(t, ["MIPO", "WOA", "HHO"])
+    assert r["rank_ave"].tolist() == [1, 1, 3]
+
+
+def test_wilcoxon_wins_count_strictly_lower_values_only():
+    rows = [
+        {"function": f, "algorithm": a, "ave": float(f + (a == "WOA") * (f > 1))}
+        for f in range(1, 13)
+        for a in ("MIPO", "WOA")
+    ]
+    w = study.wilcoxon_table({10: pd.DataFrame(rows)}).iloc[0]
+    assert (w["wins"], w["losses"]) == (11, 0)  # F1 is a tie: neither a win nor a loss
+
+
+def test_rank_interval_uses_the_two_sided_tail():
+    rng = np.random.default_rng(7)
+    vals = {
+        "A": rng.normal(0.0, 1.0, 30),
+        "B": rng.normal(0.0, 1.0, 30),
+    }  # A lower in ~96.5 % of resamples
+    runs = {(30, 4, a): pd.DataFrame({"best_f": v}) for a, v in vals.items()}
+    got = study.rank_intervals(runs, ["A", "B"], resamples=2000, level=0.95).set_index("algorithm")
+    f = np.stack(list(vals.values()))
+    picks = generator("cec2022", "rank_bootstrap", 30, 4).integers(0, 30, size=(2000, 2, 30))
+    lit = np.array(
+        [
+            scipy.stats.rankdata([f[a, picks[b, a]].mean() for a in range(2)], method="min")
+            for b in range(2000)
+        ]
+    )
+    lo, hi = (
+        np.quantile(lit, 0.025, axis=0, method="lower"),
+        np.quantile(lit, 0.975, axis=0, method="higher"),
+    )
+    assert not np.array_equal(
+        hi, np.quantile(lit, 0.95, axis=0, method="higher")
+    )  # data separate the two tails
+    assert got["rank_lo_ave"].tolist() == lo.tolist() and got["rank_hi_ave"].tolist() == hi.tolist()
+
+
+def _one_function(rank, paper_rank, lo, hi):
+    return pd.DataFrame(
+        {
+            "function": [3, 3],
+            "algorithm": ["MIPO", "WOA"],
+            "rank_ave": [rank, 3 - rank],
+            "paper_rank_ave": [paper_rank, 3 - paper_rank],
+            "rank_lo_ave": [lo, 1],
+            "rank_hi_ave": [hi, 2],
+        }
+    )
+
+
+def test_equal_place_with_a_wide_interval_is_direction_only():
+    row = study._rank_claims(_one_function(1, 1, 1, 2), 30, "ave", "MIPO", {})[0]
+    assert row["verdict"] == "direction only"
+
+
+def test_first_place_count_within_one_is_reproduced():
+    rows = study._rank_claims(_one_function(1, 2, 1, 2), 30, "ave", "MIPO", {})
+    count = [r for r in rows if "first on n of" in r["claim"]][0]
+    assert (count["paper_value"], count["reproduced_value"]) == (0, 1)
+    assert count["verdict"] == "reproduced"  # |1 - 0| <= 1
+
+
+def test_equal_mean_rank_at_both_dimensions_is_not_better_at_20d():
+    def dim(ours, paper_rank):
+        return pd.DataFrame(
+            {
+                "algorithm": ["MIPO", "WOA"],
+                "rank_ave": [ours, 3 - ours],
+                "paper_rank_ave": [paper_rank, 3 - paper_rank],
+            }
+        )
+
+    row = study._dimension_claim({10: dim(1, 2), 20: dim(1, 1)}, "MIPO")
+    assert row["verdict"] == "differs"  # strictly better required; 1.00 -> 1.00 is not
+
+
+def _values(ours_ave, paper_ave, best=(300.5, 300.5), paper_best=(300.5, 300.5)):
+    return pd.DataFrame(
+        {
+            "function": [1, 1],
+            "algorithm": ["MIPO", "WOA"],
+            "ave": ours_ave,
+            "std": [1.0, 1.0],
+            "best": list(best),
+            "paper_ave": paper_ave,
+            "paper_std": [1.0, 1.0],
+            "paper_best": list(paper_best),
+        }
+    )
+
+
+def test_value_claims_compare_errors_relative_to_the_printed_error():
+    def verdict(table):
+        rows = study._value_claims({10: table})
+        return [r for r in rows if r["claim"].startswith("D10 Ave")][0]["verdict"]
+
+    # errors 5 vs 10: 50 % off although 305 vs 310 is 1.6 % off
+    assert verdict(_values([305.0, 310.0], [310.0, 310.0])) == "differs"
+    # errors 9.05 vs 10: within 10 % of the printed error (not of ours: 0.905 < 0.95)
+    assert verdict(_values([309.05, 310.0], [310.0, 310.0])) == "reproduced"
+
+
+def test_a_printed_best_equal_to_its_ave_is_consistent():
+    t = _values([301.0, 301.0], [301.0, 302.0], paper_best=(301.0, 300.5))
+    row = [r for r in study._value_claims({10: t}) if "every printed Best" in r["claim"]][0]
+    assert row["verdict"] == audit_columns.PAPER_CONSISTENT
+
+
+def test_a_text_place_of_zero_is_rejected():
+    doc = {"tables": {}, "text_places": {"d10": {"ave": {"F1": 0}}}}
+    with pytest.raises(InputError, match="no place"):
+        paper.text_places(doc, "x.yaml")
+
+
+def test_run_job_error_is_f_minus_the_bias():
+    frame, _, _ = run_job(1, 10, "WOA", runs=2, population=5, iterations=2)
+    np.testing.assert_array_equal(frame["error"], frame["best_f"] - 300.0)
+
+
+# -- update equations against the papers' formulas (from a mutation test) -----------------
+
+
+def sphere(rows: np.ndarray) -> np.ndarray:
+    return np.sum(rows**2, axis=1)
+
+
+class Batches:
+    """Every batch run 0 evaluates, as (points, dim)."""
+
+    def __init__(self):
+        self.batches = []
+
+    def __call__(self, X):
+        self.batches.append(np.array(X[0]))
+        return sphere(X.reshape(-1, X.shape[-1])).reshape(X.shape[:2])
+
+
+def test_po_coefficients_follow_eq_31_and_36():
+    rng = np.random.default_rng(0)
+    u = rng.random((1, 8, 4))
+    t, G = np.array([[0.3]]), 10
+    coef = np.empty((1, 6, 1, 4))
+    _po_coefficients(coef, np.array([[0, 1, 2, 3]]), u, t, G)
+    a, b, c, d, m, v = coef[0, :, 0]
+    # Eq 31 (forage): X' = (X - X_best) Levy + r (1 - t)^(2t) X_mean
+    assert (a[0], b[0], d[0], m[0], v[0]) == (0.0, 0.0, 0.0, 1.0, -1.0)
+    assert c[0] == pytest.approx(u[0, 1, 0] * 0.7**0.6)
+    # Eq 36 (fear): X' = X + r cos(pi t/2)(X_best - X) - cos(r' pi) t^(2/T)(X - X_best)
+    s = u[0, 6, 3] * np.cos(np.pi * 0.15) + np.cos(u[0, 7, 3] * np.pi) * 0.3**0.2
+    assert (a[3], b[3]) == pytest.approx((1.0 - s, s))
+
+
+def test_mipo_communication_follows_eq_39_40():
+    u = np.random.default_rng(1).random((1, 7, 1))
+    coef = np.empty((1, 6, 1, 1))
+    t = 0.4
+    _mipo_coefficients(coef, np.array([[2]]), u, np.array([[t]]), 10)
+    a, b, c, d, m, v = coef[0, :, 0, 0]
+    e = np.exp(-3 * t * t)
+    w1, w2 = 0.9 * e, 0.1 + 0.8 * (1 - e)
+    k = w2 * 0.2 * u[0, 4, 0] * (1 - t)  # X' = X + ... + w2 0.2 r3 (1 - t)(X - X_mean)
+    assert (a, c) == pytest.approx((1 + k, -k))
+    assert d == pytest.approx(w1 * 0.2 * u[0, 2, 0] * (1 - t) * np.exp(-t / u[0, 3, 0]))
+
+
+def test_mipo_elite_merge_keeps_the_best_of_the_staying_pool():
+    X, f = np.array([[[0.0, 1.0, 2.0]]]), np.array([[5.0, 1.0, 7.0]])
+    moved, f_moved = np.array([[[10.0, 20.0, 30.0]]]), np.array([[4.0, 2.0, 9.0]])
+    rd, f_rd = np.array([[[100.0, 200.0, 300.0]]]), np.array([[6.0, np.inf, 3.0]])
+    stay = np.array([[True, False, True]])
+    new_X, new_f = _elite_merge(
+        X, f, moved, f_moved, rd, f_rd, stay, np.empty((1, 1, 9)), np.empty((1, 9))
+    )
+    assert new_X[0, 0].tolist() == [300.0, 20.0, 10.0] and new_f[0].tolist() == [3.0, 2.0, 4.0]
+
+
+def test_mipo_opposition_weight_uses_the_budget_fraction(monkeypatch):
+    mipo_mod = sys.modules["paramid.optim.mipo"]  # the package attribute is the function
+    seen = []
+    orig = mipo_mod.opposition_weight
+    monkeypatch.setattr(
+        mipo_mod, "opposition_weight", lambda t: seen.append(np.array(t)) or orig(t)
+    )
+    METHODS["mipo"](
+        RowwiseObjective(sphere),
+        -np.ones(3),
+        np.ones(3),
+        population=5,
+        iterations=10,
+        seeds=seeds(1, "mipo"),
+    )
+    assert seen[0].ravel().tolist() == [0.1]  # after the initial 5 of 50 evaluations
+
+
+def test_woa_first_move_is_eq_2_1_2_5_2_8_with_the_same_draws():
+    n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
+    rec = Batches()
+    METHODS["woa"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "woa"))
+    prob = Problem(rec, lo, hi, n, 4, seeds(1, "woa"))
+    X = prob.initial()[0]  # (dim, n)
+    np.testing.assert_array_equal(rec.batches[0], X.T)
+    u = Draws(prob.gens, (5, n)).next()[0]
+    best = X[:, np.argmin(sphere(X.T))]
+    t = 0.25
+    a = 2 * (1 - t)
+    expect, branches = np.empty((n, dim)), set()
+    for i in range(n):
+        A, C, p, ell = 2 * a * u[0, i] - a, 2 * u[1, i], u[2, i], (-1 - t - 1) * u[3, i] + 1
+        if p < 0.5:
+            lead = best if abs(A) < 1 else X[:, min(int(u[4, i] * n), n - 1)]
+            expect[i] = lead - A * np.abs(C * lead - X[:, i])
+            branches.add("encircle" if abs(A) < 1 else "search")
+        else:
+            expect[i] = np.abs(best - X[:, i]) * np.exp(ell) * np.cos(2 * np.pi * ell) + best
+            branches.add("spiral")
+    assert branches == {"encircle", "search", "spiral"}
+    np.testing.assert_allclose(rec.batches[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-15)
+
+
+def test_hho_evaluates_z_only_for_dives_whose_y_failed():
+    n, lo, hi = 40, -np.ones(3), np.ones(3)
+    rec = Batches()
+    METHODS["hho"](rec, lo, hi, population=n, iterations=3, seeds=seeds(1, "hho"))
+    prob = Problem(rec, lo, hi, n, 3, seeds(1, "hho"))
+    prob.initial()
+    u = Draws(prob.gens, (9, n)).next()[0]
+    E = 2 * (2 * u[0] - 1) * (1 - 1 / 3)
+    dive = (np.abs(E) < 1) & (u[7] < 0.5)
+    f0, f1 = sphere(rec.batches[0]), sphere(rec.batches[1])
+    need_z = dive & ~(f1 < f0)
+    assert 0 < need_z.sum() < dive.sum()  # some dives improved, some failed
+    assert rec.batches[2].shape[0] == need_z.sum()
+
+
+def test_ledger_keeps_the_earliest_best_on_ties_and_progress_is_the_spent_fraction():
+    prob = Problem(RowwiseObjective(sphere), -np.ones(2), np.ones(2), 2, 5, seeds(1, "ledger"))
+    ledger = Ledger(prob)
+    assert ledger.progress.tolist() == [0.0]
+    ledger.evaluate(np.array([[[1.0, 0.5], [0.0, 0.0]]]))  # points (1, 0), (0.5, 0)
+    assert ledger.progress.tolist() == [0.2]
+    ledger.evaluate(np.array([[[0.0, 0.0], [0.5, 0.9]]]))  # (0, 0.5) ties (0.5, 0)
+    assert ledger.best_x[0].tolist() == [0.5, 0.0] and ledger.best_f[0] == 0.25
+
+
+def test_settle_maps_nan_onto_the_lower_bound():
+    lo, hi = -np.ones(3), np.ones(3)
+    assert settle(np.array([np.nan, 5.0, -5.0]), lo, hi, out=np.empty(3)).tolist() == [-1, 1, -1]
+
+
+def test_swarm_memory_keeps_the_older_personal_best_on_ties():
+    mem = SwarmMemory(np.array([[[1.0, 2.0]]]), np.array([[3.0, 4.0]]), 2)
+    mem.update(0, np.array([[[-1.0, -2.0]]]), np.array([[3.0, 5.0]]))
+    assert mem.pbest[0, 0].tolist() == [1.0, 2.0]
+
+
+def test_ho_greedy_group_mean_and_local_box():
+    X, f = _greedy(
+        np.array([[[1.0]]]),
+        np.array([[2.0]]),
+        np.array([[[9.0]]]),
+        np.array([[2.0]]),
+        np.array([True]),
+    )
+    assert (X[0, 0, 0], f[0, 0]) == (1.0, 2.0)  # a tie keeps the hippo (strict, Eq 7)
+    Xg = np.array([[[1.0, 2.0, 4.0, 8.0]]])
+    keys = np.array([[[0.3, 0.1, 0.9, 0.2]]])
+    mg = _random_group_mean(Xg, keys, np.array([[0.5]]))  # g = 3: members 1, 3, 0
+    assert mg[0, 0, 0] == pytest.approx((2.0 + 8.0 + 1.0) / 3)
+    prob = types.SimpleNamespace(lower=np.array([[[-4.0]]]), upper=np.array([[[8.0]]]))
+    u = np.zeros((1, 17, 1))
+    u[0, 15] = 0.5  # form 0: s = 2 w5 - 1
+    w = np.zeros((1, 6, 1, 1))
+    w[0, 5] = 0.75
+    p4 = _local_search(np.zeros((1, 1, 1)), prob, 4, u, w, np.zeros((1, 3, 1, 1)))
+    assert p4[0, 0, 0] == pytest.approx(0.5 * (-1.0 + 0.5 * (2.0 + 1.0)))  # box [-4, 8]/4
+
+
+def test_ga_second_children_blend_towards_the_first_parent():
+    gens = generators(seeds(2, "ga"))
+    d = _Draws(gens, 50, 10, 2, 3, (2, 4, 3), np.arange(2)[:, None] * 10)
+    _, blend, _ = d.block(0, 50, 1.0, 0.0, 0.5)
+    assert blend[:, :, 0].min() >= -0.5 and blend[:, :, 0].max() <= 1.5
+    assert blend[:, :, 1].min() >= -1.5 and blend[:, :, 1].max() <= 0.5  # -u, u ~ U(-a, 1+a)
