@@ -610,3 +610,34 @@ def test_a_reference_of_some_parameters_is_compared_parameter_by_parameter():
     whole = reference_audit(t4, t3, {"Jt": 0.17}, 2.3, 2.26, "CAD", "").set_index("claim")
     assert whole.loc[rmse, "paper_reading"] == "derived"
     assert whole.loc["BCLS Jt vs reference", "paper_reading"] == "printed"
+
+
+def test_bcls_over_agwo_converts_the_percentage_to_agwo_as_base():
+    stats = pd.DataFrame(
+        [
+            {
+                "a": "RLS-AGWO",
+                "b": "BCLS",
+                "median_diff_pct": 25.0,
+                "holm_rank_p": 1e-6,
+                "boot_ci_low": 0.01,
+                "boot_ci_high": 0.02,
+                "cliffs_delta": 1.0,
+            }
+        ]
+    )
+    (r,) = hip_audit._difference_rows(stats, {"bcls_over_agwo_pct": 24.0})
+    assert r["reproduced_value"] == pytest.approx(20.0)  # 25 % above BCLS = 20 % below AGWO
+
+
+def test_a_population_median_one_percent_from_bcls_is_not_near_the_optimum():
+    stats = pd.DataFrame([{"a": "RLS-PSO", "b": "BCLS", "median_diff_pct": 1.0}])
+    (r,) = hip_audit._near_optimum_rows(stats)
+    assert r["verdict"] == "differs"
+
+
+def test_a_negative_reference_parameter_within_ten_percent_is_reproduced():
+    t4 = pd.DataFrame({"method": ["BCLS"], "Mxt": [-0.52]})
+    t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [1.0]})
+    rows = hip_audit.reference_audit(t4, t3, {"Mxt": -0.5}, 1.0, 1.0, "src", "").set_index("claim")
+    assert rows.loc["BCLS Mxt vs reference", "verdict"] == "reproduced"

@@ -546,3 +546,8 @@ def test_a_velocity_off_by_a_time_unit_names_the_unit_and_the_direction():
     assert close is not None and "is the time in s? set units.time: s" in close
     assert "its stamps lie 1e+03 x too close together for the velocity" in close
     assert plausibility.velocity_units({0: 1.02, 1: -0.97}) is None  # a sign is no unit
+
+
+def test_auto_cutoff_is_checked_at_the_highest_usable_candidate():
+    cfg = {"cutoff_hz": "auto", "cutoff_candidates_hz": [5.0, 10.0, 20.0, 50.0]}
+    assert checks._checked_cutoff(cfg, 100.0, "rec.csv", "s") == 20.0  # 0.8 x 50 Hz = 40 Hz

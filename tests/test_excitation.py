@@ -12,6 +12,7 @@ from paramid import signals, simulation
 from paramid.excitation.design import (
     Design,
     DesignError,
+    RestProblem,
     criterion_value,
     design,
     design_from_config,
@@ -24,6 +25,7 @@ from paramid.excitation.fourier import (
     JointLimits,
     between_samples,
     boundary_matrix,
+    bounded_violation,
     fourier_basis,
     grid,
     limit_violation,
@@ -522,3 +524,125 @@ def test_excitation_config_validates_and_bad_values_are_rejected(repo_root):
     bad["excitation"]["hip_designed"]["criterion"] = "aopt"
     with pytest.raises(WorkflowError, match="'aopt' is not one of"):
         validate(bad, schema)
+
+
+# -- limits, starts and errors (from a mutation test) ----------------------------------------
+
+
+def test_tightened_shrinks_every_limit_inward():
+    t = JointLimits([0.0], [1.0], [2.0], [4.0]).tightened(0.1)
+    np.testing.assert_allclose(
+        [t.q_min[0], t.q_max[0], t.qd_max[0], t.qdd_max[0]], [0.1, 0.9, 1.8, 3.6]
+    )
+
+
+def test_reached_velocity_limit_is_the_largest_magnitude_even_when_negative():
+    # q̇ = -cos(wt) - 0.5 cos(2wt): max q̇ = 0.75, min q̇ = -1.5
+    traj = FourierTrajectory([0.0], [[-1.0, -0.5]], [[0.0, 0.0]], OMEGA)
+    r = reached_limits(traj, grid(PERIOD, 1000))
+    assert r.qd_max[0] == pytest.approx(1.5, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bounded_violation_bounds_every_dense_violation(seed):
+    rng = np.random.default_rng(seed)
+    traj = FourierTrajectory(
+        rng.normal(size=2), rng.normal(size=(2, 5)), rng.normal(size=(2, 5)), OMEGA
+    )
+    dense = grid(PERIOD, 200_000)
+    limits = reached_limits(traj, dense)  # the dense violation is 0 for every limit
+    bound = bounded_violation(traj, limits, grid(PERIOD, 12))
+    exact = limit_violation(traj, limits, dense)
+    for name in exact:
+        assert bound[name] >= exact[name] - 1e-12, name
+
+
+def test_limits_of_different_lengths_are_refused():
+    with pytest.raises(ValueError, match="one limit per joint"):
+        JointLimits([0.0, 0.0], [1.0, 1.0], [2.0], [4.0, 4.0])
+
+
+def test_from_degrees_gives_radians():
+    lim = JointLimits.from_degrees(15.0, 82.5, 90.0, 300.0)
+    np.testing.assert_allclose(
+        [lim.q_min[0], lim.q_max[0], lim.qd_max[0], lim.qdd_max[0]],
+        np.deg2rad([15.0, 82.5, 90.0, 300.0]),
+    )
+
+
+def test_limit_constraints_accept_a_feasible_point_and_reject_one_below_q_min():
+    limits = JointLimits([0.2], [1.4], [3.0], [15.0])
+    problem = RestProblem.on_grid(hip_regressor(KEYS, 9.81), "cond", grid(PERIOD, 50), OMEGA, 3, 1)
+    (cons,) = problem.limit_constraints(limits)
+    theta = np.zeros((7, 1))
+    theta[0] = 0.8  # at rest mid-range: feasible
+    z = problem.coordinates(theta)
+    assert np.all(cons["fun"](z) >= 0)
+    theta[0] = 0.1  # below q_min
+    assert np.any(cons["fun"](problem.coordinates(theta)) < 0)
+
+
+def test_design_keeps_the_start_with_the_lowest_criterion(eq18_limits):
+    limits = eq18_limits
+    d = design(
+        hip_regressor(KEYS, 9.81),
+        limits,
+        order=3,
+        omega_f=OMEGA,
+        grid_points=40,
+        starts=3,
+        sign_smoothing=[0.1],
+        maxiter=20,
+        seed_keys=("mut", "best"),
+    )
+    values = [s.value for s in d.starts]
+    assert len(set(values)) > 1
+    assert d.value == min(values)
+
+
+def test_design_stays_within_the_margin_on_its_optimisation_grid(eq18_limits):
+    limits = eq18_limits
+    margin = 0.05
+    d = design(
+        hip_regressor(KEYS, 9.81),
+        limits,
+        order=3,
+        omega_f=OMEGA,
+        grid_points=40,
+        starts=1,
+        margin=margin,
+        sign_smoothing=[0.1],
+        seed_keys=("mut", "margin"),
+    )
+    r, tight = reached_limits(d.trajectory, grid(PERIOD, 40)), limits.tightened(margin)
+    tol = 1e-6
+    assert r.q_min[0] >= tight.q_min[0] - tol and r.q_max[0] <= tight.q_max[0] + tol
+    assert r.qd_max[0] <= tight.qd_max[0] * (1 + tol)
+    assert r.qdd_max[0] <= tight.qdd_max[0] * (1 + tol)
+
+
+def test_comparison_errors_are_relative_and_rmse_is_at_the_noise_level(hip, eq18):
+    """The parameter error is relative to the truth's norm and the RMSEs are root mean squares
+    (of the order of the torque noise, not sums over the rows)."""
+    names = NAMES
+    settings = twin.TwinSettings.from_config({**hip["twin"], "gravity": hip["gravity"]}, names)
+    sigma = 0.05
+    noisy = dataclasses.replace(
+        settings,
+        coulomb_smoothing_velocity=0.0,
+        torque_noise_relative=0.0,
+        torque_noise_nm=sigma,
+        encoder_noise_rad=0.0,
+        ripple_rms_rad=0.0,
+    )
+    setup = HipSetup(noisy, tuple(KEYS), 15.0, 4, 0.2, hip["rls"], "ls")
+    validation = simulation.Trajectory.from_config(hip["records"]["validation"]["trajectory"])
+    per_seed = compare_hip([Variant("paper_eq18", eq18, 5.005)], validation, 7.0, setup, [0, 1])
+    X, x_true = per_seed[names].to_numpy(), np.asarray(noisy.x_true)
+    np.testing.assert_allclose(
+        per_seed.param_error, np.linalg.norm(X - x_true, axis=1) / np.linalg.norm(x_true)
+    )
+    # white noise sigma low-passed at 15 of 50 Hz, plus the filtered Coulomb step at reversals:
+    # RMSEs of tenths of a N m (a sum over the ~460 rows would be ~20x that)
+    assert np.all((per_seed.val_rmse > 0.5 * sigma) & (per_seed.val_rmse < 4 * sigma))
+    assert np.all(per_seed.train_rmse < 0.5) and np.all(per_seed.val_rmse_true < 0.5)

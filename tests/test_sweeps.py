@@ -216,3 +216,17 @@ def test_the_sweep_figures_read_the_papers_settings_from_its_values(hip, repo_ro
 
     assert io.paper_settings([str(repo_root / hip["paper_values"])])["margin"] == 0.10
     assert io.paper_settings([]) is None
+
+
+def test_the_default_row_of_a_sweep_carries_no_test():
+    rng = np.random.default_rng(0)
+    pts = pd.DataFrame(
+        {
+            "value": np.repeat([0.1, 0.2, 0.3], 8),
+            "method": "rls_agwo",
+            "run": np.tile(np.arange(8), 3),
+            "val_rmse": rng.uniform(0.1, 0.2, 24),
+        }
+    )
+    table = sweeps.summarise_sweep(pts, 0.1, True, ("s",)).set_index("value")
+    assert np.isnan(table.loc[0.1, "median_diff_pct"]) and np.isnan(table.loc[0.1, "rank_p"])

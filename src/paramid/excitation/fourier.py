@@ -102,7 +102,8 @@ class FourierTrajectory:
 
     @classmethod
     def from_theta(cls, theta: Array, omega_f: float) -> FourierTrajectory:
-        """Inverse of :attr:`theta` (also accepts a flat joint-major vector of J(2n+1))."""
+        """Inverse of :attr:`theta`, a ((2n+1) × J) matrix (a flat vector is refused: its
+        joint layout would be a guess)."""
         theta = np.asarray(theta, dtype=np.float64)
         if theta.ndim == 1:
             raise ValueError("pass theta as a ((2n+1) × J) matrix")
@@ -172,6 +173,9 @@ class JointLimits:
             object.__setattr__(
                 self, name, np.atleast_1d(np.asarray(getattr(self, name), dtype=np.float64))
             )
+        sizes = {name: getattr(self, name).size for name in LIMIT_NAMES}
+        if len(set(sizes.values())) != 1:
+            raise ValueError(f"one limit per joint in each of {LIMIT_NAMES}, got sizes {sizes}")
         if (
             np.any(self.q_max <= self.q_min)
             or np.any(self.qd_max <= 0)
