@@ -1127,3 +1127,100 @@ def test_ga_second_children_blend_towards_the_first_parent():
     _, blend, _ = d.block(0, 50, 1.0, 0.0, 0.5)
     assert blend[:, :, 0].min() >= -0.5 and blend[:, :, 0].max() <= 1.5
     assert blend[:, :, 1].min() >= -1.5 and blend[:, :, 1].max() <= 0.5  # -u, u ~ U(-a, 1+a)
+
+
+def test_ggo_first_move_is_eq_1_2_4_and_5_7_with_the_same_draws():
+    """GGO's first iteration rebuilt goose by goose from the same draws: the n/2 best geese
+    exploit around the three best (Eq 5-7), the others explore by Eq 1, 2 or 4."""
+    n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
+    rec = Batches()
+    METHODS["ggo"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ggo"))
+    prob = Problem(rec, lo, hi, n, 4, seeds(1, "ggo"))
+    X = prob.initial()[0]  # (dim, n)
+    u = Draws(prob.gens, (13, n)).next()[0]
+    s = Draws(prob.gens, (2, 3, dim, n)).next()[0]
+    f = sphere(X.T)
+    best = X[:, np.argmin(f)]
+    t = 0.25  # after the initial n of 4 n evaluations
+    a, z = 2 * (1 - t), 1 - t * t
+    order = np.argsort(f, kind="stable")
+    exploiting = set(order[: n - n // 2].tolist())
+    expect, branches = np.empty((n, dim)), set()
+    for i in range(n):
+        x = X[:, i]
+        if i in exploiting:  # Eq 5-7: mean of the moves around the three best geese
+            moves = []
+            for k, sentry in enumerate(X[:, order[:3]].T):
+                A_k, C_k = a * (2 * s[0, k, :, i] - 1), 2 * s[1, k, :, i]
+                moves.append(sentry - A_k * np.abs(C_k * sentry - x))
+            expect[i] = np.mean(moves, axis=0)
+            branches.add("exploit")
+            continue
+        A, C = a * (2 * u[0, i] - 1), 2 * u[1, i]
+        w1, w2, w3, w4 = 2 * u[3:7, i]
+        ell = 2 * u[9, i] - 1
+        p1, p2, p3 = (X[:, min(int(u[k, i] * n), n - 1)] for k in (10, 11, 12))
+        if u[2, i] < 0.5 and abs(A) < 1:  # Eq 1
+            expect[i] = best - A * np.abs(C * best - x)
+            branches.add("eq1")
+        elif u[2, i] < 0.5:  # Eq 2
+            expect[i] = w1 * p1 + z * w2 * (p2 - p3) + (1 - z) * w3 * (x - p1)
+            branches.add("eq2")
+        else:  # Eq 4
+            spiral = w4 * np.abs(best - x) * np.exp(ell) * np.cos(2 * np.pi * ell)
+            expect[i] = spiral + 2 * w1 * (u[7, i] + u[8, i]) * best
+            branches.add("eq4")
+    assert branches == {"exploit", "eq1", "eq2", "eq4"}
+    np.testing.assert_allclose(rec.batches[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-14)
+
+
+def test_sga_first_move_follows_its_formations_with_the_same_draws():
+    """SGA's first iteration rebuilt goose by goose (docs/choices.md, SGA): the velocity from
+    rest, the herringbone by rank group (leading rank <= N/5, last rank >= 4N/5, the middle
+    repelled by the worst goose) or the straight line, over runs that take both."""
+    runs, n, dim, lo, hi = 6, 30, 3, -2 * np.ones(3), 2 * np.ones(3)
+    batches = []
+
+    def recorded(X: np.ndarray) -> np.ndarray:
+        batches.append(np.array(X))
+        return sphere(X.reshape(-1, X.shape[-1])).reshape(X.shape[:2])
+
+    METHODS["sga"](recorded, lo, hi, population=n, iterations=4, seeds=seeds(runs, "sga"))
+    prob = Problem(recorded, lo, hi, n, 4, seeds(runs, "sga"))
+    X0 = prob.initial()
+    u_all = Draws(prob.gens, (6, n)).next()
+    fi_all = 2 * np.pi * Draws(prob.gens, (1,)).next()[:, 0]
+    z_all = Draws(prob.gens, (dim, n), normal=True).next()
+    t = 0.25
+    coe = 4 * t / np.exp(4 * t)
+    formations = set()
+    for r in range(runs):
+        f = sphere(X0[r].T)
+        order = np.argsort(f, kind="stable")
+        X, f, u, fi = X0[r][:, order], f[order], u_all[r], fi_all[r]
+        best = X[:, 0]
+        V = coe * 0.0 + (best[:, None] - X) / 100  # acc from rest: (X* - X) / 100
+        X1 = X + V
+        centre = X @ (f / f.sum())
+        expect = np.empty((n, dim))
+        for i in range(n):
+            rank = i + 1
+            if fi < np.pi:
+                a, b, c = 4 * u[0, i] - 2, 3 * u[1, i] - 1.5, 2 * u[2, i] - 1
+                move = X1[:, i] + a * (best - X1[:, i]) + V[:, i]
+                if rank > n / 5:
+                    move += b * (centre - X1[:, i])
+                if n / 5 < rank < 4 * n / 5:
+                    move -= c * (X[:, -1] - X1[:, i])
+                formations.add("herringbone")
+            else:
+                r_i = u[4, i]
+                if u[3, i] > 0.5:
+                    move = X1[:, i] + r_i * (X1[:, i] - best)
+                else:
+                    path = np.cumsum(z_all[r][:, i] * np.sqrt(1 / dim))
+                    move = best + r_i * (X1[:, i] - best) * path
+                formations.add("straight line")
+            expect[i] = move
+        np.testing.assert_allclose(batches[1][r], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-14)
+    assert formations == {"herringbone", "straight line"}
