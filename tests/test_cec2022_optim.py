@@ -1224,3 +1224,51 @@ def test_sga_first_move_follows_its_formations_with_the_same_draws():
             expect[i] = move
         np.testing.assert_allclose(batches[1][r], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-14)
     assert formations == {"herringbone", "straight line"}
+
+
+def test_ho_first_two_batches_follow_eq_4_6_8_and_9_11_with_the_same_draws():
+    """HO's first iteration, phases 1-2, rebuilt hippo by hippo from the same draws: the river
+    hippos' P1 (Eq 4) and P2 in the early branch of Eq 6 (T = e^(-t) > 0.6 at the start), the
+    predators (Eq 8), then the defenders' escape (Eq 9-11) from the population after the
+    greedy choice (Eq 7): near a predator that is better, 2 |P - X| + r away from a worse."""
+    n, dim, lo, hi = 20, 3, -2 * np.ones(3), 2 * np.ones(3)
+    rec = Batches()
+    METHODS["ho"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ho"))
+    prob = Problem(rec, lo, hi, n, 4, seeds(1, "ho"))
+    X = prob.initial()[0]
+    u = Draws(prob.gens, (17, n)).next()[0]
+    w = Draws(prob.gens, (6, dim, n)).next()[0]
+    keys = Draws(prob.gens, (n // 2, n)).next()[0]
+    z = Draws(prob.gens, (3, dim, n), normal=True).next()[0]
+    f = sphere(X.T)
+    best, half = X[:, np.argmin(f)], n // 2
+    p1, p2 = np.empty((half, dim)), np.empty((half, dim))
+    for i in range(half):
+        I1, I2 = 1 + (u[0, i] >= 0.5), 1 + (u[1, i] >= 0.5)
+        not_q1, not_q2 = float(u[2, i] < 0.5), float(u[3, i] < 0.5)
+        group = np.argsort(keys[i], kind="stable")[: min(int(u[16, i] * n), n - 1) + 1]
+        mean_group = X[:, group].mean(axis=1)
+        p1[i] = X[:, i] + u[4, i] * (best - I1 * X[:, i])  # Eq 4
+        r = w[0, :, i]
+        forms = (I2 * r + not_q1, 2 * r - 1, r, I1 * r + not_q2, np.full(dim, u[7, i]))
+        h = forms[min(int(u[5, i] * 5), 4)]
+        p2[i] = X[:, i] + h * (best - I2 * mean_group)  # Eq 6, early branch
+    predator = lo[:, None] + w[3] * (hi - lo)[:, None]  # Eq 8
+    first = np.vstack([np.clip(p1, lo, hi), np.clip(p2, lo, hi), predator[:, half:].T])
+    np.testing.assert_allclose(rec.batches[1], first, rtol=1e-12, atol=1e-14)
+    for p in (p1, p2):  # Eq 7: a river hippo moves where its candidate is strictly better
+        moved = sphere(np.clip(p, lo, hi)) < f[:half]
+        X[:, :half][:, moved] = np.clip(p, lo, hi)[moved].T
+        f[:half][moved] = sphere(np.clip(p, lo, hi))[moved]
+    f_pred = sphere(predator.T)
+    steps = levy_steps(z[0], z[1], scale=0.05)
+    escape = np.empty((n - half, dim))
+    for j, i in enumerate(range(half, n)):
+        b, c, d = 2 + 2 * u[9, i], 1 + 0.5 * u[10, i], 2 + u[11, i]
+        ell = 4 * np.pi * u[12, i] - 2 * np.pi
+        factor = b / (c - d * np.cos(ell))
+        distance = np.abs(predator[:, i] - X[:, i])
+        away = factor / distance if f[i] > f_pred[i] else factor / (2 * distance + w[4, :, i])
+        escape[j] = steps[:, i] * predator[:, i] + away
+    assert 0 < np.count_nonzero(f[half:] > f_pred[half:]) < n - half  # both rules taken
+    np.testing.assert_allclose(rec.batches[2], np.clip(escape, lo, hi), rtol=1e-12, atol=1e-14)
