@@ -17,7 +17,7 @@ from paramid import io
 from paramid.cec2022 import paper, study
 from paramid.cec2022.runs import run_job
 from paramid.errors import InputError
-from paramid.optim import METHODS, RowwiseObjective
+from paramid.optim import METHODS, RowwiseObjective, base
 from paramid.optim.base import Problem, generators
 from paramid.optim.genetic import _Draws
 from paramid.optim.ho import _greedy, _local_search, _random_group_mean
@@ -1272,3 +1272,55 @@ def test_ho_first_two_batches_follow_eq_4_6_8_and_9_11_with_the_same_draws():
         escape[j] = steps[:, i] * predator[:, i] + away
     assert 0 < np.count_nonzero(f[half:] > f_pred[half:]) < n - half  # both rules taken
     np.testing.assert_allclose(rec.batches[2], np.clip(escape, lo, hi), rtol=1e-12, atol=1e-14)
+
+
+def _swarm_draws(prob: Problem, iterations: int, per_step: int) -> np.ndarray:
+    """The uniforms of a swarm method's first block of steps, run 0: (steps, per_step, dim, n)."""
+    blocks = base.step_blocks(iterations - 1, per_step * prob.dim * prob.population)
+    buffer = base.block_buffer(prob.runs, blocks, (per_step, prob.dim, prob.population))
+    start, stop = blocks[0]
+    return base.uniform_block(prob.gens, buffer[:, : stop - start])[0]
+
+
+def test_ipso_second_step_uses_the_concave_inertia_and_moving_coefficients():
+    """IPSO's first two moves rebuilt from the same draws: v = w v + c1 r1 (p - x) +
+    c2 r2 (g - x), |v| <= 0.2 span, with w = 0.9 - 0.5 t^2, c1 2.5 -> 0.5, c2 0.5 -> 2.5 at
+    t = g/G (the first move starts from rest, so the second one tells w apart)."""
+    n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
+    rec = Batches()
+    METHODS["ipso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "ipso"))
+    prob = Problem(rec, lo, hi, n, G, seeds(1, "ipso"))
+    X = prob.initial()[0]
+    rnd = _swarm_draws(prob, G, 2)
+    pbest, pbest_f, V = X.copy(), sphere(X.T), np.zeros_like(X)
+    for step in range(2):
+        t = (step + 1) / G
+        w, c1, c2 = 0.9 - 0.5 * t**2, 2.5 - 2.0 * t, 0.5 + 2.0 * t
+        g = pbest[:, np.argmin(pbest_f)][:, None]
+        V = w * V + c1 * rnd[step, 0] * (pbest - X) + c2 * rnd[step, 1] * (g - X)
+        V = np.clip(V, -0.2 * (hi - lo)[:, None], 0.2 * (hi - lo)[:, None])
+        X = np.clip(X + V, lo[:, None], hi[:, None])
+        np.testing.assert_allclose(rec.batches[step + 1], X.T, rtol=1e-12, atol=1e-14)
+        f = sphere(X.T)
+        better = f < pbest_f
+        pbest[:, better], pbest_f[better] = X[:, better], f[better]
+
+
+def test_dqpso_first_move_uses_the_mean_personal_best_in_its_first_half():
+    """DQPSO's first move rebuilt from the same draws: x = p +- b |c - x| ln(1/u) around the
+    attractor p = phi p_i + (1 - phi) g, c the mean personal best for the first half of the
+    swarm and g for the second, b = 1 - 0.5 t."""
+    n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
+    rec = Batches()
+    METHODS["dqpso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "dqpso"))
+    prob = Problem(rec, lo, hi, n, G, seeds(1, "dqpso"))
+    X = prob.initial()[0]
+    phi, u, sign = _swarm_draws(prob, G, 3)[0]
+    g = X[:, np.argmin(sphere(X.T))][:, None]
+    attractor = phi * X + (1 - phi) * g
+    centre = np.hstack(
+        [np.repeat(X.mean(axis=1, keepdims=True), n // 2, 1), np.repeat(g, n - n // 2, 1)]
+    )
+    jump = (1.0 - 0.5 / G) * np.abs(centre - X) * np.log(1 / (1 - u))
+    expect = np.clip(attractor + np.where(sign < 0.5, jump, -jump), lo[:, None], hi[:, None])
+    np.testing.assert_allclose(rec.batches[1], expect.T, rtol=1e-12, atol=1e-14)
