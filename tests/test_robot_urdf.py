@@ -109,6 +109,18 @@ def test_exported_urdf_reproduces_the_models_dynamics(tmp_path, seed, armature):
         )
 
 
+def _replay_error(robot, theta, again, exported, seed: int) -> float:
+    """Largest difference, relative to the largest torque, between the fit's predictions
+    (``robot``, ``theta``) and inverse dynamics of the exported file (``again``, its
+    ``exported`` parameters) at 20 random states."""
+    rng = np.random.default_rng(seed)
+    n = robot.n_joints
+    q, dq, ddq = rng.uniform(-2, 2, (20, n)), rng.normal(size=(20, n)), rng.normal(size=(20, n))
+    predicted = regressor(robot, q, dq, ddq) @ theta
+    replayed = inverse_dynamics(again, q, dq, ddq, exported)
+    return float(np.max(np.abs(replayed - predicted)) / np.max(np.abs(predicted)))
+
+
 @pytest.mark.parametrize(("locked", "value"), [("joint_7", 0.6), ("joint_4", -1.1)])
 def test_a_locked_joint_is_exported_fixed_at_its_lock_value(tmp_path, locked, value):
     """The links behind a locked joint are identified as one body in its lock pose: the file
@@ -125,13 +137,9 @@ def test_a_locked_joint_is_exported_fixed_at_its_lock_value(tmp_path, locked, va
     path = tmp_path / "locked.urdf"
     path.write_text(text)
     again = load_robot(path, moving)  # nothing to lock: the joint is fixed in the file
-    rng = np.random.default_rng(7)
-    q, dq, ddq = rng.uniform(-2, 2, (20, 6)), rng.normal(size=(20, 6)), rng.normal(size=(20, 6))
-    predicted = regressor(robot, q, dq, ddq) @ theta
     exported = urdf_parameters(again)
     exported[again.n_inertial :] = theta[robot.n_inertial :]
-    replayed = inverse_dynamics(again, q, dq, ddq, exported)
-    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+    assert _replay_error(robot, theta, again, exported, seed=7) < 1e-9
 
 
 def _prismatic_urdf(tmp_path: Path) -> Path:
@@ -167,11 +175,7 @@ def test_a_locked_prismatic_joint_is_exported_at_its_lock_value(tmp_path):
     path = tmp_path / "locked.urdf"
     path.write_text(text)
     again = load_robot(path, ["j1", "j3"])
-    rng = np.random.default_rng(3)
-    q, dq, ddq = rng.uniform(-2, 2, (20, 2)), rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
-    predicted = regressor(robot, q, dq, ddq) @ theta
-    replayed = inverse_dynamics(again, q, dq, ddq, urdf_parameters(again))
-    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+    assert _replay_error(robot, theta, again, urdf_parameters(again), seed=3) < 1e-9
 
 
 def test_a_negative_friction_estimate_is_written_as_zero():
@@ -227,11 +231,7 @@ def test_the_other_arm_of_a_fixed_base_stays_movable_in_the_export(tmp_path):
     assert kinds == dict.fromkeys(["a_j1", "a_j2", "b_j1", "b_j2"], "revolute")
     (tmp_path / "exported.urdf").write_text(text)
     again = load_robot(tmp_path / "exported.urdf", ["a_j1", "a_j2"], locked={"b_j1": -1.0})
-    rng = np.random.default_rng(3)
-    q, dq, ddq = rng.uniform(-2, 2, (20, 2)), rng.normal(size=(20, 2)), rng.normal(size=(20, 2))
-    predicted = regressor(robot, q, dq, ddq) @ theta
-    replayed = inverse_dynamics(again, q, dq, ddq, urdf_parameters(again))
-    assert np.max(np.abs(replayed - predicted)) < 1e-9 * np.max(np.abs(predicted))
+    assert _replay_error(robot, theta, again, urdf_parameters(again), seed=3) < 1e-9
 
 
 def test_welded_links_are_emptied_and_said_so():
