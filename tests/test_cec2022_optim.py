@@ -1324,3 +1324,52 @@ def test_dqpso_first_move_uses_the_mean_personal_best_in_its_first_half():
     jump = (1.0 - 0.5 / G) * np.abs(centre - X) * np.log(1 / (1 - u))
     expect = np.clip(attractor + np.where(sign < 0.5, jump, -jump), lo[:, None], hi[:, None])
     np.testing.assert_allclose(rec.batches[1], expect.T, rtol=1e-12, atol=1e-14)
+
+
+def test_hho_keeps_a_hawk_whose_rapid_dive_was_worse(monkeypatch):
+    """After a dive whose Y did not improve, the hawk moves to Z only if Z is better (Eq 10,
+    13); else it stays. The population each iteration starts from is read where HHO picks its
+    random hawks, and rebuilt from the evaluated batches by that rule."""
+    n, lo, hi = 40, -np.ones(3), np.ones(3)
+    starts = []
+    hho_module = sys.modules["paramid.optim.hho"]
+    picked = hho_module.take_columns
+    monkeypatch.setattr(
+        hho_module, "take_columns", lambda X, idx: starts.append(np.array(X[0])) or picked(X, idx)
+    )
+    rec = Batches()
+    METHODS["hho"](rec, lo, hi, population=n, iterations=3, seeds=seeds(1, "hho"))
+    X, new = rec.batches[0], rec.batches[1]
+    f, f_new = sphere(X), sphere(new)
+    need_z = np.zeros(n, dtype=bool)  # the hawks evaluated in the Z batch: failed dives
+    prob = Problem(rec, lo, hi, n, 3, seeds(1, "hho"))
+    prob.initial()
+    u = Draws(prob.gens, (9, n)).next()[0]
+    E = 2 * (2 * u[0] - 1) * (1 - 1 / 3)
+    dive = (np.abs(E) < 1) & (u[7] < 0.5)
+    need_z[dive & ~(f_new < f)] = True
+    Z = rec.batches[2]
+    f_z = sphere(Z)
+    kept = np.flatnonzero(need_z)[~(f_z < f[need_z])]
+    assert kept.size > 0  # some rapid dives were worse than where the hawk stood
+    expect = new.copy()
+    expect[need_z] = np.where((f_z < f[need_z])[:, None], Z, X[need_z])
+    np.testing.assert_array_equal(starts[1].T, expect)
+
+
+def test_ggo_moves_a_goose_to_exploration_after_two_iterations_without_improvement(monkeypatch):
+    """On a flat objective the best never improves: after every second iteration one goose
+    leaves the exploiting group (n2 = n - n1 best geese; n1 grows by one). The exploiting
+    geese are marked by a sentinel in place of Eq 5-7's move and counted in each batch."""
+    n, lo, hi, sentinel = 20, -np.ones(3), np.ones(3), 0.123456789
+    ggo_module = sys.modules["paramid.optim.ggo"]
+    monkeypatch.setattr(ggo_module, "_sentry_mean", lambda X, *_: np.full_like(X, sentinel))
+    rec_batches = []
+
+    def flat(X: np.ndarray) -> np.ndarray:
+        rec_batches.append(np.array(X[0]))
+        return np.ones(X.shape[:2])
+
+    METHODS["ggo"](flat, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
+    exploiting = [int(np.all(batch == sentinel, axis=1).sum()) for batch in rec_batches[1:]]
+    assert exploiting == [10, 10, 9, 9, 8, 8]
