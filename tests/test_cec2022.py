@@ -312,6 +312,17 @@ def _schwefel_reference(z: np.ndarray) -> np.ndarray:
     return out
 
 
+def _on_arena(basic, z: np.ndarray) -> np.ndarray:
+    """A basic function's values at the points z (points, dim), on this thread's arena (its
+    scratch released after)."""
+    ar = thread_arena()
+    base = ar.top
+    try:
+        return basic(np.ascontiguousarray(z.T), ar).copy()
+    finally:
+        ar.top = base
+
+
 def test_schwefel_branches() -> None:
     rng = np.random.default_rng(5)
     z = rng.uniform(-3000.0, 3000.0, size=(64, 10))
@@ -320,12 +331,7 @@ def test_schwefel_branches() -> None:
     z[0, : edges.size] = edges
     z[1, : edges.size] = np.nextafter(edges + u0, np.inf) - u0
     z[2, : edges.size] = np.nextafter(edges + u0, -np.inf) - u0
-    ar = thread_arena()
-    base = ar.top
-    try:
-        got = schwefel(np.ascontiguousarray(z.T), ar).copy()
-    finally:
-        ar.top = base
+    got = _on_arena(schwefel, z)
     np.testing.assert_allclose(got, _schwefel_reference(z), rtol=1e-12, atol=1e-9)
 
 
@@ -349,12 +355,7 @@ def _katsuura_c(z):
 
 def test_katsuura_matches_the_c_code_to_rounding():
     z = np.random.default_rng(2).uniform(-5.0, 5.0, size=(16, 10))
-    ar = thread_arena()
-    base = ar.top
-    try:
-        got = katsuura(np.ascontiguousarray(z.T), ar).copy()
-    finally:
-        ar.top = base
+    got = _on_arena(katsuura, z)
     np.testing.assert_allclose(got, [_katsuura_c(p) for p in z], rtol=1e-13)
 
 

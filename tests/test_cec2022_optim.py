@@ -59,12 +59,14 @@ class Recorder:
         self.objective = objective
         self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
         self.values: list[np.ndarray] = []
+        self.points: list[np.ndarray] = []  # each evaluated batch, (points, dim)
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
         assert X.ndim == 3 and X.shape[0] == 1 and X.dtype == np.float64
         assert np.all(X >= self.lower) and np.all(X <= self.upper), "a candidate left the box"
         values = self.objective(X)
         self.values.append(np.array(values[0]))
+        self.points.append(np.array(X[0]))
         return values
 
     @property
@@ -970,17 +972,6 @@ def sphere(rows: np.ndarray) -> np.ndarray:
     return np.sum(rows**2, axis=1)
 
 
-class Batches:
-    """Every batch run 0 evaluates, as (points, dim)."""
-
-    def __init__(self):
-        self.batches = []
-
-    def __call__(self, X):
-        self.batches.append(np.array(X[0]))
-        return sphere(X.reshape(-1, X.shape[-1])).reshape(X.shape[:2])
-
-
 def test_po_coefficients_follow_eq_31_and_36():
     rng = np.random.default_rng(0)
     u = rng.random((1, 8, 4))
@@ -1040,11 +1031,11 @@ def test_mipo_opposition_weight_uses_the_budget_fraction(monkeypatch):
 
 def test_woa_first_move_is_eq_2_1_2_5_2_8_with_the_same_draws():
     n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["woa"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "woa"))
     prob = Problem(rec, lo, hi, n, 4, seeds(1, "woa"))
     X = prob.initial()[0]  # (dim, n)
-    np.testing.assert_array_equal(rec.batches[0], X.T)
+    np.testing.assert_array_equal(rec.points[0], X.T)
     u = Draws(prob.gens, (5, n)).next()[0]
     best = X[:, np.argmin(sphere(X.T))]
     t = 0.25
@@ -1060,22 +1051,22 @@ def test_woa_first_move_is_eq_2_1_2_5_2_8_with_the_same_draws():
             expect[i] = np.abs(best - X[:, i]) * np.exp(ell) * np.cos(2 * np.pi * ell) + best
             branches.add("spiral")
     assert branches == {"encircle", "search", "spiral"}
-    np.testing.assert_allclose(rec.batches[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(rec.points[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-15)
 
 
 def test_hho_evaluates_z_only_for_dives_whose_y_failed():
     n, lo, hi = 40, -np.ones(3), np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["hho"](rec, lo, hi, population=n, iterations=3, seeds=seeds(1, "hho"))
     prob = Problem(rec, lo, hi, n, 3, seeds(1, "hho"))
     prob.initial()
     u = Draws(prob.gens, (9, n)).next()[0]
     E = 2 * (2 * u[0] - 1) * (1 - 1 / 3)
     dive = (np.abs(E) < 1) & (u[7] < 0.5)
-    f0, f1 = sphere(rec.batches[0]), sphere(rec.batches[1])
+    f0, f1 = sphere(rec.points[0]), sphere(rec.points[1])
     need_z = dive & ~(f1 < f0)
     assert 0 < need_z.sum() < dive.sum()  # some dives improved, some failed
-    assert rec.batches[2].shape[0] == need_z.sum()
+    assert rec.points[2].shape[0] == need_z.sum()
 
 
 def test_ledger_keeps_the_earliest_best_on_ties_and_progress_is_the_spent_fraction():
@@ -1133,7 +1124,7 @@ def test_ggo_first_move_is_eq_1_2_4_and_5_7_with_the_same_draws():
     """GGO's first iteration rebuilt goose by goose from the same draws: the n/2 best geese
     exploit around the three best (Eq 5-7), the others explore by Eq 1, 2 or 4."""
     n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["ggo"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ggo"))
     prob = Problem(rec, lo, hi, n, 4, seeds(1, "ggo"))
     X = prob.initial()[0]  # (dim, n)
@@ -1171,7 +1162,7 @@ def test_ggo_first_move_is_eq_1_2_4_and_5_7_with_the_same_draws():
             expect[i] = spiral + 2 * w1 * (u[7, i] + u[8, i]) * best
             branches.add("eq4")
     assert branches == {"exploit", "eq1", "eq2", "eq4"}
-    np.testing.assert_allclose(rec.batches[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(rec.points[1], np.clip(expect, lo, hi), rtol=1e-12, atol=1e-14)
 
 
 def test_sga_first_move_follows_its_formations_with_the_same_draws():
@@ -1232,7 +1223,7 @@ def test_ho_first_two_batches_follow_eq_4_6_8_and_9_11_with_the_same_draws():
     predators (Eq 8), then the defenders' escape (Eq 9-11) from the population after the
     greedy choice (Eq 7): near a predator that is better, 2 |P - X| + r away from a worse."""
     n, dim, lo, hi = 20, 3, -2 * np.ones(3), 2 * np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["ho"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ho"))
     prob = Problem(rec, lo, hi, n, 4, seeds(1, "ho"))
     X = prob.initial()[0]
@@ -1255,7 +1246,7 @@ def test_ho_first_two_batches_follow_eq_4_6_8_and_9_11_with_the_same_draws():
         p2[i] = X[:, i] + h * (best - I2 * mean_group)  # Eq 6, early branch
     predator = lo[:, None] + w[3] * (hi - lo)[:, None]  # Eq 8
     first = np.vstack([np.clip(p1, lo, hi), np.clip(p2, lo, hi), predator[:, half:].T])
-    np.testing.assert_allclose(rec.batches[1], first, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(rec.points[1], first, rtol=1e-12, atol=1e-14)
     for p in (p1, p2):  # Eq 7: a river hippo moves where its candidate is strictly better
         moved = sphere(np.clip(p, lo, hi)) < f[:half]
         X[:, :half][:, moved] = np.clip(p, lo, hi)[moved].T
@@ -1271,7 +1262,7 @@ def test_ho_first_two_batches_follow_eq_4_6_8_and_9_11_with_the_same_draws():
         away = factor / distance if f[i] > f_pred[i] else factor / (2 * distance + w[4, :, i])
         escape[j] = steps[:, i] * predator[:, i] + away
     assert 0 < np.count_nonzero(f[half:] > f_pred[half:]) < n - half  # both rules taken
-    np.testing.assert_allclose(rec.batches[2], np.clip(escape, lo, hi), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(rec.points[2], np.clip(escape, lo, hi), rtol=1e-12, atol=1e-14)
 
 
 def _swarm_draws(prob: Problem, iterations: int, per_step: int) -> np.ndarray:
@@ -1287,7 +1278,7 @@ def test_ipso_second_step_uses_the_concave_inertia_and_moving_coefficients():
     c2 r2 (g - x), |v| <= 0.2 span, with w = 0.9 - 0.5 t^2, c1 2.5 -> 0.5, c2 0.5 -> 2.5 at
     t = g/G (the first move starts from rest, so the second one tells w apart)."""
     n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["ipso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "ipso"))
     prob = Problem(rec, lo, hi, n, G, seeds(1, "ipso"))
     X = prob.initial()[0]
@@ -1300,7 +1291,7 @@ def test_ipso_second_step_uses_the_concave_inertia_and_moving_coefficients():
         V = w * V + c1 * rnd[step, 0] * (pbest - X) + c2 * rnd[step, 1] * (g - X)
         V = np.clip(V, -0.2 * (hi - lo)[:, None], 0.2 * (hi - lo)[:, None])
         X = np.clip(X + V, lo[:, None], hi[:, None])
-        np.testing.assert_allclose(rec.batches[step + 1], X.T, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(rec.points[step + 1], X.T, rtol=1e-12, atol=1e-14)
         f = sphere(X.T)
         better = f < pbest_f
         pbest[:, better], pbest_f[better] = X[:, better], f[better]
@@ -1311,7 +1302,7 @@ def test_dqpso_first_move_uses_the_mean_personal_best_in_its_first_half():
     attractor p = phi p_i + (1 - phi) g, c the mean personal best for the first half of the
     swarm and g for the second, b = 1 - 0.5 t."""
     n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["dqpso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "dqpso"))
     prob = Problem(rec, lo, hi, n, G, seeds(1, "dqpso"))
     X = prob.initial()[0]
@@ -1323,7 +1314,7 @@ def test_dqpso_first_move_uses_the_mean_personal_best_in_its_first_half():
     )
     jump = (1.0 - 0.5 / G) * np.abs(centre - X) * np.log(1 / (1 - u))
     expect = np.clip(attractor + np.where(sign < 0.5, jump, -jump), lo[:, None], hi[:, None])
-    np.testing.assert_allclose(rec.batches[1], expect.T, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(rec.points[1], expect.T, rtol=1e-12, atol=1e-14)
 
 
 def test_hho_keeps_a_hawk_whose_rapid_dive_was_worse(monkeypatch):
@@ -1337,9 +1328,9 @@ def test_hho_keeps_a_hawk_whose_rapid_dive_was_worse(monkeypatch):
     monkeypatch.setattr(
         hho_module, "take_columns", lambda X, idx: starts.append(np.array(X[0])) or picked(X, idx)
     )
-    rec = Batches()
+    rec = Recorder(RowwiseObjective(sphere), lo, hi)
     METHODS["hho"](rec, lo, hi, population=n, iterations=3, seeds=seeds(1, "hho"))
-    X, new = rec.batches[0], rec.batches[1]
+    X, new = rec.points[0], rec.points[1]
     f, f_new = sphere(X), sphere(new)
     need_z = np.zeros(n, dtype=bool)  # the hawks evaluated in the Z batch: failed dives
     prob = Problem(rec, lo, hi, n, 3, seeds(1, "hho"))
@@ -1348,7 +1339,7 @@ def test_hho_keeps_a_hawk_whose_rapid_dive_was_worse(monkeypatch):
     E = 2 * (2 * u[0] - 1) * (1 - 1 / 3)
     dive = (np.abs(E) < 1) & (u[7] < 0.5)
     need_z[dive & ~(f_new < f)] = True
-    Z = rec.batches[2]
+    Z = rec.points[2]
     f_z = sphere(Z)
     kept = np.flatnonzero(need_z)[~(f_z < f[need_z])]
     assert kept.size > 0  # some rapid dives were worse than where the hawk stood
@@ -1364,12 +1355,7 @@ def test_ggo_moves_a_goose_to_exploration_after_two_iterations_without_improveme
     n, lo, hi, sentinel = 20, -np.ones(3), np.ones(3), 0.123456789
     ggo_module = sys.modules["paramid.optim.ggo"]
     monkeypatch.setattr(ggo_module, "_sentry_mean", lambda X, *_: np.full_like(X, sentinel))
-    rec_batches = []
-
-    def flat(X: np.ndarray) -> np.ndarray:
-        rec_batches.append(np.array(X[0]))
-        return np.ones(X.shape[:2])
-
-    METHODS["ggo"](flat, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
-    exploiting = [int(np.all(batch == sentinel, axis=1).sum()) for batch in rec_batches[1:]]
+    rec = Recorder(RowwiseObjective(lambda rows: np.ones(rows.shape[0])), lo, hi)
+    METHODS["ggo"](rec, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
+    exploiting = [int(np.all(batch == sentinel, axis=1).sum()) for batch in rec.points[1:]]
     assert exploiting == [10, 10, 9, 9, 8, 8]

@@ -582,39 +582,31 @@ def test_limit_constraints_accept_a_feasible_point_and_reject_one_below_q_min():
     assert np.any(cons["fun"](problem.coordinates(theta)) < 0)
 
 
-def test_design_keeps_the_start_with_the_lowest_criterion(eq18_limits):
-    limits = eq18_limits
-    d = design(
+def _small_design(limits: JointLimits, key: str, **settings) -> Design:
+    """An order-3 hip design on a 40-point grid (a second, not the workflow's search)."""
+    return design(
         hip_regressor(KEYS, 9.81),
         limits,
         order=3,
         omega_f=OMEGA,
         grid_points=40,
-        starts=3,
         sign_smoothing=[0.1],
-        maxiter=20,
-        seed_keys=("mut", "best"),
+        seed_keys=("mut", key),
+        **settings,
     )
+
+
+def test_design_keeps_the_start_with_the_lowest_criterion(eq18_limits):
+    d = _small_design(eq18_limits, "best", starts=3, maxiter=20)
     values = [s.value for s in d.starts]
     assert len(set(values)) > 1
     assert d.value == min(values)
 
 
 def test_design_stays_within_the_margin_on_its_optimisation_grid(eq18_limits):
-    limits = eq18_limits
     margin = 0.05
-    d = design(
-        hip_regressor(KEYS, 9.81),
-        limits,
-        order=3,
-        omega_f=OMEGA,
-        grid_points=40,
-        starts=1,
-        margin=margin,
-        sign_smoothing=[0.1],
-        seed_keys=("mut", "margin"),
-    )
-    r, tight = reached_limits(d.trajectory, grid(PERIOD, 40)), limits.tightened(margin)
+    d = _small_design(eq18_limits, "margin", starts=1, margin=margin)
+    r, tight = reached_limits(d.trajectory, grid(PERIOD, 40)), eq18_limits.tightened(margin)
     tol = 1e-6
     assert r.q_min[0] >= tight.q_min[0] - tol and r.q_max[0] <= tight.q_max[0] + tol
     assert r.qd_max[0] <= tight.qd_max[0] * (1 + tol)
