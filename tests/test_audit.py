@@ -28,6 +28,13 @@ def test_numeric_verdicts_follow_the_tolerance():
     assert (
         fv["verdict"] == "differs" and "ours 2.5003 vs 2.5320 (-0.0317 N m s/rad)" in fv["reason"]
     )
+    # a gap of exactly the tolerance is within it (relative and absolute), a hair more is not
+    for ours, verdict in ((2.5, "reproduced"), (2.5 + 1e-9, "differs")):
+        assert audit.numeric("x", "T", 2.0, ours, unit="N m", rel=0.25)["verdict"] == verdict
+        assert audit.numeric("x", "T", 2.0, ours, unit="N m", abs_=0.5)["verdict"] == verdict
+    for dash in ("-", "–", " – "):  # no printed value, whichever dash the table uses
+        cells = audit.row("c", "T", dash, 1.0, "", "not comparable", "why", unit="1")
+        assert cells["paper_reading"] == "none"
 
 
 def _stats(pct: float, p: float, lo: float, hi: float) -> pd.Series:
@@ -56,11 +63,14 @@ def test_method_difference_needs_direction_significance_and_size():
         audit.method_difference("c", "s", 24.0, _stats(-2.4, 1e-6, -0.005, -0.002))["verdict"]
         == "direction only"
     )
-    # opposite direction
-    assert (
-        audit.method_difference("c", "s", 3.0, _stats(1.0, 0.5, -0.001, 0.003))["verdict"]
-        == "differs"
-    )
+    # opposite direction, however significant
+    for stats in (_stats(1.0, 0.5, -0.001, 0.003), _stats(1.0, 1e-6, 0.001, 0.003)):
+        assert audit.method_difference("c", "s", 3.0, stats)["verdict"] == "differs"
+    assert audit.direction_verdict(False, True) == "differs"
+    # significant means p below 0.05 (not at it) and a bootstrap interval without 0
+    for p, low, high in ((0.05, -0.006, -0.001), (0.07, -0.006, -0.001), (0.01, -0.006, 0.002)):
+        row = audit.method_difference("c", "s", 3.0, _stats(-3.0, p, low, high))
+        assert row["verdict"] == "direction only" and "not significant" in row["reason"]
 
 
 # ------------------------------------------------------------------ KR210 calibration audit

@@ -186,6 +186,7 @@ class FakeSnakemake:
         self.said, self.returncode = said, returncode
 
     def __call__(self, cmd, **kwargs):
+        self.cmd = cmd
         self.stdout = iter(self.said.splitlines(keepends=True))
         return self
 
@@ -204,6 +205,15 @@ def test_a_rebuild_shows_its_progress(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == (
         "verify: 1 of 2 steps (50%) done\nverify: 2 of 2 steps (100%) done\n"
     )
+
+
+def test_a_rebuild_reads_the_given_overlays_last(tmp_path, monkeypatch):
+    """A user's study exists only in its overlay: without it the rebuild builds another one."""
+    snakemake = FakeSnakemake("", 0)
+    monkeypatch.setattr(cli.subprocess, "Popen", snakemake)
+    overlay = tmp_path / "mine.yaml"
+    assert cli.rebuild(tmp_path, ["mine"], 1, [overlay])
+    assert snakemake.cmd[-2:] == ["--configfile", str(overlay.resolve())]
 
 
 def test_a_file_no_rule_makes_is_named_with_what_to_do(tmp_path, monkeypatch, capsys):
@@ -258,6 +268,38 @@ def test_verify_of_a_study_without_outputs_names_those_with(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no outputs under" in err and "results/nosuch" in err
     assert "(studies with outputs: hip, other)" in err
+    argv = ["verify", "--workflow", str(work), "--study", "hip", "--study", "nosuch"]
+    assert cli.main(argv) == 2  # not hip verified and nosuch passed over
+    assert "results/nosuch" in capsys.readouterr().err
+
+
+def test_the_rebuild_copies_an_untracked_overlay_and_rebuilds_top_level_files(tmp_path):
+    """A user's config file not yet committed (nor ignored) is part of the checkout copied for
+    the rebuild, results/ is not; a file directly under results/ is rebuilt as that file."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tree(tmp_path / "wf")
+    (root / ".gitignore").write_text("results/\n")
+    for args in (["init", "-q"], ["add", "Snakefile", ".gitignore"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True)
+    (root / "mine.yaml").write_text("studies: {}\n")
+    names = {path.as_posix() for path in cli.workflow_files(root)}
+    assert {"mine.yaml", "Snakefile"} <= names
+    assert not any(name.startswith("results/") for name in names)
+    files = ["results/hip/tables/table3.csv", "results/summary.csv"]
+    assert cli.rebuild_targets(files, []) == ["hip", "results/summary.csv"]
+
+
+def test_a_stray_temporary_fails_an_otherwise_identical_verify(tmp_path, monkeypatch, capsys):
+    """A leftover of an interrupted write under results/ is a fault of the tree verified."""
+    work = tree(tmp_path / "wf")
+    monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, []))
+    argv = ["verify", "--workflow", str(work), "--study", "hip"]
+    assert cli.main(argv) == 0
+    (work / "results/hip/tables/.table3.csv.x1.tmp").write_text("half")
+    assert cli.main(argv) == 1
+    out = capsys.readouterr()
+    assert "identical" in out.out and "stray temporary file" in out.err
 
 
 def test_verify_names_an_input_changed_since_the_build(tmp_path, monkeypatch, capsys):
@@ -276,6 +318,7 @@ def test_verify_names_an_input_changed_since_the_build(tmp_path, monkeypatch, ca
         (work / "data" / name).write_text("a\n1\n")
     digest = hashlib.sha256(b"a\n1\n").hexdigest()
     meta = {"inputs": {"data/x.csv": digest, "data/y.csv": digest, "results/hip/a.csv": "0"}}
+    meta["inputs"][".snakemake/paramid-settings/hip_fit/0/params.json"] = "0"  # build state
     frame = pd.DataFrame({"v": [1.0]})
     io.write_parquet(frame, work / "results/hip/fit.parquet", units={"v": "1"}, meta=meta)
     monkeypatch.setattr(cli, "rebuild", fake_rebuild(work, []))
@@ -289,6 +332,14 @@ def test_verify_names_an_input_changed_since_the_build(tmp_path, monkeypatch, ca
     assert "verify: input data/x.csv changed since results/ was built" in err
     assert "verify: input data/y.csv no longer in the checkout" in err
     assert "results/hip/a.csv" not in err  # an output of the build is no input to check
+    assert ".snakemake" not in err  # nor the workflow's own settings files
+    published = tree(tmp_path / "published")  # --results elsewhere: the inputs it records
+    shutil.move(work / "results/hip/fit.parquet", published / "results/hip/fit.parquet")
+    (work / "data/y.csv").write_text("a\n1\n")
+    cli.main([*argv, "--results", str(published)])
+    err = capsys.readouterr().err
+    assert "verify: input data/x.csv changed since results/ was built" in err
+    assert "data/y.csv" not in err
 
 
 def test_a_report_of_unbuilt_outputs_and_a_missing_overlay_are_named(monkeypatch, tmp_path, capsys):

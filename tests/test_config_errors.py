@@ -216,6 +216,10 @@ CASES = {
         ),
         ["'checks' belongs in robots.kinova_gen3, not inside it"],
     ),
+    "a top-level block written inside a study": (
+        lambda c: c["studies"]["hip"].update(cec2022=dict(c["cec2022"])),
+        ["'cec2022' belongs in (top level), not inside it"],
+    ),
     "a study's fit settings one block too deep, beside a misspelt key": (
         lambda c: c["studies"]["pendulum"]["records"].update(fit={}, calibratoin={}),
         ["'fit' belongs in studies.pendulum, not inside it", "'calibratoin' -> 'calibration'"],
@@ -240,6 +244,13 @@ def test_schema_messages_are_short(raw, repo_root, check_config):
         "invalid config: studies.hip.signals.cutoff_hz = -1.0",
         "  -1.0 is less than or equal to the minimum of 0 or 'auto' was expected",
     ]
+    limit = config_checks.MAX_VALUE_CHARS  # a value is shown whole up to the limit, then cut
+    for text, shown in (("x" * (limit - 2), "x" * (limit - 2) + "'"), ("x" * limit, "x ...")):
+        message = _refused(
+            raw, repo_root, check_config, _hip(lambda s, t=text: s["signals"].update(cutoff_hz=t))
+        )
+        first = message.splitlines()[0]
+        assert first.endswith(shown) and len(first.split(" = ", 1)[1]) == limit
 
 
 def test_shipped_config_and_default_mechanical_limits_pass(raw, repo_root, check_config):
@@ -405,15 +416,16 @@ def test_every_schema_mistake_is_named_in_one_run(raw, repo_root):
     assert text.count("invalid config:") == 2  # the record's two units under its field
 
 
-def test_a_long_list_of_schema_mistakes_is_cut_and_counted(raw, repo_root):
+@pytest.mark.parametrize("methods", [8, config_checks.MAX_ERRORS])
+def test_a_long_list_of_schema_mistakes_is_cut_and_counted(raw, repo_root, methods):
     config = copy.deepcopy(raw)
     config["studies"]["hip"]["ga"] = {"elitism": 0}
-    config["studies"]["hip"]["methods"] = [f"m{k}" for k in range(8)]
+    config["studies"]["hip"]["methods"] = [f"m{k}" for k in range(methods)]
     with pytest.raises(UserError) as err:
         config_checks.validate(config, repo_root / SCHEMA)
     text = str(err.value)
     assert text.count("invalid config:") == config_checks.MAX_ERRORS
-    assert text.endswith(f"(and {9 - config_checks.MAX_ERRORS} more)")
+    assert text.endswith(f"(and {methods + 1 - config_checks.MAX_ERRORS} more)")
 
 
 def test_two_mistakes_in_one_block_are_both_named(raw, repo_root):

@@ -150,6 +150,10 @@ def test_markdown_hash_ignores_timing_columns_of_tables(tmp_path):
     assert provenance.markdown_hash(a) != provenance.markdown_hash(c)
     c.write_text(table("0.1174", "0.1480").replace("note", "other"))
     assert provenance.markdown_hash(a) != provenance.markdown_hash(c)
+    second = "\n| time_ms_mean | n | val |\n|---|---|---|\n| 0.1480 | 1 | {} |\n"  # own columns
+    a.write_text(table("0.1174", "0.1480") + second.format("0.5"))
+    c.write_text(table("0.1174", "0.1480") + second.format("0.6"))
+    assert provenance.markdown_hash(a) != provenance.markdown_hash(c)
 
 
 def test_json_hash_ignores_timings_and_provenance_but_not_data(tmp_path):
@@ -158,6 +162,10 @@ def test_json_hash_ignores_timings_and_provenance_but_not_data(tmp_path):
     io.write_json(base | {"time_ms": 1.0}, a)
     io.write_json(base | {"time_ms": 2.0, "provenance": {"git_commit": "x"}}, b)
     io.write_json(base | {"lower": [1.0, 2.5]}, c)
+    assert provenance.json_hash(a) == provenance.json_hash(b)
+    assert provenance.json_hash(a) != provenance.json_hash(c)
+    for rmse, time_ms, path in ((0.1, 1.0, a), (0.1, 2.0, b), (0.2, 1.0, c)):  # inside a list
+        io.write_json({"runs": [{"rmse": rmse, "time_ms": time_ms}]}, path)
     assert provenance.json_hash(a) == provenance.json_hash(b)
     assert provenance.json_hash(a) != provenance.json_hash(c)
 
@@ -247,6 +255,25 @@ def test_an_audit_is_compared_but_for_its_wall_clock_rows(tmp_path, suffix):
     assert built != hash_of("c", AUDIT_CSV.format(speed=7.3, verdict="differs"))
     edited = AUDIT_CSV.format(speed=7.3, verdict="reproduced").replace("0.1174", "0.1516")
     assert built != hash_of("d", edited)
+    if suffix == ".md":  # its caption (the verdict counts) is compared too
+        path = tmp_path / "e" / "audit.md"
+        path.parent.mkdir()
+        path.write_text((tmp_path / "a" / "audit.md").read_text().replace("2 claims", "3 claims"))
+        assert provenance.output_hash(path) != built
+
+
+def test_an_audit_without_its_columns_is_unreadable_not_a_crash(tmp_path):
+    """A file named audit.csv (or .md) that is no claims audit (empty, hand-edited) is named
+    as unreadable by verify, as a truncated Parquet file is, instead of a traceback."""
+    texts = {"a": "claim,value\nx,1\n", "b": "", "c": "| claim | value |\n|---|---|\n| x | 1 |\n"}
+    for side, text in texts.items():
+        path = tmp_path / side / "results/hip" / ("audit.md" if side == "c" else "audit.csv")
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        with pytest.raises(io.UnreadableFile, match="not a claims audit"):
+            provenance.output_hash(path)
+    result = provenance.compare_trees(tmp_path / "a", tmp_path / "b", ["results/hip/audit.csv"])
+    assert not result.ok and result.unreadable[0].startswith("results/hip/audit.csv (reference:")
 
 
 def test_a_pipe_in_a_markdown_cell_stays_in_its_cell(tmp_path):
@@ -284,7 +311,7 @@ def make_tree(root: Path, rmse: float = 0.1, time_ms: float = 3.0, val: str = "0
     return root
 
 
-def test_compare_trees_classifies_every_output(tmp_path):
+def test_compare_trees_classifies_every_output(tmp_path, monkeypatch):
     ref = make_tree(tmp_path / "ref")
     same = make_tree(tmp_path / "same", time_ms=7.0)  # only timings and figure bytes differ
     files = provenance.list_outputs(ref)
@@ -318,6 +345,12 @@ def test_compare_trees_classifies_every_output(tmp_path):
     assert result.different[0] == (
         "results/hip/fits/ls.parquet (metadata: mu_eq12, units.val_rmse: 'N m' -> 'N mm')"
     )  # a mapping's differing key named with its values
+    with monkeypatch.context() as patched:  # where they differ is a courtesy: never a crash
+        patched.setattr(provenance, "difference", lambda *a: float("cannot locate"))
+        located = provenance.compare_trees(ref, other, files).different[0]
+    assert located.endswith(
+        "(not located: ValueError: could not convert string to float: 'cannot locate')"
+    )
     write_fit(other / "results/hip/fits/ls.parquet", 0.1, 3.0, margin=0.12)
     result = provenance.compare_trees(ref, other, files)
     assert result.different[0] == (  # the changed setting, not only "config"
@@ -374,6 +407,9 @@ def test_a_difference_is_located_in_the_terms_of_its_comparison(tmp_path):
         "row 1, column 'verdict': 'reproduced' -> 'differs'"
     )
     assert located("j.json", '{"ok": true}', '{"ok": false}') == "ok: True -> False"
+    assert located("l.json", '{"lower": [1, 2]}', '{"lower": [1, 2, 3]}') == (
+        "lower: 2 items in the reference, 3 rebuilt"
+    )
     reason = "our rank 3 of 6 by std; 95 % bootstrap interval over the runs from {} to 4"
     long_a, long_b = (head + f"LS,1,{reason.format(k)}\n" for k in (2, 3))
     assert located("t.csv", long_a, long_b) == (
@@ -399,6 +435,9 @@ def test_frame_difference_counts_rows_and_sizes_the_gap():
     assert provenance.frame_difference(flags, flags.assign(f=pd.array([True, None, True]))) == (
         "f (1 of 3 rows from row 3)"
     )  # a nullable boolean's NA compared as missing, not as a truth value
+    assert provenance.frame_difference(frame.assign(k=["a", None, "c"]), frame) == (
+        "k (1 of 3 rows from row 2)"
+    )  # a cell missing on one side only
     seeds = pd.DataFrame({"seed": pd.array([None, 1, 2**60], dtype="Int64")})
     assert provenance.frame_difference(seeds, seeds.copy()) == (
         "equal values, stored otherwise (the data hash reads the bytes)"
@@ -433,6 +472,7 @@ def test_stray_temporaries_are_found_and_not_listed_as_outputs(tmp_path):
     stray.write_bytes(b"half")
     assert provenance.stray_temporaries(ref) == ["results/hip/fits/.ls.parquet.abc123.tmp"]
     assert "results/hip/fits/.ls.parquet.abc123.tmp" not in provenance.list_outputs(ref)
+    assert not provenance.is_temporary("results/hip/notes.tmp")  # not a dot-named leftover
 
 
 def test_collect_keeps_hashes_drops_bulk_and_timings(tmp_path):

@@ -119,6 +119,83 @@ def test_benchmark_path_follows_the_wildcards_of_the_output():
     )
 
 
+class FakeRule:
+    """The parts of a Snakemake rule that apply_rule_template reads and sets."""
+
+    def __init__(self, name, script, snakefile="workflow/rules/hip.smk", log=("logs/x.log",)):
+        self.name, self.script, self.snakefile, self.log = name, script, snakefile, list(log)
+        self.norun, self.docstring, self.priority = False, None, 0
+        self.params = SimpleNamespace(_names={}, items=lambda: self._params.items())
+        self._params, self.input = {}, {}
+        self.output, self.log_modifier = ["results/{study}/fits/{method}.parquet"], object()
+
+    def set_input(self, **files):
+        self.input.update(files)
+
+    def set_params(self, **values):
+        self._params.update(values)
+        self.params._names.update(dict.fromkeys(values))
+
+
+def test_the_rule_template_gives_scripted_rules_code_settings_benchmark_and_priority(
+    monkeypatch,
+):
+    """Each scripted rule's params (its code version included) become an input, so its jobs
+    rerun when its settings or library code change; only the rules of the files named first
+    get the priority; a rule without a log, or running another rule's script, is refused."""
+    monkeypatch.setenv("PARAMID_CHECKOUT", "")  # the template sets it; restored afterwards
+    monkeypatch.setattr(workflow, "script_code", lambda basedir, script: f"code of {script}")
+    fit, run = (
+        FakeRule("hip_fit", "scripts/hip_fit.py"),
+        FakeRule("cec2022_run", "x/cec2022_run.py"),
+    )
+    run.snakefile = "workflow/rules/cec2022.smk"
+    workflow.apply_rule_template(SimpleNamespace(basedir=ROOT, rules=[fit, run]), ["hip.smk"], 7)
+    settings = fit.input["settings"]
+    assert isinstance(settings, workflow.SettingsFile)
+    assert settings.params == {"code": "code of hip_fit.py"}
+    assert fit.benchmark == "benchmarks/hip_fit/{study}/{method}.tsv"
+    assert (fit.priority, run.priority) == (7, 0)
+    for rule, said in (
+        (FakeRule("hip_fit", "scripts/hip_fit.py", log=()), "hip_fit declares no log"),
+        (FakeRule("hip_fit", "scripts/hip_plot.py"), "rule hip_fit runs scripts/hip_plot.py"),
+    ):
+        with pytest.raises(ValueError, match=said):
+            workflow.apply_rule_template(SimpleNamespace(basedir=ROOT, rules=[rule]), [], 7)
+
+
+def test_paper_values_must_be_a_mapping_and_are_checked_again_when_their_parser_changes(
+    tmp_path, monkeypatch
+):
+    """The stamp is keyed by the code of the module that parses the values."""
+    monkeypatch.chdir(tmp_path)
+    Path("values.yaml").write_text("- 1\n- 2\n")
+    with pytest.raises(io.InputError, match=r"studies\.hip\.paper_values = 'values.yaml' holds"):
+        workflow.check_paper_values("values.yaml", "studies.hip.paper_values")
+    Path("values.yaml").write_text("table: 1\n")
+    parsed = []
+
+    def parse(values, path):
+        parsed.append(path)
+
+    parse.__module__ = "paramid.audit"
+    workflow.mark_validated(workflow.check_paper_values("values.yaml", "f", parse))
+    assert workflow.check_paper_values("values.yaml", "f", parse) == [] and len(parsed) == 1
+    edited(monkeypatch, "audit.py")
+    workflow.check_paper_values("values.yaml", "f", parse)
+    assert len(parsed) == 2
+
+
+def edited(monkeypatch, name: str) -> None:
+    """Make the code version of the library module ``name`` (a file name) differ."""
+    real = workflow.codehash.code_version
+    monkeypatch.setattr(
+        workflow.codehash,
+        "code_version",
+        lambda path, *a: real(path, *a) + ("edited" if Path(path).name == name else ""),
+    )
+
+
 def test_the_scheduler_wake_ups_are_cancelled_and_no_other_timer():
     """Snakemake's own scheduler arms the timer; cancelled, it ends without waking the
     scheduler, and a timer of anyone else keeps running."""
@@ -149,6 +226,10 @@ def test_validation_stamps_skip_a_second_check(tmp_path, monkeypatch):
     assert workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
     assert not workflow.validated_before(record, {"a": 2}, "paramid.workflow")[0]
     record.write_text("time,angle,torque\n0,0,1\n")
+    assert not workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
+    done, stamp = workflow.validated_before(record, {"a": 1}, "paramid.workflow")
+    workflow.mark_validated([stamp])
+    edited(monkeypatch, "io.py")  # paramid.io reads every checked file
     assert not workflow.validated_before(record, {"a": 1}, "paramid.workflow")[0]
 
 
@@ -233,7 +314,7 @@ def test_file_digest_is_remembered_by_size_and_time_once_settled(tmp_path, monke
 def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, monkeypatch):
     """The second start with an unchanged config reads the filled config back (same keys, same
     order, same types) instead of validating; a changed value is validated again."""
-    schema = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    schema = shutil.copy(ROOT / "workflow" / "schemas" / "config.schema.yaml", tmp_path)
     settings = workflow.io.read_yaml(ROOT / "config.yaml")
     monkeypatch.chdir(tmp_path)
     first = workflow.validated(copy.deepcopy(settings), schema)
@@ -246,6 +327,13 @@ def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, 
     settings["cec2022"]["runs"] = 7
     workflow.validated(settings, schema)
     assert len(calls) == 1
+    Path(schema).write_text(Path(schema).read_text() + "\n# an edited schema\n")
+    workflow.validated(copy.deepcopy(settings), schema)
+    edited(monkeypatch, "config.py")  # the validating code
+    workflow.validated(copy.deepcopy(settings), schema)
+    assert len(calls) == 3
+    settings["studies"] = dict(reversed(settings["studies"].items()))
+    assert list(workflow.validated(settings, schema)["studies"]) == list(settings["studies"])
 
 
 def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
@@ -282,10 +370,33 @@ def test_a_users_block_with_its_own_records_replaces_a_shipped_one_of_that_name(
     pendulum = config["studies"]["pendulum"]["records"]
     assert pendulum["calibration"]["columns"] == {"angle": "position"}
     assert pendulum["validation"]["path"] == "data/mine/validation.csv"
+    records = {"calibration": {"path": "data/mine/c.csv"}, "validation": {"columns": {}}}
+    workflow.load_config(config := {"studies": {"pendulum": {"records": records}}}, [], schema)
+    assert config["studies"]["pendulum"]["records"]["validation"]["path"].startswith("data/pend")
     capsys.readouterr()
     # a copy of config.yaml as --configfile: its blocks equal the shipped ones, nothing to say
     workflow.load_config(copy.deepcopy(workflow.io.read_yaml("config.yaml")), [], schema)
     assert capsys.readouterr().err == ""
+
+
+def test_a_users_robot_with_its_own_records_replaces_a_shipped_one_and_overlays_are_read(
+    tmp_path, monkeypatch, capsys
+):
+    """Robot blocks follow the rule of study blocks; a key given twice in an overlay (which
+    Snakemake would keep the last of silently) is named with the overlay's file and line."""
+    schema = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")
+    monkeypatch.chdir(tmp_path)
+    shipped = yaml.safe_load((ROOT / "config.yaml").read_text())["robots"]["kinova_gen3"]
+    mine = {key: value for key, value in shipped.items() if key != "armature"}
+    mine["records"] = {"calibration": [{"path": "a.csv"}], "validation": [{"path": "b.csv"}]}
+    workflow.load_config(config := {"robots": {"kinova_gen3": mine}}, [], schema)
+    assert "robots.kinova_gen3 of the given config replaces" in capsys.readouterr().err
+    assert config["robots"]["kinova_gen3"].get("armature") != shipped["armature"]
+    overlay = tmp_path / "mine.yaml"
+    overlay.write_text("cec2022:\n  runs: 3\n  runs: 4\n")
+    with pytest.raises(io.InputError, match=r"mine\.yaml: malformed YAML at line 3"):
+        workflow.load_config({"cec2022": {"runs": 4}}, [str(overlay)], schema)
 
 
 def test_a_robots_single_record_may_be_a_mapping(tmp_path, monkeypatch):

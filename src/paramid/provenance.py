@@ -155,10 +155,19 @@ def markdown_hash(path: str | os.PathLike) -> str:
     return _sha256("\n".join(markdown_lines(path)))
 
 
-def _audit_cells(rows: list[list[str]]) -> list[list[str]]:
+AUDIT_COLUMNS = ("verdict", "reproduced_value", "reason")
+
+
+def _audit_cells(rows: list[list[str]], path: str | os.PathLike) -> list[list[str]]:
     """An audit's cells (header first) with the value and reason of machine-dependent rows
-    blanked."""
-    header = [cell.strip() for cell in rows[0]]
+    blanked; one without the audit's columns (empty, hand-edited) is unreadable as an audit."""
+    header = [cell.strip() for cell in rows[0]] if rows else []
+    missing = [name for name in AUDIT_COLUMNS if name not in header]
+    if missing:
+        raise io.UnreadableFile(
+            f"{path}: not a claims audit (no column {', '.join(missing)}); rebuild it with "
+            f"`snakemake --force {path}`"
+        )
     verdict = header.index("verdict")
     masked = [header.index("reproduced_value"), header.index("reason")]
     kept = [header]
@@ -176,12 +185,12 @@ def audit_content(path: str | os.PathLike) -> Any:
     every cell but the wall-clock ones (:func:`_audit_cells`)."""
     text = Path(path).read_text()
     if Path(path).suffix.lower() == ".csv":
-        return _audit_cells(list(csv.reader(_io.StringIO(text))))
+        return _audit_cells(list(csv.reader(_io.StringIO(text))), path)
     lines = text.splitlines()
     table = [CELL_BOUNDARY.split(line.strip().strip("|")) for line in lines if line.startswith("|")]
     table = [row for row in table if not set("".join(row)) <= set("-: ")]  # the rule row
     prose = [line for line in lines if not line.startswith("|")]
-    return [prose, _audit_cells(table) if table else []]
+    return [prose, _audit_cells(table, path) if table else []]
 
 
 def audit_hash(path: str | os.PathLike) -> str:
