@@ -93,6 +93,32 @@ def test_code_version_follows_the_import_closure(tmp_path: Path) -> None:
     assert not any(f.startswith(("calibration/", "cec2022/")) for f in files)
     excluded = codehash.library_files(script, exclude=["paramid.optim.ggo"])
     assert "optim/ggo.py" in files and codehash.LIBRARY / "optim/ggo.py" not in excluded
+    # a dotted import inside a function runs every package on its way
+    script.write_text("def main():\n    import paramid.hip.sweeps\n")
+    assert {"paramid", "paramid.hip", "paramid.hip.sweeps"} <= codehash.imported_modules(script)
+    files = {p.relative_to(codehash.LIBRARY).as_posix() for p in codehash.library_files(script)}
+    assert {"__init__.py", "hip/__init__.py", "hip/sweeps.py"} <= files
+    stats = codehash.LIBRARY / "stats.py"  # a library module hashed as the script (config.py)
+    assert stats in codehash.library_files(stats)
+
+
+def test_relative_imports_resolve_in_their_own_package(tmp_path: Path, monkeypatch) -> None:
+    """Two files of equal bytes in two packages import each its own package's modules (the
+    parsed imports are remembered by content and package)."""
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    library = tmp_path / "paramid"
+    for package in ("hip", "robot"):
+        (library / package).mkdir(parents=True)
+        (library / package / "__init__.py").write_text("")
+        (library / package / "probe.py").write_text("from . import helper\nfrom .base import x\n")
+    monkeypatch.setattr(codehash, "LIBRARY", library)
+    codehash.dotted_name.cache_clear()
+    try:
+        hip, robot = (codehash.imported_modules(library / p / "probe.py") for p in ("hip", "robot"))
+    finally:
+        codehash.dotted_name.cache_clear()
+    assert {"paramid.hip.helper", "paramid.hip.base"} <= hip and "robot" not in str(hip)
+    assert {"paramid.robot.helper", "paramid.robot.base"} <= robot and "hip" not in str(robot)
 
 
 def test_parsed_imports_persist_by_content(tmp_path: Path, monkeypatch) -> None:
@@ -100,6 +126,7 @@ def test_parsed_imports_persist_by_content(tmp_path: Path, monkeypatch) -> None:
     invocation parses nothing), and an edited file is parsed again, never served stale."""
     monkeypatch.setattr(codehash._Store, "imports", {})
     monkeypatch.setattr(codehash._Store, "path", None)
+    monkeypatch.setattr(codehash._Store, "dirty", False)  # a new parse alone marks it for saving
     store = tmp_path / "store.json"
     script = tmp_path / "job.py"
     script.write_text("from paramid.hip import sweeps\n")
@@ -152,6 +179,10 @@ def test_remembered_code_versions_equal_the_hash_and_follow_edits(tmp_path, monk
     try:
         edited = codehash.code_version(script)
         assert edited == direct() and edited not in (first, "planted")
+        stats = library / "stats.py"  # edited again within this process: read again
+        stats.write_text(stats.read_text() + "# and again\n")
+        os.utime(stats, ns=(10**18, 10**18))
+        assert codehash.code_version(script) == direct() != edited
     finally:
         codehash.module_file.cache_clear()
         codehash.dotted_name.cache_clear()

@@ -180,3 +180,86 @@ def test_a_jobs_outputs_name_the_library_code_it_ran(monkeypatch):
     assert io.provenance({})["code_version"] == "0123abcd"
     io.remember_code_version(SimpleNamespace(params=SimpleNamespace()))  # a rule without one
     assert io.provenance({})["code_version"] == "0123abcd"
+
+
+def test_a_failed_parquet_write_leaves_the_old_file_whole_and_no_temporary(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    target = tmp_path / "a.parquet"
+    io.write_parquet(pd.DataFrame({"x": [1.0]}), target, units={"x": "1"}, meta={})
+    before = target.read_bytes()
+
+    def half_written(table, where, **kwargs):
+        with open(where, "wb") as handle:
+            handle.write(b"PAR1 half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pq, "write_table", half_written)
+    with pytest.raises(OSError, match="disk full"):
+        io.write_parquet(pd.DataFrame({"x": [2.0]}), target, units={"x": "1"}, meta={})
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["a.parquet"]
+
+
+def test_data_hash_covers_the_column_names(tmp_path):
+    for name in ("a", "b"):
+        io.write_parquet(
+            pd.DataFrame({name: [1.0, 2.0]}),
+            tmp_path / f"{name}.parquet",
+            units={name: "1"},
+            meta={},
+        )
+    assert io.data_hash(tmp_path / "a.parquet") != io.data_hash(tmp_path / "b.parquet")
+
+
+def test_a_failed_json_write_leaves_nothing_behind(tmp_path):
+    with pytest.raises(TypeError, match="not JSON-serialisable"):
+        io.write_json({"x": object()}, tmp_path / "d.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_text_write_keeps_the_old_file(tmp_path):
+    target = tmp_path / "t.md"
+    io.write_text("old\n", target)
+    with pytest.raises(UnicodeEncodeError):
+        io.write_text("new \ud800\n", target)  # a lone surrogate: not encodable, mid-write
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.md"]
+
+
+def test_markdown_prints_negative_numbers_like_positive_ones():
+    table = io.markdown_table(pd.DataFrame({"v": [-0.5, 0.5, -2.5e-5]}), digits=4)
+    assert "| -0.5000 |" in table and "| 0.5000 |" in table and "| -2.500e-05 |" in table
+
+
+def test_a_regression_table_missing_a_regressor_column_is_named_with_its_file(tmp_path):
+    path = tmp_path / "reg.parquet"
+    frame = pd.DataFrame({"H_a": [1.0, 2.0], "torque": [0.5, 1.0]})
+    io.write_parquet(frame, path, units={"H_a": "1", "torque": "N m"}, meta={})
+    H, y, _ = io.read_regression(path, ["a"])
+    assert H.shape == (2, 1) and list(y) == [0.5, 1.0]
+    with pytest.raises(ValueError, match=r"reg\.parquet: missing regressor column\(s\) \['H_b'\]"):
+        io.read_regression(path, ["a", "b"])
+
+
+def test_a_frame_made_otherwise_names_its_rows_below_a_header_on_line_one():
+    from paramid.ingest import data_row
+
+    assert io.FileLines().line_of(0) == 2
+    assert io.FileLines(header_line=3).line_of(4) == 8
+    assert data_row(0) == "data row 1 (file line 2)"
+
+
+def test_a_numeric_header_points_to_the_nearest_line_of_names_above_it(tmp_path):
+    from paramid.errors import InputError
+
+    path = tmp_path / "r.csv"
+    path.write_text("logger,x,y\ntime,angle,torque\n0,1,2\n3,4,5\n")
+    with pytest.raises(InputError, match=r"line 3, read as the header .* set header_line: 2 "):
+        io.read_table(path, io.CsvFormat(header_line=3))
+
+
+def test_a_urdf_byte_order_mark_is_dropped(tmp_path):
+    path = tmp_path / "marked.urdf"
+    path.write_bytes(b"\xef\xbb\xbf<?xml version='1.0'?><robot name='r'/>")
+    assert io.read_urdf(path) == "<?xml version='1.0'?><robot name='r'/>"

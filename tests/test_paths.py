@@ -47,6 +47,10 @@ def test_symlinked_folder_leading_out_is_refused(workdir):
         paths.confine("results/cec2022/deeper", "cec2022.output", "results", workdir=workdir)
     with pytest.raises(paths.PathError, match="the folder of study 'cec2022'"):
         paths.check_study_folders(["hip", "cec2022"], workdir=workdir)
+    (workdir / "logs").mkdir()  # a study's logs/ folder is checked as its results/ folder is
+    os.symlink(workdir.parent / "outside", workdir / "logs/hip")
+    with pytest.raises(paths.PathError, match="study 'hip'.*symlink out of logs/"):
+        paths.check_study_folders(["hip"], workdir=workdir)
 
 
 def test_folders_inside_are_accepted_as_relative_paths(workdir):
