@@ -43,3 +43,17 @@ def test_unidentified_scales_its_threshold_by_the_largest_column_norm():
     W = np.array([[10.0, 10.0], [0.0, 5.0]])  # column norms 10 and 11.18; b lies 5 from a's span
     assert unidentified(W, base, rel_tol=0.4) == []  # 5 > 0.4 * 11.18
     assert unidentified(W, base, rel_tol=0.5) == ["b"]  # 5 < 0.5 * 11.18
+
+
+def test_a_column_exactly_at_the_threshold_is_dependent_in_both_tests():
+    """|R₁₁| = rel_tol |R₀₀| exactly (a diagonal Y is its own R): both the pivoted QR and the
+    ordered scan count it out, so they agree and the rank is 1."""
+    base = base_parameters(np.diag([2.0, 1.0]), ["a", "b"], rel_tol=0.5)
+    assert base.rank == 1 and base.names == ("a",)
+    assert unidentified(np.diag([2.0, 1.0]), base_parameters(np.eye(2), ["a", "b"]), 0.5) == ["b"]
+
+
+def test_unidentified_refuses_a_regressor_of_another_width():
+    base = base_parameters(np.eye(2), ["a", "b"])
+    with pytest.raises(ValueError, match=r"W has shape \(5, 3\); expected \(M, 2\)"):
+        unidentified(np.ones((5, 3)), base)

@@ -269,7 +269,10 @@ def test_shipped_config_and_default_mechanical_limits_pass(raw, repo_root, check
 def test_duplicate_yaml_key_names_file_and_lines(tmp_path):
     path = tmp_path / "my.yaml"
     path.write_text("studies:\n  hip:\n    methods: [ls]\n    gravity: 9.8\n    methods: [bcls]\n")
-    with pytest.raises(ingest.InputError, match=r"my\.yaml: .*line 5.*duplicate key 'methods' "):
+    with pytest.raises(
+        ingest.InputError,
+        match=r"my\.yaml: .*line 5.*duplicate key 'methods' \(first given on line 3\)",
+    ):
         io.read_yaml(path)
 
 

@@ -263,3 +263,9 @@ def test_a_urdf_byte_order_mark_is_dropped(tmp_path):
     path = tmp_path / "marked.urdf"
     path.write_bytes(b"\xef\xbb\xbf<?xml version='1.0'?><robot name='r'/>")
     assert io.read_urdf(path) == "<?xml version='1.0'?><robot name='r'/>"
+
+
+def test_a_csv_keeps_ten_significant_digits(tmp_path):
+    frame = pd.DataFrame({"x": [0.1234567891, -98765.43211, 1.5e-12]})
+    io.write_csv(frame, tmp_path / "t.csv")
+    assert (tmp_path / "t.csv").read_text() == "x\n0.1234567891\n-98765.43211\n1.5e-12\n"

@@ -167,3 +167,13 @@ def test_every_default_torque_floor_is_the_measured_one(repo_root):
     walk(read_yaml(repo_root / "workflow/schemas/config.schema.yaml"))
     assert len(found) == 2
     assert set(found) == {simulation.JOINT_TORQUE_SENSOR_NOISE_NM}
+
+
+def test_the_twins_truth_columns_carry_the_units_of_the_signals_they_are_compared_with():
+    """A simulated record's true q, q̇, q̈ and torque are scored against the signal chain's
+    processed columns: the same units, as the Parquet metadata says."""
+    pairs = {"time": "time", "angle_true": "q", "velocity_true": "qd"}
+    pairs |= {"acceleration_true": "qdd", "torque_true": "torque", "angle": "q", "torque": "torque"}
+    assert set(pairs) == set(simulation.RECORD_UNITS)
+    for column, processed in pairs.items():
+        assert simulation.RECORD_UNITS[column] == signals.PROCESSED_UNITS[processed], column

@@ -330,7 +330,8 @@ def write_text(text: str, path: str | os.PathLike) -> None:
 
 
 def write_csv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write a CSV atomically with full float precision."""
+    """Write a CSV atomically, floats to 10 significant digits (the tables people read; the
+    Parquet intermediates keep every bit)."""
     write_text(frame.to_csv(index=False, float_format="%.10g"), path)
 
 
