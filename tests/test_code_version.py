@@ -9,12 +9,14 @@ reruns too, and the target rule ``all``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,19 @@ def _rule_names(files: list[str]) -> set[str]:
     return set(re.findall(r"^rule (\w+):", text, re.M)) | set(
         re.findall(r"^use rule \w+ as (\w+)", text, re.M)
     )
+
+
+@contextlib.contextmanager
+def library_at(monkeypatch, library: Path) -> Iterator[None]:
+    """``codehash.LIBRARY`` moved to ``library`` with the path caches cleared, before and after."""
+    monkeypatch.setattr(codehash, "LIBRARY", library)
+    codehash.module_file.cache_clear()
+    codehash.dotted_name.cache_clear()
+    try:
+        yield
+    finally:
+        codehash.module_file.cache_clear()
+        codehash.dotted_name.cache_clear()
 
 
 def _families() -> dict[str, set[str]]:
@@ -111,12 +126,8 @@ def test_relative_imports_resolve_in_their_own_package(tmp_path: Path, monkeypat
         (library / package).mkdir(parents=True)
         (library / package / "__init__.py").write_text("")
         (library / package / "probe.py").write_text("from . import helper\nfrom .base import x\n")
-    monkeypatch.setattr(codehash, "LIBRARY", library)
-    codehash.dotted_name.cache_clear()
-    try:
+    with library_at(monkeypatch, library):
         hip, robot = (codehash.imported_modules(library / p / "probe.py") for p in ("hip", "robot"))
-    finally:
-        codehash.dotted_name.cache_clear()
     assert {"paramid.hip.helper", "paramid.hip.base"} <= hip and "robot" not in str(hip)
     assert {"paramid.robot.helper", "paramid.robot.base"} <= robot and "hip" not in str(robot)
 
@@ -173,19 +184,13 @@ def test_remembered_code_versions_equal_the_hash_and_follow_edits(tmp_path, monk
     library = tmp_path / "lib"  # an edited copy of the library: new content, new key
     shutil.copytree(codehash.LIBRARY, library)
     (library / "stats.py").write_text((library / "stats.py").read_text() + "\n# edited\n")
-    monkeypatch.setattr(codehash, "LIBRARY", library)
-    codehash.module_file.cache_clear()
-    codehash.dotted_name.cache_clear()
-    try:
+    with library_at(monkeypatch, library):
         edited = codehash.code_version(script)
         assert edited == direct() and edited not in (first, "planted")
         stats = library / "stats.py"  # edited again within this process: read again
         stats.write_text(stats.read_text() + "# and again\n")
         os.utime(stats, ns=(10**18, 10**18))
         assert codehash.code_version(script) == direct() != edited
-    finally:
-        codehash.module_file.cache_clear()
-        codehash.dotted_name.cache_clear()
 
 
 def test_the_workflow_start_imports_no_heavy_library() -> None:
