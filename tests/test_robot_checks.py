@@ -28,10 +28,15 @@ def robot():
     return loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS)
 
 
+def _gen3(name: str = RECORDS[0]) -> records.RobotRecord:
+    return loaders.load_robot_record(
+        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
+    )
+
+
 @pytest.fixture(scope="module", params=RECORDS)
 def record(request):
-    path = ROOT / f"data/kinova_gen3/{request.param}.csv"
-    return loaders.load_robot_record(path, JOINTS, COLUMNS, {"time": "ms"})
+    return _gen3(request.param)
 
 
 def _found(record, robot) -> list[tuple[str, str | None]]:
@@ -901,3 +906,115 @@ def test_a_glitch_of_whole_turns_in_a_continuous_joint_is_not_unwrapped_away(
     assert [(c, j) for c, j, _ in problems] == [("angle_units", "joint_7")]
     assert f"{value!r} at data row 51 (file line 52)" in problems[0][2]
     assert "degrees" not in problems[0][2]
+
+
+def test_two_joints_in_degrees_are_named_in_one_line(robot):
+    """Two joints' angle columns in degrees (of seven): one problem of the record naming both
+    (as for every joint), not a line per joint."""
+    record = _gen3()
+    q = record.q.copy()
+    q[:, [1, 3]] = np.rad2deg(q[:, [1, 3]])
+    problems = checks.record_problems(dataclasses.replace(record, q=q), robot)
+    found = [(j, m) for c, j, m in problems if c == "angle_units"]
+    assert len(found) == 1 and found[0][0] is None
+    assert found[0][1].startswith("joint_2, joint_4: the angles span")
+
+
+def test_a_locked_joint_moving_a_little_is_still_named(robot):
+    """The seventh joint locked at 0.5 but logged moving ±0.03 rad around it (1st-99th
+    percentile spread 0.06 rad, three times LOCK_TOLERANCE_RAD): it moves, so it belongs in
+    `joints:`."""
+    six = loaders.load_robot(
+        ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6], {"joint_7": 0.5}
+    )
+    record = _gen3()
+    seventh = 0.5 + 0.03 * np.sin(2 * np.pi * 0.5 * record.time)
+    assert np.ptp(np.percentile(seventh, [1, 99])) > 2 * checks.LOCK_TOLERANCE_RAD
+    shown = dataclasses.replace(
+        record,
+        q=record.q[:, :6],
+        dq=record.dq[:, :6],
+        tau=record.tau[:, :6],
+        joints=tuple(JOINTS[:6]),
+        locked_q={"joint_7": seventh},
+    )
+    problems = checks.record_problems(shown, six)
+    assert [(c, j) for c, j, _ in problems] == [("locked_joints", "joint_7")]
+    assert "moves over [" in problems[0][2]
+
+
+def test_two_disjoint_velocity_exchanges_name_each_joint_once(robot):
+    """The quadratic record moves joints 1-4 along one profile and 5-7 along another: with the
+    velocity columns of joints 1 and 5 and of joints 2 and 6 exchanged, four pairs across the
+    groups fit exchanged back; each joint is named in one pair at most (two pairs)."""
+    record = _gen3("RecordTrajectory_quadratic")
+    dq = record.dq.copy()
+    dq[:, [0, 4, 1, 5]] = record.dq[:, [4, 0, 5, 1]]
+    problems, named = checks.exchanged_velocities(dataclasses.replace(record, dq=dq))
+    assert named == {0, 1, 4, 5}
+    joints = [j for _, pair, _ in problems for j in pair.split(" and ")]
+    assert len(problems) == 2 and len(joints) == len(set(joints))
+
+
+def test_two_joints_resting_at_the_same_angle_are_no_column_read_twice():
+    """Joints 6 and 7 held at 0 through the log (their angle and velocity columns constant
+    and equal): no sensor gives a column read twice there, only constant values."""
+    record = _gen3()
+    q, dq = record.q.copy(), record.dq.copy()
+    q[:, [5, 6]], dq[:, [5, 6]] = 0.0, 0.0
+    assert checks.sensor_faults(dataclasses.replace(record, q=q, dq=dq)) == []
+
+
+def test_the_friction_basis_fits_a_coulomb_step_and_an_offset_per_joint(robot):
+    """What the rigid body leaves is judged beyond each joint's least-squares Coulomb step and
+    offset (columns sgn q̇ and 1); a joint moving one way only has its offset alone (its
+    mean removed), whatever the SVD makes of the empty second direction."""
+    record = _gen3()
+    rows = np.arange(0, record.time.size, 5)
+    q, dq, ddq = checks.motion(record, rows)
+    dq[:, 6] = np.abs(dq[:, 6]) + 0.1  # joint 7 moves one way
+    model = checks.expected(robot, q, dq, ddq)
+    y = np.random.default_rng(0).normal(size=q.shape)
+    beyond = model.beyond_friction(y)
+    for k in range(6):
+        columns = np.column_stack([np.sign(dq[:, k]), np.ones(len(rows))])
+        fit = np.linalg.lstsq(columns, y[:, k], rcond=None)[0]
+        np.testing.assert_allclose(beyond[:, k], y[:, k] - columns @ fit, atol=1e-12)
+    np.testing.assert_allclose(beyond[:, 6], y[:, 6] - y[:, 6].mean(), atol=1e-12)
+
+
+def test_up_to_two_near_equal_corrections_are_named():
+    """Three alternatives each remove at least CLOSE_REDUCTION (2/3) of what the best removes
+    (best: misfit x 0.4, removing 0.6; they remove 0.55, 0.5, 0.45 >= 0.4): the two closest
+    are named after the best one's problem, in order; a fourth removing too little is not."""
+
+    def explanation(share, strong, name):
+        return checks.Explanation(share, strong, name, (("columns_swapped", name, name),))
+
+    best = explanation(0.4, True, "best")
+    others = [
+        explanation(0.55, False, "third"),
+        explanation(0.45, True, "first"),
+        explanation(0.5, False, "second"),
+        explanation(0.7, True, "far"),
+    ]
+    [(check, joint, message)] = checks.best_explanation([others[0], best, *others[1:]])
+    assert (check, joint) == ("columns_swapped", "best")
+    assert message == (
+        "best; as good a fit or better (misfit x 0.40 with this correction): "
+        "first (misfit x 0.45); second (misfit x 0.50)"
+    )
+
+
+def test_a_skipped_exchange_is_not_named_for_an_odd_torque_scale(robot):
+    """Joints 2 and 3 exchanged in the config of opti_traj_testing1 (every column): named as
+    an exchange; with columns_swapped skipped, joint 3's torque at an odd scale of the URDF's
+    is named as such, not as the skipped exchange."""
+    record = _gen3()
+    order = [0, 2, 1, 3, 4, 5, 6]
+    exchanged = dataclasses.replace(
+        record, q=record.q[:, order], dq=record.dq[:, order], tau=record.tau[:, order]
+    )
+    assert _found(exchanged, robot) == [("columns_swapped", "joint_2 and joint_3")]
+    problems = checks.record_problems(exchanged, robot, skip=["columns_swapped"])
+    assert [(c, j) for c, j, _ in problems] == [("torque_units", "joint_3")]

@@ -31,6 +31,7 @@ from paramid.robot.model import (
     urdf_parameters,
     with_offsets,
 )
+from paramid.robot.records import RobotRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 KINOVA_URDF = ROOT / "data" / "kinova_gen3" / "kinovaGen3.urdf"
@@ -504,3 +505,47 @@ def test_a_log_in_degrees_with_a_wrapped_continuous_joint_and_a_slide(
     )
     [(check, joint, message)] = checks.angle_units(in_mm, robot)
     assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
+
+
+def _held_record(robot: Robot, q: np.ndarray) -> RobotRecord:
+    """The angles q as a 500 Hz record with zero torque (for the checks that read angles)."""
+    t = np.arange(q.shape[0]) / 500.0
+    return RobotRecord(t, q, None, np.zeros_like(q), tuple(robot.joints), 500.0, 0.0, False)
+
+
+def test_an_angle_beyond_one_urdf_limit_is_named(small_urdf: Path) -> None:
+    """The elbow (limits ±2 rad) logged around 3 rad: above its upper limit by more than
+    LIMIT_MARGIN_RAD, never below its lower one: named as far outside the URDF's limits."""
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])
+    t = np.arange(2000) / 500.0
+    q = np.column_stack([0.5 * np.sin(t), 3.0 + 0.1 * np.sin(t), 0.05 * np.sin(2 * t)])
+    [(check, joint, message)] = checks.angle_units(_held_record(robot, q), robot)
+    assert (check, joint) == ("angle_units", "elbow") and "far outside the URDF's limits" in message
+
+
+def test_a_urdf_range_open_on_one_side_is_still_judged(small_urdf: Path) -> None:
+    """An elbow limited to [-4, 1] rad (no bound within ±π below, one above): an angle logged
+    around 2 rad lies beyond its upper limit by more than LIMIT_MARGIN_RAD."""
+    text = small_urdf.read_text().replace('lower="-2" upper="2"', 'lower="-4" upper="1"')
+    path = small_urdf.with_name("one_sided.urdf")
+    path.write_text(text)
+    robot = load_robot(path, ["spin", "elbow", "slide"])
+    t = np.arange(2000) / 500.0
+    q = np.column_stack([0.5 * np.sin(t), 2.0 + 0.1 * np.sin(t), 0.05 * np.sin(2 * t)])
+    [(check, joint, message)] = checks.angle_units(_held_record(robot, q), robot)
+    assert (check, joint) == ("angle_units", "elbow") and "far outside the URDF's limits" in message
+
+
+def test_a_slide_beyond_half_its_travel_past_its_limit_is_named(small_urdf: Path) -> None:
+    """The slide's travel is [-0.1, 0.1] m: a position reaching 0.25 m (0.15 m, more than half
+    its travel, beyond it), moving slowly, is named (a unit off); within half its travel
+    beyond, it is not."""
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])
+    t = np.arange(2000) / 500.0
+    base = np.column_stack([0.5 * np.sin(t), 0.5 * np.sin(t), np.zeros_like(t)])
+    far, near = base.copy(), base.copy()
+    far[:, 2] = 0.24 + 0.01 * np.sin(t)
+    near[:, 2] = 0.18 + 0.01 * np.sin(t)
+    [(check, joint, message)] = checks.angle_units(_held_record(robot, far), robot)
+    assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
+    assert checks.angle_units(_held_record(robot, near), robot) == []

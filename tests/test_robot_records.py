@@ -571,3 +571,70 @@ def test_a_joint_log_below_a_loggers_lines_is_read_from_its_header_line(
     warning = records.gap_warning(record, "gap")
     assert warning is not None and "after data row 50 (file line 53)," in warning
     assert logged.read_text().splitlines()[52] == plain.read_text().splitlines()[50]
+
+
+def test_a_revolute_joints_angle_is_never_unwrapped(tmp_path: Path):
+    """Only a continuous joint's angle is unwrapped: a revolute joint's step of more than π
+    between two samples is a glitch for the checks to name, kept as the file holds it."""
+    t = np.arange(300) / 100.0
+    data = frame(t)
+    wrapped = np.angle(np.exp(1j * 3.0 * t))  # steps of ~2π where it wraps
+    data["q_wrist"] = wrapped
+    data.to_csv(path := tmp_path / "r.csv", index=False)
+    record = loaders.load_robot_record(path, JOINTS, kinds=["revolute", "revolute", "revolute"])
+    np.testing.assert_allclose(record.q[:, 2], wrapped, rtol=0, atol=1e-12)
+    assert np.max(np.abs(np.diff(record.q[:, 2]))) > np.pi
+
+
+def test_a_quantised_log_at_its_own_grid_bridges_no_gap():
+    """A 900 Hz log stamped in whole ms steps by 1 or 2 ms (2 ms: 1.8 of its mean interval):
+    it is uniform to its stamps' rounding and put on its mean interval's grid without
+    interpolation, so nothing was bridged and nothing is told."""
+    t = np.round(np.arange(900) / 900.0, 3)
+    record = records.record_from_table(frame(t), "x.csv", JOINTS, max_jitter=10.0)
+    assert not record.resampled and record.sample_rate_hz == pytest.approx(900.0, rel=1e-3)
+    assert np.max(np.diff(t)) >= 1.5 * np.mean(np.diff(t))  # steps a gap's length apart
+    assert records.gap_warning(record, "x") is None
+
+
+def test_a_noisy_measured_velocity_is_low_passed():
+    """The measured velocity passes the same low-pass as the angle: a 150 Hz ripple on it
+    (far above the 10 Hz cutoff) is gone from q̇ and from the q̈ taken from it."""
+    t = np.arange(2000) / 1000.0
+    q, dq, ddq = motion(t)
+    ripple = 0.5 * np.sin(2 * np.pi * 150.0 * t)[:, None] * np.ones(3)
+    record = records.RobotRecord(t, q, dq + ripple, 2.0 * q, tuple(JOINTS), 1000.0, 0.0, False)
+    out = signals.process(record, SIGNALS)
+    _, dq_true, ddq_true = motion(out.time)
+    middle = slice(300, -300)  # away from the filter's end transients
+    np.testing.assert_allclose(out.dq[middle], dq_true[middle], atol=2e-3)
+    np.testing.assert_allclose(out.ddq[middle], ddq_true[middle], atol=2e-2)
+
+
+def test_the_auto_cutoff_stays_above_the_motion_band():
+    """A torque of noise alone scores every candidate alike (within a standard error), so the
+    rule would take the lowest; the floor keeps at least BAND_FACTOR (2) x the median over
+    joints of the velocity band, which is at least the joints' motion frequencies (0.5, 0.7,
+    1.1 Hz: median 0.7 Hz)."""
+    rng = np.random.default_rng(3)
+    t = np.arange(4000) / 500.0
+    q, _, _ = motion(t)
+    tau = 0.05 * rng.standard_normal(q.shape)
+    record = records.RobotRecord(t, q, None, tau, tuple(JOINTS), 500.0, 0.0, False)
+    candidates = [0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
+    choice = signals.choose_cutoff([record, record], SIGNALS, diagonal_regressor, candidates, 4)
+    assert choice.floor_hz >= 2 * 0.7
+    assert choice.chosen_hz >= choice.floor_hz and choice.chosen_hz >= 2 * 0.7
+
+
+def test_the_auto_cutoffs_standard_error_is_over_the_folds(monkeypatch):
+    """Each candidate's score is the mean of its fold scores and its standard error their
+    sample standard deviation over √folds (here 4 folds scoring 1, 2, 3, 4 N m: mean 2.5,
+    s.e. √(5/3) / 2)."""
+    monkeypatch.setattr(signals, "_cv_scores", lambda data: np.array([1.0, 2.0, 3.0, 4.0]))
+    t = np.arange(4000) / 500.0
+    q, _, _ = motion(t)
+    record = records.RobotRecord(t, q, None, q.copy(), tuple(JOINTS), 500.0, 0.0, False)
+    choice = signals.choose_cutoff([record], SIGNALS, diagonal_regressor, [4.0, 8.0], 4)
+    np.testing.assert_allclose(choice.cv_rmse, [2.5, 2.5])
+    np.testing.assert_allclose(choice.cv_se, [np.sqrt(5.0 / 3.0) / 2.0] * 2)

@@ -3,6 +3,7 @@ inverse dynamics through Pinocchio, links welded to a body are emptied, friction
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -443,3 +444,25 @@ def test_the_export_says_per_link_what_the_data_determine(tmp_path):
     assert list(table["parameter"]) == robot.standard_names
     assert table.loc[table["parameter"] == "Izz_l1", "set_by"].item() == "data and prior"
     assert table["urdf"].isna().sum() == 4 and set(table["body"]) == {"l1", "l2", "j1", "j2"}
+
+
+def test_a_locked_joint_without_an_axis_is_fixed_about_the_urdf_default_axis(tmp_path):
+    """A URDF joint without <axis> turns about (1, 0, 0) (the URDF XML spec; Pinocchio reads it
+    so): locked and written fixed, it is fixed about that axis at its lock value, and the file
+    reproduces the fit at any pose."""
+    text = URDF.read_text()
+    start = text.index('<joint name="joint_4"')
+    end = text.index("</joint>", start)
+    no_axis = text[:start] + re.sub(r"\s*<axis [^>]*/>", "", text[start:end]) + text[end:]
+    assert "<axis" not in no_axis[start : no_axis.index("</joint>", start)]
+    (source := tmp_path / "no_axis.urdf").write_text(no_axis)
+    moving = [j for j in JOINTS if j != "joint_4"]
+    robot = load_robot(source, moving, locked={"joint_4": -1.1})
+    theta = urdf_parameters(robot)
+    theta[: robot.n_inertial] *= np.repeat(np.linspace(0.8, 1.2, len(robot.links)), 10)
+    exported_text = urdf.export_urdf(no_axis, robot, theta, {}, ["test"])
+    (path := tmp_path / "locked.urdf").write_text(exported_text)
+    again = load_robot(path, moving)
+    exported = urdf_parameters(again)
+    exported[again.n_inertial :] = theta[robot.n_inertial :]
+    assert _replay_error(robot, theta, again, exported, seed=7) < 1e-9
