@@ -4,6 +4,9 @@ bad settings or coefficient files raise one clear error naming the field or file
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
 import loaders
 import numpy as np
 import pandas as pd
@@ -638,3 +641,60 @@ def test_a_prismatic_joints_channels_are_stated_in_m_and_n(tmp_path):
 
     fig = torque_figure({"ols": frame}, lift.joints, ["r"], predicted)
     assert [ax.get_ylabel() for ax in fig.axes[:2]] == ["lift\n[N]", "shoulder\n[N m]"]
+
+
+def test_an_effort_limit_binds_the_torque_in_both_directions(robot, designed):
+    """The effort check is on |τ|: the same design with every torque negated (a joint pushing
+    the other way) has the same excess over the effort, and a limit below its peak |τ| stops
+    the run whichever sign the peak has."""
+
+    result, _, _, physical = designed
+
+    class Negated(ex.Physical):
+        def torque(self, robot, q, dq, ddq):
+            return -super().torque(robot, q, dq, ddq)
+
+    negated = Negated(physical.effort, physical.effort_urdf, physical.floor, physical.clearance)
+    t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
+    for used in (True, False):
+        np.testing.assert_allclose(
+            negated.excess(robot, result.trajectory, t, used)["effort"],
+            physical.excess(robot, result.trajectory, t, used)["effort"],
+            rtol=1e-12,
+        )
+    reached = np.abs(physical.torque(robot, *result.trajectory.evaluate_joints(t))).max(axis=0)
+    for j, joint in enumerate(JOINTS):
+        for side in (physical, negated):
+            limit = side.effort_urdf.copy()
+            limit[j] = 0.5 * reached[j]
+            with pytest.raises(ex.ExcitationError, match=rf"passes its effort \({joint} by "):
+                ex.crossed_limits(
+                    robot, result.trajectory, replace(side, effort_urdf=limit), t, "u"
+                )
+
+
+def test_the_design_keeps_to_the_urdfs_effort_less_its_margin(robot):
+    """Effort used by the design = (1 - effort_margin) x the URDF's <limit effort> (read from
+    the XML here), the URDF's own kept beside it; a joint without one is unbounded."""
+    joints = {j.get("name"): j for j in ET.parse(URDF).getroot().iter("joint")}
+    effort = np.array([float(joints[name].find("limit").get("effort")) for name in JOINTS])
+    physical = ex.physical_of(robot, SPEC)
+    np.testing.assert_allclose(physical.effort_urdf, effort)
+    np.testing.assert_allclose(physical.effort, (1 - SPEC["effort_margin"]) * effort)
+    assert np.all(physical.effort < physical.effort_urdf)
+
+
+def test_the_design_regressor_smooths_the_coulomb_column_at_the_surrogate_velocity(
+    robot, structural
+):
+    """With a smoothing velocity v_s > 0 the design's regressor is the base regressor of the
+    robot whose Coulomb law is tanh(q̇/v_s) (model.with_coulomb); with 0 it is sgn q̇."""
+    rng = np.random.default_rng(3)
+    q, dq, ddq = (rng.normal(scale=0.5, size=(40, 3)) for _ in range(3))
+    fn = ex.design_regressor(robot, structural)
+    for v_s in (0.0, 0.1):
+        smooth = model.with_coulomb(robot, v_s)
+        expected = model.regressor(smooth, q, dq, ddq)[..., structural.independent]
+        np.testing.assert_allclose(
+            fn(q, dq, ddq, v_s), expected.reshape(-1, structural.rank), rtol=1e-10, atol=1e-10
+        )

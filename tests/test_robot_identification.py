@@ -16,7 +16,9 @@ import pytest
 from schema_blocks import defaults
 
 from paramid import io
+from paramid.base_parameters import base_parameters
 from paramid.robot import compression, estimators, model, priors, selection, study
+from paramid.robot.signals import ProcessedRecord
 
 LMI = defaults("robots", "*", "lmi")  # the schema's lmi block
 ROOT = Path(__file__).resolve().parents[1]
@@ -1019,3 +1021,229 @@ def test_recovery_gives_no_relative_error_for_a_parameter_whose_truth_is_zero():
     np.testing.assert_allclose(table["abs_error"], [0.2, 1e-3, 0.05])
     np.testing.assert_allclose(table["rel_error"], [0.1, np.nan, 0.1])
     assert table["covered_95"].tolist() == [0.0, 1.0, 0.0]
+
+
+def test_the_validation_tables_relative_rmse_is_over_the_rms_of_the_recorded_torque():
+    """rel_rmse = RMSE / RMS of the torque as recorded (not its standard deviation): a torque
+    of 3 N m plus a 5 Hz tone of amplitude 1 over whole periods has RMS sqrt(9 + 1/2); a
+    constant 0.5 N m error is rel_rmse 0.5 / sqrt(9.5)."""
+    rate, joints = 1000.0, ["j1"]
+    t = np.arange(int(2 * rate)) / rate
+    measured = 3.0 + np.sin(2 * np.pi * 5.0 * t)
+    frame = pd.DataFrame({"time": t, "record": "r", "tau_meas_j1": measured})
+    frame["tau_pred_j1"] = measured + 0.5
+    bands = {"ols": {"r": {"sample_rate_hz": rate, "cutoff_hz": 10.0}}}
+    table = study.validation_table({"ols": frame}, joints, bands)
+    np.testing.assert_allclose(table["rmse"], [0.5])
+    np.testing.assert_allclose(table["rel_rmse"], [0.5 / np.sqrt(9.5)], rtol=1e-9)
+
+
+def test_recovery_coverage_is_the_95_percent_interval():
+    """covered_95: |error| <= 1.96 standard errors (the two-sided normal 95 % quantile), not
+    one standard error: an error of 1.5 SE is covered, one of 2.5 SE is not, either sign."""
+    names = ("a", "b", "c", "d")
+    base = SimpleNamespace(
+        independent=np.arange(4), dependent=np.arange(0), K=np.zeros((4, 0)), names=names
+    )
+    truth = np.array([1.0, 1.0, 1.0, 1.0])
+    stderr = np.full(4, 0.1)
+    value = truth + np.array([0.15, -0.15, 0.25, -0.25])
+    fit = pd.DataFrame({"kind": "base", "value": value, "stderr": stderr})
+    table = study.recovery_table({"ols": fit}, base, truth)
+    assert table["covered_95"].tolist() == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_joint_noise_is_each_joints_residual_deviation_with_the_fits_degrees_of_freedom():
+    """σ̂_j of the least-squares fit on the base columns from the compression equals that of the
+    raw samples: sqrt(SS_j / (N − r/n)), the r fitted parameters shared by the n joints."""
+    parts = [_record(400, 21), _record(300, 22)]
+    data = compression.compress_records(parts, _toy_regressor, folds=3)
+    samples = int(data.samples.sum())
+    columns = [0, 1, 2, 4]
+    Y = np.concatenate([_toy_regressor(p.q, p.dq, p.ddq) for p in parts])[..., columns]
+    tau = np.concatenate([p.tau for p in parts])
+    beta = np.linalg.lstsq(Y.reshape(-1, len(columns)), tau.reshape(-1), rcond=None)[0]
+    ss = np.sum((Y @ beta - tau) ** 2, axis=0)
+    expected = np.sqrt(ss / (samples - len(columns) / 3))
+    sigma = selection.joint_noise(*data.joint(), samples, columns)
+    np.testing.assert_allclose(sigma, expected, rtol=1e-9)
+
+
+def _curve_with_a_climb() -> selection.Curve:
+    """Fold scores of weights 0, 1, 10 and 100 (5 folds, 2 joints): lowest at weight 1,
+    weight 10 within one standard error of it (the one-SE choice), 100 (the strongest) far
+    above."""
+    folds = np.array(
+        [
+            [1.10, 1.20, 1.05, 1.15, 1.12],
+            [1.00, 1.04, 0.96, 1.02, 0.98],
+            [1.01, 1.05, 0.98, 1.02, 0.99],
+            [1.50, 1.60, 1.45, 1.55, 1.52],
+        ]
+    )
+    scores = np.repeat(folds[:, :, None], 2, axis=2)
+    curve = selection.Curve(np.array([0.0, 1.0, 10.0, 100.0]), scores, "one_se", (), "blocks")
+    return curve
+
+
+def test_the_regularisation_table_marks_the_rules_choice_and_the_lowest_apart():
+    """regularisation.csv: ``chosen`` is the one-SE choice (weight 10), ``lowest`` the minimum
+    (weight 1); an exported URDF's header states the chosen weight."""
+    curve = _curve_with_a_climb()
+    summary = study.curve_summary(curve)
+    table = study.regularisation_table(summary)
+    assert table.loc[table["chosen"], "weight"].tolist() == [10.0]
+    assert table.loc[table["lowest"], "weight"].tolist() == [1.0]
+    cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"]}
+    cfg["robot"] = {"armature": False, "friction": ["viscous"], "joints": ["j1"]}
+    cfg |= {"lmi": {**LMI, "weight": "auto", "rule": "one_se"}}
+    choice = {"laws": {"j1": "none"}, "velocity_rad_s": 0.01, "offsets": [False]}
+    header = " ".join(study.export_header(cfg, choice, {"curve": summary}))
+    assert "metric, weight 10 (chosen by cross-validation, rule one_se)" in header
+
+
+def test_viscous_coulomb_and_armature_columns_are_the_nonnegative_ones():
+    """problem.nonnegative is every fv_, fc_ and ia_ column (not an offset, not an inertial
+    parameter); with the torque negated, urdf_friction holds the armatures at >= 0 too."""
+    s = _shipped(armature=True)
+    sign = study.friction_choice([False] * 7, 0.01)
+    robot, problem = study.law_problem(s.robot, s.base, s.data, sign, s.rate, "t")
+    expected = [k for k, n in enumerate(robot.standard_names) if n[:3] in ("fv_", "fc_", "ia_")]
+    assert np.asarray(problem.nonnegative).tolist() == expected
+    flipped = dataclasses.replace(
+        problem, data=dataclasses.replace(problem.data, c=-problem.data.c)
+    )
+    armature = model.friction_columns(robot)["ia"]
+    assert np.all(estimators.fit_urdf_friction(flipped, {}).standard[armature] >= 0)
+
+
+def test_the_law_robot_predicts_with_the_columns_its_fit_was_compressed_on():
+    """law_robot: joint j's Coulomb law is tanh(q̇/v_s) where friction.json says smooth, sgn q̇
+    elsewhere, so the law robot's regressor (used to predict validation records and to stack
+    rows) is the extended regressor restricted to law_columns, the columns the fit saw."""
+    robot = loaders.load_robot(URDF, JOINTS)
+    smooth = [True, False, True, False, False, True, False]
+    law = study.law_robot(robot, study.friction_choice(smooth, 0.05))
+    assert law.coulomb_velocity == tuple(0.05 if s else 0.0 for s in smooth)
+    part = _record(30, 9, n=7)
+    Y = model.regressor(law, part.q, part.dq, part.ddq)
+    extended = model.extended_regressor(robot, part.q, part.dq, part.ddq, 0.05)
+    np.testing.assert_allclose(Y, extended[..., model.law_columns(robot, smooth)], atol=1e-12)
+
+
+def test_a_dropped_offset_enters_no_base_parameter():
+    """offset: auto drops f0_joint_2 and f0_joint_5 (joints moving one way: the offset is their
+    Coulomb column); held at 0, neither is a base parameter nor part of one (its K column is
+    0), so the Coulomb base parameter of those joints is the Coulomb coefficient alone."""
+    s = _offset_problem(np.zeros(7))
+    _, base, _, dropped = s.model
+    assert dropped == ["f0_joint_2", "f0_joint_5"]
+    for name in dropped:
+        k = base.standard_names.index(name)
+        assert k not in base.independent
+        np.testing.assert_array_equal(base.K[:, list(base.dependent).index(k)], 0.0)
+        assert not any(name in expression for expression in base.expressions)
+
+
+def test_a_prediction_longer_than_a_chunk_is_the_regressor_times_theta_at_every_sample():
+    """study.predict evaluates the regressor compression.CHUNK samples at a time: every sample
+    of a record longer than a chunk (the chunk edges included) is Y θ."""
+    robot = loaders.load_robot(URDF, JOINTS)
+    part = _record(compression.CHUNK + 7, 12, n=7)
+    theta = model.urdf_parameters(robot) + 0.1
+    predicted = study.predict(robot, part, theta)
+    edge = slice(compression.CHUNK - 3, compression.CHUNK + 7)
+    expected = model.regressor(robot, part.q[edge], part.dq[edge], part.ddq[edge]) @ theta
+    np.testing.assert_allclose(predicted[edge], expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        predicted[:5], model.regressor(robot, part.q[:5], part.dq[:5], part.ddq[:5]) @ theta
+    )
+
+
+def test_the_base_summary_states_the_condition_number_of_unit_norm_columns():
+    """base.json: cond of the stacked base regressor W, and cond_scaled that of W with every
+    column scaled to unit norm (computed here on W itself, not on its QR factor)."""
+    robot = loaders.load_robot(URDF, JOINTS)
+    part = _record(200, 13, n=7)
+    Y = model.regressor(robot, part.q, part.dq, part.ddq).reshape(-1, robot.n_parameters)
+    base = base_parameters(Y, robot.standard_names)
+    W = Y[:, base.independent]
+    summary = study.base_summary(base, robot, W, W.shape[0])
+    assert summary["cond"] == pytest.approx(np.linalg.cond(W), rel=1e-4)
+    unit = W / np.linalg.norm(W, axis=0)
+    assert summary["cond_scaled"] == pytest.approx(np.linalg.cond(unit), rel=1e-4)
+    assert summary["cond_scaled"] != pytest.approx(summary["cond"], rel=1e-3)
+
+
+def test_a_compression_written_as_a_table_reads_back_unchanged():
+    """compressed_frame → compressed_from_frame: R, c, ρ² and the segments' metadata as they
+    were (ρ² is per segment and joint, repeated over the rows of R)."""
+    parts = [_record(300, 14), _record(200, 15)]
+    data = compression.compress_records(parts, _toy_regressor, folds=3, gap=4)
+    assert np.unique(data.rho2).size > 1
+    frame, meta = study.compressed_frame(data, [f"y{k}" for k in range(5)])
+    back = study.compressed_from_frame(frame, meta)
+    for field in ("R", "c", "rho2", "samples", "record", "fold", "role"):
+        np.testing.assert_array_equal(getattr(back, field), getattr(data, field))
+
+
+def test_a_fit_frame_gives_back_its_base_and_standard_vectors():
+    """fit_frame → fit_vectors: the base estimate and the standard parameters, not a seeded
+    run's values (a population method's runs sit in the same frame); None without standard."""
+    base = SimpleNamespace(rank=2, names=("b1", "b2"), standard_names=("s1", "s2", "s3"))
+    fit = estimators.Fit(
+        np.array([1.0, 2.0]),
+        standard=np.array([3.0, 4.0, 5.0]),
+        runs=np.array([[6.0, 7.0], [8.0, 9.0]]),
+    )
+    beta, standard = study.fit_vectors(study.fit_frame(fit, base))
+    np.testing.assert_array_equal(beta, [1.0, 2.0])
+    np.testing.assert_array_equal(standard, [3.0, 4.0, 5.0])
+    beta, standard = study.fit_vectors(study.fit_frame(estimators.Fit(np.array([1.0, 2.0])), base))
+    assert standard is None
+
+
+def test_a_processed_record_written_as_a_table_reads_back_unchanged():
+    """signals_frame → signals_of: every channel, the sample rate and the cutoff as they were
+    (a 500 Hz record low-passed at 10 Hz stays so)."""
+    rng = np.random.default_rng(16)
+    arrays = {k: rng.normal(size=(50, 2)) for k in ("q", "dq", "ddq", "tau")}
+    part = ProcessedRecord(np.arange(50) / 500.0, **arrays, sample_rate_hz=500.0, cutoff_hz=10.0)
+    units = [model.CHANNEL_UNITS["rad"]] * 2
+    frame, _, meta = study.signals_frame(part, ["a", "b"], units)
+    back = study.signals_of(frame, meta, ["a", "b"])
+    assert (back.sample_rate_hz, back.cutoff_hz) == (500.0, 10.0)
+    for field in ("time", "q", "dq", "ddq", "tau"):
+        np.testing.assert_array_equal(getattr(back, field), getattr(part, field))
+
+
+def test_the_exported_dynamics_are_damping_viscous_and_friction_coulomb():
+    """urdf_friction: per joint <dynamics damping> = f_v, friction = f_c of θ."""
+    robot = loaders.load_robot(URDF, JOINTS)
+    theta = np.zeros(robot.n_parameters)
+    columns = model.friction_columns(robot)
+    theta[columns["fv"]] = np.arange(1, 8) * 0.1
+    theta[columns["fc"]] = np.arange(1, 8) * 1.0
+    dynamics = study.urdf_friction(robot, theta)
+    for k, joint in enumerate(JOINTS):
+        assert dynamics[joint] == {
+            "damping": pytest.approx(0.1 * (k + 1)),
+            "friction": pytest.approx(1.0 * (k + 1)),
+        }
+
+
+def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart():
+    """prediction_frame: tau_meas_<joint> is the record's torque, tau_pred_<joint> the
+    prediction; validation_table then scales the error by the recorded torque's RMS."""
+    t = np.arange(100) / 100.0
+    recorded = np.column_stack([np.full(100, 4.0), np.full(100, -2.0)])
+    predicted = recorded + 1.0
+    zeros = np.zeros((100, 2))
+    part = ProcessedRecord(t, zeros, zeros, zeros, recorded, sample_rate_hz=100.0, cutoff_hz=10.0)
+    units = [model.CHANNEL_UNITS["rad"]] * 2
+    frame, _ = study.prediction_frame(["a", "b"], {"r": (part, predicted)}, units)
+    np.testing.assert_array_equal(frame[["tau_meas_a", "tau_meas_b"]].to_numpy(), recorded)
+    np.testing.assert_array_equal(frame[["tau_pred_a", "tau_pred_b"]].to_numpy(), predicted)
+    bands = {"m": study.record_bands({"r": (part, predicted)})}
+    table = study.validation_table({"m": frame}, ["a", "b"], bands)
+    np.testing.assert_allclose(table["rel_rmse"], [1.0 / 4.0, 1.0 / 2.0])

@@ -24,6 +24,7 @@ from paramid.robot.model import (
     held_offsets,
     inverse_dynamics,
     joint_kinds,
+    joint_ranges,
     link_parameter_slices,
     pin_configuration,
     regressor,
@@ -549,3 +550,16 @@ def test_a_slide_beyond_half_its_travel_past_its_limit_is_named(small_urdf: Path
     [(check, joint, message)] = checks.angle_units(_held_record(robot, far), robot)
     assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
     assert checks.angle_units(_held_record(robot, near), robot) == []
+
+
+def test_a_revolute_joint_without_urdf_limits_ranges_over_a_turn(small_urdf: Path) -> None:
+    """A revolute joint whose <limit> gives no lower/upper gets URDF's default lower = upper =
+    0: its range reads as ±π (as a continuous joint's), not the single pose 0 (the twin's
+    excitation would not move it, the design's margins would empty it); a prismatic joint
+    keeps its own limits."""
+    path = small_urdf.with_name("no_limits.urdf")
+    path.write_text(small_urdf.read_text().replace('lower="-2" upper="2" ', ""))
+    robot = load_robot(path, ["spin", "elbow", "slide"])
+    lo, hi = joint_ranges(robot)
+    np.testing.assert_allclose(lo, [-np.pi, -np.pi, -0.1])
+    np.testing.assert_allclose(hi, [np.pi, np.pi, 0.1])

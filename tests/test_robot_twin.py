@@ -28,6 +28,7 @@ from paramid.robot.twin import (
     simulate_record,
     true_parameters,
 )
+from paramid.seeding import generator
 
 KINOVA_URDF = Path(__file__).resolve().parents[1] / "data" / "kinova_gen3" / "kinovaGen3.urdf"
 
@@ -156,3 +157,46 @@ def test_simulate_record_is_the_twin_of_the_config(kinova: Robot) -> None:
     want = simulate(kinova, theta, trajectory, 8.0, 50.0, noise, seed=3, record="calibration")
     for field in ("time", "q", "dq", "tau", "tau_true"):
         np.testing.assert_array_equal(getattr(rec, field), getattr(want, field))
+
+
+def test_an_excitation_asked_for_more_than_a_joints_range_fills_nine_tenths_of_it(
+    kinova: Robot,
+) -> None:
+    """amplitude_rad far beyond every range and a slow period (the speed cap not binding): each
+    joint swings about the middle of its range by 0.45 of it on the 1000-point grid (90 % of the
+    range, 5 % kept free at each end), never past a limit."""
+    trajectory = excitation(kinova, seed=3, period_s=400.0, amplitude_rad=10.0)
+    t = np.linspace(0.0, 400.0, 1000, endpoint=False)
+    q, dq, _ = trajectory.evaluate_joints(t)
+    lo, hi = joint_ranges(kinova)
+    np.testing.assert_allclose(trajectory.q0, 0.5 * (lo + hi))
+    assert np.abs(dq).max() < 1.2  # the speed cap does not bind
+    np.testing.assert_allclose(np.abs(q - trajectory.q0).max(axis=0), 0.45 * (hi - lo), rtol=1e-9)
+    assert np.all(q >= lo) and np.all(q <= hi)
+
+
+def test_the_twin_samples_from_time_zero_at_its_rate(kinova: Robot, theta: np.ndarray) -> None:
+    """t = 0 … duration − 1/rate: the states are the trajectory's at k / rate."""
+    trajectory = excitation(kinova, seed=1)
+    rec = simulate(kinova, theta, trajectory, 1.0, 100.0, NOISE_FREE, seed=0)
+    np.testing.assert_array_equal(rec.time, np.arange(100) / 100.0)
+    q, dq, ddq = trajectory.evaluate_joints(np.arange(100) / 100.0)
+    np.testing.assert_allclose(rec.q_true, q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(rec.ddq_true, ddq, rtol=0, atol=1e-12)
+
+
+def test_each_sensor_draws_from_its_own_stream(kinova: Robot, theta: np.ndarray) -> None:
+    """Encoder and velocity noise are independent: the velocity error is the ("robot_twin",
+    seed, record, "velocity") stream times σ_v, unchanged when the encoder noise is switched
+    on, and not the encoder's draws."""
+    trajectory = excitation(kinova, seed=1)
+    noisy = TwinNoise(0.0, 1e-3, 2e-3, 0.0)
+    quiet = replace(noisy, encoder_noise_rad=0.0)
+    rec = simulate(kinova, theta, trajectory, 2.0, 100.0, noisy, seed=5, record="cal")
+    ref = simulate(kinova, theta, trajectory, 2.0, 100.0, quiet, seed=5, record="cal")
+    np.testing.assert_array_equal(rec.dq, ref.dq)
+    e_v = generator("robot_twin", 5, "cal", "velocity").standard_normal(rec.dq.shape)
+    np.testing.assert_allclose(rec.dq - rec.dq_true, 2e-3 * e_v, rtol=1e-9, atol=1e-15)
+    e_q = (rec.q - rec.q_true) / 1e-3
+    e_dq = (rec.dq - rec.dq_true) / 2e-3
+    assert abs(np.corrcoef(e_q.ravel(), e_dq.ravel())[0, 1]) < 0.1
