@@ -952,3 +952,154 @@ def test_memory_grows_with_the_inputs_of_a_long_log():
     assert mem(wc(), SimpleNamespace(size_mb=10.0)) == 2000  # a short record: the base
     assert mem(wc(), SimpleNamespace(size_mb=284.3)) == 3412  # a 60 min 1 kHz log: 12 x
     assert inspect.signature(mem).parameters.keys() == {"wildcards", "input"}  # Snakemake's
+
+
+def test_a_log_listed_twice_in_one_role_is_named_as_a_duplicate_not_as_held_out(config):
+    """Two calibration entries of one file (no `name:`) share the file stem: the fix is a
+    `name:`, not 'validate on another record' (that message is for a file in both roles)."""
+    records = config["robots"]["kinova_gen3"]["records"]
+    records["calibration"] = [dict(records["calibration"][0]) for _ in range(2)]
+    with pytest.raises(ConfigError, match=r"two records named 'opti_traj_testing1'") as error:
+        RobotStudies(config)
+    assert "is a calibration and a validation record" not in str(error.value)
+
+
+def test_every_robot_log_that_cannot_be_read_is_named_in_one_error(config, tmp_path):
+    """Two missing validation logs: both in the one error (a fast twin of the slow
+    test_robot_workflow::test_every_bad_record_is_named_in_one_error)."""
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    records = config["robots"]["kinova_gen3"]["records"]
+    first = records["validation"][0]
+    records["validation"] = [
+        dict(first, name=n, path=str(tmp_path / f"{n}.csv")) for n in ("lost_a", "lost_b")
+    ]
+    with pytest.raises(UserError, match=r"^robots\.kinova_gen3: 2 records have problems:") as error:
+        RobotStudies(config).check_inputs()
+    assert "lost_a.csv" in str(error.value) and "lost_b.csv" in str(error.value)
+
+
+def test_a_controller_too_slow_for_the_designs_harmonics_is_named(config):
+    """trajectory.csv needs at least 20 samples a cycle of the highest harmonic (5 x 0.075 Hz:
+    7.5 Hz): 5 Hz steps the joints though it exceeds that harmonic's frequency."""
+    spec = config["robots"]["gen3_twin"]["excitation"]
+    spec["controller_rate_hz"] = 5.0
+    with pytest.raises(ConfigError, match=r"controller_rate_hz = 5 Hz .* fewer than 20 times"):
+        RobotStudies(config)._check_excitation("gen3_twin")
+
+
+def test_every_setting_that_rebuilds_the_robot_is_in_its_jobs_params(config):
+    """study.robot_of builds the robot from urdf, joints, locked, friction, offset and
+    armature: each is in every job's params, so editing one (armature off) reruns them."""
+    block = config["robots"]["kinova_gen3"]
+    params = RobotStudies(config).fit_params(wc(study="kinova_gen3", method="ols"))
+    for key in ("urdf", "joints", "locked", "friction", "offset", "armature"):
+        assert params["robot"][key] == block[key], key
+    block["armature"] = not block["armature"]
+    assert RobotStudies(config).fit_params(wc(study="kinova_gen3", method="ols")) != params
+
+
+def test_robot_predictions_and_references_are_scored_on_the_validation_records(config):
+    """A model is judged on the records it was not fitted on: the predictions and a published
+    model's scores read the config's validation records, the export its calibration logs."""
+    robots = RobotStudies(config)
+    records = config["robots"]["kinova_gen3"]["records"]
+    validation = [Path(s["path"]).stem for s in records["validation"]]
+    predict = robots.predict_params(wc(study="kinova_gen3", method="ols"))
+    assert predict["records"] == validation
+    block = config["robots"]["kinova_gen3"]
+    block["references"] = {"maker": block["urdf"]}
+    reference = RobotStudies(config).reference_inputs(wc(study="kinova_gen3", reference="maker"))
+    assert reference["validation"] == [
+        f"results/kinova_gen3/signals/{r}.parquet" for r in validation
+    ]
+    export = robots.export_params(wc(study="kinova_gen3", method="lmi"))
+    assert export["calibration"] == [s["path"] for s in records["calibration"]]
+
+
+def test_robot_fit_settings_carry_the_optimiser_blocks_each_method_reads(config):
+    """RLS-PSO runs PSO and RLS-AGWO AGWO: each reruns when its optimiser's block changes."""
+    robots = RobotStudies(config)
+    block = config["robots"]["gen3_twin"]
+    for method in ("rls_pso", "rls_agwo"):
+        settings = robots.fit_settings("gen3_twin", method)
+        assert settings["pso"] == block["pso"] and settings["agwo"] == block["agwo"], method
+
+
+def test_robot_cutoff_choice_reads_the_cv_folds_and_signals_wait_for_it(config):
+    """An ``auto`` cutoff is scored by blocked CV (cv.folds, cv.gap): editing cv reruns the
+    choice; only an ``auto`` study's signals read cutoff.json."""
+    robots = RobotStudies(config)
+    for name, block in config["robots"].items():
+        params = robots.cutoff_params(wc(study=name))
+        assert params["cv"] == block["cv"] and params["signals"] == block["signals"]
+        record = robots.record_ids(name, "calibration")[0]
+        inputs = robots.signals_inputs(wc(study=name, record=record))
+        auto = block["signals"]["cutoff_hz"] == "auto"
+        assert ("cutoff" in inputs) == auto, name
+        if auto:
+            assert inputs["cutoff"] == f"results/{name}/signals/cutoff.json"
+
+
+def test_a_1dof_parameter_fixed_by_equal_mechanical_limits_is_accepted(config):
+    """rls.mechanical min = max fixes a parameter (rls_bounds collapses the box onto it, the
+    population note names a box of zero width); only min > max is refused."""
+    mechanical = config["studies"]["hip"]["rls"]["mechanical"]
+    mechanical["fv"] = {"min": 0.1, "max": 0.1}
+    HipStudies(config)
+    mechanical["fv"] = {"min": 0.2, "max": 0.1}
+    with pytest.raises(ConfigError, match=r"studies\.hip\.rls\.mechanical\.fv: min > max"):
+        HipStudies(config)
+
+
+def test_hip_fit_params_carry_what_the_fit_reads(config):
+    """A fit honours checks.skip's torque_sign; the RLS-boxed population methods read
+    rls.mechanical (its edges are physics), plain PSO's standard box does not."""
+    hip = HipStudies(config)
+    assert hip.fit_params(wc(study="hip", method="ls"))["skip_torque_sign"] is False
+    config["studies"]["hip"]["checks"]["skip"] = ["torque_sign"]
+    assert HipStudies(config).fit_params(wc(study="hip", method="ls"))["skip_torque_sign"]
+    mechanical = config["studies"]["hip"]["rls"]["mechanical"]
+    for method in ("rls_pso", "rls_ga", "rls_gwo", "rls_agwo"):
+        params = hip.fit_population_params(wc(study="hip", method=method))
+        assert params["mechanical"] == mechanical, method
+    assert "mechanical" not in hip.fit_population_params(wc(study="hip", method="pso"))
+
+
+def test_hip_audit_and_tables_read_the_studys_reference(config):
+    """The twin's tables and audit compare with its X_true, a measured study's with its
+    published values; the audit marks Table 3's cutoff on Figure 4b; the stats table (the
+    population methods against BCLS) needs BCLS."""
+    hip = HipStudies(config)
+    twin, pendulum = config["studies"]["hip"], config["studies"]["pendulum"]
+    assert hip.reference_values("hip") == twin["twin"]["x_true"]
+    assert hip.reference_values("pendulum") == pendulum["reference"]["values"]
+    assert hip.tables_params(wc(study="hip"))["reference"] == twin["twin"]["x_true"]
+    audit = hip.audit_params(wc(study="hip"))
+    assert audit["cutoff_hz"] == twin["signals"]["cutoff_hz"]
+    twin["methods"] = [m for m in twin["methods"] if m != "bcls"]
+    targets = HipStudies(config).study_targets("hip")
+    assert "results/hip/tables/stats.csv" not in targets
+    assert "results/hip/figures/fig3c.png" in targets
+
+
+def test_a_1dof_study_may_not_mix_a_simulated_and_a_measured_record(config):
+    """Calibration measured, validation a twin trajectory: named, not read as one kind."""
+    studies = config["studies"]
+    studies["pendulum"]["records"]["validation"] = copy.deepcopy(
+        studies["hip"]["records"]["validation"]
+    )
+    with pytest.raises(ConfigError, match=r"studies\.pendulum\.records: calibration and valid"):
+        HipStudies(config)
+
+
+def test_a_1dof_validation_torque_in_another_unit_is_named_before_any_job(config):
+    """The validation record's torque declared in N mm (1000x off the calibration's N m):
+    its least-squares parameters are a unit's factor from the calibration record's, named
+    before any job by the start-up checks (no reference values needed)."""
+    config["studies"] = {"pendulum": config["studies"]["pendulum"]}
+    study = config["studies"]["pendulum"]
+    del study["reference"]
+    validation = study["records"]["validation"]  # its units: one mapping with the calibration's
+    validation["units"] = {**validation["units"], "torque": "N mm"}
+    with pytest.raises(UserError, match=r"records_scale"):
+        HipStudies(config).check_inputs()
