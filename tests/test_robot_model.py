@@ -514,25 +514,25 @@ def _held_record(robot: Robot, q: np.ndarray) -> RobotRecord:
     return RobotRecord(t, q, None, np.zeros_like(q), tuple(robot.joints), 500.0, 0.0, False)
 
 
-def test_an_angle_beyond_one_urdf_limit_is_named(small_urdf: Path) -> None:
-    """The elbow (limits ±2 rad) logged around 3 rad: above its upper limit by more than
-    LIMIT_MARGIN_RAD, never below its lower one: named as far outside the URDF's limits."""
-    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])
-    t = np.arange(2000) / 500.0
-    q = np.column_stack([0.5 * np.sin(t), 3.0 + 0.1 * np.sin(t), 0.05 * np.sin(2 * t)])
-    [(check, joint, message)] = checks.angle_units(_held_record(robot, q), robot)
-    assert (check, joint) == ("angle_units", "elbow") and "far outside the URDF's limits" in message
-
-
-def test_a_urdf_range_open_on_one_side_is_still_judged(small_urdf: Path) -> None:
-    """An elbow limited to [-4, 1] rad (no bound within ±π below, one above): an angle logged
-    around 2 rad lies beyond its upper limit by more than LIMIT_MARGIN_RAD."""
-    text = small_urdf.read_text().replace('lower="-2" upper="2"', 'lower="-4" upper="1"')
-    path = small_urdf.with_name("one_sided.urdf")
-    path.write_text(text)
+@pytest.mark.parametrize(
+    ("limits", "elbow_rad"),
+    [
+        (None, 3.0),  # limits ±2 rad: above the upper one, never below the lower
+        ('lower="-4" upper="1"', 2.0),  # open on one side (no bound within ±π below)
+    ],
+)
+def test_an_angle_beyond_one_urdf_limit_is_named(
+    small_urdf: Path, tmp_path: Path, limits: str | None, elbow_rad: float
+) -> None:
+    """The elbow logged around an angle beyond one of its URDF limits by more than
+    LIMIT_MARGIN_RAD: named as far outside the URDF's limits."""
+    path = small_urdf
+    if limits is not None:
+        path = tmp_path / "one_sided.urdf"
+        path.write_text(small_urdf.read_text().replace('lower="-2" upper="2"', limits))
     robot = load_robot(path, ["spin", "elbow", "slide"])
     t = np.arange(2000) / 500.0
-    q = np.column_stack([0.5 * np.sin(t), 2.0 + 0.1 * np.sin(t), 0.05 * np.sin(2 * t)])
+    q = np.column_stack([0.5 * np.sin(t), elbow_rad + 0.1 * np.sin(t), 0.05 * np.sin(2 * t)])
     [(check, joint, message)] = checks.angle_units(_held_record(robot, q), robot)
     assert (check, joint) == ("angle_units", "elbow") and "far outside the URDF's limits" in message
 
