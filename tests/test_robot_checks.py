@@ -133,9 +133,7 @@ def test_one_joints_torque_in_another_unit_is_named(record, robot, factor, joint
 def test_one_joints_torque_negated_and_in_another_unit_is_named_as_a_unit(robot):
     """N cm logged as N m with the sign counted against the URDF's axis: its scale is judged by
     the size of its correlation with the URDF's torque, so it is a unit, not an exchange."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(RECORDS[0])
     tau = record.tau.copy()
     tau[:, 1] *= -100.0
     assert ("torque_units", "joint_2") in _found(dataclasses.replace(record, tau=tau), robot)
@@ -183,9 +181,7 @@ def test_all_columns_exchanged_count_the_two_joints_only_where_the_whole_misfit_
 def test_a_torque_sign_inverted_without_gravity(robot, name, joint, check):
     """Joints 1 and 7 carry no gravity: joint 1's sign is told by the inertia the URDF gives
     it (the arm's, about the vertical axis), joint 7's by its friction alone."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(name)
     tau = record.tau.copy()
     tau[:, joint] *= -1
     assert _found(dataclasses.replace(record, tau=tau), robot) == [(check, JOINTS[joint])]
@@ -226,9 +222,7 @@ def test_two_angle_columns_swapped(robot):
 def test_two_joints_exchanged_in_the_config(robot, name, pair):
     """The config's `joints:` order against the logger's: every column of two joints (joints
     2 and 3 of opti_traj_testing1 gave joint 3 a torque "10.7 x the URDF's": a unit named)."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(name)
     q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
     for values in (q, dq, tau):
         values[:, list(pair)] = values[:, list(pair[::-1])]
@@ -247,9 +241,7 @@ def test_two_joints_exchanged_in_the_config(robot, name, pair):
 
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:
     """A shipped record with two joints' torque columns (``tau``) or all columns exchanged."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(name)
     q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
     for values in (tau,) if columns == "tau" else (q, dq, tau):
         values[:, list(pair)] = values[:, list(pair[::-1])]
@@ -536,9 +528,7 @@ def test_two_angle_columns_of_wrist_joints_swapped_disagree_with_their_velocitie
     """Joints 5 and 7 carry under 0.4 N m of the URDF's torque: their exchanged angles pass the
     torque checks, but each joint's recorded velocity follows the other's angle (it was named
     as two inverted velocity signs before: they move against each other)."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{RECORDS[1]}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(RECORDS[1])
     exchanged = _with_column(record, "q", [4, 6], record.q[:, [6, 4]])
     problems = checks.record_problems(exchanged, robot)
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_5 and joint_7")]
@@ -551,9 +541,7 @@ def test_every_pair_of_velocity_columns_exchanged_is_named(robot, name):
     columns is named as such wherever the two joints move differently (the quadratic record
     moves joints 1-4 along one profile and 5-7 along another: within a group an exchange
     changes nothing)."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(name)
     alike = [{0, 1, 2, 3}, {4, 5, 6}] if name == "RecordTrajectory_quadratic" else []
     for i, j in combinations(range(7), 2):
         exchanged = _with_column(record, "dq", [i, j], record.dq[:, [j, i]])
@@ -566,9 +554,7 @@ def test_a_velocity_exchange_is_told_from_negated_velocities(robot):
     """Joints 1 and 3 of opti_traj_testing2 move against each other: with both velocities
     negated each follows the other's angle nearly as well as an exchange would, and with
     them exchanged a negation fits nearly as well; each is named as what it is."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{RECORDS[1]}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(RECORDS[1])
     negated = _with_column(record, "dq", [0, 2], -record.dq[:, [0, 2]])
     assert _found(negated, robot) == [("sensor_faults", "joint_1"), ("sensor_faults", "joint_3")]
     exchanged = _with_column(record, "dq", [0, 2], record.dq[:, [2, 0]])
@@ -589,9 +575,7 @@ def test_two_wrist_torque_columns_exchanged_are_named(robot, name, pairs):
     """The URDF's rigid body is no visible share of the wrist joints' torque (friction is):
     exchanged torque columns are judged by the rigid body plus each joint's Coulomb step
     and offset, which differ where the joints' velocities do."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{name}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(name)
     for i, j in pairs:
         exchanged = _with_column(record, "tau", [i, j], record.tau[:, [j, i]])
         assert _found(exchanged, robot) == [("columns_swapped", f"{JOINTS[i]} and {JOINTS[j]}")]
@@ -630,9 +614,7 @@ def _padded_with_rest(record, seconds: float):
 def test_rest_at_the_ends_of_a_record_is_named_with_the_trim(robot, seconds, found):
     """opti_traj_testing1 (4.7 s) padded with rest at both ends: 5 s chose 8 Hz instead of 20
     and validated 18 % worse, without a word; 60 s had its wrist columns called exchanged."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(RECORDS[0])
     problems = checks.record_problems(_padded_with_rest(record, seconds), robot)
     if not found:
         assert problems == []
@@ -832,9 +814,7 @@ def test_a_short_correct_log_of_a_fast_arm_passes(fast_arm, seconds, start_s):
 def test_rest_is_judged_after_the_time_unit_and_its_advice_names_only_what_to_trim(robot):
     """Read in ms as s, a padded log was told to trim 5125.9 s; with no rest at its end the
     advice said "trim_end_s by 0 s"."""
-    record = loaders.load_robot_record(
-        ROOT / f"data/kinova_gen3/{RECORDS[0]}.csv", JOINTS, COLUMNS, {"time": "ms"}
-    )
+    record = _gen3(RECORDS[0])
     padded = _padded_with_rest(record, 5.0)
     slow = dataclasses.replace(padded, time=1000 * padded.time)
     assert [c for c, _, _ in checks.record_problems(slow, robot)] == ["time_units"]

@@ -225,8 +225,7 @@ def test_a_laws_fold_scores_are_those_of_the_chosen_weight(monkeypatch):
     np.testing.assert_array_equal(chosen, scores[1])
 
 
-def test_prior_pseudo_inertia_repairs_an_indefinite_link_only():
-    robot = loaders.load_robot(URDF, JOINTS)
+def test_prior_pseudo_inertia_repairs_an_indefinite_link_only(robot):
     theta = model.urdf_parameters(robot)
     links = model.link_parameter_slices(robot)
     repaired = {name: priors.prior_pseudo_inertia(theta[s]) for name, s in links.items()}
@@ -271,6 +270,12 @@ def _shipped(armature: bool) -> SimpleNamespace:
     sign = data.select(model.law_columns(robot, [False] * 7)).stacked()
     base = base_parameters(sign, robot.standard_names)
     return SimpleNamespace(robot=robot, base=base, data=data, rate=part.sample_rate_hz)
+
+
+@pytest.fixture(scope="module")
+def robot() -> model.Robot:
+    """The shipped Gen3 URDF's seven joints."""
+    return loaders.load_robot(URDF, JOINTS)
 
 
 @pytest.fixture(scope="module")
@@ -1117,11 +1122,10 @@ def test_viscous_coulomb_and_armature_columns_are_the_nonnegative_ones():
     assert np.all(estimators.fit_urdf_friction(flipped, {}).standard[armature] >= 0)
 
 
-def test_the_law_robot_predicts_with_the_columns_its_fit_was_compressed_on():
+def test_the_law_robot_predicts_with_the_columns_its_fit_was_compressed_on(robot):
     """law_robot: joint j's Coulomb law is tanh(q̇/v_s) where friction.json says smooth, sgn q̇
     elsewhere, so the law robot's regressor (used to predict validation records and to stack
     rows) is the extended regressor restricted to law_columns, the columns the fit saw."""
-    robot = loaders.load_robot(URDF, JOINTS)
     smooth = [True, False, True, False, False, True, False]
     law = study.law_robot(robot, study.friction_choice(smooth, 0.05))
     assert law.coulomb_velocity == tuple(0.05 if s else 0.0 for s in smooth)
@@ -1145,10 +1149,9 @@ def test_a_dropped_offset_enters_no_base_parameter():
         assert not any(name in expression for expression in base.expressions)
 
 
-def test_a_prediction_longer_than_a_chunk_is_the_regressor_times_theta_at_every_sample():
+def test_a_prediction_longer_than_a_chunk_is_the_regressor_times_theta_at_every_sample(robot):
     """study.predict evaluates the regressor compression.CHUNK samples at a time: every sample
     of a record longer than a chunk (the chunk edges included) is Y θ."""
-    robot = loaders.load_robot(URDF, JOINTS)
     part = _record(compression.CHUNK + 7, 12, n=7)
     theta = model.urdf_parameters(robot) + 0.1
     predicted = study.predict(robot, part, theta)
@@ -1160,10 +1163,9 @@ def test_a_prediction_longer_than_a_chunk_is_the_regressor_times_theta_at_every_
     )
 
 
-def test_the_base_summary_states_the_condition_number_of_unit_norm_columns():
+def test_the_base_summary_states_the_condition_number_of_unit_norm_columns(robot):
     """base.json: cond of the stacked base regressor W, and cond_scaled that of W with every
     column scaled to unit norm (computed here on W itself, not on its QR factor)."""
-    robot = loaders.load_robot(URDF, JOINTS)
     part = _record(200, 13, n=7)
     Y = model.regressor(robot, part.q, part.dq, part.ddq).reshape(-1, robot.n_parameters)
     base = base_parameters(Y, robot.standard_names)
@@ -1217,9 +1219,8 @@ def test_a_processed_record_written_as_a_table_reads_back_unchanged():
         np.testing.assert_array_equal(getattr(back, field), getattr(part, field))
 
 
-def test_the_exported_dynamics_are_damping_viscous_and_friction_coulomb():
+def test_the_exported_dynamics_are_damping_viscous_and_friction_coulomb(robot):
     """urdf_friction: per joint <dynamics damping> = f_v, friction = f_c of θ."""
-    robot = loaders.load_robot(URDF, JOINTS)
     theta = np.zeros(robot.n_parameters)
     columns = model.friction_columns(robot)
     theta[columns["fv"]] = np.arange(1, 8) * 0.1
