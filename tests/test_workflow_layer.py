@@ -901,6 +901,30 @@ def test_a_measured_validation_record_calibrated_by_the_sweep_needs_the_burn_in(
         HipStudies(config).check_inputs()
 
 
+def test_a_rest_longer_than_the_rls_memory_stops_a_1dof_study_before_any_job(
+    config, tmp_path, monkeypatch
+):
+    """The start-up checks run the study's RLS recursion on a record it is fitted on: two
+    seconds at rest at the end of the pendulum's swing-up pass at the shipped forgetting and
+    are named, with the rls block, at forgetting 0.9 (a memory of ten samples)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
+    path = tmp_path / "data/pendulum/swingup_ddp_measured.csv"
+    frame = pd.read_csv(path)
+    rest = (frame["time"] > 4.0) & (frame["time"] < 6.0)
+    for column in frame.columns.drop("time"):
+        frame.loc[rest, column] = frame.loc[rest.idxmax(), column]
+    frame.to_csv(path, index=False)
+    config["studies"] = {"pendulum": config["studies"]["pendulum"]}
+    study = config["studies"]["pendulum"]
+    study["checks"] = {"skip": ["encoder_clipped", "rest_at_ends"]}  # the rest ends the record
+    HipStudies(config).check_inputs()
+    study["rls"]["forgetting"] = 0.9
+    singular = r"swingup_ddp_measured\.csv: the RLS information matrix .*studies\.pendulum\.rls\)"
+    with pytest.raises(UserError, match=singular):
+        HipStudies(config).check_inputs()
+
+
 def test_other_families_targets(config):
     calibration = CalibrationStudies(config)
     fits = calibration.all_fits(wc(study="kr210"))
