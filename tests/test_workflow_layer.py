@@ -783,6 +783,30 @@ def test_auto_cutoff_candidates_above_the_decimated_nyquist_are_named_before_any
     RobotStudies(config).check_inputs()
 
 
+def test_a_validation_log_too_slow_for_every_auto_candidate_is_named_before_any_job(
+    config, tmp_path, monkeypatch
+):
+    """A validation log is filtered at the cutoff that the calibration records choose: logged
+    at 100 Hz (every tenth row of RecordTrajectory_quadratic) it cannot carry a 50 or 60 Hz
+    cutoff, named before any job (robot_signals stopped on it after the cutoff's job); one
+    candidate below its 50 Hz Nyquist frequency lets it through, as it may be chosen."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    path = tmp_path / "data/kinova_gen3/RecordTrajectory_quadratic.csv"
+    pd.read_csv(path).iloc[::10].to_csv(path, index=False)
+    block = config["robots"]["kinova_gen3"]
+    config["robots"] = {"kinova_gen3": block}
+    block["signals"]["cutoff_candidates_hz"] = [50.0, 60.0]
+    message = (
+        r"robots\.kinova_gen3\.signals\.cutoff_candidates_hz: .*RecordTrajectory_quadratic\.csv "
+        r"is sampled at 100 Hz: every candidate is at or above its Nyquist frequency 50 Hz"
+    )
+    with pytest.raises(ConfigError, match=message):
+        RobotStudies(config).check_inputs()
+    block["signals"]["cutoff_candidates_hz"] = [45.0, 60.0]
+    RobotStudies(config).check_inputs()
+
+
 def test_a_log_whose_file_name_is_no_record_id_is_named_with_the_fix(config, repo_root):
     """A record id defaults to the log's file stem: ``opti traj 2.csv`` passed the checks and
     the DAG failed with a MissingInputException naming no setting; the id must match the

@@ -101,9 +101,10 @@ def process_chosen(
     record: RobotRecord, signals_config: Mapping, cutoff_hz: float, study: str, source: str
 ) -> ProcessedRecord:
     """:func:`process` at the study's cutoff; a record sampled too slowly for it (a validation
-    log slower than the calibration records that chose an ``auto`` cutoff: a fixed one is
-    checked before any job) is a :class:`~paramid.errors.UserError` naming the record
-    (``source``: its role, name and file) and saying what to change."""
+    log slower than the calibration records that chose an ``auto`` cutoff; a fixed cutoff, and
+    a log too slow for every candidate, are checked before any job) is a
+    :class:`~paramid.errors.UserError` naming the record (``source``: its role, name and file)
+    and saying what to change."""
     nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config["decimate"]))
     if nyquist:
         raise UserError(

@@ -308,7 +308,7 @@ class RobotStudies:
         done, stamp = validated_before(spec["path"], settings, "paramid.robot.checks")
         if done:
             return []
-        from paramid.cutoff import usable_candidates
+        from paramid.cutoff import at_or_above_nyquist, usable_candidates
         from paramid.robot import checks, model, records, signals, study
 
         robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
@@ -359,6 +359,15 @@ class RobotStudies:
                 raise ConfigError(
                     f"robots.{name}.signals.cutoff_candidates_hz: {spec['path']} ({rate}): {err}"
                 ) from None
+        if cutoff == "auto" and role == "validation":  # filtered at whichever candidate is chosen
+            rate = loaded.sample_rate_hz / decimate
+            if all(at_or_above_nyquist(c, rate) for c in block["signals"]["cutoff_candidates_hz"]):
+                raise ConfigError(
+                    f"robots.{name}.signals.cutoff_candidates_hz: {spec['path']} is sampled at "
+                    f"{rate:.4g} Hz: every candidate is at or above its Nyquist frequency "
+                    f"{rate / 2:.4g} Hz, so the cutoff chosen from the calibration records cannot "
+                    "filter it; log it faster or list a candidate below that"
+                )
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
             raise InputError(
