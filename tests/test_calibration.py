@@ -1307,3 +1307,97 @@ def test_the_papers_printed_values_are_read_with_every_row_the_tables_need(
     path.write_text(yaml.safe_dump(shipped))
     CalibrationStudies(config).check_inputs()
     assert paper.printed_values(io.read_yaml(path), str(path)) == PRINTED
+
+
+def test_figure_8_draws_data_set_0s_compensation_and_validation_points(data, problem):
+    """Fig 8's legend counts data set 0's points by split (another data set's split differs)."""
+    first = data.frame[data.frame["repeat"] == 0]
+    other = first.assign(repeat=first["repeat"].max() + 1, split="unused")
+    frame = pd.concat([first, other], ignore_index=True)
+    with styled(FigureStyle()):
+        fig = figures.kr210_figure("fig8", [problem], frame, {}, {})
+    counts = first["split"].value_counts()
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts == [
+        f"candidates ({counts.get('unused', 0)})",
+        f"compensation points ({counts['train']})",
+        f"validation ({counts['validation']})",
+    ]
+    assert counts["train"] != counts["validation"]
+
+
+def test_figure_10_leaves_a_band_above_the_data_for_its_legend():
+    """The legend sits above the data, in the headroom of the log axis (it hid M1 and M5)."""
+    errors = {"BC": np.geomspace(0.1, 1.0, 20), "M1": np.geomspace(0.02, 0.05, 20)}
+    with styled(FigureStyle()):
+        fig = figures.error_profiles({"(a)": errors})
+    profile = fig.axes[0]
+    low, high = profile.get_ylim()
+    assert low <= 0.02 and high > 2.0 * 1.0  # 1.0 mm the largest error
+    assert profile.get_ylabel() == "Position error [mm]" and profile.get_yscale() == "log"
+    np.testing.assert_array_equal(profile.lines[0].get_xdata(), np.arange(1, 21))
+
+
+def _histories(rng, runs=4, iterations=6):
+    rmse = rng.uniform(0.1, 1.0, (runs, iterations))
+    rmse[0] *= 50.0  # one far run: its mean is not the median
+    return pd.DataFrame(
+        {
+            "iteration": np.tile(np.arange(1, iterations + 1), runs),
+            "run": np.repeat(np.arange(runs), iterations),
+            "train_rmse_mm": rmse.ravel(),
+        }
+    ), rmse
+
+
+def test_figure_11_draws_the_median_over_runs_and_the_bc_training_rmse(problem):
+    """Fig 11: each method's median training RMSE over runs (the title says median) and BC's
+    mean training RMSE as the line."""
+    rng = generator("test", "fig11")
+    drawn = {i: _histories(rng) for i in figures.SINGLE}
+    bc = _synthetic_fit(rng, problem, 3)
+    with styled(FigureStyle()):
+        fig = figures.kr210_figure(
+            "fig11",
+            [problem] * 3,
+            pd.DataFrame(),
+            {"paper": {"bc": bc}},
+            {i: h for i, (h, _) in drawn.items()},
+        )
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.lines}
+    assert [n for n in lines] == ["M1", "M2", "M3", "M4", "M5", "BC"]
+    np.testing.assert_allclose(lines["M1"].get_ydata(), np.median(drawn["ekf"][1], axis=0))
+    np.testing.assert_allclose(lines["BC"].get_ydata(), bc["train_rmse_mm"].mean())
+    assert "median over runs" in ax.get_title()
+
+
+def test_figure_12_draws_each_hybrids_mean_time_on_a_log_axis(data, problem):
+    rng = generator("test", "figures")
+    fits = {"paper": {i: _synthetic_fit(rng, problem, 3) for i in paper.HYBRIDS}}
+    with styled(FigureStyle()):
+        fig = figures.kr210_figure("fig12", [problem] * 3, data.frame, fits, {})
+    table = report.hybrid_runtime_table(fits["paper"], None)
+    accuracy, times = fig.axes
+    assert times.get_yscale() == "log" and times.get_ylabel() == "Time per run [s]"
+    np.testing.assert_allclose([line.get_ydata()[0] for line in times.lines], table["time_s"])
+    heights = [bar.get_height() for bar in accuracy.patches]
+    np.testing.assert_allclose(heights, table["rmse_mm"])
+
+
+def test_figure_12_draws_a_hybrid_tuned_on_the_linear_surrogate(data, problem):
+    """With ``tuning.fitness: linear_surrogate`` the table marks M5's name; its bar keeps M5's
+    colour (the marked name has none in the registry: Fig 12's job failed in Axes.bar)."""
+    from matplotlib.colors import to_hex
+
+    from paramid.plotting import COLOURS
+
+    rng = generator("test", "figures")
+    fits = {"paper": {i: _synthetic_fit(rng, problem, 3) for i in paper.HYBRIDS}}
+    fits["paper"]["mipo_arkekf"]["tuning_fitness"] = "linear_surrogate"
+    with styled(FigureStyle()):
+        fig = figures.kr210_figure("fig12", [problem] * 3, data.frame, fits, {})
+    names = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert names[0] == "MIPO-ARKEKF [linear-surrogate tuning]"
+    assert to_hex(fig.axes[0].patches[0].get_facecolor()) == COLOURS["MIPO-ARKEKF"]
+    assert fig.axes[1].lines[0].get_color() == COLOURS["MIPO-ARKEKF"]

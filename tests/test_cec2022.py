@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paramid.cec2022.basic import katsuura, schwefel
@@ -365,3 +366,96 @@ def test_composition_far_from_every_optimum_is_the_plain_mean(function):
     f = CEC2022(function, 10)
     value = f(np.full(10, 1.0e5))
     assert np.isfinite(value) and value > f.optimum_value
+
+
+def _ranks(algorithms, functions=(1, 2, 3)):
+    """A ranks table as cec2022_tables writes it: ours ascending by place, the paper's reversed."""
+    rows = []
+    for f in functions:
+        for k, a in enumerate(algorithms):
+            row = {"function": f, "algorithm": a}
+            for ind in ("ave", "std", "time_s", "best"):
+                row[f"rank_{ind}"] = float(k + 1)
+                row[f"paper_rank_{ind}"] = float(len(algorithms) - k)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_the_rank_maps_label_each_column_with_its_algorithms_ranks():
+    """Columns in the registry's order (WOA ... PO) and each column's cells that algorithm's
+    ranks; paper=True draws the paper's ranks, not ours."""
+    from paramid.cec2022 import figures
+
+    ranks = _ranks(["PO", "MIPO", "HO", "WOA"])  # not the registry's order
+    fig = figures.rank_figure(ranks, 10)
+    heat = [ax for ax in fig.axes if ax.images]
+    assert len(heat) == 4
+    ax = heat[0]
+    names = [t.get_text() for t in ax.get_xticklabels()]
+    assert names == ["WOA", "HO", "MIPO", "PO"]
+    ours = {"PO": 1.0, "MIPO": 2.0, "HO": 3.0, "WOA": 4.0}
+    grid = np.asarray(ax.images[0].get_array())
+    np.testing.assert_array_equal(grid[0], [ours[n] for n in names])
+    paper = figures.rank_figure(ranks, 10, paper=True)
+    grid = np.asarray([ax for ax in paper.axes if ax.images][0].images[0].get_array())
+    np.testing.assert_array_equal(grid[0], [5.0 - ours[n] for n in names])
+    assert "paper's Tables 3-4" in paper.get_suptitle()
+
+
+def _histories(functions, algorithms=("WOA", "MIPO"), runs=4, steps=200, seed=0):
+    """Run-major histories (run, evaluations, best_f) as paramid.cec2022.runs writes them; the
+    first evaluation's error 1e6, then errors around 1-10 (per run, decreasing)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for f in functions:
+        for a in algorithms:
+            err = np.sort(rng.uniform(1.0, 10.0, (runs, steps)), axis=1)[:, ::-1]
+            err[:, 0] = 1e6
+            out[(f, a)] = pd.DataFrame(
+                {
+                    "run": np.repeat(np.arange(runs), steps),
+                    "evaluations": np.tile(100 * np.arange(1, steps + 1), runs),
+                    "best_f": (err + BIASES[f]).ravel(),
+                }
+            )
+    return out, err
+
+
+def test_the_convergence_panels_draw_the_median_error_and_leave_out_the_first_evaluations():
+    """Each line is the median over runs of f - f*; the y range is that of the bands after
+    the first 2 % of the budget (the first population's 1e6 flattened the final medians)."""
+    from paramid.cec2022 import figures
+
+    histories, _ = _histories([1])
+    fig = figures.convergence_figure(histories, 10)
+    ax = fig.axes[0]
+    frame = histories[(1, "WOA")]
+    error = (frame["best_f"].to_numpy() - BIASES[1]).reshape(4, -1)
+    woa = next(line for line in ax.lines if line.get_label() == "WOA")
+    np.testing.assert_allclose(woa.get_ydata(), np.median(error, axis=0))
+    np.testing.assert_array_equal(woa.get_xdata(), 100 * np.arange(1, 201))
+    low, high = ax.get_ylim()
+    assert ax.get_yscale() == "log"
+    assert 0.5 < low < 1.0 and 10.0 < high < 100.0  # the later errors (1-10) fill the panel
+
+
+def test_the_convergence_range_leaves_out_a_first_population_at_two_percent():
+    """With 50 iterations the first population's evaluations are 2 % of the budget: left out
+    of the y range with the rest of the first 2 % (its 1e6 set the top)."""
+    from paramid.cec2022 import figures
+
+    histories, _ = _histories([1], steps=50)
+    assert histories[(1, "WOA")]["evaluations"].iloc[0] == 0.02 * 100 * 50
+    high = figures.convergence_figure(histories, 10).axes[0].get_ylim()[1]
+    assert 10.0 < high < 100.0
+
+
+def test_the_convergence_figure_draws_a_panel_for_every_function():
+    """Five functions: two rows of four, F1-F5 drawn and the three spare panels hidden."""
+    from paramid.cec2022 import figures
+
+    histories, _ = _histories([1, 2, 3, 4, 5], algorithms=("WOA",), steps=10)
+    fig = figures.convergence_figure(histories, 10)
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == ["F1", "F2", "F3", "F4", "F5"]
+    assert all(ax.lines for ax in shown)

@@ -638,3 +638,51 @@ def test_comparison_errors_are_relative_and_rmse_is_at_the_noise_level(hip, eq18
     # RMSEs of tenths of a N m (a sum over the ~460 rows would be ~20x that)
     assert np.all((per_seed.val_rmse > 0.5 * sigma) & (per_seed.val_rmse < 4 * sigma))
     assert np.all(per_seed.train_rmse < 0.5) and np.all(per_seed.val_rmse_true < 0.5)
+
+
+def _per_seed():
+    rng = np.random.default_rng(0)
+    names = ["paper_eq18", "designed"]
+    return pd.DataFrame(
+        {
+            "trajectory": np.repeat(names, 6),
+            "seed": np.tile(np.arange(6), 2),
+            "param_error": rng.lognormal(-3.0, 1.0, 12),
+            "val_rmse": rng.uniform(0.1, 0.2, 12),
+            "val_rmse_true": rng.uniform(0.01, 0.02, 12),
+        }
+    )
+
+
+def test_the_comparison_figure_draws_angles_and_limits_in_degrees():
+    """(a)-(c): the trajectory and its limits in deg, deg/s, deg/s², each panel its own limit."""
+    from paramid.excitation import figures
+
+    trajectory = _random_trajectory(joints=1)
+    limits = JointLimits([-0.5], [0.6], [1.5], [4.0])
+    fig = figures.comparison_figure({"designed": trajectory}, PERIOD, limits, _per_seed())
+    t = np.linspace(0.0, PERIOD, 1001)
+    expected = trajectory.evaluate(t)
+    levels = ([-0.5, 0.6], [-1.5, 1.5], [-4.0, 4.0])
+    for ax, values, bound in zip(fig.axes[:3], expected, levels, strict=True):
+        curve, *dashed = ax.lines
+        np.testing.assert_allclose(curve.get_ydata(), np.rad2deg(np.ravel(values)))
+        np.testing.assert_allclose([line.get_ydata()[0] for line in dashed], np.rad2deg(bound))
+    assert [ax.get_ylabel() for ax in fig.axes[:3]] == [
+        "Angle [deg]",
+        "Velocity [deg/s]",
+        "Acceleration [deg/s²]",
+    ]
+
+
+def test_the_comparison_figure_draws_the_parameter_error_alone_on_a_log_axis():
+    """(d) spans decades (log axis); (e), (f) are RMSEs in N m on linear axes."""
+    from paramid.excitation import figures
+
+    limits = JointLimits([-0.5], [0.6], [1.5], [4.0])
+    fig = figures.comparison_figure(
+        {"designed": _random_trajectory(joints=1)}, PERIOD, limits, _per_seed()
+    )
+    assert [ax.get_yscale() for ax in fig.axes[3:6]] == ["log", "linear", "linear"]
+    assert [ax.get_ylabel() for ax in fig.axes[4:6]] == ["RMSE [N m]", "RMSE [N m]"]
+    assert [t.get_text() for t in fig.axes[3].get_xticklabels()] == ["paper\neq18", "designed"]

@@ -258,3 +258,43 @@ def test_a_csv_keeps_ten_significant_digits(tmp_path):
     frame = pd.DataFrame({"x": [0.1234567891, -98765.43211, 1.5e-12]})
     io.write_csv(frame, tmp_path / "t.csv")
     assert (tmp_path / "t.csv").read_text() == "x\n0.1234567891\n-98765.43211\n1.5e-12\n"
+
+
+def test_the_configured_style_sizes_every_figure():
+    """config ``figures`` (width_in, font_size) through FigureStyle.from_config: a figure drawn
+    inside ``styled`` is that wide and as tall as asked, in that font."""
+    import matplotlib as mpl
+
+    from paramid.plotting import FigureStyle, new_figure, styled
+
+    style = FigureStyle.from_config({"width_in": 5.0, "font_size": 11.0, "dpi": 50})
+    with styled(style):
+        fig, _ = new_figure(2.5)
+        assert mpl.rcParams["font.size"] == 11.0
+    np.testing.assert_allclose(fig.get_size_inches(), [5.0, 2.5])
+
+
+def test_an_outside_legend_sits_right_of_the_data():
+    from paramid.plotting import FigureStyle, legend_outside, new_figure, styled
+
+    with styled(FigureStyle()):
+        fig, ax = new_figure(3.0)
+        ax.plot([0, 1], [0, 1], label="a curve")
+        legend_outside(ax)
+        fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1
+
+
+def test_plain_log_ticks_label_the_asked_axis_in_plain_numbers():
+    """Within two decades the y ticks read 1, 1.5, 2, 3, 5, ... (not only 10^0, 10^1)."""
+    from paramid.plotting import FigureStyle, new_figure, plain_log_ticks, styled
+
+    with styled(FigureStyle()):
+        fig, ax = new_figure(3.0)
+        ax.plot([1, 2, 3], [1.0, 7.0, 40.0])
+        ax.set_yscale("log")
+        plain_log_ticks(ax)
+        fig.canvas.draw()
+    labels = {t.get_text() for t in ax.get_yticklabels()}
+    assert {"2", "5", "20"} <= labels

@@ -486,3 +486,108 @@ def test_every_method_and_law_has_a_figure_name():
     assert set(figures.COLOURS) == set(METHOD_NAMES)
     assert all(DISPLAY[m] != m for m in METHOD_NAMES)
     assert all(law.label and law.label != law.name for law in friction.MODELS.values())
+
+
+_FIT_TRUTH = {"fc": 1.0, "vs": 0.05, "fv": 0.5}
+_CELL_BEST = 0.2
+
+
+def _variant_frames():
+    """Fits of one tanh twin variant: RLS-AGWO and VarPro on the matched tanh law and on
+    Coulomb + viscous; RLS-AGWO's traces flat after its first evaluation, ``0.01 * (r + 1)``
+    above the cell best (median 0.02), the mismatched law's far above."""
+    rows = []
+    for r, (rmse, fc) in enumerate(((0.3, 1.1), (0.1, 0.9), (0.2, 1.3))):
+        rows.append(
+            {
+                "fitted_model": "tanh",
+                "method": "rls_agwo",
+                "run": r,
+                "val_rmse": rmse,
+                "fc": fc,
+                "vs": 0.05 + 0.01 * r,
+                "fv": 0.5 + 0.1 * r,
+            }
+        )
+    rows.append(
+        {
+            "fitted_model": "tanh",
+            "method": "varpro",
+            "run": 0,
+            "val_rmse": 0.05,
+            "fc": 1.0,
+            "vs": 0.05,
+            "fv": 0.5,
+        }
+    )
+    for r, rmse in enumerate((0.15, 0.16, 0.17)):
+        rows.append(
+            {
+                "fitted_model": "coulomb_viscous",
+                "method": "rls_agwo",
+                "run": r,
+                "val_rmse": rmse,
+                "fc": 2.0,
+                "vs": np.nan,
+                "fv": 0.1,
+            }
+        )
+    rows.append(
+        {
+            "fitted_model": "coulomb_viscous",
+            "method": "varpro",
+            "run": 0,
+            "val_rmse": 0.4,
+            "fc": 2.0,
+            "vs": np.nan,
+            "fv": 0.1,
+        }
+    )
+    runs = pd.DataFrame(rows)
+    runs["best_train_rmse_cell"] = np.where(runs.fitted_model == "tanh", _CELL_BEST, 0.5)
+    traces = pd.DataFrame(
+        [
+            {
+                "fitted_model": model,
+                "method": "rls_agwo",
+                "run": r,
+                "evals": e,
+                "best_train_rmse": (_CELL_BEST + 0.01 * (r + 1)) if model == "tanh" else 5.0 + r,
+            }
+            for model in ("tanh", "coulomb_viscous")
+            for r in range(3)
+            for e in (1, 3000)
+        ]
+    )
+    return runs, traces
+
+
+def test_the_variant_figure_draws_the_matched_models_median_run_and_its_convergence():
+    """(a) the median run by validation RMSE of the matched law's fits; (b) the median excess
+    of the matched law's best-so-far over the cell best (not the other law's traces)."""
+    runs, traces = _variant_frames()
+    with styled(FigureStyle()):
+        fig = figures.truth_figure("tanh", _FIT_TRUTH, runs, traces, 3.0)
+    friction_ax, convergence_ax, validation_ax = fig.axes
+    law = friction.get("tanh")
+    agwo = next(line for line in friction_ax.lines if line.get_label() == "RLS-AGWO (median run)")
+    np.testing.assert_allclose(
+        agwo.get_ydata(),
+        law.torque(agwo.get_xdata(), [1.3, 0.07, 0.7]),  # run 2: RMSE 0.2
+    )
+    curve = convergence_ax.lines[0]
+    np.testing.assert_allclose(curve.get_ydata(), 0.02, rtol=1e-9)
+    assert convergence_ax.get_xscale() == "log" and convergence_ax.get_yscale() == "log"
+    ticks = [t.get_text() for t in validation_ax.get_xticklabels()]
+    assert ticks == ["tanh Coulomb", "Coulomb + viscous (Eq 2)"]
+    assert [t.get_text() for t in validation_ax.get_legend().get_texts()] == ["RLS-AGWO", "VarPro"]
+
+
+def test_traces_on_grid_take_the_best_so_far_at_each_count():
+    """At an evaluation count that a run recorded, that record's value; between records the
+    last one before; NaN before the first."""
+    traces = pd.DataFrame(
+        {"run": [0, 0, 0], "evals": [2, 5, 10], "best_train_rmse": [3.0, 2.0, 1.0]}
+    )
+    got = figures.traces_on_grid(traces, [1, 2, 5, 7, 10, 20])
+    np.testing.assert_array_equal(got, [[np.nan, 3.0, 2.0, 2.0, 1.0, 1.0]])

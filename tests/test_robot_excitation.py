@@ -698,3 +698,49 @@ def test_the_design_regressor_smooths_the_coulomb_column_at_the_surrogate_veloci
         np.testing.assert_allclose(
             fn(q, dq, ddq, v_s), expected.reshape(-1, structural.rank), rtol=1e-10, atol=1e-10
         )
+
+
+def test_the_trajectory_figure_draws_a_velocity_limit_where_one_is_given():
+    from paramid.excitation.fourier import FourierTrajectory
+    from paramid.robot.figures import excitation_figure
+
+    trajectory = FourierTrajectory(np.zeros(2), [[0.5, 0.0], [0.5, 0.0]], np.zeros((2, 2)), 1.0)
+    limits = {"q_min": [-1, -1], "q_max": [1, 1], "qd_max": [0.8, None], "qdd_max": [0.6, 20.0]}
+    units = {
+        f"{c}_{j}": u
+        for j in ("a", "b")
+        for c, u in (("q", "rad"), ("dq", "rad/s"), ("ddq", "rad/s^2"))
+    }
+    fig = excitation_figure(trajectory, ["a", "b"], limits, units)
+    assert [line.get_ydata()[0] for line in fig.axes[1].lines[1:]] == [-0.8, 0.8]
+    assert [line.get_ydata()[0] for line in fig.axes[0].lines[1:]] == [-1, 1]
+    assert fig.axes[1].get_ylabel() == "q̇ [rad/s]"
+
+
+def test_each_comparison_panel_boxes_its_own_column():
+    """(a)'s boxes are the parameter errors, (b)'s the validation RMSEs, per trajectory."""
+    import pandas as pd
+
+    from paramid.robot import figures
+
+    rng = np.random.default_rng(0)
+    names = ["designed", "random"]
+    per_seed = pd.DataFrame(
+        {
+            "trajectory": np.repeat(names, 7),
+            "seed": np.tile(np.arange(7), 2),
+            "param_error": rng.lognormal(-4.0, 1.0, 14),
+            "val_rmse": rng.uniform(0.1, 0.6, 14),
+        }
+    )
+    table = pd.DataFrame({"trajectory": names, "cond": [2.5e5, 8.8e5]})
+    fig = figures.excitation_comparison_figure(per_seed, table)
+    for ax, column in zip(fig.axes, ("param_error", "val_rmse"), strict=True):
+        flat = [
+            line.get_ydata()[0]
+            for line in ax.lines
+            if len(set(line.get_ydata())) == 1 and len(line.get_ydata()) == 2
+        ]
+        for name in names:
+            median = per_seed.loc[per_seed.trajectory == name, column].median()
+            assert any(np.isclose(y, median) for y in flat), (column, name)

@@ -1248,3 +1248,125 @@ def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart(
     bands = {"m": study.record_bands({"r": (part, predicted)})}
     table = study.validation_table({"m": frame}, ["a", "b"], bands)
     np.testing.assert_allclose(table["rel_rmse"], [1.0 / 4.0, 1.0 / 2.0])
+
+
+def _predictions():
+    """Two records; OLS follows the torque, 'wild' diverges upward on record a only; the
+    recorded torque has one 100 N m glitch sample."""
+    frames = {}
+    for method in ("ols", "wild"):
+        parts = []
+        for record, n in (("a", 400), ("b", 300)):
+            t = np.arange(n) * 0.01
+            meas = np.sin(t)
+            if record == "a":
+                meas[n // 2] = 100.0  # one glitch sample
+            pred = 0.9 * np.sin(t) + (0.1 if record == "b" else 0.0)
+            if method == "wild" and record == "a":
+                pred = pred + np.linspace(0.0, 50.0, n)
+            parts.append(
+                pd.DataFrame(
+                    {"record": record, "time": t, "tau_meas_j1": meas, "tau_pred_j1": pred}
+                )
+            )
+        frames[method] = pd.concat(parts, ignore_index=True)
+    return frames
+
+
+def test_the_torque_figure_draws_each_records_prediction_and_keeps_the_torque_in_view():
+    """Each panel draws that record's predicted torque; its y range is the recorded torque's
+    robust range (a glitch sample and a diverged prediction leave the axes), and the legend
+    names the prediction that leaves it."""
+    from paramid.robot import figures
+
+    predictions = _predictions()
+    fig = figures.torque_figure(predictions, ["j1"], ["a", "b"], {"tau_meas_j1": "N m"})
+    first, second = fig.axes
+    for ax, record in ((first, "a"), (second, "b")):
+        part = predictions["ols"][predictions["ols"]["record"] == record]
+        ols = next(line for line in ax.lines if line.get_label() == "ols")
+        np.testing.assert_allclose(ols.get_xdata(), part["time"])
+        np.testing.assert_allclose(ols.get_ydata(), part["tau_pred_j1"])
+    low, high = first.get_ylim()
+    assert -2.0 < low < -1.0 and 1.0 < high < 2.0  # sin's range, not the 100 N m glitch
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == ["measured", "ols", "wild (leaves the axes)"]
+
+
+def _validation():
+    rows = []
+    for record in ("fast", "slow"):
+        for j, joint in enumerate(("j1", "j2")):
+            for k, method in enumerate(("ols", "lmi")):
+                rmse = 0.1 * (j + 1) * (k + 2) * (2 if record == "slow" else 1)
+                rows.append(
+                    {
+                        "record": record,
+                        "joint": joint,
+                        "method": method,
+                        "rmse": rmse,
+                        "rmse_above_cutoff": rmse / 4,
+                        "cutoff_hz": 10.0,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_the_rmse_figure_marks_each_methods_rmse_per_joint_on_a_log_axis():
+    from paramid.robot import figures
+
+    validation = _validation()
+    fig = figures.rmse_figure(validation)
+    for ax, record in zip(fig.axes, ("fast", "slow"), strict=True):
+        part = validation[validation["record"] == record]
+        assert ax.get_yscale() == "log" and ax.get_ylabel() == "RMSE [N m]"
+        for method in ("ols", "lmi"):
+            marker = next(line for line in ax.lines if line.get_label() == method)
+            expected = part[part["method"] == method].set_index("joint").loc[["j1", "j2"], "rmse"]
+            np.testing.assert_allclose(marker.get_ydata(), expected)
+
+
+def test_the_parameters_figure_draws_each_methods_value_over_its_parameters_name():
+    """A method whose rows list the parameters in another order is drawn in the first's."""
+    from paramid.robot import figures
+
+    names = ["m1", "mx1", "Izz1"]
+    parameters = pd.DataFrame(
+        {
+            "parameter": names + names[::-1],
+            "method": ["ols"] * 3 + ["lmi"] * 3,
+            "value": [1.0, 0.2, 0.03, 0.04, 0.3, 2.0],
+            "stderr": [0.1, 0.01, np.nan, np.nan, np.nan, np.nan],
+        }
+    )
+    fig = figures.parameters_figure(parameters)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == names
+    ols, lmi = (c.lines[0] for c in ax.containers)
+    np.testing.assert_allclose(np.asarray(ols.get_ydata(), float), [1.0, 0.2, 0.03])
+    np.testing.assert_allclose(np.asarray(lmi.get_ydata(), float), [2.0, 0.3, 0.04])
+
+
+def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_choice():
+    """Weight 0 sits a decade left of the smallest positive weight (a log axis has no 0); the
+    lowest score and the rule's choice each marked at their weight."""
+    from paramid.robot import figures
+
+    table = pd.DataFrame(
+        {
+            "weight": [0.0, 1e-3, 1e-2, 1e-1],
+            "cv_rmse": [0.5, 0.4, 0.3, 0.32],
+            "cv_se": [0.02, 0.02, 0.02, 0.02],
+            "lowest": [False, False, True, False],
+            "chosen": [False, False, False, True],
+            "rule": "one_se",
+            "folds": "3 time blocks",
+        }
+    )
+    fig = figures.regularisation_figure(table)
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.lines}
+    np.testing.assert_allclose(lines["cross-validated RMSE"].get_xdata(), [1e-4, 1e-3, 1e-2, 1e-1])
+    np.testing.assert_allclose(lines["lowest"].get_xdata(), [1e-2])
+    np.testing.assert_allclose(lines["chosen (one_se)"].get_xdata(), [1e-1])
+    assert ax.get_xscale() == "log"

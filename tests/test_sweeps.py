@@ -230,3 +230,138 @@ def test_the_default_row_of_a_sweep_carries_no_test():
     )
     table = sweeps.summarise_sweep(pts, 0.1, True, ("s",)).set_index("value")
     assert np.isnan(table.loc[0.1, "median_diff_pct"]) and np.isnan(table.loc[0.1, "rank_p"])
+
+
+def test_figure_3c_draws_every_method_on_a_log_axis():
+    """3c's left panel holds standard PSO's outliers and the RLS clusters together: a log axis
+    (the right panel alone is linear)."""
+    from paramid.hip import figures
+
+    rng = np.random.default_rng(0)
+    values = {
+        m: 0.12 + rng.gamma(2.0, 0.004 if m != "PSO" else 0.5, 30) for m in ("PSO", "RLS-GWO")
+    }
+    fig = figures.rmse_distribution(values, {"BCLS": 0.1174})
+    assert fig.axes[0].get_yscale() == "log"
+    assert fig.axes[0].get_ylabel() == "Validation RMSE [N m]"
+
+
+def test_figure_3d_draws_the_median_excess_over_bcls_per_iteration():
+    """3d: iterations on x, the median over seeds of best training RMSE - BCLS on a log y."""
+    from paramid.hip import figures
+
+    rng = np.random.default_rng(2)
+    runs, iterations, optimum = 5, 12, 0.117
+    best = optimum + np.sort(rng.uniform(1e-4, 1e-2, (runs, iterations)), axis=1)[:, ::-1]
+    history = pd.DataFrame(
+        {
+            "run": np.repeat(np.arange(runs), iterations),
+            "iteration": np.tile(np.arange(1, iterations + 1), runs),
+            "best_train_rmse": best.ravel(),
+        }
+    )
+    fig = figures.figure3("fig3d", {}, histories={"rls_agwo": history}, bcls_train_rmse=optimum)
+    ax = fig.axes[0]
+    (line,) = ax.lines
+    np.testing.assert_array_equal(line.get_xdata(), np.arange(1, iterations + 1))
+    np.testing.assert_allclose(line.get_ydata(), np.median(best - optimum, axis=0))
+    assert line.get_label() == "RLS-AGWO" and ax.get_yscale() == "log"
+
+
+def test_a_margin_sweep_is_drawn_in_percent_of_the_span_with_its_setting_marked():
+    """The margin's values are fractions; its axis says % of span: 0.1 drawn at 10."""
+    from paramid.hip import figures
+
+    points = _points([0.0, 0.1, 0.2], methods=("rls_agwo",), runs=3)
+    table = sweeps.sweep_table("margin", points, 0.1, "hip")
+    fig = figures.sweep_figure("margin", table, None, 0.1)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "Bound margin [% of span]"
+    median = next(line for line in ax.lines if line.get_label() == "RLS-AGWO median")
+    np.testing.assert_allclose(median.get_xdata(), [0.0, 10.0, 20.0])
+    mark = next(line for line in ax.lines if line.get_label() == "study's setting")
+    np.testing.assert_allclose(mark.get_xdata(), [10.0, 10.0])
+
+
+def test_the_cutoff_sweep_draws_its_first_twin_seed():
+    """Figure 4b's black line is the lowest-numbered run's RMSE per cutoff, named by it."""
+    from paramid.hip import figures
+
+    points = _points([4.0, 6.0, 8.0], methods=("bcls",), runs=4)
+    points["run"] += 3  # runs 3..6
+    table = sweeps.sweep_table("cutoff_hz", points, 6.0, "hip")
+    fig = figures.sweep_figure("cutoff_hz", table, points, 6.0)
+    seed_line = next(line for line in fig.axes[0].lines if line.get_label().startswith("twin"))
+    assert seed_line.get_label() == "twin seed 3"
+    first = points[points.run == 3].sort_values("value")
+    np.testing.assert_allclose(seed_line.get_ydata(), first["val_rmse"])
+
+
+def test_the_agwo_grid_puts_kappa_across_mu_up_and_frames_the_default_cell():
+    """Each cell's colour is the median RMSE of its (μ_base, κ); κ on x, μ_base on y as the
+    axis labels say, the default cell framed."""
+    from matplotlib.patches import Rectangle
+
+    from paramid.hip import figures
+
+    rng = np.random.default_rng(3)
+    mus, kappas = (0.45, 1.0, 2.0), (0.25, 0.5)
+    rows = [
+        {
+            "mu_base": m,
+            "kappa": k,
+            "run": r,
+            "val_rmse": 0.1 + 0.01 * i + 0.001 * j + rng.uniform(0, 1e-4),
+        }
+        for i, m in enumerate(mus)
+        for j, k in enumerate(kappas)
+        for r in range(5)
+    ]
+    points = pd.DataFrame(rows)
+    fig = figures.sweep_figure("agwo_grid", pd.DataFrame(), points, [1.0, 0.25])
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.25", "0.5"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0.45", "1", "2"]
+    grid = ax.images[0].get_array()
+    medians = points.groupby(["mu_base", "kappa"])["val_rmse"].median()
+    for i, m in enumerate(mus):
+        for j, k in enumerate(kappas):
+            assert grid[i, j] == medians[(m, k)]
+    (frame,) = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert frame.get_xy() == (-0.5, 0.5)  # κ = 0.25 (column 0), μ_base = 1 (row 1)
+
+
+def test_loto_draws_each_methods_median_over_its_own_label():
+    """Leave-one-trajectory-out: the medians in the table's method order, under their names."""
+    from paramid.hip import figures
+
+    table = pd.DataFrame(
+        {
+            "value": ["default (cal Eq 18)"] * 2 + ["swapped (cal Eq 19)"] * 2,
+            "method": ["rls_pso", "bcls"] * 2,
+            "val_median": [0.2, 0.1, 0.3, 0.15],
+            "val_q1": [0.19, 0.09, 0.29, 0.14],
+            "val_q3": [0.21, 0.11, 0.31, 0.16],
+        }
+    )
+    fig = figures.sweep_figure("leave_one_trajectory_out", table, None, None)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["RLS-PSO", "BCLS"]
+    default, swapped = (c.lines[0] for c in ax.containers)
+    np.testing.assert_allclose(np.asarray(default.get_ydata(), float), [0.2, 0.1])
+    np.testing.assert_allclose(np.asarray(swapped.get_ydata(), float), [0.3, 0.15])
+
+
+def test_figure_3a_draws_the_median_runs_estimate():
+    """3a's estimate is H X̂ of the fit's median run by validation RMSE (not its first run)."""
+    from paramid.hip import figures
+
+    time = np.arange(50) * 0.01
+    H = np.column_stack([np.sin(time), np.cos(time)])
+    fit = pd.DataFrame(
+        {"run": [0, 1, 2], "val_rmse": [3.0, 1.0, 2.0], "a": [1.0, 2.0, 3.0], "b": [0.5, 0.6, 0.7]}
+    )
+    fig = figures.figure3("fig3a", {"bcls": fit}, (time, H, np.zeros_like(time)), ["a", "b"])
+    estimate = next(line for line in fig.axes[0].lines if line.get_label() == "BCLS estimate")
+    np.testing.assert_allclose(estimate.get_ydata(), H @ [3.0, 0.7])  # run 2: RMSE 2.0
+    assert fig.axes[0].get_ylabel() == "Joint torque [N m]"

@@ -17,7 +17,7 @@ from paramid import stats
 from paramid.calibration import paper, report
 from paramid.calibration.identify import LABELS
 from paramid.calibration.problem import Problem
-from paramid.plotting import COLOURS, legend_outside, new_figure, plain_log_ticks
+from paramid.plotting import COLOURS, legend_outside, new_figure, plain_log_ticks, series_colours
 
 Array = NDArray[np.float64]
 
@@ -152,7 +152,9 @@ def hybrid_bars(table: pd.DataFrame) -> Figure:
     symmetric SD of 0.069 s drew LM+GA's 0.031 s below zero)."""
     fig, (a, b) = new_figure(2.8, ncols=2)
     names = table["method"].tolist()
-    colours = [COLOURS.get(n) for n in names]
+    labels = [report.method_label(n) for n in names]
+    palette = series_colours(labels)
+    colours = [palette[label] for label in labels]
     x = np.arange(len(names))
     a.bar(x, table["rmse_mm"], yerr=table["rmse_mm_sd"].fillna(0.0), color=colours)
     a.set(
@@ -161,8 +163,7 @@ def hybrid_bars(table: pd.DataFrame) -> Figure:
         ylabel="Validation RMSE [mm]",
         title="(a) accuracy, mean ± 1 SD over runs",
     )
-    for xi, (_, row) in zip(x, table.iterrows(), strict=True):
-        colour = COLOURS.get(row["method"])
+    for xi, colour, (_, row) in zip(x, colours, table.iterrows(), strict=True):
         b.vlines(xi, row["time_s_min"], row["time_s_max"], color=colour, lw=6, alpha=0.4)
         b.plot(xi, row["time_s"], "o", color=colour)
     b.set_yscale("log")

@@ -136,11 +136,20 @@ def estimates(frame: pd.DataFrame, free: Sequence[int] | NDArray[np.integer]) ->
     return frame[[f"de_{names[i]}" for i in free]].to_numpy(np.float64)
 
 
+SURROGATE_MARK = " [linear-surrogate tuning]"
+
+
 def _method(name: str, frame: pd.DataFrame) -> str:
     """A table row's method name, marked when its factors were tuned on the linear surrogate
     of Eq 29 rather than on the filter (``tuning.fitness``)."""
     surrogate = "tuning_fitness" in frame and (frame["tuning_fitness"] == "linear_surrogate").any()
-    return f"{name} [linear-surrogate tuning]" if surrogate else name
+    return f"{name}{SURROGATE_MARK}" if surrogate else name
+
+
+def method_label(method: str) -> str:
+    """The identifier's label of a table row's ``method``, without the surrogate mark (the
+    key of its colour)."""
+    return method.removesuffix(SURROGATE_MARK)
 
 
 def _num(value: float | None) -> float:

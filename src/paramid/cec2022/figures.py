@@ -110,7 +110,7 @@ def convergence_figure(
             q1, med, q3 = np.percentile(curve, [25, 50, 75], axis=0)
             ax.plot(evals, med, label=algorithm, color=colours[algorithm], lw=1.2)
             ax.fill_between(evals, q1, q3, color=colours[algorithm], alpha=0.15, lw=0)
-            later = evals >= SKIP_SHARE * evals[-1]
+            later = evals > SKIP_SHARE * evals[-1]  # 50 iterations: the first is at 2 %
             low, high = min(low, float(q1[later].min())), max(high, float(q3[later].max()))
         ax.set_yscale("log")
         if high > 0:
