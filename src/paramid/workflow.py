@@ -408,7 +408,7 @@ def cancel_scheduler_wakeups() -> int:
     After every scheduling round that leaves a ready job waiting, Snakemake 9's scheduler arms
     a ``threading.Timer`` of its job-rate limiter's timespan (``max-jobs-per-timespan``), and
     every wake-up arms the next: the chains multiply with the jobs that finish.  At the default
-    1 s a clean ``all`` at ``--cores 2`` went through 33,475 rounds for 183 jobs (56 s of
+    1 s a clean ``all`` at ``--cores 2`` went through 33,475 rounds for 184 jobs (56 s of
     Snakemake's CPU); the workflow profile sets a 30 s timespan.  The timers are not daemon
     threads, so the process would wait up to that long at exit: the Snakefile's end-of-run
     handlers call this.  Timers are recognised by their callback, defined in Snakemake's
