@@ -762,48 +762,49 @@ def test_a_calibration_log_too_short_once_decimated_is_named(config, tmp_path, m
         RobotStudies(config).check_inputs()
 
 
-def test_auto_cutoff_candidates_above_the_decimated_nyquist_are_named_before_any_job(
-    config, tmp_path, monkeypatch
+@pytest.mark.parametrize(
+    ("thinned", "decimate", "refused", "accepted", "message"),
+    [
+        (
+            None,
+            40,
+            [10.0, 12.0],
+            [5.0, 8.0],
+            r"opti_traj_testing1\.csv \(1000 Hz / signals\.decimate = 40\): no cutoff candidate "
+            r"lies below 10 Hz",
+        ),
+        (
+            "RecordTrajectory_quadratic.csv",
+            1,
+            [50.0, 60.0],
+            [45.0, 60.0],
+            r"RecordTrajectory_quadratic\.csv is sampled at 100 Hz: every candidate is at or "
+            r"above its Nyquist frequency 50 Hz",
+        ),
+    ],
+    ids=["decimated_calibration_log", "slow_validation_log"],
+)
+def test_auto_cutoff_candidates_a_log_cannot_carry_are_named_before_any_job(
+    config, tmp_path, monkeypatch, thinned, decimate, refused, accepted, message
 ):
-    """``cutoff_hz: auto`` with every candidate at or above 0.8 x the Nyquist frequency of the
+    """``cutoff_hz: auto``: every candidate at or above 0.8 x the Nyquist frequency of the
     decimated calibration log (1 kHz / 40: 10 Hz usable below) stops the run naming the field
-    (it ended in a traceback inside robot_cutoff)."""
+    (it ended in a traceback inside robot_cutoff); a validation log, filtered at whichever
+    candidate the calibration records choose, is named when it can carry none of them (every
+    tenth row: 100 Hz; robot_signals stopped on it after the cutoff's job), and passes with one
+    below its 50 Hz Nyquist frequency, as that one may be chosen."""
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    if thinned:
+        path = tmp_path / "data/kinova_gen3" / thinned
+        pd.read_csv(path).iloc[::10].to_csv(path, index=False)
     block = config["robots"]["kinova_gen3"]
     config["robots"] = {"kinova_gen3": block}
-    block["signals"].update(decimate=40, cutoff_candidates_hz=[10.0, 12.0])
-    message = (
-        r"robots\.kinova_gen3\.signals\.cutoff_candidates_hz: .*opti_traj_testing1\.csv "
-        r"\(1000 Hz / signals\.decimate = 40\): no cutoff candidate lies below 10 Hz"
-    )
-    with pytest.raises(ConfigError, match=message):
+    block["signals"].update(decimate=decimate, cutoff_candidates_hz=refused)
+    field = r"robots\.kinova_gen3\.signals\.cutoff_candidates_hz: .*"
+    with pytest.raises(ConfigError, match=field + message):
         RobotStudies(config).check_inputs()
-    block["signals"]["cutoff_candidates_hz"] = [5.0, 8.0]
-    RobotStudies(config).check_inputs()
-
-
-def test_a_validation_log_too_slow_for_every_auto_candidate_is_named_before_any_job(
-    config, tmp_path, monkeypatch
-):
-    """A validation log is filtered at the cutoff that the calibration records choose: logged
-    at 100 Hz (every tenth row of RecordTrajectory_quadratic) it cannot carry a 50 or 60 Hz
-    cutoff, named before any job (robot_signals stopped on it after the cutoff's job); one
-    candidate below its 50 Hz Nyquist frequency lets it through, as it may be chosen."""
-    monkeypatch.chdir(tmp_path)
-    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
-    path = tmp_path / "data/kinova_gen3/RecordTrajectory_quadratic.csv"
-    pd.read_csv(path).iloc[::10].to_csv(path, index=False)
-    block = config["robots"]["kinova_gen3"]
-    config["robots"] = {"kinova_gen3": block}
-    block["signals"]["cutoff_candidates_hz"] = [50.0, 60.0]
-    message = (
-        r"robots\.kinova_gen3\.signals\.cutoff_candidates_hz: .*RecordTrajectory_quadratic\.csv "
-        r"is sampled at 100 Hz: every candidate is at or above its Nyquist frequency 50 Hz"
-    )
-    with pytest.raises(ConfigError, match=message):
-        RobotStudies(config).check_inputs()
-    block["signals"]["cutoff_candidates_hz"] = [45.0, 60.0]
+    block["signals"]["cutoff_candidates_hz"] = accepted
     RobotStudies(config).check_inputs()
 
 
