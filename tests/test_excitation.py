@@ -640,10 +640,15 @@ def test_comparison_errors_are_relative_and_rmse_is_at_the_noise_level(hip, eq18
     assert np.all(per_seed.train_rmse < 0.5) and np.all(per_seed.val_rmse_true < 0.5)
 
 
-def _per_seed():
+@pytest.fixture(scope="module")
+def comparison():
+    """One joint's random trajectory and the comparison figure drawn of it under limits of
+    0.5/0.6 rad, 1.5 rad/s, 4 rad/s², with six seeds of two trajectories' scores."""
+    from paramid.excitation import figures
+
     rng = np.random.default_rng(0)
     names = ["paper_eq18", "designed"]
-    return pd.DataFrame(
+    per_seed = pd.DataFrame(
         {
             "trajectory": np.repeat(names, 6),
             "seed": np.tile(np.arange(6), 2),
@@ -652,15 +657,14 @@ def _per_seed():
             "val_rmse_true": rng.uniform(0.01, 0.02, 12),
         }
     )
-
-
-def test_the_comparison_figure_draws_angles_and_limits_in_degrees():
-    """(a)-(c): the trajectory and its limits in deg, deg/s, deg/s², each panel its own limit."""
-    from paramid.excitation import figures
-
     trajectory = _random_trajectory(joints=1)
     limits = JointLimits([-0.5], [0.6], [1.5], [4.0])
-    fig = figures.comparison_figure({"designed": trajectory}, PERIOD, limits, _per_seed())
+    return trajectory, figures.comparison_figure({"designed": trajectory}, PERIOD, limits, per_seed)
+
+
+def test_the_comparison_figure_draws_angles_and_limits_in_degrees(comparison):
+    """(a)-(c): the trajectory and its limits in deg, deg/s, deg/s², each panel its own limit."""
+    trajectory, fig = comparison
     t = np.linspace(0.0, PERIOD, 1001)
     expected = trajectory.evaluate(t)
     levels = ([-0.5, 0.6], [-1.5, 1.5], [-4.0, 4.0])
@@ -675,14 +679,9 @@ def test_the_comparison_figure_draws_angles_and_limits_in_degrees():
     ]
 
 
-def test_the_comparison_figure_draws_the_parameter_error_alone_on_a_log_axis():
+def test_the_comparison_figure_draws_the_parameter_error_alone_on_a_log_axis(comparison):
     """(d) spans decades (log axis); (e), (f) are RMSEs in N m on linear axes."""
-    from paramid.excitation import figures
-
-    limits = JointLimits([-0.5], [0.6], [1.5], [4.0])
-    fig = figures.comparison_figure(
-        {"designed": _random_trajectory(joints=1)}, PERIOD, limits, _per_seed()
-    )
+    _, fig = comparison
     assert [ax.get_yscale() for ax in fig.axes[3:6]] == ["log", "linear", "linear"]
     assert [ax.get_ylabel() for ax in fig.axes[4:6]] == ["RMSE [N m]", "RMSE [N m]"]
     assert [t.get_text() for t in fig.axes[3].get_xticklabels()] == ["paper\neq18", "designed"]
