@@ -719,8 +719,6 @@ def test_the_trajectory_figure_draws_a_velocity_limit_where_one_is_given():
 
 def test_each_comparison_panel_boxes_its_own_column():
     """(a)'s boxes are the parameter errors, (b)'s the validation RMSEs, per trajectory."""
-    import pandas as pd
-
     from paramid.robot import figures
 
     rng = np.random.default_rng(0)
