@@ -10,24 +10,19 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_record")
     spec, joints = cfg["spec"], cfg["robot"]["joints"]
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
-    if "path" in spec:  # a joint log, trimmed at both ends
+    if "path" in spec:  # a joint log, trimmed at both ends (a calibration log: long rest too)
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
-        trims = (spec["trim_start_s"], spec["trim_end_s"])
-        rec = records.record_from_table(
-            io.read_record(spec),
-            spec["path"],
-            joints,
-            spec["columns"],
-            spec["units"],
-            max_jitter=spec["max_jitter"],
-            kinds=kinds,
-            trim_s=trims,
+        rec, rest = records.log_record(
+            io.read_record(spec), spec, joints, kinds=kinds, drop_rest=cfg["drop_rest"]
         )
+        if any(rest):
+            log.warning("%s", records.rest_warning(cfg["record"], rest))
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
         extra |= {
             "jitter": rec.jitter,
             "resampled": rec.resampled,
             "rows_dropped": rec.rows_trimmed,
+            "rest_dropped_s": list(rest),
         }
         if bridged := records.gap_warning(rec, cfg["record"]):
             log.warning("%s", bridged)

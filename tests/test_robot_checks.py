@@ -581,47 +581,56 @@ def test_two_wrist_torque_columns_exchanged_are_named(robot, name, pairs):
         assert _found(exchanged, robot) == [("columns_swapped", f"{JOINTS[i]} and {JOINTS[j]}")]
 
 
-def _padded_with_rest(record, seconds: float):
-    """``record`` with ``seconds`` of rest before and after it: its first and last pose held,
-    zero velocity, the torque held with 0.05 N m of sensor noise."""
-    pad = int(round(seconds * record.sample_rate_hz))
-    step = 1.0 / record.sample_rate_hz
-    noise = np.random.default_rng(0).normal(0.0, 0.05, (2 * pad, record.tau.shape[1]))
-    time = np.concatenate(
-        [
-            record.time[0] - step * np.arange(pad, 0, -1),
-            record.time,
-            record.time[-1] + step * np.arange(1, pad + 1),
-        ]
-    )
-
-    def held(values, noisy=None):
-        head, tail = np.repeat(values[:1], pad, axis=0), np.repeat(values[-1:], pad, axis=0)
-        if noisy is not None:
-            head, tail = head + noisy[:pad], tail + noisy[pad:]
-        return np.concatenate([head, values, tail])
-
-    return dataclasses.replace(
-        record,
-        time=time - time[0],
-        q=held(record.q),
-        dq=np.concatenate([np.zeros((pad, 7)), record.dq, np.zeros((pad, 7))]),
-        tau=held(record.tau, noise),
-    )
+def _padded_log(seconds: float) -> pd.DataFrame:
+    """opti_traj_testing1's log with ``seconds`` of rest before and after it: its first and
+    last rows held (zero velocity), the torque with 0.05 N m of sensor noise, Time renumbered."""
+    log = pd.read_csv(ROOT / "data/kinova_gen3/opti_traj_testing1.csv")
+    pad = round(seconds * 1000)  # rows at the log's 1 kHz
+    held = pd.concat([log.iloc[[0] * pad], log, log.iloc[[-1] * pad]], ignore_index=True)
+    rest = np.r_[0:pad, len(held) - pad : len(held)]
+    torque = [f"TorqueCur{i}" for i in range(1, 8)]
+    held.loc[rest, torque] += np.random.default_rng(0).normal(0.0, 0.05, (rest.size, 7))
+    return held.assign(Time=np.arange(len(held)))
 
 
-@pytest.mark.parametrize(("seconds", "found"), [(0.5, False), (5.0, True), (60.0, True)])
-def test_rest_at_the_ends_of_a_record_is_named_with_the_trim(robot, seconds, found):
-    """opti_traj_testing1 (4.7 s) padded with rest at both ends: 5 s chose 8 Hz instead of 20
-    and validated 18 % worse, without a word; 60 s had its wrist columns called exchanged."""
-    record = _gen3(RECORDS[0])
-    problems = checks.record_problems(_padded_with_rest(record, seconds), robot)
-    if not found:
-        assert problems == []
-        return
-    assert [(c, j) for c, j, _ in problems] == [("rest_at_ends", None)]
-    trim = np.floor((seconds + 0.126 - 0.1) * 10) / 10  # the log's own 0.126 s at rest
-    assert f"raise trim_start_s by {trim:g} s" in problems[0][2]
+def _read_log(log: pd.DataFrame, units: dict, drop_rest: bool = True):
+    spec = {
+        "path": "padded.csv",
+        "columns": COLUMNS,
+        "units": units,
+        "max_jitter": 10.0,
+        "trim_start_s": 0.0,
+        "trim_end_s": 0.0,
+    }
+    return records.log_record(log, spec, JOINTS, kinds=["revolute"] * 7, drop_rest=drop_rest)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "dropped"), [(0.3, False), (0.5, True), (5.0, True), (60.0, True)]
+)
+def test_rest_at_the_ends_of_a_log_is_dropped_before_the_checks(robot, seconds, dropped):
+    """opti_traj_testing1 (4.7 s, 0.126 s at rest at its start, 0.125 s at its end) padded
+    with rest at both ends: 0.5 s chose 6 Hz instead of 20 and 5 s 8 Hz, validated 27 % and
+    18 % worse, without a word; 60 s had its wrist columns called exchanged.  Rest of more than
+    0.5 s is dropped to 0.1 s before the checks, which then pass; 0.43 s is how a motion
+    begins and is kept."""
+    record, rest = _read_log(_padded_log(seconds), {"time": "ms"})
+    expected = (seconds + 0.126 - 0.1, seconds + 0.125 - 0.1) if dropped else (0.0, 0.0)
+    np.testing.assert_allclose(rest, expected, atol=1e-9)
+    assert checks.record_problems(record, robot) == []
+    assert record.time.size == 4741 + 2 * round(seconds * 1000) - round(sum(rest) * 1000)
+
+
+def test_rest_is_dropped_in_the_files_time_unit_and_a_wrong_one_still_named(robot):
+    """Read in ms as s, a padded log's rest is 1000 times as long in the unit it was read in:
+    its rest is dropped but for 0.1 "s", less than a row here (100 rows in ms), and the time
+    unit is named."""
+    log = _padded_log(5.0)
+    record, rest = _read_log(log, {})
+    np.testing.assert_allclose(rest, (5125.9, 5124.9))
+    assert [c for c, _, _ in checks.record_problems(record, robot)] == ["time_units"]
+    kept, _ = _read_log(log, {"time": "ms"})
+    assert record.time.size == kept.time.size - 2 * 100
 
 
 def test_a_saturated_joint_torque_is_named(record, robot):
@@ -809,25 +818,6 @@ def test_a_short_correct_log_of_a_fast_arm_passes(fast_arm, seconds, start_s):
         tau=record.tau[rows],
     )
     assert checks.record_problems(short, arm) == []
-
-
-def test_rest_is_judged_after_the_time_unit_and_its_advice_names_only_what_to_trim(robot):
-    """Read in ms as s, a padded log was told to trim 5125.9 s; with no rest at its end the
-    advice said "trim_end_s by 0 s"."""
-    record = _gen3(RECORDS[0])
-    padded = _padded_with_rest(record, 5.0)
-    slow = dataclasses.replace(padded, time=1000 * padded.time)
-    assert [c for c, _, _ in checks.record_problems(slow, robot)] == ["time_units"]
-    pad = int(round(5.0 * record.sample_rate_hz))
-    head = dataclasses.replace(
-        padded,
-        time=padded.time[:-pad],
-        q=padded.q[:-pad],
-        dq=padded.dq[:-pad],
-        tau=padded.tau[:-pad],
-    )
-    (problem,) = checks.record_problems(head, robot)
-    assert "raise trim_start_s by 5 s" in problem[2] and "trim_end_s" not in problem[2]
 
 
 def _gen3_log(tmp_path: Path, every: int = 1, **cells: tuple[int, float]) -> Path:

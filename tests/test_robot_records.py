@@ -638,3 +638,46 @@ def test_the_auto_cutoffs_standard_error_is_over_the_folds(monkeypatch):
     choice = signals.choose_cutoff([record], SIGNALS, diagonal_regressor, [4.0, 8.0], 4)
     np.testing.assert_allclose(choice.cv_rmse, [2.5, 2.5])
     np.testing.assert_allclose(choice.cv_se, [np.sqrt(5.0 / 3.0) / 2.0] * 2)
+
+
+def _held(data: pd.DataFrame, before: int, after: int) -> pd.DataFrame:
+    """``data`` with its first row held for ``before`` samples and its last for ``after``,
+    the time column renumbered at the file's interval."""
+    held = pd.concat([data.iloc[[0] * before], data, data.iloc[[-1] * after]], ignore_index=True)
+    step = data["time"].iloc[1] - data["time"].iloc[0]
+    return held.assign(time=data["time"].iloc[0] + step * np.arange(len(held)))
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "dropped"),
+    [(1500, 700, (1.4, 0.6)), (1500, 300, (1.4, 0.0)), (400, 300, (0.0, 0.0))],
+)
+def test_a_calibration_log_loses_its_long_rest_at_the_ends(before, after, dropped):
+    """Rest of more than 0.5 s at an end of a calibration log is trimmed to 0.1 s (a
+    cross-validation block without motion misled the cutoff, the prior's weight and the
+    friction laws); shorter rest is how a motion begins and is kept; without ``drop_rest`` (a
+    validation log) the whole log is kept."""
+    t = np.arange(3000) / 1000.0
+    motion_only = frame(t)
+    spec = {
+        "path": "cal.csv",
+        "columns": {},
+        "units": {},
+        "max_jitter": 10.0,
+        "trim_start_s": 0.0,
+        "trim_end_s": 0.0,
+    }
+    kinds = ["revolute"] * 3
+    padded = _held(motion_only, before, after)
+    record, rest = records.log_record(padded, spec, JOINTS, kinds=kinds, drop_rest=True)
+    np.testing.assert_allclose(rest, dropped, atol=1.5e-3)
+    whole, none = records.log_record(padded, spec, JOINTS, kinds=kinds)
+    assert none == (0.0, 0.0) and whole.time.size == padded.shape[0]
+    start = round(rest[0] * 1000)
+    assert record.time[0] == 0.0 and record.time.size == whole.time.size - round(sum(rest) * 1000)
+    np.testing.assert_array_equal(record.q, whole.q[start : start + record.time.size])
+    np.testing.assert_array_equal(record.tau, whole.tau[start : start + record.time.size])
+    if any(rest):
+        warning = records.rest_warning("cal", rest)
+        assert "checks.skip: [rest_at_ends]" in warning
+        assert all(f"{v:g} s at its" in warning for v in rest if v)

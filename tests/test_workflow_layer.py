@@ -762,6 +762,43 @@ def test_a_calibration_log_too_short_once_decimated_is_named(config, tmp_path, m
         RobotStudies(config).check_inputs()
 
 
+def test_a_long_rest_at_a_logs_ends_passes_the_checks_and_is_dropped_by_its_job(
+    config, tmp_path, monkeypatch
+):
+    """opti_traj_testing1 (4.74 s) and opti_traj_testing2 (2.29 s) with 3 s of rest before
+    them and 2 s after (over a fifth of each: the run stopped on it, and 0.5 s at each end
+    passed and chose 6 Hz instead of 20): the checks pass, and robot_record drops the rest of
+    every log (``drop_rest`` in its settings) unless ``checks.skip`` keeps it (a twin's records
+    have none), and a log too short without its rest says so."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "data/kinova_gen3"
+    shutil.copytree(ROOT / "data/kinova_gen3", folder)
+    rng = np.random.default_rng(0)
+    for name in ("opti_traj_testing1.csv", "opti_traj_testing2.csv"):
+        log = pd.read_csv(folder / name)
+        held = pd.concat([log.iloc[[0] * 3000], log, log.iloc[[-1] * 2000]], ignore_index=True)
+        torque = [f"TorqueCur{i}" for i in range(1, 8)]
+        rest = np.r_[0:3000, len(held) - 2000 : len(held)]
+        held.loc[rest, torque] += rng.normal(0.0, 0.05, (rest.size, 7))  # a sensor at rest
+        held.assign(Time=np.arange(len(held))).to_csv(folder / name, index=False)
+    config["robots"] = {name: config["robots"][name] for name in ("kinova_gen3", "gen3_twin")}
+    block = config["robots"]["kinova_gen3"]
+    robots = RobotStudies(config)
+    robots.check_inputs()
+    for record in ("opti_traj_testing1", "opti_traj_testing2"):
+        assert robots.record_params(wc(study="kinova_gen3", record=record))["drop_rest"] is True
+    assert "drop_rest" not in robots.record_params(wc(study="gen3_twin", record="calibration"))
+    block["checks"]["skip"] = ["rest_at_ends"]
+    cfg = RobotStudies(config).record_params(wc(study="kinova_gen3", record="opti_traj_testing2"))
+    assert cfg["drop_rest"] is False
+    block["checks"]["skip"] = []
+    block["records"]["calibration"][0]["trim_end_s"] = 6.2  # 0.41 s of motion left
+    block["signals"]["trim_s"] = 0.3  # 0.6 s of it, and the 0.1 s of rest kept, filtered away
+    message = r"too short: its 0\.\d+ s after trim_start_s/trim_end_s and 3\.026 s of rest dropped"
+    with pytest.raises(UserError, match=message):
+        RobotStudies(config).check_inputs()
+
+
 @pytest.mark.parametrize(
     ("thinned", "decimate", "refused", "accepted", "message"),
     [

@@ -56,8 +56,11 @@ RATE_RATIO_BAND = (0.2, 5.0)
 # quadratic Gen3 record's start)
 MAX_REST_SHARE = 0.2
 # ... and for longer than this: a shorter rest at a log's start or end is how a motion begins
-# (the advice would trim nothing once 0.1 s is kept)
+# (the advice would trim nothing once REST_KEPT_S is kept)
 MIN_REST_S = 0.5
+# rest kept at an end when the rest there is trimmed (the advice, a robot calibration record's
+# automatic drop): the lead-in that filtering and signals.trim_s use up
+REST_KEPT_S = 0.1
 # ... in a record whose joints span at least this many times STILL_RAD: in a rocking of a few
 # thousandths of a rad (0.4 deg: 7x) rest and motion differ by the threshold alone, and the
 # regressor's condition number names what is wrong (rest advice came first and was followed
@@ -495,13 +498,26 @@ def rest_share(time: Array, angles: Array) -> str | None:
         MAX_REST_SHARE * duration, MIN_REST_S
     ):
         return None
-    start, end = (np.floor(max(rest - 0.1, 0.0) * 10.0) / 10.0 for rest in (lead, trail))
+    start, end = (np.floor(max(rest - REST_KEPT_S, 0.0) * 10.0) / 10.0 for rest in (lead, trail))
     return (
         f"it stands still for its first {lead:.3g} s and its last {trail:.3g} s of {duration:.4g} "
         f"s (no joint moves {STILL_RAD:g} rad or m): rest shows the model only gravity at one "
         "pose and leaves blocks of the cross-validation without motion; raise "
         + dropped_ends(start, end, "trim_start_s by {} s", "trim_end_s by {} s")
     )
+
+
+def rest_to_drop(time: Array, angles: Array) -> tuple[float, float]:
+    """Seconds to drop at the start and at the end of a record that rests there for longer
+    than :data:`MIN_REST_S` (:func:`rest_at_ends`), keeping :data:`REST_KEPT_S` of each rest;
+    (0, 0) for a record that never moves or moves too little to tell rest from motion (as
+    :func:`rest_share`).  Shorter rest is how a motion begins and is kept."""
+    spans = np.ptp(angles.reshape(time.size, -1), axis=0)
+    lead, trail = rest_at_ends(time, angles)
+    if spans.max() < REST_SPAN_FACTOR * STILL_RAD or max(lead, trail) >= time[-1] - time[0]:
+        return 0.0, 0.0
+    drop = [rest - REST_KEPT_S if rest > MIN_REST_S else 0.0 for rest in (lead, trail)]
+    return drop[0], drop[1]
 
 
 def dropped_ends(start_s: float, end_s: float, start: str, end: str) -> str:

@@ -540,13 +540,6 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     return []
 
 
-def rest_at_ends(record: RobotRecord) -> Problem | None:
-    """A record standing still at its start or end for long
-    (:func:`paramid.plausibility.rest_share`), with the trims that drop that rest."""
-    message = plausibility.rest_share(record.time, record.q)
-    return None if message is None else ("rest_at_ends", None, message)
-
-
 def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
     """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
     unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`; over
@@ -853,9 +846,8 @@ def record_problems(
     ``units``; a locked joint the log shows moving or held elsewhere comes first (the model's
     torque is wrong then); radians declared as degrees (:func:`radians_declared_degrees`)
     alone after it (everything after is misled); a record that stands
-    still is told so alone (its noise would mislead the unit checks), and one that does so at
-    its ends for long (:func:`rest_at_ends`) alone where the checks before the torque's pass
-    (a time unit off would make its seconds wrong); a time unit the
+    still is told so alone (its noise would mislead the unit checks; a long rest at a log's
+    ends is dropped before the checks, :func:`paramid.robot.records.log_record`); a time unit the
     recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
@@ -882,9 +874,6 @@ def record_problems(
     if "sensor_faults" not in skip:
         problems += sensor_faults(record, ratios, named)
     problems += exchanged
-    if "rest_at_ends" not in skip and not problems and (rest := rest_at_ends(record)):
-        return [rest]  # alone: a record mostly at rest misleads the torque checks (a Gen3 log
-        # with a minute of rest at each end had its wrist columns called exchanged)
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
     if problems or model_checks <= set(skip):
         return problems

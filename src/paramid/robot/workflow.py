@@ -40,6 +40,12 @@ def record_signals(settings: Mapping[str, Any], role: str) -> dict[str, Any]:
     return {**settings, "decimate": settings["decimate"] if role == "calibration" else 1}
 
 
+def drops_rest(block: Mapping[str, Any]) -> bool:
+    """Whether a robot block's joint logs lose a long rest at their ends
+    (:func:`paramid.robot.records.log_record`): unless ``checks.skip`` holds ``rest_at_ends``."""
+    return "rest_at_ends" not in block["checks"]["skip"]
+
+
 def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | None, str]]) -> str:
     """One error for every problem the log checks found in one record (check, joint or None,
     message): the study and the file, each problem on its own line beside its joint, and the
@@ -312,16 +318,13 @@ class RobotStudies:
         from paramid.robot import checks, model, records, signals, study
 
         robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
-        loaded = records.record_from_table(
+        loaded, rest = records.log_record(
             io.read_record(spec),
-            spec["path"],
+            spec,
             block["joints"],
-            spec["columns"],
-            spec["units"],
-            max_jitter=spec["max_jitter"],
             kinds=model.joint_kinds(robot),
             locked=dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
-            trim_s=(spec["trim_start_s"], spec["trim_end_s"]),
+            drop_rest=drops_rest(block),
         )
         kept = loaded.time[-1]
         needed = 2 * block["signals"]["trim_s"]
@@ -329,8 +332,10 @@ class RobotStudies:
         samples = -(-int((kept - needed) * loaded.sample_rate_hz) // decimate)  # kept every n-th
         if samples < MIN_KEPT_SAMPLES:  # the folds (cv.folds at most 50) need them too
             thinned = f" kept by signals.decimate = {decimate}" if decimate > 1 else ""
+            rested = f" and {sum(rest):.4g} s of rest dropped at its ends" if any(rest) else ""
             raise InputError(
-                f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s, "
+                f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s"
+                f"{rested}, "
                 f"less the 2 x signals.trim_s = {needed:g} s that filtering drops, leave "
                 f"{max(samples, 0)} samples{thinned}, fewer than {MIN_KEPT_SAMPLES}: record a "
                 "longer motion or lower those trims"
@@ -433,6 +438,8 @@ class RobotStudies:
         name = wildcards.study
         cfg = self._params(wildcards, record=wildcards.record)
         cfg["spec"] = self.records[name][wildcards.record][1]
+        if "path" in cfg["spec"]:
+            cfg["drop_rest"] = drops_rest(self.blocks[name])
         if name in self.twin:
             cfg["twin"] = self.blocks[name]["twin"]
         return cfg
