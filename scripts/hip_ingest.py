@@ -2,14 +2,18 @@
 
 import pandas as pd
 
-from paramid import ingest, io
+from paramid import ingest, io, plausibility
 
 
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_ingest")
     spec = cfg["spec"]
-    record = ingest.configured_record(io.read_record(spec), spec, cfg["ingest"]["max_jitter"])
+    record, rest = ingest.configured_record(
+        io.read_record(spec), spec, cfg["ingest"]["max_jitter"], drop_rest=cfg["drop_rest"]
+    )
+    if any(rest):
+        log.warning("%s", plausibility.rest_warning(cfg["record"], rest))
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
     units = {"time": "s", "angle": "rad", "torque": "N m"}
     if record.velocity is not None:
@@ -22,6 +26,7 @@ def main(smk) -> None:
         source_file=str(smk.input[0]),
         original_rate_hz=record.sample_rate_hz,
         trim_s=[spec["trim_start_s"], spec["trim_end_s"]],
+        rest_dropped_s=list(rest),
         rows_trimmed=record.rows_trimmed,
         jitter=record.jitter,
         resampled=record.resampled,

@@ -1,7 +1,7 @@
 """Rule robot_record: one record of a multi-joint study, in SI units on a uniform grid (a joint
 log validated and resampled, or a twin record simulated), as time, q_, dq_, tau_ per joint."""
 
-from paramid import io
+from paramid import io, plausibility
 from paramid.robot import model, records, study, twin
 
 
@@ -16,7 +16,7 @@ def main(smk) -> None:
             io.read_record(spec), spec, joints, kinds=kinds, drop_rest=cfg["drop_rest"]
         )
         if any(rest):
-            log.warning("%s", records.rest_warning(cfg["record"], rest))
+            log.warning("%s", plausibility.rest_warning(cfg["record"], rest))
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
         extra |= {
             "jitter": rec.jitter,

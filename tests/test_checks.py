@@ -75,7 +75,6 @@ def test_a_real_record_passes_every_check(pendulum):
         ("magnitudes", None, lambda r: 1e4 * r.torque),  # raw counts declared as N m
         ("encoder_clipped", lambda r: np.minimum(r.angle, np.quantile(r.angle, 0.8)), None),
         ("torque_clipped", None, lambda r: np.maximum(r.torque, np.quantile(r.torque, 0.2))),
-        ("rest_at_ends", lambda r: _held_after(r.angle, 0.6), None),  # its last 40 % at rest
         ("columns_swapped", lambda r: r.torque, lambda r: r.angle),
     ],
 )
@@ -424,12 +423,13 @@ def test_a_joint_that_barely_moves_is_named_before_any_job(pendulum):
     scale = np.deg2rad(0.4) / np.ptp(pendulum.angle)
     small = mean + (pendulum.angle - mean) * scale
     still = dataclasses.replace(pendulum, angle=small, velocity=pendulum.velocity * scale)
-    # its last 40 % held: named at full swing, not in a 7e-3 rad rocking (rest and motion
+    # its last 40 % held: dropped at full swing, not in a 7e-3 rad rocking (rest and motion
     # differ by the threshold alone); the condition number below names that record
     held = _held_after(pendulum.angle, 0.6)
-    assert plausibility.rest_share(pendulum.time, held) is not None
+    start, end = plausibility.rest_to_drop(pendulum.time, held)
+    assert start == 0.0 and end == pytest.approx(0.4 * pendulum.time[-1] - 0.1, abs=0.01)
     squeezed = mean + (held - mean) * np.deg2rad(0.4) / np.ptp(held)
-    assert plausibility.rest_share(pendulum.time, squeezed) is None
+    assert plausibility.rest_to_drop(pendulum.time, squeezed) == (0.0, 0.0)
     processed = pipeline.process(still.time, still.angle, still.torque, SIGNALS, 6.0)
     H, _ = pipeline.regression(processed, keys, 9.81)
     assert estimators.collinear_columns(H, keys) == []  # full rank in numbers
@@ -487,18 +487,22 @@ def test_records_whose_fits_differ_by_a_unit_are_named(pendulum):
     checks.check_records_agree(records, **args, skip_checks=["records_scale"])
 
 
-def test_rest_that_never_ends_or_barely_begins_is_left_to_the_other_checks():
+def test_rest_that_never_ends_or_barely_begins_is_kept_and_a_long_one_dropped():
     """A record whose angle leaves its start by 1.5e-3 rad and stays within 1e-3 of its end
-    raised an IndexError; a short rest (under 0.5 s) is how a motion begins."""
+    raised an IndexError; a short rest (under 0.5 s) is how a motion begins; 3 s before a
+    swing lose all but 0.1 s of it, and the warning names what was dropped and how to keep it."""
     time = np.arange(2000) / 100.0
     nudged = np.r_[np.linspace(0.0, 0.0015, 1000), np.linspace(0.0015, 0.0008, 1000)]
-    assert plausibility.rest_share(time, nudged) is None
+    assert plausibility.rest_to_drop(time, nudged) == (0.0, 0.0)
     swing = np.sin(np.arange(400) / 50.0)
     short = np.r_[np.zeros(40), swing - swing[0]]  # 0.4 s at rest out of 4.4 s
-    assert plausibility.rest_share(np.arange(440) / 100.0, short) is None
+    assert plausibility.rest_to_drop(np.arange(440) / 100.0, short) == (0.0, 0.0)
     only_start = np.r_[np.zeros(300), swing - swing[0]]  # 3 s of 7, nothing at the end
-    message = plausibility.rest_share(np.arange(700) / 100.0, only_start)
-    assert message is not None and message.endswith("raise trim_start_s by 2.9 s")
+    rest = plausibility.rest_to_drop(np.arange(700) / 100.0, only_start)
+    np.testing.assert_allclose(rest, (2.91, 0.0))  # it moves from 3.01 s on
+    warning = plausibility.rest_warning("swing", rest)
+    assert "dropped 2.91 s at its start (kept 0.1 s" in warning and "at its end " not in warning
+    assert warning.endswith("checks.skip: [rest_at_ends]")
 
 
 @pytest.mark.parametrize(("amplitude", "step"), [(1.0, 0.1), (0.2, 0.01), (30.0, 0.01)])

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import io
+from paramid import io, plausibility
 from paramid.errors import UserError
 from paramid.hip import pipeline
 from paramid.ingest import InputError
@@ -678,6 +678,6 @@ def test_a_calibration_log_loses_its_long_rest_at_the_ends(before, after, droppe
     np.testing.assert_array_equal(record.q, whole.q[start : start + record.time.size])
     np.testing.assert_array_equal(record.tau, whole.tau[start : start + record.time.size])
     if any(rest):
-        warning = records.rest_warning("cal", rest)
+        warning = plausibility.rest_warning("cal", rest)
         assert "checks.skip: [rest_at_ends]" in warning
         assert all(f"{v:g} s at its" in warning for v in rest if v)

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
-from paramid import io
+from paramid import io, plausibility
 from paramid.robot import twin
 
 pytestmark = pytest.mark.slow
@@ -260,3 +260,31 @@ def test_a_torque_logged_the_other_way_round_is_read_by_negate(workdir):
     (workdir / "my.yaml").write_text(block)
     out = snakemake(workdir, "-n", *_tables("mine", False), "--configfile", "my.yaml")
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
+
+
+def test_robot_record_drops_a_long_rest_and_says_so(workdir):
+    """Two seconds held before a user's calibration log (1 s after it): robot_record writes
+    the record without all but 0.1 s of each rest, logs a warning and records the seconds in
+    the metadata; the validation log, without rest, is written whole."""
+    _write_logs(workdir)
+    path = workdir / "data/mine/cal.csv"
+    log = pd.read_csv(path)
+    step = log["time"].iloc[1] - log["time"].iloc[0]  # 10 ms
+    held = pd.concat([log.iloc[[0] * 200], log, log.iloc[[-1] * 100]], ignore_index=True)
+    held.assign(time=step * np.arange(len(held))).to_csv(path, index=False)
+    (workdir / "my.yaml").write_text(LOG_BLOCK)
+    records = ["results/mine/records/cal.parquet", "results/mine/records/val.parquet"]
+    out = snakemake(workdir, "--cores", "1", *records, "--configfile", "my.yaml")
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
+    cal, meta = io.read_parquet(workdir / records[0])
+    rest = meta["rest_dropped_s"]
+    q = log[[f"q_{joint}" for joint in JOINTS]].to_numpy()
+    own = plausibility.rest_at_ends(log["time"].to_numpy(), q)  # the excitation starts at rest
+    np.testing.assert_allclose(rest, (own[0] + 2.0 - 0.1, own[1] + 1.0 - 0.1), atol=1e-9)
+    assert len(cal) == pytest.approx(len(held) - (rest[0] + rest[1]) / step, abs=1)
+    warning = (workdir / "logs/mine/robot_record_cal.log").read_text()
+    assert "cal: at rest" in warning and "checks.skip: [rest_at_ends]" in warning
+    val, meta = io.read_parquet(workdir / records[1])
+    assert meta["rest_dropped_s"] == [0.0, 0.0] and len(val) == len(
+        pd.read_csv(workdir / "data/mine/val.csv")
+    )

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
-from paramid import simulation
+from paramid import io, plausibility, simulation
 from paramid.hip import twin
 
 pytestmark = pytest.mark.slow
@@ -205,3 +205,22 @@ def test_a_spreadsheets_export_reads_by_its_format_settings(user_workdir):
     (user_workdir / "my.yaml").write_text(USER_BLOCK)
     text = _fails_cleanly(user_workdir, "data/mine/cal.csv")
     assert "set encoding: latin-1" in text, text[-3000:]
+
+
+def test_hip_ingest_drops_a_long_rest_and_says_so(user_workdir):
+    """Three seconds held before the user's calibration record: hip_ingest writes it without
+    all but 0.1 s of that rest, with a warning and the seconds in the metadata."""
+    path = user_workdir / "data/mine/cal.csv"
+    log = pd.read_csv(path)
+    step = log["time"].iloc[1] - log["time"].iloc[0]
+    held = pd.concat([log.iloc[[0] * round(3.0 / step)], log], ignore_index=True)
+    held.assign(time=step * np.arange(len(held))).to_csv(path, index=False)
+    target = "results/mine/records/calibration.parquet"
+    out = snakemake(user_workdir, "--cores", "1", target, "--configfile", "my.yaml")
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
+    frame, meta = io.read_parquet(user_workdir / target)
+    own = plausibility.rest_at_ends(log["time"].to_numpy(), log["angle"].to_numpy())
+    np.testing.assert_allclose(meta["rest_dropped_s"], (own[0] + 3.0 - 0.1, 0.0), atol=1e-9)
+    assert len(frame) == pytest.approx(len(held) - meta["rest_dropped_s"][0] / step, abs=1)
+    warning = (user_workdir / "logs/mine/hip_ingest_calibration.log").read_text()
+    assert "calibration: at rest" in warning and "checks.skip: [rest_at_ends]" in warning

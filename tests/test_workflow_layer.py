@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from paramid import io, workflow
+from paramid import ingest, io, workflow
 from paramid.calibration.workflow import CalibrationStudies
 from paramid.cec2022.workflow import Cec2022Benchmark
 from paramid.config import ConfigError, result_folders
@@ -922,11 +922,11 @@ def test_a_measured_1dof_study_may_not_validate_on_its_calibration_data(config):
         HipStudies(config)._check_held_out("pendulum")
 
 
-def test_rest_before_a_1dof_record_is_named_with_the_trim_that_drops_it(
-    config, tmp_path, monkeypatch
-):
-    """Five seconds of rest logged before the pendulum's swing-up stop the run with the
-    record's trim to set; set as advised, the record passes."""
+def test_rest_before_a_1dof_record_is_dropped_by_its_job(config, tmp_path, monkeypatch):
+    """Five seconds of rest logged before the pendulum's swing-up stopped the run with the
+    record's trim to set: now the record passes, and hip_ingest drops all but 0.1 s of the
+    rest (``drop_rest`` in its settings, as the start-up checks do) unless ``checks.skip``
+    keeps it."""
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
     path = tmp_path / "data/pendulum/swingup_ddp_measured.csv"
@@ -936,11 +936,24 @@ def test_rest_before_a_1dof_record_is_named_with_the_trim_that_drops_it(
     rest["time"] = frame["time"].iloc[0] - interval * np.arange(2500, 0, -1)
     pd.concat([rest, frame]).to_csv(path, index=False)
     config["studies"] = {"pendulum": config["studies"]["pendulum"]}
-    advice = r"measured\.csv: it stands still for its first 5\.02 s.*raise trim_start_s by 4\.9 s"
-    with pytest.raises(UserError, match=advice):
-        HipStudies(config).check_inputs()
-    config["studies"]["pendulum"]["records"]["calibration"]["trim_start_s"] = 4.9
-    HipStudies(config).check_inputs()
+    study = config["studies"]["pendulum"]
+    hip = HipStudies(config)
+    hip.check_inputs()
+    cfg = hip.ingest_params(wc(study="pendulum", record="calibration"))
+    assert cfg["drop_rest"] is True
+    record, rest = ingest.configured_record(
+        io.read_record(cfg["spec"]), cfg["spec"], cfg["ingest"]["max_jitter"], drop_rest=True
+    )
+    assert rest[0] == pytest.approx(4.92, abs=0.005) and rest[1] == 0.0  # 5.02 s less 0.1
+    whole, _ = ingest.configured_record(
+        io.read_record(cfg["spec"]), cfg["spec"], cfg["ingest"]["max_jitter"], drop_rest=False
+    )
+    assert whole.time.size - record.time.size == pytest.approx(rest[0] * 500, abs=1)  # 2 ms
+    study["checks"]["skip"] = ["rest_at_ends"]
+    assert (
+        HipStudies(config).ingest_params(wc(study="pendulum", record="calibration"))["drop_rest"]
+        is False
+    )
 
 
 def test_a_measured_validation_record_calibrated_by_the_sweep_needs_the_burn_in(

@@ -549,16 +549,23 @@ def record_from_table(
 
 
 def configured_record(
-    frame: pd.DataFrame, spec: Mapping[str, Any], max_jitter: float
-) -> MeasuredRecord:
+    frame: pd.DataFrame, spec: Mapping[str, Any], max_jitter: float, *, drop_rest: bool
+) -> tuple[MeasuredRecord, tuple[float, float]]:
     """:func:`record_from_table` of a record as a study's config gives it (``path``, read as
     ``frame``, ``units``, ``columns``, ``trim_start_s``, ``trim_end_s``; the schema fills the
-    defaults)."""
-    return record_from_table(
-        frame,
-        spec["path"],
-        spec["units"],
-        spec["columns"],
-        max_jitter=max_jitter,
-        trim_s=(spec["trim_start_s"], spec["trim_end_s"]),
-    )
+    defaults); with ``drop_rest`` a rest of more than 0.5 s at either end is trimmed too
+    (:func:`paramid.plausibility.dropping_rest`).  Returns the record and the seconds of rest
+    dropped at its start and end."""
+    from paramid.plausibility import dropping_rest  # it imports this module's units
+
+    def read(rest: tuple[float, float]) -> MeasuredRecord:
+        return record_from_table(
+            frame,
+            spec["path"],
+            spec["units"],
+            spec["columns"],
+            max_jitter=max_jitter,
+            trim_s=(spec["trim_start_s"] + rest[0], spec["trim_end_s"] + rest[1]),
+        )
+
+    return dropping_rest(read, lambda record: record.angle, drop_rest)

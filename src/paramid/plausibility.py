@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -18,6 +19,16 @@ from numpy.typing import ArrayLike, NDArray
 from paramid.ingest import UNIT_FACTORS
 
 Array = NDArray[np.float64]
+
+
+class Stamped(Protocol):
+    """A record with its sample times [s] (1-DOF or multi-joint)."""
+
+    @property
+    def time(self) -> Array: ...
+
+
+Timed = TypeVar("Timed", bound=Stamped)
 
 # An arm or leg joint turns less than two revolutions in a record: a larger angle span given
 # as rad is almost surely degrees (or encoder counts).
@@ -48,18 +59,15 @@ STILL_RAD = 1e-3
 # measured velocity vs the derivative of the angle: a time unit wrong by 1000 (ms as s) or 60
 # gives a ratio far outside this band; filtering and jitter keep a right record within it
 RATE_RATIO_BAND = (0.2, 5.0)
-# a record that stands still at its start or its end for more than this share of its duration:
-# one of the default five time blocks of the cross-validation (the cutoff's, the prior weight's)
-# then holds no motion, and the rest shows the model only gravity at one pose (a Gen3 log
-# padded with 5 s of rest at each end chose 8 Hz instead of 20 and validated 18 % worse; with
-# 20 s the cutoff's CV scores reached 10^6 N m).  The shipped records: at most 8.5 % (the
-# quadratic Gen3 record's start)
-MAX_REST_SHARE = 0.2
-# ... and for longer than this: a shorter rest at a log's start or end is how a motion begins
-# (the advice would trim nothing once REST_KEPT_S is kept)
+# a record that stands still at its start or its end for longer than this loses that rest
+# (rest_to_drop): rest shows the model only gravity at one pose, leaves time blocks of the
+# cross-validation (the cutoff's, the prior weight's, the friction laws') without motion
+# (opti_traj_testing1 with 1 s of it at each end chose 10 Hz instead of 20 and predicted
+# opti_traj_testing2 at 2.46 N m instead of 2.08; with 5 s 8 Hz, 18 % worse; with 20 s the
+# cutoff's CV scores reached 10^6 N m) and misleads the torque checks.  A shorter rest is how a
+# motion begins: the shipped records hold at most 0.42 s (the quadratic Gen3 record's start)
 MIN_REST_S = 0.5
-# rest kept at an end when the rest there is trimmed (the advice, a robot calibration record's
-# automatic drop): the lead-in that filtering and signals.trim_s use up
+# rest kept at an end whose rest is dropped: the lead-in that filtering and signals.trim_s use up
 REST_KEPT_S = 0.1
 # ... in a record whose joints span at least this many times STILL_RAD: in a rocking of a few
 # thousandths of a rad (0.4 deg: 7x) rest and motion differ by the threshold alone, and the
@@ -480,44 +488,42 @@ def rest_at_ends(time: Array, angles: Array) -> tuple[float, float]:
     return lead, trail
 
 
-def rest_share(time: Array, angles: Array) -> str | None:
-    """A record standing still at its start or end for more than :data:`MAX_REST_SHARE` of its
-    duration (:func:`rest_at_ends`), with the record's trims that drop the rest (0.1 s of it
-    kept at each end:
-    a Gen3 log padded with rest, trimmed to 0.5 s of it at each end, still chose 6 Hz instead
-    of 20 and validated at 2.65 N m instead of 2.085; trimmed to its own 0.13 s, as shipped).
-    A record that never moves, or whose largest span stays within :data:`REST_SPAN_FACTOR`
-    times :data:`STILL_RAD` (rest cannot be told from its motion), is left to the checks that
-    name it (stands still, rank, the regressor's condition number)."""
-    spans = np.ptp(angles.reshape(time.size, -1), axis=0)
-    if spans.max() < REST_SPAN_FACTOR * STILL_RAD:
-        return None
-    lead, trail = rest_at_ends(time, angles)
-    duration = float(time[-1] - time[0])
-    if max(lead, trail) >= duration or max(lead, trail) <= max(
-        MAX_REST_SHARE * duration, MIN_REST_S
-    ):
-        return None
-    start, end = (np.floor(max(rest - REST_KEPT_S, 0.0) * 10.0) / 10.0 for rest in (lead, trail))
-    return (
-        f"it stands still for its first {lead:.3g} s and its last {trail:.3g} s of {duration:.4g} "
-        f"s (no joint moves {STILL_RAD:g} rad or m): rest shows the model only gravity at one "
-        "pose and leaves blocks of the cross-validation without motion; raise "
-        + dropped_ends(start, end, "trim_start_s by {} s", "trim_end_s by {} s")
-    )
-
-
 def rest_to_drop(time: Array, angles: Array) -> tuple[float, float]:
     """Seconds to drop at the start and at the end of a record that rests there for longer
-    than :data:`MIN_REST_S` (:func:`rest_at_ends`), keeping :data:`REST_KEPT_S` of each rest;
-    (0, 0) for a record that never moves or moves too little to tell rest from motion (as
-    :func:`rest_share`).  Shorter rest is how a motion begins and is kept."""
+    than :data:`MIN_REST_S` (:func:`rest_at_ends`), keeping :data:`REST_KEPT_S` of each rest.
+    (0, 0) for a record that never moves, or whose largest span stays within
+    :data:`REST_SPAN_FACTOR` times :data:`STILL_RAD` (rest cannot be told from its motion): the
+    checks that name those (stands still, rank, the regressor's condition number) see it whole."""
     spans = np.ptp(angles.reshape(time.size, -1), axis=0)
     lead, trail = rest_at_ends(time, angles)
     if spans.max() < REST_SPAN_FACTOR * STILL_RAD or max(lead, trail) >= time[-1] - time[0]:
         return 0.0, 0.0
     drop = [rest - REST_KEPT_S if rest > MIN_REST_S else 0.0 for rest in (lead, trail)]
     return drop[0], drop[1]
+
+
+def dropping_rest(
+    read: Callable[[tuple[float, float]], Timed], angles: Callable[[Timed], Array], drop: bool
+) -> tuple[Timed, tuple[float, float]]:
+    """``read(more_trims_s)`` of a record (a file with its configured trims, each end's
+    trim raised by the given seconds) and, with ``drop``, read again without the rest at
+    its ends (:func:`rest_to_drop` of its ``time`` and ``angles(record)``): the record and the
+    seconds of rest dropped at its start and end."""
+    record = read((0.0, 0.0))
+    rest = rest_to_drop(record.time, angles(record)) if drop else (0.0, 0.0)
+    return (read(rest) if any(rest) else record), rest
+
+
+def rest_warning(name: str, rest: tuple[float, float]) -> str:
+    """What :func:`dropping_rest` dropped of record ``name``'s rest at its ends."""
+    ends = dropped_ends(*rest, "{} s at its start", "{} s at its end")
+    return (
+        f"{name}: at rest (no joint moving {STILL_RAD:g} rad or m) for longer than "
+        f"{MIN_REST_S:g} s at its ends: dropped {ends} (kept {REST_KEPT_S:g} s of each rest: "
+        "rest shows the model only gravity at one pose, "
+        "and a cross-validation block without motion misleads the cutoff and the fits' "
+        "choices); to keep it, checks.skip: [rest_at_ends]"
+    )
 
 
 def dropped_ends(start_s: float, end_s: float, start: str, end: str) -> str:
@@ -686,7 +692,6 @@ def record_problems(
         "magnitudes": lambda: magnitudes(time, torque) or torque_spike(time, torque),
         "encoder_clipped": lambda: encoder_clipped(angle),
         "torque_clipped": lambda: torque_clipped(torque),
-        "rest_at_ends": lambda: rest_share(time, angle),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]
     problems = [(name, message) for name, message in found if message]

@@ -257,6 +257,12 @@ def one_of(names: Iterable[object]) -> str:
     return "|".join(re.escape(str(n)) for n in names) or NEVER
 
 
+def drops_rest(block: Mapping[str, Any]) -> bool:
+    """Whether a study block's measured records lose a long rest at their ends
+    (:func:`paramid.plausibility.dropping_rest`): unless ``checks.skip`` holds ``rest_at_ends``."""
+    return "rest_at_ends" not in block["checks"]["skip"]
+
+
 def fixed_signal_settings(signals: Mapping[str, Any]) -> dict[str, Any]:
     """A ``signals:`` block without the settings of the cutoff choice (a stage that uses the
     chosen cutoff reads it from its JSON file, so the candidates never rerun it)."""

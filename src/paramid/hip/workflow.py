@@ -17,6 +17,7 @@ from paramid.hip import methods, model
 from paramid.workflow import (
     Wildcards,
     check_paper_values,
+    drops_rest,
     fixed_signal_settings,
     mark_validated,
     validated_before,
@@ -237,7 +238,12 @@ class HipStudies:
             return []
         from paramid.hip import checks
 
-        loaded = ingest.configured_record(io.read_record(spec), spec, cfg["ingest"]["max_jitter"])
+        loaded, _ = ingest.configured_record(
+            io.read_record(spec),
+            spec,
+            cfg["ingest"]["max_jitter"],
+            drop_rest=drops_rest(cfg),
+        )
         checks.check_usable(
             loaded,
             spec["path"],
@@ -278,7 +284,8 @@ class HipStudies:
                     io.read_record(spec),
                     spec,
                     cfg["ingest"]["max_jitter"],
-                ),
+                    drop_rest=drops_rest(cfg),
+                )[0],
                 spec["path"],
             )
             for record, spec in specs.items()
@@ -312,6 +319,7 @@ class HipStudies:
             "record": wildcards.record,
             "spec": study["records"][wildcards.record],
             "ingest": study["ingest"],
+            "drop_rest": drops_rest(study),
         }
 
     def measured_path(self, wildcards: Wildcards) -> str:

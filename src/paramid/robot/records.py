@@ -43,7 +43,7 @@ from paramid.ingest import (
     trimmed_time,
 )
 from paramid.io import FileLines
-from paramid.plausibility import MIN_REST_S, REST_KEPT_S, dropped_ends, rest_to_drop
+from paramid.plausibility import dropping_rest
 
 Array = NDArray[np.float64]
 #: a field's columns: a template (``{i}``, ``{i0}``, ``{joint}``) or one name per joint
@@ -358,14 +358,9 @@ def log_record(
 
     With ``drop_rest`` a rest of more than :data:`paramid.plausibility.MIN_REST_S` at either
     end is trimmed too, all but :data:`paramid.plausibility.REST_KEPT_S` of it
-    (:func:`paramid.plausibility.rest_to_drop`): it shows the model only gravity at one pose;
-    in a calibration record a time block of the cross-validation that chooses the cutoff, the
-    prior's weight and the friction laws would hold no motion (opti_traj_testing1 with 1 s of
-    rest at each end chose 10 Hz instead of 20 and predicted opti_traj_testing2 at 2.46 N m
-    instead of 2.08), in a validation record the score would be a held pose's, and a record
-    mostly at rest misleads the torque checks (with a minute at each end a Gen3 log's wrist
-    columns were called exchanged).  Returns the record and the seconds of rest dropped at
-    its start and end."""
+    (:func:`paramid.plausibility.dropping_rest`; in a validation record the score would be a
+    held pose's, and with a minute of rest at each end a Gen3 log's wrist columns were called
+    exchanged).  Returns the record and the seconds of rest dropped at its start and end."""
 
     def read(rest: tuple[float, float]) -> RobotRecord:
         return record_from_table(
@@ -380,20 +375,7 @@ def log_record(
             trim_s=(spec["trim_start_s"] + rest[0], spec["trim_end_s"] + rest[1]),
         )
 
-    record = read((0.0, 0.0))
-    rest = rest_to_drop(record.time, record.q) if drop_rest else (0.0, 0.0)
-    return (read(rest) if any(rest) else record), rest
-
-
-def rest_warning(name: str, rest: tuple[float, float]) -> str:
-    """What :func:`log_record` dropped of record ``name``'s rest at its ends."""
-    ends = dropped_ends(*rest, "{} s at its start", "{} s at its end")
-    return (
-        f"{name}: the robot rests at its ends for longer than {MIN_REST_S:g} s: dropped "
-        f"{ends} (kept {REST_KEPT_S:g} s of each rest: rest shows the model only gravity at one "
-        "pose, and a cross-validation block without motion misleads the cutoff, the prior's "
-        "weight and the friction laws); to keep it, checks.skip: [rest_at_ends]"
-    )
+    return dropping_rest(read, lambda record: record.q, drop_rest)
 
 
 def written_record(frame: pd.DataFrame, path: str | Path, joints: Sequence[str]) -> RobotRecord:

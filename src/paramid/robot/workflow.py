@@ -19,7 +19,7 @@ from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import InputError, UserError
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
-from paramid.workflow import Wildcards, mark_validated, validated_before
+from paramid.workflow import Wildcards, drops_rest, mark_validated, validated_before
 
 FIGURES = ("torque", "rmse", "parameters", "regularisation")
 METHODS = tuple(ESTIMATORS)
@@ -38,12 +38,6 @@ def record_signals(settings: Mapping[str, Any], role: str) -> dict[str, Any]:
     (``decimate`` thins the calibration records' rows for the fit; a validation RMSE on every
     n-th sample moved with the phase of the thinning: 1.5-2.7 N m at 20 on a Gen3 log)."""
     return {**settings, "decimate": settings["decimate"] if role == "calibration" else 1}
-
-
-def drops_rest(block: Mapping[str, Any]) -> bool:
-    """Whether a robot block's joint logs lose a long rest at their ends
-    (:func:`paramid.robot.records.log_record`): unless ``checks.skip`` holds ``rest_at_ends``."""
-    return "rest_at_ends" not in block["checks"]["skip"]
 
 
 def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | None, str]]) -> str:
