@@ -10,7 +10,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_record")
     spec, joints = cfg["spec"], cfg["robot"]["joints"]
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
-    if "path" in spec:  # a joint log, trimmed at both ends (a calibration log: long rest too)
+    if "path" in spec:  # a joint log, trimmed at both ends (and of a long rest there)
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
         rec, rest = records.log_record(
             io.read_record(spec), spec, joints, kinds=kinds, drop_rest=cfg["drop_rest"]
