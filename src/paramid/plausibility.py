@@ -516,7 +516,8 @@ def dropping_rest(
 
 def rest_warning(name: str, rest: tuple[float, float]) -> str:
     """What :func:`dropping_rest` dropped of record ``name``'s rest at its ends."""
-    ends = dropped_ends(*rest, "{} s at its start", "{} s at its end")
+    start, end = (round(seconds, 3) for seconds in rest)
+    ends = dropped_ends(start, end, "{} s at its start", "{} s at its end")
     return (
         f"{name}: at rest (no joint moving {STILL_RAD:g} rad or m) for longer than "
         f"{MIN_REST_S:g} s at its ends: dropped {ends} (kept {REST_KEPT_S:g} s of each rest: "
