@@ -926,7 +926,7 @@ def test_rest_before_a_1dof_record_is_dropped_by_its_job(config, tmp_path, monke
     """Five seconds of rest logged before the pendulum's swing-up stopped the run with the
     record's trim to set: now the record passes, and hip_ingest drops all but 0.1 s of the
     rest (``drop_rest`` in its settings, as the start-up checks do) unless ``checks.skip``
-    keeps it."""
+    keeps it; a record too short without the rest says so."""
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
     path = tmp_path / "data/pendulum/swingup_ddp_measured.csv"
@@ -954,6 +954,11 @@ def test_rest_before_a_1dof_record_is_dropped_by_its_job(config, tmp_path, monke
         HipStudies(config).ingest_params(wc(study="pendulum", record="calibration"))["drop_rest"]
         is False
     )
+    study["checks"]["skip"] = []
+    study["records"]["calibration"]["trim_end_s"] = 5.5  # of its 6 s of motion
+    short = r"measured\.csv: \d+ samples \(0\.\d+ s\) after 4\.917 s of rest dropped at its "
+    with pytest.raises(UserError, match=short + "ends is too short"):
+        HipStudies(config).check_inputs()
 
 
 def test_a_measured_validation_record_calibrated_by_the_sweep_needs_the_burn_in(

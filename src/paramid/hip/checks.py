@@ -65,6 +65,7 @@ def check_usable(
     time_unit: str = "s",
     angle_unit: str = "rad",
     velocity_unit: str = "rad/s",
+    rest_dropped_s: tuple[float, float] = (0.0, 0.0),
 ) -> None:
     """Check that the signal chain and the regressor can use this record (before any job runs).
 
@@ -73,7 +74,8 @@ def check_usable(
     setting; the advice names the unit that fits, given the declared ``time_unit``; an angle
     declared in degrees, ``angle_unit``, whose file values look like radians), a cutoff
     (or one of the ``sweep_cutoffs``) is at or above Nyquist, ``trim_s`` is under one sample,
-    the record is shorter than trimming (and RLS burn-in) need, the regressor is rank-deficient
+    the record is shorter than trimming (and RLS burn-in) need (``rest_dropped_s``: the rest
+    its reading dropped at its ends, named there), the regressor is rank-deficient
     (listing the collinear columns), or a plausibility check of :mod:`paramid.plausibility`
     fails (degrees given as rad, constant torque, absurd magnitudes, a clipped encoder, angle
     and torque swapped, a regressor too ill-conditioned to identify its parameters, a least-
@@ -101,8 +103,10 @@ def check_usable(
     burn_in = int(round(burn_in_s * fs))
     needed = model.samples_needed(trim, burn_in, len(regressor))
     if record.time.size < needed:
+        rested = sum(rest_dropped_s)
+        rest = f" after {rested:.4g} s of rest dropped at its ends" if rested else ""
         raise InputError(
-            f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s) is too short: "
+            f"{path}: {record.time.size} samples ({record.time[-1]:.3g} s){rest} is too short: "
             f"studies.{study}.signals.trim_s ({trim} samples at each end)"
             + (f" and studies.{study}.rls.burn_in_s ({burn_in} samples)" if burn_in else "")
             + f" need at least {needed} samples"

@@ -238,7 +238,7 @@ class HipStudies:
             return []
         from paramid.hip import checks
 
-        loaded, _ = ingest.configured_record(
+        loaded, rest = ingest.configured_record(
             io.read_record(spec),
             spec,
             cfg["ingest"]["max_jitter"],
@@ -259,6 +259,7 @@ class HipStudies:
             time_unit=spec["units"].get("time", "s"),
             angle_unit=spec["units"].get("angle", "rad"),
             velocity_unit=spec["units"].get("velocity", "rad/s"),
+            rest_dropped_s=rest,
         )
         return [stamp]
 
