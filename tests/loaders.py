@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
 from schema_blocks import defaults
 
 from paramid import ingest, io
@@ -64,3 +66,33 @@ GEN3_TORQUE_NOISE_NM = (3.3, 3.3, 3.3, 3.3, 0.6, 0.6, 0.6)
 GEN3_NOISE = twin.TwinNoise(1e-5, 0.0, 2e-3, GEN3_TORQUE_NOISE_NM)
 #: perfect sensors: measured = true
 NOISE_FREE = twin.TwinNoise(0.0, 0.0, 0.0, 0.0)
+
+
+def with_rest(
+    log: pd.DataFrame,
+    before: int,
+    after: int = 0,
+    *,
+    time: str = "time",
+    noisy: tuple[str, ...] = (),
+    seed: int = 0,
+) -> pd.DataFrame:
+    """``log`` with its first row held for ``before`` rows and its last for ``after`` (a logger
+    running before and after the motion), stamped at its median interval beyond its own stamps,
+    with N(0, 0.05) added to the ``noisy`` columns there (a torque sensor at rest: a value held
+    exactly reads as a saturated one)."""
+    held = pd.concat([log.iloc[[0] * before], log, log.iloc[[-1] * after]], ignore_index=True)
+    step = float(log[time].diff().median())
+    stamps = log[time].to_numpy()
+    held[time] = np.concatenate(
+        [
+            stamps[0] - step * np.arange(before, 0, -1),
+            stamps,
+            stamps[-1] + step * np.arange(1, after + 1),
+        ]
+    )
+    if noisy:
+        rest = np.r_[0:before, len(held) - after : len(held)]
+        noise = np.random.default_rng(seed).normal(0.0, 0.05, (rest.size, len(noisy)))
+        held.loc[rest, list(noisy)] += noise
+    return held

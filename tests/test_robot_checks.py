@@ -20,6 +20,7 @@ from paramid.robot import checks, model, records
 ROOT = Path(__file__).resolve().parents[1]
 JOINTS = [f"joint_{i}" for i in range(1, 8)]
 COLUMNS = {"time": "Time", "q": "Position{i}", "dq": "Velocity{i}", "tau": "TorqueCur{i}"}
+TORQUE = tuple(f"TorqueCur{i}" for i in range(1, 8))
 RECORDS = ["opti_traj_testing1", "opti_traj_testing2", "RecordTrajectory_quadratic"]
 
 
@@ -582,15 +583,10 @@ def test_two_wrist_torque_columns_exchanged_are_named(robot, name, pairs):
 
 
 def _padded_log(seconds: float) -> pd.DataFrame:
-    """opti_traj_testing1's log with ``seconds`` of rest before and after it: its first and
-    last rows held (zero velocity), the torque with 0.05 N m of sensor noise, Time renumbered."""
+    """opti_traj_testing1's log with ``seconds`` of rest before and after it (1 kHz rows)."""
     log = pd.read_csv(ROOT / "data/kinova_gen3/opti_traj_testing1.csv")
-    pad = round(seconds * 1000)  # rows at the log's 1 kHz
-    held = pd.concat([log.iloc[[0] * pad], log, log.iloc[[-1] * pad]], ignore_index=True)
-    rest = np.r_[0:pad, len(held) - pad : len(held)]
-    torque = [f"TorqueCur{i}" for i in range(1, 8)]
-    held.loc[rest, torque] += np.random.default_rng(0).normal(0.0, 0.05, (rest.size, 7))
-    return held.assign(Time=np.arange(len(held)))
+    pad = round(seconds * 1000)
+    return loaders.with_rest(log, pad, pad, time="Time", noisy=TORQUE)
 
 
 def _read_log(log: pd.DataFrame, units: dict, drop_rest: bool = True):

@@ -640,23 +640,15 @@ def test_the_auto_cutoffs_standard_error_is_over_the_folds(monkeypatch):
     np.testing.assert_allclose(choice.cv_se, [np.sqrt(5.0 / 3.0) / 2.0] * 2)
 
 
-def _held(data: pd.DataFrame, before: int, after: int) -> pd.DataFrame:
-    """``data`` with its first row held for ``before`` samples and its last for ``after``,
-    the time column renumbered at the file's interval."""
-    held = pd.concat([data.iloc[[0] * before], data, data.iloc[[-1] * after]], ignore_index=True)
-    step = data["time"].iloc[1] - data["time"].iloc[0]
-    return held.assign(time=data["time"].iloc[0] + step * np.arange(len(held)))
-
-
 @pytest.mark.parametrize(
     ("before", "after", "dropped"),
     [(1500, 700, (1.4, 0.6)), (1500, 300, (1.4, 0.0)), (400, 300, (0.0, 0.0))],
 )
-def test_a_calibration_log_loses_its_long_rest_at_the_ends(before, after, dropped):
-    """Rest of more than 0.5 s at an end of a calibration log is trimmed to 0.1 s (a
+def test_a_log_loses_its_long_rest_at_the_ends(before, after, dropped):
+    """Rest of more than 0.5 s at an end of a joint log is trimmed to 0.1 s (a
     cross-validation block without motion misled the cutoff, the prior's weight and the
-    friction laws); shorter rest is how a motion begins and is kept; without ``drop_rest`` (a
-    validation log) the whole log is kept."""
+    friction laws); shorter rest is how a motion begins and is kept; without ``drop_rest``
+    (``checks.skip: [rest_at_ends]``) the whole log is kept."""
     t = np.arange(3000) / 1000.0
     motion_only = frame(t)
     spec = {
@@ -668,7 +660,7 @@ def test_a_calibration_log_loses_its_long_rest_at_the_ends(before, after, droppe
         "trim_end_s": 0.0,
     }
     kinds = ["revolute"] * 3
-    padded = _held(motion_only, before, after)
+    padded = loaders.with_rest(motion_only, before, after)
     record, rest = records.log_record(padded, spec, JOINTS, kinds=kinds, drop_rest=True)
     np.testing.assert_allclose(rest, dropped, atol=1.5e-3)
     whole, none = records.log_record(padded, spec, JOINTS, kinds=kinds)

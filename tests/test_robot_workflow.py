@@ -270,8 +270,8 @@ def test_robot_record_drops_a_long_rest_and_says_so(workdir):
     path = workdir / "data/mine/cal.csv"
     log = pd.read_csv(path)
     step = log["time"].iloc[1] - log["time"].iloc[0]  # 10 ms
-    held = pd.concat([log.iloc[[0] * 200], log, log.iloc[[-1] * 100]], ignore_index=True)
-    held.assign(time=step * np.arange(len(held))).to_csv(path, index=False)
+    held = loaders.with_rest(log, 200, 100)
+    held.to_csv(path, index=False)
     (workdir / "my.yaml").write_text(LOG_BLOCK)
     records = ["results/mine/records/cal.parquet", "results/mine/records/val.parquet"]
     out = snakemake(workdir, "--cores", "1", *records, "--configfile", "my.yaml")

@@ -7,6 +7,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+import loaders
 import numpy as np
 import pandas as pd
 import pytest
@@ -213,8 +214,8 @@ def test_hip_ingest_drops_a_long_rest_and_says_so(user_workdir):
     path = user_workdir / "data/mine/cal.csv"
     log = pd.read_csv(path)
     step = log["time"].iloc[1] - log["time"].iloc[0]
-    held = pd.concat([log.iloc[[0] * round(3.0 / step)], log], ignore_index=True)
-    held.assign(time=step * np.arange(len(held))).to_csv(path, index=False)
+    held = loaders.with_rest(log, round(3.0 / step))
+    held.to_csv(path, index=False)
     target = "results/mine/records/calibration.parquet"
     out = snakemake(user_workdir, "--cores", "1", target, "--configfile", "my.yaml")
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]

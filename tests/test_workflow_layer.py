@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
+import loaders
 import pandas as pd
 import pytest
 import yaml
@@ -773,14 +773,10 @@ def test_a_long_rest_at_a_logs_ends_passes_the_checks_and_is_dropped_by_its_job(
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "data/kinova_gen3"
     shutil.copytree(ROOT / "data/kinova_gen3", folder)
-    rng = np.random.default_rng(0)
+    torque = tuple(f"TorqueCur{i}" for i in range(1, 8))
     for name in ("opti_traj_testing1.csv", "opti_traj_testing2.csv"):
-        log = pd.read_csv(folder / name)
-        held = pd.concat([log.iloc[[0] * 3000], log, log.iloc[[-1] * 2000]], ignore_index=True)
-        torque = [f"TorqueCur{i}" for i in range(1, 8)]
-        rest = np.r_[0:3000, len(held) - 2000 : len(held)]
-        held.loc[rest, torque] += rng.normal(0.0, 0.05, (rest.size, 7))  # a sensor at rest
-        held.assign(Time=np.arange(len(held))).to_csv(folder / name, index=False)
+        held = loaders.with_rest(pd.read_csv(folder / name), 3000, 2000, time="Time", noisy=torque)
+        held.to_csv(folder / name, index=False)
     config["robots"] = {name: config["robots"][name] for name in ("kinova_gen3", "gen3_twin")}
     block = config["robots"]["kinova_gen3"]
     robots = RobotStudies(config)
@@ -930,11 +926,7 @@ def test_rest_before_a_1dof_record_is_dropped_by_its_job(config, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     shutil.copytree(ROOT / "data/pendulum", tmp_path / "data/pendulum")
     path = tmp_path / "data/pendulum/swingup_ddp_measured.csv"
-    frame = pd.read_csv(path)
-    interval = frame["time"].diff().median()  # 2 ms
-    rest = pd.DataFrame([frame.iloc[0]] * 2500)
-    rest["time"] = frame["time"].iloc[0] - interval * np.arange(2500, 0, -1)
-    pd.concat([rest, frame]).to_csv(path, index=False)
+    loaders.with_rest(pd.read_csv(path), 2500).to_csv(path, index=False)  # 5 s at 2 ms
     config["studies"] = {"pendulum": config["studies"]["pendulum"]}
     study = config["studies"]["pendulum"]
     hip = HipStudies(config)
