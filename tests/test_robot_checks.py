@@ -299,7 +299,7 @@ def test_near_equal_corrections_are_named_beside_the_best_fit(robot):
     is named after the best correction (misfit x 0.45 against 0.53)."""
     problems = checks.record_problems(_exchanged(RECORDS[0], (0, 5), "tau"), robot)
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_1 and joint_6")]
-    best, alternative = problems[0][2].split("; as good a fit or better")
+    best, alternative = problems[0][2].split("; nearly as good")
     assert "the torque columns" in best
     assert alternative == (
         " (misfit x 0.45 with this correction): the angle columns of joint_1 and joint_6 "
@@ -705,7 +705,7 @@ def test_every_problem_of_a_record_is_in_one_error(robot):
         ("torque_sign", "joint_2"),
         ("torque_sign", "joint_4"),
     ]
-    assert "as good a fit" not in problems[0][2]  # the alternatives are named once, at the end
+    assert "nearly as good" not in problems[0][2]  # the alternatives are named once, at the end
     assert "with these corrections): " in problems[1][2]
     text = problems_message("gen3", path, problems)
     assert text.startswith(f"robots.gen3: {path}: 2 problems:\n  - joint_2: ")
@@ -946,7 +946,7 @@ def test_up_to_two_near_equal_corrections_are_named():
     [(check, joint, message)] = checks.best_explanation([others[0], best, *others[1:]])
     assert (check, joint) == ("columns_swapped", "best")
     assert message == (
-        "best; as good a fit or better (misfit x 0.40 with this correction): "
+        "best; nearly as good (misfit x 0.40 with this correction): "
         "first (misfit x 0.45); second (misfit x 0.50)"
     )
 

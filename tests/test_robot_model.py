@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import loaders
@@ -550,6 +551,57 @@ def test_a_slide_beyond_half_its_travel_past_its_limit_is_named(small_urdf: Path
     [(check, joint, message)] = checks.angle_units(_held_record(robot, far), robot)
     assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
     assert checks.angle_units(_held_record(robot, near), robot) == []
+
+
+def _simulated(robot: Robot, q: np.ndarray, coulomb: np.ndarray) -> RobotRecord:
+    """A 500 Hz record of the angles q with the URDF's torque plus Coulomb friction and
+    0.02 N m of noise."""
+    t = np.arange(q.shape[0]) / 500.0
+    dq = np.gradient(q, t, axis=0)
+    tau = checks.urdf_torque(robot, q, dq, np.gradient(dq, t, axis=0)) + coulomb * np.sign(dq)
+    tau += np.random.default_rng(0).normal(0.0, 0.02, tau.shape)
+    return RobotRecord(t, q, None, tau, tuple(robot.joints), 500.0, 0.0, False)
+
+
+def test_two_joints_exchanged_are_named_before_the_torque_scale_they_put_off(
+    small_urdf: Path,
+) -> None:
+    """Every column of spin and elbow exchanged (the `joints:` order against the log's): only
+    the elbow carries a rigid-body torque to judge, so the record's torque reads 0.016 x the
+    URDF's, a unit error by the scale alone; the exchange puts it back at 1.0 x and is named
+    instead, with the scale it explains.  A torque in another unit, not exchanged, is still
+    named as a unit."""
+    robot = load_robot(small_urdf, ["spin", "elbow"])
+    t = np.arange(5000) / 500.0
+    q = np.column_stack([np.sin(0.7 * t), 0.8 * np.sin(1.1 * t + 0.5)])
+    record = _simulated(robot, q, np.array([0.3, 0.4]))
+    assert checks.record_problems(record, robot) == []
+    exchanged = dataclasses.replace(record, q=record.q[:, ::-1], tau=record.tau[:, ::-1])
+    [(check, joint, message)] = checks.record_problems(exchanged, robot)
+    assert (check, joint) == ("columns_swapped", "spin and elbow")
+    assert message.startswith("all columns (angle, velocity, torque) of spin and elbow")
+    assert message.endswith("(the torque's scale against the URDF's: 0.0158 x, exchanged 0.999 x)")
+    in_cn_m = dataclasses.replace(record, tau=record.tau * 100.0)  # N cm read as N m
+    [(check, joint, message)] = checks.record_problems(in_cn_m, robot)
+    assert (check, joint) == ("torque_units", None) and "check units.tau" in message
+
+
+def test_a_slide_exchanged_with_an_elbow_is_named_beside_the_unit(small_urdf: Path) -> None:
+    """The slide's and the elbow's angle columns exchanged: the slide's column, the elbow's
+    angle, reads as a position 8x its travel (mm?); the elbow's column, the slide's position, is
+    a plausible angle, and each passes as the other's, so the exchange is named beside the unit.
+    The spin, a continuous joint without limits, takes the elbow's angle too, but its slow
+    sway read as the slide's position is still beyond the slide's travel: not named."""
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])
+    t = np.arange(2000) / 500.0
+    q = np.column_stack([0.5 * np.sin(t), 0.8 * np.sin(1.1 * t), 0.05 * np.sin(2 * t)])
+    assert checks.angle_units(_held_record(robot, q), robot) == []
+    [(check, joint, message)] = checks.angle_units(_held_record(robot, q[:, [0, 2, 1]]), robot)
+    assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
+    assert message.endswith(
+        "; or exchanged with elbow's column? each passes this check as the other's: check the "
+        "record's `columns:` setting"
+    )
 
 
 def test_a_revolute_joint_without_urdf_limits_ranges_over_a_turn(small_urdf: Path) -> None:

@@ -59,6 +59,9 @@ CHECKS = (
 LIMIT_MARGIN_RAD = 0.5
 # how :func:`angle_units` asks about degrees (both its messages; :func:`in_degrees` reads it)
 DEGREES_ADVICE = "is it in degrees? set units.q: deg"
+# how :func:`angle_units` names an exchange of angle columns beside a unit (:func:`in_degrees`
+# leaves such a joint's message whole)
+EXCHANGE_ADVICE = "each passes this check as the other's"
 # a joint whose recorded velocity reaches this (99th percentile of |q̇|) moves: about 3 deg/s;
 # the shipped Gen3 logs at rest show at most 2e-4 rad/s
 MOVING_RAD_S = 0.05
@@ -256,24 +259,20 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
     by :func:`paramid.robot.records.record_from_table`), or angles far outside the URDF's limits; a
     prismatic joint's position in m judged alike (the likely error there: mm).  Without
     ``judge_speed`` (a time unit the recorded velocity shows wrong: the speeds are off by it)
-    the span and limits alone."""
+    the span and limits alone.  Where exchanging the flagged joint's angle column with another
+    joint's makes both pass, the exchange is named beside the unit."""
     problems: list[Problem] = []
     lower, upper = joint_ranges(robot)
-    for k, (joint, kind) in enumerate(zip(record.joints, joint_kinds(robot), strict=True)):
+    kinds = joint_kinds(robot)
+
+    def judged(column: int, as_joint: int) -> str | None:
+        limits = (lower[as_joint], upper[as_joint])
+        q = record.q[:, column]
+        return _units_message(record.time, q, kinds[as_joint], limits, judge_speed)
+
+    for k, (joint, kind) in enumerate(zip(record.joints, kinds, strict=True)):
+        message = judged(k, k)
         q = record.q[:, k]
-        if kind == "prismatic":
-            limits = (lower[k], upper[k])
-            problems += _prismatic_units(record.time, q, joint, limits, judge_speed)
-            continue
-        message = plausibility.angle_units(record.time, q, "units.q", judge_speed)
-        if message is None and (lower[k] > -np.pi or upper[k] < np.pi):
-            low, high = float(q.min()), float(q.max())
-            if low < lower[k] - LIMIT_MARGIN_RAD or high > upper[k] + LIMIT_MARGIN_RAD:
-                message = (
-                    f"the angle reaches [{low:.4g}, {high:.4g}] rad, far outside the URDF's "
-                    f"limits [{lower[k]:.4g}, {upper[k]:.4g}] rad: is it in degrees? set "
-                    "units.q: deg"
-                )
         if (
             kind == "continuous"
             and message is not None
@@ -286,9 +285,39 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
             message += " (or a continuous joint turning over two revolutions: skip angle_units)"
         if message and (place := _logged_place(record, k, kind, message)):
             message += place
+        if message and not jump:  # the `joints:` order against the log's
+            others = [
+                record.joints[j]
+                for j in range(len(kinds))
+                if j != k and judged(k, j) is None and judged(j, k) is None
+            ]
+            if others:
+                message += (
+                    f"; or exchanged with {' or '.join(others)}'s column? {EXCHANGE_ADVICE}: "
+                    "check the record's `columns:` setting"
+                )
         if message:
             problems.append(("angle_units", joint, message))
     return problems
+
+
+def _units_message(
+    time: Array, q: Array, kind: str, limits: tuple[float, float], judge_speed: bool
+) -> str | None:
+    """What makes ``q`` implausible as the angle (or a prismatic joint's position) of a joint of
+    ``kind`` with the URDF's ``limits`` (:func:`angle_units`), or None."""
+    if kind == "prismatic":
+        return _prismatic_units(time, q, limits, judge_speed)
+    message = plausibility.angle_units(time, q, "units.q", judge_speed)
+    if message is None and (limits[0] > -np.pi or limits[1] < np.pi):
+        low, high = float(q.min()), float(q.max())
+        if low < limits[0] - LIMIT_MARGIN_RAD or high > limits[1] + LIMIT_MARGIN_RAD:
+            message = (
+                f"the angle reaches [{low:.4g}, {high:.4g}] rad, far outside the URDF's "
+                f"limits [{limits[0]:.4g}, {limits[1]:.4g}] rad: is it in degrees? set "
+                "units.q: deg"
+            )
+    return message
 
 
 def in_degrees(
@@ -298,7 +327,11 @@ def in_degrees(
     the record naming them with the range of their spans (seven lines a log, alike but for
     their numbers, buried the one fix), and ``units.dq`` beside ``units.q`` where the recorded
     velocity agrees with the angle's derivative (it is in degrees too: its ratio stays 1)."""
-    degrees = [p for p in problems if p[0] == "angle_units" and DEGREES_ADVICE in p[2]]
+    degrees = [
+        p
+        for p in problems
+        if p[0] == "angle_units" and DEGREES_ADVICE in p[2] and EXCHANGE_ADVICE not in p[2]
+    ]
     if len(degrees) < 2:
         return problems
     joints = [joint for _, joint, _ in degrees]
@@ -347,8 +380,8 @@ def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
 
 
 def _prismatic_units(
-    time: Array, position: Array, joint: str, limits: tuple[float, float], judge_speed: bool
-) -> list[Problem]:
+    time: Array, position: Array, limits: tuple[float, float], judge_speed: bool
+) -> str | None:
     """A prismatic joint's position [m] far beyond its URDF travel or implausibly fast
     (the bounds of an angle in rad): logged in mm?"""
     low, high = float(position.min()), float(position.max())
@@ -358,13 +391,12 @@ def _prismatic_units(
     margin = max(0.5 * (limits[1] - limits[0]), 0.01)  # half its travel beyond it, at least 1 cm
     beyond = limited and (low < limits[0] - margin or high > limits[1] + margin)
     if not (beyond or fast):
-        return []
-    message = (
+        return None
+    return (
         f"the position reaches [{low:.4g}, {high:.4g}] m at up to {speed:.4g} m/s against the "
         f"URDF's travel [{limits[0]:.4g}, {limits[1]:.4g}] m: is it in mm? a prismatic joint's "
         "position must be in m (units: {q: deg} converts the revolute joints only)"
     )
-    return [("angle_units", joint, message)]
 
 
 def _rate_ratios(record: RobotRecord) -> dict[int, float]:
@@ -540,22 +572,33 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     return []
 
 
-def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
-    """A torque whose scale against the URDF's torque beyond friction (or whose peak) betrays a
-    unit error: :data:`TORQUE_SCALE_BAND`, :data:`paramid.plausibility.MAX_TORQUE_N_M`; over
-    the joints (their median), then per joint where its torque follows the URDF's shape
-    (correlation beyond :data:`SIGN_CORRELATION`: an exchanged column does not) at a scale
-    outside the band: one column logged in another unit than the rest."""
+def torque_peak(record: RobotRecord) -> list[Problem]:
+    """A torque whose peak betrays a unit error (:data:`paramid.plausibility.MAX_TORQUE_N_M`,
+    or one corrupt sample)."""
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
-    if peak is not None:
-        return [("torque_units", None, peak)]
+    return [] if peak is None else [("torque_units", None, peak)]
+
+
+def median_scale(scales: Array) -> float:
+    """The median of the judged joints' scales (:meth:`Expected.scales`); NaN where none is
+    judged."""
+    judged = scales[~np.isnan(scales)]
+    return float(np.median(judged)) if judged.size else float("nan")
+
+
+def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Problem]:
+    """A torque whose scale against the URDF's torque beyond friction betrays a unit error
+    (:data:`TORQUE_SCALE_BAND`): over the joints (their median), then per joint where its
+    torque follows the URDF's shape (correlation beyond :data:`SIGN_CORRELATION`: an exchanged
+    column does not) at a scale outside the band: one column logged in another unit than the
+    rest."""
     every = model.scales(tau)
     loaded = np.flatnonzero(~np.isnan(every))
     if loaded.size == 0:
         return []
     tau, rigid = model.beyond_friction(tau)[:, loaded], model.rigid_beyond_friction[:, loaded]
     scales = every[loaded]
-    scale = float(np.median(scales))
+    scale = median_scale(scales)
     low, high = TORQUE_SCALE_BAND
     units = "units.tau (N m or N mm; a prismatic joint's force in N)"
     if not low <= scale <= high:
@@ -595,6 +638,7 @@ class Explanation:
     measure: str = "misfit"  # what `share` is a share of
     joints: tuple[str, ...] = ()  # the joints an exchange exchanges
     plausible_scale: bool = True  # both joints' torques judged and within GAIN_BAND after it
+    scale: float = float("nan")  # the judged joints' median torque scale after it (median_scale)
 
 
 def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
@@ -783,6 +827,7 @@ def exchanged_columns(
                     (problem,),
                     joints=(record.joints[i], record.joints[j]),
                     plausible_scale=_in_band(scales[[i, j]], GAIN_BAND),
+                    scale=median_scale(scales),
                 )
             )
     return explanations
@@ -817,7 +862,7 @@ def best_explanation(explanations: Sequence[Explanation]) -> list[Problem]:
         return list(best.problems)
     alternatives = "; ".join(f"{e.correction} ({e.measure} x {e.share:.2f})" for e in close)
     these = "this correction" if len(best.problems) == 1 else "these corrections"
-    note = f"; as good a fit or better ({best.measure} x {best.share:.2f} with {these}): "
+    note = f"; nearly as good ({best.measure} x {best.share:.2f} with {these}): "
     *first, (check, joint, message) = best.problems  # said once, after the last of them
     return [*first, (check, joint, message + note + alternatives)]
 
@@ -880,18 +925,34 @@ def record_problems(
     rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
     sampled = motion(record, rows)
     tau, model = record.tau[rows], expected(robot, *sampled)
+    if "torque_units" not in skip and (peak := torque_peak(record)):
+        return peak
     if "torque_units" not in skip and (scale := torque_units(record, tau, model)):
-        if scale[0][1] is None or "columns_swapped" in skip:  # the whole record's scale
+        if "columns_swapped" in skip:
             return scale
-        # one joint's odd scale may be another joint's torque: the `joints:` order against
-        # the log's (joints 2 and 3 of a Gen3 exchanged gave joint 3 "10.7 x the URDF's")
-        flagged = {joint for _, joint, _ in scale}
+        # an odd scale may be another joint's torque: the `joints:` order against the log's
+        # (joints 2 and 3 of a Gen3 exchanged gave joint 3 "10.7 x the URDF's"; a 3-joint arm's
+        # first two exchanged, every column, put the record's torque at 0.07 x the URDF's)
         swaps = exchanged_columns(record, robot, sampled, tau, model)
-        fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
+        if scale[0][1] is None:  # the whole record's scale: an exchange that puts it in band
+            low, high = TORQUE_SCALE_BAND
+            fitting = [e for e in swaps if low <= e.scale <= high]
+        else:
+            flagged = {joint for _, joint, _ in scale}
+            fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
         if (best := strongest(fitting)) is None:
             return scale
-        kept = [problem for problem in scale if problem[1] not in best.joints]
-        return best_explanation(fitting) + kept
+        found = best_explanation(fitting)
+        if scale[0][1] is None:  # say what the scale was, which the exchange explains
+            *first, (check, joint, message) = found
+            given = median_scale(model.scales(tau))
+            note = (
+                f" (the torque's scale against the URDF's: {given:.3g} x, "
+                f"exchanged {best.scale:.3g} x)"
+            )
+            found = [*first, (check, joint, message + note)]
+        kept = [problem for problem in scale if problem[1] not in (None, *best.joints)]
+        return found + kept
     explanations = inverted_signs(record, tau, model)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
