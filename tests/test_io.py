@@ -216,6 +216,20 @@ def test_a_failed_text_write_keeps_the_old_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["t.md"]
 
 
+def test_text_is_written_in_utf8_whatever_the_locale(tmp_path):
+    """An exported URDF's notes hold "·" and its declaration says UTF-8: under the C locale
+    (ASCII) the write failed with UnicodeEncodeError; it is UTF-8 now."""
+    import os
+    import subprocess
+    import sys
+
+    target = tmp_path / "t.urdf"
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    code = f"from paramid import io; io.write_text('m\\u00b7c_x', {str(target)!r})"  # ASCII argv
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    assert target.read_bytes() == "m\u00b7c_x".encode()
+
+
 def test_markdown_prints_negative_numbers_like_positive_ones():
     table = io.markdown_table(pd.DataFrame({"v": [-0.5, 0.5, -2.5e-5]}), digits=4)
     assert "| -0.5000 |" in table and "| 0.5000 |" in table and "| -2.500e-05 |" in table

@@ -12,7 +12,7 @@ import pytest
 from loaders import BASE_REL_TOL, load_robot
 
 from paramid.base_parameters import base_parameters
-from paramid.robot import urdf
+from paramid.robot import study, urdf
 from paramid.robot.base import structural_base
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
@@ -192,6 +192,86 @@ def test_a_negative_friction_estimate_is_written_as_zero():
     joint = {j.get("name"): j for j in ET.fromstring(text).findall("joint")}["joint_3"]
     assert float(joint.find("dynamics").get("damping")) == 0.0
     assert float(joint.find("dynamics").get("friction")) == 0.4
+
+
+@pytest.mark.parametrize(
+    ("terms", "damping", "friction"),
+    [(["coulomb"], 0.0, 1.25), (["viscous"], 0.5, 0.0), ([], 0.0, 0.0)],
+)
+def test_a_friction_term_the_model_lacks_is_written_as_zero(terms, damping, friction):
+    """The user's <dynamics damping="0.7" friction="0.2"> on joint 3: a model without a viscous
+    (Coulomb) term writes damping (friction) 0, not the user's value beside the identified one
+    (a simulator would apply friction the model does not have), and the header says so."""
+    robot = load_robot(URDF, JOINTS, friction=terms)
+    theta = urdf_parameters(robot)
+    names = list(robot.standard_names)
+    if "coulomb" in terms:
+        theta[names.index("fc_joint_3")] = 1.25
+    if "viscous" in terms:
+        theta[names.index("fv_joint_3")] = 0.5
+    user = URDF.read_text().replace(
+        '<joint name="joint_3" type="continuous">',
+        '<joint name="joint_3" type="continuous"><dynamics damping="0.7" friction="0.2"/>',
+    )
+    assert user != URDF.read_text()
+    text = urdf.export_urdf(user, robot, theta, study.urdf_friction(robot, theta), ["test"])
+    joint = {j.get("name"): j for j in ET.fromstring(text).findall("joint")}["joint_3"]
+    written = {key: float(value) for key, value in joint.find("dynamics").attrib.items()}
+    assert written == {"damping": damping, "friction": friction}
+    cfg = {
+        "study": "s",
+        "method": "lmi",
+        "calibration": ["a.csv"],
+        "lmi": {"weight": 1.0, "metric": "robot", "rule": "1se"},
+        "robot": {"joints": JOINTS, "friction": terms, "armature": False},
+    }
+    choice = {"laws": dict.fromkeys(JOINTS, "sign"), "offsets": [False] * 7, "velocity_rad_s": 0.01}
+    header = " ".join(study.export_header(cfg, choice, {}))
+    expected = {
+        ("coulomb",): "holds friction: the Coulomb level; its damping is 0: the model has no such",
+        ("viscous",): "holds damping: the viscous coefficient; its friction is 0: the model has",
+        (): "No friction was identified: <dynamics> damping and friction are 0.",
+    }
+    assert expected[tuple(terms)] in header
+
+
+def test_a_joint_left_moving_does_not_mimic_one_written_fixed(tmp_path):
+    """j3 carries <mimic joint="j2">, j2 is locked (written fixed) and j3 identified moving on
+    its own: the export drops the mimic, with a comment, so that a mimic-aware parser loads the
+    file (Pinocchio refused it: the mimic's parent joint is not in the tree), and it still
+    reproduces the fit."""
+    import pinocchio as pin
+
+    inertial = (
+        '<inertial><origin xyz="0.1 0.02 0" rpy="0.3 0 0"/><mass value="1"/><inertia ixx="0.01" '
+        'ixy="0.001" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>'
+    )
+    limit = '<limit lower="-3" upper="3" effort="10" velocity="3"/>'
+    links = "".join(f'<link name="l{k}">{inertial}</link>' for k in (1, 2, 3))
+    text = (
+        f'<robot name="r"><link name="base"/>{links}'
+        '<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>'
+        f'<axis xyz="0 0 1"/>{limit}</joint>'
+        '<joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/>'
+        f'<origin xyz="0.2 0 0"/><axis xyz="0 1 0"/>{limit}</joint>'
+        '<joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>'
+        f'<origin xyz="0.2 0 0"/><axis xyz="0 1 0"/>{limit}<mimic joint="j2"/></joint></robot>'
+    )
+    pin.buildModelFromXML(text, mimic=True)  # the user's file loads so
+    path = tmp_path / "mimic.urdf"
+    path.write_text(text)
+    robot = load_robot(path, ["j1", "j3"], locked={"j2": 0.4})
+    theta = urdf_parameters(robot)
+    theta[: robot.n_inertial] *= np.repeat([0.8, 1.3], 10)
+    exported = urdf.export_urdf(text, robot, theta, {}, ["test"])
+    joint = {j.get("name"): j for j in ET.fromstring(exported).findall("joint")}["j3"]
+    assert joint.find("mimic") is None
+    assert "its <mimic> of j2 removed" in exported
+    model = pin.buildModelFromXML(exported, mimic=True)
+    assert [str(name) for name in model.names] == ["universe", "j1", "j3"]
+    (tmp_path / "exported.urdf").write_text(exported)
+    again = load_robot(tmp_path / "exported.urdf", ["j1", "j3"])
+    assert _replay_error(robot, theta, again, urdf_parameters(again), seed=5) < 1e-9
 
 
 def _dual_arm_urdf() -> str:

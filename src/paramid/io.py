@@ -320,10 +320,11 @@ def read_json(path: str | os.PathLike) -> Any:
 
 
 def write_text(text: str, path: str | os.PathLike) -> None:
-    """Write a text file atomically."""
+    """Write a text file atomically, in UTF-8 whatever the locale (an exported URDF declares
+    XML's default encoding, and its notes hold non-ASCII signs)."""
     target, tmp = _atomic_target(path)
     try:
-        tmp.write_text(text)
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

@@ -840,15 +840,13 @@ def solver_summary(solution: priors.Solution) -> dict[str, Any]:
 
 def urdf_friction(robot: Robot, theta: Array) -> dict[str, dict[str, float]]:
     """Per joint the URDF's ``<dynamics>`` values of standard parameters θ: ``damping`` the
-    viscous coefficient, ``friction`` the Coulomb level (of sgn q̇ or of tanh(q̇/v_s))."""
+    viscous coefficient, ``friction`` the Coulomb level (of sgn q̇ or of tanh(q̇/v_s)); 0 for a
+    term the model does not have (the user's URDF value would otherwise stay beside the
+    identified ones)."""
     values = dict(zip(robot.standard_names, theta, strict=True))
     keys = {"fv": "damping", "fc": "friction"}
     return {
-        joint: {
-            key: values[f"{term}_{joint}"]
-            for term, key in keys.items()
-            if f"{term}_{joint}" in values
-        }
+        joint: {key: float(values.get(f"{term}_{joint}", 0.0)) for term, key in keys.items()}
         for joint in robot.joints
     }
 
@@ -880,6 +878,8 @@ def export_header(
     terms = cfg["robot"]["friction"]
     held = {"coulomb": "friction: the Coulomb level", "viscous": "damping: the viscous coefficient"}
     dynamics = "; ".join(text for term, text in held.items() if term in terms)
+    absent = {"coulomb": "friction", "viscous": "damping"}
+    zero = next((key for term, key in absent.items() if term not in terms), "")
     auto = cfg["lmi"]["weight"] == "auto"
     how = f"chosen by cross-validation, rule {cfg['lmi']['rule']}" if auto else "given"
     return [
@@ -906,7 +906,12 @@ def export_header(
             if "coulomb" in terms
             else []
         ),
-        f"<dynamics> holds {dynamics}." if dynamics else "No friction was identified.",
+        (
+            f"<dynamics> holds {dynamics}"
+            + (f"; its {zero} is 0: the model has no such term." if zero else ".")
+            if dynamics
+            else "No friction was identified: <dynamics> damping and friction are 0."
+        ),
         *(["A comment in each joint gives its armature."] if cfg["robot"]["armature"] else []),
         *([f"Torque offsets (comments in their joints) on: {offsets}."] if offsets else []),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",

@@ -307,9 +307,20 @@ def export_urdf(
                 links[name].insert(0, _comment(note))
     # a locked joint on the identified chain holds the welded bodies in its pose; one on another
     # branch of a fixed base (a second arm) moves no identified torque and stays as written
+    fixed = []
     for (joint, value), in_chain in zip(robot.locked, robot.locked_in_chain, strict=True):
         if in_chain:
             _fix_at(joints[joint], value)
+            fixed.append(joint)
+    for element in joints.values():  # a joint left moving cannot mimic one written fixed
+        mimic = element.find("mimic")
+        if mimic is not None and mimic.get("joint") in fixed and element.get("type") != "fixed":
+            element.remove(mimic)
+            note = (
+                f" its <mimic> of {mimic.get('joint')} removed: that joint is locked (written "
+                "fixed) and this one was identified moving on its own "
+            )
+            element.insert(0, _comment(note))
     for joint, values in friction.items():
         element = joints[joint]
         dynamics = element.find("dynamics")
