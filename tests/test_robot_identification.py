@@ -355,6 +355,15 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     assert warning.index("spherical_wrist_2_link 1.087") < warning.index("forearm_link 1.22")
     climbing = study.prior_disagreement(pulled, "kinova_gen3", {"forearm_link": pulled})
     assert "freeing any one link leaves the climb" in climbing
+    # a link whose freed curve is flat but above the climb's top is no remedy (a 1 s record's
+    # freed last link scored 2.70 N m against 1.995 with every link pulled, and was named)
+    top = pulled.mean[pulled.strongest]
+    trial = trials["bracelet_link"]
+    flat_above = dataclasses.replace(trial, scores=trial.scores - trial.mean[-1] + top)
+    assert not study.prior_climbs(flat_above)
+    no_better = study.prior_disagreement(pulled, "kinova_gen3", {"bracelet_link": flat_above})
+    assert "predicts no better at the strongest weight than every link pulled" in no_better
+    assert "bracelet_link" not in no_better
     nothing = study.prior_disagreement(pulled, "kinova_gen3", {})
     assert "no link can be freed alone" in nothing
     twin = study.twin_prior_cost(pulled, "a_twin", 0.2)  # its truth is the URDF scaled

@@ -708,10 +708,21 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     solves = f" (trials: {unsolved})" if unsolved else ""
     if not trials:
         return text + "; no link can be freed alone on these records (check_free_links)"
-    # trials are compared at the grid's strongest weight, where each must have solved
-    calm = {k: c for k, c in trials.items() if np.isfinite(c.mean[-1]) and not prior_climbs(c)}
+    # trials are compared at the grid's strongest weight, where each must have solved and
+    # predict better than every link pulled by more than its standard error there (a link
+    # freed on a short record can leave a flat curve above the climb's top: no remedy)
+    top = float(curve.mean[curve.strongest] - curve.se[curve.strongest])
+    calm = {
+        k: c
+        for k, c in trials.items()
+        if np.isfinite(c.mean[-1]) and not prior_climbs(c) and c.mean[-1] < top
+    }
     if not calm:
-        return text + "; freeing any one link leaves the climb (wrong constants or units?)" + solves
+        return (
+            text + "; freeing any one link leaves the climb or predicts no better at the strongest "
+            f"weight than every link pulled ({curve.mean[curve.strongest]:.4g} N m): wrong "
+            "constants or units, or records too short to tell?" + solves
+        )
     score = {k: float(c.mean[-1]) for k, c in calm.items()}
     order = sorted(calm, key=score.__getitem__)
     bound = score[order[0]] + float(calm[order[0]].se[-1])
@@ -727,6 +738,7 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
             else f"{ties[0]} is the one"
         )
         + solves
+        + "."
     )
 
 
