@@ -1,7 +1,7 @@
 """Rule robot_tables: validation RMSE per method (and published model), record and joint
 (against the torque as recorded; split at the low-pass cutoff), base parameters with standard
 errors, the per-link consistency report, the prior weight's cross-validation curve and the
-fits' warnings."""
+fits' warnings, with the predictions worse than no torque at all."""
 
 from paramid import io
 from paramid.robot import study
@@ -25,7 +25,9 @@ def main(smk) -> None:
     curve = read["lmi"][1].get("curve") if "lmi" in read else None
     io.write_csv(study.regularisation_table(curve), smk.output.regularisation)
     metas = {m: meta for m, (_, meta) in read.items()}
-    io.write_csv(study.warnings_table(metas), smk.output.warnings)
+    io.write_csv(study.warnings_table(metas, validation), smk.output.warnings)
+    for text in study.extrapolation_warnings(validation).values():
+        log.warning(text)
     summary = validation.groupby("method", sort=False)["rmse"].mean()
     log.info("mean validation RMSE [N m] by method: %s", summary.round(4).to_dict())
     bad = consistency.loc[~consistency["consistent"], ["method", "link"]]

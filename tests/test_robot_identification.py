@@ -1242,6 +1242,33 @@ def test_the_exported_dynamics_are_damping_viscous_and_friction_coulomb(robot):
         }
 
 
+def test_a_prediction_worse_than_no_torque_is_warned_of():
+    """A method whose validation error on a joint is more than twice the recorded torque's RMS
+    (predicting zero scores 1x; a perfect model below 1) gets one warning naming each such
+    joint and record, worst first; a model at 1.9x, and one at the noise, get none."""
+    t = np.arange(200) / 100.0
+    recorded = np.column_stack([np.sin(2 * np.pi * t), 2.0 * np.cos(2 * np.pi * t)])
+    zeros = np.zeros_like(recorded)
+    part = ProcessedRecord(t, zeros, zeros, zeros, recorded, sample_rate_hz=100.0, cutoff_hz=10.0)
+    units = [model.CHANNEL_UNITS["rad"]] * 2
+    predicted = {
+        "ols": recorded * np.array([-2.0, -4.0]),  # errors of 3x and 5x the RMS
+        "wls": recorded * np.array([-0.9, 1.0]),  # 1.9x on the first joint
+        "lmi": recorded,
+    }
+    frames = {
+        m: study.prediction_frame(["a", "b"], {"r": (part, p)}, units)[0]
+        for m, p in predicted.items()
+    }
+    bands = {m: study.record_bands({"r": (part, p)}) for m, p in predicted.items()}
+    validation = study.validation_table(frames, ["a", "b"], bands)
+    warnings = study.extrapolation_warnings(validation)
+    assert list(warnings) == ["ols"]
+    assert "b in r RMSE 7.071 (5 x), a in r RMSE 2.121 (3 x)" in warnings["ols"]
+    table = study.warnings_table({"ols": {"warnings": ["climbs"]}, "lmi": {}}, validation)
+    assert table.values.tolist() == [["ols", "climbs"], ["ols", warnings["ols"]]]
+
+
 def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart():
     """prediction_frame: tau_meas_<joint> is the record's torque, tau_pred_<joint> the
     prediction; validation_table then scales the error by the recorded torque's RMS."""
