@@ -7,7 +7,7 @@ exported value, URDF value and determinacy."""
 
 from paramid import io
 from paramid.robot import study, urdf
-from paramid.robot.model import held_offsets, urdf_parameters
+from paramid.robot.model import held_offsets, joint_kinds, urdf_parameters
 
 
 def main(smk) -> None:
@@ -26,7 +26,8 @@ def main(smk) -> None:
     held = held_offsets(robot)
     d = urdf.determinacy(base, held)
     notes = urdf.determinacy_notes(robot, d, cfg["lmi"].get("free_links") or ())
-    header = study.export_header(cfg, choice, meta)
+    prismatic = "prismatic" in joint_kinds(robot)
+    header = study.export_header(cfg, choice, meta, prismatic)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
     offsets = study.urdf_offsets(robot, theta)
     text = urdf.export_urdf(source, robot, theta, friction, header, armature, offsets, notes)

@@ -4,7 +4,7 @@ errors, the per-link consistency report, the prior weight's cross-validation cur
 fits' warnings, with the predictions worse than no torque at all."""
 
 from paramid import io
-from paramid.robot import study
+from paramid.robot import model, study
 
 
 def main(smk) -> None:
@@ -17,19 +17,22 @@ def main(smk) -> None:
     rows = {m: io.read_parquet(p) for m, p in zip(cfg["rows"], smk.input.predictions, strict=True)}
     predictions = {m: frame for m, (frame, _) in rows.items()}
     bands = {m: meta["records"] for m, (_, meta) in rows.items()}
-    validation = study.validation_table(predictions, robot.joints, bands)
+    torque_units = [units["tau"] for units in model.joint_units(robot)]
+    validation = study.validation_table(predictions, robot.joints, bands, torque_units)
     io.write_csv(validation, smk.output.validation)
-    io.write_csv(study.parameters_table(fits, base), smk.output.parameters)
+    parameter_units = model.parameter_units(robot)
+    io.write_csv(study.parameters_table(fits, base, parameter_units), smk.output.parameters)
     consistency = study.consistency_table(fits, base, robot)
     io.write_csv(consistency, smk.output.consistency)
     curve = read["lmi"][1].get("curve") if "lmi" in read else None
-    io.write_csv(study.regularisation_table(curve), smk.output.regularisation)
+    unit = model.torque_unit(torque_units)
+    io.write_csv(study.regularisation_table(curve, unit), smk.output.regularisation)
     metas = {m: meta for m, (_, meta) in read.items()}
     io.write_csv(study.warnings_table(metas, validation), smk.output.warnings)
     for text in study.extrapolation_warnings(validation).values():
         log.warning(text)
     summary = validation.groupby("method", sort=False)["rmse"].mean()
-    log.info("mean validation RMSE [N m] by method: %s", summary.round(4).to_dict())
+    log.info("mean validation RMSE [%s] by method: %s", unit, summary.round(4).to_dict())
     bad = consistency.loc[~consistency["consistent"], ["method", "link"]]
     log.info("links with an indefinite pseudo-inertia: %s", bad.values.tolist())
 

@@ -378,7 +378,7 @@ def test_the_weight_is_chosen_by_cross_validation(gen3):
     assert curve.weight in settings["grid"]
     assert curve.mean[curve.chosen] <= curve.mean[curve.lowest] + curve.se[curve.lowest]
     assert curve.chosen >= curve.lowest  # toward regularisation
-    table = study.regularisation_table(study.curve_summary(curve))
+    table = study.regularisation_table(study.curve_summary(curve), "N m")
     assert table["chosen"].sum() == 1 and table["weight"].tolist() == settings["grid"]
     assert set(table["folds"]) == {"5 time blocks"}
     assert fit.solver.status == "Solved"
@@ -982,7 +982,9 @@ def test_the_validation_table_splits_each_error_at_the_records_cutoff():
         rows[record] = (frame, {"sample_rate_hz": rate, "cutoff_hz": 10.0})
     predictions = {"ols": pd.concat([f for f, _ in rows.values()], ignore_index=True)}
     bands = {"ols": {record: band for record, (_, band) in rows.items()}}
-    table = study.validation_table(predictions, joints, bands).set_index(["record", "joint"])
+    table = study.validation_table(predictions, joints, bands, ["N m"] * len(joints)).set_index(
+        ["record", "joint"]
+    )
     assert list(table.columns[-3:]) == ["cutoff_hz", "rmse_below_cutoff", "rmse_above_cutoff"]
     for record in ("fast", "slow"):
         np.testing.assert_allclose(table.loc[(record, "j1"), "rmse"], np.sqrt(0.25 + 2 + 0.5))
@@ -1047,7 +1049,7 @@ def test_the_validation_tables_relative_rmse_is_over_the_rms_of_the_recorded_tor
     frame = pd.DataFrame({"time": t, "record": "r", "tau_meas_j1": measured})
     frame["tau_pred_j1"] = measured + 0.5
     bands = {"ols": {"r": {"sample_rate_hz": rate, "cutoff_hz": 10.0}}}
-    table = study.validation_table({"ols": frame}, joints, bands)
+    table = study.validation_table({"ols": frame}, joints, bands, ["N m"] * len(joints))
     np.testing.assert_allclose(table["rmse"], [0.5])
     np.testing.assert_allclose(table["rel_rmse"], [0.5 / np.sqrt(9.5)], rtol=1e-9)
 
@@ -1105,7 +1107,8 @@ def test_the_regularisation_table_marks_the_rules_choice_and_the_lowest_apart():
     (weight 1); an exported URDF's header states the chosen weight."""
     curve = _curve_with_a_climb()
     summary = study.curve_summary(curve)
-    table = study.regularisation_table(summary)
+    table = study.regularisation_table(summary, "N m")
+    assert set(table["unit"]) == {"N m"}
     assert table.loc[table["chosen"], "weight"].tolist() == [10.0]
     assert table.loc[table["lowest"], "weight"].tolist() == [1.0]
     cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"]}
@@ -1261,7 +1264,7 @@ def test_a_prediction_worse_than_no_torque_is_warned_of():
         for m, p in predicted.items()
     }
     bands = {m: study.record_bands({"r": (part, p)}) for m, p in predicted.items()}
-    validation = study.validation_table(frames, ["a", "b"], bands)
+    validation = study.validation_table(frames, ["a", "b"], bands, ["N m", "N"])
     warnings = study.extrapolation_warnings(validation)
     assert list(warnings) == ["ols"]
     assert "b in r RMSE 7.071 (5 x), a in r RMSE 2.121 (3 x)" in warnings["ols"]
@@ -1282,7 +1285,7 @@ def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart(
     np.testing.assert_array_equal(frame[["tau_meas_a", "tau_meas_b"]].to_numpy(), recorded)
     np.testing.assert_array_equal(frame[["tau_pred_a", "tau_pred_b"]].to_numpy(), predicted)
     bands = {"m": study.record_bands({"r": (part, predicted)})}
-    table = study.validation_table({"m": frame}, ["a", "b"], bands)
+    table = study.validation_table({"m": frame}, ["a", "b"], bands, ["N m", "N m"])
     np.testing.assert_allclose(table["rel_rmse"], [1.0 / 4.0, 1.0 / 2.0])
 
 
@@ -1329,16 +1332,17 @@ def test_the_torque_figure_draws_each_records_prediction_and_keeps_the_torque_in
     assert labels == ["measured", "ols", "wild (leaves the axes)"]
 
 
-def _validation():
+def _validation(joints=("j1", "j2"), units=("N m", "N m")):
     rows = []
     for record in ("fast", "slow"):
-        for j, joint in enumerate(("j1", "j2")):
+        for j, (joint, unit) in enumerate(zip(joints, units, strict=True)):
             for k, method in enumerate(("ols", "lmi")):
                 rmse = 0.1 * (j + 1) * (k + 2) * (2 if record == "slow" else 1)
                 rows.append(
                     {
                         "record": record,
                         "joint": joint,
+                        "unit": unit,
                         "method": method,
                         "rmse": rmse,
                         "rmse_above_cutoff": rmse / 4,
@@ -1362,6 +1366,20 @@ def test_the_rmse_figure_marks_each_methods_rmse_per_joint_on_a_log_axis():
             np.testing.assert_allclose(marker.get_ydata(), expected)
 
 
+def test_the_rmse_figure_keeps_the_studys_joint_order_and_names_mixed_units():
+    """A yaw joint (N m) before a slide (N): the joints stay in the study's order (they were
+    sorted by name), each tick names its unit and the axis no single one."""
+    from paramid.robot import figures
+
+    validation = _validation(("yaw", "slide"), ("N m", "N"))
+    ax = figures.rmse_figure(validation).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["yaw\n[N m]", "slide\n[N]"]
+    assert ax.get_ylabel() == "RMSE"
+    marker = next(line for line in ax.lines if line.get_label() == "ols")
+    fast = validation[(validation["record"] == "fast") & (validation["method"] == "ols")]
+    np.testing.assert_allclose(marker.get_ydata(), fast["rmse"])  # yaw's, then the slide's
+
+
 def test_the_parameters_figure_draws_each_methods_value_over_its_parameters_name():
     """A method whose rows list the parameters in another order is drawn in the first's."""
     from paramid.robot import figures
@@ -1373,11 +1391,13 @@ def test_the_parameters_figure_draws_each_methods_value_over_its_parameters_name
             "method": ["ols"] * 3 + ["lmi"] * 3,
             "value": [1.0, 0.2, 0.03, 0.04, 0.3, 2.0],
             "stderr": [0.1, 0.01, np.nan, np.nan, np.nan, np.nan],
+            "unit": ["kg", "kg m", "kg m^2", "kg m^2", "kg m", "kg"],
         }
     )
     fig = figures.parameters_figure(parameters)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == names
+    assert ax.get_ylabel() == "base parameter\n[kg, kg m, kg m²]"
     ols, lmi = (c.lines[0] for c in ax.containers)
     np.testing.assert_allclose(np.asarray(ols.get_ydata(), float), [1.0, 0.2, 0.03])
     np.testing.assert_allclose(np.asarray(lmi.get_ydata(), float), [2.0, 0.3, 0.04])
@@ -1397,10 +1417,12 @@ def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_c
             "chosen": [False, False, False, True],
             "rule": "one_se",
             "folds": "3 time blocks",
+            "unit": "N m and N mixed",
         }
     )
     fig = figures.regularisation_figure(table)
     ax = fig.axes[0]
+    assert ax.get_ylabel() == "mean per-joint RMSE [N m and N mixed]"
     lines = {line.get_label(): line for line in ax.lines}
     np.testing.assert_allclose(lines["cross-validated RMSE"].get_xdata(), [1e-4, 1e-3, 1e-2, 1e-1])
     np.testing.assert_allclose(lines["lowest"].get_xdata(), [1e-2])

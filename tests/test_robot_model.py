@@ -15,7 +15,7 @@ from loaders import load_robot
 
 from paramid.base_parameters import base_columns, base_parameters, unidentified
 from paramid.io import UserError
-from paramid.robot import checks
+from paramid.robot import checks, model
 from paramid.robot.base import structural_base
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
@@ -507,6 +507,26 @@ def test_a_log_in_degrees_with_a_wrapped_continuous_joint_and_a_slide(
     )
     [(check, joint, message)] = checks.angle_units(in_mm, robot)
     assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
+
+
+def test_each_standard_parameter_has_its_unit_by_kind_and_joint(small_urdf: Path) -> None:
+    """Inertial parameters in kg, kg m, kg m²; a revolute joint's friction in N m s/rad and N m,
+    a prismatic joint's in N s/m and N, its armature (a reflected mass) in kg; a mean over
+    both kinds of joint names both units."""
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"], offset=True, armature=True)
+    units = model.parameter_units(robot)
+    assert list(units) == robot.standard_names
+    assert [units[n] for n in ("m_upper", "mx_fore", "Ixz_slider")] == ["kg", "kg m", "kg m^2"]
+    assert [units[f"{t}_elbow"] for t in ("fv", "fc", "f0", "ia")] == [
+        "N m s/rad",
+        "N m",
+        "N m",
+        "kg m^2",
+    ]
+    assert [units[f"{t}_slide"] for t in ("fv", "fc", "f0", "ia")] == ["N s/m", "N", "N", "kg"]
+    torques = [u["tau"] for u in model.joint_units(robot)]
+    assert model.torque_unit(torques) == "N m and N mixed"
+    assert model.torque_unit(torques[:2]) == "N m"
 
 
 def _held_record(robot: Robot, q: np.ndarray) -> RobotRecord:

@@ -88,12 +88,14 @@ def test_small_twin_study_builds_its_tables(workdir):
         "method",
         "record",
         "joint",
+        "unit",
         "rmse",
         "rel_rmse",
         "cutoff_hz",
         "rmse_below_cutoff",
         "rmse_above_cutoff",
     ]
+    assert set(validation["unit"]) == {"N m"}
     parts = validation["rmse_below_cutoff"] ** 2 + validation["rmse_above_cutoff"] ** 2
     np.testing.assert_allclose(parts, validation["rmse"] ** 2, rtol=1e-9)
     # the twin's white torque noise σ lies above the 10 Hz cutoff in the share 1 - 2 f_c / f_s
@@ -108,6 +110,7 @@ def test_small_twin_study_builds_its_tables(workdir):
     free = ~ols["parameter"].isin(held)
     assert len(ols) == 66 and np.all(ols.loc[free, "stderr"] > 0)
     assert np.all(ols.loc[~free, "value"] == 0) and ols.loc[~free, "stderr"].isna().all()
+    assert set(ols["unit"]) == {"kg m", "kg m^2", "N m s/rad", "N m"}  # no mass leads one
     consistency = pd.read_csv(workdir / "results/tiny/tables/consistency.csv")
     assert list(consistency.columns[:4]) == ["method", "link", "mass", "min_eigenvalue"]
     assert len(consistency) == 3 * 7

@@ -100,25 +100,31 @@ def regularisation_figure(table: pd.DataFrame) -> Figure:
         )
     ax.set_xscale("log")
     ax.set_xlabel("prior weight λ (leftmost point: 0)")
-    ax.set_ylabel("mean per-joint RMSE [N m]")
+    ax.set_ylabel(f"mean per-joint RMSE [{table['unit'].iloc[0]}]")
     ax.set_title(f"held out: {table['folds'].iloc[0]}", fontsize="medium")
     ax.legend(loc="upper left")
     return fig
 
 
 def rmse_figure(validation: pd.DataFrame) -> Figure:
-    """Per-joint RMSE [N m] by method, one panel per validation record, one marker each on a
-    log axis shared by the panels (bars on a log axis have no meaningful length); a black dash
-    beside each marks the part of its error above the low-pass cutoff (validation.csv's
-    ``rmse_above_cutoff``), which no model fed the filtered states follows."""
+    """Per-joint RMSE by method (in each joint's unit: N m, N for a prismatic joint, named per
+    joint where they differ), one panel per validation record with the joints in the study's
+    order, one marker each on a log axis shared by the panels (bars on a log axis have no
+    meaningful length); a black dash beside each marks the part of its error above the
+    low-pass cutoff (validation.csv's ``rmse_above_cutoff``), which no model fed the filtered
+    states follows."""
     records = list(dict.fromkeys(validation["record"]))
     methods = list(dict.fromkeys(validation["method"]))
+    joints = list(dict.fromkeys(validation["joint"]))
+    unit = dict(zip(validation["joint"], validation["unit"], strict=True))
+    mixed = len(set(unit.values())) > 1
     colours = series_colours(methods)
     fig, axes = new_figure(2.2 * len(records), nrows=len(records), squeeze=False, sharey=True)
     for ax, record in zip(axes[:, 0], records, strict=True):
         part = validation[validation["record"] == record]
-        table = part.pivot(index="joint", columns="method", values="rmse")[methods]
-        above = part.pivot(index="joint", columns="method", values="rmse_above_cutoff")[methods]
+        table = part.pivot(index="joint", columns="method", values="rmse").loc[joints, methods]
+        above = part.pivot(index="joint", columns="method", values="rmse_above_cutoff")
+        above = above.loc[joints, methods]
         width = 0.8 / table.shape[1]
         x = np.arange(table.shape[0])
         for k, method in enumerate(table.columns):
@@ -132,9 +138,10 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
                 lw=0.8,
                 label=f"error above {part['cutoff_hz'].iloc[0]:g} Hz" if k == 0 else None,
             )
-        ax.set_xticks(x, table.index)
+        labels = [f"{j}\n[{unit[j]}]" if mixed else j for j in table.index]
+        ax.set_xticks(x, labels)
         ax.set_yscale("log")
-        ax.set_ylabel("RMSE [N m]")
+        ax.set_ylabel("RMSE" if mixed else f"RMSE [{unit[joints[0]]}]")
         ax.set_title(record)
     plain_log_ticks(axes[0, 0])
     ncol = min(4, len(methods) + 1)  # rows of four: long names stay inside the figure
@@ -167,7 +174,8 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
     ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
     ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
     ax.set_xticks(x, names, rotation=90, fontsize="small")
-    ax.set_ylabel("base parameter\n[kg m², kg m, kg; N m s/rad, N m]")
+    units = ", ".join(dict.fromkeys(parameters["unit"].str.replace("^2", "²")))
+    ax.set_ylabel(f"base parameter\n[{units}]")
     fig.legend(ncol=min(4, len(methods)), loc="outside upper center")  # over no point
     return fig
 

@@ -499,6 +499,38 @@ def joint_units(robot: Robot) -> list[dict[str, str]]:
     return [CHANNEL_UNITS["m" if k == "prismatic" else "rad"] for k in joint_kinds(robot)]
 
 
+# the unit of each standard parameter by its prefix (inertial) or, per joint term, by the
+# joint's coordinate (rad: revolute and continuous, m: prismatic)
+INERTIAL_UNITS = {"m": "kg", "mx": "kg m", "my": "kg m", "mz": "kg m"} | {
+    name: "kg m^2" for name in INERTIAL[4:]
+}
+TERM_UNITS = {
+    "rad": {"fv": "N m s/rad", "fc": "N m", OFFSET: "N m", ARMATURE: "kg m^2"},
+    "m": {"fv": "N s/m", "fc": "N", OFFSET: "N", ARMATURE: "kg"},
+}
+
+
+def parameter_units(robot: Robot) -> dict[str, str]:
+    """The unit of each of ``robot.standard_names`` (a base parameter carries its leading
+    standard parameter's)."""
+    coordinate = {
+        j: "m" if k == "prismatic" else "rad"
+        for j, k in zip(robot.joints, joint_kinds(robot), strict=True)
+    }
+    units = {}
+    for name in robot.standard_names:
+        prefix, owner = name.split("_", 1)
+        units[name] = INERTIAL_UNITS.get(prefix) or TERM_UNITS[coordinate[owner]][prefix]
+    return units
+
+
+def torque_unit(units: Sequence[str]) -> str:
+    """The unit of a mean over joints whose torques are in ``units``: theirs where they agree,
+    else both named (a revolute joint's N m beside a prismatic joint's N)."""
+    distinct = list(dict.fromkeys(units))
+    return distinct[0] if len(distinct) == 1 else " and ".join(distinct) + " mixed"
+
+
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:
     """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
     continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""

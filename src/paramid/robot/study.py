@@ -387,14 +387,16 @@ def validation_table(
     predictions: Mapping[str, pd.DataFrame],
     joints: Sequence[str],
     bands: Mapping[str, Mapping[str, Mapping[str, float]]],
+    units: Sequence[str],
 ) -> pd.DataFrame:
     """validation.csv from each method's predictions frame (module docstring); ``bands`` gives
-    per method and record its ``sample_rate_hz`` and ``cutoff_hz`` (:func:`record_bands`)."""
+    per method and record its ``sample_rate_hz`` and ``cutoff_hz`` (:func:`record_bands`),
+    ``units`` each joint's torque unit (N m, or N for a prismatic joint)."""
     rows = []
     for method, frame in predictions.items():
         for record, part in frame.groupby("record", sort=False):
             band = bands[method][str(record)]
-            for joint in joints:
+            for joint, unit in zip(joints, units, strict=True):
                 measured = part[f"tau_meas_{joint}"].to_numpy(np.float64)
                 error = part[f"tau_pred_{joint}"].to_numpy(np.float64) - measured
                 rmse = float(np.sqrt(np.mean(error**2)))
@@ -405,6 +407,7 @@ def validation_table(
                         method,
                         record,
                         joint,
+                        unit,
                         rmse,
                         rmse / scale if scale else np.nan,
                         band["cutoff_hz"],
@@ -412,18 +415,24 @@ def validation_table(
                         float(above),
                     )
                 )
-    columns = ["method", "record", "joint", "rmse", "rel_rmse", "cutoff_hz"]
+    columns = ["method", "record", "joint", "unit", "rmse", "rel_rmse", "cutoff_hz"]
     return pd.DataFrame(rows, columns=[*columns, "rmse_below_cutoff", "rmse_above_cutoff"])
 
 
-def parameters_table(fits: Mapping[str, pd.DataFrame], base: BaseParameters) -> pd.DataFrame:
-    """parameters.csv: the base estimate of every method with its standard error and box."""
+def parameters_table(
+    fits: Mapping[str, pd.DataFrame], base: BaseParameters, units: Mapping[str, str]
+) -> pd.DataFrame:
+    """parameters.csv: the base estimate of every method with its standard error and box, in
+    the unit of its leading standard parameter (``units``: :func:`model.parameter_units`)."""
     expression = dict(zip(base.names, base.expressions, strict=True))
     rows = []
     for method, frame in fits.items():
         part = frame[frame["kind"] == "base"].drop(columns=["kind", "run"])
-        rows.append(part.assign(method=method, expression=part["parameter"].map(expression)))
-    columns = ["method", "parameter", "value", "stderr", "lower", "upper", "expression"]
+        named = part["parameter"]
+        rows.append(
+            part.assign(method=method, unit=named.map(units), expression=named.map(expression))
+        )
+    columns = ["method", "parameter", "unit", "value", "stderr", "lower", "upper", "expression"]
     return pd.concat(rows, ignore_index=True)[columns]
 
 
@@ -758,11 +767,11 @@ def curve_summary(curve: Any) -> dict[str, Any]:
     }
 
 
-def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
-    """regularisation.csv: the prior's weight, its CV RMSE and standard error [N m], which the
-    rule chose and which scored lowest, and the folds (empty without a curve: a weight was
-    given)."""
-    columns = ["weight", "cv_rmse", "cv_se", "chosen", "lowest", "rule", "folds"]
+def regularisation_table(summary: Mapping[str, Any] | None, unit: str) -> pd.DataFrame:
+    """regularisation.csv: the prior's weight, its CV RMSE (a mean over joints, in ``unit``:
+    :func:`model.torque_unit`) and standard error, which the rule chose and which scored
+    lowest, and the folds (empty without a curve: a weight was given)."""
+    columns = ["weight", "cv_rmse", "cv_se", "unit", "chosen", "lowest", "rule", "folds"]
     if not summary:
         return pd.DataFrame(columns=columns)
     index = np.arange(len(summary["weights"]))
@@ -771,6 +780,7 @@ def regularisation_table(summary: Mapping[str, Any] | None) -> pd.DataFrame:
             "weight": summary["weights"],
             "cv_rmse": summary["cv_rmse"],
             "cv_se": summary["cv_se"],
+            "unit": unit,
             "chosen": index == summary["chosen"],
             "lowest": index == summary["lowest"],
             "rule": summary["rule"],
@@ -912,10 +922,14 @@ def urdf_offsets(robot: Robot, theta: Array) -> dict[str, float]:
 
 
 def export_header(
-    cfg: Mapping[str, Any], choice: Mapping[str, Any], meta: Mapping[str, Any]
+    cfg: Mapping[str, Any],
+    choice: Mapping[str, Any],
+    meta: Mapping[str, Any],
+    prismatic: bool = False,
 ) -> list[str]:
     """The provenance comment of an exported URDF: the study, method, data, prior, friction law
-    and how the standard parameters were chosen."""
+    (its tanh velocity in m/s on a ``prismatic`` joint) and how the standard parameters were
+    chosen."""
     weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
     chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
     joints = list(cfg["robot"]["joints"])  # friction.json keeps its laws sorted by name
@@ -948,7 +962,10 @@ def export_header(
         "A comment in each body's link names which of its standard parameters the data",
         f"determine (model/{cfg['method']}_determinacy.csv lists every parameter's determinacy).",
         *(
-            [f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s)."]
+            [
+                f"Coulomb law per joint ({laws}; tanh velocity {choice['velocity_rad_s']:g} rad/s"
+                + ("; m/s on a prismatic joint)." if prismatic else ").")
+            ]
             if "coulomb" in terms
             else []
         ),
