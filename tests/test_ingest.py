@@ -232,6 +232,26 @@ def test_defects_name_file_and_row(tmp_path, mutate, pattern):
         loaders.load_record(tmp_path / "bad.csv", {})
 
 
+def test_an_angle_and_a_torque_with_bad_cells_are_named_in_one_error(tmp_path):
+    """The angle's NaN and the torque's text cell, both named with their rows in one error; a
+    bad cell in a velocity column the config does not name leaves the record readable."""
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
+    frame["angle"] = frame["angle"].where(frame.index != 17, np.nan)
+    frame["torque"] = frame["torque"].astype(str).where(frame.index != 30, "abc")
+    frame.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(ingest.InputError) as raised:
+        loaders.load_record(tmp_path / "bad.csv", {})
+    head, *listed = str(raised.value).split("\n  - ")
+    assert head.endswith("bad.csv: 2 defects in cells that must hold numbers:")
+    assert listed[0].startswith("column 'angle' (angle) is not a finite number at data row 18")
+    assert listed[1].startswith("column 'torque' (torque) is not a finite number at data row 31")
+    assert "'abc'" in listed[1]
+    good = pd.read_csv(tmp_path / "ok.csv").assign(velocity=0.0)
+    good["velocity"] = good["velocity"].where(good.index != 5, np.nan)
+    good.to_csv(tmp_path / "velocity.csv", index=False)
+    assert loaders.load_record(tmp_path / "velocity.csv", {}).velocity is None
+
+
 def test_logger_quirks_read_as_the_plain_file_or_name_the_defect(tmp_path):
     """A byte-order mark and CRLF line endings read as the plain file; a BOM before a header
     that names its first column twice still names it (the BOM hid it: pandas read ``time.1``);

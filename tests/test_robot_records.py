@@ -251,8 +251,11 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
     frame(np.arange(100) / 100.0).to_csv(path, index=False)
     with path.open("a") as handle:
         handle.write("1.0,0.1,0.2\n")  # time and one angle of the 101st row
-    with pytest.raises(InputError, match=r"cut\.csv: column .* at data row 101 \(file line 102"):
+    with pytest.raises(
+        InputError, match=r"cut\.csv: columns 'q_elbow' \(q\), .* are not finite "
+    ) as cut:
         loaders.load_robot_record(path, JOINTS)
+    assert str(cut.value).count("data row 101 (file line 102)") == 1  # said once for the line
     kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.0, 0.005))
     assert kept.time.size == 100 and kept.rows_trimmed == 1
     data = frame(np.arange(100) / 100.0)
@@ -449,6 +452,23 @@ def test_nan_names_the_row(tmp_path: Path, uniform: Path):
         InputError, match=r"nan.csv: column 'q_wrist' .* data row 42 \(file line 43"
     ):
         loaders.load_robot_record(path, JOINTS)
+
+
+def test_every_column_with_a_missing_cell_is_named_in_one_error(tmp_path: Path, uniform: Path):
+    """An angle's and a torque's missing cells, in other rows: one error names both columns
+    with their rows (the torque's went unnamed while the angle's stopped the run)."""
+    data = pd.read_csv(uniform)
+    data.loc[41, "q_wrist"] = np.nan
+    data.loc[20, f"tau_{JOINTS[0]}"] = np.nan
+    data.to_csv(path := tmp_path / "nan.csv", index=False)
+    with pytest.raises(InputError) as raised:
+        loaders.load_robot_record(path, JOINTS)
+    head, *listed = str(raised.value).split("\n  - ")
+    assert head == f"{path}: 2 defects in cells that must hold numbers:"
+    assert listed[0].startswith("column 'q_wrist' (q) is not a finite number at data row 42")
+    assert listed[1].startswith(
+        f"column 'tau_{JOINTS[0]}' (tau) is not a finite number at data row 21"
+    )
 
 
 @pytest.mark.parametrize(("value", "what"), [(0.0095, "not increasing"), (0.01, "duplicate")])

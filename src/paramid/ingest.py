@@ -78,31 +78,65 @@ def _numeric_column(
     """``frame[column]`` as finite floats; the first row of ``frame`` is the file's data row
     ``first_row`` (0-based: the rows a trim dropped are counted in the error's row).  A lone
     bad cell in the last row read is named as a line cut short (a logger stopped mid-write)."""
+    return numeric_columns(frame, [(column, field)], path, first_row, lines)[0]
+
+
+def numeric_columns(
+    frame: pd.DataFrame,
+    columns: Sequence[tuple[str, str]],
+    path: Path,
+    first_row: int = 0,
+    lines: FileLines = DEFAULT_LINES,
+) -> list[Array]:
+    """:func:`_numeric_column` of each (column, field) of ``columns``, every column's defect in
+    one :class:`InputError` (a NaN in a torque column went unnamed while an angle's stopped the
+    run), columns with the same defect at the same row named together (a line cut short)."""
+    read = [_column_values(frame, column, field, first_row, lines) for column, field in columns]
+    found: dict[str, list[str]] = {}  # what and where -> the columns it is found in
+    for (column, field), (_, defect) in zip(columns, read, strict=True):
+        if defect is not None:
+            found.setdefault(defect, []).append(f"{column!r} ({field})")
+    defects = [
+        f"column {named[0]} is not a finite number at {defect}"
+        if len(named) == 1
+        else f"columns {', '.join(named)} are not finite numbers at {defect}"
+        for defect, named in found.items()
+    ]
+    if len(defects) == 1:
+        raise InputError(f"{path}: {defects[0]}")
+    if defects:
+        listed = "".join(f"\n  - {defect}" for defect in defects)
+        raise InputError(f"{path}: {len(defects)} defects in cells that must hold numbers:{listed}")
+    return [values for values, _ in read]
+
+
+def _column_values(
+    frame: pd.DataFrame, column: str, field: str, first_row: int, lines: FileLines
+) -> tuple[Array, str | None]:
+    """``frame[column]`` as floats and where and what its first non-finite cell is (None: every
+    cell finite)."""
     import pandas as pd
 
     values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=np.float64)
     bad = np.flatnonzero(~np.isfinite(values))
-    if bad.size:
-        raw = frame[column].iloc[int(bad[0])]
-        row = first_row + int(bad[0])
-        raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
-        missing = isinstance(raw, float) and np.isnan(raw)  # the file's "", NA, NaN, null...
-        shown = "empty or a missing-value mark (NA, NaN, null)" if missing else repr(raw)
-        more = f"; {bad.size} such rows" if bad.size > 1 else ""
-        if _decimal_comma(raw, frame[column], lines):  # a spreadsheet's export
-            more += '; a decimal comma? set decimal: "," in the record\'s config'
-        elif bad.size == 1 and bad[0] == len(frame) - 1:
-            remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
-            more = f"; the last line read, cut short? {remedy}"
-        elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
-            more += "; raise trim_start_s past it or remove it"
-        else:  # inside the record
-            more += "; fix the file there (trim_start_s and trim_end_s drop only a record's ends)"
-        raise InputError(
-            f"{path}: column {column!r} ({field}) is not a finite number at "
-            f"{data_row(row, lines)}: {shown}{more}"
-        )
-    return values
+    if not bad.size:
+        return values, None
+    raw = frame[column].iloc[int(bad[0])]
+    row = first_row + int(bad[0])
+    raw = raw.item() if isinstance(raw, np.generic) else raw  # nan, not np.float64(nan)
+    missing = isinstance(raw, float) and np.isnan(raw)  # the file's "", NA, NaN, null...
+    shown = "empty or a missing-value mark (NA, NaN, null)" if missing else repr(raw)
+    more = f"; {bad.size} such rows" if bad.size > 1 else ""
+    if _decimal_comma(raw, frame[column], lines):  # a spreadsheet's export
+        more += '; a decimal comma? set decimal: "," in the record\'s config'
+    elif bad.size == 1 and bad[0] == len(frame) - 1:
+        remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
+        more = f"; the last line read, cut short? {remedy}"
+    elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
+        more += "; raise trim_start_s past it or remove it"
+    else:  # inside the record
+        more += "; fix the file there (trim_start_s and trim_end_s drop only a record's ends)"
+    return values, f"{data_row(row, lines)}: {shown}{more}"
 
 
 def _decimal_comma(cell: object, column: pd.Series, lines: FileLines) -> bool:
@@ -522,19 +556,18 @@ def record_from_table(
     rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
     kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
-    for field in (*REQUIRED[1:], *OPTIONAL):
-        if columns[field] not in frame.columns:
+    asked = [field for field in wanted if field != "time"]
+    read = numeric_columns(kept, [(columns[f], f) for f in asked], path, rows.start, lines)
+    for field, values in zip(asked, read, strict=True):
+        data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * values
+    for field in OPTIONAL:
+        if field in asked or columns[field] not in frame.columns:
             continue
-        unit = units.get(field, SI_UNITS[field])
-        try:
-            data[field] = UNIT_FACTORS[field][unit] * _numeric_column(
-                kept, columns[field], field, path, rows.start, lines
-            )
-        except InputError:
-            if field in wanted:
-                raise
-            # a column of that name the config does not ask for and the fit never reads (the
-            # velocity is carried along only): one defect in it is no reason to refuse the record
+        # a column of that name the config does not ask for and the fit never reads (the
+        # velocity is carried along only): a defect in it is no reason to refuse the record
+        values, defect = _column_values(kept, columns[field], field, rows.start, lines)
+        if defect is None:
+            data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * values
     data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
     return MeasuredRecord(
         time=data["time"],

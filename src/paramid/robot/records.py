@@ -36,9 +36,9 @@ from paramid.ingest import (
     GAP_INTERVALS,
     UNIFORM_JITTER,
     UNIT_FACTORS,
-    _numeric_column,
     data_row,
     lines_of,
+    numeric_columns,
     on_uniform_grid,
     trimmed_time,
 )
@@ -303,16 +303,19 @@ def record_from_table(
     kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
     q_logged = np.empty((stamps.size, 0))
-    for field, cols in names.items():
-        if cols is not None:
-            unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
-            factor = np.where(unitless, 1.0, factors[field])
-            logged_values = np.column_stack(
-                [_numeric_column(kept, c, field, path, rows.start, lines) for c in cols]
-            )
-            data[field] = factor * logged_values
-            if field == "q":
-                q_logged = logged_values[:, : len(joints)]
+    given = {field: cols for field, cols in names.items() if cols is not None}
+    read = iter(
+        numeric_columns(
+            kept, [(c, f) for f, cols in given.items() for c in cols], path, rows.start, lines
+        )
+    )
+    for field, cols in given.items():
+        unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
+        factor = np.where(unitless, 1.0, factors[field])
+        logged_values = np.column_stack([next(read) for _ in cols])
+        data[field] = factor * logged_values
+        if field == "q":
+            q_logged = logged_values[:, : len(joints)]
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = unwrap_turns(data["q"][:, continuous])
