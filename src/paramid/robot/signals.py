@@ -163,7 +163,7 @@ def choose_cutoff(
     rule = (
         "lowest cutoff within one standard error of the lowest blocked CV RMSE of the LS fit, "
         f"at least {BAND_FACTOR:g} x the median {100 * BAND_FRACTION:g} % velocity band "
-        f"({floor:.3g} Hz)"
+        f"(a floor of {floor:.3g} Hz)"
     )
     candidates = np.asarray(usable, dtype=np.float64)
     return cutoff.CutoffChoice(candidates, mean, float(candidates[chosen]), blocks, rule, se, floor)
