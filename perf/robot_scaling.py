@@ -27,6 +27,7 @@ import pandas as pd
 from paramid import io
 from paramid.config import validate
 from paramid.robot import model, twin
+from paramid.workflow import BENCHMARKS
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs"]
@@ -89,8 +90,8 @@ def build(samples: int, cores: int) -> dict[str, object]:
             for m in re.finditer(r"CPU ([0-9.]+) s", log.read_text())
         )
         peaks: dict[str, float] = {}
-        for path in (work / "benchmarks").rglob("*.tsv"):
-            rule = path.relative_to(work / "benchmarks").parts[0]
+        for path in work.joinpath(*BENCHMARKS).rglob("*.tsv"):
+            rule = path.relative_to(work.joinpath(*BENCHMARKS)).parts[0]
             rss = float(pd.read_csv(path, sep="\t")["max_rss"].max())
             peaks[rule] = max(peaks.get(rule, 0.0), rss)
         validation = pd.read_csv(work / "results/long/tables/validation.csv")

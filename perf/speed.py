@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from paramid.workflow import BENCHMARKS
+
 ROOT = Path(__file__).resolve().parents[1]
 # rule-name prefix -> family (the rules of the layout before issue #23 listed by name)
 FAMILIES = {
@@ -117,9 +119,11 @@ def per_family(root: Path) -> pd.DataFrame:
     benchmarks, and the summed CPU of the last line of each job's log (NaN for builds older
     than these lines)."""
     bench = []
-    for path in sorted((root / "benchmarks").rglob("*.tsv")):
+    folder = root.joinpath(*BENCHMARKS)
+    folder = folder if folder.is_dir() else root / "benchmarks"  # builds before 2026-12-06
+    for path in sorted(folder.rglob("*.tsv")):
         table = pd.read_csv(path, sep="\t")
-        rule = path.relative_to(root / "benchmarks").parts[0]
+        rule = path.relative_to(folder).parts[0]
         bench.append((family(rule), float(table["s"].iloc[-1]), float(table["cpu_time"].iloc[-1])))
     logged = [
         (family(m.group(1)), float(m.group(2)))

@@ -1,4 +1,4 @@
-"""Time of one study from its jobs' benchmark files (``benchmarks/<rule>/<study>...tsv``).
+"""Time of one study from its jobs' benchmark files (``logs/benchmarks/<rule>/<study>...tsv``).
 
 Every scripted rule writes a Snakemake benchmark file (wall seconds ``s`` and ``cpu_time``).
 This prints, per rule, the jobs, their summed wall and CPU seconds, and for the whole study
@@ -6,7 +6,7 @@ the serial sum and a lower bound of the wall time on ``--cores`` cores (the larg
 longest job and the summed wall time divided by the cores).  Measure after a fresh run of the
 study's targets, e.g. for KR210 (issue #18: under 5 minutes on 2 cores)::
 
-    rm -rf results/kr210 benchmarks/*/kr210*
+    rm -rf results/kr210 logs/benchmarks/*/kr210*
     /usr/bin/time -f "%e s wall" snakemake --cores 2 results/kr210/audit.csv ...
     python perf/study_time.py kr210 --cores 2
 """
@@ -18,10 +18,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from paramid.workflow import BENCHMARKS
+
 ROOT = Path(__file__).resolve().parents[1]
+BENCHMARK_ROOT = ROOT.joinpath(*BENCHMARKS)
 
 
-def study_benchmarks(study: str, root: Path = ROOT / "benchmarks") -> pd.DataFrame:
+def study_benchmarks(study: str, root: Path = BENCHMARK_ROOT) -> pd.DataFrame:
     """One row per benchmark file of ``study``: rule, job (wildcards), wall s, CPU s."""
     rows = []
     for path in sorted(root.glob(f"*/{study}.tsv")) + sorted(root.glob(f"*/{study}/**/*.tsv")):
@@ -45,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     jobs = study_benchmarks(args.study)
     if jobs.empty:
-        raise SystemExit(f"no benchmark files for {args.study!r} under benchmarks/")
+        raise SystemExit(f"no benchmark files for {args.study!r} under {'/'.join(BENCHMARKS)}/")
     per_rule = jobs.groupby("rule").agg(
         jobs=("job", "size"),
         wall_s=("wall_s", "sum"),

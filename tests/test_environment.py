@@ -138,10 +138,12 @@ def test_every_scripted_job_has_its_benchmark_file(dry_run_all):
     jobs = [j for j in _jobs(dry_run_all) if j["rule"] != "all"]
     assert len(jobs) > 100
     benchmarks = [j.get("benchmark", "") for j in jobs]
-    assert [j["rule"] for j in jobs if not j.get("benchmark", "").startswith("benchmarks/")] == []
+    assert [
+        j["rule"] for j in jobs if not j.get("benchmark", "").startswith("logs/benchmarks/")
+    ] == []
     assert len(set(benchmarks)) == len(benchmarks)  # one file per job
     rls = next(j for j in jobs if j["output"].startswith("results/hip/fits/rls_agwo"))
-    assert rls["benchmark"] == "benchmarks/hip_fit_population/hip/rls_agwo.tsv"
+    assert rls["benchmark"] == "logs/benchmarks/hip_fit_population/hip/rls_agwo.tsv"
 
 
 @pytest.mark.slow

@@ -112,10 +112,10 @@ def test_a_user_error_ends_the_run_with_one_line():
 
 def test_benchmark_path_follows_the_wildcards_of_the_output():
     path = workflow.benchmark_path("hip_fit", "results/{study}/fits/{method}.parquet")
-    assert path == "benchmarks/hip_fit/{study}/{method}.tsv"
+    assert path == "logs/benchmarks/hip_fit/{study}/{method}.tsv"
     assert (
         workflow.benchmark_path("provenance", "results/provenance.json")
-        == "benchmarks/provenance.tsv"
+        == "logs/benchmarks/provenance.tsv"
     )
 
 
@@ -154,7 +154,7 @@ def test_the_rule_template_gives_scripted_rules_code_settings_benchmark_and_prio
     settings = fit.input["settings"]
     assert isinstance(settings, workflow.SettingsFile)
     assert settings.params == {"code": "code of hip_fit.py"}
-    assert fit.benchmark == "benchmarks/hip_fit/{study}/{method}.tsv"
+    assert fit.benchmark == "logs/benchmarks/hip_fit/{study}/{method}.tsv"
     assert (fit.priority, run.priority) == (7, 0)
     for rule, said in (
         (FakeRule("hip_fit", "scripts/hip_fit.py", log=()), "hip_fit declares no log"),

@@ -359,11 +359,17 @@ def _arguments(function: Callable[..., Any]) -> list[str]:
     return list(inspect.signature(function).parameters)
 
 
+#: where the jobs' benchmark files lie, relative to the working directory
+BENCHMARKS = ("logs", "benchmarks")
+
+
 def benchmark_path(rule_name: str, output: str) -> str:
-    """benchmarks/<rule>/<wildcard values>.tsv (benchmarks/<rule>.tsv without wildcards): the
-    wall time and memory of each of a rule's jobs, wildcards in the order of its output path."""
+    """logs/benchmarks/<rule>/<wildcard values>.tsv (logs/benchmarks/<rule>.tsv without
+    wildcards): the wall time and memory of each of a rule's jobs, wildcards in the order of its
+    output path; beside the logs (a run writes nothing outside results/ and logs/)."""
     names = dict.fromkeys(re.findall(r"{(\w+)", output))
-    return Path("benchmarks", rule_name, *(f"{{{w}}}" for w in names)).as_posix() + ".tsv"
+    parts = (*BENCHMARKS, rule_name, *(f"{{{w}}}" for w in names))
+    return Path(*parts).as_posix() + ".tsv"
 
 
 def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int) -> None:
