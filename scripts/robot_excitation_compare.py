@@ -11,7 +11,7 @@ from paramid import io  # noqa: E402
 from paramid.excitation.fourier import FourierTrajectory  # noqa: E402
 from paramid.robot import base as bp  # noqa: E402
 from paramid.robot import excitation as ex  # noqa: E402
-from paramid.robot import study  # noqa: E402
+from paramid.robot import model, study  # noqa: E402
 
 
 def main(smk) -> None:
@@ -44,16 +44,18 @@ def main(smk) -> None:
         log.warning("%s", warning)
     io.write_csv(table, smk.output.comparison)
     meta = io.provenance(cfg, smk.input, stage="robot_excitation_compare")
-    units = {"trajectory": "", "seed": "1", "param_error": "1", "val_rmse": "N m"}
+    unit = model.torque_unit([units["tau"] for units in model.joint_units(robot)])
+    units = {"trajectory": "", "seed": "1", "param_error": "1", "val_rmse": unit}
     io.write_parquet(per_seed, smk.output.per_seed, units=units, meta=meta)
     for row in table.itertuples():
         log.info(
-            "%s: cond %.4g (scaled %.4g), param error %.3g, val RMSE %.3g N m, p %.3g, feasible %s",
+            "%s: cond %.4g (scaled %.4g), param error %.3g, val RMSE %.3g %s, p %.3g, feasible %s",
             row.trajectory,
             row.cond,
             row.cond_scaled,
             row.param_error_median,
             row.val_rmse_median,
+            unit,
             row.p_value,
             row.feasible,
         )

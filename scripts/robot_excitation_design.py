@@ -29,8 +29,11 @@ def main(smk) -> None:
     result, limits, urdf, physical = ex.design_for_robot(robot, base, spec, cfg["study"])
     seconds = time.perf_counter() - start
     omega_f = 2 * np.pi * float(spec["base_frequency_hz"])
+    prismatic = [
+        j for j, k in zip(robot.joints, model.joint_kinds(robot), strict=True) if k == "prismatic"
+    ]
     loose = ex.loose_acceleration(
-        limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"]
+        limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"], prismatic
     )
     for warning in (loose, ex.unbounded_effort(robot, physical, cfg["study"])):
         if warning:
@@ -39,7 +42,9 @@ def main(smk) -> None:
     for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
         log.warning("%s", warning)
     summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
-    ex.poor_excitation(summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"])
+    ex.poor_excitation(
+        summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"], prismatic
+    )
     summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)
     io.write_csv(ex.coefficient_frame(result.trajectory, robot.joints), smk.output.coefficients)

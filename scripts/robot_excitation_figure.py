@@ -14,7 +14,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_excitation_figure")
     design = io.read_json(smk.input.design)
-    per_seed, _ = io.read_parquet(smk.input.per_seed)
+    per_seed, meta = io.read_parquet(smk.input.per_seed)
     style = FigureStyle.from_config(cfg["style"])
     with styled(style):
         fig = figures.excitation_figure(
@@ -24,7 +24,9 @@ def main(smk) -> None:
             io.read_parquet_metadata(smk.input.trajectory)["units"],
         )
         io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
-        fig = figures.excitation_comparison_figure(per_seed, pd.read_csv(smk.input.comparison))
+        comparison = pd.read_csv(smk.input.comparison)
+        unit = meta["units"]["val_rmse"]
+        fig = figures.excitation_comparison_figure(per_seed, comparison, unit)
         io.save_figure(fig, smk.output.comparison_png, smk.output.comparison_pdf, dpi=style.dpi)
     log.info("excitation figures written")
 

@@ -408,9 +408,11 @@ def test_the_comparison_figure_draws_every_trajectorys_seeds():
         }
     )
     table = pd.DataFrame({"trajectory": names, "cond": [2.5e5, 8.8e5, 2.3e6]})
-    fig = figures.excitation_comparison_figure(per_seed, table)
+    fig = figures.excitation_comparison_figure(per_seed, table, "N m")
     errors, rmse = fig.axes
     assert errors.get_yscale() == "log" and rmse.get_ylabel() == "RMSE [N m]"
+    mixed = figures.excitation_comparison_figure(per_seed, table, "N m and N mixed")
+    assert mixed.axes[1].get_ylabel() == "RMSE [N m and N mixed]"
     ticks = [t.get_text() for t in rmse.get_xticklabels()]
     assert ticks == [
         "designed\ncond 2.5e+05",
@@ -477,9 +479,9 @@ def test_a_design_that_barely_moves_is_stopped_naming_the_spans():
     with pytest.raises(
         ex.ExcitationError,
         match=r"robots\.arm\.excitation: .* unit norm\) is 4e\+06 \(> 10000\); its joints span "
-        r"j1 0\.00046, j2 0\.00046 rad\. .*lower base_frequency_hz",
+        r"j1 0\.00046 rad, j2 0\.00046 m\. .*lower base_frequency_hz",
     ):
-        ex.poor_excitation({"cond_scaled": 4e6}, still, ["j1", "j2"], t, "arm")
+        ex.poor_excitation({"cond_scaled": 4e6}, still, ["j1", "j2"], t, "arm", ["j2"])
     assert ex.poor_excitation({"cond_scaled": 8.8}, still, ["j1", "j2"], t, "arm") is None
 
 
@@ -548,6 +550,11 @@ def test_acceleration_limits_in_degrees_are_warned_of(robot):
     for joint, rad in zip(JOINTS, ["7.5", "12.5", "20"], strict=True):
         assert f"{joint} " in warning and f"as deg/s² {rad} rad/s²" in warning
     assert "give them in rad/s²" in warning
+    slide = ex.loose_acceleration(limits, 2, 2 * np.pi * 0.2, JOINTS, "unit", JOINTS[2:])
+    assert f"{JOINTS[2]} {np.rad2deg(20):.4g} m/s² (reachable " in slide  # no degrees to mistake
+    assert f"{JOINTS[0]} " in slide and "give them in rad/s²" in slide
+    only_slides = ex.loose_acceleration(limits, 2, 2 * np.pi * 0.2, JOINTS, "unit", JOINTS)
+    assert "deg" not in only_slides
 
 
 def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_names_far_ones():
@@ -732,7 +739,7 @@ def test_each_comparison_panel_boxes_its_own_column():
         }
     )
     table = pd.DataFrame({"trajectory": names, "cond": [2.5e5, 8.8e5]})
-    fig = figures.excitation_comparison_figure(per_seed, table)
+    fig = figures.excitation_comparison_figure(per_seed, table, "N m")
     for ax, column in zip(fig.axes, ("param_error", "val_rmse"), strict=True):
         flat = [
             line.get_ydata()[0]

@@ -35,7 +35,7 @@ noise-free torque of an independent validation trajectory.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -251,24 +251,37 @@ def reachable_acceleration(limits: JointLimits, order: int, omega_f: float) -> A
 
 
 def loose_acceleration(
-    limits: JointLimits, order: int, omega_f: float, joints: Sequence[str], study: str
+    limits: JointLimits,
+    order: int,
+    omega_f: float,
+    joints: Sequence[str],
+    study: str,
+    prismatic: Collection[str] = (),
 ) -> str | None:
     """A warning naming the joints whose acceleration limit is more than
     :data:`LOOSE_ACCELERATION_FACTOR` times :func:`reachable_acceleration`: it bounds nothing,
-    and may be a limit in deg/s² (then the design may accelerate beyond the robot's)."""
+    and on a revolute joint may be a limit in deg/s² (then the design may accelerate beyond the
+    robot's); a ``prismatic`` joint's is in m/s², which has no degrees to mistake."""
     reach = reachable_acceleration(limits, order, omega_f)
-    loose = np.flatnonzero(limits.qdd_max > LOOSE_ACCELERATION_FACTOR * reach)
-    if loose.size == 0:
+    loose = [int(k) for k in np.flatnonzero(limits.qdd_max > LOOSE_ACCELERATION_FACTOR * reach)]
+    if not loose:
         return None
-    named = ", ".join(
-        f"{joints[k]} {limits.qdd_max[k]:.4g} (reachable {reach[k]:.3g}; as deg/s² "
-        f"{np.deg2rad(limits.qdd_max[k]):.3g} rad/s²)"
-        for k in map(int, loose)
-    )
+
+    def named(k: int) -> str:
+        if joints[k] in prismatic:
+            return f"{joints[k]} {limits.qdd_max[k]:.4g} m/s² (reachable {reach[k]:.3g})"
+        degrees = np.deg2rad(limits.qdd_max[k])
+        return (
+            f"{joints[k]} {limits.qdd_max[k]:.4g} (reachable {reach[k]:.3g}; as deg/s² "
+            f"{degrees:.3g} rad/s²)"
+        )
+
+    turning = any(joints[k] not in prismatic for k in loose)
     return (
-        f"{_field(study, 'acceleration_limit_rad_s2')} bounds nothing on {named}: no trajectory "
-        f"of {order} harmonics of {omega_f / (2 * np.pi):g} Hz within the position and velocity "
-        "limits accelerates that fast. Limits in deg/s²? give them in rad/s²"
+        f"{_field(study, 'acceleration_limit_rad_s2')} bounds nothing on "
+        f"{', '.join(map(named, loose))}: no trajectory of {order} harmonics of "
+        f"{omega_f / (2 * np.pi):g} Hz within the position and velocity limits accelerates that "
+        "fast" + (". Limits in deg/s²? give them in rad/s²" if turning else "")
     )
 
 
@@ -407,12 +420,14 @@ def poor_excitation(
     joints: Sequence[str],
     t: Array,
     study: str,
+    prismatic: Collection[str] = (),
 ) -> None:
     """Raise :class:`ExcitationError` for a design whose base regressor, columns scaled to unit
     norm, has a condition number above :data:`paramid.plausibility.MAX_SCALED_COND` (the
     1-DOF records' bound: a 1 % torque error may then move a parameter by 100 %), naming each
-    joint's span over grid ``t`` and what to change: limits too tight for the period (a
-    0.5 s period gave spans of 0.004-0.06 rad and 5,705 N m of validation error)."""
+    joint's span over grid ``t`` (in m on a ``prismatic`` joint) and what to change: limits too
+    tight for the period (a 0.5 s period gave spans of 0.004-0.06 rad and 5,705 N m of
+    validation error)."""
     from paramid.plausibility import MAX_SCALED_COND
 
     cond = float(scores_of_design["cond_scaled"])
@@ -420,14 +435,16 @@ def poor_excitation(
         return
     q, _, _ = trajectory.evaluate_joints(t)
     spans = ", ".join(
-        f"{joint} {span:.2g}" for joint, span in zip(joints, np.ptp(q, axis=0), strict=True)
+        f"{joint} {span:.2g} {'m' if joint in prismatic else 'rad'}"
+        for joint, span in zip(joints, np.ptp(q, axis=0), strict=True)
     )
     raise ExcitationError(
         f"robots.{study}.excitation: the best design excites the base parameters poorly: the "
         f"condition number of its regressor (columns scaled to unit norm) is {cond:.3g} "
-        f"(> {MAX_SCALED_COND:g}); its joints span {spans} rad. Give it room to move: a "
+        f"(> {MAX_SCALED_COND:g}); its joints span {spans}. Give it room to move: a "
         "longer period (lower base_frequency_hz), looser acceleration limits "
-        "(acceleration_limit_rad_s2, in rad/s²) or margins, or more harmonics"
+        "(acceleration_limit_rad_s2, in rad/s², m/s² on a prismatic joint) or margins, or more "
+        "harmonics"
     )
 
 

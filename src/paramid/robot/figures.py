@@ -265,17 +265,20 @@ def excitation_figure(
     return fig
 
 
-def excitation_comparison_figure(per_seed: pd.DataFrame, table: pd.DataFrame) -> Figure:
+def excitation_comparison_figure(
+    per_seed: pd.DataFrame, table: pd.DataFrame, rmse_unit: str
+) -> Figure:
     """The excitations of comparison.csv on the twin, one box per trajectory over the noise
     seeds: (a) median relative base-parameter error of OLS (log axis), (b) torque RMSE on the
-    independent validation trajectory; each label gives the trajectory's cond (Eq 8)."""
+    independent validation trajectory (a mean over joints in ``rmse_unit``); each label gives
+    the trajectory's cond (Eq 8)."""
     order = list(table["trajectory"])
     cond = dict(zip(table["trajectory"], table["cond"], strict=True))
     labels = [f"{name.replace('_', chr(10))}\ncond {cond[name]:.3g}" for name in order]
     fig, axes = new_figure(3.2, ncols=2)
     panels = (
         ("param_error", "(a) base-parameter error", "median |β̂ − β| / |β| [-]"),
-        ("val_rmse", "(b) validation torque", "RMSE [N m]"),
+        ("val_rmse", "(b) validation torque", f"RMSE [{rmse_unit}]"),
     )
     for ax, (column, title, unit) in zip(axes, panels, strict=True):
         log = column == "param_error"
