@@ -142,6 +142,27 @@ def test_rest_basis_satisfies_the_boundary_conditions_of_eq9():
     np.testing.assert_allclose(qdd, 0.0, atol=1e-12)
 
 
+def test_a_rest_is_exactly_zero_at_the_period_boundaries_as_designed_or_as_stored():
+    """A rest trajectory's q̇ and q̈ at kT are exactly 0, for its coefficients and for a copy
+    rounded as a file stores them (1e-11 off): both have the same Coulomb column sgn q̇ there
+    (it took the sign of the rounding, +1 for one and -1 for the other, and one design scored
+    two condition numbers); a joint that does not rest keeps its q̇(0), and instants between
+    keep their values."""
+    rng = np.random.default_rng(3)
+    theta = rest_basis(5) @ rng.normal(size=(9, 2))
+    theta[1, 1] += 0.3  # joint 2: q̇(0) = 0.3, no rest
+    traj = FourierTrajectory.from_theta(theta, OMEGA)
+    stored = FourierTrajectory.from_theta(theta * (1 + 1e-11 * rng.normal(size=theta.shape)), OMEGA)
+    t = np.array([0.0, traj.period / 3, traj.period, 2 * traj.period])
+    for each in (traj, stored):
+        _, qd, qdd = each.evaluate(t)
+        assert np.all(qd[[0, 2, 3], 0] == 0.0) and np.all(qdd[[0, 2, 3], 0] == 0.0)
+        np.testing.assert_allclose(qd[[0, 2, 3], 1], 0.3, rtol=1e-9)
+        assert np.all(np.sign(qd[1]) != 0)
+    plain = [p @ theta for p in fourier_basis(t[1:2], OMEGA, 5)]
+    np.testing.assert_array_equal(traj.evaluate(t[1:2])[1], plain[1])
+
+
 def test_designed_trajectory_rests_at_both_ends(hip_design):
     traj = hip_design.trajectory
     _, qd, qdd = traj.evaluate(np.array([0.0, traj.period]))

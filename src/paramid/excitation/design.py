@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.optimize import minimize
 
 from paramid.errors import UserError
@@ -49,8 +50,10 @@ from paramid.excitation.fourier import (
     bounded_violation,
     fourier_basis,
     grid,
+    period_boundaries,
     reached_limits,
     rest_basis,
+    states_at_rest,
 )
 from paramid.seeding import Key, generator
 
@@ -224,6 +227,7 @@ class RestProblem:
     phi: Bases
     n_joints: int
     columns: int
+    boundary: NDArray[np.bool_]  # the grid's instants kT, where a rest holds q̇ = q̈ = 0
 
     @classmethod
     def on_grid(
@@ -241,7 +245,8 @@ class RestProblem:
         q, qd, qdd = (p @ np.ones((2 * order + 1, n_joints)) for p in phi)
         columns = regressor_fn(q, qd, qdd, 0.0).shape[1]
         rest = rest_basis(order) if rest_to_rest else np.eye(2 * order + 1)
-        return cls(regressor_fn, criterion, rest, phi, n_joints, columns)
+        boundary = period_boundaries(t, 2 * np.pi / omega_f)
+        return cls(regressor_fn, criterion, rest, phi, n_joints, columns, boundary)
 
     @property
     def order(self) -> int:
@@ -260,9 +265,10 @@ class RestProblem:
         return np.linalg.lstsq(self.rest, theta, rcond=None)[0].T.ravel()
 
     def regressor(self, theta: Array, smoothing: float) -> Array:
-        """Stacked regressor of the trajectory θ on the grid (sgn smoothed by ``smoothing``)."""
-        q, qd, qdd = (p @ theta for p in self.phi)
-        return self.regressor_fn(q, qd, qdd, smoothing)
+        """Stacked regressor of the trajectory θ on the grid (sgn smoothed by ``smoothing``),
+        at rest exactly where the trajectory's evaluation is (:func:`states_at_rest`: what is
+        reported and compared; the optimiser's batched :meth:`log_values` smooths sgn)."""
+        return self.regressor_fn(*states_at_rest(self.phi, theta, self.boundary), smoothing)
 
     def log_values(self, zs: Array, smoothing: float) -> Array:
         """Log criterion at a batch of points zs (B, J·(2n−1)): one regressor call, one batched

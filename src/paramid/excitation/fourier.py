@@ -111,10 +111,13 @@ class FourierTrajectory:
         return cls(theta[0], theta[1 : n + 1].T, theta[n + 1 :].T, omega_f)
 
     def evaluate_joints(self, t: Array) -> tuple[Array, Array, Array]:
-        """(q, q̇, q̈), each (len(t), J)."""
-        phi = fourier_basis(np.asarray(t, dtype=np.float64), self.omega_f, self.order)
-        theta = self.theta
-        return tuple(p @ theta for p in phi)  # type: ignore[return-value]
+        """(q, q̇, q̈), each (len(t), J); at the instants kT, q̇ (q̈) is exactly 0 on the joints
+        whose coefficients hold it there (E θ = 0 to :data:`REST_TOLERANCE` of their size:
+        rounding left ±1e-16 of the design, ±1e-11 of its coefficients as stored, and a
+        Coulomb column took the sign of that)."""
+        t = np.asarray(t, dtype=np.float64)
+        phi = fourier_basis(t, self.omega_f, self.order)
+        return states_at_rest(phi, self.theta, period_boundaries(t, self.period))
 
     def evaluate(self, t: Array) -> tuple[Array, Array, Array]:
         """(q, q̇, q̈): (len(t),) for one joint, (len(t), J) for several (Eq 8)."""
@@ -137,6 +140,33 @@ class FourierTrajectory:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> FourierTrajectory:
         return cls(np.asarray(d["q0"]), np.asarray(d["a"]), np.asarray(d["b"]), d["omega_f"])
+
+
+#: relative size below which a boundary condition counts as held (:meth:`evaluate_joints`), and
+#: how close to a multiple of the period an instant is one (both far above rounding, far below
+#: any motion: a designed rest's 1e-16, a stored one's 1e-11, against coefficients of 0.1)
+REST_TOLERANCE = 1e-9
+
+
+def period_boundaries(t: Array, period: float) -> NDArray[np.bool_]:
+    """Which instants ``t`` are multiples of the period (to :data:`REST_TOLERANCE` of it)."""
+    turns = np.asarray(t, dtype=np.float64) / period
+    return np.abs(turns - np.rint(turns)) <= REST_TOLERANCE
+
+
+def states_at_rest(
+    phi: tuple[Array, Array, Array], theta: Array, boundary: NDArray[np.bool_]
+) -> tuple[Array, Array, Array]:
+    """(q, q̇, q̈) = Φ θ of :func:`fourier_basis` rows ``phi``, with q̇ (q̈) exactly 0 on the
+    ``boundary`` rows (instants kT) of each joint whose coefficients hold it there (E θ = 0 to
+    :data:`REST_TOLERANCE` of their size)."""
+    q, qd, qdd = (p @ theta for p in phi)
+    if boundary.any():
+        weights = boundary_matrix((theta.shape[0] - 1) // 2)
+        held = np.abs(weights @ theta) <= REST_TOLERANCE * (np.abs(weights) @ np.abs(theta))
+        qd[np.ix_(boundary, held[0])] = 0.0
+        qdd[np.ix_(boundary, held[1])] = 0.0
+    return q, qd, qdd
 
 
 def boundary_matrix(order: int) -> Array:
