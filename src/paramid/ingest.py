@@ -558,16 +558,17 @@ def record_from_table(
     data = {"time": stamps}
     asked = [field for field in wanted if field != "time"]
     read = numeric_columns(kept, [(columns[f], f) for f in asked], path, rows.start, lines)
-    for field, values in zip(asked, read, strict=True):
-        data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * values
+    values = dict(zip(asked, read, strict=True))
     for field in OPTIONAL:
         if field in asked or columns[field] not in frame.columns:
             continue
         # a column of that name the config does not ask for and the fit never reads (the
         # velocity is carried along only): a defect in it is no reason to refuse the record
-        values, defect = _column_values(kept, columns[field], field, rows.start, lines)
+        column, defect = _column_values(kept, columns[field], field, rows.start, lines)
         if defect is None:
-            data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * values
+            values[field] = column
+    for field, column in values.items():
+        data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * column
     data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
     return MeasuredRecord(
         time=data["time"],

@@ -48,6 +48,11 @@ SERIES = (
 )  # fmt: skip
 
 
+def unit_label(unit: str) -> str:
+    """A unit as written in the tables (``kg m^2``, ``rad/s^2``) as an axis label shows it."""
+    return unit.replace("^2", "²")
+
+
 def series_colours(labels: Sequence[str]) -> dict[str, str]:
     """A colour per label: its own in :data:`COLOURS`, else the next of :data:`SERIES`
     (cycled past nine), so one figure's series and another's with the same labels match."""

@@ -20,7 +20,13 @@ from matplotlib.ticker import FixedLocator
 from numpy.typing import NDArray
 
 from paramid.excitation.fourier import FourierTrajectory
-from paramid.plotting import new_figure, plain_log_ticks, seed_boxes, series_colours
+from paramid.plotting import (
+    new_figure,
+    plain_log_ticks,
+    seed_boxes,
+    series_colours,
+    unit_label,
+)
 
 
 def torque_figure(
@@ -174,7 +180,7 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
     ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
     ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
     ax.set_xticks(x, names, rotation=90, fontsize="small")
-    units = ", ".join(dict.fromkeys(parameters["unit"].str.replace("^2", "²")))
+    units = ", ".join(dict.fromkeys(map(unit_label, parameters["unit"])))
     ax.set_ylabel(f"base parameter\n[{units}]")
     fig.legend(ncol=min(4, len(methods)), loc="outside upper center")  # over no point
     return fig
@@ -237,7 +243,7 @@ def excitation_figure(
                 axes[k, 2],
                 ddq[:, k],
                 [-accel, accel] if drawn_accel else [],
-                f"q̈ [{units[f'ddq_{joint}'].replace('^2', '²')}]",
+                f"q̈ [{unit_label(units[f'ddq_{joint}'])}]",
             ),
         ]
         for ax, values, bounds, label in panels:

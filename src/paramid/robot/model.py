@@ -505,8 +505,11 @@ INERTIAL_UNITS = {"m": "kg", "mx": "kg m", "my": "kg m", "mz": "kg m"} | {
     name: "kg m^2" for name in INERTIAL[4:]
 }
 TERM_UNITS = {
-    "rad": {"fv": "N m s/rad", "fc": "N m", OFFSET: "N m", ARMATURE: "kg m^2"},
-    "m": {"fv": "N s/m", "fc": "N", OFFSET: "N", ARMATURE: "kg"},
+    coordinate: {"fc": units["tau"], OFFSET: units["tau"]} | rest
+    for coordinate, units, rest in (
+        ("rad", CHANNEL_UNITS["rad"], {"fv": "N m s/rad", ARMATURE: "kg m^2"}),
+        ("m", CHANNEL_UNITS["m"], {"fv": "N s/m", ARMATURE: "kg"}),
+    )
 }
 
 

@@ -936,10 +936,12 @@ def export_header(
     laws = ", ".join(f"{j}: {choice['laws'][j]}" for j in joints)
     offsets = ", ".join(j for j, offset in zip(joints, choice["offsets"], strict=True) if offset)
     terms = cfg["robot"]["friction"]
-    held = {"coulomb": "friction: the Coulomb level", "viscous": "damping: the viscous coefficient"}
-    dynamics = "; ".join(text for term, text in held.items() if term in terms)
-    absent = {"coulomb": "friction", "viscous": "damping"}
-    zero = next((key for term, key in absent.items() if term not in terms), "")
+    held = {
+        "coulomb": ("friction", "the Coulomb level"),
+        "viscous": ("damping", "the viscous coefficient"),
+    }
+    dynamics = "; ".join(f"{key}: {text}" for term, (key, text) in held.items() if term in terms)
+    zero = next((key for term, (key, _) in held.items() if term not in terms), "")
     auto = cfg["lmi"]["weight"] == "auto"
     how = f"chosen by cross-validation, rule {cfg['lmi']['rule']}" if auto else "given"
     return [
