@@ -633,11 +633,14 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
         loaders.load_record(path, {}, trim_s=(0.0, 0.005))
     (tmp_path / "empty.csv").write_text(path.read_text().replace("\n1\n", "\n,0.5\n"))
     with pytest.raises(
-        ingest.InputError, match=r"'time' .* row 601 .*: empty or .*; the last line .* remove"
+        ingest.InputError,
+        match=r"'time' .* row 601 .*: empty or .*; the last line .* set trim_end_s \(any value "
+        r"above 0 drops it\) or remove",
     ):
         loaders.load_record(tmp_path / "empty.csv", {})
     # an empty time cell is the file's end, which trim_end_s drops: measured from 5.99 s
     assert loaders.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005)).time.size == 599
+    assert loaders.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 1e-9)).time.size == 599
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):
@@ -833,3 +836,33 @@ def test_negate_refuses_a_column_without_a_sign(tmp_path):
         ingest.InputError, match=r"negate names column 'time', which holds datetime"
     ):
         io.read_record(spec)
+
+
+@pytest.mark.parametrize(("separator", "decimal"), [(";", ","), (";", "."), ("\t", ".")])
+def test_a_title_with_commas_above_another_separator_is_no_comma_header(
+    tmp_path, separator, decimal
+):
+    """A logger's title with commas above a semicolon (or tab) file was taken for a comma
+    header ("set separator: ','"), and that advice only led to other errors; the layout the
+    rows below agree with is named instead, with every setting it needs."""
+    frame = pd.read_csv(write_csv(tmp_path / "ok.csv"))
+    path = tmp_path / "log.csv"
+    title = (
+        "# KneeExo-2 logger fw 1.4.2, session S03, run 1\n# 1000 Hz, 14 bit, torque from current\n"
+    )
+    path.write_text(title + frame.to_csv(index=False, sep=separator, decimal=decimal))
+    with pytest.raises(ingest.InputError) as err:
+        io.read_table(path)  # the default format: the separator is right only for a comma file
+    text = str(err.value)
+    assert "set separator: ','" not in text
+    settings = f"separator: {separator!r}" + (", decimal: ','" if decimal == "," else "")
+    assert f"set {settings}, header_line: 3 in the record's config" in text
+    with pytest.raises(ingest.InputError, match=r"line 3 looks like the header .*header_line: 3"):
+        io.read_table(path, io.CsvFormat(separator=separator, decimal=decimal))
+    with pytest.raises(ingest.InputError, match=rf"set {re.escape(settings)}, header_line: 3 "):
+        io.read_table(path, io.CsvFormat(separator=","))  # the old advice followed
+    if decimal == ",":  # and with it the decimal comma: refused before reading, with the layout
+        with pytest.raises(ingest.InputError, match=r"both ','.*set separator: ';', header_"):
+            io.read_table(path, io.CsvFormat(separator=",", decimal=","))
+    read = io.read_table(path, io.CsvFormat(header_line=3, separator=separator, decimal=decimal))
+    np.testing.assert_array_equal(read["torque"].to_numpy(), frame["torque"].to_numpy())

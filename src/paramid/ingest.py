@@ -130,8 +130,12 @@ def _column_values(
     if _decimal_comma(raw, frame[column], lines):  # a spreadsheet's export
         more += '; a decimal comma? set decimal: "," in the record\'s config'
     elif bad.size == 1 and bad[0] == len(frame) - 1:
-        remedy = "remove it" if field == "time" else "raise trim_end_s past it or remove it"
-        more = f"; the last line read, cut short? {remedy}"
+        remedy = (  # a stamp it lacks: any end trim drops the line after the last stamp
+            "set trim_end_s (any value above 0 drops it) or remove it"
+            if field == "time"
+            else "raise trim_end_s past it or remove it"
+        )
+        more = f"; the last line read, a footer or a line cut short? {remedy}"
     elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
         more += "; raise trim_start_s past it or remove it"
     else:  # inside the record

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -696,9 +696,11 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         )
         raise InputError(f"{path}: {given} is for CSV files; leave it unset")
     if fmt.separator == fmt.decimal:
+        layout = _sniffed_layout(path, fmt) if csv_file and path.is_file() else None
         raise InputError(
             f"{path}: separator and decimal are both {fmt.separator!r}: a spreadsheet that "
             'writes decimal commas separates its fields by ";"'
+            + ("" if layout is None else _layout_hint(fmt, layout))
         )
     try:
         codecs.lookup(fmt.encoding)
@@ -738,15 +740,16 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         pd.errors.EmptyDataError,
         OSError,
     ) as err:
-        hint = _separator_hint(path, fmt) or _lines_above_header(path, fmt)
+        hint = _reading_hint(path, fmt)
         raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
     if csv_file:
-        if frame.shape[1] == 1 and (hint := _separator_hint(path, fmt)):
+        if frame.shape[1] == 1 and (hint := _reading_hint(path, fmt)):
             raise InputError(f"{path}: one column only{hint}")
         _header_of_names(path, fmt)
         _unique_header(path, fmt)
+        _misread_header(path, fmt, [str(column) for column in frame.columns])
     frame.attrs["lines"] = FileLines(fmt.header_line, path, fmt, text=csv_file).as_attrs()
     return frame
 
@@ -801,23 +804,122 @@ def _header_text(path: Path, fmt: CsvFormat) -> str:
         return ""
 
 
+# lines of a CSV file searched for its header, and data rows below it that must agree
+SNIFF_LINES = 50
+SNIFF_ROWS = 3
+SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def _reading_hint(path: Path, fmt: CsvFormat) -> str:
+    """The settings that read a CSV file the parser refused (or read as one column): the
+    separator (:func:`_separator_hint`), the header line (:func:`_lines_above_header`) or, where
+    the file needs both, every setting of the layout :func:`_sniffed_layout` finds.  A header
+    line's separator is named only where the rows below agree with it: a logger's title line
+    ``# rig 2, run 1`` above a semicolon file is no comma-separated header."""
+    layout = _sniffed_layout(path, fmt)
+    if layout is None:
+        return _separator_hint(path, fmt) or _lines_above_header(path, fmt)
+    if layout.separator == fmt.separator:
+        return _lines_above_header(path, fmt) or _layout_hint(fmt, layout)
+    if layout.header_line == fmt.header_line:
+        return _separator_hint(path, fmt) or _layout_hint(fmt, layout)
+    return _layout_hint(fmt, layout)
+
+
+def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
+    """``fmt`` where its header line reads as a header over data (:func:`_header_over_data`),
+    else the first layout (separator, decimal mark, header line) under which one of the file's
+    first :data:`SNIFF_LINES` lines does; None where none does (a header of numbered columns,
+    rows mostly of text)."""
+    count = max(SNIFF_LINES, fmt.header_line + 2 + SNIFF_ROWS)
+    try:
+        rows = {
+            separator: _csv_lines(path, replace(fmt, separator=separator, header_line=1), count)
+            for separator in dict.fromkeys((fmt.separator, *SEPARATOR_NAMES))
+        }
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    if _header_over_data(rows[fmt.separator], fmt.header_line - 1, fmt.decimal):
+        return fmt
+    for separator, lines in rows.items():
+        decimals = ["."] if separator == "," else list(dict.fromkeys((fmt.decimal, ".", ",")))
+        for decimal in decimals:
+            for k in range(min(len(lines), SNIFF_LINES)):
+                if _header_over_data(lines, k, decimal):
+                    return replace(fmt, separator=separator, decimal=decimal, header_line=k + 1)
+    return None
+
+
+def _header_over_data(rows: list[list[str]], k: int, decimal: str) -> bool:
+    """Whether ``rows[k]`` reads as a header of names (two fields or more, no number, no ``#``
+    comment) over :data:`SNIFF_ROWS` rows of as many fields, most of them numbers written with
+    ``decimal`` (a units row or two right below the header may hold none)."""
+    if k >= len(rows):
+        return False
+    header, number = rows[k], _number_reader(decimal)
+    if len(header) < 2 or _comment(header) or any(map(number, header)):
+        return False
+    below = [row for row in rows[k + 1 :] if len(row) == len(header)]
+    numeric = [2 * sum(map(number, row)) > len(row) for row in below]
+    return sum(numeric) >= SNIFF_ROWS and numeric.index(True) <= 2
+
+
+def _layout_hint(fmt: CsvFormat, layout: CsvFormat) -> str:
+    """The record settings that turn ``fmt`` into ``layout`` ("" where none differs)."""
+    changes = {
+        name: getattr(layout, name)
+        for name in ("separator", "decimal", "header_line")
+        if getattr(layout, name) != getattr(fmt, name)
+    }
+    if not changes:
+        return ""
+    settings = ", ".join(
+        f"{name}: {value}" if name == "header_line" else f"{name}: {value!r}"
+        for name, value in changes.items()
+    )
+    decimal = " with decimal commas" if layout.decimal == "," else ""
+    return (
+        f"; it reads as a table with its column names on line {layout.header_line}, fields "
+        f"separated by {SEPARATOR_NAMES[layout.separator]}{decimal}: set {settings} in the "
+        "record's config"
+        + (" (the lines above the header are skipped)" if layout.header_line > 1 else "")
+    )
+
+
+def _misread_header(path: Path, fmt: CsvFormat, columns: list[str]) -> None:
+    """A file the parser read, but not as written: its header line is no header over data
+    under ``fmt``, and another separator or header line reads it as one (a title line of as
+    many fields as the rows below read as the header, say).  A decimal mark alone is left to
+    the columns' checks, which name the cell."""
+    layout = _sniffed_layout(path, fmt)
+    if layout is None or (layout.separator, layout.header_line) == (
+        fmt.separator,
+        fmt.header_line,
+    ):
+        return
+    shown = columns if len(columns) <= 6 else [*columns[:6], "..."]
+    raise InputError(
+        f"{path}: read with separator {fmt.separator!r} and header_line {fmt.header_line}, "
+        f"its columns are {shown}{_layout_hint(fmt, layout)}"
+    )
+
+
 def _separator_hint(path: Path, fmt: CsvFormat = CsvFormat()) -> str:
     """Where a CSV's header holds none of ``fmt``'s separator but semicolons, tabs or commas:
     the setting that reads it (a semicolon file often writes decimal commas too)."""
     header = _header_text(path, fmt)
-    names = {",": "commas", ";": "semicolons", "\t": "tabs"}
-    for separator, name in names.items():
+    for separator, name in SEPARATOR_NAMES.items():
         if fmt.separator not in header and separator != fmt.separator and separator in header:
             decimal = ' (and decimal: "," for decimal commas)' if separator == ";" else ""
             return (
                 f"; its header is separated by {name}, but the record is read with "
-                f"{names.get(fmt.separator, repr(fmt.separator))}: set separator: "
+                f"{SEPARATOR_NAMES.get(fmt.separator, repr(fmt.separator))}: set separator: "
                 f"{separator!r}{decimal} in the record's config"
             )
     return ""
 
 
-def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = 50) -> str:
+def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = SNIFF_LINES) -> str:
     """Where a CSV's first lines (from its header line) hold fewer fields than those below (a
     logger's comment or title lines above the header): name the line that looks like the
     header and the record setting that skips the lines above it."""
