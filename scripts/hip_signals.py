@@ -1,6 +1,7 @@
 """Rule hip_signals: filter, differentiate and trim one record; add the regressor columns (Eq 6).
-A validation record holding less than one back-and-forth of the joint is warned about once,
-here, in the log and the file's metadata."""
+A calibration record that leaves parameters loose, and a validation record holding less than
+one back-and-forth of the joint, are warned about once, here, in the log and the file's
+metadata."""
 
 import pandas as pd
 
@@ -31,9 +32,13 @@ def main(smk) -> None:
         frame[f"H_{key}"] = column
         units[f"H_{key}"] = model.COLUMNS[key].column_unit
     condition = estimators.condition_number(H)
-    coverage = None
+    coverage = loose = None
     if smk.wildcards.record == "validation":
         coverage = plausibility.validation_coverage(out.qd, float(out.time[-1] - out.time[0]))
+    else:
+        names = model.parameter_names(cfg["regressor"])
+        units_of = model.parameter_units(cfg["regressor"])
+        loose = plausibility.loose_parameters(H, out.torque, names, units_of, out.qd, out.q)
     meta = io.provenance(
         cfg,
         smk.input,
@@ -41,11 +46,13 @@ def main(smk) -> None:
         condition_number=condition,
         cutoff_hz=float(cutoff),
         coverage_warning=coverage or "",
+        precision_warning=loose or "",
     )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info("%d samples kept; cutoff %g Hz; cond(H) = %.1f", len(frame), cutoff, condition)
-    if coverage:
-        log.warning("%s: %s", smk.input.record, coverage)
+    for warning in (coverage, loose):
+        if warning:
+            log.warning("%s: %s", smk.input.record, warning)
 
 
 if __name__ == "__main__":

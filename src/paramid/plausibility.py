@@ -642,6 +642,61 @@ def validation_coverage(velocity: Array, duration_s: float) -> str | None:
     )
 
 
+# A least-squares parameter whose 95 % interval moves its column's torque (the interval's
+# half-width times the column's RMS) by more than this share of the recorded torque's RMS is
+# left loose by the calibration record.  Measured: the shipped hip and pendulum calibration
+# records 0.03 % and 1.9 % at most, a 40 s knee multisine 0.24 %, its first 1.5 s (one swing,
+# 17 deg) 18-37 %, where least squares put the offset at -2.9 N m for 0.25
+MAX_LOOSE_TORQUE_SHARE = 0.10
+Z_95 = 1.959963984540054  # two-sided 95 % quantile of the normal distribution
+
+
+def intervals_95(H: Array, torque: Array) -> tuple[Array, Array]:
+    """Least-squares parameters (Eq 4) and the half-widths of their 95 % intervals under white
+    residuals: Z_95 sigma sqrt((HᵀH)⁻¹)_ii, sigma² the residual's variance on n − p degrees of
+    freedom, (HᵀH)⁻¹ from the SVD of H."""
+    samples, count = H.shape
+    x, *_ = np.linalg.lstsq(H, torque, rcond=None)
+    residual = torque - H @ x
+    sigma = math.sqrt(float(residual @ residual) / max(samples - count, 1))
+    _, s, vt = np.linalg.svd(H, full_matrices=False)
+    half_width = Z_95 * sigma * np.sqrt(np.sum((vt.T / s) ** 2, axis=1))
+    return np.asarray(x, dtype=np.float64), np.asarray(half_width, dtype=np.float64)
+
+
+def loose_parameters(
+    H: Array,
+    torque: Array,
+    names: Sequence[str],
+    units: Mapping[str, str],
+    velocity: Array,
+    angle: Array,
+) -> str | None:
+    """Parameters a calibration record identifies only loosely (Eq 4's least squares): those
+    whose 95 % interval (white-residual standard errors, Z_95 sigma sqrt((HᵀH)⁻¹)_ii; a lower
+    bound where the filtered residual is coloured) times their column's RMS exceeds
+    :data:`MAX_LOOSE_TORQUE_SHARE` of the torque's RMS; None where every one is pinned."""
+    H, torque = np.asarray(H, dtype=np.float64), np.asarray(torque, dtype=np.float64)
+    x, half_width = intervals_95(H, torque)
+    shares = half_width * np.sqrt(np.mean(H**2, axis=0)) / math.sqrt(float(np.mean(torque**2)))
+    loose = [i for i in np.argsort(shares)[::-1] if shares[i] > MAX_LOOSE_TORQUE_SHARE]
+    if not loose:
+        return None
+    each = ", ".join(
+        f"{names[i]} {x[i]:.4g} ± {half_width[i]:.2g} {units[names[i]]} "
+        f"(±{100 * shares[i]:.0f} % of the torque)"
+        for i in loose
+    )
+    return (
+        f"the calibration record leaves {each} loose (95 % intervals, each moving its share of "
+        f"the torque by more than {100 * MAX_LOOSE_TORQUE_SHARE:g} % of the recorded torque's "
+        "RMS): every method's estimate of them rests on little information. A longer record "
+        "with more back-and-forth motion over a wider angle pins them (this one has "
+        f"{velocity_reversals(velocity)} velocity reversal(s) over "
+        f"{np.rad2deg(np.ptp(angle)):.3g} deg)"
+    )
+
+
 def explained_variance(H: Array, y: Array, x: Array) -> float:
     """R² = 1 − ‖y − Hx‖² / ‖y − ȳ‖² of a fit (Eq 4)."""
     residual = y - H @ x
