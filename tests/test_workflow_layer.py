@@ -1199,3 +1199,17 @@ def test_a_1dof_validation_torque_in_another_unit_is_named_before_any_job(config
     validation["units"] = {**validation["units"], "torque": "N mm"}
     with pytest.raises(UserError, match=r"records_scale"):
         HipStudies(config).check_inputs()
+
+
+def test_both_records_of_a_1dof_study_are_named_in_one_error(config, tmp_path):
+    """A user whose two records share a defect learnt of the validation record's only after
+    fixing the calibration record's: both are named in the one error, as for a robot."""
+    records = config["studies"]["pendulum"]["records"]
+    for record in ("calibration", "validation"):
+        records[record]["path"] = str(tmp_path / f"lost_{record}.csv")
+    with pytest.raises(UserError, match=r"^studies\.pendulum: 2 records have problems:") as error:
+        HipStudies(config).check_inputs()
+    assert "lost_calibration.csv" in str(error.value) and "lost_validation.csv" in str(error.value)
+    records["validation"]["path"] = str(ROOT / "data/pendulum/swingup_ddp_measured.csv")
+    with pytest.raises(UserError, match=r"^studies\.pendulum\.records\.calibration\.path = "):
+        HipStudies(config).check_inputs()  # one problem: its own error, as before

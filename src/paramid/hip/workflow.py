@@ -13,6 +13,7 @@ from typing import Any
 
 from paramid import codehash, cutoff, ingest, io, paths
 from paramid.config import ConfigError, check_names
+from paramid.errors import InputError, UserError
 from paramid.hip import methods, model
 from paramid.workflow import (
     Wildcards,
@@ -174,8 +175,17 @@ class HipStudies:
             if path:
                 stamps += check_paper_values(path, f"studies.{study}.paper_values")
         for study in self.measured:
+            failed: dict[str, UserError] = {}  # both records' problems in one error
             for record in RECORDS:
-                stamps += self._check_record(study, record)
+                try:
+                    stamps += self._check_record(study, record)
+                except UserError as error:
+                    failed[str(error)] = error
+            if len(failed) == 1:
+                raise next(iter(failed.values()))
+            if failed:
+                problems = "\n".join(failed)
+                raise InputError(f"studies.{study}: 2 records have problems:\n{problems}")
             stamps += self._check_held_out(study)
             stamps += self._check_records_agree(study)
         mark_validated(stamps)
