@@ -187,6 +187,17 @@ def test_margin_change_does_not_rerun_simulate_or_signals(built, tmp_path):
     assert jobs.get("hip_tables") == 1
 
 
+def test_without_snakemakes_record_every_job_reruns(built, tmp_path):
+    """``.snakemake/`` deleted (or results/ copied into another checkout): the settings files
+    are written anew, newer than the outputs, so every job reruns, a changed setting's too.
+    As an ``ancient`` input the settings file left a changed margin silently unrun."""
+    work = Path(shutil.copytree(built, tmp_path / "wf", symlinks=True))
+    everything = planned_jobs(work, "studies", "--forceall")
+    shutil.rmtree(work / ".snakemake")
+    edit_config(work, "margin: 0.10", "margin: 0.20")
+    assert planned_jobs(work) == everything
+
+
 def test_cores_do_not_change_any_data(built, tmp_path, repo_root):
     single = copy_workflow(repo_root, tmp_path / "one")
     # the data files the comparison reads, as targets: the tables and figures made from them

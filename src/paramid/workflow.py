@@ -311,10 +311,14 @@ class SettingsFile:
 
     A job's params (the values, or the functions of its wildcards Snakemake calls) are written
     as canonical JSON to ``.snakemake/paramid-settings/<rule>/<sha256>/params.json``, named
-    by their hash, and that path is one of the job's inputs, flagged ``ancient`` (its age
-    never counts). A change of the config subset or of ``params.code`` changes the path, so
-    Snakemake's ``input`` trigger (the recorded set of input files) reruns exactly the jobs
-    it concerns.
+    by their hash, and that path is one of the job's inputs.  A change of the config subset or
+    of ``params.code`` changes the path, so Snakemake's ``input`` trigger (the recorded set of
+    input files) reruns exactly the jobs it concerns.  Where that record is gone
+    (``.snakemake/`` deleted, ``results/`` copied into another checkout) the new file is newer
+    than the outputs and the ``mtime`` trigger reruns the job: every job then, as every
+    settings file is new, so no output is taken as current without a record of the settings
+    it was built with.  A file is written once and keeps its time, so settings seen before
+    rerun nothing by their age.
     Snakemake's own ``params`` trigger does the same by comparing each job's params with the
     record of each output, but it imports pandas to do it (0.3 s at every start), so the
     workflow profiles leave it out of ``rerun-triggers``; with it on, both agree.  Params
@@ -339,8 +343,6 @@ class SettingsFile:
 
     def __call__(self, wildcards: Wildcards) -> str:
         """The job's settings file, written the first time these params are seen."""
-        from snakemake.io import ancient
-
         text = json.dumps(self.values(wildcards), sort_keys=True, default=repr, indent=1)
         # a folder per hash: Snakemake lists a folder once per start and takes a file that
         # was not in the listing as missing, so a new file never joins a listed folder
@@ -350,7 +352,7 @@ class SettingsFile:
             temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             temporary.write_text(text + "\n")
             os.replace(temporary, path)  # atomic: a concurrent start writes the same bytes
-        return ancient(path.as_posix())
+        return path.as_posix()
 
 
 def _arguments(function: Callable[..., Any]) -> list[str]:
