@@ -16,7 +16,7 @@ def main(smk) -> None:
         cfg, smk.input, stage="calibration_simulate", sources=data.truth["sources"]
     )
     io.write_parquet(data.frame, smk.output.data, units=twin.frame_units(), meta=meta)
-    io.write_json(data.truth, smk.output.truth)
+    io.write_json(data.truth | {"provenance": meta}, smk.output.truth)
     sel = data.frame[data.frame["selected"]]
     dev = (
         sel[["x_true", "y_true", "z_true"]].to_numpy() - sel[["x_nom", "y_nom", "z_nom"]].to_numpy()

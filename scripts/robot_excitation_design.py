@@ -45,13 +45,13 @@ def main(smk) -> None:
     ex.poor_excitation(
         summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"], prismatic
     )
-    summary["provenance"] = io.provenance(cfg, {}, stage="robot_excitation_design")
+    summary["provenance"] = provenance = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)
     io.write_csv(ex.coefficient_frame(result.trajectory, robot.joints), smk.output.coefficients)
     frame, units = ex.trajectory_frame(
         result.trajectory, robot.joints, spec["controller_rate_hz"], model.joint_units(robot)
     )
-    meta = {"study": cfg["study"], "period_s": result.trajectory.period}
+    meta = provenance | {"study": cfg["study"], "period_s": result.trajectory.period}
     io.write_parquet(frame, smk.output.parquet, units=units, meta=meta)
     io.write_csv(frame, smk.output.csv)
     log.info(

@@ -39,6 +39,19 @@ def test_parquet_round_trip_carries_units_and_provenance(tmp_path):
     assert got["git_commit"] == io.git_commit()
 
 
+def test_a_job_cannot_write_a_parquet_file_without_provenance(tmp_path, monkeypatch):
+    """Inside a job every Parquet output carries the provenance block: an excitation design's
+    trajectory went out with its units alone (found by an audit of a built tree)."""
+    frame = pd.DataFrame({"time": [0.0, 0.01]})
+    io.write_parquet(frame, tmp_path / "a.parquet", units={"time": "s"}, meta={"study": "x"})
+    monkeypatch.setattr(io, "_IN_JOB", True)
+    with pytest.raises(ValueError, match=r"b\.parquet: its metadata lacks \['config_hash', "):
+        io.write_parquet(frame, tmp_path / "b.parquet", units={"time": "s"}, meta={"study": "x"})
+    assert not (tmp_path / "b.parquet").exists()
+    meta = io.provenance({"study": "x"})
+    io.write_parquet(frame, tmp_path / "b.parquet", units={"time": "s"}, meta=meta)
+
+
 def test_a_file_larger_than_one_read_block_is_hashed_whole(tmp_path):
     """file_sha256 reads 1 MiB blocks: a 2.5 MiB file's hash covers every block."""
     data = np.random.default_rng(0).bytes(5 * 2**19)

@@ -106,6 +106,9 @@ def file_sha256(path: str | os.PathLike) -> str:
 #: the running job's code version (its rule's ``params.code``: the hash of the library code
 #: its script runs, :func:`paramid.codehash.code_version`), set by :func:`run_job`
 _JOB: dict[str, str] = {}
+#: provenance keys every Parquet file a job writes carries (:func:`write_parquet`)
+PROVENANCE_KEYS = ("config_hash", "inputs", "versions", "git_commit")
+_IN_JOB = False  # True inside :func:`run_job`
 
 
 def remember_code_version(smk: Any) -> None:
@@ -208,13 +211,17 @@ def write_parquet(
     meta: Mapping[str, Any],
     nondeterministic_columns: Iterable[str] = (),
 ) -> None:
-    """Write ``frame`` atomically with the ``paramid`` metadata block (units + ``meta``)."""
+    """Write ``frame`` atomically with the ``paramid`` metadata block (units + ``meta``); in
+    a job (:func:`run_job`), ``meta`` must hold the :func:`provenance` block (one output
+    written without it was found by an audit)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     missing = [c for c in frame.columns if c not in units]
     if missing:
         raise ValueError(f"{path}: no unit declared for column(s) {missing}")
+    if _IN_JOB and (lacking := [key for key in PROVENANCE_KEYS if key not in meta]):
+        raise ValueError(f"{path}: its metadata lacks {lacking}: pass io.provenance(...)")
     block = {
         "units": {c: units[c] for c in frame.columns},
         "nondeterministic_columns": sorted(nondeterministic_columns),
@@ -428,7 +435,9 @@ def run_job(main: Callable[[Any], object], smk: Any) -> NoReturn:
     then: this module writes atomically). A failure propagates as before: the traceback in
     the log, a non-zero exit.
     """
+    global _IN_JOB
     remember_code_version(smk)
+    _IN_JOB = True
     main(smk)
     atexit._run_exitfuncs()
     sys.stdout.flush()
