@@ -28,7 +28,7 @@ from paramid.calibration.identifiability import extended_jacobian, model_identif
 from paramid.calibration.identify import IDENTIFIERS, identify
 from paramid.calibration.problem import Problem, metrics
 from paramid.config import validate
-from paramid.optim import METHODS
+from paramid.optim.registry import METHODS
 
 ROOT = Path(__file__).resolve().parents[1]
 

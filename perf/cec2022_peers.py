@@ -59,7 +59,7 @@ import numpy as np
 import pandas as pd
 
 from paramid.cec2022.suite import CEC2022
-from paramid.optim import METHODS
+from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 from paramid.stats import compare, holm
 

@@ -17,7 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from paramid.optim import METHODS, LinearRMSE, OptimResult
+from paramid.optim.base import OptimResult
+from paramid.optim.objectives import LinearRMSE
+from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 
 RUNS, POPULATION, ITERATIONS = 30, 30, 80

@@ -33,7 +33,9 @@ from paramid.calibration.lasso import lasso_cd
 from paramid.calibration.problem import Problem, draw_noise_bases, metrics, truth_equivalent
 from paramid.calibration.workflow import CalibrationStudies
 from paramid.errors import InputError
-from paramid.optim import METHODS, dqpso, ipso
+from paramid.optim.dqpso import dqpso
+from paramid.optim.ipso import ipso
+from paramid.optim.registry import METHODS
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import generator, seed_sequence
 

@@ -17,7 +17,7 @@ from paramid import io
 from paramid.cec2022 import paper, study
 from paramid.cec2022.runs import run_job
 from paramid.errors import InputError
-from paramid.optim import METHODS, RowwiseObjective, base
+from paramid.optim import base
 from paramid.optim.base import Problem, generators
 from paramid.optim.genetic import _Draws
 from paramid.optim.ho import _greedy, _local_search, _random_group_mean
@@ -31,6 +31,7 @@ from paramid.optim.mipo import (
     neighbourhood,
     opposition_weight,
 )
+from paramid.optim.objectives import RowwiseObjective
 from paramid.optim.particle_swarm import SwarmMemory
 from paramid.optim.po import (
     Draws,
@@ -40,6 +41,7 @@ from paramid.optim.po import (
     mantegna_sigma,
     settle,
 )
+from paramid.optim.registry import METHODS
 from paramid.seeding import generator, seed_sequence
 
 CEC_METHODS = [m for m in ("po", "mipo", "woa", "hho", "ggo", "sga", "ho") if m in METHODS]

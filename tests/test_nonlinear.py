@@ -18,7 +18,7 @@ from paramid.friction import laws as friction
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
 from paramid.hip import nonlinear, pipeline, twin
 from paramid.io import read_yaml
-from paramid.optim import LinearRMSE
+from paramid.optim.objectives import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
 

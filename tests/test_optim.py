@@ -8,18 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import lsq_linear
 
-from paramid.optim import (
-    METHODS,
-    CountingObjective,
-    LinearRMSE,
-    RowwiseObjective,
-    adaptive_exponent,
-    agwo,
-    convergence_factor,
-    gwo,
-    progress,
-    pso,
-)
+from paramid.optim.base import progress
+from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
+from paramid.optim.objectives import CountingObjective, LinearRMSE, RowwiseObjective
+from paramid.optim.particle_swarm import pso
+from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 
 GAMMA = 0.0328  # paper Table 2

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from paramid import ingest, optim, plausibility
+from paramid import ingest, plausibility
 from paramid.calibration import kinematics
 from paramid.calibration import model as cal_model
 from paramid.calibration.filters import READINGS
@@ -19,6 +19,7 @@ from paramid.excitation import design
 from paramid.friction import laws
 from paramid.friction import methods as friction_methods
 from paramid.hip import methods, model
+from paramid.optim import registry
 from paramid.robot import checks as robot_checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,12 +113,13 @@ def test_enums_found_by_walking_the_schema_match_their_registries() -> None:
 def test_every_optimiser_a_study_names_is_registered_once() -> None:
     from paramid.population import POPULATION_METHODS
 
-    assert {spec.optimiser for spec in POPULATION_METHODS.values()} <= set(optim.METHODS)
-    assert set(cec_runs.ALGORITHMS.values()) <= set(optim.METHODS)
-    assert {"ipso", "dqpso"} <= set(optim.METHODS)
+    for spec in POPULATION_METHODS.values():
+        assert registry.METHODS[spec.optimiser] is spec.run
+    assert set(cec_runs.ALGORITHMS.values()) <= set(registry.METHODS)
+    assert {"ipso", "dqpso"} <= set(registry.METHODS)
     # one entry per optimiser, under its own name (no function registered twice or renamed)
-    assert all(method.__name__ == name for name, method in optim.METHODS.items())
-    assert len({id(method) for method in optim.METHODS.values()}) == len(optim.METHODS)
+    assert all(method.__name__ == name for name, method in registry.METHODS.items())
+    assert len({id(method) for method in registry.METHODS.values()}) == len(registry.METHODS)
 
 
 def test_rule_files_read_the_registries() -> None:

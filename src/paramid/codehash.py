@@ -150,7 +150,8 @@ def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> lis
     (and the file itself when it is a library module).
 
     ``exclude`` names modules (``paramid.optim.ggo``) left out and not followed, for a rule
-    whose jobs are known to run only part of a registry (one optimiser of ``optim.METHODS``).
+    whose jobs are known to run only part of a registry (one optimiser of
+    ``optim.registry.METHODS``).
     """
     skipped = set(exclude)
     start = Path(script).resolve()

@@ -9,13 +9,17 @@ vectorised call of :mod:`paramid.optim`; run r draws from the stream (study, met
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paramid.optim import METHODS, LinearRMSE
+from paramid.optim.base import OptimResult
+from paramid.optim.genetic import ga
+from paramid.optim.grey_wolf import agwo, gwo
+from paramid.optim.objectives import LinearRMSE
+from paramid.optim.particle_swarm import pso
 from paramid.seeding import seed_sequence
 
 Array = NDArray[np.float64]
@@ -23,19 +27,26 @@ Array = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class MethodSpec:
-    """Which optimiser a method key runs and in which box."""
+    """Which optimiser a method key runs and in which box.  The optimiser is the function
+    itself (one of :data:`paramid.optim.registry.METHODS`, under its own name), so the jobs of
+    these methods import, and rerun with, these four optimisers' code alone."""
 
-    optimiser: str  # key of paramid.optim.METHODS
+    run: Callable[..., OptimResult]  # the optimiser
     box: str  # "rls" (the RLS box of §3.1) or "standard" (the configured fixed box)
     label: str  # the name in tables and figures (Table 3)
 
+    @property
+    def optimiser(self) -> str:
+        """The optimiser's name: its key in ``METHODS`` and its settings block in a study."""
+        return self.run.__name__
+
 
 POPULATION_METHODS: dict[str, MethodSpec] = {
-    "pso": MethodSpec("pso", "standard", "PSO"),
-    "rls_pso": MethodSpec("pso", "rls", "RLS-PSO"),
-    "rls_ga": MethodSpec("ga", "rls", "RLS-GA"),
-    "rls_gwo": MethodSpec("gwo", "rls", "RLS-GWO"),
-    "rls_agwo": MethodSpec("agwo", "rls", "RLS-AGWO"),
+    "pso": MethodSpec(pso, "standard", "PSO"),
+    "rls_pso": MethodSpec(pso, "rls", "RLS-PSO"),
+    "rls_ga": MethodSpec(ga, "rls", "RLS-GA"),
+    "rls_gwo": MethodSpec(gwo, "rls", "RLS-GWO"),
+    "rls_agwo": MethodSpec(agwo, "rls", "RLS-AGWO"),
 }
 
 
@@ -178,7 +189,7 @@ def fit_population(
     per evaluation).  The batched call is repeated ``timing_repeats`` times for timing only;
     every repeat gives the same numbers, and the first one's are returned.
     """
-    optimiser = METHODS[POPULATION_METHODS[method].optimiser]
+    optimiser = POPULATION_METHODS[method].run
     objective = LinearRMSE(H, y)
     seeds = [seed_sequence(study, method, run) for run in range(runs)]
 

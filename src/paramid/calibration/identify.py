@@ -25,7 +25,7 @@ the MIPO tuning runs a reduced budget by default, config ``tuning.budget``)
     ``lm_ga``        Levenberg-Marquardt (scipy, 30 iterations) then a GA (30 generations).
     ``ekf_dqpso``    EKF (30 iterations) then DQPSO (30 iterations, :mod:`paramid.optim.dqpso`).
 
-Population methods are looked up by name in :data:`paramid.optim.METHODS`.
+Population methods are looked up by name in :data:`paramid.optim.registry.METHODS`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ from paramid.calibration.filters import (
 )
 from paramid.calibration.lasso import lasso_fit
 from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
-from paramid.optim import METHODS, LinearRMSE, Objective, OptimResult
+from paramid.optim.base import OptimResult
+from paramid.optim.objectives import LinearRMSE, Objective
+from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 
 __all__ = [
@@ -107,12 +109,12 @@ def _optimise(
     stage: Config,
     seeds: Sequence[np.random.SeedSequence],
 ) -> OptimResult:
-    """Run the optimiser ``stage["method"]`` of ``paramid.optim.METHODS`` with the stage's
+    """Run the optimiser ``stage["method"]`` of ``paramid.optim.registry.METHODS`` with the stage's
     population, iterations and settings; an unregistered name is an error, never a stand-in."""
     name = stage["method"]
     if name not in METHODS:
         raise KeyError(
-            f"optimiser {name!r} is not registered in paramid.optim.METHODS "
+            f"optimiser {name!r} is not registered in paramid.optim.registry.METHODS "
             f"(available: {sorted(METHODS)})"
         )
     return METHODS[name](

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from paramid.cec2022.suite import CEC2022
-from paramid.optim import METHODS, OptimResult
+from paramid.optim.base import OptimResult
+from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 
-#: Display name -> paramid.optim.METHODS key, in the paper's column order (+ the original PO).
+#: Display name -> paramid.optim.registry.METHODS key, in the paper's column order (+ the
+#: original PO).
 ALGORITHMS: dict[str, str] = {
     "WOA": "woa",
     "HHO": "hho",

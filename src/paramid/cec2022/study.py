@@ -1,7 +1,7 @@
 """The MIPO paper's CEC 2022 comparison (§3.1, Tables 3-4, Figures 6-7) as pure functions.
 
 One *job* is one (function, dimension, algorithm): all runs in one batched call of
-``paramid.optim.METHODS`` (``run_job``, in ``paramid.cec2022.runs`` so that
+``paramid.optim.registry.METHODS`` (``run_job``, in ``paramid.cec2022.runs`` so that
 editing the tables or the audit does not rerun the jobs).  This module turns the jobs' run
 tables into the paper's tables (``summary_table``: raw f values, as the paper prints them),
 per-function ranks of the four indicators (``rank_table``, Figures 6-7), the standard

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from paramid import codehash, optim, paths
+from paramid import codehash, paths
 from paramid.cec2022 import paper, runs
 from paramid.config import ConfigError
+from paramid.optim import registry
 from paramid.workflow import Wildcards, check_paper_values, mark_validated, script_code
 
 FIGURES = ("ranks", "paper_ranks", "convergence")
@@ -67,13 +68,13 @@ class Cec2022Benchmark:
 
     def run_code(self, wildcards: Wildcards) -> str:
         """params.code of one run job: the script's library code without the optimisers of
-        optim.METHODS that this job's algorithm does not run (editing GGO reruns GGO's jobs
+        registry.METHODS that this job's algorithm does not run (editing GGO reruns GGO's jobs
         only)."""
         if wildcards.algorithm not in self._run_codes:  # asked per job, twice (SettingsFile)
-            method = optim.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
+            method = registry.METHODS[runs.ALGORITHMS[wildcards.algorithm]]
             own = sys.modules[method.__module__]
             needed = {codehash.dotted_name(f) for f in codehash.library_files(str(own.__file__))}
-            others = {m.__module__ for m in optim.METHODS.values()} - needed
+            others = {m.__module__ for m in registry.METHODS.values()} - needed
             code = script_code(self.basedir, "cec2022_run.py", exclude=sorted(others))
             self._run_codes[wildcards.algorithm] = code
         return self._run_codes[wildcards.algorithm]

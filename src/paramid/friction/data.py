@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from paramid import population
 from paramid.friction.laws import RIGID_PARAMS, HipModel
-from paramid.optim import RowwiseObjective
+from paramid.optim.objectives import RowwiseObjective
 
 Array = NDArray[np.float64]
 

@@ -28,7 +28,6 @@ from scipy.optimize import OptimizeResult, least_squares
 from paramid import population
 from paramid.friction.data import objective
 from paramid.friction.runs import Cell, Recorder, RunSet, Trace
-from paramid.optim import METHODS
 
 Array = NDArray[np.float64]
 
@@ -50,7 +49,7 @@ def fit_population(
     The time per run is the batched wall time / runs (median over ``timing_repeats`` calls,
     as in the hip study); a run's trace assigns it evenly over its evaluations.
     """
-    optimiser = METHODS[population.POPULATION_METHODS[method].optimiser]
+    optimiser = population.POPULATION_METHODS[method].run
     fn = objective(cell.hip, cell.cal)
 
     def call():

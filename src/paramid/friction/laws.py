@@ -413,7 +413,7 @@ class HipModel:
         """Joint torque (..., K) for parameters theta (..., dim); elementwise, no BLAS.
 
         The rigid part is summed column by column so that each row's value does not depend
-        on the batch it is computed in (as :class:`paramid.optim.LinearRMSE` direct).
+        on the batch it is computed in (as :class:`paramid.optim.objectives.LinearRMSE` direct).
         """
         theta = np.asarray(theta, dtype=np.float64)
         if theta.shape[-1] != self.dim:

@@ -11,7 +11,9 @@ Method
     returning an ``OptimResult``; ``lower``/``upper`` are (dim,) or (runs, dim); ``seeds``
     holds one ``numpy.random.SeedSequence`` per run, built by the caller with
     ``paramid.seeding.seed_sequence(study, method, run)``.  ``METHODS`` maps names to
-    methods.  Every candidate is projected onto [lower, upper] after every update.  A method
+    methods (``paramid.optim.registry``: the package imports none of its modules, so a job that
+    imports one optimiser's module runs, and reruns with, that optimiser's code alone).
+    Every candidate is projected onto [lower, upper] after every update.  A method
     module writes only its search over a validated ``base.Problem``; ``base.optimiser`` gives
     it this interface (and its default budget).
 
@@ -45,66 +47,3 @@ Reproducibility
     of runs, and nothing mixes runs (no BLAS, per-run sorts only), so run s gives
     bit-identical results alone or batched with any other seeds.
 """
-
-from __future__ import annotations
-
-from collections.abc import Callable
-
-from paramid.optim.base import OptimResult, progress
-from paramid.optim.dqpso import dqpso
-from paramid.optim.genetic import ga
-from paramid.optim.ggo import ggo
-from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
-from paramid.optim.hho import hho
-from paramid.optim.ho import ho
-from paramid.optim.ipso import ipso
-from paramid.optim.mipo import mipo
-from paramid.optim.objectives import CountingObjective, LinearRMSE, Objective, RowwiseObjective
-from paramid.optim.particle_swarm import pso
-from paramid.optim.po import po
-from paramid.optim.sga import sga
-from paramid.optim.woa import woa
-
-#: Every optimiser by name, once: the hip paper's four; the CEC2022 comparison's (issue #8;
-#: budget convention in paramid.optim.po); the KR210 calibration's IPSO (M2) and DQPSO
-#: (EKF+DQPSO's second stage, issue #9).
-METHODS: dict[str, Callable[..., OptimResult]] = {
-    "pso": pso,
-    "ga": ga,
-    "gwo": gwo,
-    "agwo": agwo,
-    "po": po,
-    "mipo": mipo,
-    "woa": woa,
-    "hho": hho,
-    "ggo": ggo,
-    "sga": sga,
-    "ho": ho,
-    "ipso": ipso,
-    "dqpso": dqpso,
-}
-
-__all__ = [
-    "METHODS",
-    "CountingObjective",
-    "LinearRMSE",
-    "Objective",
-    "OptimResult",
-    "RowwiseObjective",
-    "adaptive_exponent",
-    "agwo",
-    "convergence_factor",
-    "dqpso",
-    "ga",
-    "ggo",
-    "gwo",
-    "hho",
-    "ho",
-    "ipso",
-    "mipo",
-    "po",
-    "progress",
-    "pso",
-    "sga",
-    "woa",
-]

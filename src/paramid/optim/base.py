@@ -179,7 +179,7 @@ class Problem:
 
 
 class Method(Protocol):
-    """The interface every optimiser of :data:`paramid.optim.METHODS` offers."""
+    """The interface every optimiser of :data:`paramid.optim.registry.METHODS` offers."""
 
     def __call__(
         self,

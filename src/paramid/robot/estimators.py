@@ -29,9 +29,9 @@ returns a :class:`Fit`; :data:`ESTIMATORS` names them:
     after a burn-in widened by a margin; :mod:`paramid.rls`), scipy's BVLS.
 ``rls_pso``, ``rls_agwo``
     The hip paper's population methods in the same box on the same objective (the torque RMSE
-    of W β, :class:`paramid.optim.LinearRMSE`), ``runs`` seeded runs in one vectorised call
-    (:func:`paramid.population.fit_population`; run s draws from the stream (study, method,
-    s) of :mod:`paramid.seeding`); the fit is the best run.
+    of W β, :class:`paramid.optim.objectives.LinearRMSE`), ``runs`` seeded runs in one
+    vectorised call (:func:`paramid.population.fit_population`; run s draws from the stream
+    (study, method, s) of :mod:`paramid.seeding`); the fit is the best run.
 ``lmi``
     Physically consistent least squares over the standard parameters (every moving link's
     pseudo-inertia ⪰ 0, viscous and Coulomb friction and armature ≥ 0, the offset of a joint
