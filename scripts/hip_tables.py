@@ -31,11 +31,13 @@ def main(smk) -> None:
         caption=f"Table 3 ({study}): RMSE in N m; time per run in ms (population methods: "
         f"batched wall time / runs, mean and SD over repeats){printed}",
     )
+    units = model.parameter_units(cfg["regressor"])
+    in_units = ", ".join(f"{name} [{units[name]}]" for name in names)
     io.write_markdown(
         t4,
         smk.output.table4_md,
         caption=f"Table 4 ({study}): base parameters of each method's median run (of an even "
-        f"count the lower middle one; upper_* = the upper){printed}",
+        f"count the lower middle one; upper_* = the upper){printed}; {in_units}",
     )
     log.info("tables for %s: %d methods", study, len(fits))
 
