@@ -24,7 +24,7 @@ def main(smk) -> None:
         )
     data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
     frame, layout = study.compressed_frame(data, extended_names(robot))
-    units = {c: "SI" for c in frame.columns}
+    units = study.compressed_units(robot, layout["names"])
     meta = io.provenance(
         cfg, smk.input, stage="robot_compress", sample_rate_hz=parts[0].sample_rate_hz, **layout
     )

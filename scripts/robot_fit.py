@@ -6,7 +6,7 @@ import time
 import numpy as np
 
 from paramid import io
-from paramid.robot import estimators, study
+from paramid.robot import estimators, model, study
 
 
 def main(smk) -> None:
@@ -48,7 +48,7 @@ def main(smk) -> None:
         warnings=found,
     )
     io.write_parquet(
-        study.fit_frame(fit, base),
+        study.fit_frame(fit, base, model.parameter_units(robot)),
         smk.output[0],
         units=study.FIT_UNITS,
         meta=meta,

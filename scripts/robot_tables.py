@@ -20,8 +20,7 @@ def main(smk) -> None:
     torque_units = [units["tau"] for units in model.joint_units(robot)]
     validation = study.validation_table(predictions, robot.joints, bands, torque_units)
     io.write_csv(validation, smk.output.validation)
-    parameter_units = model.parameter_units(robot)
-    io.write_csv(study.parameters_table(fits, base, parameter_units), smk.output.parameters)
+    io.write_csv(study.parameters_table(fits, base), smk.output.parameters)
     consistency = study.consistency_table(fits, base, robot)
     io.write_csv(consistency, smk.output.consistency)
     curve = read["lmi"][1].get("curve") if "lmi" in read else None

@@ -1210,10 +1210,16 @@ def test_a_fit_frame_gives_back_its_base_and_standard_vectors():
         standard=np.array([3.0, 4.0, 5.0]),
         runs=np.array([[6.0, 7.0], [8.0, 9.0]]),
     )
-    beta, standard = study.fit_vectors(study.fit_frame(fit, base))
+    units = {"b1": "kg", "b2": "kg m", "s1": "kg", "s2": "kg m", "s3": "kg m^2"}
+    frame = study.fit_frame(fit, base, units)
+    beta, standard = study.fit_vectors(frame)
     np.testing.assert_array_equal(beta, [1.0, 2.0])
     np.testing.assert_array_equal(standard, [3.0, 4.0, 5.0])
-    beta, standard = study.fit_vectors(study.fit_frame(estimators.Fit(np.array([1.0, 2.0])), base))
+    # each value in its row's unit (the Parquet file's columns said "SI")
+    assert frame["unit"].tolist() == ["kg", "kg m"] + ["kg", "kg m", "kg m^2"] + ["kg", "kg m"] * 2
+    assert set(study.FIT_UNITS) == set(frame.columns)
+    only = study.fit_frame(estimators.Fit(np.array([1.0, 2.0])), base, units)
+    beta, standard = study.fit_vectors(only)
     assert standard is None
 
 

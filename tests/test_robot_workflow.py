@@ -111,6 +111,10 @@ def test_small_twin_study_builds_its_tables(workdir):
     assert len(ols) == 66 and np.all(ols.loc[free, "stderr"] > 0)
     assert np.all(ols.loc[~free, "value"] == 0) and ols.loc[~free, "stderr"].isna().all()
     assert set(ols["unit"]) == {"kg m", "kg m^2", "N m s/rad", "N m"}  # no mass leads one
+    _, meta = io.read_parquet(workdir / "results/tiny/model/compressed.parquet")
+    assert meta["units"]["c"] == "N m" and meta["units"]["rho2"] == "(N m)^2"
+    assert meta["units"]["Ixx_shoulder_link"] == "N m / (kg m^2)"  # no more "SI"
+    assert meta["units"]["fv_joint_1"] == "N m / (N m s/rad)"
     consistency = pd.read_csv(workdir / "results/tiny/tables/consistency.csv")
     assert list(consistency.columns[:4]) == ["method", "link", "mass", "min_eigenvalue"]
     assert len(consistency) == 3 * 7

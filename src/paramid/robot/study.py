@@ -52,10 +52,13 @@ from paramid.robot.model import (
     extended_regressor,
     friction_columns,
     held_offsets,
+    joint_units,
     law_columns,
     link_parameter_slices,
+    parameter_units,
     regressor,
     robot_from_urdf,
+    torque_unit,
     urdf_parameters,
     with_coulomb,
     with_offsets,
@@ -314,9 +317,11 @@ def stacked_rows(robot: Robot, base: BaseParameters, parts: Sequence[ProcessedRe
     return rows
 
 
-def fit_frame(fit: estimators.Fit, base: BaseParameters) -> pd.DataFrame:
+def fit_frame(fit: estimators.Fit, base: BaseParameters, units: Mapping[str, str]) -> pd.DataFrame:
     """One row per parameter: ``kind`` base (the estimate), standard (urdf, lmi) or run (every
-    seeded run of a population method, ``run`` its index; -1 otherwise)."""
+    seeded run of a population method, ``run`` its index; -1 otherwise), with the parameter's
+    ``unit`` (``units``: :func:`model.parameter_units`; a base parameter carries its leading
+    standard parameter's)."""
     r = base.rank
     nan = np.full(r, np.nan)
     rows = [
@@ -348,18 +353,34 @@ def fit_frame(fit: estimators.Fit, base: BaseParameters) -> pd.DataFrame:
                 | {"stderr": nan, "lower": nan, "upper": nan}
             )
         )
-    return pd.concat(rows, ignore_index=True)
+    frame = pd.concat(rows, ignore_index=True)
+    frame.insert(3, "unit", frame["parameter"].map(units))
+    return frame
 
 
+#: a fit frame's values are each in their row's ``unit`` (kg, kg m, kg m^2, N m s/rad, ...)
+ROW_UNIT = "the row's unit"
 FIT_UNITS = {
     "kind": "-",
     "run": "-",
     "parameter": "-",
-    "value": "SI",
-    "stderr": "SI",
-    "lower": "SI",
-    "upper": "SI",
+    "unit": "-",
+    "value": ROW_UNIT,
+    "stderr": ROW_UNIT,
+    "lower": ROW_UNIT,
+    "upper": ROW_UNIT,
 }
+
+
+def compressed_units(robot: Robot, names: Sequence[str]) -> dict[str, str]:
+    """Units of :func:`compressed_frame`'s columns: ``c`` in the joint's torque unit, ``rho2``
+    its square, and each regressor column that unit per its parameter's (a tanh Coulomb
+    column ``fct_<joint>`` as the sgn one ``fc_<joint>``)."""
+    torque = torque_unit([units["tau"] for units in joint_units(robot)])
+    parameters = parameter_units(robot)
+    columns = {name: f"{torque} / ({parameters[name.replace('fct_', 'fc_', 1)]})" for name in names}
+    index = {"segment": "-", "joint": "-", "row": "-"}
+    return index | {"c": torque, "rho2": f"({torque})^2"} | columns
 
 
 def fit_vectors(frame: pd.DataFrame) -> tuple[Array, Array | None]:
@@ -419,19 +440,14 @@ def validation_table(
     return pd.DataFrame(rows, columns=[*columns, "rmse_below_cutoff", "rmse_above_cutoff"])
 
 
-def parameters_table(
-    fits: Mapping[str, pd.DataFrame], base: BaseParameters, units: Mapping[str, str]
-) -> pd.DataFrame:
+def parameters_table(fits: Mapping[str, pd.DataFrame], base: BaseParameters) -> pd.DataFrame:
     """parameters.csv: the base estimate of every method with its standard error and box, in
-    the unit of its leading standard parameter (``units``: :func:`model.parameter_units`)."""
+    the unit of its leading standard parameter (the fit frame's ``unit``)."""
     expression = dict(zip(base.names, base.expressions, strict=True))
     rows = []
     for method, frame in fits.items():
         part = frame[frame["kind"] == "base"].drop(columns=["kind", "run"])
-        named = part["parameter"]
-        rows.append(
-            part.assign(method=method, unit=named.map(units), expression=named.map(expression))
-        )
+        rows.append(part.assign(method=method, expression=part["parameter"].map(expression)))
     columns = ["method", "parameter", "unit", "value", "stderr", "lower", "upper", "expression"]
     return pd.concat(rows, ignore_index=True)[columns]
 
