@@ -866,3 +866,30 @@ def test_a_title_with_commas_above_another_separator_is_no_comma_header(
             io.read_table(path, io.CsvFormat(separator=",", decimal=","))
     read = io.read_table(path, io.CsvFormat(header_line=3, separator=separator, decimal=decimal))
     np.testing.assert_array_equal(read["torque"].to_numpy(), frame["torque"].to_numpy())
+
+
+@pytest.mark.parametrize(
+    ("text", "header_line", "separator", "fields"),
+    [
+        ("Knee log, subject A, left, walk\n#,time,angle,torque\n", 2, ",", 4),
+        ("Knee log; subject A; left; walk\n#;time;angle;torque\n", 2, ";", 4),
+        ("Knee log, subject A\n#time,angle,torque\n", 2, ",", 3),  # a header opened by '#'
+        ("Rig 2, run 1, left\ntime,angle,1\n", 2, ",", 3),  # a column named like a number
+        ("time,angle,torque,event\n", 1, ",", 3),  # a last column left empty
+        ("time,angle,torque,\n", 1, ",", 3),  # a comma ending the header only
+    ],
+)
+def test_a_valid_file_read_as_configured_is_not_taken_for_another_layout(
+    tmp_path, text, header_line, separator, fields
+):
+    """The layout sniffer judges a file only where its configured header does not stand over
+    rows of data: a title above a header set right (as wide as the rows, no number in it),
+    a header opened by '#' or holding a number-like name, a header wider than its rows all
+    read as configured (they were refused, the advice pointing at the title)."""
+    path = tmp_path / "r.csv"
+    values = [[k, k / 100, 0.5, 1.5][4 - fields :] for k in range(20)]
+    rows = "".join(separator.join(map(str, row)) + "\n" for row in values)
+    path.write_text(text + rows)
+    frame = io.read_table(path, io.CsvFormat(header_line=header_line, separator=separator))
+    assert len(frame) == 20
+    assert list(frame.columns)[:2] == text.splitlines()[-1].split(separator)[:2]

@@ -829,17 +829,19 @@ def _reading_hint(path: Path, fmt: CsvFormat) -> str:
     if layout is None:
         return _separator_hint(path, fmt) or _lines_above_header(path, fmt)
     if layout.separator == fmt.separator:
-        return _lines_above_header(path, fmt) or _layout_hint(fmt, layout)
+        below = layout.header_line > fmt.header_line  # not a title above the line set
+        return _lines_above_header(path, fmt) or (_layout_hint(fmt, layout) if below else "")
     if layout.header_line == fmt.header_line:
         return _separator_hint(path, fmt) or _layout_hint(fmt, layout)
     return _layout_hint(fmt, layout)
 
 
 def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
-    """``fmt`` where its header line reads as a header over data (:func:`_header_over_data`),
+    """``fmt`` where its header line stands over rows of data (:func:`_reads_as_configured`),
     else the first layout (separator, decimal mark, header line) under which one of the file's
-    first :data:`SNIFF_LINES` lines does; None where none does (a header of numbered columns,
-    rows mostly of text)."""
+    first :data:`SNIFF_LINES` lines reads as a header of names over data
+    (:func:`_header_over_data`); None where none does (a header of numbered columns, rows
+    mostly of text)."""
     count = max(SNIFF_LINES, fmt.header_line + 2 + SNIFF_ROWS)
     try:
         rows = {
@@ -848,7 +850,7 @@ def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
         }
     except (OSError, UnicodeDecodeError, csv.Error):
         return None
-    if _header_over_data(rows[fmt.separator], fmt.header_line - 1, fmt.decimal):
+    if _reads_as_configured(rows[fmt.separator], fmt.header_line - 1, fmt.decimal):
         return fmt
     for separator, lines in rows.items():
         decimals = ["."] if separator == "," else list(dict.fromkeys((fmt.decimal, ".", ",")))
@@ -857,6 +859,19 @@ def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
                 if _header_over_data(lines, k, decimal):
                     return replace(fmt, separator=separator, decimal=decimal, header_line=k + 1)
     return None
+
+
+def _reads_as_configured(rows: list[list[str]], k: int, decimal: str) -> bool:
+    """Whether the configured header line ``rows[k]`` (two fields or more, whatever they hold:
+    ``#time``, a column named ``1``) stands over :data:`SNIFF_ROWS` rows, among the next few,
+    of two fields or more but not more than it has (a last column mostly empty), most of them
+    numbers written with ``decimal``."""
+    if k >= len(rows) or len(rows[k]) < 2:
+        return False
+    number = _number_reader(decimal)
+    below = rows[k + 1 : k + 3 + SNIFF_ROWS]
+    data = [2 <= len(row) <= len(rows[k]) and 2 * sum(map(number, row)) > len(row) for row in below]
+    return sum(data) >= SNIFF_ROWS
 
 
 def _header_over_data(rows: list[list[str]], k: int, decimal: str) -> bool:
@@ -901,11 +916,12 @@ def _misread_header(path: Path, fmt: CsvFormat, columns: list[str]) -> None:
     many fields as the rows below read as the header, say).  A decimal mark alone is left to
     the columns' checks, which name the cell."""
     layout = _sniffed_layout(path, fmt)
-    if layout is None or (layout.separator, layout.header_line) == (
-        fmt.separator,
-        fmt.header_line,
+    if (
+        layout is None
+        or (layout.separator, layout.header_line) == (fmt.separator, fmt.header_line)
+        or (layout.separator == fmt.separator and layout.header_line < fmt.header_line)
     ):
-        return
+        return  # read as configured, or a header line set below a title that looks like one
     shown = columns if len(columns) <= 6 else [*columns[:6], "..."]
     raise InputError(
         f"{path}: read with separator {fmt.separator!r} and header_line {fmt.header_line}, "
