@@ -1,7 +1,7 @@
 """Cross-check paramid's WOA and HHO against mealpy's OriginalWOA / OriginalHHO on CEC 2022.
 
 For each function (D = 10 by default) both implementations get the same evaluation budget
-per run: ours through ``paramid.optim.METHODS`` (population x iterations, exact by
+per run: ours through ``paramid.optim.registry.METHODS`` (population x iterations, exact by
 construction), mealpy's counted at the objective, which stops the run (an exception caught
 here) as soon as the budget is spent; the run's result is the best value among its first
 ``budget`` evaluations.  The final values of the runs are compared with a two-sided

@@ -397,6 +397,13 @@ def test_least_squares_intervals_cover_the_truth_at_their_level():
     sigma = np.sqrt(np.sum((y[0] - H @ x) ** 2) / (300 - 4))
     direct = plausibility.Z_95 * sigma * np.sqrt(np.diag(np.linalg.inv(H.T @ H)))
     np.testing.assert_allclose(half, direct, rtol=1e-10)
+    # an offset beside a Coulomb column of one-way motion: named, not given as ±1e14 %
+    one_way = np.column_stack([H[:, 0], np.ones(300), np.ones(300) + 1e-13 * H[:, 1]])
+    names, units = ["a", "sign", "offset"], {"a": "kg m", "sign": "N m", "offset": "N m"}
+    velocity, angle = np.ones(300), np.linspace(0.0, 1.0, 300)
+    message = plausibility.loose_parameters(one_way, y[0], names, units, velocity, angle)
+    assert "sign (not identified: the record barely excites it)" in message
+    assert "offset (not identified" in message and "leaves a " not in message
 
 
 def test_a_calibration_record_of_one_swing_leaves_its_parameters_loose(pendulum):
@@ -415,7 +422,9 @@ def test_a_calibration_record_of_one_swing_leaves_its_parameters_loose(pendulum)
     assert loose(None) is None and loose(1500) is None
     message = loose(1000)
     assert message is not None
-    assert re.search(r"leaves Mxt 0\.44\d* ± 0\.04\d* kg m \(±1\d % of the torque\), Jt ", message)
+    assert re.search(
+        r"leaves Mxt 0\.44\d* ± 0\.04\d* kg m \(±1\d\.\d % of the torque\), Jt ", message
+    )
     assert "2 velocity reversal(s) over 24.3 deg" in message
 
 

@@ -634,13 +634,20 @@ def test_a_last_line_cut_inside_its_time_is_named_not_trimmed_from(tmp_path):
     (tmp_path / "empty.csv").write_text(path.read_text().replace("\n1\n", "\n,0.5\n"))
     with pytest.raises(
         ingest.InputError,
-        match=r"'time' .* row 601 .*: empty or .*; the last line .* set trim_end_s \(any value "
-        r"above 0 drops it\) or remove",
+        match=r"'time' .* row 601 .*: empty or .*; the last line .* set trim_end_s \(one sample "
+        r"period drops it\) or remove it",
     ):
         loaders.load_record(tmp_path / "empty.csv", {})
     # an empty time cell is the file's end, which trim_end_s drops: measured from 5.99 s
     assert loaders.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 0.005)).time.size == 599
     assert loaders.load_record(tmp_path / "empty.csv", {}, trim_s=(0.0, 1e-9)).time.size == 599
+    footer = path.read_text().replace("\n1\n", "\n# STOP\n# saved by logger v2\n")
+    (tmp_path / "footer.csv").write_text(footer)  # two lines without a stamp: named as the end
+    with pytest.raises(
+        ingest.InputError, match=r"row 601 .*'# STOP'; the last 2 lines read, a footer"
+    ):
+        loaders.load_record(tmp_path / "footer.csv", {})
+    assert loaders.load_record(tmp_path / "footer.csv", {}, trim_s=(0.0, 0.01)).time.size == 599
 
 
 def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path):

@@ -15,7 +15,7 @@ from loaders import load_robot
 
 from paramid.base_parameters import base_columns, base_parameters, unidentified
 from paramid.io import UserError
-from paramid.robot import checks, model
+from paramid.robot import checks, model, study
 from paramid.robot.base import structural_base
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
@@ -527,6 +527,13 @@ def test_each_standard_parameter_has_its_unit_by_kind_and_joint(small_urdf: Path
     torques = [u["tau"] for u in model.joint_units(robot)]
     assert model.torque_unit(torques) == "N m and N mixed"
     assert model.torque_unit(torques[:2]) == "N m"
+    # the compressed data's rows are each in their joint's unit (not "N and N m mixed / (kg)")
+    compressed = study.compressed_units(robot, model.extended_names(robot))
+    assert compressed["c"] == "the row's joint's N m or N"
+    assert compressed["fct_slide"] == "the row's joint's N m or N / (N)"
+    turning = load_robot(small_urdf, ["spin", "elbow"])
+    compressed = study.compressed_units(turning, model.extended_names(turning))
+    assert compressed["rho2"] == "(N m)^2" and compressed["Iyy_fore"] == "N m / (kg m^2)"
 
 
 def _held_record(robot: Robot, q: np.ndarray) -> RobotRecord:

@@ -129,13 +129,16 @@ def _column_values(
     more = f"; {bad.size} such rows" if bad.size > 1 else ""
     if _decimal_comma(raw, frame[column], lines):  # a spreadsheet's export
         more += '; a decimal comma? set decimal: "," in the record\'s config'
-    elif bad.size == 1 and bad[0] == len(frame) - 1:
-        remedy = (  # a stamp it lacks: any end trim drops the line after the last stamp
-            "set trim_end_s (any value above 0 drops it) or remove it"
+    elif bad[-1] == len(frame) - 1 and bad.size == bad[-1] - bad[0] + 1 < len(frame) / 2:
+        # the last lines only (a footer, a logger stopped mid-write), not the column's format
+        last = "the last line read" if bad.size == 1 else f"the last {bad.size} lines read"
+        them = "it" if bad.size == 1 else "them"
+        remedy = (  # stamps they lack: any end trim drops the lines after the last stamp
+            f"set trim_end_s (one sample period drops {them}) or remove {them}"
             if field == "time"
-            else "raise trim_end_s past it or remove it"
+            else f"raise trim_end_s past {them} or remove {them}"
         )
-        more = f"; the last line read, a footer or a line cut short? {remedy}"
+        more = f"; {last}, a footer or cut short? {remedy}"
     elif bad.size == 1 and bad[0] == 0 and field != "time":  # a start trim drops it
         more += "; raise trim_start_s past it or remove it"
     else:  # inside the record

@@ -316,9 +316,9 @@ class SettingsFile:
     input files) reruns exactly the jobs it concerns.  Where that record is gone
     (``.snakemake/`` deleted, ``results/`` copied into another checkout) the new file is newer
     than the outputs and the ``mtime`` trigger reruns the job: every job then, as every
-    settings file is new, so no output is taken as current without a record of the settings
-    it was built with.  A file is written once and keeps its time, so settings seen before
-    rerun nothing by their age.
+    settings file is new.  A file is written once and keeps its time, so settings seen before
+    rerun nothing by their age (with Snakemake's metadata alone dropped, a setting changed
+    back to one seen before is therefore missed).
     Snakemake's own ``params`` trigger does the same by comparing each job's params with the
     record of each output, but it imports pandas to do it (0.3 s at every start), so the
     workflow profiles leave it out of ``rerun-triggers``; with it on, both agree.  Params

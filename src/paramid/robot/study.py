@@ -58,7 +58,6 @@ from paramid.robot.model import (
     parameter_units,
     regressor,
     robot_from_urdf,
-    torque_unit,
     urdf_parameters,
     with_coulomb,
     with_offsets,
@@ -375,8 +374,10 @@ FIT_UNITS = {
 def compressed_units(robot: Robot, names: Sequence[str]) -> dict[str, str]:
     """Units of :func:`compressed_frame`'s columns: ``c`` in the joint's torque unit, ``rho2``
     its square, and each regressor column that unit per its parameter's (a tanh Coulomb
-    column ``fct_<joint>`` as the sgn one ``fc_<joint>``)."""
-    torque = torque_unit([units["tau"] for units in joint_units(robot)])
+    column ``fct_<joint>`` as the sgn one ``fc_<joint>``); on an arm with turning and sliding
+    joints each row is in its own joint's unit (N m or N)."""
+    torques = {units["tau"] for units in joint_units(robot)}
+    torque = torques.pop() if len(torques) == 1 else "the row's joint's N m or N"
     parameters = parameter_units(robot)
     columns = {name: f"{torque} / ({parameters[name.replace('fct_', 'fc_', 1)]})" for name in names}
     index = {"segment": "-", "joint": "-", "row": "-"}
