@@ -900,3 +900,30 @@ def test_a_valid_file_read_as_configured_is_not_taken_for_another_layout(
     frame = io.read_table(path, io.CsvFormat(header_line=header_line, separator=separator))
     assert len(frame) == 20
     assert list(frame.columns)[:2] == text.splitlines()[-1].split(separator)[:2]
+
+
+def test_a_header_below_a_title_as_wide_as_the_rows_is_found_by_its_columns(tmp_path):
+    """A title as wide as the rows read as the header (header_line left at 1), and a header
+    with a column named like a number under a narrower title: the first gave only "missing
+    column(s)", the second advised the title's commas as the separator (a re-trial)."""
+    path = tmp_path / "wide.csv"
+    rows = "".join(f"{k / 100},{k},0.5,1.5\n" for k in range(20))
+    path.write_text("# fw 1.4.2, 1000 Hz, 14 bit, S03\ntime,angle,torque,vel\n" + rows)
+    with pytest.raises(
+        ingest.InputError,
+        match=r"missing column\(s\) \['time', 'angle', 'torque'\]; the file has \['# fw 1\.4\.2'"
+        r", .*; the columns 'time', 'angle', 'torque' stand on line 2, fields separated by "
+        r"commas: set header_line: 2 in the",
+    ):
+        loaders.load_record(path, {})
+    read = io.read_table(path, io.CsvFormat(header_line=2))
+    record = ingest.record_from_table(read, path, {}, max_jitter=loaders.MAX_JITTER)
+    assert record.time.size == 20
+    numbered = tmp_path / "numbered.csv"
+    rows = "".join(f"{k};0,{k};7,5;0,3\n" for k in range(20))
+    numbered.write_text("# KneeExo-2, S03\nt_ms;angle;1;vel\n" + rows)
+    fmt = io.CsvFormat(separator=";", decimal=",")
+    with pytest.raises(ingest.InputError, match=r"line 2 looks like the header .*header_line: 2"):
+        io.read_table(numbered, fmt)
+    fmt = io.CsvFormat(header_line=2, separator=";", decimal=",")
+    assert list(io.read_table(numbered, fmt).columns)[2] == "1"

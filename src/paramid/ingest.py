@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid.errors import InputError
-from paramid.io import FileLines
+from paramid.io import FileLines, header_of_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -558,7 +558,10 @@ def record_from_table(
     wanted = (*REQUIRED, *(f for f in OPTIONAL if f in named))
     missing = [columns[f] for f in wanted if columns[f] not in frame.columns]
     if missing:
-        raise InputError(f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}")
+        raise InputError(
+            f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}"
+            + header_of_columns(lines_of(frame), missing)
+        )
 
     rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
     kept, lines = frame.iloc[rows], lines_of(frame)

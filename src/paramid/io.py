@@ -888,8 +888,11 @@ def _header_over_data(rows: list[list[str]], k: int, decimal: str) -> bool:
     return sum(numeric) >= SNIFF_ROWS and numeric.index(True) <= 2
 
 
-def _layout_hint(fmt: CsvFormat, layout: CsvFormat) -> str:
-    """The record settings that turn ``fmt`` into ``layout`` ("" where none differs)."""
+def _layout_hint(
+    fmt: CsvFormat, layout: CsvFormat, names: str = "it reads as a table with its column names"
+) -> str:
+    """The record settings that turn ``fmt`` into ``layout`` ("" where none differs), saying
+    what stands on its header line (``names``)."""
     changes = {
         name: getattr(layout, name)
         for name in ("separator", "decimal", "header_line")
@@ -903,7 +906,7 @@ def _layout_hint(fmt: CsvFormat, layout: CsvFormat) -> str:
     )
     decimal = " with decimal commas" if layout.decimal == "," else ""
     return (
-        f"; it reads as a table with its column names on line {layout.header_line}, fields "
+        f"; {names} on line {layout.header_line}, fields "
         f"separated by {SEPARATOR_NAMES[layout.separator]}{decimal}: set {settings} in the "
         "record's config"
         + (" (the lines above the header are skipped)" if layout.header_line > 1 else "")
@@ -929,12 +932,43 @@ def _misread_header(path: Path, fmt: CsvFormat, columns: list[str]) -> None:
     )
 
 
+def header_of_columns(lines: FileLines, wanted: Sequence[str]) -> str:
+    """Where the columns ``wanted``, absent from the header read, stand together on another of
+    the file's first :data:`SNIFF_LINES` lines, or under another separator: the settings that
+    make that line the header ("" where no line holds them all: a misspelt name).  It finds a
+    header below a title as wide as the rows, or one with a column named like a number, which
+    the layout sniffer cannot tell from data."""
+    if not lines.text or lines.path is None or not wanted:
+        return ""
+    fmt = lines.fmt
+    for separator in dict.fromkeys((fmt.separator, *SEPARATOR_NAMES)):
+        try:
+            rows = _csv_lines(
+                lines.path, replace(fmt, separator=separator, header_line=1), SNIFF_LINES
+            )
+        except (OSError, UnicodeDecodeError, csv.Error):
+            return ""
+        for k, row in enumerate(rows):
+            if set(wanted) <= set(row) and (k + 1, separator) != (fmt.header_line, fmt.separator):
+                layout = replace(fmt, separator=separator, header_line=k + 1)
+                names = f"the columns {', '.join(map(repr, wanted))} stand"
+                return _layout_hint(fmt, layout, names)
+    return ""
+
+
 def _separator_hint(path: Path, fmt: CsvFormat = CsvFormat()) -> str:
-    """Where a CSV's header holds none of ``fmt``'s separator but semicolons, tabs or commas:
-    the setting that reads it (a semicolon file often writes decimal commas too)."""
+    """Where a CSV's header holds none of ``fmt``'s separator but semicolons, tabs or commas,
+    as many as the rows below it: the setting that reads it (a semicolon file often writes
+    decimal commas too)."""
     header = _header_text(path, fmt)
     for separator, name in SEPARATOR_NAMES.items():
-        if fmt.separator not in header and separator != fmt.separator and separator in header:
+        if fmt.separator in header or separator == fmt.separator or separator not in header:
+            continue
+        try:  # the rows below must agree: a title's commas above a semicolon file do not
+            widths = [len(row) for row in _csv_lines(path, replace(fmt, separator=separator), 6)]
+        except (OSError, UnicodeDecodeError, csv.Error):
+            widths = []
+        if widths[1:] and max(set(widths[1:]), key=widths[1:].count) == widths[0]:
             decimal = ' (and decimal: "," for decimal commas)' if separator == ";" else ""
             return (
                 f"; its header is separated by {name}, but the record is read with "
@@ -966,7 +1000,7 @@ def _lines_above_header(path: Path, fmt: CsvFormat = CsvFormat(), lines: int = S
     # is no header)
     number = _number_reader(fmt.decimal)
     header = wide[0]
-    if any(number(field) for field in rows[header]):
+    if 2 * sum(map(number, rows[header])) >= len(rows[header]):
         return ""  # a data row: the header is short of fields (rows ending in a comma?)
     data = next((k for k in wide if all(map(number, rows[k]))), None)
     # a title with the header's count of fields, or a units row below it, is a candidate too

@@ -643,8 +643,8 @@ def validation_coverage(velocity: Array, duration_s: float) -> str | None:
 
 
 # A least-squares parameter whose 95 % interval moves its column's torque (the interval's
-# half-width times the column's RMS) by more than this share of the recorded torque's RMS is
-# left loose by the calibration record.  Measured (95 % intervals): the shipped hip and
+# half-width times the column's RMS) by more than this share of the fitted (filtered) torque's
+# RMS is left loose by the calibration record.  Measured (95 % intervals): the shipped hip and
 # pendulum calibration records 0.05 % and 3.7 % at most, a 40 s knee multisine 0.47 %, its
 # first 1.5 s (one swing, 17 deg) 36-73 %, where least squares put the offset at -2.9 N m
 # for 0.25
@@ -694,9 +694,9 @@ def loose_parameters(
     )
     return (
         f"the calibration record leaves {each} loose (95 % intervals, each moving its share of "
-        f"the torque by more than {100 * MAX_LOOSE_TORQUE_SHARE:g} % of the recorded torque's "
-        "RMS): every method's estimate of them rests on little information. A longer record "
-        "with more back-and-forth motion over a wider angle pins them (this one has "
+        f"the torque by more than {100 * MAX_LOOSE_TORQUE_SHARE:g} % of the fitted (filtered) "
+        "torque's RMS): every method's estimate of them rests on little information. A longer "
+        "record with more back-and-forth motion over a wider angle pins them (this one has "
         f"{velocity_reversals(velocity)} velocity reversal(s) over "
         f"{np.rad2deg(np.ptp(angle)):.3g} deg)"
     )

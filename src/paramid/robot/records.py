@@ -42,7 +42,7 @@ from paramid.ingest import (
     on_uniform_grid,
     trimmed_time,
 )
-from paramid.io import FileLines
+from paramid.io import FileLines, header_of_columns
 from paramid.plausibility import dropping_rest
 
 Array = NDArray[np.float64]
@@ -141,10 +141,11 @@ def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
     from difflib import get_close_matches
 
     names = [str(c) for c in frame.columns]
+    elsewhere = header_of_columns(lines_of(frame), [wanted])
     close = get_close_matches(wanted, names, n=3, cutoff=0.8)
     if close:
-        return f"the file's closest columns are {', '.join(map(repr, close))}"
-    return f"the file's columns begin {', '.join(map(repr, names[:10]))}"
+        return f"the file's closest columns are {', '.join(map(repr, close))}{elsewhere}"
+    return f"the file's columns begin {', '.join(map(repr, names[:10]))}{elsewhere}"
 
 
 def _field_columns(
