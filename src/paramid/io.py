@@ -842,13 +842,8 @@ def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
     first :data:`SNIFF_LINES` lines reads as a header of names over data
     (:func:`_header_over_data`); None where none does (a header of numbered columns, rows
     mostly of text)."""
-    count = max(SNIFF_LINES, fmt.header_line + 2 + SNIFF_ROWS)
-    try:
-        rows = {
-            separator: _csv_lines(path, replace(fmt, separator=separator, header_line=1), count)
-            for separator in dict.fromkeys((fmt.separator, *SEPARATOR_NAMES))
-        }
-    except (OSError, UnicodeDecodeError, csv.Error):
+    rows = _rows_by_separator(path, fmt, max(SNIFF_LINES, fmt.header_line + 2 + SNIFF_ROWS))
+    if rows is None:
         return None
     if _reads_as_configured(rows[fmt.separator], fmt.header_line - 1, fmt.decimal):
         return fmt
@@ -861,6 +856,23 @@ def _sniffed_layout(path: Path, fmt: CsvFormat) -> CsvFormat | None:
     return None
 
 
+def _rows_by_separator(path: Path, fmt: CsvFormat, count: int) -> dict[str, list[list[str]]] | None:
+    """The file's first ``count`` lines as CSV rows under ``fmt``'s separator and each other of
+    :data:`SEPARATOR_NAMES` (``fmt``'s first); None where they cannot be read."""
+    try:
+        return {
+            separator: _csv_lines(path, replace(fmt, separator=separator, header_line=1), count)
+            for separator in dict.fromkeys((fmt.separator, *SEPARATOR_NAMES))
+        }
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _mostly_numbers(row: list[str], number: Callable[[str], bool]) -> bool:
+    """Whether more than half of a row's fields are numbers (by ``number``)."""
+    return 2 * sum(map(number, row)) > len(row)
+
+
 def _reads_as_configured(rows: list[list[str]], k: int, decimal: str) -> bool:
     """Whether the configured header line ``rows[k]`` (two fields or more, whatever they hold:
     ``#time``, a column named ``1``) stands over :data:`SNIFF_ROWS` rows, among the next few,
@@ -870,7 +882,7 @@ def _reads_as_configured(rows: list[list[str]], k: int, decimal: str) -> bool:
         return False
     number = _number_reader(decimal)
     below = rows[k + 1 : k + 3 + SNIFF_ROWS]
-    data = [2 <= len(row) <= len(rows[k]) and 2 * sum(map(number, row)) > len(row) for row in below]
+    data = [2 <= len(row) <= len(rows[k]) and _mostly_numbers(row, number) for row in below]
     return sum(data) >= SNIFF_ROWS
 
 
@@ -884,7 +896,7 @@ def _header_over_data(rows: list[list[str]], k: int, decimal: str) -> bool:
     if len(header) < 2 or _comment(header) or any(map(number, header)):
         return False
     below = [row for row in rows[k + 1 :] if len(row) == len(header)]
-    numeric = [2 * sum(map(number, row)) > len(row) for row in below]
+    numeric = [_mostly_numbers(row, number) for row in below]
     return sum(numeric) >= SNIFF_ROWS and numeric.index(True) <= 2
 
 
@@ -941,13 +953,7 @@ def header_of_columns(lines: FileLines, wanted: Sequence[str]) -> str:
     if not lines.text or lines.path is None or not wanted:
         return ""
     fmt = lines.fmt
-    for separator in dict.fromkeys((fmt.separator, *SEPARATOR_NAMES)):
-        try:
-            rows = _csv_lines(
-                lines.path, replace(fmt, separator=separator, header_line=1), SNIFF_LINES
-            )
-        except (OSError, UnicodeDecodeError, csv.Error):
-            return ""
+    for separator, rows in (_rows_by_separator(lines.path, fmt, SNIFF_LINES) or {}).items():
         for k, row in enumerate(rows):
             if set(wanted) <= set(row) and (k + 1, separator) != (fmt.header_line, fmt.separator):
                 layout = replace(fmt, separator=separator, header_line=k + 1)

@@ -551,10 +551,7 @@ def inverted_sign(H: Array, y: Array, keys: Sequence[str]) -> str | None:
     message lists every :data:`POSITIVE_COLUMNS` coefficient that came out negative."""
     if "qdd" not in keys or H.shape[0] <= H.shape[1]:
         return None
-    x = np.linalg.lstsq(H, y, rcond=None)[0]
-    residual = y - H @ x
-    variance = float(residual @ residual) / (H.shape[0] - H.shape[1])
-    se = np.sqrt(variance * np.diag(np.linalg.pinv(H.T @ H)))
+    x, se = least_squares_errors(H, y)
     z = {k: x[i] / se[i] for i, k in enumerate(keys) if k in POSITIVE_COLUMNS and se[i] > 0}
     if z.get("qdd", 0.0) >= -SIGN_Z:
         return None
@@ -653,17 +650,25 @@ LOOSE_SHARE_SHOWN = 100.0  # beyond 10,000 % an interval says only that the colu
 Z_95 = 1.959963984540054  # two-sided 95 % quantile of the normal distribution
 
 
-def intervals_95(H: Array, torque: Array) -> tuple[Array, Array]:
-    """Least-squares parameters (Eq 4) and the half-widths of their 95 % intervals under white
-    residuals: Z_95 sigma sqrt((HᵀH)⁻¹)_ii, sigma² the residual's variance on n − p degrees of
-    freedom, (HᵀH)⁻¹ from the SVD of H."""
+def least_squares_errors(H: Array, y: Array) -> tuple[Array, Array]:
+    """Least-squares parameters (Eq 4) and their standard errors under white residuals:
+    sigma sqrt((HᵀH)⁻¹)_ii, sigma² the residual's variance on n − p degrees of freedom, (HᵀH)⁻¹
+    from the SVD of H (a direction H leaves empty: an infinite error)."""
     samples, count = H.shape
-    x, *_ = np.linalg.lstsq(H, torque, rcond=None)
-    residual = torque - H @ x
+    x, *_ = np.linalg.lstsq(H, y, rcond=None)
+    residual = y - H @ x
     sigma = math.sqrt(float(residual @ residual) / max(samples - count, 1))
     _, s, vt = np.linalg.svd(H, full_matrices=False)
-    half_width = Z_95 * sigma * np.sqrt(np.sum((vt.T / s) ** 2, axis=1))
-    return np.asarray(x, dtype=np.float64), np.asarray(half_width, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = sigma * np.sqrt(np.sum((vt.T / s) ** 2, axis=1))
+    return np.asarray(x, dtype=np.float64), np.asarray(se, dtype=np.float64)
+
+
+def intervals_95(H: Array, torque: Array) -> tuple[Array, Array]:
+    """Least-squares parameters and the half-widths of their 95 % intervals, Z_95 standard
+    errors (:func:`least_squares_errors`)."""
+    x, se = least_squares_errors(H, torque)
+    return x, Z_95 * se
 
 
 def loose_parameters(

@@ -13,7 +13,7 @@ from typing import Any
 
 from paramid import codehash, cutoff, ingest, io, paths
 from paramid.config import ConfigError, check_names
-from paramid.errors import InputError, UserError
+from paramid.errors import UserError, raise_together
 from paramid.hip import methods, model
 from paramid.workflow import (
     Wildcards,
@@ -181,11 +181,7 @@ class HipStudies:
                     stamps += self._check_record(study, record)
                 except UserError as error:
                     failed[str(error)] = error
-            if len(failed) == 1:
-                raise next(iter(failed.values()))
-            if failed:
-                problems = "\n".join(failed)
-                raise InputError(f"studies.{study}: 2 records have problems:\n{problems}")
+            raise_together(f"studies.{study}", failed)
             stamps += self._check_held_out(study)
             stamps += self._check_records_agree(study)
         mark_validated(stamps)

@@ -17,7 +17,7 @@ from typing import Any
 
 from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
-from paramid.errors import InputError, UserError
+from paramid.errors import InputError, UserError, raise_together
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Wildcards, drops_rest, mark_validated, validated_before
 
@@ -191,11 +191,7 @@ class RobotStudies:
                     stamps += self._check_log(name, record, role, spec)
                 except UserError as error:
                     failed.setdefault(str(error), error)  # a file read by two records: once
-        if len(failed) == 1:
-            raise next(iter(failed.values()))
-        if failed:
-            problems = "\n".join(failed)
-            raise InputError(f"robots.{name}: {len(failed)} records have problems:\n{problems}")
+        raise_together(f"robots.{name}", failed)
         stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
