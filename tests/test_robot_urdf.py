@@ -392,6 +392,38 @@ def test_namespace_prefixes_and_what_precedes_the_robot_are_kept():
     )
 
 
+def test_default_namespaces_are_read_and_kept_as_written(tmp_path):
+    """A URDF with ``xmlns="..."`` on <robot> (Pinocchio loads it: urdfdom ignores namespaces)
+    was refused ('its root is <{uri}robot>') and its export found no <link>; one on a Gazebo
+    <plugin> came out as ``ns0:plugin``, a name no URDF reader knows."""
+    robot, theta = _identified(7)
+    source = URDF.read_text()
+    end = source.index(">", source.index("<robot"))
+    namespaced = (
+        source[:end]
+        + ' xmlns="http://www.ros.org"'
+        + source[end:].replace(
+            "</robot>",
+            '<gazebo><plugin xmlns="http://gazebosim.org/schema" name="p"><a>1</a></plugin>'
+            "</gazebo></robot>",
+        )
+    )
+    given = tmp_path / "namespaced.urdf"
+    given.write_text(namespaced)
+    read = load_robot(given, JOINTS)
+    assert np.array_equal(urdf_parameters(read), urdf_parameters(robot))
+    text = urdf.export_urdf(namespaced, read, theta, _friction(robot, theta), ["made here"])
+    assert "ns0" not in text and "paramid" not in text
+    assert '<robot name="gen3_gen3" xmlns="http://www.ros.org">' in text
+    assert '<plugin xmlns="http://gazebosim.org/schema" name="p">' in text
+    exported = tmp_path / "identified.urdf"
+    exported.write_text(text)
+    again = load_robot(exported, JOINTS)
+    n = robot.n_inertial
+    replayed = np.concatenate([urdf_parameters(again)[:n], theta[n:]])
+    assert _replay_error(robot, theta, again, replayed, 7) < 1e-9
+
+
 def test_a_preamble_with_a_bom_or_a_commented_robot_stays_well_formed():
     """A comment naming an old <robot> cut the preamble inside it, and a byte-order mark kept
     the source's own XML declaration after the new one: not well-formed XML."""

@@ -28,9 +28,11 @@ batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 00
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import pinocchio as pin
@@ -156,15 +158,30 @@ class Mimic:
     offset: float = 0.0
 
 
+#: what a default namespace declaration (``xmlns="..."``) is called while a URDF's text is read
+#: as a tree: ElementTree would put the elements under it into the namespace (``{uri}link``,
+#: written back as ``ns0:link``), which URDF readers (urdfdom, Pinocchio) ignore
+HIDDEN_XMLNS = "paramid_default_xmlns"
+
+
+def urdf_tree(xml: str, comments: bool = False) -> ElementTree.Element:
+    """The URDF text as an ElementTree, its elements by their bare names as URDF readers see
+    them: each start tag's ``xmlns=`` is read as a plain attribute :data:`HIDDEN_XMLNS`
+    (written back by replacing that name); with ``comments``, comments are kept as elements."""
+    if HIDDEN_XMLNS in xml:
+        raise RobotError(f"the URDF text holds {HIDDEN_XMLNS!r}, a name reserved for reading it")
+    hidden = re.sub(r"(<[A-Za-z_][^<>]*?\s)xmlns(\s*=)", rf"\1{HIDDEN_XMLNS}\2", xml)
+    parser = ElementTree.XMLParser(target=ElementTree.TreeBuilder(insert_comments=comments))
+    return ElementTree.fromstring(hidden, parser=parser)
+
+
 def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
     """Pinocchio's model of a URDF's text ``xml`` (every joint its own coordinate, as
     Pinocchio builds it) and its ``<mimic>`` joints by name; a text that is not XML with a
     ``<robot>`` root is named (as the file ``path``) before urdfdom parses it (which prints its
     own lines to stderr)."""
-    from xml.etree import ElementTree
-
     try:
-        root = ElementTree.fromstring(xml)
+        root = urdf_tree(xml)
     except ElementTree.ParseError as err:
         raise RobotError(f"URDF {str(path)!r} could not be parsed: not XML ({err})") from err
     if root.tag != "robot":

@@ -41,7 +41,14 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid.base_parameters import BaseParameters
-from paramid.robot.model import INERTIAL, Robot, RobotError, link_parameter_slices
+from paramid.robot.model import (
+    HIDDEN_XMLNS,
+    INERTIAL,
+    Robot,
+    RobotError,
+    link_parameter_slices,
+    urdf_tree,
+)
 
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
@@ -285,11 +292,12 @@ def export_urdf(
     the top of ``<robot>``.  The
     text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
     ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name (the prefixes are
-    registered with ElementTree, for the process: each workflow job is one)."""
+    registered with ElementTree, for the process: each workflow job is one), and so are default
+    namespace declarations (``xmlns="..."``, on ``<robot>`` or a Gazebo ``<plugin>``), which
+    URDF readers ignore (:func:`paramid.robot.model.urdf_tree`)."""
     for prefix, uri in _namespaces(text):
         ET.register_namespace(prefix, uri)
-    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
-    root = ET.fromstring(text, parser=parser)
+    root = urdf_tree(text, comments=True)
     # the robot's own elements: a <transmission> holds <joint name> elements too
     links = {link.get("name"): link for link in root.findall("link")}
     joints = {joint.get("name"): joint for joint in root.findall("joint")}
@@ -335,9 +343,8 @@ def export_urdf(
         joints[joint].insert(0, _comment(note))
     root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
-    return (
-        '<?xml version="1.0"?>\n' + _preamble(text) + ET.tostring(root, encoding="unicode") + "\n"
-    )
+    body = ET.tostring(root, encoding="unicode").replace(f" {HIDDEN_XMLNS}=", " xmlns=")
+    return '<?xml version="1.0"?>\n' + _preamble(text) + body + "\n"
 
 
 def _namespaces(text: str) -> list[tuple[str, str]]:
