@@ -927,3 +927,73 @@ def test_a_header_below_a_title_as_wide_as_the_rows_is_found_by_its_columns(tmp_
         io.read_table(numbered, fmt)
     fmt = io.CsvFormat(header_line=2, separator=";", decimal=",")
     assert list(io.read_table(numbered, fmt).columns)[2] == "1"
+
+
+def _with_units_row(path: Path, units: str, decimal_comma: bool = False) -> Path:
+    """The plain record of :func:`write_csv` with a logger's units row below its header (and,
+    with ``decimal_comma``, written ';'-separated with decimal commas)."""
+    lines = write_csv(path).read_text().splitlines()
+    lines.insert(1, units)
+    if decimal_comma:
+        lines = [line.replace(",", ";").replace(".", ",") for line in lines]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("units", "decimal_comma"),
+    [
+        ("s,rad,N m", False),
+        ("[s],[rad],[Nm]", False),
+        ("(sec);radians;N·m", True),
+        (",rad,", False),
+    ],
+)
+def test_a_units_row_below_the_header_is_read_as_the_files_units(tmp_path, units, decimal_comma):
+    """A logger's units row was read as data row 1: 'not a finite number at data row 1', with
+    no setting to skip it. It is the file's statement of its units: skipped, numbers read as
+    numbers (decimal commas too), and rows still named at their own file lines."""
+    path = _with_units_row(tmp_path / "u.csv", units, decimal_comma)
+    fmt = io.CsvFormat(separator=";", decimal=",") if decimal_comma else io.CsvFormat()
+    frame = io.read_table(path, fmt)
+    plain = io.read_table(write_csv(tmp_path / "plain.csv"))
+    pd.testing.assert_frame_equal(frame, plain, check_exact=False, rtol=1e-12)
+    rec = ingest.record_from_table(frame, path, {}, max_jitter=loaders.MAX_JITTER)
+    assert rec.time.size == 600
+    assert ingest.data_row(17, ingest.lines_of(frame)) == "data row 18 (file line 20)"
+
+
+@pytest.mark.parametrize(
+    ("units", "declared", "message"),
+    [
+        (
+            "s,deg,N m",
+            {},
+            r"file line 2\), 'angle' is in deg \(read as rad\): set units.angle: 'deg'",
+        ),
+        (
+            "ms,rad,N mm",
+            {"torque": "N m"},
+            r"'time' is in ms \(read as s\); 'torque' is in N mm \(read as N m\): set "
+            r"units.time: 'ms', units.torque: 'N mm'",
+        ),
+        ("s,rad,A", {}, r"'torque' is in 'A', no unit units.torque takes \(N m, N mm\): convert"),
+    ],
+)
+def test_a_units_row_that_differs_from_the_declared_units_is_refused(
+    tmp_path, units, declared, message
+):
+    """Degrees declared as radians (or left at the default), ms as s: the file's own units row
+    says so; each column that differs is named with the setting that reads it."""
+    path = _with_units_row(tmp_path / "u.csv", units)
+    with pytest.raises(ingest.InputError, match=message):
+        loaders.load_record(path, declared)
+    loaders.load_record(_with_units_row(tmp_path / "ok.csv", "UTC,rad,N m"), {})
+
+
+def test_a_row_of_descriptions_is_no_units_row(tmp_path):
+    """A first row of text that names no unit stays a data row, named as before."""
+    path = _with_units_row(tmp_path / "d.csv", "time of sample,joint angle,motor torque")
+    assert "file_units" not in io.read_table(path).attrs
+    with pytest.raises(ingest.InputError, match=r"data row 1 \(file line 2\): 'time of sample'"):
+        loaders.load_record(path, {})

@@ -161,6 +161,43 @@ def test_a_prismatic_joints_columns_stay_in_si_whatever_the_units(uniform: Path)
     np.testing.assert_allclose(record.tau, plain.tau * np.array([1e-3, 1.0, 1e-3]), rtol=1e-15)
 
 
+def _units_row(path: Path, units: dict[str, str]) -> Path:
+    """The ``uniform`` log at ``path`` with a units row below its header: ``units`` per column,
+    '' elsewhere."""
+    frame(np.arange(2000) / 1000.0).to_csv(path, index=False)
+    lines = path.read_text().splitlines()
+    lines.insert(1, ",".join(units.get(column, "") for column in lines[0].split(",")))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_units_row_agrees_with_each_joints_units_or_names_the_columns(uniform: Path):
+    """A logger's units row (deg, deg/s, N m per joint; a prismatic joint's mm) was data row 1
+    (not a number); it is read as the file's statement of units: where it agrees the log reads
+    as without it, where it differs each column is named with the setting that reads it."""
+    plain = loaders.load_robot_record(uniform, JOINTS, units={"q": "deg", "dq": "deg/s"})
+    given = {f"q_{j}": "deg" for j in JOINTS} | {f"dq_{j}": "[deg/s]" for j in JOINTS}
+    given |= {"time": "s", **{f"tau_{j}": "Nm" for j in JOINTS}}
+    path = _units_row(uniform.with_name("units.csv"), given)
+    record = loaders.load_robot_record(path, JOINTS, units={"q": "deg", "dq": "deg/s"})
+    np.testing.assert_array_equal(record.q, plain.q)
+    np.testing.assert_array_equal(record.tau, plain.tau)
+    with pytest.raises(
+        InputError,
+        match=r"units row \(file line 2\), 'q_shoulder' is in deg \(read as rad\); "
+        r"'q_elbow' is in deg .*'dq_wrist' is in deg/s \(read as rad/s\): set units.q: 'deg', "
+        r"units.dq: 'deg/s' in the record's config",
+    ):
+        loaders.load_robot_record(path, JOINTS)
+    kinds = ["revolute", "prismatic", "revolute"]
+    lift = _units_row(
+        uniform.with_name("lift.csv"),
+        given | {"q_elbow": "mm", "dq_elbow": "m/s", "tau_elbow": "N"},
+    )
+    with pytest.raises(InputError, match=r"2\), 'q_elbow' is in 'mm' \(read in m: convert the co"):
+        loaders.load_robot_record(lift, JOINTS, units={"q": "deg", "dq": "deg/s"}, kinds=kinds)
+
+
 def test_jittered_stamps_are_resampled(tmp_path: Path):
     rng = np.random.default_rng(0)
     step = 1e-3 * rng.choice([0.7, 1.0, 1.0, 1.0, 1.3, 9.0], size=3000)

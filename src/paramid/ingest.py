@@ -11,8 +11,8 @@ it; otherwise the record is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid.errors import InputError
-from paramid.io import FileLines, header_of_columns
+from paramid.io import FileLines, header_of_columns, unit_spelled
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,6 +65,45 @@ def lines_of(frame: pd.DataFrame) -> FileLines:
     header on line 1 for a frame made otherwise)."""
     lines = frame.attrs.get("lines")
     return DEFAULT_LINES if lines is None else FileLines.from_attrs(lines)
+
+
+def check_file_units(
+    frame: pd.DataFrame,
+    path: str | Path,
+    read: Sequence[tuple[str, str | None, str, Collection[str]]],
+) -> None:
+    """A file's units row (:func:`paramid.io.read_table` keeps it in ``attrs["file_units"]``)
+    must give each column the unit it is read in, or the record is refused naming each column
+    that differs (degrees declared as radians, time in ms read as s, the file's own statement
+    of them).  ``read`` holds per column read: its name, the setting that gives its unit
+    (``units.angle``; None where none converts it: a prismatic joint's m, m/s and N), the unit
+    it is read in and the units that setting takes.  Text the time column's units field holds
+    that names no unit (a time zone, a stamp's format) is passed over."""
+    stated = frame.attrs.get("file_units") or {}
+    problems, settings = [], {}
+    for column, setting, unit, known in read:
+        if not (text := stated.get(column)) or (named := unit_spelled(text)) == unit:
+            continue
+        if named is None and setting == "units.time":
+            continue
+        if named is not None and setting is not None and named in known:
+            problems.append(f"{column!r} is in {named} (read as {unit})")
+            settings[setting] = named
+        elif setting is None:
+            problems.append(f"{column!r} is in {text!r} (read in {unit}: convert the column)")
+        else:
+            takes = ", ".join(sorted(known))
+            problems.append(
+                f"{column!r} is in {text!r}, no unit {setting} takes ({takes}): convert the column"
+            )
+    if problems:
+        line = replace(lines_of(frame), units_row=False).line_of(0)
+        advice = ", ".join(f"{key}: {value!r}" for key, value in settings.items())
+        raise InputError(
+            f"{path}: by its units row (file line {line}), "
+            + "; ".join(problems)
+            + (f": set {advice} in the record's config" if advice else "")
+        )
 
 
 def _numeric_column(
@@ -562,7 +601,11 @@ def record_from_table(
             f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}"
             + header_of_columns(lines_of(frame), missing)
         )
-
+    check_file_units(
+        frame,
+        path,
+        [(columns[f], f"units.{f}", units.get(f, SI_UNITS[f]), UNIT_FACTORS[f]) for f in wanted],
+    )
     rows, stamps = trimmed_time(frame, columns["time"], units.get("time", "s"), path, trim_s)
     kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}

@@ -607,6 +607,7 @@ class FileLines:
     path: Path | None = None  # a CSV file's, for its blank lines; None: a frame made otherwise
     fmt: CsvFormat = CsvFormat()
     text: bool = True
+    units_row: bool = False  # a row of units right below the header, not a data row
 
     def as_attrs(self) -> dict[str, Any]:
         """Plain values (JSON: a frame's ``attrs`` go into the Parquet file it is saved as)."""
@@ -615,6 +616,7 @@ class FileLines:
             "path": None if self.path is None else str(self.path),
             "csv_format": asdict(self.fmt),
             "text": self.text,
+            "units_row": self.units_row,
         }
 
     @classmethod
@@ -626,6 +628,7 @@ class FileLines:
             None if path is None else Path(path),
             CsvFormat(**attrs["csv_format"]),
             attrs["text"],
+            attrs.get("units_row", False),
         )
 
     def line_of(self, row: int) -> int | None:
@@ -635,6 +638,7 @@ class FileLines:
         them)."""
         if not self.text:
             return None
+        row += self.units_row
         if self.path is None:
             return row + 1 + self.header_line
         encoding = self.fmt.text_encoding()
@@ -717,22 +721,18 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         raise InputError(
             f"{path}: unknown encoding {fmt.encoding!r} (e.g. utf-8, latin-1)"
         ) from None
+    units: dict[str, str] = {}  # a CSV's units row (_units_row)
     try:
         if suffix in (".parquet", ".pq"):
             frame = pd.read_parquet(path)
         elif csv_file:
             # index_col=False: rows ending in a comma must not shift the columns onto an index;
             # rows with more fields than the header (pandas would drop them, warning) are an error
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", pd.errors.ParserWarning)
-                frame = pd.read_csv(
-                    path,
-                    index_col=False,
-                    skiprows=fmt.header_line - 1,
-                    sep=fmt.separator,
-                    decimal=fmt.decimal,
-                    encoding=fmt.text_encoding(),
-                )
+            frame = _read_csv(path, fmt)
+            if units := _units_row(frame, fmt):  # read again without it: numbers as numbers
+                units_line = FileLines(fmt.header_line, path, fmt).line_of(0)
+                frame = _read_csv(path, fmt, units_line)
+                frame.attrs["file_units"] = units
         else:
             raise InputError(
                 f"{path}: unknown file type {path.suffix!r} (use .csv, .tsv or .parquet)"
@@ -759,8 +759,83 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         _header_of_names(path, fmt)
         _unique_header(path, fmt)
         _misread_header(path, fmt, [str(column) for column in frame.columns])
-    frame.attrs["lines"] = FileLines(fmt.header_line, path, fmt, text=csv_file).as_attrs()
+    lines = FileLines(fmt.header_line, path, fmt, text=csv_file, units_row=bool(units))
+    frame.attrs["lines"] = lines.as_attrs()
     return frame
+
+
+def _read_csv(path: Path, fmt: CsvFormat, units_line: int | None = None) -> pd.DataFrame:
+    """The CSV file as ``fmt`` says, without the lines above its header and the units row on
+    file line ``units_line`` (1-based) if given."""
+    import pandas as pd
+
+    skipped = list(range(fmt.header_line - 1)) + ([] if units_line is None else [units_line - 1])
+    # index_col=False: rows ending in a comma must not shift the columns onto an index;
+    # rows with more fields than the header (pandas would drop them, warning) are an error
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        return pd.read_csv(
+            path,
+            index_col=False,
+            skiprows=skipped,
+            sep=fmt.separator,
+            decimal=fmt.decimal,
+            encoding=fmt.text_encoding(),
+        )
+
+
+#: units as files spell them (lower case, without spaces, brackets, dots, dashes) -> the
+#: names the records' ``units`` settings use (:data:`paramid.ingest.UNIT_FACTORS`); m, m/s and
+#: N are a prismatic joint's position, velocity and force
+UNIT_SPELLINGS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), "ms"),
+    **dict.fromkeys(("us", "usec", "microsecond", "microseconds"), "us"),
+    **dict.fromkeys(("ns", "nsec", "nanosecond", "nanoseconds"), "ns"),
+    **dict.fromkeys(("rad", "radian", "radians"), "rad"),
+    **dict.fromkeys(("deg", "degree", "degrees"), "deg"),
+    **dict.fromkeys(("rad/s", "rad/sec", "radian/s", "radians/s"), "rad/s"),
+    **dict.fromkeys(("deg/s", "deg/sec", "degree/s", "degrees/s"), "deg/s"),
+    **dict.fromkeys(("nm", "newtonmeter", "newtonmetre", "newtonmeters", "newtonmetres"), "N m"),
+    **dict.fromkeys(("nmm", "newtonmillimeter", "newtonmillimetre"), "N mm"),
+    **dict.fromkeys(("m", "meter", "metre", "meters", "metres"), "m"),
+    "mm": "mm",
+    "m/s": "m/s",
+    "mm/s": "mm/s",
+    **dict.fromkeys(("n", "newton", "newtons"), "N"),
+}
+
+
+def unit_spelled(text: str) -> str | None:
+    """The unit a file's units-row field names (:data:`UNIT_SPELLINGS`: "[Nm]", "N·m", "deg",
+    "°/s"), or None for one it does not know."""
+    import re
+
+    key = text.lower().replace("°", "deg").replace("µ", "u").replace("μ", "u")
+    return UNIT_SPELLINGS.get(re.sub(r"[\s\[\](){}·*.\-_]", "", key))
+
+
+def _units_row(frame: pd.DataFrame, fmt: CsvFormat) -> dict[str, str]:
+    """A logger's row of units right below the header (``s, deg, N m``), column -> its text:
+    a first data row without a number, with at least one field that names a unit
+    (:func:`unit_spelled`; a row of descriptions is no units row); {} if there is none."""
+    if len(frame) < 2:
+        return {}
+    texts = {}
+    for column, value in frame.iloc[0].items():
+        if not isinstance(value, str):
+            if value == value and value is not None:  # a number (NaN: an empty field)
+                return {}
+            continue
+        try:
+            float(value.replace(fmt.decimal, "."))
+            return {}
+        except ValueError:
+            if value.strip():
+                texts[str(column)] = value.strip()
+    if not any(unit_spelled(text) for text in texts.values()):
+        return {}
+    return texts
 
 
 UNDECODABLE_PIECE = 1 << 20  # bytes decoded at a time where a file is not text in its encoding

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,10 @@ from numpy.typing import NDArray
 from paramid.errors import InputError
 from paramid.ingest import (
     GAP_INTERVALS,
+    SI_UNITS,
     UNIFORM_JITTER,
     UNIT_FACTORS,
+    check_file_units,
     data_row,
     lines_of,
     numeric_columns,
@@ -51,6 +53,8 @@ Template = str | Sequence[str]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
 #: record field -> the field of paramid.ingest.UNIT_FACTORS that gives its units
 UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
+#: a prismatic joint's q, dq and tau stay in SI as logged (no setting converts them)
+PRISMATIC_UNITS = {"q": "m", "dq": "m/s", "tau": "N"}
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,29 @@ def _listed_columns(
     return listed
 
 
+def _units_read(
+    time_name: str,
+    names: Mapping[str, Sequence[str] | None],
+    prismatic: NDArray[np.bool_],
+    units: Mapping[str, str],
+) -> list[tuple[str, str | None, str, Collection[str]]]:
+    """Per column read: its name, its units setting, the unit it is read in and the units that
+    setting takes (:func:`paramid.ingest.check_file_units`); a prismatic joint's columns have
+    no setting and stay in :data:`PRISMATIC_UNITS`."""
+    read: list[tuple[str, str | None, str, Collection[str]]] = [
+        (time_name, "units.time", units.get("time", "s"), UNIT_FACTORS["time"])
+    ]
+    for field, columns in names.items():
+        table = UNIT_FIELDS[field]
+        for column, slides in zip(columns or [], prismatic, strict=False):
+            if slides:
+                read.append((column, None, PRISMATIC_UNITS[field], ()))
+            else:
+                unit = units.get(field, SI_UNITS[table])
+                read.append((column, f"units.{field}", unit, UNIT_FACTORS[table]))
+    return read
+
+
 def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     """SI factor per record field from the configured units (SI when not given)."""
     factors = {}
@@ -300,6 +327,7 @@ def record_from_table(
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     unit = (units or {}).get("time", "s")
+    check_file_units(frame, path, _units_read(time_name, names, prismatic, units or {}))
     rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
     kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
