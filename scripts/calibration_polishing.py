@@ -16,7 +16,10 @@ def main(smk) -> None:
     printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
     t9, points = polish.table9(fits, problems, setup, printed)
     io.write_csv(t9, smk.output.csv)
-    caption = f"Table 9 ({cfg['study']}): polishing path [mm, %]"
+    caption = (
+        f"Table 9 ({cfg['study']}): polishing path [mm, %], each column the mean over "
+        f"{len(runs)} repeats (the mean of each repeat's maximum, of its share within the band)"
+    )
     io.write_markdown(t9[polish.TABLE9_COLUMNS], smk.output.md, caption=caption)
     meta = io.provenance(
         cfg, smk.input, stage="calibration_polishing", n_points=int(setup.targets.shape[0])

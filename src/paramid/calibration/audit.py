@@ -99,7 +99,9 @@ WHY = {
     "error sources of each robot, the paper's real one and our twin's assumed ones",
     "band": "the share of dwell points within the band follows from the path-error level of the "
     "same row (MEAN, RMSE, MAX), which differs for the reason given there",
-    "time": "the paper's times are MATLAB on the authors' PC, one run at a time (§3.2.2); ours "
+    "time": "the paper prints each method's 'total computational time' and reports its results "
+    "as means over 10 runs (§3), read here as one calibration run's; its times are MATLAB on "
+    "the authors' PC, one run at a time (§3.2.2); ours "
     "are numpy, each repeat timed alone, on whatever machine built this, so they move with the "
     "machine and its load",
     "mipo_budget": "M5 tunes its filter factors with MIPO, running the whole filter in every "
@@ -723,7 +725,7 @@ def _runtime_rows(hyb: pd.DataFrame, printed: PrintedValues) -> list[dict]:
         ours = float(hyb.loc[label, "time_s"])
         rows.append(
             timing(
-                f"§3.2.2 {label} computation time per run [s]",
+                f"§3.2.2 {label} total computational time [s], of one calibration run",
                 "§3.2.2 (3), Figure 12b",
                 times[label],
                 ours,

@@ -64,11 +64,12 @@ class PrintedValues:
     """The paper's printed numbers, by its method names (:func:`printed_values` reads them).
 
     ``accuracy``: Table 6 (ablation) and Table 7, and the hybrids' mean RMSE of §3.2.2 (3)
-    (Figure 12a): (mean, SD) per metric; ``time_s``: §3.2.2 (3), Figure 12b, total
-    computation time per run [s] (MATLAB, the authors' PC); ``time_saving_pct``: M5's time
-    saving against each hybrid as printed (§3.2.2 (3), Abstract, §4); ``table8``: mean RMSE
-    difference (other - M5) [mm] and the p-value text of the independent t-test; ``table9``:
-    polishing-path tracking per method, :data:`TABLE9_METRICS`.
+    (Figure 12a): (mean, SD) per metric; ``time_s``: §3.2.2 (3), Figure 12b, the "total
+    computational time" [s], read as one calibration run's (MATLAB, the authors' PC);
+    ``time_saving_pct``: M5's time saving against each hybrid as printed (§3.2.2 (3),
+    Abstract, §4); ``table8``: mean RMSE difference (other - M5) [mm] and the p-value text of
+    the independent t-test; ``table9``: polishing-path tracking per method,
+    :data:`TABLE9_METRICS`.
     """
 
     accuracy: Mapping[str, Mapping[str, Printed]]

@@ -412,7 +412,9 @@ def table_captions(study: str, floor_mm: float) -> dict[str, str]:
         f"noise floor {floor_mm:.4f} mm",
         "models": f"Models ({study}): each identifier on the complete models vs the paper's "
         "24-parameter model, paired by repeat [mm]",
-        "hybrid": f"Hybrid comparison ({study}): RMSE [mm], time [s]",
+        "hybrid": f"Hybrid comparison ({study}): RMSE [mm] and time of one calibration run [s], "
+        "means over the repeats; paper_time_s is the paper's 'total computational time' "
+        "(§3.2.2, Figure 12b), its results being means over its 10 runs (§3)",
         "recovery_summary": f"Parameter recovery ({study}): RMS error vs the twin's "
         "truth-equivalent subset",
     }
