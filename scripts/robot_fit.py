@@ -27,11 +27,12 @@ def main(smk) -> None:
     elapsed = time.perf_counter() - started
     rmse = float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
     found = []  # to the terminal, the log and the fit's metadata (tables/warnings.csv)
+    unit = model.torque_unit([units["tau"] for units in model.joint_units(robot)])
     if fit.curve is not None and study.prior_climbs(fit.curve) and "twin_spread" in cfg:
-        found.append(study.twin_prior_cost(fit.curve, cfg["study"], cfg["twin_spread"]))
+        found.append(study.twin_prior_cost(fit.curve, cfg["study"], cfg["twin_spread"], unit))
     elif fit.curve is not None and study.prior_climbs(fit.curve):
         trials = estimators.free_link_trials(problem, cfg["settings"])
-        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials))
+        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials, unit))
     if fit.solver is not None and not fit.solver.optimal:
         found.append(study.inexact_solve(fit.solver, cfg["study"], cfg["method"]))
     meta = io.provenance(

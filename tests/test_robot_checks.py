@@ -166,8 +166,8 @@ def test_all_columns_exchanged_count_the_two_joints_only_where_the_whole_misfit_
     the exchange explains nothing, with it down to 0.23 it is strong."""
     tau = np.zeros((8, 3))
     monkeypatch.setattr(checks, "expected", lambda *_: _FakeExpected(tau, [1, 1, 1], crossed))
-    record = dataclasses.make_dataclass("R", ["joints", "tau_columns", "q_columns"])(
-        ("a", "b", "c"), (), ()
+    record = dataclasses.make_dataclass("R", ["joints", "tau_columns", "q_columns", "dq"])(
+        ("a", "b", "c"), (), (), None
     )
     motion = tuple(np.zeros((8, 3)) for _ in range(3))
     found = checks.exchanged_columns(
@@ -241,10 +241,12 @@ def test_two_joints_exchanged_in_the_config(robot, name, pair):
 
 
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:
-    """A shipped record with two joints' torque columns (``tau``) or all columns exchanged."""
+    """A shipped record with two joints' torque columns (``tau``), angle and velocity columns
+    (``motion``) or all columns exchanged."""
     record = _gen3(name)
     q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
-    for values in (tau,) if columns == "tau" else (q, dq, tau):
+    exchanged = {"tau": (tau,), "motion": (q, dq), "all": (q, dq, tau)}[columns]
+    for values in exchanged:
         values[:, list(pair)] = values[:, list(pair[::-1])]
     return dataclasses.replace(record, q=q, dq=dq, tau=tau)
 
@@ -291,6 +293,17 @@ def test_every_column_exchanged_is_told_from_one_exchanged_torque(robot):
     problems = checks.record_problems(_exchanged(RECORDS[0], (0, 2), "all"), robot)
     assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_1 and joint_3")]
     assert problems[0][2].startswith("all columns (angle, velocity, torque) of joint_1 and ")
+
+
+def test_angles_listed_out_of_order_with_their_velocities_name_both_settings(robot):
+    """`q:` and `dq:` lists both naming joints 2 and 3 in each other's place: the angle
+    exchange was named alone, and the velocities (which follow their angles) only on the next
+    run, after columns.q was fixed."""
+    problems = checks.record_problems(_exchanged(RECORDS[0], (1, 2), "motion"), robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_2 and joint_3")]
+    assert problems[0][2].startswith("the angle columns of joint_2 and joint_3")
+    assert "for the angle and the velocity columns alike" in problems[0][2]
+    assert "columns.q and columns.dq" in problems[0][2]
 
 
 def test_near_equal_corrections_are_named_beside_the_best_fit(robot):
@@ -886,6 +899,23 @@ def test_two_joints_in_degrees_are_named_in_one_line(robot):
     found = [(j, m) for c, j, m in problems if c == "angle_units"]
     assert len(found) == 1 and found[0][0] is None
     assert found[0][1].startswith("joint_2, joint_4: the angles span")
+
+
+def test_a_unit_named_for_the_angles_is_not_told_again_per_joint_as_a_velocity(robot):
+    """Degrees logged with deg/s, both declared radians: the angle unit was named, then each
+    joint's velocity again as 'beyond 100 rad/s ... a corrupt sample' (four problems for one
+    mistake); a slide's velocity in mm/s was told in rad/s with units.dq, which no value of it
+    fixes."""
+    record = _gen3()
+    fast = dataclasses.replace(record, q=np.rad2deg(record.q), dq=np.rad2deg(record.dq) * 2.0)
+    problems = checks.record_problems(fast, robot)
+    assert [check for check, _, _ in problems] == ["angle_units"]
+    speeds = checks.sensor_faults(fast)
+    assert len(speeds) >= 1 and all("rad/s, no geared joint's speed" in m for _, _, m in speeds)
+    kinds = ["prismatic"] + ["revolute"] * (len(record.joints) - 1)
+    slide = [m for _, j, m in checks.sensor_faults(fast, kinds=kinds) if j == record.joints[0]]
+    assert slide and "m/s, no slide's speed): a corrupt sample, or is it in mm/s?" in slide[0]
+    assert checks.sensor_faults(fast, explained=record.joints) == []
 
 
 def test_two_disjoint_velocity_exchanges_name_each_joint_once(robot):

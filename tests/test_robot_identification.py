@@ -342,7 +342,7 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     # the first two links cannot be freed alone here (combinations nothing determines)
     assert list(trials) == links[2:]
     np.testing.assert_array_equal(trials["bracelet_link"].scores, freed.scores)
-    warning = study.prior_disagreement(pulled, "kinova_gen3", trials)
+    warning = study.prior_disagreement(pulled, "kinova_gen3", trials, "N m")
     table = study.warnings_table({"ols": {}, "lmi": {"warnings": [warning]}})
     assert table.to_dict("list") == {"method": ["lmi"], "warning": [warning]}
     assert "lmi.free_links" in warning
@@ -353,20 +353,25 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     ]
     assert "spherical_wrist_2_link, bracelet_link lie within one standard error" in warning
     assert warning.index("spherical_wrist_2_link 1.087") < warning.index("forearm_link 1.22")
-    climbing = study.prior_disagreement(pulled, "kinova_gen3", {"forearm_link": pulled})
+    climbing = study.prior_disagreement(pulled, "kinova_gen3", {"forearm_link": pulled}, "N m")
     assert "freeing any one link leaves the climb" in climbing
+    assert "several links off (a CAD export's" in climbing and "cross-validation chose" in climbing
+    mixed = study.prior_disagreement(pulled, "arm", {"forearm_link": pulled}, "N m and N mixed")
+    assert mixed.count("N m and N mixed") == 2 and " N m worse" not in mixed
     # a link whose freed curve is flat but above the climb's top is no remedy (a 1 s record's
     # freed last link scored 2.70 N m against 1.995 with every link pulled, and was named)
     top = pulled.mean[pulled.strongest]
     trial = trials["bracelet_link"]
     flat_above = dataclasses.replace(trial, scores=trial.scores - trial.mean[-1] + top)
     assert not study.prior_climbs(flat_above)
-    no_better = study.prior_disagreement(pulled, "kinova_gen3", {"bracelet_link": flat_above})
+    no_better = study.prior_disagreement(
+        pulled, "kinova_gen3", {"bracelet_link": flat_above}, "N m"
+    )
     assert "predicts no better at the strongest weight than every link pulled" in no_better
     assert "bracelet_link" not in no_better
-    nothing = study.prior_disagreement(pulled, "kinova_gen3", {})
+    nothing = study.prior_disagreement(pulled, "kinova_gen3", {}, "N m")
     assert "no link can be freed alone" in nothing
-    twin = study.twin_prior_cost(pulled, "a_twin", 0.2)  # its truth is the URDF scaled
+    twin = study.twin_prior_cost(pulled, "a_twin", 0.2, "N m")  # its truth is the URDF scaled
     assert "expected on this twin" in twin and "1 ± 0.2" in twin and "units" not in twin
 
 

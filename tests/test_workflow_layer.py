@@ -592,8 +592,14 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
         RobotStudies(config)
     records["validation"] = [dict(records["calibration"][0], name="again")]  # renamed
     with pytest.raises(
-        ConfigError, match=r"validation \(again\): .* holds .* samples .* of calibration"
+        ConfigError,
+        match=r"validation \(again\): .* holds .* samples .* of calibration .*\(the same file, sp",
     ):
+        RobotStudies(config).check_inputs()
+    copy = tmp_path / "copy.csv"  # a copy under another name is not "the same file"
+    copy.write_bytes(Path(records["calibration"][0]["path"]).read_bytes())
+    records["validation"] = [dict(records["calibration"][0], name="copy", path=str(copy))]
+    with pytest.raises(ConfigError, match=r"\(the same bytes as its file .*, copied, spans"):
         RobotStudies(config).check_inputs()
     listed = {  # the same motion however its columns are written, whichever torque is read
         "time": "Time",

@@ -749,8 +749,10 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
         pd.errors.EmptyDataError,
         OSError,
     ) as err:
-        hint = _reading_hint(path, fmt)
-        raise InputError(f"{path}: cannot be read as a table: {str(err).strip()}{hint}") from err
+        said = str(err).strip().rstrip(".")
+        if hint := _reading_hint(path, fmt):  # what to set first, the reader's words after
+            raise InputError(f"{path}: cannot be read as a table{hint} (read: {said})") from err
+        raise InputError(f"{path}: cannot be read as a table: {said}") from err
     if frame.empty:
         raise InputError(f"{path}: file has a header but no data rows")
     if csv_file:

@@ -471,10 +471,16 @@ def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
     return problems, named
 
 
+#: checks whose finding (a unit of the angle or the time) also makes a joint's velocity too fast
+SPEED_UNIT_CHECKS = ("angle_units", "time_units", "radians_as_degrees")
+
+
 def sensor_faults(
     record: RobotRecord,
     ratios: Mapping[int, float] | None = None,
     exchanged: Collection[int] = (),
+    explained: Collection[str] = (),
+    kinds: Sequence[str] | None = None,
 ) -> list[Problem]:
     """Per joint, a channel no live sensor of a moving arm gives: a torque that never changes
     (a moving arm's torque follows its gravity and inertia, and a sensor shows noise), a
@@ -482,7 +488,9 @@ def sensor_faults(
     velocity reaches :data:`MOVING_RAD_S`, a lone torque spike
     (:func:`paramid.plausibility.torque_spike`), a saturated torque
     (:func:`paramid.plausibility.torque_clipped`), a velocity beyond
-    :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample), or a velocity that runs
+    :data:`paramid.plausibility.MAX_SPEED_RAD_S` (a corrupt sample, or mm/s where ``kinds``
+    says the joint is prismatic; not for the ``explained`` joints, whose angle or time unit is
+    named already), or a velocity that runs
     against the angle's change (unless it is one of the ``exchanged`` joints: another joint's
     velocity, :func:`exchanged_velocities`); and two joints' columns equal in every sample.
     Called on a record in which some joint moves."""
@@ -519,11 +527,17 @@ def sensor_faults(
                 "(99th percentile of its magnitude): a frozen encoder or the wrong column? "
                 "check columns.q"
             )
-        elif abs(dq[peak]) > plausibility.MAX_SPEED_RAD_S:
+        elif abs(dq[peak]) > plausibility.MAX_SPEED_RAD_S and joint not in explained:
+            slides = kinds is not None and kinds[k] == "prismatic"
             message = (
                 f"its velocity reaches {dq[peak]:.4g} at t = {record.time[peak]:.6g} s (beyond "
-                f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a corrupt "
-                "sample, or check units.dq"
+                + (
+                    f"{plausibility.MAX_SPEED_RAD_S:g} m/s, no slide's speed): a corrupt sample, "
+                    "or is it in mm/s? a prismatic joint's velocity must be in m/s"
+                    if slides
+                    else f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a "
+                    "corrupt sample, or check units.dq"
+                )
             )
         elif ratios.get(k, 1.0) < -plausibility.RATE_RATIO_BAND[0] and k not in exchanged:
             message = (
@@ -792,7 +806,18 @@ def exchanged_columns(
         joint = _share(float(moved.sum()), total)
         joint_local = _share(float(moved[[i, j]].sum()), float(given[[i, j]].sum()))
         kinds = [
-            ("the angle columns", angle, angle, f"misfit x {angle:.2f}", "", other.scales(tau)),
+            (
+                "the angle columns",
+                angle,
+                angle,
+                f"misfit x {angle:.2f}",
+                # velocities that followed other angles were named before (exchanged_velocities)
+                ""
+                if record.dq is None
+                else " for the angle and the velocity columns alike (each velocity follows its "
+                "angle): columns.q and columns.dq",
+                other.scales(tau),
+            ),
             (
                 "all columns (angle, velocity, torque)",
                 joint,
@@ -916,8 +941,12 @@ def record_problems(
     if "time_units" not in skip:
         problems += time_units(record, ratios, time_unit, units)
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
-    if "sensor_faults" not in skip:
-        problems += sensor_faults(record, ratios, named)
+    if "sensor_faults" not in skip:  # a unit already named explains a joint's speed
+        named_units = [joint for check, joint, _ in problems if check in SPEED_UNIT_CHECKS]
+        explained = [j for j in named_units if j is not None]
+        if len(explained) < len(named_units):  # a problem of several joints at once
+            explained = list(record.joints)
+        problems += sensor_faults(record, ratios, named, explained, joint_kinds(robot))
     problems += exchanged
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
     if problems or model_checks <= set(skip):

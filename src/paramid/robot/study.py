@@ -699,35 +699,37 @@ def inexact_solve(solution: priors.Solution, study: str, method: str) -> str:
     )
 
 
-def twin_prior_cost(curve: Any, study: str, spread: float) -> str:
+def twin_prior_cost(curve: Any, study: str, spread: float, unit: str) -> str:
     """The note of a twin whose prior-weight curve climbs: expected, since its truth scales
-    each link's URDF body (the advice for measured records would mislead there)."""
+    each link's URDF body (the advice for measured records would mislead there); ``unit`` the
+    torques' (:func:`paramid.robot.model.torque_unit`)."""
     return (
-        f"{_climb(curve, study)}: expected on this twin, whose truth scales each link's URDF "
+        f"{_climb(curve, study, unit)}: expected on this twin, whose truth scales each link's URDF "
         f"body by a factor within 1 ± {spread:g} (twin.inertia_spread); on measured records "
         "this would say the URDF disagrees with them"
     )
 
 
-def _climb(curve: Any, study: str) -> str:
-    """What a climbing prior-weight curve costs, in N m and standard errors."""
+def _climb(curve: Any, study: str, unit: str) -> str:
+    """What a climbing prior-weight curve costs, in the torques' ``unit`` and standard
+    errors."""
     return (
         f"{study}: pulled hard toward the URDF, the fit predicts held-out calibration data "
-        f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} N m worse than at its "
+        f"{curve.mean[curve.strongest] - curve.mean[curve.lowest]:.3g} {unit} worse than at its "
         f"best weight ({curve.climb_se:.1f} standard errors)"
     )
 
 
-def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str:
+def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any], unit: str) -> str:
     """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
     freeing one link did to it (``trials``: link -> its curve, from
     :func:`paramid.robot.estimators.free_link_trials`): the links whose release removes the
     climb, by held-out score at the strongest weight (every other link held at the URDF),
     those within one standard error of the best named as ties (neighbouring links can carry
-    the same load: physics decides, not these data)."""
+    the same load: physics decides, not these data); ``unit`` the torques'."""
     text = (
-        f"{_climb(curve, study)}: the URDF disagrees with these records. If a load it lacks (a "
-        "gripper, a tool, a payload) sits on one link, name that link in lmi.free_links "
+        f"{_climb(curve, study, unit)}: the URDF disagrees with these records. If a load it "
+        "lacks (a gripper, a tool, a payload) sits on one link, name that link in lmi.free_links "
         "(README, 'Multi-joint robots')"
     )
     unsolved = unsolved_solves([status for c in trials.values() for status in c.statuses])
@@ -746,8 +748,10 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     if not calm:
         return (
             text + "; freeing any one link leaves the climb or predicts no better at the strongest "
-            f"weight than every link pulled ({curve.mean[curve.strongest]:.4g} N m): wrong "
-            "constants or units, or records too short to tell?" + solves
+            f"weight than every link pulled ({curve.mean[curve.strongest]:.4g} {unit}): several "
+            "links off (a CAD export's masses and centres of mass often are), wrong constants or "
+            "units, or records too short to tell? The fit uses the weight cross-validation chose "
+            "(tables/regularisation.csv), not the strongest" + solves
         )
     score = {k: float(c.mean[-1]) for k, c in calm.items()}
     order = sorted(calm, key=score.__getitem__)
@@ -755,7 +759,7 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any]) -> str
     ties = [k for k in order if score[k] <= bound]
     listed = ", ".join(f"{k} {score[k]:.4g}" for k in order)
     return text + (
-        f". Tried freeing each link: the climb goes with {listed} N m (held-out RMSE at the "
+        f". Tried freeing each link: the climb goes with {listed} {unit} (held-out RMSE at the "
         f"strongest weight, against {curve.mean[curve.strongest]:.4g} with every link pulled); "
         + (
             f"{', '.join(ties)} lie within one standard error of each other: the data cannot "

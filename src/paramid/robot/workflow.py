@@ -279,10 +279,16 @@ class RobotStudies:
                     [(s["trim_start_s"], s["trim_end_s"]) for s in (spec, cal)],
                 )
                 if shared:
+                    same = Path(spec["path"]).resolve() == Path(cal["path"]).resolve()
                     raise ConfigError(
                         f"robots.{name}.records.validation ({record}): {spec['path']} holds "
                         f"{shared} samples ({seconds:.4g} s) of calibration record {other!r} "
-                        "(the same file, overlapping trim_start_s/trim_end_s): a model must be "
+                        + (
+                            "(the same file"
+                            if same
+                            else f"(the same bytes as its file {cal['path']}, copied"
+                        )
+                        + ", spans that overlap: trim_start_s/trim_end_s): a model must be "
                         "judged on motion it was not fitted on; validate on another record or "
                         "a disjoint span"
                     )
