@@ -313,15 +313,47 @@ def test_an_outside_legend_sits_right_of_the_data():
     assert legend.x0 >= ax.get_window_extent().x1
 
 
-def test_plain_log_ticks_label_the_asked_axis_in_plain_numbers():
+def test_log_ticks_label_the_asked_axis_in_plain_numbers():
     """Within two decades the y ticks read 1, 1.5, 2, 3, 5, ... (not only 10^0, 10^1)."""
-    from paramid.plotting import FigureStyle, new_figure, plain_log_ticks, styled
+    from paramid.plotting import FigureStyle, log_ticks, new_figure, styled
 
     with styled(FigureStyle()):
         fig, ax = new_figure(3.0)
         ax.plot([1, 2, 3], [1.0, 7.0, 40.0])
         ax.set_yscale("log")
-        plain_log_ticks(ax)
+        log_ticks(ax)
         fig.canvas.draw()
     labels = {t.get_text() for t in ax.get_yticklabels()}
     assert {"2", "5", "20"} <= labels
+
+
+def _shown_tick_labels(ax):
+    """The y tick labels drawn inside the view, with their extents (after a draw)."""
+    low, high = ax.get_ylim()
+    return [t for t in ax.get_yticklabels() if t.get_text() and low <= t.get_position()[1] <= high]
+
+
+@pytest.mark.parametrize(
+    "span", [(50.0, 3000.0), (200.0, 5000.0), (1e3, 1e9), (0.55, 4.0), (0.04, 0.046)]
+)
+def test_log_ticks_never_touch_and_are_written_one_way(span):
+    """Short panels of a 4 x 3 grid (the CEC convergence figure): the labels of neighbouring
+    ticks keep apart (2e+03, 1.5e+03, 1e+03 touched), every label of an axis is written one
+    way (plain numbers or powers of ten, never 1e+03 beside 10³), and two or more label it."""
+    from paramid.plotting import FigureStyle, log_ticks, new_figure, styled
+
+    with styled(FigureStyle()):
+        fig, axes = new_figure(5.0, nrows=3, ncols=4)
+        ax = axes[0, 1]
+        ax.plot([0, 1], span)
+        ax.set_yscale("log")
+        log_ticks(ax)
+        fig.canvas.draw()
+    shown = _shown_tick_labels(ax)
+    assert len(shown) >= 2
+    boxes = sorted((t.get_window_extent() for t in shown), key=lambda b: b.y0)
+    for lower, upper in zip(boxes, boxes[1:], strict=False):
+        assert lower.y1 <= upper.y0, "neighbouring tick labels overlap"
+    texts = [t.get_text() for t in shown]
+    assert not any("e+" in t or "e-" in t for t in texts)
+    assert len({"$" in t for t in texts}) == 1, texts

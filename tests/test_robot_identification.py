@@ -1391,6 +1391,34 @@ def test_the_rmse_figure_keeps_the_studys_joint_order_and_names_mixed_units():
     np.testing.assert_allclose(marker.get_ydata(), fast["rmse"])  # yaw's, then the slide's
 
 
+def test_the_rmse_figure_labels_its_lowest_joints():
+    """The gen3 twin's joints 5-7 at 0.56-0.61 N m and joints 1-4 at 3-4 N m on one short
+    panel: a labelled tick among the lowest (1 was the lowest label)."""
+    from paramid.plotting import FigureStyle, styled
+    from paramid.robot import figures
+
+    rows = [
+        {
+            "record": "validation",
+            "joint": f"joint_{j}",
+            "unit": "N m",
+            "method": method,
+            "rmse": (3.2 if j <= 4 else 0.59) * (1.15 if method == "urdf" else 1.0),
+            "rmse_above_cutoff": 3.1 if j <= 4 else 0.557,
+            "cutoff_hz": 10.0,
+        }
+        for j in range(1, 8)
+        for method in ("urdf", "urdf_friction", "ols", "wls", "bcls", "lmi")
+    ]
+    with styled(FigureStyle()):
+        fig = figures.rmse_figure(pd.DataFrame(rows))
+        fig.canvas.draw()
+    ax = fig.axes[0]
+    low, high = ax.get_ylim()
+    labelled = [t.get_position()[1] for t in ax.get_yticklabels() if t.get_text()]
+    assert min(v for v in labelled if low <= v <= high) <= 0.6 + 1e-9
+
+
 def test_the_parameters_figure_draws_each_methods_value_over_its_parameters_name():
     """A method whose rows list the parameters in another order is drawn in the first's."""
     from paramid.robot import figures

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import matplotlib as mpl
+import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.ticker import Formatter, Locator, LogLocator, MaxNLocator, NullFormatter
+from numpy.typing import NDArray
 
 #: One colour per method label, shared by every study's figures (hip Figure 3, the friction
 #: study, the KR210 figures; M1-M5 are the KR210 paper's names of EKF ... MIPO-ARKEKF).
@@ -114,19 +118,135 @@ def legend_outside(ax: Any, **legend: Any) -> None:
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **legend)
 
 
-def plain_log_ticks(ax: Any, axis: str = "y") -> None:
-    """Readable log-axis ticks, set after the data are drawn: within two decades, ticks at 1,
-    1.5, 2, 3, 5 per decade labelled as plain numbers (not only 10^0 and 10^1); over more,
-    the decades alone, minor ticks unlabelled (their labels collided)."""
-    import numpy as np
-    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
+#: Mantissas of a log axis' labelled ticks in each decade, densest first (:func:`log_ticks`).
+LOG_MANTISSAS = (
+    (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0),
+    (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0),
+    (1.0, 1.5, 2.0, 3.0, 4.0, 6.0),
+    (1.0, 1.5, 2.0, 3.0, 5.0, 7.0),
+    (1.0, 2.0, 3.0, 5.0),
+    (1.0, 2.0, 5.0),
+    (1.0, 3.0),
+    (1.0,),
+)
+#: The least distance of two tick labels' centres, in label font sizes: along a vertical axis
+#: a label's height and a gap; along a horizontal one a label of about five characters.
+LABEL_PITCH = {"y": 1.5, "x": 4.0}
+#: An autoscaled log axis ends on the nearest 1, 2 or 5 x 10^k beyond its data when that lies
+#: within this share of its decades: a label at each end of the data (0.55 N m lay below 1).
+ROUND_END = 0.1
+#: Tick values a log axis writes as plain numbers (0.001 ... 9999); an axis with any tick
+#: beyond them writes every tick as a power of ten.
+PLAIN_RANGE = (1e-3, 1e4)
 
+
+def readable_log_ticks(low: float, high: float, length_pt: float, pitch_pt: float) -> list[float]:
+    """Major tick values of a log axis showing [``low``, ``high``] over ``length_pt`` points
+    whose labels keep ``pitch_pt`` apart: the densest of :data:`LOG_MANTISSAS` with two ticks
+    or more in view that keeps them apart; else, within a decade (too narrow for two), evenly
+    spaced ticks as on a linear axis; over more, every k-th decade."""
+    per_decade = length_pt / np.log10(high / low)
+
+    def fits(ticks: NDArray[np.float64]) -> bool:
+        shown = ticks[(ticks >= low * (1 - 1e-9)) & (ticks <= high * (1 + 1e-9))]
+        closest = np.diff(np.log10(np.sort(shown))).min(initial=np.inf) * per_decade
+        return shown.size >= 2 and closest >= pitch_pt
+
+    decades = np.arange(np.floor(np.log10(low)), np.ceil(np.log10(high)) + 1)
+    for mantissas in LOG_MANTISSAS:
+        ticks = np.outer(10.0**decades, mantissas).ravel()
+        if fits(ticks):
+            return ticks.tolist()
+    if high / low < 10.0:
+        for bins in range(8, 0, -1):
+            even = np.asarray(MaxNLocator(nbins=bins).tick_values(low, high), dtype=np.float64)
+            if fits(even[even > 0]):
+                return even[even > 0].tolist()
+    step = max(1, int(np.ceil(pitch_pt / per_decade)))
+    return (10.0 ** decades[decades % step == 0]).tolist()
+
+
+class ReadableLogLocator(Locator):
+    """:func:`readable_log_ticks` at the axis' drawn length (known when the figure is laid
+    out), its labels' font size taken when the locator is set (a figure may be saved outside
+    :func:`styled`)."""
+
+    def __init__(self, axis: str, font_size: float) -> None:
+        self.axis_name = axis
+        self.pitch_pt = LABEL_PITCH[axis] * font_size
+
+    def __call__(self) -> Sequence[float]:
+        low, high = self.axis.get_view_interval() if self.axis else (1.0, 10.0)
+        return self.tick_values(low, high)
+
+    def tick_values(self, vmin: float, vmax: float) -> Sequence[float]:
+        low, high = sorted((float(vmin), float(vmax)))
+        if not (low > 0.0 and np.isfinite(high) and high > low):
+            return LogLocator().tick_values(vmin, vmax)
+        return readable_log_ticks(low, high, self._length_pt(), self.pitch_pt)
+
+    def view_limits(self, vmin: float, vmax: float) -> tuple[float, float]:
+        """Autoscaled limits, each end moved to the nearest 1, 2 or 5 x 10^k beyond it when
+        within :data:`ROUND_END` of the decades shown (there it gets a label)."""
+        low, high = sorted((float(vmin), float(vmax)))
+        if not (low > 0.0 and np.isfinite(high) and high > low):
+            return vmin, vmax
+        reach = ROUND_END * np.log10(high / low)
+        decades = 10.0 ** np.arange(np.floor(np.log10(low)) - 1, np.ceil(np.log10(high)) + 2)
+        rounds = np.outer(decades, (1.0, 2.0, 5.0)).ravel()
+        below, above = rounds[rounds <= low].max(), rounds[rounds >= high].min()
+        return (
+            float(below) if np.log10(low / below) <= reach else low,
+            float(above) if np.log10(above / high) <= reach else high,
+        )
+
+    def _length_pt(self) -> float:
+        """The axis' drawn length in points (one of 2 inches on no axes)."""
+        axes = getattr(self.axis, "axes", None)
+        if axes is None:
+            return 144.0
+        pixels = axes.bbox.height if self.axis_name == "y" else axes.bbox.width
+        return float(pixels) * 72.0 / float(axes.figure.dpi)
+
+
+class LogTickFormatter(Formatter):
+    """One way of writing an axis' log ticks: plain numbers (0.045, 1500) where every tick in
+    view lies in :data:`PLAIN_RANGE`, else powers of ten (10³, 2×10³) for every tick: an axis
+    never mixes 1e+03 and 10³."""
+
+    plain = True
+
+    def set_locs(self, locs: list[float]) -> None:
+        super().set_locs(locs)
+        low, high = sorted(self.axis.get_view_interval()) if self.axis else (0.0, np.inf)
+        shown = np.abs([x for x in locs if low <= x <= high and x != 0])
+        self.plain = bool(np.all((shown >= PLAIN_RANGE[0]) & (shown < PLAIN_RANGE[1])))
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        if x == 0 or not np.isfinite(x):
+            return f"{x:g}"
+        if self.plain:
+            return f"{x:.4g}"
+        exponent = int(np.floor(np.log10(abs(x)) + 1e-9))
+        mantissa = float(f"{x / 10.0**exponent:.3g}")
+        if mantissa == 1.0:
+            return f"$10^{{{exponent}}}$"
+        return f"${mantissa:g}\\times10^{{{exponent}}}$"
+
+
+def log_ticks(ax: Any, axis: str = "y") -> None:
+    """Readable log-axis ticks: as many per decade as fit without their labels touching at the
+    axis' drawn length (:class:`ReadableLogLocator`: 1, 1.5, 2, 3, ... within a decade or two,
+    every other decade over many), all written one way (:class:`LogTickFormatter`), minor
+    ticks unlabelled; an autoscaled axis ends on a round value near its data
+    (:meth:`ReadableLogLocator.view_limits`).  Set after the axis is made logarithmic."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    low, high = ax.get_ylim() if axis == "y" else ax.get_xlim()
-    if low > 0 and np.log10(high / low) <= 2.0:
-        target.set_major_locator(LogLocator(subs=(1.0, 1.5, 2.0, 3.0, 5.0)))
-        target.set_major_formatter(FormatStrFormatter("%.3g"))
+    size = mpl.rcParams["ytick.labelsize" if axis == "y" else "xtick.labelsize"]
+    points = FontProperties(size=size).get_size_in_points()
+    target.set_major_locator(ReadableLogLocator(axis, points))
+    target.set_major_formatter(LogTickFormatter())
     target.set_minor_formatter(NullFormatter())
+    ax.autoscale_view(scalex=axis == "x", scaley=axis == "y")  # its ends, unless set by hand
 
 
 def seed_boxes(

@@ -17,7 +17,7 @@ from paramid import stats
 from paramid.calibration import paper, report
 from paramid.calibration.identify import LABELS
 from paramid.calibration.problem import Problem
-from paramid.plotting import COLOURS, legend_outside, new_figure, plain_log_ticks, series_colours
+from paramid.plotting import COLOURS, legend_outside, log_ticks, new_figure, series_colours
 
 Array = NDArray[np.float64]
 
@@ -112,7 +112,7 @@ def error_profiles(panels: Mapping[str, Mapping[str, Array]]) -> Figure:
         for a in (ax, hx):
             a.set_yscale("log")
             a.set_ylim(low, top * (top / low) ** LEGEND_HEADROOM)
-            plain_log_ticks(a)
+            log_ticks(a)
         hx.set(xlabel="Points", ylabel="Position error [mm]", title="Distribution")
         ax.legend(ncols=len(series), loc="upper center")
     return fig
@@ -136,7 +136,7 @@ def convergence(histories: Mapping[str, pd.DataFrame], title: str, bc: float | N
     if bc is not None:
         ax.axhline(bc, color="black", ls=":", lw=1.0, label="BC")
     ax.set_yscale("log")
-    plain_log_ticks(ax)
+    log_ticks(ax)
     ax.set(
         xlabel="Iteration",
         ylabel="Training RMSE [mm] (Eq 45)",

@@ -19,7 +19,7 @@ from matplotlib.image import AxesImage
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.study import INDICATORS
 from paramid.cec2022.suite import BIASES
-from paramid.plotting import new_figure, plain_log_ticks
+from paramid.plotting import log_ticks, new_figure
 
 _TITLES = {
     "ave": "Ave. (mean f over runs)",
@@ -115,7 +115,7 @@ def convergence_figure(
         ax.set_yscale("log")
         if high > 0:
             ax.set_ylim(low / 1.3, high * 1.3)
-        plain_log_ticks(ax)
+        log_ticks(ax)
         ax.set_title(f"F{function}")
     for ax in axes[-1]:
         ax.set_xlabel("evaluations [-]")

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from paramid.hip.methods import display_name
 from paramid.hip.tables import median_run
-from paramid.plotting import COLOURS, legend_outside, new_figure, plain_log_ticks
+from paramid.plotting import COLOURS, legend_outside, log_ticks, new_figure
 from paramid.population import POPULATION_METHODS
 from paramid.seeding import generator
 
@@ -125,7 +125,7 @@ def rmse_distribution(values: Mapping[str, Array], references: Mapping[str, floa
             )
         ax.tick_params(axis="x", labelrotation=30)
     whole.set_yscale("log")
-    plain_log_ticks(whole)
+    log_ticks(whole)
     whole.set(ylabel="Validation RMSE [N m]", title="All methods (log axis)")
     whole.legend(loc="upper right")
     runs = max(np.size(v) for v in values.values())

@@ -21,8 +21,8 @@ from numpy.typing import NDArray
 
 from paramid.excitation.fourier import FourierTrajectory
 from paramid.plotting import (
+    log_ticks,
     new_figure,
-    plain_log_ticks,
     seed_boxes,
     series_colours,
     unit_label,
@@ -149,7 +149,7 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.set_ylabel("RMSE" if mixed else f"RMSE [{unit[joints[0]]}]")
         ax.set_title(record)
-    plain_log_ticks(axes[0, 0])
+    log_ticks(axes[0, 0])
     ncol = min(4, len(methods) + 1)  # rows of four: long names stay inside the figure
     fig.legend(*axes[0, 0].get_legend_handles_labels(), ncol=ncol, loc="outside upper center")
     return fig
