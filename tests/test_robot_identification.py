@@ -1442,6 +1442,35 @@ def test_the_parameters_figure_draws_each_methods_value_over_its_parameters_name
     np.testing.assert_allclose(np.asarray(lmi.get_ydata(), float), [2.0, 0.3, 0.04])
 
 
+def test_the_parameters_figure_keeps_70_names_apart_in_rows_of_panels():
+    """The Gen3's 70 base parameters (their names ran together on one axis): every name is
+    drawn once, in order, and no two names of a panel overlap."""
+    from paramid.plotting import FigureStyle, styled
+    from paramid.robot import figures
+
+    names = [f"{p}_spherical_wrist_{k}_link" for k in range(10) for p in ("mx", "my", "lxx", "lyz")]
+    names += [f"{p}_joint_{k}" for k in range(1, 8) for p in ("fv", "fc", "f0", "ia")]
+    names += ["mx_base_link", "my_base_link"]
+    parameters = pd.DataFrame(
+        {
+            "parameter": names * 2,
+            "method": ["ols"] * 70 + ["lmi"] * 70,
+            "value": np.linspace(-1e4, 1e4, 140),
+            "stderr": np.full(140, 0.1),
+            "unit": ["kg m"] * 140,
+        }
+    )
+    with styled(FigureStyle()):
+        fig = figures.parameters_figure(parameters)
+        fig.canvas.draw()
+    drawn = [t.get_text() for ax in fig.axes for t in ax.get_xticklabels()]
+    assert drawn == names
+    for ax in fig.axes:
+        boxes = sorted((t.get_window_extent() for t in ax.get_xticklabels()), key=lambda b: b.x0)
+        for left, right in zip(boxes, boxes[1:], strict=False):
+            assert left.x1 <= right.x0, "neighbouring names overlap"
+
+
 def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_choice():
     """Weight 0 sits a decade left of the smallest positive weight (a log axis has no 0); the
     lowest score and the rule's choice each marked at their weight."""

@@ -8,6 +8,7 @@ without time stamps) lives in :func:`paramid.io.save_figure`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -232,6 +233,13 @@ class LogTickFormatter(Formatter):
         if mantissa == 1.0:
             return f"$10^{{{exponent}}}$"
         return f"${mantissa:g}\\times10^{{{exponent}}}$"
+
+
+def label_rows(count: int, font_size: float, length_in: float) -> int:
+    """Rows of panels that ``count`` category labels, written upright (rotated 90°) in
+    ``font_size`` points along an axis ``length_in`` long, need for :data:`LABEL_PITCH` font
+    sizes between neighbours (70 base-parameter names on one 7-inch axis ran together)."""
+    return max(1, math.ceil(count * LABEL_PITCH["y"] * font_size / (72.0 * length_in)))
 
 
 def log_ticks(ax: Any, axis: str = "y") -> None:

@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import FixedLocator
 from numpy.typing import NDArray
 
 from paramid.excitation.fourier import FourierTrajectory
 from paramid.plotting import (
+    label_rows,
     log_ticks,
     new_figure,
     seed_boxes,
@@ -155,34 +158,53 @@ def rmse_figure(validation: pd.DataFrame) -> Figure:
     return fig
 
 
+#: The width [in] of a parameters panel's y tick labels and two-line axis label.
+Y_LABELS_IN = 1.2
+#: The height [in] of a parameters panel's plotting area (its names' labels below it).
+PANEL_IN = 1.6
+
+
 def parameters_figure(parameters: pd.DataFrame) -> Figure:
     """Base parameters (symlog axis) of each method; error bars ±1.96 standard errors where
-    the method has them."""
+    the method has them.  The parameters' names stand upright under their points, in as many
+    rows of panels as keep them apart (:func:`paramid.plotting.label_rows`: the 70 of the Gen3
+    ran together on one)."""
     names = list(dict.fromkeys(parameters["parameter"]))
-    fig, ax = new_figure(3.2)
-    x = np.arange(len(names))
+    size = FontProperties(size="small").get_size_in_points()  # the names' font
+    width = mpl.rcParams["figure.figsize"][0]
+    rows = label_rows(len(names), size, width - Y_LABELS_IN)
+    names_in = 0.6 * size / 72.0 * max(map(len, names))  # upright: a character ~0.6 em wide
+    fig, axes = new_figure(
+        rows * (PANEL_IN + names_in) + 0.5, nrows=rows, squeeze=False, sharey=True
+    )
     methods = list(dict.fromkeys(parameters["method"]))
-    width = 0.8 / len(methods)
+    width_each = 0.8 / len(methods)
     colours = series_colours(methods)
-    for k, method in enumerate(methods):
-        part = parameters[parameters["method"] == method].set_index("parameter").loc[names]
-        error = 1.959963984540054 * part["stderr"].to_numpy()
-        ax.errorbar(
-            x + (k - (len(methods) - 1) / 2) * width,
-            part["value"],
-            yerr=np.where(np.isfinite(error), error, 0.0),
-            fmt="o",
-            ms=2,
-            lw=0.6,
-            color=colours[method],
-            label=method,
-        )
-    ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
-    ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
-    ax.set_xticks(x, names, rotation=90, fontsize="small")
+    chunks = np.array_split(np.arange(len(names)), rows)
     units = ", ".join(dict.fromkeys(map(unit_label, parameters["unit"])))
-    ax.set_ylabel(f"base parameter\n[{units}]")
-    fig.legend(ncol=min(4, len(methods)), loc="outside upper center")  # over no point
+    for ax, chunk in zip(axes[:, 0], chunks, strict=True):
+        shown = [names[i] for i in chunk]
+        x = np.arange(len(shown))
+        for k, method in enumerate(methods):
+            part = parameters[parameters["method"] == method].set_index("parameter").loc[shown]
+            error = 1.959963984540054 * part["stderr"].to_numpy()
+            ax.errorbar(
+                x + (k - (len(methods) - 1) / 2) * width_each,
+                part["value"],
+                yerr=np.where(np.isfinite(error), error, 0.0),
+                fmt="o",
+                ms=2,
+                lw=0.6,
+                color=colours[method],
+                label=method,
+            )
+        ax.set_yscale("symlog", linthresh=SYMLOG_LINTHRESH)
+        ax.yaxis.set_major_locator(FixedLocator(symlog_ticks(parameters["value"].to_numpy())))
+        ax.set_xticks(x, shown, rotation=90, fontsize=size)
+        ax.set_xlim(-0.5, len(chunks[0]) - 0.5)  # one spacing in every row
+        ax.set_ylabel(f"base parameter\n[{units}]")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, ncol=min(4, len(methods)), loc="outside upper center")
     return fig
 
 
