@@ -583,6 +583,23 @@ def test_the_variant_figure_draws_the_matched_models_median_run_and_its_converge
     assert [t.get_text() for t in validation_ax.get_legend().get_texts()] == ["RLS-AGWO", "VarPro"]
 
 
+def test_the_convergence_panels_legend_sits_below_every_curve():
+    """Panel (b)'s legend (1 % of best, reached the cell best) lies in a band below the
+    floor, under every drawn curve (in the lower left it hid the floor and VarPro on it)."""
+    runs, traces = _variant_frames()
+    traces.loc[traces.run == 0, "best_train_rmse"] = _CELL_BEST  # one run reaches the floor
+    with styled(FigureStyle()):
+        fig = figures.truth_figure("tanh", _FIT_TRUTH, runs, traces, 3.0)
+        fig.canvas.draw()
+    ax = fig.axes[1]
+    legend = ax.get_legend().get_window_extent()
+    floor = ax.transData.transform((1.0, figures.REACHED_NM))[1]
+    assert legend.y1 < floor
+    for line in ax.lines:
+        lowest = np.nanmin(np.asarray(line.get_ydata(), float))
+        assert ax.transData.transform((1.0, lowest))[1] > legend.y1
+
+
 def test_traces_on_grid_take_the_best_so_far_at_each_count():
     """At an evaluation count that a run recorded, that record's value; between records the
     last one before; NaN before the first."""

@@ -35,6 +35,9 @@ COLOURS = {
 #: Panel (b) draws an excess at or below this [N m] on this floor: the fit reached the cell's
 #: best (a log axis cannot show 0).
 REACHED_NM = 1e-7
+#: Panel (b)'s axis reaches this share of its decades below the floor: a band under every
+#: curve for its legend (in the lower left it hid the floor and VarPro's curve on it).
+LEGEND_BAND = 0.25
 
 
 def traces_on_grid(traces: pd.DataFrame, grid: ArrayLike) -> Array:
@@ -113,7 +116,9 @@ def _convergence_panel(
         ylabel="Best training RMSE − cell best [N m]",
         title=f"(b) convergence, fitted {law.label}",
     )
-    ax.legend(fontsize="small", loc="lower left")  # the methods: the figure's legend below (c)
+    top = ax.get_ylim()[1]
+    ax.set_ylim(REACHED_NM / (top / REACHED_NM) ** LEGEND_BAND, top)  # nothing drawn below
+    ax.legend(fontsize="small", loc="lower center", ncols=2)  # the methods: below (c)
 
 
 def _validation_panel(ax: Axes, law: FrictionModel, runs: pd.DataFrame) -> None:
