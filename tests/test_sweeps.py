@@ -331,6 +331,28 @@ def test_the_agwo_grid_puts_kappa_across_mu_up_and_frames_the_default_cell():
     assert frame.get_xy() == (-0.5, 0.5)  # κ = 0.25 (column 0), μ_base = 1 (row 1)
 
 
+def test_a_sweep_figure_names_a_deterministic_method_as_such():
+    """BCLS's one run per setting beside 30-run methods: not called a median over 30 runs."""
+    from paramid.hip import figures
+
+    table = pd.DataFrame(
+        {
+            "value": [0.95, 0.95, 0.98, 0.98],
+            "method": ["bcls", "rls_gwo"] * 2,
+            "n": [1, 30, 1, 30],
+            "val_median": [0.0416, 0.0478, 0.0416, 0.0444],
+            "val_q1": [0.0416, 0.0446, 0.0416, 0.0439],
+            "val_q3": [0.0416, 0.0535, 0.0416, 0.0456],
+            "default_value": [0.98] * 4,
+        }
+    )
+    fig = figures.sweep_figure("forgetting", table, None, 0.98)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:2] == ["BCLS (deterministic)", "RLS-GWO median"]
+    assert ax.get_title() == "Median and IQR over 30 runs; BCLS: one run"
+
+
 def test_loto_draws_each_methods_median_over_its_own_label():
     """Leave-one-trajectory-out: the medians in the table's method order, under their names."""
     from paramid.hip import figures

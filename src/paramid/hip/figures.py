@@ -242,7 +242,7 @@ def sweep(
             ms=8 if hollow else 5,
             mfc="none" if hollow else colour,
             color=colour,
-            label=f"{label} median",
+            label=_series_label(label, method, int(group["n"].max()) if "n" in group else 0),
         )
         ax.fill_between(x, group["val_q1"], group["val_q3"], color=colour, alpha=0.2, lw=0)
     if seed0 is not None:
@@ -258,9 +258,21 @@ def sweep(
     ax.axvline(default * scale, color="grey", ls=":", lw=1, label=setting)
     runs = int(table["n"].max()) if "n" in table else 0
     title = f"Median and IQR over {runs} runs" if runs > 1 else "One run per setting"
+    single = table.groupby("method", sort=False)["n"].max() if runs > 1 else pd.Series()
+    if (single == 1).any():
+        title += f"; {', '.join(display_name(m) for m in single.index[single == 1])}: one run"
     ax.set(xlabel=xlabel, ylabel="Validation RMSE [N m]", title=title)
     legend_outside(ax)
     return fig
+
+
+def _series_label(label: str, method: str, runs: int) -> str:
+    """A sweep figure's legend name of a method of ``runs`` runs per setting: a median where
+    it has several, else its one run, named deterministic where no seed drives it (BCLS's
+    one run was called a median over 30)."""
+    if runs > 1:
+        return f"{label} median"
+    return f"{label} (deterministic)" if method not in POPULATION_METHODS else f"{label} (one run)"
 
 
 def agwo_grid(cells: pd.DataFrame, default: tuple[float, float]) -> Figure:
