@@ -374,6 +374,30 @@ def test_loto_draws_each_methods_median_over_its_own_label():
     np.testing.assert_allclose(np.asarray(swapped.get_ydata(), float), [0.3, 0.15])
 
 
+def test_loto_draws_the_methods_beside_standard_pso_on_their_own_linear_axis():
+    """Standard PSO (0.12-0.45 N m) beside methods at 0.040-0.046 N m: as Figure 3c, a
+    second panel without it, on a linear axis spanning the others' medians and IQRs."""
+    from paramid.hip import figures
+
+    methods = ["bcls", "pso", "rls_gwo"]
+    table = pd.DataFrame(
+        {
+            "value": ["default (cal Eq 18)"] * 3 + ["swapped (cal Eq 19)"] * 3,
+            "method": methods * 2,
+            "val_median": [0.0416, 0.117, 0.0444, 0.0398, 0.243, 0.0460],
+            "val_q1": [0.0416, 0.063, 0.0439, 0.0398, 0.127, 0.0433],
+            "val_q3": [0.0416, 0.169, 0.0456, 0.0398, 0.432, 0.0492],
+        }
+    )
+    fig = figures.sweep_figure("leave_one_trajectory_out", table, None, None)
+    whole, bounded = fig.axes
+    assert whole.get_yscale() == "log" and bounded.get_yscale() == "linear"
+    assert [t.get_text() for t in bounded.get_xticklabels()] == ["BCLS", "RLS-GWO"]
+    low, high = bounded.get_ylim()
+    assert low <= 0.0398 and 0.0492 <= high < 0.06
+    assert "PSO" in bounded.get_title()
+
+
 def test_figure_3a_draws_the_median_runs_estimate():
     """3a's estimate is H X̂ of the fit's median run by validation RMSE (not its first run)."""
     from paramid.hip import figures
