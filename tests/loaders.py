@@ -26,14 +26,14 @@ def load_record(path: str | Path, *args: Any, **kwargs: Any) -> ingest.MeasuredR
     """A 1-DOF record: :func:`paramid.ingest.record_from_table` of the file (``max_jitter``
     the schema's default unless given)."""
     kwargs.setdefault("max_jitter", MAX_JITTER)
-    return ingest.record_from_table(io.read_table(path), path, *args, **kwargs)
+    return ingest.record_from_table(io.read_table(path, units_row=True), path, *args, **kwargs)
 
 
 def load_robot_record(path: str | Path, *args: Any, **kwargs: Any) -> records.RobotRecord:
     """A joint log: :func:`paramid.robot.records.record_from_table` of the file (``max_jitter``
     the schema's default unless given)."""
     kwargs.setdefault("max_jitter", ROBOT_MAX_JITTER)
-    return records.record_from_table(io.read_table(path), path, *args, **kwargs)
+    return records.record_from_table(io.read_table(path, units_row=True), path, *args, **kwargs)
 
 
 def load_robot(path: str | Path, *args: Any, **kwargs: Any) -> model.Robot:

@@ -955,7 +955,7 @@ def test_a_units_row_below_the_header_is_read_as_the_files_units(tmp_path, units
     numbers (decimal commas too), and rows still named at their own file lines."""
     path = _with_units_row(tmp_path / "u.csv", units, decimal_comma)
     fmt = io.CsvFormat(separator=";", decimal=",") if decimal_comma else io.CsvFormat()
-    frame = io.read_table(path, fmt)
+    frame = io.read_table(path, fmt, units_row=True)
     plain = io.read_table(write_csv(tmp_path / "plain.csv"))
     pd.testing.assert_frame_equal(frame, plain, check_exact=False, rtol=1e-12)
     rec = ingest.record_from_table(frame, path, {}, max_jitter=loaders.MAX_JITTER)
@@ -977,7 +977,16 @@ def test_a_units_row_below_the_header_is_read_as_the_files_units(tmp_path, units
             r"'time' is in ms \(read as s\); 'torque' is in N mm \(read as N m\): set "
             r"units.time: 'ms', units.torque: 'N mm'",
         ),
-        ("s,rad,A", {}, r"'torque' is in 'A', no unit units.torque takes \(N m, N mm\): convert"),
+        (
+            "s,rad,A",
+            {},
+            r"'torque' is in A \(read as N m; units.torque takes N m, N mm\): convert it",
+        ),
+        (
+            "min,rad,N m",
+            {},
+            r"'time' is in min \(read as s; units.time takes ms, ns, s, us\): conv",
+        ),
     ],
 )
 def test_a_units_row_that_differs_from_the_declared_units_is_refused(
@@ -988,12 +997,34 @@ def test_a_units_row_that_differs_from_the_declared_units_is_refused(
     path = _with_units_row(tmp_path / "u.csv", units)
     with pytest.raises(ingest.InputError, match=message):
         loaders.load_record(path, declared)
-    loaders.load_record(_with_units_row(tmp_path / "ok.csv", "UTC,rad,N m"), {})
+    for known_as_read in ("UTC,rad,N m", "s,rad,N⋅m", "s,radians,counts", "sec,[rad],Nm (sensor)"):
+        loaders.load_record(_with_units_row(tmp_path / "ok.csv", known_as_read), {})
 
 
 def test_a_row_of_descriptions_is_no_units_row(tmp_path):
     """A first row of text that names no unit stays a data row, named as before."""
     path = _with_units_row(tmp_path / "d.csv", "time of sample,joint angle,motor torque")
-    assert "file_units" not in io.read_table(path).attrs
+    assert "file_units" not in io.read_table(path, units_row=True).attrs
     with pytest.raises(ingest.InputError, match=r"data row 1 \(file line 2\): 'time of sample'"):
         loaders.load_record(path, {})
+
+
+def test_a_units_row_is_found_below_a_header_with_a_line_break_and_only_in_records(tmp_path):
+    """A spreadsheet's header cell with a line break ("t<Alt-Enter>[s]") made the row below it
+    counted in file lines, and the first data row was skipped in its place (the units row read
+    as data, a trimmed record shifted by a sample); a Parquet file saved from such a frame was
+    refused by the units it no longer has; a file that is no record keeps the row as data."""
+    rows = write_csv(tmp_path / "plain.csv").read_text().splitlines()[1:]
+    path = tmp_path / "broken_header.csv"
+    path.write_text("\n".join(['"t\n[s]",angle,torque', "s,deg,N m", "", *rows]) + "\n")
+    frame = io.read_table(path, units_row=True)
+    assert frame.attrs["file_units"] == {"t\n[s]": "s", "angle": "deg", "torque": "N m"}
+    assert len(frame) == 600 and frame.iloc[0].tolist() == [float(v) for v in rows[0].split(",")]
+    assert ingest.data_row(4, ingest.lines_of(frame)) == "data row 5 (file line 9)"
+    assert rows[4] == path.read_text().splitlines()[8]
+    with pytest.raises(ingest.InputError, match=r"units row \(file line 3\), 'angle' is in deg"):
+        ingest.record_from_table(frame, path, {}, {"time": "t\n[s]"}, max_jitter=0.5)
+    saved = tmp_path / "saved.parquet"
+    frame.to_parquet(saved)
+    assert "file_units" not in io.read_table(saved).attrs
+    assert "file_units" not in io.read_table(path).attrs and len(io.read_table(path)) == 601

@@ -916,6 +916,13 @@ def test_a_unit_named_for_the_angles_is_not_told_again_per_joint_as_a_velocity(r
     slide = [m for _, j, m in checks.sensor_faults(fast, kinds=kinds) if j == record.joints[0]]
     assert slide and "m/s, no slide's speed): a corrupt sample, or is it in mm/s?" in slide[0]
     assert checks.sensor_faults(fast, explained=record.joints) == []
+    # two joints in degrees are one problem of several joints: a corrupt velocity sample of a
+    # third joint is still told (every joint was taken as explained)
+    q, dq = record.q.copy(), record.dq.copy()
+    q[:, [1, 3]], dq[:, [1, 3]] = np.rad2deg(q[:, [1, 3]]), np.rad2deg(dq[:, [1, 3]])
+    dq[len(dq) // 2, 5] = 5000.0
+    found = checks.record_problems(dataclasses.replace(record, q=q, dq=dq), robot)
+    assert [(c, j) for c, j, _ in found] == [("angle_units", None), ("sensor_faults", "joint_6")]
 
 
 def test_two_disjoint_velocity_exchanges_name_each_joint_once(robot):

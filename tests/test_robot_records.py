@@ -194,7 +194,10 @@ def test_a_units_row_agrees_with_each_joints_units_or_names_the_columns(uniform:
         uniform.with_name("lift.csv"),
         given | {"q_elbow": "mm", "dq_elbow": "m/s", "tau_elbow": "N"},
     )
-    with pytest.raises(InputError, match=r"2\), 'q_elbow' is in 'mm' \(read in m: convert the co"):
+    with pytest.raises(
+        InputError,
+        match=r"2\), 'q_elbow' is in mm \(read as m; a prismatic joint's is read as logged\): conv",
+    ):
         loaders.load_robot_record(lift, JOINTS, units={"q": "deg", "dq": "deg/s"}, kinds=kinds)
 
 

@@ -404,8 +404,8 @@ def test_default_namespaces_are_read_and_kept_as_written(tmp_path):
         + ' xmlns="http://www.ros.org"'
         + source[end:].replace(
             "</robot>",
-            '<gazebo><plugin xmlns="http://gazebosim.org/schema" name="p"><a>1</a></plugin>'
-            "</gazebo></robot>",
+            '<gazebo><plugin args="-v xmlns=1 a>b" xmlns="http://gazebosim.org/schema" '
+            'name="p"><a>1</a></plugin></gazebo></robot>',
         )
     )
     given = tmp_path / "namespaced.urdf"
@@ -415,7 +415,8 @@ def test_default_namespaces_are_read_and_kept_as_written(tmp_path):
     text = urdf.export_urdf(namespaced, read, theta, _friction(robot, theta), ["made here"])
     assert "ns0" not in text and "paramid" not in text
     assert '<robot name="gen3_gen3" xmlns="http://www.ros.org">' in text
-    assert '<plugin xmlns="http://gazebosim.org/schema" name="p">' in text
+    # an attribute value holding "xmlns=" or ">" stays a value (it ended the start tag early)
+    assert '<plugin args="-v xmlns=1 a&gt;b" xmlns="http://gazebosim.org/schema" name="p">' in text
     exported = tmp_path / "identified.urdf"
     exported.write_text(text)
     again = load_robot(exported, JOINTS)

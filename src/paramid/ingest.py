@@ -77,25 +77,25 @@ def check_file_units(
     that differs (degrees declared as radians, time in ms read as s, the file's own statement
     of them).  ``read`` holds per column read: its name, the setting that gives its unit
     (``units.angle``; None where none converts it: a prismatic joint's m, m/s and N), the unit
-    it is read in and the units that setting takes.  Text the time column's units field holds
-    that names no unit (a time zone, a stamp's format) is passed over."""
+    it is read in and the units that setting takes.  A field naming no unit it knows
+    (:data:`paramid.io.UNIT_SPELLINGS`: a time zone, a stamp's format, a spelling it lacks) is
+    passed over: the plausibility checks judge the values."""
     stated = frame.attrs.get("file_units") or {}
     problems, settings = [], {}
     for column, setting, unit, known in read:
-        if not (text := stated.get(column)) or (named := unit_spelled(text)) == unit:
+        named = unit_spelled(stated.get(column, ""))
+        if named is None or named == unit:
             continue
-        if named is None and setting == "units.time":
-            continue
-        if named is not None and setting is not None and named in known:
+        if setting is not None and named in known:
             problems.append(f"{column!r} is in {named} (read as {unit})")
             settings[setting] = named
-        elif setting is None:
-            problems.append(f"{column!r} is in {text!r} (read in {unit}: convert the column)")
         else:
-            takes = ", ".join(sorted(known))
-            problems.append(
-                f"{column!r} is in {text!r}, no unit {setting} takes ({takes}): convert the column"
+            takes = (
+                f"{setting} takes {', '.join(sorted(known))}"
+                if setting
+                else "a prismatic joint's is read as logged"
             )
+            problems.append(f"{column!r} is in {named} (read as {unit}; {takes}): convert it")
     if problems:
         line = replace(lines_of(frame), units_row=False).line_of(0)
         advice = ", ".join(f"{key}: {value!r}" for key, value in settings.items())

@@ -668,7 +668,7 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
     holds no number is kept as written, for the record's checks to name."""
     import pandas as pd
 
-    frame = read_table(spec["path"], CsvFormat.of(spec))
+    frame = read_table(spec["path"], CsvFormat.of(spec), units_row=True)
     negate = list(spec.get("negate") or [])
     if missing := [c for c in negate if c not in frame.columns]:
         raise InputError(
@@ -687,11 +687,15 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
     return frame
 
 
-def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
+def read_table(
+    path: str | Path, fmt: CsvFormat = CsvFormat(), *, units_row: bool = False
+) -> pd.DataFrame:
     """Read a CSV or Parquet file, naming the file in every error.  A CSV is read as ``fmt``
     says; the frame keeps where its rows lie in the file in ``attrs["lines"]``
     (:class:`FileLines`), so that an error names a data row's file line
-    (:func:`paramid.ingest.data_row`)."""
+    (:func:`paramid.ingest.data_row`).  With ``units_row`` (a record, whose reader checks it:
+    :func:`paramid.ingest.check_file_units`) a logger's units row right below the header is
+    read into ``attrs["file_units"]`` (:func:`_units_row`), not as data."""
     import codecs
 
     import pandas as pd
@@ -725,13 +729,11 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
     try:
         if suffix in (".parquet", ".pq"):
             frame = pd.read_parquet(path)
+            frame.attrs.pop("file_units", None)  # a CSV's, carried by a frame saved from it
         elif csv_file:
-            # index_col=False: rows ending in a comma must not shift the columns onto an index;
-            # rows with more fields than the header (pandas would drop them, warning) are an error
             frame = _read_csv(path, fmt)
-            if units := _units_row(frame, fmt):  # read again without it: numbers as numbers
-                units_line = FileLines(fmt.header_line, path, fmt).line_of(0)
-                frame = _read_csv(path, fmt, units_line)
+            if units_row and (units := _units_row(frame, fmt)):  # read again without it
+                frame = _read_csv(path, fmt, _first_row_below_header(path, fmt))
                 frame.attrs["file_units"] = units
         else:
             raise InputError(
@@ -766,12 +768,13 @@ def read_table(path: str | Path, fmt: CsvFormat = CsvFormat()) -> pd.DataFrame:
     return frame
 
 
-def _read_csv(path: Path, fmt: CsvFormat, units_line: int | None = None) -> pd.DataFrame:
-    """The CSV file as ``fmt`` says, without the lines above its header and the units row on
-    file line ``units_line`` (1-based) if given."""
+def _read_csv(path: Path, fmt: CsvFormat, units_row: int | None = None) -> pd.DataFrame:
+    """The CSV file as ``fmt`` says, without the lines above its header, nor its row
+    ``units_row`` (0-based, as the parser counts rows: :func:`_first_row_below_header`) if
+    given."""
     import pandas as pd
 
-    skipped = list(range(fmt.header_line - 1)) + ([] if units_line is None else [units_line - 1])
+    skipped = list(range(fmt.header_line - 1)) + ([] if units_row is None else [units_row])
     # index_col=False: rows ending in a comma must not shift the columns onto an index;
     # rows with more fields than the header (pandas would drop them, warning) are an error
     with warnings.catch_warnings():
@@ -786,35 +789,60 @@ def _read_csv(path: Path, fmt: CsvFormat, units_line: int | None = None) -> pd.D
         )
 
 
-#: units as files spell them (lower case, without spaces, brackets, dots, dashes) -> the
-#: names the records' ``units`` settings use (:data:`paramid.ingest.UNIT_FACTORS`); m, m/s and
-#: N are a prismatic joint's position, velocity and force
+def _first_row_below_header(path: Path, fmt: CsvFormat) -> int:
+    """The row below the header that is not blank, as pandas' ``skiprows`` counts rows (0-based,
+    from the file's start: a blank line is a row, a quoted field's line break stays within
+    its row)."""
+    with path.open(encoding=fmt.text_encoding(), errors="replace", newline="") as handle:
+        for _ in range(fmt.header_line - 1):
+            handle.readline()
+        rows = csv.reader(handle, delimiter=fmt.separator)
+        filled = (k for k, fields in enumerate(rows) if any(f.strip(" \t") for f in fields))
+        next(filled)  # the header
+        return fmt.header_line - 1 + next(filled)
+
+
+#: units as files spell them (lower case, "per"/"^-1" as "/", without spaces, brackets, dots,
+#: dashes) -> the names the records' ``units`` settings use
+#: (:data:`paramid.ingest.UNIT_FACTORS`); m, m/s and N are a prismatic joint's position,
+#: velocity and force; the others (min, mm, A, ...) are units no setting reads, named so that a
+#: column in them is refused rather than read as another
 UNIT_SPELLINGS = {
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
     **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), "ms"),
     **dict.fromkeys(("us", "usec", "microsecond", "microseconds"), "us"),
     **dict.fromkeys(("ns", "nsec", "nanosecond", "nanoseconds"), "ns"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), "min"),
+    **dict.fromkeys(("h", "hr", "hour", "hours"), "h"),
     **dict.fromkeys(("rad", "radian", "radians"), "rad"),
     **dict.fromkeys(("deg", "degree", "degrees"), "deg"),
-    **dict.fromkeys(("rad/s", "rad/sec", "radian/s", "radians/s"), "rad/s"),
-    **dict.fromkeys(("deg/s", "deg/sec", "degree/s", "degrees/s"), "deg/s"),
+    **dict.fromkeys(("rad/s", "radian/s", "radians/s"), "rad/s"),
+    **dict.fromkeys(("deg/s", "degree/s", "degrees/s"), "deg/s"),
+    **dict.fromkeys(("rpm", "rev/min"), "rpm"),
     **dict.fromkeys(("nm", "newtonmeter", "newtonmetre", "newtonmeters", "newtonmetres"), "N m"),
     **dict.fromkeys(("nmm", "newtonmillimeter", "newtonmillimetre"), "N mm"),
+    **dict.fromkeys(("mnm", "millinewtonmeter", "millinewtonmetre"), "mN m"),
+    **dict.fromkeys(("knm", "kilonewtonmeter", "kilonewtonmetre"), "kN m"),
+    **dict.fromkeys(("a", "amp", "amps", "ampere", "amperes"), "A"),
+    **dict.fromkeys(("ma", "milliamp", "milliamps", "milliampere", "milliamperes"), "mA"),
     **dict.fromkeys(("m", "meter", "metre", "meters", "metres"), "m"),
-    "mm": "mm",
-    "m/s": "m/s",
+    **dict.fromkeys(("mm", "millimeter", "millimetre", "millimeters", "millimetres"), "mm"),
+    **dict.fromkeys(("m/s", "meter/s", "metre/s", "meters/s", "metres/s"), "m/s"),
     "mm/s": "mm/s",
     **dict.fromkeys(("n", "newton", "newtons"), "N"),
 }
 
 
 def unit_spelled(text: str) -> str | None:
-    """The unit a file's units-row field names (:data:`UNIT_SPELLINGS`: "[Nm]", "N·m", "deg",
-    "°/s"), or None for one it does not know."""
+    """The unit a file's units-row field names (:data:`UNIT_SPELLINGS`: "[Nm]", "N·m", "N⋅m",
+    "°/s", "rad s^-1", "degrees per second"), or None for one it does not know."""
     import re
 
     key = text.lower().replace("°", "deg").replace("µ", "u").replace("μ", "u")
-    return UNIT_SPELLINGS.get(re.sub(r"[\s\[\](){}·*.\-_]", "", key))
+    key = re.sub(r"[·⋅*.]", " ", key.replace("⁻¹", "^-1"))
+    key = re.sub(r"\s*(?:/|\bper\b)\s*(?:s|sec|second)\b|\s+s\s*\^\s*-\s*1\b", "/s", key)
+    key = re.sub(r"\s*(?:/|\bper\b)\s*(?:min|minute)\b", "/min", key)
+    return UNIT_SPELLINGS.get(re.sub(r"[\s\[\](){}\-_]", "", key))
 
 
 def _units_row(frame: pd.DataFrame, fmt: CsvFormat) -> dict[str, str]:

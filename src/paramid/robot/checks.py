@@ -471,10 +471,6 @@ def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
     return problems, named
 
 
-#: checks whose finding (a unit of the angle or the time) also makes a joint's velocity too fast
-SPEED_UNIT_CHECKS = ("angle_units", "time_units", "radians_as_degrees")
-
-
 def sensor_faults(
     record: RobotRecord,
     ratios: Mapping[int, float] | None = None,
@@ -935,17 +931,17 @@ def record_problems(
         return problems + still
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
     time_error = plausibility.time_error(ratios)
+    explained: list[str] = []  # joints whose speed a unit named below explains
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
         judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
-        problems = in_degrees(problems + angle_units(record, robot, judge_speed), record, ratios)
-    if "time_units" not in skip:
-        problems += time_units(record, ratios, time_unit, units)
+        angles = angle_units(record, robot, judge_speed)
+        explained = [joint for _, joint, _ in angles if joint is not None]
+        problems = in_degrees(problems + angles, record, ratios)
+    if "time_units" not in skip and (times := time_units(record, ratios, time_unit, units)):
+        problems += times
+        explained = list(record.joints)  # every joint's speed is off by the time unit's factor
     exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
-    if "sensor_faults" not in skip:  # a unit already named explains a joint's speed
-        named_units = [joint for check, joint, _ in problems if check in SPEED_UNIT_CHECKS]
-        explained = [j for j in named_units if j is not None]
-        if len(explained) < len(named_units):  # a problem of several joints at once
-            explained = list(record.joints)
+    if "sensor_faults" not in skip:
         problems += sensor_faults(record, ratios, named, explained, joint_kinds(robot))
     problems += exchanged
     model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}

@@ -164,15 +164,32 @@ class Mimic:
 HIDDEN_XMLNS = "paramid_default_xmlns"
 
 
+#: a start tag (its attribute values quoted, so a ">" or "xmlns=" inside one is no end or
+#: attribute) and one attribute of it
+_START_TAG = re.compile(r"""<[A-Za-z_][^\s/>]*(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*/?>""")
+_ATTRIBUTE = re.compile(r"""(\s)([^\s=/>]+)(\s*=\s*(?:"[^"]*"|'[^']*'))""")
+
+
 def urdf_tree(xml: str, comments: bool = False) -> ElementTree.Element:
     """The URDF text as an ElementTree, its elements by their bare names as URDF readers see
-    them: each start tag's ``xmlns=`` is read as a plain attribute :data:`HIDDEN_XMLNS`
-    (written back by replacing that name); with ``comments``, comments are kept as elements."""
+    them: each start tag's ``xmlns=`` attribute is read as a plain attribute
+    :data:`HIDDEN_XMLNS` (:func:`shown_default_namespaces` writes it back); with ``comments``,
+    comments are kept as elements."""
     if HIDDEN_XMLNS in xml:
         raise RobotError(f"the URDF text holds {HIDDEN_XMLNS!r}, a name reserved for reading it")
-    hidden = re.sub(r"(<[A-Za-z_][^<>]*?\s)xmlns(\s*=)", rf"\1{HIDDEN_XMLNS}\2", xml)
+
+    def renamed(attribute: re.Match[str]) -> str:
+        space, name, value = attribute.groups()
+        return space + (HIDDEN_XMLNS if name == "xmlns" else name) + value
+
+    hidden = _START_TAG.sub(lambda tag: _ATTRIBUTE.sub(renamed, tag.group(0)), xml)
     parser = ElementTree.XMLParser(target=ElementTree.TreeBuilder(insert_comments=comments))
     return ElementTree.fromstring(hidden, parser=parser)
+
+
+def shown_default_namespaces(text: str) -> str:
+    """The inverse of :func:`urdf_tree`'s renaming, on text written from its tree."""
+    return re.sub(rf"(\s){HIDDEN_XMLNS}(\s*=)", r"\1xmlns\2", text)
 
 
 def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:

@@ -42,11 +42,11 @@ from numpy.typing import NDArray
 
 from paramid.base_parameters import BaseParameters
 from paramid.robot.model import (
-    HIDDEN_XMLNS,
     INERTIAL,
     Robot,
     RobotError,
     link_parameter_slices,
+    shown_default_namespaces,
     urdf_tree,
 )
 
@@ -343,7 +343,7 @@ def export_urdf(
         joints[joint].insert(0, _comment(note))
     root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
-    body = ET.tostring(root, encoding="unicode").replace(f" {HIDDEN_XMLNS}=", " xmlns=")
+    body = shown_default_namespaces(ET.tostring(root, encoding="unicode"))
     return '<?xml version="1.0"?>\n' + _preamble(text) + body + "\n"
 
 
