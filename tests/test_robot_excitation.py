@@ -559,7 +559,8 @@ def test_acceleration_limits_in_degrees_are_warned_of(robot):
 
 def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_names_far_ones():
     """A limit near the design's peak is drawn dashed; one far above it (that would flatten the
-    curve) is written beside its panel; each joint's axes in its units (a prismatic one's m)."""
+    curve) is written beside its panel, with its unit; each joint's axes in its units (a
+    prismatic one's m)."""
     from paramid.excitation.fourier import FourierTrajectory
     from paramid.robot.figures import excitation_figure
 
@@ -575,7 +576,7 @@ def test_the_trajectory_figure_draws_acceleration_limits_near_the_curve_and_name
     assert near.get_ylabel() == "q̈ [rad/s²]" and fig.axes[3].get_ylabel() == "far\nq [m]"
     assert far.get_ylabel() == "q̈ [m/s²]"  # a prismatic joint's, in its own units
     assert [line.get_ydata()[0] for line in near.lines[1:]] == [-0.6, 0.6]
-    assert len(far.lines) == 1 and [text.get_text() for text in far.texts] == ["limit ±20"]
+    assert len(far.lines) == 1 and [text.get_text() for text in far.texts] == ["limit ±20 m/s²"]
     assert len(fig.axes[4].lines) == 1  # no velocity limit: none drawn
     assert abs(far.get_ylim()[1]) < 2
 

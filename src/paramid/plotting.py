@@ -277,3 +277,4 @@ def seed_boxes(
     ax.set_ylabel(ylabel)
     if log:
         ax.set_yscale("log")
+        log_ticks(ax)

@@ -19,7 +19,7 @@ from paramid.friction import laws
 from paramid.friction.laws import FrictionModel
 from paramid.friction.methods import DISPLAY, METHOD_NAMES, POPULATION
 from paramid.plotting import COLOURS as METHOD_COLOURS
-from paramid.plotting import new_figure
+from paramid.plotting import log_ticks, new_figure
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
@@ -152,6 +152,7 @@ def _validation_panel(ax: Axes, law: FrictionModel, runs: pd.DataFrame) -> None:
             )
     ax.set_xticks(range(len(fitted)), [laws.get(f).label for f in fitted])
     ax.set_yscale("log")
+    log_ticks(ax)  # labels down among the fits at the noise floor, under PSO's spread
     ax.set(
         xlabel="Fitted friction law",
         ylabel="Validation RMSE [N m]",

@@ -277,7 +277,7 @@ def excitation_figure(
             axes[k, 2].text(
                 1.03,
                 0.5,
-                f"limit ±{accel:.3g}",
+                f"limit ±{accel:.3g} {unit_label(units[f'ddq_{joint}'])}",
                 transform=axes[k, 2].transAxes,
                 rotation=90,
                 ha="left",
@@ -298,15 +298,16 @@ def excitation_comparison_figure(
 ) -> Figure:
     """The excitations of comparison.csv on the twin, one box per trajectory over the noise
     seeds: (a) median relative base-parameter error of OLS (log axis), (b) torque RMSE on the
-    independent validation trajectory (a mean over joints in ``rmse_unit``); each label gives
+    independent validation trajectory against its noise-free torque (a mean over joints in
+    ``rmse_unit``; the study's rmse figure judges the noisy records); each label gives
     the trajectory's cond (Eq 8)."""
     order = list(table["trajectory"])
     cond = dict(zip(table["trajectory"], table["cond"], strict=True))
     labels = [f"{name.replace('_', chr(10))}\ncond {cond[name]:.3g}" for name in order]
     fig, axes = new_figure(3.2, ncols=2)
     panels = (
-        ("param_error", "(a) base-parameter error", "median |β̂ − β| / |β| [-]"),
-        ("val_rmse", "(b) validation torque", f"RMSE [{rmse_unit}]"),
+        ("param_error", "(a) base-parameter error", "median |β̂ − β| / |β| (1 = 100 %)"),
+        ("val_rmse", "(b) validation torque, noise-free", f"RMSE [{rmse_unit}]"),
     )
     for ax, (column, title, unit) in zip(axes, panels, strict=True):
         log = column == "param_error"
