@@ -1472,8 +1472,8 @@ def test_the_parameters_figure_keeps_70_names_apart_in_rows_of_panels():
 
 
 def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_choice():
-    """Weight 0 sits a decade left of the smallest positive weight (a log axis has no 0); the
-    lowest score and the rule's choice each marked at their weight."""
+    """Weight 0 sits a decade left of the smallest positive weight (a log axis has no 0), its
+    tick labelled 0; the lowest score and the rule's choice each marked at their weight."""
     from paramid.robot import figures
 
     table = pd.DataFrame(
@@ -1496,3 +1496,8 @@ def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_c
     np.testing.assert_allclose(lines["lowest"].get_xdata(), [1e-2])
     np.testing.assert_allclose(lines["chosen (one_se)"].get_xdata(), [1e-1])
     assert ax.get_xscale() == "log"
+    # its tick reads 0, not 10^-4 (the axis label alone said so); the decades keep theirs
+    labels = dict(zip(ax.get_xticks(), (t.get_text() for t in ax.get_xticklabels()), strict=True))
+    assert (
+        labels[1e-4] == "0" and labels[1e-2] == "$10^{-2}$" and ax.get_xlabel() == "prior weight λ"
+    )

@@ -108,7 +108,13 @@ def regularisation_figure(table: pd.DataFrame) -> Figure:
             label=f"{name} ({table['rule'].iloc[0]})" if flag == "chosen" else name,
         )
     ax.set_xscale("log")
-    ax.set_xlabel("prior weight λ (leftmost point: 0)")
+    if not np.all(weights > 0):  # λ = 0 drawn a decade left of the smallest weight: say so
+        ticks = [t for t in ax.get_xticks() if x.min() < t <= x.max() * 1.0001]
+        ax.set_xticks(
+            [float(x.min()), *ticks], ["0", *(f"$10^{{{np.log10(t):g}}}$" for t in ticks)]
+        )
+        ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
+    ax.set_xlabel("prior weight λ")
     ax.set_ylabel(f"mean per-joint RMSE [{table['unit'].iloc[0]}]")
     ax.set_title(f"held out: {table['folds'].iloc[0]}", fontsize="medium")
     ax.legend(loc="upper left")
@@ -204,7 +210,14 @@ def parameters_figure(parameters: pd.DataFrame) -> Figure:
         ax.set_xlim(-0.5, len(chunks[0]) - 0.5)  # one spacing in every row
         ax.set_ylabel(f"base parameter\n[{units}]")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, ncol=min(4, len(methods)), loc="outside upper center")
+    fig.legend(
+        handles,
+        labels,
+        ncol=min(4, len(methods)),
+        loc="outside upper center",
+        title="bars: ±1.96 standard errors (95 %) where the method has them",
+        title_fontsize="small",
+    )
     return fig
 
 
