@@ -15,7 +15,8 @@ def main(smk) -> None:
     io.write_csv(table, smk.output.csv)
     caption = (
         f"Statistics ({cfg['study']}): validation RMSE, a vs b over seeds; Holm over the family "
-        "of rows; bootstrap 95 % CI of median(a) - median(b)"
+        "of rows; bootstrap 95 % CI of median(a) - median(b); medians, differences and CI in "
+        "N m, median_diff_pct in %"
     )
     io.write_markdown(table, smk.output.md, digits=4, caption=caption)
     log.info("%d comparisons", len(table))

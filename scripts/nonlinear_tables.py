@@ -23,7 +23,9 @@ def main(smk) -> None:
     io.write_csv(table, smk.output.stats)
     caption = (
         f"Statistics ({cfg['study']}): RLS-AGWO (a) vs each method (b) per true/fitted friction "
-        "law over seeds; Holm over all rows of a metric; bootstrap 95 % CI of median(a) - median(b)"
+        "law over seeds; Holm over all rows of a metric; bootstrap 95 % CI of median(a) - "
+        "median(b); the metrics are RMSEs: medians, differences and CI in N m, median_diff_pct "
+        "in %"
     )
     io.write_markdown(table, smk.output.stats_md, digits=4, caption=caption)
 
