@@ -731,10 +731,12 @@ def read_table(
             frame = pd.read_parquet(path)
             frame.attrs.pop("file_units", None)  # a CSV's, carried by a frame saved from it
         elif csv_file:
-            frame = _read_csv(path, fmt)
-            if units_row and (units := _units_row(frame, fmt)):  # read again without it
+            # the first rows tell a units row (the whole file with one would be read as text)
+            if units_row and (units := _units_row(_read_csv(path, fmt, rows=2), fmt)):
                 frame = _read_csv(path, fmt, _first_row_below_header(path, fmt))
                 frame.attrs["file_units"] = units
+            else:
+                frame = _read_csv(path, fmt)
         else:
             raise InputError(
                 f"{path}: unknown file type {path.suffix!r} (use .csv, .tsv or .parquet)"
@@ -768,10 +770,12 @@ def read_table(
     return frame
 
 
-def _read_csv(path: Path, fmt: CsvFormat, units_row: int | None = None) -> pd.DataFrame:
-    """The CSV file as ``fmt`` says, without the lines above its header, nor its row
-    ``units_row`` (0-based, as the parser counts rows: :func:`_first_row_below_header`) if
-    given."""
+def _read_csv(
+    path: Path, fmt: CsvFormat, units_row: int | None = None, rows: int | None = None
+) -> pd.DataFrame:
+    """The CSV file as ``fmt`` says (its first ``rows`` data rows if given), without the lines
+    above its header, nor its row ``units_row`` (0-based, as the parser counts rows:
+    :func:`_first_row_below_header`) if given."""
     import pandas as pd
 
     skipped = list(range(fmt.header_line - 1)) + ([] if units_row is None else [units_row])
@@ -783,6 +787,7 @@ def _read_csv(path: Path, fmt: CsvFormat, units_row: int | None = None) -> pd.Da
             path,
             index_col=False,
             skiprows=skipped,
+            nrows=rows,
             sep=fmt.separator,
             decimal=fmt.decimal,
             encoding=fmt.text_encoding(),
