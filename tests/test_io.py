@@ -357,3 +357,30 @@ def test_log_ticks_never_touch_and_are_written_one_way(span):
     texts = [t.get_text() for t in shown]
     assert not any("e+" in t or "e-" in t for t in texts)
     assert len({"$" in t for t in texts}) == 1, texts
+
+
+def test_curves_drawn_on_one_another_are_said_to_be():
+    """The pendulum's Figure 3b drew BCLS and RLS-GWO under RLS-AGWO (residuals within 0.002
+    N m of each other on a ±20 N m axis), their legend entries naming lines no one could see."""
+    from paramid.hip import figures
+    from paramid.plotting import coincident_note
+
+    t = np.arange(0.0, 4.0, 0.002)
+    r = np.random.default_rng(0).normal(size=t.size)
+    close = {"BCLS": r, "RLS-GWO": r + 1e-3, "RLS-AGWO": r - 1e-3}
+    note = coincident_note(close, "N m")
+    assert (
+        note == "BCLS, RLS-GWO, RLS-AGWO: within 0.002 N m RMS of each other, drawn on one another"
+    )
+    assert coincident_note({"BCLS": r, "PSO": 1.5 * r}, "N m") == ""
+    assert coincident_note({"BCLS": r}, "N m") == ""
+    legend = figures.residuals(t, close).axes[0].get_legend()
+    assert legend.get_title().get_text() == note
+    assert (
+        figures.residuals(t, {"BCLS": r, "PSO": 1.5 * r})
+        .axes[0]
+        .get_legend()
+        .get_title()
+        .get_text()
+        == ""
+    )

@@ -65,6 +65,29 @@ def series_colours(labels: Sequence[str]) -> dict[str, str]:
     return {label: COLOURS.get(label) or next(spare) for label in labels}
 
 
+#: series whose every pair differs by less than this share of the drawn span lie on one
+#: another at any figure size (a line is about 1 % of a panel's height)
+COINCIDENT_SHARE = 0.01
+
+
+def coincident_note(series: Mapping[str, NDArray[np.float64]], unit: str) -> str:
+    """A legend title for series drawn on one another ("within 0.0021 N m RMS of each other:
+    the curves coincide"), where every pair differs by less than :data:`COINCIDENT_SHARE` of
+    their span; "" where some pair can be told apart (or there is one series)."""
+    values = list(series.values())
+    if len(values) < 2:
+        return ""
+    span = float(np.ptp(np.concatenate(values)))
+    largest = max(
+        float(np.sqrt(np.mean((a - b) ** 2))) for i, a in enumerate(values) for b in values[:i]
+    )
+    if span == 0.0 or largest >= COINCIDENT_SHARE * span:
+        return ""
+    return (
+        f"{', '.join(series)}: within {largest:.2g} {unit} RMS of each other, drawn on one another"
+    )
+
+
 @dataclass(frozen=True)
 class FigureStyle:
     """Figure style (config ``figures``): a change reruns only the figure rules."""

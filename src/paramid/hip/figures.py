@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from paramid.hip.methods import display_name
 from paramid.hip.tables import median_run
-from paramid.plotting import COLOURS, legend_outside, log_ticks, new_figure
+from paramid.plotting import COLOURS, coincident_note, legend_outside, log_ticks, new_figure
 from paramid.population import POPULATION_METHODS
 from paramid.seeding import generator
 
@@ -42,7 +42,8 @@ def _shown(time: Array) -> tuple[NDArray[np.bool_], str]:
 
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
     """Figure 3a: measured validation torque and the estimates H X̂ of selected methods (the
-    first :data:`MAX_SHOWN_S` of a longer record)."""
+    first :data:`MAX_SHOWN_S` of a longer record; curves drawn on one another are said to be,
+    :func:`paramid.plotting.coincident_note`)."""
     keep, note = _shown(time)
     fig, ax = new_figure(3.0)
     ax.plot(time[keep], measured[keep], color=COLOURS["Measured"], lw=1.6, label="Measured")
@@ -57,7 +58,10 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
         )
     ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title=f"Validation record: torque{note}")
     ax.margins(y=0.25)
-    ax.legend(ncols=4, loc="upper center")
+    drawn = {"Measured": measured[keep]}
+    drawn |= {f"{label} estimate": est[keep] for label, est in estimates.items()}
+    title = coincident_note(drawn, "N m") or None
+    ax.legend(ncols=4, loc="upper center", title=title, title_fontsize="small")
     return fig
 
 
@@ -65,7 +69,8 @@ def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
     """Figure 3b: signed validation residuals T_m − H X̂ (Eq 20) of each method's median run
     (of an even count the lower middle one, Table 4's: its RMSE can differ from Table 3's
     median, the mean of the two middle runs); the RMSE is the whole record's, the curves its
-    first :data:`MAX_SHOWN_S`."""
+    first :data:`MAX_SHOWN_S`; curves drawn on one another are said to be
+    (:func:`paramid.plotting.coincident_note`)."""
     keep, note = _shown(time)
     fig, ax = new_figure(3.0)
     for label, r in residual.items():
@@ -80,7 +85,9 @@ def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
         + note,
     )
     ax.margins(y=0.25)
-    ax.legend(ncols=3, loc="upper center")
+    drawn = {label: r[keep] for label, r in residual.items()}
+    title = coincident_note(drawn, "N m") or None
+    ax.legend(ncols=3, loc="upper center", title=title, title_fontsize="small")
     return fig
 
 
