@@ -369,9 +369,7 @@ def test_curves_drawn_on_one_another_are_said_to_be():
     r = np.random.default_rng(0).normal(size=t.size)
     close = {"BCLS": r, "RLS-GWO": r + 1e-3, "RLS-AGWO": r - 1e-3}
     note = coincident_note(close, "N m")
-    assert (
-        note == "BCLS, RLS-GWO, RLS-AGWO: within 0.002 N m RMS of each other, drawn on one another"
-    )
+    assert note == "all 3 curves within 0.002 N m RMS of each other, drawn as one"
     assert coincident_note({"BCLS": r, "PSO": 1.5 * r}, "N m") == ""
     assert coincident_note({"BCLS": r}, "N m") == ""
     legend = figures.residuals(t, close).axes[0].get_legend()

@@ -71,9 +71,10 @@ COINCIDENT_SHARE = 0.01
 
 
 def coincident_note(series: Mapping[str, NDArray[np.float64]], unit: str) -> str:
-    """A legend title for series drawn on one another ("within 0.0021 N m RMS of each other:
-    the curves coincide"), where every pair differs by less than :data:`COINCIDENT_SHARE` of
-    their span; "" where some pair can be told apart (or there is one series)."""
+    """A legend title for series drawn on one another ("all 3 curves within 0.002 N m RMS of
+    each other, drawn as one"), where every pair differs by less than
+    :data:`COINCIDENT_SHARE` of their span; "" where some pair can be told apart (or there is
+    one series)."""
     values = list(series.values())
     if len(values) < 2:
         return ""
@@ -83,9 +84,7 @@ def coincident_note(series: Mapping[str, NDArray[np.float64]], unit: str) -> str
     )
     if span == 0.0 or largest >= COINCIDENT_SHARE * span:
         return ""
-    return (
-        f"{', '.join(series)}: within {largest:.2g} {unit} RMS of each other, drawn on one another"
-    )
+    return f"all {len(values)} curves within {largest:.2g} {unit} RMS of each other, drawn as one"
 
 
 @dataclass(frozen=True)

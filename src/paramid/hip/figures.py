@@ -57,10 +57,10 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
             label=f"{label} estimate",
         )
     ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title=f"Validation record: torque{note}")
-    ax.margins(y=0.25)
     drawn = {"Measured": measured[keep]}
     drawn |= {f"{label} estimate": est[keep] for label, est in estimates.items()}
     title = coincident_note(drawn, "N m") or None
+    ax.margins(y=0.35 if title else 0.25)  # room for the legend (and its title) above
     ax.legend(ncols=4, loc="upper center", title=title, title_fontsize="small")
     return fig
 
@@ -84,9 +84,9 @@ def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
         title="Signed validation residuals (Eq 20), median run (lower middle) of each method"
         + note,
     )
-    ax.margins(y=0.25)
     drawn = {label: r[keep] for label, r in residual.items()}
     title = coincident_note(drawn, "N m") or None
+    ax.margins(y=0.35 if title else 0.25)  # room for the legend (and its title) above
     ax.legend(ncols=3, loc="upper center", title=title, title_fontsize="small")
     return fig
 
