@@ -1281,6 +1281,30 @@ def test_a_prediction_worse_than_no_torque_is_warned_of():
     assert "b in r RMSE 7.071 (5 x), a in r RMSE 2.121 (3 x)" in warnings["ols"]
     table = study.warnings_table({"ols": {"warnings": ["climbs"]}, "lmi": {}}, validation)
     assert table.values.tolist() == [["ols", "climbs"], ["ols", warnings["ols"]]]
+    assert warnings["ols"].endswith("or a physically consistent method, lmi)")
+    # joint b recorded 10x too small (a current without its torque constant): every method,
+    # the URDF's included, misses it; that is the record's warning, not each method's (it
+    # told each to fit longer records, lmi to use lmi, and the unfitted URDF that the
+    # calibration records do not determine it)
+    small = recorded * np.array([1.0, 0.1])
+    part = ProcessedRecord(t, zeros, zeros, zeros, small, sample_rate_hz=100.0, cutoff_hz=10.0)
+    wrong = recorded * np.array([-2.0, 1.0])  # joint a missed too
+    predicted = {"urdf": wrong, "ols": wrong, "lmi": recorded}
+    frames = {
+        m: study.prediction_frame(["a", "b"], {"r": (part, p)}, units)[0]
+        for m, p in predicted.items()
+    }
+    bands = {m: study.record_bands({"r": (part, p)}) for m, p in predicted.items()}
+    warnings = study.extrapolation_warnings(
+        study.validation_table(frames, ["a", "b"], bands, ["N m", "N"])
+    )
+    assert list(warnings) == [study.RECORDS_ROW, "urdf", "ols"]
+    assert warnings["urdf"].endswith(
+        "its rigid body is the URDF's, which these records disagree with there"
+    )
+    assert "predicts b in r worse than no torque at all" in warnings[study.RECORDS_ROW]
+    assert "units.tau" in warnings[study.RECORDS_ROW]
+    assert "a in r RMSE" in warnings["ols"] and "b in r" not in warnings["ols"]
 
 
 def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart():

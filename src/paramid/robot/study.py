@@ -818,22 +818,55 @@ def regularisation_table(summary: Mapping[str, Any] | None, unit: str) -> pd.Dat
 EXTRAPOLATION_REL_RMSE = 2.0
 
 
+#: the methods that take the rigid body from the URDF (a reference row's from its own): the
+#: calibration records fit their friction at most
+GIVEN_MODELS = ("urdf", "urdf_friction")
+#: warnings.csv's method of a warning about the records, not one method
+RECORDS_ROW = "(records)"
+
+
 def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
     """Per method, the joints and records of ``validation`` (:func:`validation_table`) that it
-    predicts :data:`EXTRAPOLATION_REL_RMSE` times worse than no torque at all, as a warning."""
+    predicts :data:`EXTRAPOLATION_REL_RMSE` times worse than no torque at all, as a warning.
+    A joint of a record that every method predicts so (the URDF's included, which no record
+    fitted) says the record is off, not the models (a torque in another unit than declared):
+    one warning under :data:`RECORDS_ROW` names those, and the methods' own leave them out."""
     worse = validation[validation["rel_rmse"] > EXTRAPOLATION_REL_RMSE]
+    methods = validation["method"].nunique()
+    cells = worse.groupby(["record", "joint"], sort=False)["method"].nunique()
+    everyone = cells[cells == methods].index
     found = {}
-    for method, rows in worse.groupby("method", sort=False):
+    if len(everyone):
+        named = ", ".join(f"{joint} in {record}" for record, joint in everyone)
+        found[RECORDS_ROW] = (
+            f"every method, the URDF's included, predicts {named} worse than no torque at all "
+            f"(an RMSE beyond {EXTRAPOLATION_REL_RMSE:g} x the recorded torque's RMS): no model "
+            "explains what was recorded there; is that torque in another unit or sign than "
+            "declared (a motor current without its torque constant and gear ratio)? check the "
+            "record's units.tau, negate and columns"
+        )
+    kept = ~pd.MultiIndex.from_frame(worse[["record", "joint"]]).isin(everyone)
+    for method, rows in worse[kept].groupby("method", sort=False):
         rows = rows.sort_values("rel_rmse", ascending=False)
         listed = ", ".join(
             f"{r.joint} in {r.record} RMSE {r.rmse:.4g} ({r.rel_rmse:.3g} x)"
             for r in rows.itertuples()
         )
+        if method in GIVEN_MODELS or str(method).startswith("reference_"):
+            why = "its rigid body is the URDF's, which these records disagree with there"
+        else:
+            remedy = (
+                ""
+                if method in estimators.CONSISTENT
+                else ", or a physically consistent method, lmi"
+            )
+            why = (
+                "the calibration records do not determine this model along that motion (an "
+                f"extrapolation: longer or richer calibration records{remedy})"
+            )
         found[str(method)] = (
             f"{method} predicts validation torque worse than no torque at all (an RMSE beyond "
-            f"{EXTRAPOLATION_REL_RMSE:g} x the recorded torque's RMS): {listed}; the calibration "
-            "records do not determine this model along that motion (an extrapolation: longer "
-            "or richer calibration records, or a physically consistent method, lmi)"
+            f"{EXTRAPOLATION_REL_RMSE:g} x the recorded torque's RMS): {listed}; {why}"
         )
     return found
 
