@@ -30,7 +30,10 @@ def main(smk) -> None:
     header = study.export_header(cfg, choice, meta, prismatic)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
     offsets = study.urdf_offsets(robot, theta)
-    text = urdf.export_urdf(source, robot, theta, friction, header, armature, offsets, notes)
+    determined = dict(zip(robot.standard_names, d, strict=True))
+    text = urdf.export_urdf(
+        source, robot, theta, friction, header, armature, offsets, notes, determined
+    )
     io.write_text(text, smk.output.urdf)
     table = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d, held)
     io.write_csv(table, smk.output.determinacy)

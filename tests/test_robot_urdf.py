@@ -579,3 +579,32 @@ def test_a_locked_joint_without_an_axis_is_fixed_about_the_urdf_default_axis(tmp
     exported = urdf_parameters(again)
     exported[again.n_inertial :] = theta[robot.n_inertial :]
     assert _replay_error(robot, theta, again, exported, seed=7) < 1e-9
+
+
+def test_an_armature_or_offset_comment_says_how_far_the_data_determine_it():
+    """A UR-like arm's shoulder armature joins a link's inertia in one base parameter: the
+    exported 0.506 (true 0.40) was half the prior's, and its comment did not say so."""
+    robot, theta = _identified(8, armature=True)
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    armature = {j: values[f"ia_{j}"] for j in JOINTS[:3]}
+    determined = {"ia_joint_1": 1.0, "ia_joint_2": 0.49, "ia_joint_3": 0.0, "f0_joint_1": 0.3}
+    text = urdf.export_urdf(
+        URDF.read_text(),
+        robot,
+        theta,
+        _friction(robot, theta),
+        [],
+        armature,
+        {"joint_1": 0.2},
+        None,
+        determined,
+    )
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    notes = {
+        j.get("name"): " ".join(c.text for c in j if c.tag is ET.Comment)
+        for j in root.findall("joint")
+    }
+    assert "as the fit gives it, which the data determine;" in notes["joint_1"]
+    assert "combination with other parameters, share 0.49" in notes["joint_2"]
+    assert "as the fit gives it, which the data leave to the prior;" in notes["joint_3"]
+    assert "offset 0.2" in notes["joint_1"] and "share 0.30" in notes["joint_1"]

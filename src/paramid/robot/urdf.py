@@ -53,13 +53,13 @@ from paramid.robot.model import (
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
 ARMATURE_NOTE = (
-    " armature {value} kg m^2: reflected rotor inertia, as the fit gives it (the header says how "
-    "far the data determine it); not a URDF field (MuJoCo "
-    "<joint armature>, Pinocchio model.armature) "
+    " armature {value} kg m^2: reflected rotor inertia, as the fit gives it{determined}; not a "
+    "URDF field (MuJoCo <joint armature>, Pinocchio model.armature) "
 )
 OFFSET_NOTE = (
     " offset {value} N m: a constant torque added to this joint's measured torque (e.g. a "
-    "torque sensor's bias), as the fit gives it; not a URDF field: subtract it from measurements "
+    "torque sensor's bias), as the fit gives it{determined}; not a URDF field: subtract it from "
+    "measurements "
 )
 #: a determinacy within this of 1 or 0 is an exact 1 (the data fix the parameter) or 0 (it
 #: never changes the torque): round-off of the SVD, ~1e-15 on the Gen3
@@ -282,14 +282,16 @@ def export_urdf(
     armature: Mapping[str, float] | None = None,
     offsets: Mapping[str, float] | None = None,
     link_notes: Mapping[str, str] | None = None,
+    determined: Mapping[str, float] | None = None,
 ) -> str:
     """The URDF ``text`` with the identified standard parameters ``theta`` (in
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
     ``friction`` (joint -> {"damping": f_v, "friction": f_c}, either may be absent) into the
     joints' ``<dynamics>``, ``armature`` (joint -> I_a) and ``offsets`` (joint -> f_0) as
-    comments in each joint, ``link_notes`` (first link of a body -> text, as
-    :func:`determinacy_notes`) as a comment in the link, and ``header`` lines as a comment at
-    the top of ``<robot>``.  The
+    comments in each joint (with how far the data determine each, from ``determined``:
+    standard parameter name -> :func:`determinacy`), ``link_notes`` (first link of a body ->
+    text, as :func:`determinacy_notes`) as a comment in the link, and ``header`` lines as a
+    comment at the top of ``<robot>``.  The
     text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
     ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name (the prefixes are
     registered with ElementTree, for the process: each workflow job is one), and so are default
@@ -337,14 +339,31 @@ def export_urdf(
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
     for joint, value in (offsets or {}).items():
-        joints[joint].insert(0, _comment(OFFSET_NOTE.format(value=_number(value))))
+        how = _how_determined((determined or {}).get(f"f0_{joint}"))
+        joints[joint].insert(0, _comment(OFFSET_NOTE.format(value=_number(value), determined=how)))
     for joint, value in (armature or {}).items():
-        note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)))
+        how = _how_determined((determined or {}).get(f"ia_{joint}"))
+        note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)), determined=how)
         joints[joint].insert(0, _comment(note))
     root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
     ET.indent(root, space="  ")
     body = shown_default_namespaces(ET.tostring(root, encoding="unicode"))
     return '<?xml version="1.0"?>\n' + _preamble(text) + body + "\n"
+
+
+def _how_determined(d: float | None) -> str:
+    """How far the data determine a joint's armature or offset (:func:`determinacy` d), as its
+    comment says it ("" where not given)."""
+    if d is None:
+        return ""
+    if d >= 1.0 - ROUND_OFF:
+        return ", which the data determine"
+    if d <= ROUND_OFF:
+        return ", which the data leave to the prior"
+    return (
+        f" (the data determine it only in a combination with other parameters, share {d:.2f}; "
+        "the rest is the fit's prior's: treat with care)"
+    )
 
 
 def _namespaces(text: str) -> list[tuple[str, str]]:
