@@ -604,7 +604,9 @@ def test_an_armature_or_offset_comment_says_how_far_the_data_determine_it():
         j.get("name"): " ".join(c.text for c in j if c.tag is ET.Comment)
         for j in root.findall("joint")
     }
-    assert "as the fit gives it, which the data determine;" in notes["joint_1"]
+    assert (
+        "gives it, a base parameter of its own (the data fix it given the other" in notes["joint_1"]
+    )
     assert "combination with other parameters, share 0.49" in notes["joint_2"]
     assert "as the fit gives it, which the data leave to the prior;" in notes["joint_3"]
     assert "offset 0.2" in notes["joint_1"] and "share 0.30" in notes["joint_1"]

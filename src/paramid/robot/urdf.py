@@ -357,7 +357,7 @@ def _how_determined(d: float | None) -> str:
     if d is None:
         return ""
     if d >= 1.0 - ROUND_OFF:
-        return ", which the data determine"
+        return ", a base parameter of its own (the data fix it given the other parameters)"
     if d <= ROUND_OFF:
         return ", which the data leave to the prior"
     return (
