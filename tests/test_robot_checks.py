@@ -117,7 +117,8 @@ def test_a_torque_unit_off_by_orders_of_magnitude(record, robot, factor):
     assert "units.tau" in problems[0][2]
 
 
-@pytest.mark.parametrize("factor", [1e-3, 1e-2, 100.0])  # N mm as N m (below the peak check)
+# N mm as N m (below the peak check); 0.1 and 10: a motor current without its torque constant
+@pytest.mark.parametrize("factor", [1e-3, 1e-2, 0.1, 10.0, 100.0])
 @pytest.mark.parametrize("joint", [1, 2, 3])
 def test_one_joints_torque_in_another_unit_is_named(record, robot, factor, joint):
     """One column in another unit than the rest (a lift's force in N under units.tau: N mm, a
@@ -686,9 +687,12 @@ def test_friction_has_nothing_to_judge_where_the_urdf_shows_on_every_joint(recor
 def test_a_skipped_exchange_hides_it_and_keeps_the_friction_check_quiet(robot):
     """The torques of joints 1 and 2 exchanged with ``columns_swapped`` skipped: the exchange,
     the best explanation, is not reported, nor is the friction check's misled advice (negate
-    joint_1's column); an explanation is chosen over every check, a skip only hides it."""
+    joint_1's column); joint 2's column, joint 1's torque at 0.2 x the URDF's beside the
+    joints' median 1.26 x, is an odd scale named as such (as for joints 2 and 3 exchanged
+    below)."""
     exchanged = _exchanged(RECORDS[0], (0, 1), "tau")
-    assert checks.record_problems(exchanged, robot, skip=["columns_swapped"]) == []
+    found = checks.record_problems(exchanged, robot, skip=["columns_swapped"])
+    assert [(c, j) for c, j, _ in found] == [("torque_units", "joint_2")]
     assert _found(exchanged, robot) == [("columns_swapped", "joint_1 and joint_2")]
 
 

@@ -83,6 +83,11 @@ SIGN_CORRELATION = 0.5
 # reverse) puts it 100-1000x off; a payload or torque constants the URDF lacks move it by a
 # small factor (per joint 0.91-1.95, median 1.26-1.44 on the shipped Gen3 logs)
 TORQUE_SCALE_BAND = (0.1, 10.0)
+# one joint's scale against the joints' median: a motor current logged without its torque
+# constant and gear ratio on one joint puts it ~10x off the others (a UR-like twin's elbow:
+# 0.0995 x the URDF's beside a median of 0.96, inside TORQUE_SCALE_BAND); the shipped Gen3 logs'
+# joints lie within 0.63-1.55 x their median
+RELATIVE_SCALE_BAND = (0.25, 4.0)
 # friction opposes motion, so a joint's torque follows the sign of its velocity on average
 # (correlation 0.0-0.89 on the shipped Gen3 logs, 0 where a joint moves one way only): below
 # -FRICTION_CORRELATION the column's sign is inverted (checked where the rigid body cannot
@@ -600,8 +605,8 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     """A torque whose scale against the URDF's torque beyond friction betrays a unit error
     (:data:`TORQUE_SCALE_BAND`): over the joints (their median), then per joint where its
     torque follows the URDF's shape (correlation beyond :data:`SIGN_CORRELATION`: an exchanged
-    column does not) at a scale outside the band: one column logged in another unit than the
-    rest."""
+    column does not) at a scale outside the band or away from the joints' median
+    (:data:`RELATIVE_SCALE_BAND`): one column logged in another unit than the rest."""
     every = model.scales(tau)
     loaded = np.flatnonzero(~np.isnan(every))
     if loaded.size == 0:
@@ -619,13 +624,17 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
         )
         return [("torque_units", None, message)]
     problems: list[Problem] = []
+    near, far = RELATIVE_SCALE_BAND
     for column, k in enumerate(loaded):
         shaped = abs(_correlation(tau[:, column], rigid[:, column])) >= SIGN_CORRELATION
-        if shaped and not low <= scales[column] <= high:
+        alone = not near <= scales[column] / scale <= far
+        if shaped and (alone or not low <= scales[column] <= high):
             message = (
-                f"its torque follows the URDF's at {scales[column]:.3g} x its size (the other "
-                f"joints' median {scale:.3g} x, expected {low:g}-{high:g}): is its column in "
-                f"another unit than the others'? check the file and {units}"
+                f"its torque follows the URDF's at {scales[column]:.3g} x its size (the "
+                f"joints' median {scale:.3g} x; expected {low:g}-{high:g} x, and within "
+                f"{near:g}-{far:g} x the median): is its column in another unit than the "
+                f"others' (a motor current without its torque constant)? check the file and "
+                f"{units}"
             )
             problems.append(("torque_units", record.joints[k], message))
     return problems
