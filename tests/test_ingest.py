@@ -1028,3 +1028,26 @@ def test_a_units_row_is_found_below_a_header_with_a_line_break_and_only_in_recor
     frame.to_parquet(saved)
     assert "file_units" not in io.read_table(saved).attrs
     assert "file_units" not in io.read_table(path).attrs and len(io.read_table(path)) == 601
+
+
+def test_time_stamps_as_text_in_another_format_name_iso_8601(tmp_path):
+    """A logger's local stamps ("30.11.2026 10:15:00,000") were told cell by cell as 'not a
+    finite number ... 4996 such rows; fix the file there (trim_start_s ...)'."""
+    path = write_csv(tmp_path / "r.csv")
+    frame = pd.read_csv(path)
+    frame["time"] = [f"30.11.2026 10:15:{k // 100:02d},{k % 100:02d}0" for k in range(len(frame))]
+    frame.to_csv(path, index=False)
+    with pytest.raises(
+        ingest.InputError,
+        match=r"'time' \(time\) holds text that is neither a number nor an ISO 8601 time stamp, "
+        r"e\.g\. '30\.11\.2026 10:15:00,000' at data row 1 \(file line 2\): write the stamps as",
+    ):
+        loaders.load_record(path, {})
+
+
+def test_a_gap_names_two_records_with_disjoint_trims():
+    """A 0.4 s gap inside a log: 'max_jitter bridges it' alone would draw straight lines over
+    it; two records of the file with disjoint trims keep both sides."""
+    t = np.concatenate([np.arange(0, 5, 0.01), np.arange(5.4, 10, 0.01)])
+    with pytest.raises(ingest.InputError, match=r"two records of the file with disjoint trims"):
+        ingest.time_grid(t, Path("gap.csv"), max_jitter=0.5)

@@ -232,6 +232,15 @@ def time_column(
             parsed = pd.to_datetime(values, format="ISO8601", utc=True, errors="coerce")
             if parsed.notna().any():  # timestamps; a cell that is none is named below
                 values = parsed
+            else:  # text in another format ("30.11.2026 10:15:00,000"): not a defect of a row
+                row = int(np.argmax(values.notna().to_numpy()))  # the first cell with text
+                raise InputError(
+                    f"{path}: column {column!r} (time) holds text that is neither a number nor "
+                    f"an ISO 8601 time stamp, e.g. {str(values.iloc[row])!r} at "
+                    f"{data_row(first_row + row, lines)}: write the stamps as ISO 8601 "
+                    "(2026-11-30T10:15:00.000, a zone as +01:00 or Z) or as numbers (seconds, or "
+                    "another unit by units.time), or store them as a Parquet timestamp"
+                )
     if not pd.api.types.is_datetime64_any_dtype(values):
         if unreadable:
             numbers = np.array(pd.to_numeric(values, errors="coerce"), dtype=np.float64)
@@ -288,7 +297,9 @@ def time_grid(
             f"{max_jitter:g} (worst at {data_row(at, lines)}: "
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
-            "samples? trim_start_s or trim_end_s drop it near an end; max_jitter bridges it)"
+            "samples? trim_start_s or trim_end_s drop it near an end; elsewhere, two records of "
+            "the file with disjoint trims keep both sides, each given a name:; max_jitter "
+            "bridges it, interpolating straight across)"
         )
     return median, jitter
 
