@@ -230,9 +230,12 @@ def time_column(
         # number, "2", in a column of ISO text)
         if np.isnan(pd.to_numeric(values, errors="coerce")).mean() > 0.5:
             parsed = pd.to_datetime(values, format="ISO8601", utc=True, errors="coerce")
+            commas = values.dropna().astype(str).str.replace(",", ".", regex=False)
             if parsed.notna().any():  # timestamps; a cell that is none is named below
                 values = parsed
-            else:  # text in another format ("30.11.2026 10:15:00,000"): not a defect of a row
+            elif len(commas) and np.isnan(pd.to_numeric(commas, errors="coerce")).mean() > 0.5:
+                # text in another format ("30.11.2026 10:15:00,000"; numbers with a decimal
+                # comma are named below, with the setting that reads them)
                 row = int(np.argmax(values.notna().to_numpy()))  # the first cell with text
                 raise InputError(
                     f"{path}: column {column!r} (time) holds text that is neither a number nor "
