@@ -192,9 +192,10 @@ def _field_columns(
             raise InputError(
                 f"{path}: {len(found)} {field} column(s) match {template!r} ({found}) but "
                 f"{len(joints)} joints are configured ({list(joints)}): joint count mismatch "
-                "({i} numbers the configured joints: for a log of more joints than are "
-                f"identified, give columns.{field} as a list, the configured joints' columns in "
-                "the order of joints)"
+                "({i} and {i0} number the configured joints: for a log of more joints than are "
+                f"identified (a gripper's channel), give columns.{field} as a list, the "
+                "configured joints' columns in the order of joints, or a {joint} template; "
+                "the same holds for each of q, dq and tau)"
             )
     return wanted
 
