@@ -37,6 +37,12 @@ UNIT_FACTORS = {
 #: a frame not read from a file: its header on line 1, no blank lines
 DEFAULT_LINES = FileLines()
 SI_UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
+#: a joint's channels in SI units by the unit of its position: a revolute or continuous joint's
+#: angle [rad] and torque [N m], a prismatic joint's position [m] and force [N]
+CHANNEL_UNITS: dict[str, dict[str, str]] = {
+    "rad": {"q": "rad", "dq": "rad/s", "ddq": "rad/s^2", "tau": "N m"},
+    "m": {"q": "m", "dq": "m/s", "ddq": "m/s^2", "tau": "N"},
+}
 
 
 @dataclass(frozen=True)

@@ -650,11 +650,17 @@ class FileLines:
             reader = csv.reader(handle, delimiter=self.fmt.separator)
             for fields in reader:  # line_num: the lines read so far, a record's last
                 start, ended = ended + 1, self.header_line - 1 + reader.line_num
-                if len(fields) > 1 or (fields and fields[0].strip(" \t")):
+                if _is_row(fields):
                     counted += 1
                     if counted == row:
                         return start
         return row + 1 + self.header_line  # the file changed since it was read
+
+
+def _is_row(fields: Sequence[str]) -> bool:
+    """Whether a CSV record (as :mod:`csv` splits it) is a row for the reader: a line of spaces
+    and tabs only (no separator) is none, pandas skips it; a line of separators is one."""
+    return len(fields) > 1 or bool(fields and fields[0].strip(" \t"))
 
 
 #: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
@@ -802,7 +808,7 @@ def _first_row_below_header(path: Path, fmt: CsvFormat) -> int:
         for _ in range(fmt.header_line - 1):
             handle.readline()
         rows = csv.reader(handle, delimiter=fmt.separator)
-        filled = (k for k, fields in enumerate(rows) if any(f.strip(" \t") for f in fields))
+        filled = (k for k, fields in enumerate(rows) if _is_row(fields))
         next(filled)  # the header
         return fmt.header_line - 1 + next(filled)
 

@@ -40,6 +40,14 @@ def _shown(time: Array) -> tuple[NDArray[np.bool_], str]:
     return keep, f" (first {MAX_SHOWN_S:g} s of {time[-1] - time[0]:.3g} s)"
 
 
+def _legend_above(ax: Any, drawn: Mapping[str, Array], ncols: int) -> None:
+    """The legend above a time plot's curves ``drawn``, titled where they lie on one another
+    (:func:`paramid.plotting.coincident_note`), the axis leaving room for it."""
+    title = coincident_note(drawn, "N m") or None
+    ax.margins(y=0.35 if title else 0.25)
+    ax.legend(ncols=ncols, loc="upper center", title=title, title_fontsize="small")
+
+
 def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Array]) -> Figure:
     """Figure 3a: measured validation torque and the estimates H X̂ of selected methods (the
     first :data:`MAX_SHOWN_S` of a longer record; curves drawn on one another are said to be,
@@ -59,9 +67,7 @@ def validation_torque(time: Array, measured: Array, estimates: Mapping[str, Arra
     ax.set(xlabel="Time [s]", ylabel="Joint torque [N m]", title=f"Validation record: torque{note}")
     drawn = {"Measured": measured[keep]}
     drawn |= {f"{label} estimate": est[keep] for label, est in estimates.items()}
-    title = coincident_note(drawn, "N m") or None
-    ax.margins(y=0.35 if title else 0.25)  # room for the legend (and its title) above
-    ax.legend(ncols=4, loc="upper center", title=title, title_fontsize="small")
+    _legend_above(ax, drawn, ncols=4)
     return fig
 
 
@@ -84,10 +90,7 @@ def residuals(time: Array, residual: Mapping[str, Array]) -> Figure:
         title="Signed validation residuals (Eq 20), median run (lower middle) of each method"
         + note,
     )
-    drawn = {label: r[keep] for label, r in residual.items()}
-    title = coincident_note(drawn, "N m") or None
-    ax.margins(y=0.35 if title else 0.25)  # room for the legend (and its title) above
-    ax.legend(ncols=3, loc="upper center", title=title, title_fontsize="small")
+    _legend_above(ax, {label: r[keep] for label, r in residual.items()}, ncols=3)
     return fig
 
 

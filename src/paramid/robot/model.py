@@ -39,6 +39,7 @@ import pinocchio as pin
 from numpy.typing import ArrayLike, NDArray
 
 from paramid.errors import UserError
+from paramid.ingest import CHANNEL_UNITS
 
 Array = NDArray[np.float64]
 INERTIAL = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
@@ -518,14 +519,6 @@ def joint_kinds(robot: Robot) -> tuple[str, ...]:
     """Per entry of ``robot.joints``: "revolute", "continuous" (a revolute joint without
     limits) or "prismatic" (its position in m, its velocity in m/s)."""
     return tuple(_joint_kind(robot.model, jid) for jid in robot.pin_joint)
-
-
-#: a joint's channels in SI units by the unit of its position: a revolute or continuous joint's
-#: angle [rad] and torque [N m], a prismatic joint's position [m] and force [N]
-CHANNEL_UNITS: dict[str, dict[str, str]] = {
-    "rad": {"q": "rad", "dq": "rad/s", "ddq": "rad/s^2", "tau": "N m"},
-    "m": {"q": "m", "dq": "m/s", "ddq": "m/s^2", "tau": "N"},
-}
 
 
 def joint_units(robot: Robot) -> list[dict[str, str]]:

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from paramid.errors import InputError
 from paramid.ingest import (
+    CHANNEL_UNITS,
     GAP_INTERVALS,
     SI_UNITS,
     UNIFORM_JITTER,
@@ -53,8 +54,6 @@ Template = str | Sequence[str]
 DEFAULT_COLUMNS = {"time": "time", "q": "q_{joint}", "dq": "dq_{joint}", "tau": "tau_{joint}"}
 #: record field -> the field of paramid.ingest.UNIT_FACTORS that gives its units
 UNIT_FIELDS = {"time": "time", "q": "angle", "dq": "velocity", "tau": "torque"}
-#: a prismatic joint's q, dq and tau stay in SI as logged (no setting converts them)
-PRISMATIC_UNITS = {"q": "m", "dq": "m/s", "tau": "N"}
 
 
 @dataclass(frozen=True)
@@ -229,7 +228,7 @@ def _units_read(
 ) -> list[tuple[str, str | None, str, Collection[str]]]:
     """Per column read: its name, its units setting, the unit it is read in and the units that
     setting takes (:func:`paramid.ingest.check_file_units`); a prismatic joint's columns have
-    no setting and stay in :data:`PRISMATIC_UNITS`."""
+    no setting and stay in SI as logged (:data:`paramid.ingest.CHANNEL_UNITS`)."""
     read: list[tuple[str, str | None, str, Collection[str]]] = [
         (time_name, "units.time", units.get("time", "s"), UNIT_FACTORS["time"])
     ]
@@ -237,7 +236,7 @@ def _units_read(
         table = UNIT_FIELDS[field]
         for column, slides in zip(columns or [], prismatic, strict=False):
             if slides:
-                read.append((column, None, PRISMATIC_UNITS[field], ()))
+                read.append((column, None, CHANNEL_UNITS["m"][field], ()))
             else:
                 unit = units.get(field, SI_UNITS[table])
                 read.append((column, f"units.{field}", unit, UNIT_FACTORS[table]))
