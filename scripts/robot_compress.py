@@ -13,20 +13,22 @@ def main(smk) -> None:
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     parts = [study.signals_of(*io.read_parquet(path), robot.joints) for path in smk.input.signals]
     study.check_joints_move(robot, parts, cfg["study"])
-    for index, wanted, used in study.shortened_gaps(parts, cfg["cv"]):
-        log.warning(
-            "%s: cross-validation gap cut from %d to %d samples (a quarter of each of its %d "
-            "folds): the record is short for cv.gap_s, its held-out scores are optimistic",
-            smk.input.signals[index],
-            wanted,
-            used,
-            cfg["cv"]["folds"],
-        )
+    shortened = [
+        study.shortened_gap_warning(smk.input.signals[index], wanted, used, cfg["cv"]["folds"])
+        for index, wanted, used in study.shortened_gaps(parts, cfg["cv"])
+    ]
+    for text in shortened:
+        log.warning("%s", text)
     data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
     frame, layout = study.compressed_frame(data, extended_names(robot))
     units = study.compressed_units(robot, layout["names"])
     meta = io.provenance(
-        cfg, smk.input, stage="robot_compress", sample_rate_hz=parts[0].sample_rate_hz, **layout
+        cfg,
+        smk.input,
+        stage="robot_compress",
+        sample_rate_hz=parts[0].sample_rate_hz,
+        warnings=shortened,
+        **layout,
     )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(

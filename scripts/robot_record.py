@@ -15,17 +15,19 @@ def main(smk) -> None:
         rec, rest = records.log_record(
             io.read_record(spec), spec, joints, kinds=kinds, drop_rest=cfg["drop_rest"]
         )
-        if any(rest):
-            log.warning("%s", plausibility.rest_warning(cfg["record"], rest))
+        warned = [plausibility.rest_warning(cfg["record"], rest)] if any(rest) else []
+        if bridged := records.gap_warning(rec, cfg["record"]):
+            warned.append(bridged)
+        for text in warned:
+            log.warning("%s", text)
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}
         extra |= {
             "jitter": rec.jitter,
             "resampled": rec.resampled,
             "rows_dropped": rec.rows_trimmed,
             "rest_dropped_s": list(rest),
+            "warnings": warned,  # tables/warnings.csv repeats them
         }
-        if bridged := records.gap_warning(rec, cfg["record"]):
-            log.warning("%s", bridged)
     else:
         excitation = spec["excitation"]
         rec = twin.simulate_record(

@@ -27,7 +27,9 @@ def main(smk) -> None:
     unit = model.torque_unit(torque_units)
     io.write_csv(study.regularisation_table(curve, unit), smk.output.regularisation)
     metas = {m: meta for m, (_, meta) in read.items()}
-    io.write_csv(study.warnings_table(metas, validation), smk.output.warnings)
+    stages = [*smk.input.records, smk.input.compressed]  # what the records' stages warned of
+    noted = [text for path in stages for text in io.read_parquet_metadata(path).get("warnings", [])]
+    io.write_csv(study.warnings_table(metas, validation, noted), smk.output.warnings)
     for text in study.extrapolation_warnings(validation).values():
         log.warning(text)
     summary = validation.groupby("method", sort=False)["rmse"].mean()

@@ -1281,6 +1281,13 @@ def test_a_prediction_worse_than_no_torque_is_warned_of():
     assert "b in r RMSE 7.071 (5 x), a in r RMSE 2.121 (3 x)" in warnings["ols"]
     table = study.warnings_table({"ols": {"warnings": ["climbs"]}, "lmi": {}}, validation)
     assert table.values.tolist() == [["ols", "climbs"], ["ols", warnings["ols"]]]
+    # what the records' stages warned of (a bridged gap, a cut CV gap) comes first, as the
+    # records' rows
+    noted = ["cal: 1 interval(s) ... bridged", study.shortened_gap_warning("cal", 200, 20, 5)]
+    table = study.warnings_table({"ols": {"warnings": ["climbs"]}}, validation, noted)
+    assert table["method"].tolist() == [study.RECORDS_ROW] * 2 + ["ols"] * 2
+    assert table["warning"].tolist()[:2] == noted
+    assert noted[1].startswith("cal: cross-validation gap cut from 200 to 20 samples")
     assert warnings["ols"].endswith("or a physically consistent method, lmi)")
     # joint b recorded 10x too small (a current without its torque constant): every method,
     # the URDF's included, misses it; that is the record's warning, not each method's (it

@@ -13,7 +13,7 @@ import pytest
 from test_workflow import copy_workflow, planned_jobs, snakemake
 
 from paramid import io, plausibility
-from paramid.robot import twin
+from paramid.robot import study, twin
 
 pytestmark = pytest.mark.slow
 
@@ -272,7 +272,8 @@ def test_a_torque_logged_the_other_way_round_is_read_by_negate(workdir):
 def test_robot_record_drops_a_long_rest_and_says_so(workdir):
     """Two seconds held before a user's calibration log (1 s after it): robot_record writes
     the record without all but 0.1 s of each rest, logs a warning and records the seconds in
-    the metadata; the validation log, without rest, is written whole."""
+    the metadata; the validation log, without rest, is written whole. The warning is a row of
+    tables/warnings.csv too (it was only in the job's log)."""
     _write_logs(workdir)
     path = workdir / "data/mine/cal.csv"
     log = pd.read_csv(path)
@@ -281,7 +282,8 @@ def test_robot_record_drops_a_long_rest_and_says_so(workdir):
     held.to_csv(path, index=False)
     (workdir / "my.yaml").write_text(LOG_BLOCK)
     records = ["results/mine/records/cal.parquet", "results/mine/records/val.parquet"]
-    out = snakemake(workdir, "--cores", "1", *records, "--configfile", "my.yaml")
+    table = "results/mine/tables/warnings.csv"
+    out = snakemake(workdir, "--cores", "1", *records, table, "--configfile", "my.yaml")
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
     cal, meta = io.read_parquet(workdir / records[0])
     rest = meta["rest_dropped_s"]
@@ -291,7 +293,12 @@ def test_robot_record_drops_a_long_rest_and_says_so(workdir):
     assert len(cal) == pytest.approx(len(held) - (rest[0] + rest[1]) / step, abs=1)
     warning = (workdir / "logs/mine/robot_record_cal.log").read_text()
     assert "cal: at rest" in warning and "checks.skip: [rest_at_ends]" in warning
+    (told,) = meta["warnings"]
+    assert told.startswith("cal: at rest") and told in warning
+    rows = pd.read_csv(workdir / table)
+    assert rows[rows["warning"] == told]["method"].tolist() == [study.RECORDS_ROW]
     val, meta = io.read_parquet(workdir / records[1])
+    assert meta["warnings"] == []
     assert meta["rest_dropped_s"] == [0.0, 0.0] and len(val) == len(
         pd.read_csv(workdir / "data/mine/val.csv")
     )

@@ -200,6 +200,8 @@ rule robot_export:
 rule robot_tables:
     input:
         base="results/{study}/model/base.json",
+        records=ROBOTS.record_files,
+        compressed="results/{study}/model/compressed.parquet",
         fits=ROBOTS.fits,
         predictions=ROBOTS.predictions,
     output:

@@ -204,6 +204,15 @@ def shortened_gaps(
     return out
 
 
+def shortened_gap_warning(record: str, wanted: int, used: int, folds: int) -> str:
+    """What :func:`shortened_gaps` found of calibration record ``record``, as a warning."""
+    return (
+        f"{record}: cross-validation gap cut from {wanted} to {used} samples (a quarter of each "
+        f"of its {folds} folds): the record is short for cv.gap_s, its held-out scores are "
+        "optimistic"
+    )
+
+
 def check_joints_move(robot: Robot, parts: Sequence[ProcessedRecord], study: str) -> None:
     """Every identified joint moves (by :data:`paramid.plausibility.STILL_RAD`) in some
     calibration record: a joint held still leaves only its sensors' noise in its velocity and
@@ -872,13 +881,18 @@ def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
 
 
 def warnings_table(
-    metas: Mapping[str, Mapping[str, Any]], validation: pd.DataFrame | None = None
+    metas: Mapping[str, Mapping[str, Any]],
+    validation: pd.DataFrame | None = None,
+    record_warnings: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """warnings.csv: what each method's fit warned of (its metadata's ``warnings``; the prior
-    climbing toward the URDF, say) and, given the ``validation`` table, its predictions worse
-    than no torque (:func:`extrapolation_warnings`), one row per warning, no row when none
-    did."""
-    rows = [(method, text) for method, meta in metas.items() for text in meta.get("warnings", [])]
+    """warnings.csv: what the records' stages warned of (``record_warnings``: a gap bridged by
+    interpolation, rest dropped at an end, a cross-validation gap cut; under
+    :data:`RECORDS_ROW`), what each method's fit warned of (its metadata's ``warnings``; the
+    prior climbing toward the URDF, say) and, given the ``validation`` table, its predictions
+    worse than no torque (:func:`extrapolation_warnings`), one row per warning, no row when
+    none did."""
+    rows = [(RECORDS_ROW, text) for text in record_warnings]
+    rows += [(method, text) for method, meta in metas.items() for text in meta.get("warnings", [])]
     if validation is not None:
         rows += list(extrapolation_warnings(validation).items())
     return pd.DataFrame(rows, columns=["method", "warning"])

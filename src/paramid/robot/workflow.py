@@ -613,6 +613,9 @@ class RobotStudies:
     def _files(self, wildcards: Wildcards, folder: str, names: list[str]) -> list[str]:
         return [f"results/{wildcards.study}/{folder}/{n}.parquet" for n in names]
 
+    def record_files(self, wildcards: Wildcards) -> list[str]:
+        return self._files(wildcards, "records", self.record_ids(wildcards.study))
+
     def calibration_records(self, wildcards: Wildcards) -> list[str]:
         return self._files(wildcards, "records", self.record_ids(wildcards.study, "calibration"))
 
