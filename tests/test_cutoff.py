@@ -141,3 +141,15 @@ def test_a_cutoff_at_nyquist_is_refused_whatever_the_rates_float_noise(rate_hz):
     assert above_nyquist(20.0, rate_hz, 1) is not None
     assert above_nyquist(9.99, rate_hz, 2) is None and above_nyquist(10.0, rate_hz, 2)
     assert not cutoff.at_or_above_nyquist(19.999, 40.0)
+
+
+def test_one_text_names_the_cutoffs_at_or_above_nyquist():
+    """One cutoff or a sweep's list: the ones at or above f_s / 2 (its float noise included,
+    which the excitation chain's own test `cut >= fs / 2` missed) are named with the Nyquist
+    frequency; nothing when every one lies below."""
+    assert cutoff.nyquist_text(15.0, 20.0) == "15 Hz is at or above the Nyquist frequency 10 Hz"
+    assert cutoff.nyquist_text(20.0, 40.00000000000014) is not None
+    assert cutoff.nyquist_text(9.5, 20.0) is None
+    listed = cutoff.nyquist_text([5.0, 50.0, 60.0], 100.0)
+    assert listed == "[50.0, 60.0] are at or above the Nyquist frequency 50 Hz"
+    assert cutoff.nyquist_text([5.0, 7.5], 100.0) is None and cutoff.nyquist_text([], 1.0) is None

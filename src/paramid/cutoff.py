@@ -91,6 +91,21 @@ def at_or_above_nyquist(cutoff_hz: float, sample_rate_hz: float) -> bool:
     return cutoff_hz >= sample_rate_hz / 2 * (1 - 1e-9)
 
 
+def nyquist_text(cutoff_hz: float | Sequence[float], sample_rate_hz: float) -> str | None:
+    """Why a cutoff (or which of a list of them) cannot filter a signal sampled at
+    ``sample_rate_hz`` (:func:`at_or_above_nyquist`): "15 Hz is at or above the Nyquist
+    frequency 10 Hz", "[50.0, 60.0] are ..."; None when it can (none of them is)."""
+    nyquist = f"at or above the Nyquist frequency {sample_rate_hz / 2:g} Hz"
+    if isinstance(cutoff_hz, (int, float)):
+        return (
+            f"{cutoff_hz:g} Hz is {nyquist}"
+            if at_or_above_nyquist(cutoff_hz, sample_rate_hz)
+            else None
+        )
+    high = [float(c) for c in cutoff_hz if at_or_above_nyquist(c, sample_rate_hz)]
+    return f"{high} are {nyquist}" if high else None
+
+
 def usable_candidates(
     candidates_hz: Sequence[float], sample_rates_hz: Sequence[float]
 ) -> list[float]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paramid.config import ConfigError, check_base_study, check_fourier_design
+from paramid.cutoff import nyquist_text
 from paramid.workflow import Wildcards, fixed_signal_settings
 
 # keys of a design block that the design itself does not read
@@ -37,10 +38,10 @@ class ExcitationDesigns:
             whole_period(name, block, block["twin"], f"excitation.{name}.twin.sample_rate_hz")
             fs = float(block["twin"]["sample_rate_hz"])
             cut = float(block["identification"]["cutoff_hz"])
-            if cut >= fs / 2:
+            if above := nyquist_text(cut, fs):
                 raise ConfigError(
-                    f"excitation.{name}.identification.cutoff_hz = {cut:g} Hz is at or above "
-                    f"the Nyquist frequency {fs / 2:g} Hz of excitation.{name}.twin.sample_rate_hz"
+                    f"excitation.{name}.identification.cutoff_hz = {above} of "
+                    f"excitation.{name}.twin.sample_rate_hz"
                 )
 
     def block(self, wildcards: Wildcards) -> Mapping[str, Any]:

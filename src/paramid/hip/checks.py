@@ -33,11 +33,8 @@ def _checked_cutoff(signals_config: Mapping, fs: float, path: str | Path, study:
         except ValueError as err:
             raise InputError(f"{path}: {field}.cutoff_candidates_hz: {err}") from None
     value = float(signals_config["cutoff_hz"])
-    if cutoff.at_or_above_nyquist(value, fs):
-        raise InputError(
-            f"{path}: {field}.cutoff_hz = {value:g} Hz is at or above the "
-            f"Nyquist frequency {fs / 2:g} Hz of this record ({fs:g} Hz sampling)"
-        )
+    if above := cutoff.nyquist_text(value, fs):
+        raise InputError(f"{path}: {field}.cutoff_hz = {above} of this record ({fs:g} Hz sampling)")
     return value
 
 
@@ -90,12 +87,8 @@ def check_usable(
     rate = plausibility.sample_rate(record.time, declared=time_unit)
     if "time_units" not in skip_checks and rate:
         _stop(path, study, "time_units", rate)
-    high = [v for v in sweep_cutoffs if cutoff.at_or_above_nyquist(v, fs)]
-    if high:
-        raise InputError(
-            f"{path}: studies.{study}.sweeps.cutoff_hz.values {high} are at or above the "
-            f"Nyquist frequency {fs / 2:g} Hz of this record"
-        )
+    if above := cutoff.nyquist_text(sweep_cutoffs, fs):
+        raise InputError(f"{path}: studies.{study}.sweeps.cutoff_hz.values {above} of this record")
     cutoff_hz = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     if trim < 1:

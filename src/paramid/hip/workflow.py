@@ -150,17 +150,12 @@ class HipStudies:
                 raise ConfigError(
                     f"{field}.signals.cutoff_candidates_hz with {rate}: {err}"
                 ) from None
-        elif cutoff.at_or_above_nyquist(float(signals["cutoff_hz"]), fs):
+        elif above := cutoff.nyquist_text(float(signals["cutoff_hz"]), fs):
             raise ConfigError(
-                f"{field}.signals.cutoff_hz = {signals['cutoff_hz']:g} Hz is at or above the "
-                f"Nyquist frequency {fs / 2:g} Hz of {rate}: sample faster or lower the cutoff"
+                f"{field}.signals.cutoff_hz = {above} of {rate}: sample faster or lower the cutoff"
             )
-        high = [v for v in self._sweep_cutoffs(name) if cutoff.at_or_above_nyquist(v, fs)]
-        if high:
-            raise ConfigError(
-                f"{field}.sweeps.cutoff_hz.values {high} are at or above the Nyquist frequency "
-                f"{fs / 2:g} Hz of {rate}"
-            )
+        if above := cutoff.nyquist_text(self._sweep_cutoffs(name), fs):
+            raise ConfigError(f"{field}.sweeps.cutoff_hz.values {above} of {rate}")
 
     def _sweep_cutoffs(self, study: str) -> list[float]:
         return self.blocks[study].get("sweeps", {}).get("cutoff_hz", {}).get("values", [])

@@ -49,13 +49,10 @@ class ProcessedRecord:
 def above_nyquist(cutoff_hz: float, sample_rate_hz: float, decimate: int) -> str | None:
     """Why a cutoff cannot be used on a record: at or above the Nyquist frequency of its rate
     after decimation by ``decimate``; ``None`` when it can."""
-    nyquist = sample_rate_hz / (2 * decimate)
-    if not cutoff.at_or_above_nyquist(cutoff_hz, sample_rate_hz / decimate):
+    above = cutoff.nyquist_text(cutoff_hz, sample_rate_hz / decimate)
+    if above is None:
         return None
-    return (
-        f"cutoff {cutoff_hz:g} Hz is at or above the Nyquist frequency {nyquist:g} Hz "
-        f"of the decimated rate ({sample_rate_hz:g} Hz / {decimate})"
-    )
+    return f"cutoff {above} of the decimated rate ({sample_rate_hz:g} Hz / {decimate})"
 
 
 def process(
