@@ -531,7 +531,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
     with more wins and Holm p < 0.05, direction only with more wins alone (the project's
     verdict rule, :mod:`paramid.audit`), else differs.  The pooled scope counts each function
     twice (:data:`POOLED`), which shrinks p: it is reproduced only where each dimension alone
-    is too (PO: Holm p 0.38 at D10, 0.005 pooled)."""
+    is too (PO: Holm p 0.38 at D10, 0.004 at D20, 0.005 pooled)."""
     rows = []
     alone = {  # (peer, scope) -> significant with more wins, and p, for one dimension
         (r["peer"], r["scope"]): (bool(r["wins"] > r["losses"] and r["holm_p"] < audit.ALPHA), r)
@@ -549,7 +549,7 @@ def _wilcoxon_claims(wilcoxon: pd.DataFrame, reference: str) -> list[dict]:
         if more and significant and not all(holds for holds, _ in parts):
             significant = False
             each = ", ".join(f"{one['scope']} p = {one['holm_p']:.3g}" for _, one in parts)
-            why += f": significant pooled only (alone: {each})"
+            why += f": significant pooled, not in each dimension alone ({each})"
         rows.append(
             audit.row(
                 f"{reference} better than {r['peer']} over functions ({r['scope']}, Ave)",
