@@ -10,6 +10,7 @@ import loaders
 import numpy as np
 import pandas as pd
 import pytest
+import reference_kinematics as ref
 import yaml
 from reference_filters import reference_ekf, reference_sequential_ekf
 from scipy import stats as sps
@@ -99,7 +100,7 @@ CFG = {
 def _problem(data: twin.TwinData, free=None) -> Problem:
     t = data.truth
     if free is None:
-        J = kin.position_jacobian(t["nominal"], _q(data.frame, "train"), tool=t["tool_mm"])
+        J = ref.position_jacobian(t["nominal"], _q(data.frame, "train"), tool=t["tool_mm"])
         free = identifiability(J.reshape(-1, 24)).free
     return Problem.from_frame(data.frame, t["nominal"], t["tool_mm"], free, t["convention"])
 
@@ -111,7 +112,7 @@ def _q(frame, split):
 
 @pytest.fixture(scope="module")
 def data() -> twin.TwinData:
-    return twin.simulate("kr210", TWIN, kin.KR210_TABLE1)
+    return twin.simulate("kr210", TWIN, ref.KR210_TABLE1)
 
 
 @pytest.fixture(scope="module")
@@ -123,10 +124,10 @@ def _noise_free(errors: np.ndarray) -> twin.TwinData:
     """A noise-free twin whose true errors are ``errors`` (passed through the error draw)."""
     cfg = copy.deepcopy(TWIN)
     cfg["noise"] = {"constant_um": 0.0, "per_metre_um": 0.0, "coverage": 2.0}
-    base = twin.simulate("kr210", cfg, kin.KR210_TABLE1)
+    base = twin.simulate("kr210", cfg, ref.KR210_TABLE1)
     frame = base.frame.copy()
     q = frame[[f"q{j}" for j in range(1, 7)]].to_numpy()
-    p = kin.positions(kin.KR210_TABLE1.vector() + errors, q, tool=cfg["tool_mm"])
+    p = kin.positions(ref.KR210_TABLE1.vector() + errors, q, tool=cfg["tool_mm"])
     frame[["x", "y", "z"]] = p
     truth = dict(base.truth, errors=errors.tolist())
     return twin.TwinData(frame=frame, truth=truth)
@@ -136,7 +137,7 @@ def _noise_free(errors: np.ndarray) -> twin.TwinData:
 
 
 def test_twin_is_deterministic_and_shaped(data):
-    again = twin.simulate("kr210", TWIN, kin.KR210_TABLE1)
+    again = twin.simulate("kr210", TWIN, ref.KR210_TABLE1)
     assert data.frame.equals(again.frame)
     f = data.frame
     assert len(f) == 500 and f["selected"].sum() == 100
@@ -148,7 +149,7 @@ def test_twin_is_deterministic_and_shaped(data):
     )
     q = f[[f"q{j}" for j in range(1, 7)]].to_numpy()
     assert np.all(q >= lo) and np.all(q <= hi)
-    other = twin.simulate("kr210", dict(TWIN, seed=1), kin.KR210_TABLE1)
+    other = twin.simulate("kr210", dict(TWIN, seed=1), ref.KR210_TABLE1)
     assert not np.allclose(other.truth["repeats"][0]["errors"], data.truth["repeats"][0]["errors"])
 
 
@@ -184,7 +185,7 @@ def test_greedy_maximin_spreads_points():
 
 
 def test_identifiability_finds_the_two_null_combinations(problem, data):
-    J = kin.position_jacobian(data.truth["nominal"], problem.q_train, tool=data.truth["tool_mm"])
+    J = ref.position_jacobian(data.truth["nominal"], problem.q_train, tool=data.truth["tool_mm"])
     ident = identifiability(J.reshape(-1, 24))
     assert ident.rank == 22
     names = kin.parameter_names()
@@ -1003,7 +1004,7 @@ def test_tracking_error_vanishes_with_the_true_parameters(data):
     centre = targets[0].copy()
     centre[:3, 3] = cfg["centre_mm"]
     nominal = np.asarray(data.truth["nominal"])
-    robot = twin.robot_of("kr210", TWIN, kin.KR210_TABLE1, MASS, 0)  # geometric errors only
+    robot = twin.robot_of("kr210", TWIN, ref.KR210_TABLE1, MASS, 0)  # geometric errors only
     commanded = [model.nominal_vector(e, TWIN["tool_mm"]) for e in (nominal, robot.dh)]
     q0 = polish.seed_configuration(nominal, centre, tool=cfg["tcp_mm"])
     err = polish.tracking_errors(np.stack(commanded), robot, targets, q0, tool=cfg["tcp_mm"])
@@ -1215,7 +1216,7 @@ def test_parameter_recovery_reports_a_known_offset_per_run(data, problem):
     urad on every angle and 1 um on every length: bias and RMS error are that offset, the
     summary 1 urad and 1 um (a run compared with another run's truth, a flipped bias or a
     unit off by 1000 would show)."""
-    other = twin.simulate("kr210", dict(TWIN, seed=1), kin.KR210_TABLE1)
+    other = twin.simulate("kr210", dict(TWIN, seed=1), ref.KR210_TABLE1)
     problems = [problem, _problem(other, free=problem.free)]
     positions = []
     for d in (data, other):

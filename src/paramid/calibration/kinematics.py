@@ -48,7 +48,6 @@ KIND_UNITS = {"alpha": "rad", "a": "mm", "d": "mm", "theta": "rad"}
 
 __all__ = [
     "KINDS",
-    "KR210_TABLE1",
     "Chain",
     "chain",
     "cross",
@@ -62,10 +61,8 @@ __all__ = [
     "inverse_kinematics",
     "parameter_names",
     "parameter_units",
-    "position_jacobian",
     "positions",
     "rotation_error",
-    "transform",
 ]
 
 
@@ -117,15 +114,6 @@ class DHTable:
     def vector(self) -> FloatArray:
         """The 24-vector ``[alpha, a, d, theta]`` of Eq 6."""
         return np.concatenate([self.alpha, self.a, self.d, self.theta]).astype(np.float64)
-
-
-#: KUKA KR 210 R2700, paper Table 1, read as standard DH (see the module docstring).
-KR210_TABLE1 = DHTable.from_degrees(
-    alpha_deg=[-90, 0, 90, -90, 90, 0],
-    a_mm=[350, 1150, 41, 0, 0, 0],
-    d_mm=[675, 0, 0, 1200, 0, 215],
-    theta_deg=[0, -90, 180, 0, 0, 0],
-)
 
 
 def _split(params: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
@@ -271,22 +259,6 @@ def forward(
     return R6, last(tool_point(frames, t))
 
 
-def transform(
-    params: ArrayLike,
-    q: ArrayLike,
-    *,
-    convention: Convention = "standard",
-    tool: ArrayLike | None = None,
-) -> FloatArray:
-    """Homogeneous pose (..., 4, 4) of the tool frame (flange axes, origin at the tool point)."""
-    R, p = forward(params, q, convention=convention, tool=tool)
-    T = np.zeros((*R.shape[:-2], 4, 4))
-    T[..., :3, :3] = R
-    T[..., :3, 3] = p
-    T[..., 3, 3] = 1.0
-    return T
-
-
 def positions(
     params: ArrayLike,
     q: ArrayLike,
@@ -297,39 +269,6 @@ def positions(
     """Tool-point positions P_r(e, Q) (..., 3) in mm (Eq 5), vectorised over both arguments."""
     P, Q, t = _inputs(params, q, tool)
     return last(tool_point(chain(P, Q, convention), t))
-
-
-def position_jacobian(
-    params: ArrayLike,
-    q: ArrayLike,
-    *,
-    convention: Convention = "standard",
-    tool: ArrayLike | None = None,
-    with_positions: bool = False,
-) -> FloatArray | tuple[FloatArray, FloatArray]:
-    """Analytic 3 x 24 Jacobian dP_r/de (Eq 8-10) in the column order of Eq 6 (..., 3, 24).
-
-    Standard DH, with frame {i-1} before joint i and frame {i} after it:
-    ``dp/dtheta_i = z_{i-1} x (p - o_{i-1})``, ``dp/dd_i = z_{i-1}``, ``dp/da_i = x_i``,
-    ``dp/dalpha_i = x_i x (p - o_i)``.
-    Modified DH (row i holds alpha_{i-1}, a_{i-1}): ``dp/dalpha = x_{i-1} x (p - o_{i-1})``,
-    ``dp/da = x_{i-1}``, ``dp/dtheta_i = z_i x (p - o_i)``, ``dp/dd_i = z_i``.
-    Columns for alpha and theta are per rad, those for a and d per mm (dimensionless).
-    With ``with_positions`` the tool-point positions (..., 3) are returned too.
-    """
-    P, Q, t = _inputs(params, q, tool)
-    frames = chain(P, Q, convention)
-    p = tool_point(frames, t)
-    # all joints at once: frames stacked on axis 1, (3, 7, *batch); {i-1} = [:-1], {i} = [1:]
-    x, z = np.stack(frames.x, axis=1), np.stack(frames.z, axis=1)
-    r = p[:, None] - np.stack(frames.o, axis=1)
-    if convention == "standard":
-        cols = (cross(x[:, 1:], r[:, 1:]), x[:, 1:], z[:, :-1], cross(z[:, :-1], r[:, :-1]))
-    else:
-        cols = (cross(x[:, :-1], r[:, :-1]), x[:, :-1], z[:, 1:], cross(z[:, 1:], r[:, 1:]))
-    J = np.moveaxis(np.concatenate(cols, axis=1), (0, 1), (-2, -1))  # alpha, a, d, theta
-    p = last(p)
-    return (J, p) if with_positions else J
 
 
 def geometric_jacobian(

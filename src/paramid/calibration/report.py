@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from paramid import stats
 from paramid.calibration import model
-from paramid.calibration.identify import IDENTIFIERS, LABELS, Fit
+from paramid.calibration.identify import LABELS, Fit
 from paramid.calibration.paper import (
     HYBRIDS,
     METRICS,
@@ -33,7 +33,6 @@ from paramid.calibration.paper import (
 from paramid.calibration.problem import Problem, metrics, truth_equivalent
 
 __all__ = [
-    "TABLE9",
     "dataset_of",
     "fit_frame",
     "fits_by_model",
@@ -52,9 +51,6 @@ __all__ = [
     "hybrid_runtime_table",
     "parameter_recovery",
 ]
-
-#: Table 9 (polishing path): the Table 7 rows that the identifier registry marks as polishing.
-TABLE9: list[str] = [ident for ident in TABLE7 if IDENTIFIERS[ident].polishing]
 
 
 def dataset_of(run: int, truth: Mapping) -> int:
