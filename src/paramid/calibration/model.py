@@ -175,9 +175,10 @@ def jacobian(
     """Analytic Jacobian dp/de (..., 3, 38) of :func:`positions` (and p with ``with_positions``).
 
     DH columns by Eq 8-10 (alpha_i and a_i along the axis before Hayati's rotation; without
-    the extra parameters, bit for bit the tests' 24-column peer); base: e_x, e_y, e_x x (p - t), (Rx e_y) x
-    (p - t); beta2: y_2 x (p - o_2); tool: the flange axes x_6, y_6, z_6; compliance c_i:
-    the theta_i column times M_i(q) (the deflection adds to the joint angle).
+    the extra parameters, bit for bit the tests' 24-column peer); base: e_x, e_y,
+    e_x x (p - t), (Rx e_y) x (p - t); beta2: y_2 x (p - o_2); tool: the flange axes x_6,
+    y_6, z_6; compliance c_i: the theta_i column times M_i(q) (the deflection adds to the
+    joint angle).
     """
     E, Q, T = _inputs(e, q, tau)
     frames, p = _frames(E, Q, T)

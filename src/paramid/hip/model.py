@@ -24,7 +24,6 @@ class RegressorColumn:
     unit: str  # unit of the parameter, so that H·X is in N m
     column_unit: str  # unit of the regressor column itself
     formula: Callable[[Array, Array, Array, float], Array]
-    description: str
 
 
 def _ones(q: Array, qd: Array, qdd: Array, g: float) -> Array:
@@ -34,27 +33,14 @@ def _ones(q: Array, qd: Array, qdd: Array, g: float) -> Array:
 COLUMNS: dict[str, RegressorColumn] = {
     c.key: c
     for c in (
-        RegressorColumn(
-            "g_sin_q", "Mxt", "kg m", "m/s^2", lambda q, qd, qdd, g: g * np.sin(q), "g sin q (Eq 6)"
-        ),
-        RegressorColumn(
-            "g_cos_q", "Myt", "kg m", "m/s^2", lambda q, qd, qdd, g: g * np.cos(q), "g cos q (Eq 6)"
-        ),
-        RegressorColumn(
-            "qdd", "Jt", "kg m^2", "rad/s^2", lambda q, qd, qdd, g: qdd, "acceleration (Eq 6)"
-        ),
-        RegressorColumn(
-            "sign_qd",
-            "fc",
-            "N m",
-            "1",
-            lambda q, qd, qdd, g: np.sign(qd),
-            "sgn of velocity (Eq 2, 6)",
-        ),
-        RegressorColumn(
-            "qd", "fv", "N m s/rad", "rad/s", lambda q, qd, qdd, g: qd, "velocity (Eq 2, 6)"
-        ),
-        RegressorColumn("offset", "tau0", "N m", "1", _ones, "constant torque offset"),
+        # g sin q and g cos q (Eq 6): the gravity moments of Mxt, Myt
+        RegressorColumn("g_sin_q", "Mxt", "kg m", "m/s^2", lambda q, qd, qdd, g: g * np.sin(q)),
+        RegressorColumn("g_cos_q", "Myt", "kg m", "m/s^2", lambda q, qd, qdd, g: g * np.cos(q)),
+        RegressorColumn("qdd", "Jt", "kg m^2", "rad/s^2", lambda q, qd, qdd, g: qdd),  # Eq 6
+        # Coulomb (sgn of the velocity) and viscous friction (Eq 2, 6)
+        RegressorColumn("sign_qd", "fc", "N m", "1", lambda q, qd, qdd, g: np.sign(qd)),
+        RegressorColumn("qd", "fv", "N m s/rad", "rad/s", lambda q, qd, qdd, g: qd),
+        RegressorColumn("offset", "tau0", "N m", "1", _ones),  # a constant torque offset
     )
 }
 
