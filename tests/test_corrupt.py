@@ -23,6 +23,11 @@ def test_a_truncated_parquet_names_itself_and_its_rebuild(tmp_path):
         io.read_parquet(path)
     with pytest.raises(FileNotFoundError):
         io.read_parquet(tmp_path / "missing.parquet")
+    # its metadata alone too (it read as empty: a stage's warnings left a table unsaid)
+    with pytest.raises(io.UnreadableFile, match=r"a\.parquet: unreadable Parquet .*--force"):
+        io.read_parquet_metadata(path)
+    with pytest.raises(FileNotFoundError):
+        io.read_parquet_metadata(tmp_path / "missing.parquet")
 
 
 def test_verify_reports_an_unreadable_file_instead_of_crashing(tmp_path):
@@ -41,6 +46,8 @@ def test_verify_reports_an_unreadable_file_instead_of_crashing(tmp_path):
     assert not result.ok and result.same == ["results/b.parquet"]
     assert result.unreadable[0].startswith("results/a.parquet (reference:")
     assert "UNREADABLE" in result.report() and "1 unreadable" in result.report()
+    # the inputs' check before the comparison passes over it (the comparison names it)
+    assert provenance.changed_inputs(tmp_path / "ref", tmp_path, ["results/a.parquet"]) == {}
 
 
 @pytest.mark.slow

@@ -255,28 +255,35 @@ def read_parquet(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, Any]]
     try:
         table = pq.read_table(path)
     except (pa.ArrowException, OSError) as err:
-        if not Path(path).exists():
-            raise
-        raise UnreadableFile(
-            f"{path}: unreadable Parquet ({err}); rebuild it with "
-            f"`snakemake --force {path}` (or delete it and rerun)"
-        ) from None
+        raise _unreadable(path, err) from None
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     meta = json.loads(raw) if raw else {}
     return table.to_pandas(), meta
 
 
 def read_parquet_metadata(path: str | os.PathLike) -> dict[str, Any]:
-    """The ``paramid`` metadata block of a Parquet file, without reading its data (an
-    unreadable file: empty)."""
+    """The ``paramid`` metadata block of a Parquet file, without reading its data; an
+    unreadable file raises as in :func:`read_parquet` (it read as empty: a stage's warnings
+    were left out of a table without a word, a missing unit was a KeyError)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    except (pa.ArrowException, OSError):
-        return {}
+    except (pa.ArrowException, OSError) as err:
+        raise _unreadable(path, err) from None
     return json.loads(raw) if raw else {}
+
+
+def _unreadable(path: str | os.PathLike, err: Exception) -> Exception:
+    """What reading Parquet ``path`` raises for ``err``: a missing file's own error, else
+    :class:`UnreadableFile` naming the file and the command that rebuilds it."""
+    if not Path(path).exists():
+        return err
+    return UnreadableFile(
+        f"{path}: unreadable Parquet ({err}); rebuild it with "
+        f"`snakemake --force {path}` (or delete it and rerun)"
+    )
 
 
 def data_hash(path: str | os.PathLike) -> str:

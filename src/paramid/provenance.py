@@ -280,11 +280,16 @@ def changed_inputs(
     """The inputs outside ``results/`` (the data and configs a build read, as the Parquet
     outputs among ``files`` record them) whose file in ``checkout`` no longer has the SHA-256
     recorded, each with what happened to it: a rebuild from this checkout cannot reproduce
-    what was made from the old one, and verify says why before it compares."""
+    what was made from the old one, and verify says why before it compares (an unreadable
+    output: skipped here, the comparison names it)."""
     recorded: dict[str, set[str]] = {}
     for rel in files:
         if output_kind(rel) == "parquet":
-            inputs = io.read_parquet_metadata(Path(results_root) / rel).get("inputs", {})
+            try:
+                meta = io.read_parquet_metadata(Path(results_root) / rel)
+            except io.UnreadableFile:
+                continue  # the comparison names it
+            inputs = meta.get("inputs", {})
             for path, digest in inputs.items():
                 if Path(path).parts[:1] not in (("results",), (".snakemake",)):
                     recorded.setdefault(path, set()).add(digest)
