@@ -252,7 +252,7 @@ class ConsistentLS:
             warnings.filterwarnings("ignore", "Solution may be inaccurate")
             try:
                 problem.unpack_results(raw, chain, inverse)
-            except cp.error.SolverError:
+            except cp.error.SolverError:  # a failed solve: raw.status names it, no theta
                 pass
         theta = None
         if self.z.value is not None and str(raw.status) in ("Solved", "AlmostSolved"):
