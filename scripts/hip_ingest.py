@@ -15,10 +15,9 @@ def main(smk) -> None:
     if any(rest):
         log.warning("%s", plausibility.rest_warning(cfg["record"], rest))
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
-    units = {"time": "s", "angle": "rad", "torque": "N m"}
     if record.velocity is not None:
         frame["velocity"] = record.velocity
-        units["velocity"] = "rad/s"
+    units = {column: ingest.SI_UNITS[column] for column in frame.columns}
     meta = io.provenance(
         cfg,
         smk.input,

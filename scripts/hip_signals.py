@@ -3,9 +3,7 @@ A calibration record that leaves parameters loose, and a validation record holdi
 one back-and-forth of the joint, are warned about once, here, in the log and the file's
 metadata."""
 
-import pandas as pd
-
-from paramid import estimators, io, plausibility
+from paramid import estimators, io, plausibility, signals
 from paramid.hip import model, pipeline
 
 
@@ -24,10 +22,7 @@ def main(smk) -> None:
         float(cutoff),
     )
     H, _ = pipeline.regression(out, cfg["regressor"], cfg["gravity"])
-    frame = pd.DataFrame(
-        {"time": out.time, "q": out.q, "qd": out.qd, "qdd": out.qdd, "torque": out.torque}
-    )
-    units = {"time": "s", "q": "rad", "qd": "rad/s", "qdd": "rad/s^2", "torque": "N m"}
+    frame, units = out.frame(), dict(signals.PROCESSED_UNITS)
     for key, column in zip(cfg["regressor"], H.T, strict=True):
         frame[f"H_{key}"] = column
         units[f"H_{key}"] = model.COLUMNS[key].column_unit
