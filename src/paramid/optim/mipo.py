@@ -44,7 +44,7 @@ from paramid.optim.base import (
     take_columns,
     uniform_block,
 )
-from paramid.optim.po import Draws, Ledger, _linear_update, levy_steps, settle
+from paramid.optim.po import Draws, Ledger, _linear_update, forage_and_fear, levy_steps, settle
 
 #: Chebyshev map degree tau of Eq 37 (the paper uses 2).
 CHEBYSHEV_DEGREE = 2.0
@@ -166,12 +166,10 @@ def _mipo_coefficients(
     Staying parrots (behaviour 1) get the identity here; their points come from Eq 42/44.
     """
     coef[...] = 0.0
-    a, b, c, d, m, v = (coef[:, i, 0] for i in range(6))
+    a, c, d, v = (coef[:, i, 0] for i in (0, 2, 3, 5))
     forage, stay, talk, fear = (behaviour == k for k in range(4))
     r_forage, r1, r2, r3, r_fear, theta = (u[:, i] for i in range(1, 7))
-    np.copyto(m, 1.0, where=forage)
-    np.copyto(v, -1.0, where=forage)
-    np.copyto(c, r_forage * (1.0 - t) ** (2.0 * t), where=forage)
+    forage_and_fear(coef, forage, fear, r_forage, r_fear, theta, t, G)
     np.copyto(a, 1.0, where=stay)
     w1, w2 = adaptive_weights(t)  # Eq 39
     k = w2 * 0.2 * r3 * (1.0 - t)
@@ -180,9 +178,6 @@ def _mipo_coefficients(
     with np.errstate(divide="ignore"):
         drift = w1 * 0.2 * r1 * (1.0 - t) * np.exp(-t / r2)
     np.copyto(d, drift, where=talk)
-    s = r_fear * np.cos(0.5 * np.pi * t) + np.cos(theta * np.pi) * t ** (2.0 / G)
-    np.copyto(a, 1.0 - s, where=fear)
-    np.copyto(b, s, where=fear)
 
 
 def _elite_merge(

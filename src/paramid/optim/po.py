@@ -236,12 +236,10 @@ def _po_coefficients(
     b = s with s = r cos(pi t / 2) + cos(r' pi) t^(2/G).
     """
     coef[...] = 0.0
-    a, b, c, d, m, v = (coef[:, i, 0] for i in range(6))
+    a, c, d, v = (coef[:, i, 0] for i in (0, 2, 3, 5))
     forage, stay, talk, fear = (behaviour == k for k in range(4))
     r_forage, r_stay, r_talk, p_talk, r_exp, r_fear, theta = (u[:, i] for i in range(1, 8))
-    np.copyto(m, 1.0, where=forage)
-    np.copyto(v, -1.0, where=forage)
-    np.copyto(c, r_forage * (1.0 - t) ** (2.0 * t), where=forage)
+    forage_and_fear(coef, forage, fear, r_forage, r_fear, theta, t, G)
     np.copyto(a, 1.0, where=stay | talk)
     np.copyto(v, 1.0, where=stay)
     np.copyto(d, r_stay, where=stay)
@@ -252,6 +250,25 @@ def _po_coefficients(
     with np.errstate(divide="ignore"):
         leave = 0.2 * r_talk * np.exp(-t / r_exp)
     np.copyto(d, leave, where=talk & ~join)
+
+
+def forage_and_fear(
+    coef: FloatArray,
+    forage: NDArray[np.bool_],
+    fear: NDArray[np.bool_],
+    r_forage: FloatArray,
+    r_fear: FloatArray,
+    theta: FloatArray,
+    t: FloatArray,
+    G: int,
+) -> None:
+    """The coefficients (rows a, b, c, m, v of ``coef``) of the foraging parrots, Eq 31
+    (m = 1, v = -1, c = r (1 - t)^(2t)), and of the fearful ones, Eq 36 (a = 1 - s, b = s
+    with s = r cos(pi t / 2) + cos(r' pi) t^(2/G)): the same in PO and MIPO."""
+    a, b, c, m, v = (coef[:, i, 0] for i in (0, 1, 2, 4, 5))
+    np.copyto(m, 1.0, where=forage)
+    np.copyto(v, -1.0, where=forage)
+    np.copyto(c, r_forage * (1.0 - t) ** (2.0 * t), where=forage)
     s = r_fear * np.cos(0.5 * np.pi * t) + np.cos(theta * np.pi) * t ** (2.0 / G)
     np.copyto(a, 1.0 - s, where=fear)
     np.copyto(b, s, where=fear)
