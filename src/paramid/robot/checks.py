@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from paramid import plausibility
 from paramid.ingest import data_row
 from paramid.plausibility import STILL_RAD
-from paramid.robot.model import Robot, joint_kinds, joint_ranges, pin_configuration
+from paramid.robot.model import Robot, coordinate_unit, joint_kinds, joint_ranges, pin_configuration
 from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
@@ -235,7 +235,8 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
         if joint not in record.locked_q or not in_chain:
             continue
         q = record.locked_q[joint]
-        unit, what = ("m", "position") if kind == "prismatic" else ("rad", "angle")
+        unit = coordinate_unit(kind)
+        what = "position" if unit == "m" else "angle"
         low, high = (float(v) for v in np.percentile(q, [1, 99]))
         held = float(np.median(q))
         off = held - value

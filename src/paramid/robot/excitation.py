@@ -61,6 +61,7 @@ from paramid.friction.laws import sign_or_tanh
 from paramid.robot.estimators import relative_error, to_base
 from paramid.robot.model import (
     Robot,
+    coordinate_unit,
     friction_columns,
     inverse_dynamics,
     joint_kinds,
@@ -192,7 +193,7 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
     fields = {key: _field(study, f"margins.{key}") for key in ("position_rad", "velocity_rad_s")}
     mq, mv = (_per_joint(spec["margins"][key], n, field) for key, field in fields.items())
     for k, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):
-        unit = "m" if kind == "prismatic" else "rad"  # a prismatic joint's limits are in m, m/s
+        unit = coordinate_unit(kind)  # a prismatic joint's limits are in m, m/s
         if hi[k] - lo[k] <= 2 * mq[k]:
             raise ExcitationError(
                 f"{fields['position_rad']} = {mq[k]:g} {unit} on each side empties {joint}'s "

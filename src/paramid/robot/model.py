@@ -284,7 +284,7 @@ def _check_locks(
         if not (np.isfinite(low) and np.isfinite(high) and low < high):  # no limits given
             continue
         slack = max(LOCK_LIMIT_SLACK * (high - low), 1e-3)
-        unit = "m" if _joint_kind(full, jid) == "prismatic" else "rad"
+        unit = coordinate_unit(_joint_kind(full, jid))
         pose = value  # a revolute joint's pose repeats every turn (a log wrapped to [0, 2π))
         if unit == "rad":
             pose -= 2 * np.pi * np.round((value - 0.5 * (low + high)) / (2 * np.pi))
@@ -521,9 +521,15 @@ def joint_kinds(robot: Robot) -> tuple[str, ...]:
     return tuple(_joint_kind(robot.model, jid) for jid in robot.pin_joint)
 
 
+def coordinate_unit(kind: str) -> str:
+    """The unit of a joint's coordinate by its kind (:func:`joint_kinds`): m for a prismatic
+    joint, rad for a revolute or continuous one (the keys of :data:`CHANNEL_UNITS`)."""
+    return "m" if kind == "prismatic" else "rad"
+
+
 def joint_units(robot: Robot) -> list[dict[str, str]]:
     """Per entry of ``robot.joints``: the units of its channels (:data:`CHANNEL_UNITS`)."""
-    return [CHANNEL_UNITS["m" if k == "prismatic" else "rad"] for k in joint_kinds(robot)]
+    return [CHANNEL_UNITS[coordinate_unit(k)] for k in joint_kinds(robot)]
 
 
 # the unit of each standard parameter by its prefix (inertial) or, per joint term, by the
@@ -544,8 +550,7 @@ def parameter_units(robot: Robot) -> dict[str, str]:
     """The unit of each of ``robot.standard_names`` (a base parameter carries its leading
     standard parameter's)."""
     coordinate = {
-        j: "m" if k == "prismatic" else "rad"
-        for j, k in zip(robot.joints, joint_kinds(robot), strict=True)
+        j: coordinate_unit(k) for j, k in zip(robot.joints, joint_kinds(robot), strict=True)
     }
     units = {}
     for name in robot.standard_names:
