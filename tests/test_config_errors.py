@@ -183,6 +183,14 @@ CASES = {
         _hip(lambda s: s.update(methods=["ls", "rls_agow"])),
         ["studies.hip.methods[1] = 'rls_agow'", "did you mean 'rls_agwo'?"],
     ),
+    "a nonlinear method misspelt": (
+        lambda c: c["nonlinear"]["hip_nonlinear"].update(methods=["rls_agwo", "newton"]),
+        ["nonlinear.hip_nonlinear.methods[1] = 'newton'"],
+    ),
+    "an unknown friction law to fit": (
+        lambda c: c["nonlinear"]["hip_nonlinear"].update(fitted=["stribeck", "lugre"]),
+        ["nonlinear.hip_nonlinear.fitted[1] = 'lugre'"],
+    ),
     "a study named with a hyphen": (
         lambda c: c["robots"].update({"my-arm": c["robots"]["kinova_gen3"]}),
         ["robots: the name 'my-arm' is not allowed", "lower-case letters, digits and _"],

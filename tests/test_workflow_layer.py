@@ -1029,12 +1029,6 @@ def test_the_cec_budget_needs_a_population_that_divides_it(config):
     Cec2022Benchmark(config, result_folders(config), ".")  # 5 000 and 25 000 iterations
 
 
-def test_nonlinear_refuses_an_unknown_method(config):
-    config["nonlinear"]["hip_nonlinear"]["methods"] = ["rls_agwo", "newton"]
-    with pytest.raises(ConfigError, match=r"nonlinear.hip_nonlinear.methods: unknown \['newton'\]"):
-        NonlinearStudies(config)
-
-
 def test_overlay_options_quote_absolute_paths(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     text = workflow.overlay_options(["my study.yaml", tmp_path / "b.yaml"])

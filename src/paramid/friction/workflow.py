@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paramid.config import ConfigError, check_base_study
-from paramid.friction import laws, methods
+from paramid.config import check_base_study
+from paramid.friction import laws
 from paramid.workflow import Wildcards, fixed_signal_settings
 
 FRICTION_LAWS = list(laws.MODELS)
@@ -28,16 +28,6 @@ class NonlinearStudies:
         self.names = list(self.blocks)
         for name, block in self.blocks.items():
             check_base_study(config, f"nonlinear.{name}", block["base_study"])
-            for law in [*block["truths"], *block["fitted"]]:
-                if law not in laws.MODELS:
-                    raise ConfigError(
-                        f"nonlinear.{name}: unknown friction law {law!r}; known: {FRICTION_LAWS}"
-                    )
-            unknown = sorted(set(block["methods"]) - set(methods.METHOD_NAMES))
-            if unknown:
-                raise ConfigError(
-                    f"nonlinear.{name}.methods: unknown {unknown}; known: {methods.METHOD_NAMES}"
-                )
 
     def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
         return self.blocks[wildcards.study]
