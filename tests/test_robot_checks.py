@@ -101,13 +101,21 @@ def test_degrees_declared_as_radians(record, robot):
     problems = checks.record_problems(angle_only, robot)
     [message] = [m for c, j, m in problems if c == "angle_units"]
     assert message.startswith("every joint:") and message.endswith("set units.q: deg")
+    # one joint's column in degrees beside columns in radians: units.q would convert them all
+    # (a user who followed "set units.q: deg" read four joints 57x too small, unwarned); a
+    # continuous joint keeps its own line, with its caveat (it may turn)
     for k in (1, 2):  # joint_2 (revolute), joint_3 (continuous)
         one = record.q.copy()
         one[:, k] = np.rad2deg(one[:, k])
         problems = checks.record_problems(dataclasses.replace(record, q=one), robot)
         [(joint, message)] = [(j, m) for c, j, m in problems if c == "angle_units"]
-        assert joint == JOINTS[k] and "is it in degrees? set units.q: deg" in message
-        assert ("two revolutions" in message) == (k == 2)
+        if k == 1:
+            assert joint is None and message.startswith("joint_2: the angle looks like degrees")
+            assert "a record with angle columns in two units?" in message
+            assert "convert the odd columns" in message and "joint_1, joint_3" in message
+        else:
+            assert joint == JOINTS[k] and "is it in degrees? set units.q: deg" in message
+            assert "two revolutions" in message
 
 
 @pytest.mark.parametrize("factor", [1000.0, 1e-3])  # N mm declared as N m, and the reverse
@@ -893,6 +901,27 @@ def test_a_glitch_of_whole_turns_in_a_continuous_joint_is_not_unwrapped_away(
     assert "degrees" not in problems[0][2]
 
 
+def test_one_column_in_degrees_declared_for_all_is_named_as_two_units(robot):
+    """A user told one joint's angle looks like degrees set ``units.q: deg`` (and deg/s) for
+    the record: the other joints, in rad, were read 57x too small and passed every check (the
+    radians check saw one column beyond ±2π and stood down). Now the record's two units are
+    named, and how to go on if the small columns really are degrees."""
+    record = _gen3()
+    logged = record.q.copy()
+    logged[:, 1] = np.rad2deg(logged[:, 1])  # joint_2
+    read = dataclasses.replace(
+        record, q=np.deg2rad(logged), dq=np.deg2rad(record.dq), q_logged=logged
+    )
+    problems = checks.record_problems(read, robot, units={"q": "deg", "dq": "deg/s"})
+    [(check, joint, message)] = problems
+    assert (check, joint) == ("radians_as_degrees", None)
+    assert message.startswith("joint_2: the angle looks like degrees")
+    assert "joint_1, joint_3" in message and "in two units?" in message
+    assert message.endswith("within ±6.3° of zero, the record is right)")
+    degrees = dataclasses.replace(record, q_logged=np.rad2deg(record.q))  # all in degrees: fine
+    assert checks.record_problems(degrees, robot, units={"q": "deg", "dq": "deg/s"}) == []
+
+
 def test_two_joints_in_degrees_are_named_in_one_line(robot):
     """Two joints' angle columns in degrees (of seven): one problem of the record naming both
     (as for every joint), not a line per joint."""
@@ -902,7 +931,8 @@ def test_two_joints_in_degrees_are_named_in_one_line(robot):
     problems = checks.record_problems(dataclasses.replace(record, q=q), robot)
     found = [(j, m) for c, j, m in problems if c == "angle_units"]
     assert len(found) == 1 and found[0][0] is None
-    assert found[0][1].startswith("joint_2, joint_4: the angles span")
+    assert found[0][1].startswith("joint_2, joint_4: the angle looks like degrees")
+    assert "in two units?" in found[0][1]
 
 
 def test_a_unit_named_for_the_angles_is_not_told_again_per_joint_as_a_velocity(robot):

@@ -226,6 +226,15 @@ def angle_units(
 RADIANS_SPAN = 0.5
 
 
+def radian_like(logged: ArrayLike) -> NDArray[np.bool_]:
+    """Per column of ``logged`` ((N,) or (N, k), angles as the file holds them): never leaving
+    ±2π while moving by :data:`RADIANS_SPAN` or more, as radians do (or degrees of a motion
+    within ±6.3° of zero)."""
+    values = np.asarray(logged, dtype=np.float64)
+    values = values.reshape(values.shape[0], -1)
+    return (np.abs(values).max(axis=0) <= 2 * np.pi) & (np.ptp(values, axis=0) >= RADIANS_SPAN)
+
+
 def radians_as_degrees(
     logged: ArrayLike, setting: str = "units.angle", also: str = ""
 ) -> str | None:

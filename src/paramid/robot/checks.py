@@ -327,21 +327,35 @@ def _units_message(
 
 
 def in_degrees(
-    problems: list[Problem], record: RobotRecord, ratios: Mapping[int, float]
+    problems: list[Problem],
+    record: RobotRecord,
+    ratios: Mapping[int, float],
+    kinds: Sequence[str],
 ) -> list[Problem]:
     """Two or more joints' angles that :func:`angle_units` takes for degrees, as one problem of
     the record naming them with the range of their spans (seven lines a log, alike but for
     their numbers, buried the one fix), and ``units.dq`` beside ``units.q`` where the recorded
-    velocity agrees with the angle's derivative (it is in degrees too: its ratio stays 1)."""
+    velocity agrees with the angle's derivative (it is in degrees too: its ratio stays 1).
+    Where other joints' angles (revolute or continuous by ``kinds``) look like radians
+    (:func:`paramid.plausibility.radian_like`), one problem says the record holds two units
+    (:func:`two_angle_units`): ``units.q: deg``, which converts every joint, read those 57x
+    too small and passed every check (a continuous joint keeps its own line: it may turn)."""
     degrees = [
         p
         for p in problems
         if p[0] == "angle_units" and DEGREES_ADVICE in p[2] and EXCHANGE_ADVICE not in p[2]
     ]
-    if len(degrees) < 2:
-        return problems
     joints = [joint for _, joint, _ in degrees]
     columns = [record.joints.index(joint) for joint in joints]
+    turning = [k for k, kind in enumerate(kinds) if kind != "prismatic" and k not in columns]
+    like = plausibility.radian_like(record.q[:, turning]) if turning else np.zeros(0, bool)
+    radian = [record.joints[k] for k, yes in zip(turning, like, strict=True) if yes]
+    fixed = [p for p, k in zip(degrees, columns, strict=True) if kinds[k] != "continuous"]
+    if fixed and radian:
+        message = two_angle_units([str(joint) for _, joint, _ in fixed], radian, "rad")
+        return [p for p in problems if p not in fixed] + [("angle_units", None, message)]
+    if len(degrees) < 2:
+        return problems
     spans = np.ptp(record.q[:, columns], axis=0)
     named = "every joint" if len(joints) == len(record.joints) else ", ".join(map(str, joints))
     velocity = bool(ratios) and plausibility.time_error(ratios) == 1.0
@@ -903,12 +917,38 @@ def radians_declared_degrees(
 ) -> str | None:
     """:func:`paramid.plausibility.radians_as_degrees` of the revolute and continuous joints'
     angles as the file holds them, where ``units`` (the record's, as declared) puts them in
-    degrees (a prismatic joint's position stays in m)."""
+    degrees (a prismatic joint's position stays in m); where some joints' angles leave ±2π, as
+    degrees do, and others look like radians, the record's two units
+    (:func:`two_angle_units`)."""
     if units.get("q") != "deg" or record.q_logged is None:
         return None
     turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
+    logged = record.q_logged[:, turning]
+    leaving = np.abs(logged).max(axis=0) > 2 * np.pi
+    like = plausibility.radian_like(logged)
+    if leaving.any() and like.any():
+        named = [record.joints[k] for k in turning]
+        degrees = [j for j, yes in zip(named, leaving, strict=True) if yes]
+        radian = [j for j, yes in zip(named, like, strict=True) if yes]
+        return two_angle_units(degrees, radian, "deg")
     also = "units.dq" if units.get("dq") == "deg/s" else ""
-    return plausibility.radians_as_degrees(record.q_logged[:, turning], "units.q", also)
+    return plausibility.radians_as_degrees(logged, "units.q", also)
+
+
+def two_angle_units(degrees: Sequence[str], radians: Sequence[str], declared: str) -> str:
+    """A record whose ``degrees`` joints' angles look like degrees (implausible in rad, or
+    leaving ±2π) and whose ``radians`` joints' look like radians (within ±2π, moving by
+    :data:`paramid.plausibility.RADIANS_SPAN` or more), its angle unit ``declared``
+    (``units.q``, which converts every joint of the record alike)."""
+    fits = "set units.q: deg" if declared == "rad" else "the record is right"
+    way_out = f"or, if every column is in degrees and those move within ±6.3° of zero, {fits}"
+    return (
+        f"{', '.join(degrees)}: the angle looks like degrees (implausible in rad, or beyond ±2π) "
+        f"while {', '.join(radians)} look like radians (within ±2π, moving by "
+        f"{plausibility.RADIANS_SPAN:g} or more): a record with angle columns in two units? "
+        "units.q converts every joint of a record alike: convert the odd columns to the others' "
+        f"unit ({way_out})"
+    )
 
 
 def record_problems(
@@ -946,7 +986,7 @@ def record_problems(
         judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
         angles = angle_units(record, robot, judge_speed)
         explained = [joint for _, joint, _ in angles if joint is not None]
-        problems = in_degrees(problems + angles, record, ratios)
+        problems = in_degrees(problems + angles, record, ratios, joint_kinds(robot))
     if "time_units" not in skip and (times := time_units(record, ratios, time_unit, units)):
         problems += times
         explained = list(record.joints)  # every joint's speed is off by the time unit's factor
