@@ -1051,3 +1051,22 @@ def test_a_gap_names_two_records_with_disjoint_trims():
     t = np.concatenate([np.arange(0, 5, 0.01), np.arange(5.4, 10, 0.01)])
     with pytest.raises(ingest.InputError, match=r"two records of the file with disjoint trims"):
         ingest.time_grid(t, Path("gap.csv"), max_jitter=0.5)
+
+
+def test_repeated_stamps_are_counted_and_whole_seconds_named(tmp_path):
+    """A ROS log's repeated messages: the first repeat is named with how many more there are
+    (one at a time, a run per row); a ROS 2 export's header.stamp.sec column, whole seconds
+    with the fraction in header.stamp.nanosec, is named as such (it read as 'duplicate time
+    stamp 1733560000 s at data row 2', no hint)."""
+    stamps = 1714564800.0 + np.arange(200) / 500.0
+    stamps[[30, 90, 150]] = stamps[[29, 89, 149]]
+    pd.DataFrame({"time": stamps, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "u.csv")
+    with pytest.raises(ingest.InputError) as raised:
+        loaders.load_record(tmp_path / "u.csv", {})
+    assert "(and 2 more row(s) repeat the stamp before them): a message logged twice" in str(
+        raised.value
+    )
+    seconds = np.floor(1733560000.0 + np.arange(2000) / 500.0)
+    pd.DataFrame({"time": seconds, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "s.csv")
+    with pytest.raises(ingest.InputError, match=r"every stamp is a whole second: .*nanosec"):
+        loaders.load_record(tmp_path / "s.csv", {})

@@ -290,10 +290,14 @@ def time_grid(
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
     step = np.diff(t)
     if np.any(step == 0):
-        row = int(np.flatnonzero(step == 0)[0]) + 1
-        at = first_row + row  # the file's data row
+        repeats = np.flatnonzero(step == 0) + 1
+        at = first_row + int(repeats[0])  # the file's data row
+        more = f" (and {repeats.size - 1} more row(s) repeat the stamp before them)"
         raise InputError(
-            f"{path}: duplicate time stamp {float(t[row]):.15g} s at {data_row(at, lines)}"
+            f"{path}: duplicate time stamp {float(t[repeats[0]]):.15g} s at {data_row(at, lines)}"
+            + (more if repeats.size > 1 else "")
+            + ": "
+            + _duplicate_cause(t, repeats.size)
         )
     _refuse_falling_stamps(t, path, first_row, lines)
     median = float(np.median(step))
@@ -311,6 +315,22 @@ def time_grid(
             "bridges it, interpolating straight across)"
         )
     return median, jitter
+
+
+def _duplicate_cause(t: Array, repeats: int) -> str:
+    """What repeated stamps (``repeats`` of them in ``t`` [s]) suggest: whole seconds in
+    every row, a second's fraction kept in another column (ROS 2's ``header.stamp.sec`` and
+    ``nanosec``); else a message written twice or stamps of coarse resolution."""
+    if repeats > t.size // 10 and np.all(t == np.round(t)):
+        return (
+            "every stamp is a whole second: is the fraction in another column (as ROS 2's "
+            "header.stamp.nanosec beside header.stamp.sec)? a record reads one time column: "
+            "give one that holds the whole time (a receive time, or the two combined)"
+        )
+    return (
+        "a message logged twice, or stamps coarser than the sampling? remove the repeated "
+        "rows, or give a time column of finer resolution"
+    )
 
 
 def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs: float) -> str:
