@@ -1034,3 +1034,22 @@ def test_a_skipped_exchange_is_not_named_for_an_odd_torque_scale(robot):
     assert _found(exchanged, robot) == [("columns_swapped", "joint_2 and joint_3")]
     problems = checks.record_problems(exchanged, robot, skip=["columns_swapped"])
     assert [(c, j) for c, j, _ in problems] == [("torque_units", "joint_3")]
+
+
+def test_a_problem_naming_a_joint_that_never_moves_says_so(robot):
+    """A gripper's channel read as joint_4 (angle 0.02 in every sample, velocity 0, its own
+    torque): the torque checks blamed an exchange with another joint and said nothing of the
+    still channel; now the problem naming the joint says it never moves while others do. A
+    record without problems gets no note."""
+    record = _gen3()
+    q, dq, tau = record.q.copy(), record.dq.copy(), record.tau.copy()
+    q[:, 3], dq[:, 3] = 0.02, 0.0
+    tau[:, 3] = -3.0 + 0.1 * np.sin(np.arange(len(tau)) / 50.0)  # a finger's effort
+    problems = checks.record_problems(dataclasses.replace(record, q=q, dq=dq, tau=tau), robot)
+    noted = [m for _, j, m in problems if j is not None and "joint_4" in j.split(" and ")]
+    assert noted and all(
+        "joint_4 never moves in this record (its angle 0.02 in every sample, its velocity 0)" in m
+        for m in noted
+    )
+    assert checks.still_joint_notes(record, []) == []
+    assert checks.record_problems(record, robot) == checks.checked_record(record, robot)

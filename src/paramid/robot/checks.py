@@ -958,6 +958,42 @@ def record_problems(
     time_unit: str = "s",
     units: Mapping[str, str] | None = None,
 ) -> list[Problem]:
+    """:func:`checked_record` with :func:`still_joint_notes`: a problem naming a joint that
+    never moves in the record says so (a gripper's channel read as an elbow's was told only
+    as 'the torque columns fit the URDF's better exchanged')."""
+    return still_joint_notes(record, checked_record(record, robot, skip, time_unit, units))
+
+
+def still_joint_notes(record: RobotRecord, problems: list[Problem]) -> list[Problem]:
+    """``problems`` with a note on each that names a joint whose angle and velocity are one
+    value in every sample while another joint moves: its column may be another channel's."""
+    moving = np.ptp(record.q, axis=0)
+    if not problems or moving.max() < STILL_RAD:
+        return problems
+    notes = {}
+    for k, joint in enumerate(record.joints):
+        dq = None if record.dq is None else record.dq[:, k]
+        if moving[k] == 0.0 and (dq is None or np.ptp(dq) == 0.0):
+            speed = "" if dq is None else f", its velocity {dq[0]:g}"
+            notes[joint] = (
+                f"; {joint} never moves in this record (its angle {record.q[0, k]:g} in every "
+                f"sample{speed}) while other joints do: is its column another channel, a "
+                "gripper's or an unused one? check columns"
+            )
+    noted: list[Problem] = []
+    for check, where, message in problems:
+        named = [] if where is None or check == "locked_joints" else where.split(" and ")
+        noted.append((check, where, message + "".join(notes.get(j, "") for j in named)))
+    return noted
+
+
+def checked_record(
+    record: RobotRecord,
+    robot: Robot,
+    skip: Sequence[str] = (),
+    time_unit: str = "s",
+    units: Mapping[str, str] | None = None,
+) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first, given the record's declared
     ``units``; a locked joint the log shows moving or held elsewhere comes first (the model's
     torque is wrong then); radians declared as degrees (:func:`radians_declared_degrees`)
