@@ -733,3 +733,55 @@ def test_a_log_loses_its_long_rest_at_the_ends(before, after, dropped):
         warning = plausibility.rest_warning("cal", rest)
         assert "checks.skip: [rest_at_ends]" in warning
         assert all(f"{v:g} s at its" in warning for v in rest if v)
+
+
+def _joint_states(t: np.ndarray, order: list[str]) -> pd.DataFrame:
+    """A ROS JointState export (``rostopic echo -p``): ``field.name{k}`` beside
+    ``field.position{k}``, ``field.velocity{k}``, ``field.effort{k}``, slots in ``order`` (a
+    gripper finger's among them)."""
+    base = frame(t)
+    data: dict[str, object] = {"%time": (1.7e18 + t * 1e9).astype(np.int64)}
+    for k, name in enumerate(order):
+        data[f"field.name{k}"] = name
+    for key, prefix in (("position", "q"), ("velocity", "dq"), ("effort", "tau")):
+        for k, name in enumerate(order):
+            data[f"field.{key}{k}"] = base[f"{prefix}_{name}"] if name in JOINTS else 0.02
+    return pd.DataFrame(data)
+
+
+def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
+    """``columns.names``: each joint is read from the slot its name holds (ROS orders them
+    alphabetically, a gripper finger among them): the record equals the default layout's; a
+    locked finger's angle is read too; a joint the log does not name, a non-indexed template
+    and names that change order mid-log are each one error naming the file."""
+    t = np.arange(1000) / 500.0
+    order = ["elbow", "finger", "shoulder", "wrist"]
+    _joint_states(t, order).to_csv(path := tmp_path / "js.csv", index=False)
+    frame(t).to_csv(plain := tmp_path / "plain.csv", index=False)
+    columns = {
+        "time": "%time",
+        "names": "field.name{i0}",
+        "q": "field.position{i0}",
+        "dq": "field.velocity{i0}",
+        "tau": "field.effort{i0}",
+    }
+    ros = loaders.load_robot_record(
+        path, JOINTS, columns, {"time": "ns"}, locked={"finger": "prismatic"}
+    )
+    reference = loaders.load_robot_record(plain, JOINTS)
+    np.testing.assert_allclose(ros.q, reference.q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ros.tau, reference.tau, rtol=0, atol=1e-12)
+    assert ros.q_columns == ("field.position2", "field.position0", "field.position3")
+    np.testing.assert_array_equal(ros.locked_q["finger"], 0.02)
+    one_based = {**columns, "names": "field.name{i}", "q": "field.position{i}"}
+    with pytest.raises(InputError, match=r"has 'field.name0': it numbers its slots from 0"):
+        loaders.load_robot_record(path, JOINTS, one_based, {"time": "ns"})
+    with pytest.raises(InputError, match=r"\['forearm'\] are not among the names .* \['elbow'"):
+        loaders.load_robot_record(path, [*JOINTS, "forearm"], columns, {"time": "ns"})
+    with pytest.raises(InputError, match=r"columns.names = 'field.name0' must number"):
+        loaders.load_robot_record(path, JOINTS, {**columns, "names": "field.name0"}, {"time": "ns"})
+    swapped = _joint_states(t, order)
+    swapped.loc[700:, ["field.name0", "field.name2"]] = ["shoulder", "elbow"]
+    swapped.to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"js.csv: the joint names .* change at data row 701"):
+        loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"})

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,6 +136,82 @@ def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
     parts = re.split(r"(\{i0?\})", template)
     pattern = re.compile("".join(r"\d+" if p in INDEX_FIELDS else re.escape(p) for p in parts))
     return [str(c) for c in frame.columns if pattern.fullmatch(str(c))]
+
+
+#: ``columns.names``: the template of a log's joint-name columns (a ROS JointState message
+#: exported to CSV: ``field.name{i0}``), by which every joint's slot is found
+NAMES = "names"
+
+
+def log_joint_names(frame: pd.DataFrame, template: Template, path: Path) -> dict[str, int]:
+    """The slot (0-based) of every joint name the log holds in the columns that ``template``
+    (``{i}`` or ``{i0}``) numbers: ROS's ``JointState`` carries ``name[k]`` beside
+    ``position[k]``, in an order of its own (often alphabetical, a gripper's fingers among the
+    arm's joints).  The names must be the same in every row: a reordering is named at its
+    row."""
+    if not isinstance(template, str) or not _indexed(template):
+        raise InputError(
+            f"{path}: columns.{NAMES} = {template!r} must number the log's joint-name columns "
+            "with {i} (1-based) or {i0} (0-based), e.g. field.name{i0}"
+        )
+    field = "{i0}" if "{i0}" in template else "{i}"
+    head, tail = template.split(field, 1)
+    pattern = re.compile(re.escape(head) + r"(\d+)" + re.escape(tail))
+    found = {int(m.group(1)): str(c) for c in frame.columns if (m := pattern.fullmatch(str(c)))}
+    if not found:
+        raise InputError(
+            f"{path}: no column matches columns.{NAMES} = {template!r}; "
+            + _nearest_columns(frame, template.format(i=1, i0=0))
+        )
+    if field == "{i}" and 0 in found:
+        raise InputError(
+            f"{path}: columns.{NAMES} = {template!r} numbers from 1, but the log has "
+            f"{found[0]!r}: it numbers its slots from 0, use {{i0}} (in q, dq and tau too)"
+        )
+    numbers = sorted(found)
+    cells = frame[[found[n] for n in numbers]].astype(str).to_numpy()
+    if (changed := np.flatnonzero((cells != cells[0]).any(axis=1))).size:
+        row = int(changed[0])
+        raise InputError(
+            f"{path}: the joint names of columns.{NAMES} ({template!r}) change at "
+            f"{data_row(row, lines_of(frame))}: {list(cells[row])} after {list(cells[0])}; "
+            "a record reads each joint from one slot: split the log where the order changes"
+        )
+    offset = 0 if field == "{i0}" else 1
+    return {str(name): n - offset for n, name in zip(numbers, cells[0], strict=True)}
+
+
+def named_columns(
+    frame: pd.DataFrame,
+    columns: Mapping[str, Template],
+    joints: Sequence[str],
+    locked: Iterable[str],
+    path: Path,
+) -> tuple[dict[str, Template], dict[str, str]]:
+    """``columns`` with each joint field's indexed template written out per configured joint
+    at the slot its name holds in the log (:func:`log_joint_names`), and the angle column of
+    each ``locked`` joint the log names (read into ``locked_q``, as a ``{joint}`` template
+    reads it); a configured joint the log does not name is an error listing the names it
+    holds."""
+    slots = log_joint_names(frame, columns[NAMES], path)
+    if missing := [joint for joint in joints if joint not in slots]:
+        raise InputError(
+            f"{path}: joint(s) {missing} are not among the names the log holds in "
+            f"columns.{NAMES} ({columns[NAMES]!r}): {sorted(slots)}; the study's joints must "
+            "be named as in the URDF"
+        )
+
+    def at(template: str, joint: str) -> str:
+        return template.format(i=slots[joint] + 1, i0=slots[joint], joint=joint)
+
+    out = {key: value for key, value in columns.items() if key != NAMES}
+    for field in ("q", "dq", "tau"):
+        if isinstance(template := out[field], str) and _indexed(template):
+            out[field] = [at(template, joint) for joint in joints]
+    q = columns["q"]
+    indexed = isinstance(q, str) and _indexed(q)
+    logged = {joint: at(str(q), joint) for joint in locked if indexed and joint in slots}
+    return out, logged
 
 
 def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
@@ -258,10 +334,15 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
-def angle_columns(columns: Mapping[str, Template] | None, joints: Sequence[str]) -> list[str]:
-    """The file's angle column of each of ``joints`` (the ``q`` template written out, or its
-    list as given)."""
-    template = column_templates(columns)["q"]
+def angle_columns(
+    columns: Mapping[str, Template] | None, joints: Sequence[str], frame: pd.DataFrame, path: Path
+) -> list[str]:
+    """The file's angle column of each of ``joints`` (the ``q`` template written out, at the
+    slots the log's names give where ``columns`` has ``names``; or its list as given)."""
+    templates = column_templates(columns)
+    if NAMES in templates:
+        templates = named_columns(frame, templates, joints, (), path)[0]
+    template = templates["q"]
     return joint_columns(template, joints) if isinstance(template, str) else list(template)
 
 
@@ -287,7 +368,9 @@ def record_from_table(
     ``path`` read as ``frame`` (:func:`paramid.io.read_table`; ``path`` names it in errors).
 
     ``columns`` overrides :data:`DEFAULT_COLUMNS` per field (``time``, ``q``, ``dq``, ``tau``;
-    a per-joint field may list one column per joint instead of a template);
+    a per-joint field may list one column per joint instead of a template; with ``names``, the
+    template of the log's joint-name columns, ``{i}``/``{i0}`` number the log's slots and
+    each joint is read from the slot its name holds: :func:`named_columns`);
     ``units`` maps a field to a unit of :data:`paramid.ingest.UNIT_FACTORS`; ``max_jitter``
     is the largest deviation of an interval from the median one accepted (in medians; the
     record is then resampled: :func:`paramid.ingest.on_uniform_grid`).  ``kinds`` gives
@@ -304,9 +387,12 @@ def record_from_table(
     """
     path = Path(path)
     columns = column_templates(columns)
-    unknown = sorted(set(columns) - set(DEFAULT_COLUMNS))
+    unknown = sorted(set(columns) - {*DEFAULT_COLUMNS, NAMES})
     if unknown:
         raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
+    logged: dict[str, str] = {}  # the locked joints' angle columns, read as more joints' q
+    if NAMES in columns:  # a ROS log: each joint's slot from the names it holds
+        columns, logged = named_columns(frame, columns, joints, locked or {}, path)
     factors = _unit_factors(units or {}, path)
     if not isinstance(time_name := columns["time"], str):
         raise InputError(f"{path}: columns.time is one column's name, not {time_name!r}")
@@ -318,12 +404,11 @@ def record_from_table(
     kinds = tuple(kinds or ("revolute",) * len(joints))
     if len(kinds) != len(joints):
         raise ValueError(f"{len(kinds)} joint kinds for {len(joints)} joints")
-    logged = {}  # the locked joints' angle columns in the file, read as one more joint's q
     if isinstance(q_template := columns["q"], str) and not _indexed(q_template):
-        for joint, kind in (locked or {}).items():
+        for joint in locked or {}:
             if (column := q_template.format(joint=joint)) in frame.columns:
                 logged[joint] = column
-                kinds = (*kinds, kind)
+    kinds = (*kinds, *(dict(locked or {})[joint] for joint in logged))
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
     unit = (units or {}).get("time", "s")

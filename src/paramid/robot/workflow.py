@@ -266,8 +266,9 @@ class RobotStudies:
                     continue
                 from paramid.robot.records import angle_columns, column_templates  # pandas
 
-                angles = [angle_columns(s["columns"], joints) for s in (cal, spec)]
                 frame = io.read_record(spec)
+                where = Path(spec["path"])
+                angles = [angle_columns(s["columns"], joints, frame, where) for s in (cal, spec)]
                 if not ingest.same_motion(frame, *angles):
                     stamps.append(stamp)  # another motion (one log of two arms, read by its
                     continue  # angle columns)
