@@ -161,7 +161,7 @@ def log_joint_names(frame: pd.DataFrame, template: Template, path: Path) -> dict
     if not found:
         raise InputError(
             f"{path}: no column matches columns.{NAMES} = {template!r}; "
-            + _nearest_columns(frame, template.format(i=1, i0=0))
+            + _nearest_columns(frame, template.replace("{i0}", "0").replace("{i}", "1"))
         )
     if field == "{i}" and 0 in found:
         raise InputError(
