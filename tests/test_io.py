@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import io
+from paramid import codehash, io
 
 
 def test_parquet_round_trip_carries_units_and_provenance(tmp_path):
@@ -53,10 +53,13 @@ def test_a_job_cannot_write_a_parquet_file_without_provenance(tmp_path, monkeypa
 
 
 def test_a_file_larger_than_one_read_block_is_hashed_whole(tmp_path):
-    """file_sha256 reads 1 MiB blocks: a 2.5 MiB file's hash covers every block."""
+    """file_sha256 reads 1 MiB blocks: a 2.5 MiB file's hash covers every block; the
+    start-up's cached digest of a record (codehash.file_digest) is the same hash, read alike
+    (it read the whole file into memory)."""
     data = np.random.default_rng(0).bytes(5 * 2**19)
     (path := tmp_path / "big.bin").write_bytes(data)
     assert io.file_sha256(path) == hashlib.sha256(data).hexdigest()
+    assert codehash.file_digest(path) == io.file_sha256(path)
 
 
 def test_rewrite_is_byte_identical(tmp_path):

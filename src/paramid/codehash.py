@@ -192,6 +192,15 @@ def code_version(script: str | os.PathLike, exclude: Iterable[str] = ()) -> str:
     return _Store.imports[key][0]
 
 
+def file_sha256(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB blocks (a long record is never held whole)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes, remembered in the store under its path, size and
     modification time (as git's index does), so an unchanged multi-megabyte record is not
@@ -206,7 +215,7 @@ def file_digest(path: str | os.PathLike) -> str:
     entry = _Store.imports.get(key)
     if entry is not None and entry[:2] == known:
         return entry[2]
-    digest = hashlib.sha256(file.read_bytes()).hexdigest()
+    digest = file_sha256(file)
     if time.time() - stat.st_mtime > SETTLED_S:
         _Store.imports[key] = [*known, digest]
         _Store.dirty = True

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
+from paramid.codehash import file_sha256
 from paramid.errors import InputError, UserError
 
 if TYPE_CHECKING:
@@ -92,15 +93,6 @@ def _jsonable(obj: Any) -> Any:
 def config_hash(config_subset: Any) -> str:
     """SHA-256 of the canonical JSON of a config subset."""
     return hashlib.sha256(canonical_json(config_subset).encode()).hexdigest()
-
-
-def file_sha256(path: str | os.PathLike) -> str:
-    """SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 #: the running job's code version (its rule's ``params.code``: the hash of the library code
