@@ -774,7 +774,9 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any], unit: 
             f"{', '.join(ties)} lie within one standard error of each other: the data cannot "
             "tell which carries the load, name the one that does"
             if len(ties) > 1
-            else f"{ties[0]} is the one"
+            else f"{ties[0]} does it best; free it only if a load the URDF lacks sits there "
+            "(a climb that one freed link removes can also come from several links off, as a "
+            "CAD export's are: then the weight cross-validation chose stands)"
         )
         + solves
         + "."
