@@ -259,6 +259,34 @@ def test_a_locked_mimic_joint_follows_its_leader(small_urdf: Path) -> None:
     load_robot(urdf, [*arm, "grip", "grip2"])  # both logged: each moves as recorded
 
 
+def test_a_logged_mimic_finger_held_elsewhere_names_its_leader(small_urdf: Path) -> None:
+    """Both fingers logged, held at 0.3 while the model locks the leader at 0 (``locked:``
+    left out): the leader alone is told to be locked there (the follower was told "set
+    locked: {grip2: ...}", which the mimic check refuses); the follower logged alone names
+    its leader's lock."""
+    from paramid.robot import checks
+    from paramid.robot.records import RobotRecord
+
+    urdf = _with_mimic_finger(small_urdf, '<mimic joint="grip" multiplier="-1.5" offset="0.1"/>')
+    arm = ["spin", "elbow", "slide"]
+    robot = load_robot(urdf, arm)
+    assert dict(zip(dict(robot.locked), robot.locked_leaders, strict=True))["grip2"] == "grip"
+    n = 200
+    time = np.arange(n) / 100.0
+    q = np.column_stack([np.sin(time), np.cos(time), 0.01 * np.sin(time)])
+    held = np.full(n, 0.3)
+    record = RobotRecord(
+        time, q, None, np.zeros_like(q), tuple(arm), 100.0, 0.0, False,
+        locked_q={"grip": held, "grip2": -1.5 * held + 0.1},
+    )  # fmt: skip
+    found = checks.locked_joints(record, robot)
+    assert [joint for _, joint, _ in found] == ["grip"]
+    assert "set `locked: {grip: 0.3}`" in found[0][2]
+    alone = dataclasses.replace(record, locked_q={"grip2": -1.5 * held + 0.1})
+    [(_, joint, message)] = checks.locked_joints(alone, robot)
+    assert joint == "grip2" and "by its <mimic> of 'grip': lock 'grip' where" in message
+
+
 def test_a_mimic_chain_an_out_of_range_mimic_and_a_whole_turn(small_urdf: Path) -> None:
     """A mimic of a mimic of an identified joint was locked (only the chain's root was
     checked); a mimic whose leader's lock put it outside its range was told to set its own

@@ -776,6 +776,11 @@ def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
     one_based = {**columns, "names": "field.name{i}", "q": "field.position{i}"}
     with pytest.raises(InputError, match=r"has 'field.name0': it numbers its slots from 0"):
         loaders.load_robot_record(path, JOINTS, one_based, {"time": "ns"})
+    # names by {i0}, angles by {i}: every joint one slot off (a gripper's angle read as the
+    # wrist's, told later as a torque in another unit)
+    mixed = {**columns, "q": "field.position{i}"}
+    with pytest.raises(InputError, match=r"numbers the log's slots with \{i0\}, columns.q = "):
+        loaders.load_robot_record(path, JOINTS, mixed, {"time": "ns"})
     with pytest.raises(InputError, match=r"\['forearm'\] are not among the names .* \['elbow'"):
         loaders.load_robot_record(path, [*JOINTS, "forearm"], columns, {"time": "ns"})
     with pytest.raises(InputError, match=r"columns.names = 'field.name0' must number"):

@@ -227,12 +227,14 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
     missing from ``joints:`` (the model holds it still and blames its torque on the others);
     one held elsewhere than its ``locked:`` value by more than that puts the links beyond it in
     the wrong pose.  A joint on another branch (a second arm) moves no identified joint's
-    torque, wherever it is."""
+    torque, wherever it is.  A ``<mimic>`` joint's lock is its leader's doing: it is told only
+    where its leader is not logged, and then names the leader's lock (its own is refused)."""
     problems: list[Problem] = []
-    for (joint, value), kind, in_chain in zip(
-        robot.locked, robot.locked_kinds, robot.locked_in_chain, strict=True
+    leaders = robot.locked_leaders or ("",) * len(robot.locked)
+    for (joint, value), kind, in_chain, leader in zip(
+        robot.locked, robot.locked_kinds, robot.locked_in_chain, leaders, strict=True
     ):
-        if joint not in record.locked_q or not in_chain:
+        if joint not in record.locked_q or not in_chain or leader in record.locked_q:
             continue
         q = record.locked_q[joint]
         unit = coordinate_unit(kind)
@@ -248,6 +250,11 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
                 "percentile), but it is not "
                 f"in `joints:` and the model locks it at {value:g} {unit}: its motion's torque "
                 "would be blamed on the other joints; add it to `joints:`"
+            )
+        elif abs(off) > LOCK_TOLERANCE_RAD and leader:
+            message = (
+                f"the log holds it at {held:.4g} {unit}, but the model puts it at {value:g} "
+                f"{unit} by its <mimic> of {leader!r}: lock {leader!r} where the robot held it"
             )
         elif abs(off) > LOCK_TOLERANCE_RAD:
             message = (

@@ -74,7 +74,8 @@ class Robot:
     ``locked_kinds`` the kind of each joint of ``locked`` (their coordinates: rad or m);
     ``locked_in_chain`` whether each lies on an identified joint's chain (an ancestor or a
     descendant in the URDF's tree: its motion or pose changes their torque; a joint on another
-    branch of a tree, a second arm or a head, does not on a fixed base).
+    branch of a tree, a second arm or a head, does not on a fixed base); ``locked_leaders``
+    the joint a locked ``<mimic>`` joint follows (its lock is that joint's doing).
     """
 
     urdf: str
@@ -90,6 +91,7 @@ class Robot:
     offsets: tuple[bool, ...] = ()
     locked_kinds: tuple[str, ...] = ()  # of each locked joint (a key of JOINT_KINDS)
     locked_in_chain: tuple[bool, ...] = ()
+    locked_leaders: tuple[str, ...] = ()  # each locked <mimic> joint's root leader, else ""
 
     @property
     def n_joints(self) -> int:
@@ -457,6 +459,7 @@ def robot_from_model(
         pin_joint=tuple(int(model.getJointId(j)) for j in joints),
         locked_kinds=tuple(_joint_kind(full, full.getJointId(j)) for j in lock_values),
         locked_in_chain=tuple(_in_chain(full, j, joints) for j in lock_values),
+        locked_leaders=tuple(followed.get(j, "") for j in lock_values),
     )
 
 

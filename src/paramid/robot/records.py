@@ -205,12 +205,20 @@ def named_columns(
         return template.format(i=slots[joint] + 1, i0=slots[joint], joint=joint)
 
     out = {key: value for key, value in columns.items() if key != NAMES}
+    numbering = "{i0}" if "{i0}" in str(columns[NAMES]) else "{i}"
     for field in ("q", "dq", "tau"):
         if isinstance(template := out[field], str) and _indexed(template):
+            if numbering not in template:  # {i} beside {i0}: every joint one slot off
+                raise InputError(
+                    f"{path}: columns.{NAMES} = {columns[NAMES]!r} numbers the log's slots with "
+                    f"{numbering}, columns.{field} = {template!r} otherwise: number them alike "
+                    f"(use {numbering} in q, dq and tau too)"
+                )
             out[field] = [at(template, joint) for joint in joints]
     q = columns["q"]
     indexed = isinstance(q, str) and _indexed(q)
-    logged = {joint: at(str(q), joint) for joint in locked if indexed and joint in slots}
+    named = [joint for joint in locked if indexed and joint in slots]
+    logged = {joint: at(str(q), joint) for joint in named if at(str(q), joint) in frame.columns}
     return out, logged
 
 
