@@ -790,3 +790,8 @@ def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
     swapped.to_csv(path, index=False)
     with pytest.raises(InputError, match=r"js.csv: the joint names .* change at data row 701"):
         loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"})
+    # two records of the file with disjoint trims read each part by its own names
+    before = loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"}, trim_s=(0, 0.7))
+    after = loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"}, trim_s=(1.4, 0))
+    np.testing.assert_allclose(before.q, reference.q[: len(before.q)], rtol=0, atol=1e-12)
+    assert after.q_columns == ("field.position0", "field.position2", "field.position3")

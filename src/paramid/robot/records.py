@@ -143,12 +143,14 @@ def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
 NAMES = "names"
 
 
-def log_joint_names(frame: pd.DataFrame, template: Template, path: Path) -> dict[str, int]:
+def log_joint_names(
+    frame: pd.DataFrame, template: Template, path: Path, rows: slice | None = None
+) -> dict[str, int]:
     """The slot (0-based) of every joint name the log holds in the columns that ``template``
     (``{i}`` or ``{i0}``) numbers: ROS's ``JointState`` carries ``name[k]`` beside
     ``position[k]``, in an order of its own (often alphabetical, a gripper's fingers among the
-    arm's joints).  The names must be the same in every row: a reordering is named at its
-    row."""
+    arm's joints).  The names must be the same in every row of ``rows`` (the rows a record
+    keeps; default all): a reordering is named at its row."""
     if not isinstance(template, str) or not _indexed(template):
         raise InputError(
             f"{path}: columns.{NAMES} = {template!r} must number the log's joint-name columns "
@@ -169,13 +171,16 @@ def log_joint_names(frame: pd.DataFrame, template: Template, path: Path) -> dict
             f"{found[0]!r}: it numbers its slots from 0, use {{i0}} (in q, dq and tau too)"
         )
     numbers = sorted(found)
-    cells = frame[[found[n] for n in numbers]].astype(str).to_numpy()
+    kept = slice(0, len(frame)) if rows is None else rows
+    first = kept.start or 0
+    cells = frame[[found[n] for n in numbers]].iloc[kept].astype(str).to_numpy()
     if (changed := np.flatnonzero((cells != cells[0]).any(axis=1))).size:
-        row = int(changed[0])
+        row = first + int(changed[0])
         raise InputError(
             f"{path}: the joint names of columns.{NAMES} ({template!r}) change at "
-            f"{data_row(row, lines_of(frame))}: {list(cells[row])} after {list(cells[0])}; "
-            "a record reads each joint from one slot: split the log where the order changes"
+            f"{data_row(row, lines_of(frame))}: {list(cells[row - first])} after "
+            f"{list(cells[0])}; a record reads each joint from one slot: split the log where "
+            "the order changes (two records of the file with disjoint trims)"
         )
     offset = 0 if field == "{i0}" else 1
     return {str(name): n - offset for n, name in zip(numbers, cells[0], strict=True)}
@@ -187,13 +192,14 @@ def named_columns(
     joints: Sequence[str],
     locked: Iterable[str],
     path: Path,
+    rows: slice | None = None,
 ) -> tuple[dict[str, Template], dict[str, str]]:
     """``columns`` with each joint field's indexed template written out per configured joint
     at the slot its name holds in the log (:func:`log_joint_names`), and the angle column of
     each ``locked`` joint the log names (read into ``locked_q``, as a ``{joint}`` template
     reads it); a configured joint the log does not name is an error listing the names it
-    holds."""
-    slots = log_joint_names(frame, columns[NAMES], path)
+    holds; ``rows``: the rows the record keeps (:func:`log_joint_names`)."""
+    slots = log_joint_names(frame, columns[NAMES], path, rows)
     if missing := [joint for joint in joints if joint not in slots]:
         raise InputError(
             f"{path}: joint(s) {missing} are not among the names the log holds in "
@@ -398,9 +404,6 @@ def record_from_table(
     unknown = sorted(set(columns) - {*DEFAULT_COLUMNS, NAMES})
     if unknown:
         raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
-    logged: dict[str, str] = {}  # the locked joints' angle columns, read as more joints' q
-    if NAMES in columns:  # a ROS log: each joint's slot from the names it holds
-        columns, logged = named_columns(frame, columns, joints, locked or {}, path)
     factors = _unit_factors(units or {}, path)
     if not isinstance(time_name := columns["time"], str):
         raise InputError(f"{path}: columns.time is one column's name, not {time_name!r}")
@@ -408,6 +411,11 @@ def record_from_table(
         raise InputError(
             f"{path}: missing time column {time_name!r}; the file has {list(frame.columns)}"
         )
+    unit = (units or {}).get("time", "s")
+    rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
+    logged: dict[str, str] = {}  # the locked joints' angle columns, read as more joints' q
+    if NAMES in columns:  # a ROS log: each joint's slot from the names its kept rows hold
+        columns, logged = named_columns(frame, columns, joints, locked or {}, path, rows)
     names = {f: _field_columns(frame, f, columns[f], joints, path) for f in ("q", "dq", "tau")}
     kinds = tuple(kinds or ("revolute",) * len(joints))
     if len(kinds) != len(joints):
@@ -419,9 +427,7 @@ def record_from_table(
     kinds = (*kinds, *(dict(locked or {})[joint] for joint in logged))
     names["q"] = [*(names["q"] or []), *logged.values()]  # q is required: never None
     prismatic = np.array([kind == "prismatic" for kind in kinds])
-    unit = (units or {}).get("time", "s")
     check_file_units(frame, path, _units_read(time_name, names, prismatic, units or {}))
-    rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
     kept, lines = frame.iloc[rows], lines_of(frame)
     data = {"time": stamps}
     q_logged = np.empty((stamps.size, 0))
