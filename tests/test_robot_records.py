@@ -795,3 +795,31 @@ def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
     after = loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"}, trim_s=(1.4, 0))
     np.testing.assert_allclose(before.q, reference.q[: len(before.q)], rtol=0, atol=1e-12)
     assert after.q_columns == ("field.position0", "field.position2", "field.position3")
+
+
+def test_a_ros2_header_stamp_in_seconds_and_nanoseconds_is_one_time(tmp_path: Path):
+    """``columns.time: [header.stamp.sec, header.stamp.nanosec]``: the publisher's stamp, its
+    second's fraction in a column of its own (the receive time jitters with the transport's
+    latency: a user's 3 lost messages were 167 gaps bridged), read as one time; a pair with
+    units.time, or its fields in the other order, is named."""
+    t = np.arange(1000) / 500.0
+    stamp = 1733560000 * 10**9 + np.round(t * 1e9).astype(np.int64)
+    data = _joint_states(t, ["elbow", "shoulder", "wrist"]).drop(columns="%time")
+    data.insert(0, "header.stamp.nanosec", stamp % 10**9)
+    data.insert(0, "header.stamp.sec", stamp // 10**9)
+    data.to_csv(path := tmp_path / "ros2.csv", index=False)
+    columns = {
+        "time": ["header.stamp.sec", "header.stamp.nanosec"],
+        "names": "field.name{i0}",
+        "q": "field.position{i0}",
+        "dq": "field.velocity{i0}",
+        "tau": "field.effort{i0}",
+    }
+    record = loaders.load_robot_record(path, JOINTS, columns)
+    assert not record.resampled and record.sample_rate_hz == pytest.approx(500.0, rel=1e-12)
+    np.testing.assert_allclose(record.time, t, rtol=0, atol=1e-12)
+    with pytest.raises(InputError, match=r"is seconds and nanoseconds: leave units.time unset"):
+        loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"})
+    swapped = {**columns, "time": ["header.stamp.nanosec", "header.stamp.sec"]}
+    with pytest.raises(InputError, match=r"'header.stamp.sec' holds 1.73356e\+09 at data row 1"):
+        loaders.load_robot_record(path, JOINTS, swapped)

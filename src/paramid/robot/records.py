@@ -228,6 +228,46 @@ def named_columns(
     return out, logged
 
 
+def with_time(
+    frame: pd.DataFrame, time: Template, units: Mapping[str, str], path: Path
+) -> tuple[pd.DataFrame, str]:
+    """``frame`` and the name of its time column: ``time`` as given, or for a pair of columns
+    ``[seconds, nanoseconds]`` (ROS 2's ``header.stamp.sec`` and ``header.stamp.nanosec``, a
+    second's fraction kept apart) one column added, ``"<seconds>+<nanoseconds>"``, of
+    seconds from the first row's whole second (exact in float64, which an absolute stamp in
+    ns is not).  A pair takes no ``units.time``; a nanosecond field outside [0, 10⁹) is
+    named at its row."""
+    if isinstance(time, str):
+        return frame, time
+    if len(time) != 2:
+        raise InputError(
+            f"{path}: columns.time is one column's name or a pair [seconds, nanoseconds] "
+            f"(ROS 2's header.stamp.sec, header.stamp.nanosec), not {list(time)!r}"
+        )
+    if "time" in units:
+        raise InputError(
+            f"{path}: columns.time = {list(time)!r} is seconds and nanoseconds: leave units.time "
+            f"unset (it is {units['time']!r})"
+        )
+    for column in time:
+        if column not in frame.columns:
+            raise InputError(
+                f"{path}: missing time column {column!r}; " + _nearest_columns(frame, column)
+            )
+    seconds, nanoseconds = (pd.to_numeric(frame[c], errors="coerce").to_numpy(float) for c in time)
+    if (beyond := np.flatnonzero((nanoseconds < 0) | (nanoseconds >= 1e9))).size:
+        row = int(beyond[0])
+        raise InputError(
+            f"{path}: column {time[1]!r} holds {nanoseconds[row]:g} at "
+            f"{data_row(row, lines_of(frame))}: not a second's nanoseconds (0 to 999999999); "
+            "is the pair given in the order [seconds, nanoseconds]?"
+        )
+    name = f"{time[0]}+{time[1]}"
+    first = seconds[np.isfinite(seconds)][:1]
+    combined = (seconds - (first[0] if first.size else 0.0)) + 1e-9 * nanoseconds
+    return frame.assign(**{name: combined}), name
+
+
 def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
     """The file's columns closest to ``wanted`` (a stray space, another case, a typo), else the
     first ten."""
@@ -405,8 +445,7 @@ def record_from_table(
     if unknown:
         raise InputError(f"{path}: columns names unknown field(s) {unknown}; known: {columns}")
     factors = _unit_factors(units or {}, path)
-    if not isinstance(time_name := columns["time"], str):
-        raise InputError(f"{path}: columns.time is one column's name, not {time_name!r}")
+    frame, time_name = with_time(frame, columns["time"], units or {}, path)
     if time_name not in frame.columns:
         raise InputError(
             f"{path}: missing time column {time_name!r}; the file has {list(frame.columns)}"

@@ -264,10 +264,15 @@ class RobotStudies:
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
                     continue
-                from paramid.robot.records import angle_columns, column_templates  # pandas
+                from paramid.robot.records import (  # pandas
+                    angle_columns,
+                    column_templates,
+                    with_time,
+                )
 
-                frame = io.read_record(spec)
                 where = Path(spec["path"])
+                time = column_templates(spec["columns"])["time"]
+                frame, time_name = with_time(io.read_record(spec), time, spec["units"], where)
                 angles = [angle_columns(s["columns"], joints, frame, where) for s in (cal, spec)]
                 if not ingest.same_motion(frame, *angles):
                     stamps.append(stamp)  # another motion (one log of two arms, read by its
@@ -275,7 +280,7 @@ class RobotStudies:
                 shared, seconds = ingest.shared_samples(
                     frame,
                     spec["path"],
-                    str(column_templates(spec["columns"])["time"]),
+                    time_name,
                     spec["units"].get("time", "s"),
                     [(s["trim_start_s"], s["trim_end_s"]) for s in (spec, cal)],
                 )
