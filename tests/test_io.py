@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import pathlib
 import platform
 import subprocess
 import sys
@@ -52,14 +53,19 @@ def test_a_job_cannot_write_a_parquet_file_without_provenance(tmp_path, monkeypa
     io.write_parquet(frame, tmp_path / "b.parquet", units={"time": "s"}, meta=meta)
 
 
-def test_a_file_larger_than_one_read_block_is_hashed_whole(tmp_path):
+def test_a_file_larger_than_one_read_block_is_hashed_whole(tmp_path, monkeypatch):
     """file_sha256 reads 1 MiB blocks: a 2.5 MiB file's hash covers every block; the
-    start-up's cached digest of a record (codehash.file_digest) is the same hash, read alike
-    (it read the whole file into memory)."""
+    start-up's cached digest of a record (codehash.file_digest) is the same hash, read in
+    blocks too (it read the whole file into memory: read_bytes now fails the test)."""
     data = np.random.default_rng(0).bytes(5 * 2**19)
     (path := tmp_path / "big.bin").write_bytes(data)
     assert io.file_sha256(path) == hashlib.sha256(data).hexdigest()
-    assert codehash.file_digest(path) == io.file_sha256(path)
+
+    def whole(self):
+        raise AssertionError(f"{self} read whole")
+
+    monkeypatch.setattr(pathlib.Path, "read_bytes", whole)
+    assert codehash.file_digest(path) == hashlib.sha256(data).hexdigest()
 
 
 def test_rewrite_is_byte_identical(tmp_path):

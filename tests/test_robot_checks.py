@@ -1053,3 +1053,30 @@ def test_a_problem_naming_a_joint_that_never_moves_says_so(robot):
     )
     assert checks.still_joint_notes(record, []) == []
     assert checks.record_problems(record, robot) == checks.checked_record(record, robot)
+
+
+def test_a_log_in_degrees_with_one_joint_barely_moving_passes(robot):
+    """A correct log in degrees in which joint_5 moves ±3° about zero: that joint looks like
+    radians (within ±2π, moving by 0.5 or more), the six others leave ±2π; fewer joints looking
+    like radians than not are degrees of a small motion, not a record in two units (a review
+    refused this record)."""
+    record = _gen3()
+    q = record.q.copy()
+    q[:, 4] = np.deg2rad(3.0) * np.sin(np.linspace(0, 20, len(q)))
+    small = dataclasses.replace(record, q=q, q_logged=np.rad2deg(q))
+    assert checks.record_problems(small, robot, units={"q": "deg", "dq": "deg/s"}) == []
+
+
+def test_an_angle_outside_its_limits_alone_is_not_called_a_second_unit(robot):
+    """A joint whose angle is plausible in rad but beyond the URDF's limits (a zero offset)
+    keeps its own message, with its range and limits: only an angle implausible in rad is
+    taken for degrees beside columns in radians."""
+    record = _gen3()
+    q = record.q.copy()
+    q[:, 1] += 0.76 - q[:, 1].min()
+    message = checks._units_message(record.time, q[:, 1], "revolute", (-2.41, 2.41), True)
+    assert message is not None and message.startswith("the angle reaches [")
+    shifted = dataclasses.replace(record, q=q, q_logged=q)
+    kinds = ["revolute"] * len(JOINTS)
+    kept = checks.in_degrees([("angle_units", "joint_2", message)], shifted, {}, kinds)
+    assert kept == [("angle_units", "joint_2", message)]

@@ -783,6 +783,21 @@ def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
         loaders.load_robot_record(path, JOINTS, mixed, {"time": "ns"})
     with pytest.raises(InputError, match=r"\['forearm'\] are not among the names .* \['elbow'"):
         loaders.load_robot_record(path, [*JOINTS, "forearm"], columns, {"time": "ns"})
+    # a name in two slots, an empty slot, a bad template field
+    twice = _joint_states(t, order)
+    twice["field.name3"] = "elbow"
+    twice.to_csv(doubled := tmp_path / "twice.csv", index=False)
+    with pytest.raises(InputError, match=r"'elbow' is named in two slots, 'field.name0' and 'fi"):
+        loaders.load_robot_record(doubled, JOINTS, columns, {"time": "ns"})
+    empty = _joint_states(t, order)
+    empty["field.name1"] = np.nan  # the finger's slot names nothing
+    empty.to_csv(unnamed := tmp_path / "empty.csv", index=False)
+    read = loaders.load_robot_record(unnamed, JOINTS, columns, {"time": "ns"})
+    np.testing.assert_allclose(read.q, reference.q, rtol=0, atol=1e-12)
+    with pytest.raises(InputError, match=r"columns.q = 'field.position\{i0\}\{x\}' is not a col"):
+        loaders.load_robot_record(
+            path, JOINTS, {**columns, "q": "field.position{i0}{x}"}, {"time": "ns"}
+        )
     with pytest.raises(InputError, match=r"columns.names = 'field.name0' must number"):
         loaders.load_robot_record(path, JOINTS, {**columns, "names": "field.name0"}, {"time": "ns"})
     swapped = _joint_states(t, order)
@@ -790,6 +805,16 @@ def test_a_ros_log_is_read_by_the_joint_names_it_holds(tmp_path: Path):
     swapped.to_csv(path, index=False)
     with pytest.raises(InputError, match=r"js.csv: the joint names .* change at data row 701"):
         loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"})
+    # the start-up's held-out check of two such records compares them by name, not over the
+    # whole file (it refused them with the advice to do what they did)
+    specs = [
+        {"path": str(path), "columns": columns, "units": {"time": "ns"}, **trims}
+        for trims in (
+            {"trim_start_s": 0, "trim_end_s": 0.7},
+            {"trim_start_s": 1.4, "trim_end_s": 0},
+        )
+    ]
+    assert records.held_out_angles(pd.read_csv(path), specs[1], specs[0], JOINTS)[2] == []
     # two records of the file with disjoint trims read each part by its own names
     before = loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"}, trim_s=(0, 0.7))
     after = loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"}, trim_s=(1.4, 0))
@@ -820,6 +845,10 @@ def test_a_ros2_header_stamp_in_seconds_and_nanoseconds_is_one_time(tmp_path: Pa
     np.testing.assert_allclose(record.time, t, rtol=0, atol=1e-12)
     with pytest.raises(InputError, match=r"is seconds and nanoseconds: leave units.time unset"):
         loaders.load_robot_record(path, JOINTS, columns, {"time": "ns"})
+    data.loc[40, "header.stamp.nanosec"] = np.nan
+    data.to_csv(holed := tmp_path / "holed.csv", index=False)
+    with pytest.raises(InputError, match=r"'header.stamp.nanosec' \(time\) is not a finite number"):
+        loaders.load_robot_record(holed, JOINTS, columns)
     swapped = {**columns, "time": ["header.stamp.nanosec", "header.stamp.sec"]}
     with pytest.raises(InputError, match=r"'header.stamp.sec' holds 1.73356e\+09 at data row 1"):
         loaders.load_robot_record(path, JOINTS, swapped)

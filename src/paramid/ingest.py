@@ -324,8 +324,9 @@ def _duplicate_cause(t: Array, repeats: int) -> str:
     if repeats > t.size // 10 and np.all(t == np.round(t)):
         return (
             "every stamp is a whole second: is the fraction in another column (as ROS 2's "
-            "header.stamp.nanosec beside header.stamp.sec)? a record reads one time column: "
-            "give one that holds the whole time (a receive time, or the two combined)"
+            "header.stamp.nanosec beside header.stamp.sec)? a multi-joint record reads the "
+            "pair as columns.time: [<seconds>, <nanoseconds>]; else give a column that holds "
+            "the whole time (a receive time)"
         )
     return (
         "a message logged twice, or stamps coarser than the sampling? remove the repeated "

@@ -163,6 +163,8 @@ def torque_spike(time: Array, torque: Array) -> str | None:
 JUMP_RATIO = 10.0
 JUMP_NEIGHBOURS = 5
 JUMP_MESSAGE = "the angle jumps by"  # how :func:`angle_jumps` begins its message
+#: how :func:`angle_units` begins where an angle is implausible in rad (likely degrees)
+SPAN_MESSAGE = "the angle spans"
 
 
 def angle_jumps(time: Array, angle: Array) -> str | None:
@@ -214,7 +216,7 @@ def angle_units(
         return jumps
     if implausible:
         return (
-            f"the angle spans {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
+            f"{SPAN_MESSAGE} {span:.4g} rad and reaches {speed:.4g} rad/s, implausible in rad "
             f"(limits {MAX_ANGLE_SPAN_RAD:.3g} rad, {MAX_SPEED_RAD_S:g} rad/s): is it in degrees? "
             f"set {setting}: deg"
         )

@@ -289,7 +289,7 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
         if (
             kind == "continuous"
             and message is not None
-            and message.startswith("the angle spans")
+            and message.startswith(plausibility.SPAN_MESSAGE)
             and (jumps := plausibility.angle_jumps(record.time, q))
         ):  # a glitch of whole turns (unwrapped by one at most): not a turning joint's span
             message = jumps
@@ -357,7 +357,11 @@ def in_degrees(
     turning = [k for k, kind in enumerate(kinds) if kind != "prismatic" and k not in columns]
     like = plausibility.radian_like(record.q[:, turning]) if turning else np.zeros(0, bool)
     radian = [record.joints[k] for k, yes in zip(turning, like, strict=True) if yes]
-    fixed = [p for p, k in zip(degrees, columns, strict=True) if kinds[k] != "continuous"]
+    fixed = [  # not a continuous joint (it may turn), nor a joint outside its URDF limits alone
+        p
+        for p, k in zip(degrees, columns, strict=True)
+        if kinds[k] != "continuous" and p[2].startswith(plausibility.SPAN_MESSAGE)
+    ]
     if fixed and radian:
         message = two_angle_units([str(joint) for _, joint, _ in fixed], radian, "rad")
         return [p for p in problems if p not in fixed] + [("angle_units", None, message)]
@@ -925,15 +929,16 @@ def radians_declared_degrees(
     """:func:`paramid.plausibility.radians_as_degrees` of the revolute and continuous joints'
     angles as the file holds them, where ``units`` (the record's, as declared) puts them in
     degrees (a prismatic joint's position stays in m); where some joints' angles leave ±2π, as
-    degrees do, and others look like radians, the record's two units
-    (:func:`two_angle_units`)."""
+    degrees do, and as many or more look like radians, the record's two units
+    (:func:`two_angle_units`): fewer are taken for degrees of a motion within ±6.3° of zero (a
+    wrist that barely moves in a log in degrees)."""
     if units.get("q") != "deg" or record.q_logged is None:
         return None
     turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
     logged = record.q_logged[:, turning]
     leaving = np.abs(logged).max(axis=0) > 2 * np.pi
     like = plausibility.radian_like(logged)
-    if leaving.any() and like.any():
+    if leaving.any() and like.sum() >= leaving.sum():  # else: degrees, some joints moving little
         named = [record.joints[k] for k in turning]
         degrees = [j for j, yes in zip(named, leaving, strict=True) if yes]
         radian = [j for j, yes in zip(named, like, strict=True) if yes]
@@ -951,7 +956,8 @@ def two_angle_units(degrees: Sequence[str], radians: Sequence[str], declared: st
     way_out = f"or, if every column is in degrees and those move within ±6.3° of zero, {fits}"
     return (
         f"{', '.join(degrees)}: the angle looks like degrees (implausible in rad, or beyond ±2π) "
-        f"while {', '.join(radians)} look like radians (within ±2π, moving by "
+        f"while {', '.join(radians)} look{'s' if len(radians) == 1 else ''} like radians "
+        "(within ±2π, moving by "
         f"{plausibility.RADIANS_SPAN:g} or more): a record with angle columns in two units? "
         "units.q converts every joint of a record alike: convert the odd columns to the others' "
         f"unit ({way_out})"

@@ -124,11 +124,15 @@ def _template_columns(template: str, field: str, joints: Sequence[str], path: Pa
     try:
         return joint_columns(template, joints)
     except (KeyError, IndexError, ValueError) as err:
-        raise InputError(
-            f"{path}: columns.{field} = {template!r} is not a column template ({err!r}): use "
-            "{i} (1-based joint index; {i0} 0-based) and/or {joint} (the URDF joint name), "
-            "braces only there"
-        ) from err
+        raise _not_a_template(path, field, template, err) from err
+
+
+def _not_a_template(path: Path, field: str, template: str, err: Exception) -> InputError:
+    return InputError(
+        f"{path}: columns.{field} = {template!r} is not a column template ({err!r}): use "
+        "{i} (1-based joint index; {i0} 0-based) and/or {joint} (the URDF joint name), "
+        "braces only there"
+    )
 
 
 def _indexed_columns(frame: pd.DataFrame, template: str) -> list[str]:
@@ -173,7 +177,8 @@ def log_joint_names(
     numbers = sorted(found)
     kept = slice(0, len(frame)) if rows is None else rows
     first = kept.start or 0
-    cells = frame[[found[n] for n in numbers]].iloc[kept].astype(str).to_numpy()
+    block = frame[[found[n] for n in numbers]].iloc[kept]
+    cells = block.astype(object).where(block.notna(), "").astype(str).to_numpy()
     if (changed := np.flatnonzero((cells != cells[0]).any(axis=1))).size:
         row = first + int(changed[0])
         raise InputError(
@@ -183,7 +188,15 @@ def log_joint_names(
             "the order changes (two records of the file with disjoint trims)"
         )
     offset = 0 if field == "{i0}" else 1
-    return {str(name): n - offset for n, name in zip(numbers, cells[0], strict=True)}
+    slots: dict[str, int] = {}
+    for n, name in zip(numbers, cells[0], strict=True):
+        if name in slots and name:
+            raise InputError(
+                f"{path}: columns.{NAMES} ({template!r}): {name!r} is named in two slots, "
+                f"{found[slots[name] + offset]!r} and {found[n]!r}: which one is the joint?"
+            )
+        slots[name] = n - offset
+    return {name: slot for name, slot in slots.items() if name}
 
 
 def named_columns(
@@ -207,8 +220,11 @@ def named_columns(
             "be named as in the URDF"
         )
 
-    def at(template: str, joint: str) -> str:
-        return template.format(i=slots[joint] + 1, i0=slots[joint], joint=joint)
+    def at(template: str, joint: str, field: str = "q") -> str:
+        try:
+            return template.format(i=slots[joint] + 1, i0=slots[joint], joint=joint)
+        except (KeyError, IndexError, ValueError) as err:
+            raise _not_a_template(path, field, template, err) from err
 
     out = {key: value for key, value in columns.items() if key != NAMES}
     numbering = "{i0}" if "{i0}" in str(columns[NAMES]) else "{i}"
@@ -220,7 +236,7 @@ def named_columns(
                     f"{numbering}, columns.{field} = {template!r} otherwise: number them alike "
                     f"(use {numbering} in q, dq and tau too)"
                 )
-            out[field] = [at(template, joint) for joint in joints]
+            out[field] = [at(template, joint, field) for joint in joints]
     q = columns["q"]
     indexed = isinstance(q, str) and _indexed(q)
     named = [joint for joint in locked if indexed and joint in slots]
@@ -235,8 +251,8 @@ def with_time(
     ``[seconds, nanoseconds]`` (ROS 2's ``header.stamp.sec`` and ``header.stamp.nanosec``, a
     second's fraction kept apart) one column added, ``"<seconds>+<nanoseconds>"``, of
     seconds from the first row's whole second (exact in float64, which an absolute stamp in
-    ns is not).  A pair takes no ``units.time``; a nanosecond field outside [0, 10⁹) is
-    named at its row."""
+    ns is not).  A pair takes no ``units.time``; a cell that is no number, or a nanosecond
+    field outside [0, 10⁹), is named with its column and row."""
     if isinstance(time, str):
         return frame, time
     if len(time) != 2:
@@ -255,6 +271,13 @@ def with_time(
                 f"{path}: missing time column {column!r}; " + _nearest_columns(frame, column)
             )
     seconds, nanoseconds = (pd.to_numeric(frame[c], errors="coerce").to_numpy(float) for c in time)
+    for column, values in zip(time, (seconds, nanoseconds), strict=True):
+        if (bad := np.flatnonzero(~np.isfinite(values))).size:
+            row = int(bad[0])
+            raise InputError(
+                f"{path}: column {column!r} (time) is not a finite number at "
+                f"{data_row(row, lines_of(frame))}: {frame[column].iloc[row]!r}"
+            )
     if (beyond := np.flatnonzero((nanoseconds < 0) | (nanoseconds >= 1e9))).size:
         row = int(beyond[0])
         raise InputError(
@@ -388,16 +411,34 @@ def _unit_factors(units: Mapping[str, str], path: Path) -> dict[str, float]:
     return factors
 
 
-def angle_columns(
-    columns: Mapping[str, Template] | None, joints: Sequence[str], frame: pd.DataFrame, path: Path
-) -> list[str]:
-    """The file's angle column of each of ``joints`` (the ``q`` template written out, at the
-    slots the log's names give where ``columns`` has ``names``; or its list as given)."""
-    templates = column_templates(columns)
-    if NAMES in templates:
-        templates = named_columns(frame, templates, joints, (), path)[0]
-    template = templates["q"]
-    return joint_columns(template, joints) if isinstance(template, str) else list(template)
+def held_out_angles(
+    frame: pd.DataFrame,
+    spec: Mapping[str, Any],
+    other: Mapping[str, Any],
+    joints: Sequence[str],
+) -> tuple[pd.DataFrame, str, list[list[str]]]:
+    """For the held-out check of validation record ``spec`` against calibration record
+    ``other`` of one file (read as ``frame``): the frame with ``spec``'s time column
+    (:func:`with_time`), its name, and each record's angle columns (the ``q`` template written
+    out, at the slots of the rows the record keeps where it reads the log's ``names``; or its
+    list as given). Two records that both read the log's names are one arm's joints by name:
+    no columns, nothing to compare."""
+    path = Path(spec["path"])
+    templates = [column_templates(s["columns"]) for s in (other, spec)]
+    frame, time_name = with_time(frame, templates[1]["time"], spec["units"], path)
+    if all(NAMES in t for t in templates):
+        return frame, time_name, []
+    angles = []
+    for s, columns in zip((other, spec), templates, strict=True):
+        if NAMES in columns:
+            timed, name = with_time(frame, columns["time"], s["units"], path)
+            unit = s["units"].get("time", "s")
+            trims = (s["trim_start_s"], s["trim_end_s"])
+            rows = trimmed_time(timed, name, unit, path, trims)[0]
+            columns = named_columns(frame, columns, joints, (), path, rows)[0]
+        q = columns["q"]
+        angles.append(joint_columns(q, joints) if isinstance(q, str) else list(q))
+    return frame, time_name, angles
 
 
 def column_templates(columns: Mapping[str, Template] | None) -> dict[str, Template]:

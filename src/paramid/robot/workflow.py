@@ -264,17 +264,10 @@ class RobotStudies:
                 done, stamp = validated_before(spec["path"], pair, "paramid.robot.workflow")
                 if done:
                     continue
-                from paramid.robot.records import (  # pandas
-                    angle_columns,
-                    column_templates,
-                    with_time,
-                )
+                from paramid.robot.records import held_out_angles  # pandas
 
-                where = Path(spec["path"])
-                time = column_templates(spec["columns"])["time"]
-                frame, time_name = with_time(io.read_record(spec), time, spec["units"], where)
-                angles = [angle_columns(s["columns"], joints, frame, where) for s in (cal, spec)]
-                if not ingest.same_motion(frame, *angles):
+                frame, time_name, angles = held_out_angles(io.read_record(spec), spec, cal, joints)
+                if angles and not ingest.same_motion(frame, *angles):
                     stamps.append(stamp)  # another motion (one log of two arms, read by its
                     continue  # angle columns)
                 shared, seconds = ingest.shared_samples(
