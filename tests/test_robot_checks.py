@@ -1052,6 +1052,8 @@ def test_a_problem_naming_a_joint_that_never_moves_says_so(robot):
         for m in noted
     )
     assert checks.still_joint_notes(record, []) == []
+    flagged = [("torque_units", "joint_4", "m")]  # every joint moves: no note
+    assert checks.still_joint_notes(record, flagged) == flagged
     assert checks.record_problems(record, robot) == checks.checked_record(record, robot)
 
 

@@ -355,7 +355,7 @@ def in_degrees(
     joints = [joint for _, joint, _ in degrees]
     columns = [record.joints.index(joint) for joint in joints]
     turning = [k for k, kind in enumerate(kinds) if kind != "prismatic" and k not in columns]
-    like = plausibility.radian_like(record.q[:, turning]) if turning else np.zeros(0, bool)
+    like = plausibility.radian_like(record.q[:, turning])
     radian = [record.joints[k] for k, yes in zip(turning, like, strict=True) if yes]
     fixed = [  # not a continuous joint (it may turn), nor a joint outside its URDF limits alone
         p

@@ -239,8 +239,8 @@ def named_columns(
             out[field] = [at(template, joint, field) for joint in joints]
     q = columns["q"]
     indexed = isinstance(q, str) and _indexed(q)
-    named = [joint for joint in locked if indexed and joint in slots]
-    logged = {joint: at(str(q), joint) for joint in named if at(str(q), joint) in frame.columns}
+    held = {joint: at(str(q), joint) for joint in locked if indexed and joint in slots}
+    logged = {joint: column for joint, column in held.items() if column in frame.columns}
     return out, logged
 
 
@@ -437,7 +437,7 @@ def held_out_angles(
             rows = trimmed_time(timed, name, unit, path, trims)[0]
             columns = named_columns(frame, columns, joints, (), path, rows)[0]
         q = columns["q"]
-        angles.append(joint_columns(q, joints) if isinstance(q, str) else list(q))
+        angles.append(_template_columns(q, "q", joints, path) if isinstance(q, str) else list(q))
     return frame, time_name, angles
 
 
