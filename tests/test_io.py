@@ -391,3 +391,49 @@ def test_curves_drawn_on_one_another_are_said_to_be():
         .get_text()
         == ""
     )
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_an_atomic_file_gets_the_mode_open_would_give(tmp_path, umask, mode):
+    """mkstemp makes 0600 files: a colleague sharing the cluster group could not read results."""
+    import os
+
+    old = os.umask(umask)
+    try:
+        with io.atomic_file(tmp_path / "sub" / "r.csv") as tmp:
+            tmp.write_text("x\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "sub" / "r.csv").stat().st_mode & 0o777 == mode
+
+
+def test_every_writer_of_the_workflow_start_leaves_no_temporary_when_it_fails(
+    tmp_path, monkeypatch
+):
+    """The settings files, the validated-config stamp and the code-hash store go through the
+    one atomic writer: a write that fails leaves neither the file nor a temporary beside it
+    (the settings writer left `.params.json.<pid>.tmp` in the folder Snakemake lists)."""
+    import shutil
+
+    from paramid import workflow
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    schema = shutil.copy(root / "workflow" / "schemas" / "config.schema.yaml", tmp_path / "s")
+    config = io.read_yaml(root / "config.yaml")
+    monkeypatch.chdir(tmp_path)
+
+    def disk_full(self, text, *args, **kwargs):
+        with open(self, "w") as handle:
+            handle.write(text[:3])
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pathlib.Path, "write_text", disk_full)
+    settings = workflow.SettingsFile("hip_fit", {"code": "248a7472f5514e64"})
+    with pytest.raises(OSError, match="disk full"):
+        settings(SimpleNamespace())
+    with pytest.raises(OSError, match="disk full"):
+        workflow.validated(config, schema)
+    monkeypatch.setattr(codehash._Store, "path", tmp_path / ".snakemake" / "imports.json")
+    monkeypatch.setattr(codehash._Store, "dirty", True)
+    codehash._save()  # its OSError is swallowed: the store is a cache
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["s"]

@@ -20,7 +20,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,12 +59,10 @@ def _save() -> None:
     store = _Store.path
     if store is None or not _Store.dirty:
         return
-    with contextlib.suppress(OSError):
-        store.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=store.parent, prefix=".paramid-imports-")
-        with os.fdopen(fd, "w") as out:
-            json.dump(_Store.imports, out, sort_keys=True)
-        os.replace(tmp, store)
+    from paramid.io import atomic_file  # io imports this module
+
+    with contextlib.suppress(OSError), atomic_file(store) as tmp:
+        tmp.write_text(json.dumps(_Store.imports, sort_keys=True))
         _Store.dirty = False
 
 

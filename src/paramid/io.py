@@ -15,6 +15,7 @@ through this module.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import csv
 import ctypes
 import functools
@@ -26,7 +27,7 @@ import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
@@ -179,20 +180,28 @@ def _umask() -> int:
     return mask
 
 
-def _atomic_target(path: str | os.PathLike) -> tuple[Path, Path]:
-    """The target and a temporary file beside it, with the mode ``open()`` would give.
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary file beside ``path`` to write, moved onto ``path`` when the block ends
+    without an error and removed otherwise: a reader (a concurrent start, a killed job's
+    rerun) sees the old file or the new one, never a half-written one.  The one atomic writer
+    of the package (Parquet, CSV, JSON, text, figures, the workflow's settings files and
+    stores).
 
     ``mkstemp`` creates files 0600; the final file gets 0666 minus the umask (0644 under the
     usual umask 022), so colleagues sharing a cluster account or group can read the results.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp = Path(name)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
-    finally:
         os.close(fd)
-    return target, Path(tmp)
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_parquet(
@@ -223,12 +232,8 @@ def write_parquet(
     schema_meta = dict(table.schema.metadata or {})
     schema_meta[METADATA_KEY] = canonical_json(block).encode()
     table = table.replace_schema_metadata(schema_meta)
-    target, tmp = _atomic_target(path)
-    try:
+    with atomic_file(path) as tmp:
         pq.write_table(table, tmp)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 class UnreadableFile(UserError):
@@ -309,15 +314,11 @@ def _finite_or_null(obj: Any) -> Any:
 def write_json(obj: Any, path: str | os.PathLike) -> None:
     """Write JSON atomically, keys sorted, indented for people; a NaN or an infinite value (a
     limit the URDF does not give) is written null."""
-    target, tmp = _atomic_target(path)
-    try:
-        text = json.dumps(
-            _finite_or_null(obj), sort_keys=True, indent=2, default=_jsonable, allow_nan=False
-        )
+    text = json.dumps(
+        _finite_or_null(obj), sort_keys=True, indent=2, default=_jsonable, allow_nan=False
+    )
+    with atomic_file(path) as tmp:
         tmp.write_text(text + "\n")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def read_json(path: str | os.PathLike) -> Any:
@@ -328,12 +329,8 @@ def read_json(path: str | os.PathLike) -> Any:
 def write_text(text: str, path: str | os.PathLike) -> None:
     """Write a text file atomically, in UTF-8 whatever the locale (an exported URDF declares
     XML's default encoding, and its notes hold non-ASCII signs)."""
-    target, tmp = _atomic_target(path)
-    try:
+    with atomic_file(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def write_csv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
@@ -497,12 +494,8 @@ def save_figure(
             (png, {"Software": None}),
             (pdf, {"CreationDate": None, "Producer": None}),
         ):
-            target, tmp = _atomic_target(path)
-            try:
+            with atomic_file(path) as tmp:
                 fig.savefig(tmp, format=Path(path).suffix[1:], dpi=dpi, metadata=meta)
-                os.replace(tmp, target)
-            finally:
-                tmp.unlink(missing_ok=True)
             fig.set_layout_engine("none")
     finally:
         fig.set_layout_engine(engine)

@@ -148,10 +148,8 @@ def validated(settings: dict, schema: str | Path) -> dict:
     if stamp.exists():
         return json.loads(stamp.read_text())
     validate(settings, schema)
-    VALIDATED.mkdir(parents=True, exist_ok=True)
-    partial = stamp.with_suffix(f".{os.getpid()}.partial")
-    partial.write_text(json.dumps(settings))
-    os.replace(partial, stamp)
+    with io.atomic_file(stamp) as partial:
+        partial.write_text(json.dumps(settings))
     return settings
 
 
@@ -348,10 +346,8 @@ class SettingsFile:
         # was not in the listing as missing, so a new file never joins a listed folder
         path = self.folder / hashlib.sha256(text.encode()).hexdigest() / "params.json"
         if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            temporary.write_text(text + "\n")
-            os.replace(temporary, path)  # atomic: a concurrent start writes the same bytes
+            with io.atomic_file(path) as temporary:  # a concurrent start writes the same bytes
+                temporary.write_text(text + "\n")
         return path.as_posix()
 
 
