@@ -393,20 +393,6 @@ def test_curves_drawn_on_one_another_are_said_to_be():
     )
 
 
-@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
-def test_an_atomic_file_gets_the_mode_open_would_give(tmp_path, umask, mode):
-    """mkstemp makes 0600 files: a colleague sharing the cluster group could not read results."""
-    import os
-
-    old = os.umask(umask)
-    try:
-        with io.atomic_file(tmp_path / "sub" / "r.csv") as tmp:
-            tmp.write_text("x\n")
-    finally:
-        os.umask(old)
-    assert (tmp_path / "sub" / "r.csv").stat().st_mode & 0o777 == mode
-
-
 def test_every_writer_of_the_workflow_start_leaves_no_temporary_when_it_fails(
     tmp_path, monkeypatch
 ):
