@@ -17,7 +17,8 @@ def main(smk) -> None:
         study.shortened_gap_warning(smk.input.signals[index], wanted, used, cfg["cv"]["folds"])
         for index, wanted, used in study.shortened_gaps(parts, cfg["cv"])
     ]
-    for text in shortened:
+    warned = shortened + study.one_way_warnings(robot, parts, cfg["velocity_rad_s"])
+    for text in warned:
         log.warning("%s", text)
     data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
     frame, layout = study.compressed_frame(data, extended_names(robot))
@@ -27,7 +28,7 @@ def main(smk) -> None:
         smk.input,
         stage="robot_compress",
         sample_rate_hz=parts[0].sample_rate_hz,
-        warnings=shortened,
+        warnings=warned,
         **layout,
     )
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)

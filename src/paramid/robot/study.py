@@ -49,9 +49,11 @@ from paramid.robot.model import (
     OFFSET,
     Robot,
     RobotError,
+    coordinate_unit,
     extended_regressor,
     friction_columns,
     held_offsets,
+    joint_kinds,
     joint_units,
     law_columns,
     link_parameter_slices,
@@ -230,6 +232,38 @@ def check_joints_move(robot: Robot, parts: Sequence[ProcessedRecord], study: str
             "numbered by index, {i}, then lists the other joints' columns: `columns: {q: [...]}`), "
             "or record an excitation that moves them."
         )
+
+
+#: a joint whose moving samples turn the other way less often than this share of them (both
+#: directions counted over every calibration record) is said to turn one way only
+ONE_WAY_SHARE = 0.05
+
+
+def one_way_warnings(robot: Robot, parts: Sequence[ProcessedRecord], velocity: float) -> list[str]:
+    """Joints with Coulomb friction that turn one way only in the calibration records (of their
+    samples faster than ``velocity``, the Coulomb law's smoothing velocity [rad/s or m/s], fewer
+    than :data:`ONE_WAY_SHARE` the other way): their Coulomb column is then nearly constant,
+    so the fit reads a constant torque (a torque sensor's bias, a gravity error) as friction
+    and exports it as friction both ways (the Gen3's joint 2, q̇ from −0.82 to −0.005 rad/s in
+    its calibration record, got 5.9 N m, twice the other joints')."""
+    if "coulomb" not in robot.friction:
+        return []
+    dq = np.concatenate([part.dq for part in parts])
+    moving = np.abs(dq) > velocity
+    forward, backward = np.sum(moving & (dq > 0), axis=0), np.sum(moving & (dq < 0), axis=0)
+    warned = []
+    for j, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):
+        fewer, total = min(forward[j], backward[j]), forward[j] + backward[j]
+        if total and fewer < ONE_WAY_SHARE * total:
+            warned.append(
+                f"{joint} turns one way in {1 - fewer / total:.1%} of the calibration records' "
+                f"moving samples (q̇ from {dq[:, j].min():.3g} to {dq[:, j].max():.3g} "
+                f"{coordinate_unit(kind)}/s): its "
+                "Coulomb friction is there a nearly constant torque, which a torque sensor's "
+                "bias or a gravity error would give as well; its exported friction is not "
+                "measured as friction (calibrate on a record that turns it both ways)"
+            )
+    return warned
 
 
 def compress_calibration(
