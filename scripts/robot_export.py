@@ -5,6 +5,9 @@ of its standard parameters the data determine (from the base parameters' map in 
 a comment saying where the numbers come from; beside it a CSV of every standard parameter's
 exported value, URDF value and determinacy."""
 
+import os
+from pathlib import Path
+
 from paramid import io
 from paramid.robot import study, urdf
 from paramid.robot.model import held_offsets, joint_kinds, urdf_parameters
@@ -27,12 +30,21 @@ def main(smk) -> None:
     d = urdf.determinacy(base, held)
     notes = urdf.determinacy_notes(robot, d, cfg["lmi"].get("free_links") or ())
     prismatic = "prismatic" in joint_kinds(robot)
-    header = study.export_header(cfg, choice, meta, prismatic)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
+    header = study.export_header(cfg, choice, meta, prismatic, armature)
     offsets = study.urdf_offsets(robot, theta)
     determined = dict(zip(robot.standard_names, d, strict=True))
     text = urdf.export_urdf(
-        source, robot, theta, friction, header, armature, offsets, notes, determined
+        source,
+        robot,
+        theta,
+        friction,
+        header,
+        armature,
+        offsets,
+        notes,
+        determined,
+        mesh_prefix=os.path.relpath(Path(smk.input.urdf).parent, Path(smk.output.urdf).parent),
     )
     io.write_text(text, smk.output.urdf)
     table = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d, held)

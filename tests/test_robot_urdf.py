@@ -604,9 +604,126 @@ def test_an_armature_or_offset_comment_says_how_far_the_data_determine_it():
         j.get("name"): " ".join(c.text for c in j if c.tag is ET.Comment)
         for j in root.findall("joint")
     }
-    assert (
-        "gives it, a base parameter of its own (the data fix it given the other" in notes["joint_1"]
-    )
+    assert "gives it, a base parameter of its own (identifiable; how precisely" in notes["joint_1"]
     assert "combination with other parameters, share 0.49" in notes["joint_2"]
     assert "as the fit gives it, which the data leave to the prior;" in notes["joint_3"]
     assert "offset 0.2" in notes["joint_1"] and "share 0.30" in notes["joint_1"]
+
+
+def _header(text: str) -> str:
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    return " ".join(" ".join(root[0].text.split()).split())
+
+
+def test_relative_mesh_paths_point_from_the_export_to_the_original_files(tmp_path):
+    """A mesh beside the user's URDF (`meshes/link1.stl`) was copied as written into
+    results/<robot>/model/, where it named a file that does not exist; package://, file:// and
+    absolute paths stay as written."""
+    source = tmp_path / "data" / "arm"
+    (source / "meshes").mkdir(parents=True)
+    (source / "meshes" / "base.stl").write_text("solid base\nendsolid base\n")
+    text = URDF.read_text()
+    text = text.replace("</robot>", '  <link name="decor"/>\n</robot>')
+    names = ["meshes/base.stl", "package://arm/m.stl", "file:///opt/m.stl", "/opt/abs.stl"]
+    visuals = "".join(
+        f'<visual><geometry><mesh filename="{name}"/></geometry></visual>' for name in names
+    )
+    text = text.replace('<link name="decor"/>', f'<link name="decor">{visuals}</link>')
+    robot, theta = _identified(3)
+    export = tmp_path / "results" / "arm" / "model"
+    prefix = "../../../data/arm"
+    written = urdf.export_urdf(text, robot, theta, {}, ["test"], mesh_prefix=prefix)
+    meshes = [m.get("filename") for m in ET.fromstring(written).iter("mesh")]
+    assert meshes[-4:] == [f"{prefix}/meshes/base.stl", *names[1:]]
+    assert (export / meshes[-4]).resolve() == (source / "meshes" / "base.stl").resolve()
+    relative = [m for m in ET.fromstring(text).iter("mesh") if "://" not in m.get("filename")]
+    relative = [m for m in relative if not m.get("filename").startswith("/")]
+    assert f"{len(relative)} relative mesh or texture path(s) rewritten" in _header(written)
+    unmoved = urdf.export_urdf(text, robot, theta, {}, ["test"])
+    assert [m.get("filename") for m in ET.fromstring(unmoved).iter("mesh")][-4:] == names
+    assert "rewritten" not in _header(unmoved)
+
+
+def test_a_link_left_as_written_with_an_unphysical_inertia_is_named():
+    """The Gen3's base_link (0.0146 + 0.0245 < 0.0721 kg m²) is no body of the model (a fixed
+    base) and is left as the user wrote it: MuJoCo refused the export, whose header said
+    "physically consistent"; the header now names it. Made physical, it is not named."""
+    robot, theta = _identified(5)
+    header = _header(urdf.export_urdf(URDF.read_text(), robot, theta, {}, ["test"]))
+    assert "Left as written, not identified (no joint of the model moves it): base_link," in header
+    root = ET.fromstring(URDF.read_text())
+    tensor = next(link for link in root.iter("link") if link.get("name") == "base_link").find(
+        "inertial/inertia"
+    )
+    moments = [float(tensor.get(k)) for k in ("ixx", "iyy", "izz")]
+    assert moments[0] + moments[1] < moments[2]  # as the user's URDF gives it
+    tensor.set("izz", repr(0.9 * (moments[0] + moments[1])))
+    fixed = ET.tostring(root, encoding="unicode")
+    assert "Left as written" not in _header(urdf.export_urdf(fixed, robot, theta, {}, ["test"]))
+
+
+def test_a_body_on_the_consistency_boundary_is_named_in_the_header():
+    """The lmi fit of kinova_gen3 left its shoulder a plate (A + B − C = 1.7e-11) and its
+    bracelet a rod (principal moments 1e-9, 0.0164, 0.0164): valid only to the digits
+    written; the header names them. The Gen3 URDF's own shoulder (0.0004 + 0.0048 < 0.0146
+    kg m²), scaled, is beyond the boundary: named as not consistent."""
+    robot, theta = _identified(6)
+    assert urdf.flat_bodies(robot, theta) == ([], ["shoulder_link"])
+    header = _header(urdf.export_urdf(URDF.read_text(), robot, theta, {}, []))
+    assert "Not physically consistent as this method gives them" in header
+    assert "break A + B >= C): shoulder_link;" in header and "On the boundary" not in header
+    k = robot.links.index("bracelet_link")
+    pi = theta[10 * k : 10 * (k + 1)]
+    mass, c, _ = urdf.com_inertia(pi)
+    rod = np.diag([0.0, 0.0164, 0.0164])  # a rod along x about its centre of mass
+    about_origin = rod + mass * (c @ c * np.eye(3) - np.outer(c, c))
+    pi[4:] = [about_origin[i, j] for i, j in ((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2))]
+    assert urdf.flat_bodies(robot, theta) == (["bracelet_link"], ["shoulder_link"])
+    header = _header(urdf.export_urdf(URDF.read_text(), robot, theta, {}, []))
+    assert "On the boundary of physical consistency" in header and ": bracelet_link." in header
+    assert urdf.second_moment_margin(rod) == pytest.approx(0.0, abs=1e-15)
+    assert urdf.second_moment_margin(np.diag([1.0, 2.0, 2.5])) == pytest.approx(0.25)
+
+
+def test_the_header_gives_the_torque_the_file_stands_for_and_the_armature_it_cannot_hold(
+    tmp_path,
+):
+    """Loaded as a simulator reads it, the Gen3's export lacked its armature (the mass matrix
+    10-20x lighter on joints 5-7) and plain rnea scored 4.86 N m against the fit's 2.09: the
+    header now lists each joint's armature in joint order and the torque the file stands for;
+    rnea of the file plus the header's terms is the model's prediction."""
+    robot, theta = _identified(2, armature=True)
+    values = dict(zip(robot.standard_names, theta, strict=True))
+    armature = {j: values[f"ia_{j}"] for j in JOINTS}
+    cfg = {
+        "study": "s",
+        "method": "lmi",
+        "calibration": ["a.csv"],
+        "lmi": {"weight": 1.0, "metric": "robot", "rule": "1se"},
+        "robot": {"joints": JOINTS, "friction": ["viscous", "coulomb"], "armature": True},
+    }
+    choice = {"laws": dict.fromkeys(JOINTS, "sign"), "offsets": [True] + [False] * 6}
+    choice["velocity_rad_s"] = 0.01
+    header = " ".join(study.export_header(cfg, choice, {}, False, armature))
+    assert (
+        "rnea, which ignores <dynamics>) + armature * qdd + damping * qd + friction * law(qd) "
+        "+ offset." in header
+    )
+    listed = header.split("MuJoCo <joint armature>), kg m^2: ")[1].split(". ")[0]
+    pairs = [pair.split() for pair in listed.split(", ")]
+    assert [name for name, _ in pairs] == JOINTS
+    text = urdf.export_urdf(URDF.read_text(), robot, theta, _friction(robot, theta), [header])
+    (path := tmp_path / "lmi.urdf").write_text(text)
+    again = load_robot(path, JOINTS)  # as a user loads it: no armature
+    rng = np.random.default_rng(12)
+    q, dq, ddq = rng.uniform(-2, 2, (20, 7)), rng.normal(size=(20, 7)), rng.normal(size=(20, 7))
+    dynamics = {j.get("name"): j.find("dynamics") for j in ET.fromstring(text).iter("joint")}
+    damping = np.array([float(dynamics[j].get("damping")) for j in JOINTS])
+    friction = np.array([float(dynamics[j].get("friction")) for j in JOINTS])
+    rotor = np.array([float(value) for _, value in pairs])
+    exported = urdf_parameters(again)
+    torque = inverse_dynamics(again, q, dq, ddq, exported) + rotor * ddq
+    torque += damping * dq + friction * np.sign(dq)
+    predicted = regressor(robot, q, dq, ddq) @ theta
+    assert np.max(np.abs(torque - predicted)) < 1e-5 * np.max(np.abs(predicted))
+    assert np.max(np.abs(torque - rotor * ddq - predicted)) > 1e-2 * np.max(np.abs(predicted))

@@ -1030,10 +1030,12 @@ def export_header(
     choice: Mapping[str, Any],
     meta: Mapping[str, Any],
     prismatic: bool = False,
+    armature: Mapping[str, float] | None = None,
 ) -> list[str]:
     """The provenance comment of an exported URDF: the study, method, data, prior, friction law
-    (its tanh velocity in m/s on a ``prismatic`` joint) and how the standard parameters were
-    chosen."""
+    (its tanh velocity in m/s on a ``prismatic`` joint), how the standard parameters were
+    chosen, the torque the file stands for, and each joint's ``armature`` (a URDF has no
+    field for it: loaded without it, the Gen3's mass matrix lost 10-20x on joints 5-7)."""
     weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
     chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
     joints = list(cfg["robot"]["joints"])  # friction.json keeps its laws sorted by name
@@ -1081,7 +1083,25 @@ def export_header(
             if dynamics
             else "No friction was identified: <dynamics> damping and friction are 0."
         ),
-        *(["A comment in each joint gives its armature."] if cfg["robot"]["armature"] else []),
+        "The torque it stands for: inverse dynamics of this file's bodies (Pinocchio's rnea,"
+        + " which ignores <dynamics>)"
+        + (" + armature * qdd" if armature else "")
+        + (" + damping * qd" if "viscous" in terms else "")
+        + (" + friction * law(qd)" if "coulomb" in terms else "")
+        + (" + offset" if offsets else "")
+        + ".",
+        *(
+            [
+                "Armature (reflected rotor inertia; no URDF field holds it, so set it in your",
+                "simulator: Pinocchio model.armature, MuJoCo <joint armature>), kg m^2"
+                + (" (kg on a prismatic joint)" if prismatic else "")
+                + ": "
+                + ", ".join(f"{j} {float(max(v, 0.0)):.6g}" for j, v in armature.items())
+                + ".",
+            ]
+            if armature
+            else []
+        ),
         *([f"Torque offsets (comments in their joints) on: {offsets}."] if offsets else []),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
     ]

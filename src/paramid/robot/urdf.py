@@ -31,6 +31,7 @@ fit took from the prior (the URDF), and :func:`determinacy_table` lists them all
 from __future__ import annotations
 
 import io
+import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Mapping, Sequence
@@ -273,6 +274,104 @@ def _replace_inertial(link: ET.Element, new: ET.Element | None) -> None:
         link.insert(position, new)
 
 
+#: a body whose density-weighted second moments' smallest eigenvalue is below this share of
+#: its largest principal moment of inertia lies on the boundary of physical consistency
+FLAT_SHARE = 1e-6
+FLAT_NOTE = (
+    "On the boundary of physical consistency (a body as thin as a plate or a rod: its principal "
+    "moments A + B = C to 1e-6): {links}. The numbers are written with 17 digits; rounded, "
+    "such a body may break A + B >= C, which simulators check (MuJoCo refuses the file)."
+)
+BEYOND_NOTE = (
+    "Not physically consistent as this method gives them (principal moments that break "
+    "A + B >= C): {links}; simulators that check inertias refuse the file (MuJoCo)."
+)
+
+
+def second_moment_margin(inertia: Array) -> float:
+    """The smallest eigenvalue of the density-weighted second moments Σ = ½ tr(I) 1 − I of a
+    rotational inertia ``I`` about the centre of mass (3, 3): min over the principal moments of
+    (A + B − C)/2, ≥ 0 exactly when the triangle inequalities hold (Wensing et al. 2017)."""
+    moments = np.linalg.eigvalsh(0.5 * (inertia + inertia.T))
+    return float(0.5 * moments.sum() - moments.max())
+
+
+def flat_bodies(robot: Robot, theta: Array) -> tuple[list[str], list[str]]:
+    """The first links of the bodies whose inertia (standard parameters ``theta``) lies on the
+    consistency boundary (:func:`second_moment_margin` within :data:`FLAT_SHARE` of the largest
+    principal moment of 0) and of those beyond it (below that: not physically consistent, as
+    the Gen3 URDF's own shoulder link, 0.0004 + 0.0048 < 0.0146 kg m²); massless bodies are
+    left out."""
+    flat: list[str] = []
+    beyond: list[str] = []
+    for k, first in enumerate(welded_links(robot)):
+        mass, _, inertia = com_inertia(theta[10 * k : 10 * (k + 1)])
+        largest = float(np.max(np.abs(np.linalg.eigvalsh(inertia))))
+        margin = second_moment_margin(inertia)
+        if mass > 0 and largest > 0 and margin < FLAT_SHARE * largest:
+            (flat if margin > -FLAT_SHARE * largest else beyond).append(first)
+    return flat, beyond
+
+
+def unphysical_inertials(root: ET.Element, robot: Robot) -> list[str]:
+    """A note naming each link the export leaves as written (no moving joint of the model
+    carries it: a fixed base's links) whose ``<inertial>`` is not physical: a negative mass,
+    or principal moments that break A + B ≥ C (to 1e-9 of the largest); it changes nothing
+    the model predicts, but simulators refuse it (MuJoCo: "inertia must satisfy A + B >= C",
+    the Gen3's base_link)."""
+    identified = {
+        name for first, welded in welded_links(robot).items() for name in (first, *welded)
+    }
+    bad = []
+    for link in root.findall("link"):
+        inertial = link.find("inertial")
+        if link.get("name") in identified or inertial is None:
+            continue
+        mass_element, tensor = inertial.find("mass"), inertial.find("inertia")
+        mass = float(mass_element.get("value", "0")) if mass_element is not None else 0.0
+        keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+        ixx, ixy, ixz, iyy, iyz, izz = (
+            float(tensor.get(key, "0")) if tensor is not None else 0.0 for key in keys
+        )
+        inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        largest = float(np.max(np.abs(np.linalg.eigvalsh(inertia))))
+        if mass < 0 or second_moment_margin(inertia) < -1e-9 * largest:
+            bad.append(str(link.get("name")))
+    if not bad:
+        return []
+    return [
+        f"Left as written, not identified (no joint of the model moves it): {', '.join(bad)}, "
+        "whose <inertial> in the original URDF is not physical (a negative mass, or principal "
+        "moments that break A + B >= C). It changes none of this model's torques, but "
+        "simulators that check inertias refuse the file (MuJoCo): correct it there."
+    ]
+
+
+def relocated_paths(root: ET.Element, prefix: str) -> list[str]:
+    """Rewrite each relative ``filename`` of a ``<mesh>`` or ``<texture>`` (no scheme such as
+    ``package://``, not absolute) as seen from the exported file, ``prefix`` being the source
+    URDF's folder relative to the export's; a note saying so (none when nothing moved)."""
+    moved = 0
+    for element in (*root.iter("mesh"), *root.iter("texture")):
+        name = element.get("filename")
+        if prefix and name and "://" not in name and not posixpath.isabs(name):
+            element.set("filename", posixpath.normpath(posixpath.join(prefix, name)))
+            moved += 1
+    if not moved:
+        return []
+    return [
+        f"{moved} relative mesh or texture path(s) rewritten to point from this file's folder "
+        f"to the files beside the original URDF ({prefix}/)."
+    ]
+
+
+def _wrapped(note: str, width: int = 92) -> list[str]:
+    """A header note as comment lines of at most ``width`` characters."""
+    import textwrap
+
+    return textwrap.wrap(note, width) or [""]
+
+
 def export_urdf(
     text: str,
     robot: Robot,
@@ -283,6 +382,7 @@ def export_urdf(
     offsets: Mapping[str, float] | None = None,
     link_notes: Mapping[str, str] | None = None,
     determined: Mapping[str, float] | None = None,
+    mesh_prefix: str = "",
 ) -> str:
     """The URDF ``text`` with the identified standard parameters ``theta`` (in
     :attr:`Robot.standard_names` order) written into each moving body's link (module docstring),
@@ -291,7 +391,11 @@ def export_urdf(
     comments in each joint (with how far the data determine each, from ``determined``:
     standard parameter name -> :func:`determinacy`), ``link_notes`` (first link of a body ->
     text, as :func:`determinacy_notes`) as a comment in the link, and ``header`` lines as a
-    comment at the top of ``<robot>``.  The
+    comment at the top of ``<robot>``, followed by what the export found: the bodies it wrote on
+    the boundary of physical consistency (:func:`flat_bodies`), the links it left as written
+    whose inertia is not physical (:func:`unphysical_inertials`), and the relative mesh and
+    texture paths it rewrote by ``mesh_prefix`` (the source URDF's folder seen from the
+    exported file's, :func:`relocated_paths`).  The
     text's namespace prefixes (Gazebo's ``sensor:``, ``controller:``) and what precedes
     ``<robot>`` (comments, a DOCTYPE) are kept: tools look them up by name (the prefixes are
     registered with ElementTree, for the process: each workflow job is one), and so are default
@@ -300,9 +404,15 @@ def export_urdf(
     for prefix, uri in _namespaces(text):
         ET.register_namespace(prefix, uri)
     root = urdf_tree(text, comments=True)
+    found = unphysical_inertials(root, robot) + relocated_paths(root, mesh_prefix)
     # the robot's own elements: a <transmission> holds <joint name> elements too
     links = {link.get("name"): link for link in root.findall("link")}
     joints = {joint.get("name"): joint for joint in root.findall("joint")}
+    flat, beyond = flat_bodies(robot, theta)
+    if beyond:
+        found.insert(0, BEYOND_NOTE.format(links=", ".join(beyond)))
+    if flat:
+        found.insert(0, FLAT_NOTE.format(links=", ".join(flat)))
     for k, (first, welded) in enumerate(welded_links(robot).items()):
         if first not in links:
             raise RobotError(f"link {first!r} of the model is not a <link> of the URDF text")
@@ -345,7 +455,8 @@ def export_urdf(
         how = _how_determined((determined or {}).get(f"ia_{joint}"))
         note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)), determined=how)
         joints[joint].insert(0, _comment(note))
-    root.insert(0, _comment("\n  " + "\n  ".join(header) + "\n"))
+    lines = [*header, *(line for note in found for line in _wrapped(note))]
+    root.insert(0, _comment("\n  " + "\n  ".join(lines) + "\n"))
     ET.indent(root, space="  ")
     body = shown_default_namespaces(ET.tostring(root, encoding="unicode"))
     return '<?xml version="1.0"?>\n' + _preamble(text) + body + "\n"
@@ -357,7 +468,10 @@ def _how_determined(d: float | None) -> str:
     if d is None:
         return ""
     if d >= 1.0 - ROUND_OFF:
-        return ", a base parameter of its own (the data fix it given the other parameters)"
+        return (
+            ", a base parameter of its own (identifiable; how precisely the records pin it: "
+            "tables/parameters.csv's standard errors)"
+        )
     if d <= ROUND_OFF:
         return ", which the data leave to the prior"
     return (
