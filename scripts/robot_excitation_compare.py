@@ -40,7 +40,7 @@ def main(smk) -> None:
     )
     if draw is not None:
         log.info("random feasible trajectory: draw %d", draw)
-    for warning in ex.outperformed(table, cfg["study"]):
+    for warning in ex.infeasible(table, cfg["study"]) + ex.outperformed(table, cfg["study"]):
         log.warning("%s", warning)
     io.write_csv(table, smk.output.comparison)
     meta = io.provenance(cfg, smk.input, stage="robot_excitation_compare")

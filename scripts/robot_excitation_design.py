@@ -35,13 +35,21 @@ def main(smk) -> None:
     loose = ex.loose_acceleration(
         limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"], prismatic
     )
-    for warning in (loose, ex.unbounded_effort(robot, physical, cfg["study"])):
-        if warning:
-            log.warning("%s", warning)
     t_fine = ex.fine_grid(result.trajectory, result.grid_points, result.fine_factor)
-    for warning in ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]):
+    warned = [
+        text
+        for text in (
+            loose,
+            ex.unbounded_effort(robot, physical, cfg["study"]),
+            ex.moving_start(result.trajectory, robot.joints, cfg["study"]),
+            *ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]),
+        )
+        if text
+    ]
+    for warning in warned:
         log.warning("%s", warning)
     summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
+    summary["warnings"] = warned
     ex.poor_excitation(
         summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"], prismatic
     )

@@ -79,14 +79,18 @@ def test_a_design_past_the_urdfs_effort_or_the_floor_stops_the_run(robot, design
     reached = np.abs(physical.torque(robot, *result.trajectory.evaluate_joints(t))).max(axis=0)
     low = replace(physical, effort_urdf=physical.effort_urdf.copy())
     low.effort_urdf[1] = 0.5 * reached[1]
-    with pytest.raises(ex.ExcitationError, match=r"passes its effort \(joint_4 by [0-9.]+ N m\)"):
+    with pytest.raises(
+        ex.ExcitationError, match=r"breaks its effort limit \(joint_4 by [0-9.]+ N m\)"
+    ):
         ex.crossed_limits(robot, result.trajectory, low, t, "unit")
     eaten = replace(physical, effort=physical.effort.copy())
     eaten.effort[1] = 0.9 * reached[1]
     warnings = ex.crossed_limits(robot, result.trajectory, eaten, t, "unit")
     assert len(warnings) == 1 and "eats into effort_margin: joint_4 by" in warnings[0]
     high = replace(physical, floor=5.0)
-    with pytest.raises(ex.ExcitationError, match=r"passes the floor \(.*end_effector_link by"):
+    with pytest.raises(
+        ex.ExcitationError, match=r"breaks the floor keep-out \(.*end_effector_link by"
+    ):
         ex.crossed_limits(robot, result.trajectory, high, t, "unit")
 
 
@@ -136,7 +140,7 @@ def test_an_effort_peak_between_the_check_grids_samples_stops_the_run(robot, des
         limit = physical.effort_urdf.copy()
         limit[j] = sampled + miss / 2
         low = replace(physical, effort_urdf=limit, effort=limit)
-        with pytest.raises(ex.ExcitationError, match=rf"passes its effort \({joint} by "):
+        with pytest.raises(ex.ExcitationError, match=rf"breaks its effort limit \({joint} by "):
             ex.crossed_limits(robot, moved, low, t, "unit")
         widened = low.excess(robot, moved, t, used=False)["effort"][j] + limit[j]
         assert abs(widened - truth) < miss / 3
@@ -166,7 +170,7 @@ def test_a_dip_below_the_floor_between_the_check_grids_samples_stops_the_run(rob
     assert miss > 1e-3
     low = replace(physical, floor=truth + miss / 2)
     name = robot.model.frames[physical.floor_frames(robot)[link]].name
-    with pytest.raises(ex.ExcitationError, match=rf"passes the floor \({name} by "):
+    with pytest.raises(ex.ExcitationError, match=rf"breaks the floor keep-out \({name} by "):
         ex.crossed_limits(robot, moved, low, t, "unit")
     widened = low.floor - low.excess(robot, moved, t, used=False)["floor"][link]
     assert abs(widened - truth) < miss / 3
@@ -302,6 +306,36 @@ def test_periodic_boundary_frees_the_rest_conditions(robot, structural):
     assert np.abs(dq0).max() > 1e-6
     t = ex.fine_grid(result.trajectory, SPEC["grid_points"], 10)
     assert max(ex.violations(robot, result.trajectory, limits, physical, t).values()) <= 0
+    # its first row is not at rest: the README's "move the arm to the first row's pose (at
+    # rest there)" would have met a 1.7 rad/s step; the design says so and states the start
+    fastest = robot.joints[int(np.argmax(np.abs(dq0[0])))]
+    warning = ex.moving_start(result.trajectory, robot.joints, "unit")
+    assert warning.startswith("robots.unit.excitation: boundary: periodic: the trajectory does")
+    assert f"({fastest} at {dq0[0][robot.joints.index(fastest)]:.3g} rad/s" in warning
+    frame, _ = ex.trajectory_frame(result.trajectory, robot.joints, 100.0, model.joint_units(robot))
+    start = ex.start_state(result.trajectory, robot.joints)
+    for kind in ("q", "dq", "ddq"):
+        np.testing.assert_allclose(
+            [start[kind][j] for j in robot.joints],
+            [frame[f"{kind}_{j}"].iloc[0] for j in robot.joints],
+            rtol=1e-12,
+            atol=1e-12,
+        )
+
+
+def test_a_rest_to_rest_design_starts_at_rest_and_states_its_start_pose(robot, designed):
+    """Harmonic 0 of coefficients.csv is the series' offset, not the start (j1: -0.067 against
+    a start at 0.916 on a user's arm): design.json states the pose at t = 0."""
+    result = designed[0]
+    assert ex.moving_start(result.trajectory, robot.joints, "unit") is None
+    start = ex.start_state(result.trajectory, robot.joints)
+    q0, _, _ = result.trajectory.evaluate_joints(np.zeros(1))
+    np.testing.assert_allclose([start["q"][j] for j in robot.joints], q0[0], rtol=1e-15)
+    assert max(map(abs, start["dq"].values())) < 1e-12
+    assert any(
+        abs(start["q"][j] - q) > 1e-3
+        for j, q in zip(robot.joints, result.trajectory.q0, strict=True)
+    )
 
 
 @pytest.mark.parametrize(
@@ -349,6 +383,55 @@ def test_a_joint_without_a_urdf_velocity_limit_is_named(tmp_path):
     spec = SPEC | {"acceleration_limit_rad_s2": 10.0}
     with pytest.raises(ex.ExcitationError, match=r"joint_1 has no velocity limit in the URDF"):
         ex.limits_of(robot, spec, "unit")
+
+
+@pytest.mark.parametrize(
+    ("limit", "pattern"),
+    [
+        (
+            'lower="-160" upper="160" velocity="1.4"',
+            r"joint_2's URDF range \[-160, 160\] rad reaches",
+        ),
+        ('lower="-2.2" upper="2.2" velocity="86"', r"velocity limit 86 rad/s \(821 rpm"),
+    ],
+)
+def test_urdf_limits_in_degrees_are_refused(tmp_path, limit, pattern):
+    """A user's URDF with j1's limits in degrees (+-160, 86) was read as rad and rad/s: the
+    design commanded 2.5 rad/s where 86 deg/s = 1.5 rad/s was meant."""
+    tree = ET.parse(URDF)
+    joint = next(j for j in tree.getroot().iter("joint") if j.get("name") == "joint_2")
+    element = joint.find("limit")
+    for key, value in (pair.split("=") for pair in limit.split()):
+        element.set(key, value.strip('"'))
+    tree.write(path := tmp_path / "degrees.urdf")
+    robot = loaders.load_robot(path, JOINTS)
+    with pytest.raises(ex.ExcitationError, match=pattern):
+        ex.limits_of(robot, SPEC, "unit")
+    assert "degrees" in str(pytest.raises(ex.ExcitationError, ex.limits_of, robot, SPEC, "u").value)
+
+
+def test_a_compared_trajectory_that_breaks_the_limits_is_named():
+    """A coefficient file in degrees broke the angle limits by 10,402 and had the best
+    parameter error, told only at INFO: comparison.csv names the limits, the log warns."""
+    excess = {"q_min": -0.2, "q_max": 10402.0, "qd_max": 3.5, "qdd_max": -1.0, "effort": 0.0}
+    assert ex.violated(excess) == (
+        "upper angle by 1.04e+04, velocity by 3.5 (coefficients in degrees?)"
+    )
+    assert ex.violated({"q_max": 2.1, "floor": 0.01}) == "upper angle by 2.1, floor [m] by 0.01"
+    assert ex.violated({"q_max": -0.1}) == ""
+    table = pd.DataFrame(
+        {
+            "trajectory": ["designed", "random", "mine", "lab"],
+            "feasible": [True, True, False, False],
+            "violated": ["", "", ex.violated(excess), "upper angle by 2.1"],
+        }
+    )
+    warned = ex.infeasible(table, "unit")
+    assert [w.split(" trajectory")[0] for w in warned] == [
+        "robots.unit.excitation: the mine",
+        "robots.unit.excitation: the lab",
+    ]
+    assert "(upper angle by 1.04e+04, velocity by 3.5 (coefficients in degrees?); rad" in warned[0]
 
 
 def _coefficients(robot, path, joints=None, harmonics=2):
@@ -675,7 +758,7 @@ def test_an_effort_limit_binds_the_torque_in_both_directions(robot, designed):
         for side in (physical, negated):
             limit = side.effort_urdf.copy()
             limit[j] = 0.5 * reached[j]
-            with pytest.raises(ex.ExcitationError, match=rf"passes its effort \({joint} by "):
+            with pytest.raises(ex.ExcitationError, match=rf"breaks its effort limit \({joint} by "):
                 ex.crossed_limits(
                     robot, result.trajectory, replace(side, effort_urdf=limit), t, "u"
                 )

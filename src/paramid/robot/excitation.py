@@ -177,6 +177,14 @@ def _per_joint(value: Any, n: int, field: str) -> Array:
     return arr
 
 
+#: a revolute joint's URDF limit beyond this [rad] (two turns) reads as degrees: a design
+#: would command 57x the angles meant (a range of +-160 "rad" was +-160 deg)
+DEGREE_LIKE_RAD = 4 * np.pi
+#: a joint velocity limit above this [rad/s] (about 480 rpm at the joint; arms' fastest wrist
+#: joints turn at 7-20 rad/s) reads as deg/s: 86 "rad/s" meant 86 deg/s = 1.5 rad/s
+DEGREE_LIKE_RAD_S = 50.0
+
+
 def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointLimits, dict]:
     """The limits used (URDF shrunk by the margins; acceleration from ``spec``) and a report of
     the URDF's own; raises :class:`ExcitationError` when a margin empties a limit or the
@@ -194,6 +202,19 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
     mq, mv = (_per_joint(spec["margins"][key], n, field) for key, field in fields.items())
     for k, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):
         unit = coordinate_unit(kind)  # a prismatic joint's limits are in m, m/s
+        if kind == "revolute" and max(abs(lo[k]), abs(hi[k])) > DEGREE_LIKE_RAD:
+            raise ExcitationError(
+                f"robots.{study}.excitation: {joint}'s URDF range [{lo[k]:g}, {hi[k]:g}] rad "
+                f"reaches more than two turns from zero: limits in degrees? URDF gives them in "
+                f"rad and rad/s (its velocity limit reads {vel[k]:g} rad/s); correct {robot.urdf} "
+                "(a joint that turns without end is type continuous)"
+            )
+        if kind != "prismatic" and np.isfinite(vel[k]) and vel[k] > DEGREE_LIKE_RAD_S:
+            raise ExcitationError(
+                f"robots.{study}.excitation: {joint}'s URDF velocity limit {vel[k]:g} rad/s "
+                f"({vel[k] * 30 / np.pi:.0f} rpm at the joint) is beyond any arm's: degrees per "
+                f"second? URDF gives it in rad/s; correct {robot.urdf}"
+            )
         if hi[k] - lo[k] <= 2 * mq[k]:
             raise ExcitationError(
                 f"{fields['position_rad']} = {mq[k]:g} {unit} on each side empties {joint}'s "
@@ -398,11 +419,11 @@ def crossed_limits(
         ]
 
     crossed = physical.excess(robot, trajectory, t, used=False)
-    what = {"effort": "its effort", "floor": "the floor"}
+    what = {"effort": "its effort limit", "floor": "the floor keep-out"}
     broken = [f"{what[k]} ({', '.join(items)})" for k in crossed if (items := named(crossed, k))]
     if broken:
         raise ExcitationError(
-            f"robots.{study}.excitation: the best design passes {'; '.join(broken)} (URDF "
+            f"robots.{study}.excitation: the best design breaks {'; '.join(broken)} (URDF "
             "inertias, over its period: the check grid's samples widened by an estimate of "
             "what lies between them, narrower with a larger fine_factor): no design within "
             "those limits was found. Loosen the motion limits (acceleration_limit_rad_s2, "
@@ -452,6 +473,40 @@ def poor_excitation(
 def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int) -> Array:
     """The check grid: ``fine_factor`` × ``grid_points`` instants over one period."""
     return _grid(trajectory.period, fine_factor * grid_points)
+
+
+#: what each limit of :func:`violations` is, as the comparison names it
+LIMIT_NAMES = {
+    "q_min": "lower angle",
+    "q_max": "upper angle",
+    "qd_max": "velocity",
+    "qdd_max": "acceleration",
+    "effort": "effort [N m]",
+    "floor": "floor [m]",
+}
+
+
+def violated(excess: Mapping[str, float]) -> str:
+    """The limits a trajectory breaks (``excess``: :func:`violations`), worst first, as
+    comparison.csv's ``violated`` gives them ("" where none is); an angle beyond a turn past its
+    limit suggests coefficients in degrees (a file in degrees broke them by 10,402 rad)."""
+    broken = sorted(((v, k) for k, v in excess.items() if v > 0), reverse=True)
+    text = ", ".join(f"{LIMIT_NAMES.get(k, k)} by {v:.3g}" for v, k in broken)
+    if max(excess.get("q_min", 0.0), excess.get("q_max", 0.0)) > 2 * np.pi:
+        text += " (coefficients in degrees?)"
+    return text
+
+
+def infeasible(table: pd.DataFrame, study: str) -> list[str]:
+    """A warning for each compared trajectory of :func:`compare`'s ``table`` that breaks the
+    limits used: it is scored all the same (a file in degrees had the best parameter error)."""
+    return [
+        f"robots.{study}.excitation: the {row.trajectory} trajectory breaks the limits used "
+        f"({row.violated}; rad or m per joint kind, their derivatives per s): its scores are "
+        "those of a motion the robot must not run"
+        for row in table.iloc[1:].itertuples()
+        if not row.feasible
+    ]
 
 
 def violations(
@@ -665,7 +720,8 @@ def compare(
     one period (the design's grid for the designed one); ``p_value`` is the two-sided Wilcoxon
     signed-rank test of the per-seed parameter errors against the designed trajectory's (paired
     by seed); ``feasible`` says whether every limit holds on the fine grid (``max_violation``
-    ≤ 0); ``cond_below_designed`` flags a feasible trajectory whose cond beats the design.
+    ≤ 0, ``violated`` names the limits broken, :func:`violated`); ``cond_below_designed``
+    flags a feasible trajectory whose cond beats the design.
     """
     per_seed, rows = [], []
     for name, trajectory in trajectories.items():
@@ -682,6 +738,7 @@ def compare(
                 "val_rmse_median": float(errors["val_rmse"].median()),
                 "feasible": bool(worst <= 0),
                 "max_violation": worst,
+                "violated": violated(feasibility[name]),
             }
         )
     table = pd.DataFrame(rows)
@@ -783,6 +840,33 @@ def compare_excitations(
     return table, per_seed, draw
 
 
+def start_state(trajectory: FourierTrajectory, joints: Sequence[str]) -> dict[str, dict]:
+    """Angle, velocity and acceleration of each joint at t = 0 (the first row of
+    trajectory.csv), where the robot must be brought before the period plays: at rest there
+    with ``boundary: rest_to_rest``; not with ``periodic``. (Harmonic 0 of coefficients.csv is
+    the series' offset q₀, not this pose.)"""
+    q, dq, ddq = (x[0] for x in trajectory.evaluate_joints(np.zeros(1)))
+    return {
+        key: dict(zip(joints, map(float, value), strict=True))
+        for key, value in (("q", q), ("dq", dq), ("ddq", ddq))
+    }
+
+
+def moving_start(trajectory: FourierTrajectory, joints: Sequence[str], study: str) -> str | None:
+    """A warning for a design that does not start at rest (``boundary: periodic``): its first
+    row commands a velocity the robot must be brought to, by a ramp of the user's own."""
+    state = start_state(trajectory, joints)
+    fastest = max(joints, key=lambda j: abs(state["dq"][j]))
+    if abs(state["dq"][fastest]) <= 1e-9 and max(map(abs, state["ddq"].values())) <= 1e-9:
+        return None
+    return (
+        f"robots.{study}.excitation: boundary: periodic: the trajectory does not start at rest "
+        f"({fastest} at {state['dq'][fastest]:.3g} rad/s or m/s in its first row): ramp the "
+        "robot into that pose and velocity before playing it (design.json's start), or use "
+        "boundary: rest_to_rest"
+    )
+
+
 def design_summary(
     result: dz.Design,
     robot: Robot,
@@ -805,6 +889,7 @@ def design_summary(
         "joints": list(robot.joints),
         "trajectory": trajectory.to_dict(),
         "boundary": spec["boundary"],
+        "start": start_state(trajectory, robot.joints),
         "criterion": result.criterion,
         "criterion_definition": "raw 2-norm cond of the base regressor incl. friction columns"
         if result.criterion == "cond"
