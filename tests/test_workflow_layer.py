@@ -671,6 +671,26 @@ def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tm
         RobotStudies(config).check_inputs()
 
 
+def test_links_that_cannot_be_freed_are_named_before_any_job(config):
+    """A user's middle link without <inertial>, named in lmi.free_links, stopped in
+    robot_friction after six jobs ('free a single link'): the model's structural base names
+    it at the start. On the Gen3 any one link from the third on can be freed alone; the
+    shoulder, or two adjacent links, cannot."""
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    block = config["robots"]["kinova_gen3"]
+    block["records"] = {}  # the URDF alone is judged here
+    block["lmi"]["free_links"] = ["forearm_link"]
+    RobotStudies(config).check_inputs()
+    for free in (["shoulder_link"], ["forearm_link", "spherical_wrist_1_link"]):
+        block["lmi"]["free_links"] = free
+        field = r"^robots\.kinova_gen3\.lmi\.free_links "
+        pattern = field + re.escape(str(free)) + ": .* freed alone"
+        with pytest.raises(UserError, match=pattern):
+            RobotStudies(config).check_inputs()
+    block["methods"] = [m for m in block["methods"] if m != "lmi"]
+    RobotStudies(config).check_inputs()  # no lmi: nothing is pulled or freed
+
+
 def test_a_chain_designs_limits_are_checked_before_any_job(config):
     """Three limit values for two links, or q_min above q_max, ended in the design job's
     traceback ('empty limits: JointLimits(...)' in radians) naming no field."""

@@ -456,19 +456,43 @@ def free_link_trials(problem: Problem, settings: Mapping[str, Any]) -> dict[str,
 
 
 def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
+    """:func:`check_freeable` on the problem's base map and held columns."""
+    check_freeable(
+        problem.links,
+        problem.theta_urdf.size,
+        problem.zero,
+        problem.base,
+        free_links,
+        f"robots.{problem.study}.lmi.free_links",
+    )
+
+
+def check_freeable(
+    links: Mapping[str, slice],
+    n_standard: int,
+    zero: Index,
+    base: BaseMap,
+    free_links: Sequence[str],
+    field: str,
+) -> None:
     """Stop unless the prior still fixes one standard set when ``free_links`` are not pulled:
     the columns no prior term holds (the free links' inertial parameters, friction, armature,
-    offsets) must map to independent combinations of base parameters (columns of B, β = B θ,
-    full rank).  A link whose parameters all reach the base set alone (on the Gen3 any one
-    link from the third on) passes; the first links of a chain, or two adjacent links, leave
-    combinations that no motion and no prior determine: the message names the links that
-    can be freed alone."""
+    offsets not in ``zero``) must map to independent combinations of base parameters
+    (columns of B, β = B θ, full rank).  A link whose parameters all reach the base set alone
+    (on the Gen3 any one link from the third on) passes; the first links of a chain, or two
+    adjacent links, leave combinations that no motion and no prior determine: the message
+    names the links that can be freed alone.  Run at the start on the model's structural
+    base (a middle link without ``<inertial>``, freed, stopped only after six jobs) and again
+    on the records' own."""
     if not free_links:
         return
-    field = f"robots.{problem.study}.lmi.free_links"
-    missing = _undetermined(problem, free_links, field)
+    missing = _undetermined(links, n_standard, zero, base, free_links, field)
     if missing:
-        alone = [link for link in problem.links if not _undetermined(problem, [link], field)]
+        alone = [
+            link
+            for link in links
+            if not _undetermined(links, n_standard, zero, base, [link], field)
+        ]
         raise UserError(
             f"{field} {list(free_links)}: {missing} combinations of their "
             "inertial parameters reach no base parameter apart from each other (the data cannot "
@@ -477,13 +501,20 @@ def check_free_links(problem: Problem, free_links: Sequence[str]) -> None:
         )
 
 
-def _undetermined(problem: Problem, free_links: Sequence[str], field: str) -> int:
+def _undetermined(
+    links: Mapping[str, slice],
+    n_standard: int,
+    zero: Index,
+    base: BaseMap,
+    free_links: Sequence[str],
+    field: str,
+) -> int:
     """How many combinations of the columns no prior term holds with ``free_links`` free
-    miss the base set (:func:`check_free_links`)."""
-    pulled = priors.pulled_links(problem.links, free_links, field)
-    held = np.union1d(priors.columns_of(pulled), problem.zero)
-    loose = np.setdiff1d(np.arange(problem.theta_urdf.size), held)
-    columns = to_base(np.eye(problem.theta_urdf.size)[loose], problem.base)  # rows: B[:, loose]ᵀ
+    miss the base set (:func:`check_freeable`)."""
+    pulled = priors.pulled_links(links, free_links, field)
+    held = np.union1d(priors.columns_of(pulled), zero)
+    loose = np.setdiff1d(np.arange(n_standard), held)
+    columns = to_base(np.eye(n_standard)[loose], base)  # rows: B[:, loose]ᵀ
     norms = np.linalg.norm(columns, axis=1, keepdims=True)
     unit = columns / np.where(norms > 0, norms, 1.0)
     singular = np.linalg.svd(unit, compute_uv=False)

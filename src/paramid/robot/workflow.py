@@ -170,6 +170,7 @@ class RobotStudies:
         lmi = block["lmi"]
         settings = self.robot_block(name) | {k: lmi[k] for k in ("free_links", "metric", "weight")}
         settings |= {"methods": block["methods"], "simulated": self._simulated(name)}
+        settings |= {"base": block["base"]}  # the structural base the free links are judged on
         done, stamp = validated_before(block["urdf"], settings, "paramid.robot.model")
         if not done:
             from paramid.robot import model, priors, study  # here: it loads pinocchio
@@ -181,6 +182,19 @@ class RobotStudies:
             if lmi["metric"] == "logdet":
                 priors.check_logdet_prior(theta0, pulled, f"robots.{name}.lmi.metric")
             self._check_masses(name, priors.massless_links(theta0, links), pulled)
+            if lmi["free_links"] and "lmi" in block["methods"]:
+                from paramid.robot import estimators
+                from paramid.robot.base import structural_base
+
+                base = structural_base(robot, rel_tol=block["base"]["rel_tol"])
+                estimators.check_freeable(
+                    links,
+                    theta0.size,
+                    model.held_offsets(robot),
+                    base,
+                    lmi["free_links"],
+                    f"robots.{name}.lmi.free_links",
+                )
             stamps.append(stamp)
         for reference, path in block["references"].items():
             stamps += self._check_reference(name, reference, path)
