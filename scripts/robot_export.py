@@ -31,7 +31,10 @@ def main(smk) -> None:
     notes = urdf.determinacy_notes(robot, d, cfg["lmi"].get("free_links") or ())
     prismatic = "prismatic" in joint_kinds(robot)
     friction, armature = study.urdf_friction(robot, theta), study.urdf_armature(robot, theta)
-    header = study.export_header(cfg, choice, meta, prismatic, armature)
+    cutoffs = sorted(
+        {float(io.read_parquet_metadata(path)["cutoff_hz"]) for path in smk.input.signals}
+    )
+    header = study.export_header(cfg, choice, meta, prismatic, armature, cutoffs)
     offsets = study.urdf_offsets(robot, theta)
     determined = dict(zip(robot.standard_names, d, strict=True))
     text = urdf.export_urdf(

@@ -704,7 +704,11 @@ def test_the_header_gives_the_torque_the_file_stands_for_and_the_armature_it_can
     }
     choice = {"laws": dict.fromkeys(JOINTS, "sign"), "offsets": [True] + [False] * 6}
     choice["velocity_rad_s"] = 0.01
-    header = " ".join(study.export_header(cfg, choice, {}, False, armature))
+    cfg["calibration_sha256"] = ["ab12", "cd34"]
+    cfg["robot"]["urdf_sha256"] = "ef56"
+    header = " ".join(study.export_header(cfg, choice, {}, False, armature, [10.0, 12.5]))
+    assert "Calibration records' SHA-256: ab12, cd34. Original URDF's SHA-256: ef56." in header
+    assert "Signals low-passed at 10, 12.5 Hz (zero-phase)." in header
     assert (
         "rnea, which ignores <dynamics>) + armature * qdd + damping * qd + friction * law(qd) "
         "+ offset." in header

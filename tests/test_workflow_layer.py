@@ -1132,6 +1132,12 @@ def test_robot_predictions_and_references_are_scored_on_the_validation_records(c
     ]
     export = robots.export_params(wc(study="kinova_gen3", method="lmi"))
     assert export["calibration"] == [s["path"] for s in records["calibration"]]
+    digests = [
+        hashlib.sha256(Path(s["path"]).read_bytes()).hexdigest() for s in records["calibration"]
+    ]
+    assert export["calibration_sha256"] == digests  # the header names the very bytes fitted
+    twin = robots.export_params(wc(study="gen3_twin", method="lmi"))
+    assert twin["calibration"] == ["calibration (a twin record)"] and not twin["calibration_sha256"]
 
 
 def test_robot_fit_settings_carry_the_optimiser_blocks_each_method_reads(config):

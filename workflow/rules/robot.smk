@@ -178,6 +178,7 @@ rule robot_export:
         fit="results/{study}/fits/{method}.parquet",
         friction="results/{study}/model/friction.json",
         urdf=ROBOTS.urdf,
+        signals=ROBOTS.calibration_signals,
     output:
         urdf=report(
             "results/{study}/model/{method}.urdf",

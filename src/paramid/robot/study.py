@@ -1031,11 +1031,15 @@ def export_header(
     meta: Mapping[str, Any],
     prismatic: bool = False,
     armature: Mapping[str, float] | None = None,
+    cutoffs: Sequence[float] = (),
 ) -> list[str]:
     """The provenance comment of an exported URDF: the study, method, data, prior, friction law
     (its tanh velocity in m/s on a ``prismatic`` joint), how the standard parameters were
-    chosen, the torque the file stands for, and each joint's ``armature`` (a URDF has no
-    field for it: loaded without it, the Gen3's mass matrix lost 10-20x on joints 5-7)."""
+    chosen, the torque the file stands for, each joint's ``armature`` (a URDF has no field for
+    it: loaded without it, the Gen3's mass matrix lost 10-20x on joints 5-7), and what
+    reproduces it: the calibration files' and the URDF's SHA-256, the signals' low-pass
+    ``cutoffs`` [Hz] (distinct values over the calibration records), the config hash and
+    commit."""
     weight = (meta.get("curve") or {}).get("weights"), (meta.get("curve") or {}).get("chosen")
     chosen = weight[0][weight[1]] if weight[0] is not None else cfg["lmi"]["weight"]
     joints = list(cfg["robot"]["joints"])  # friction.json keeps its laws sorted by name
@@ -1103,5 +1107,16 @@ def export_header(
             else []
         ),
         *([f"Torque offsets (comments in their joints) on: {offsets}."] if offsets else []),
+        *(
+            [f"Calibration records' SHA-256: {', '.join(digests)}."]
+            if (digests := cfg.get("calibration_sha256"))
+            else []
+        ),
+        *([f"Original URDF's SHA-256: {sha}."] if (sha := cfg["robot"].get("urdf_sha256")) else []),
+        *(
+            [f"Signals low-passed at {', '.join(f'{c:g}' for c in cutoffs)} Hz (zero-phase)."]
+            if cutoffs
+            else []
+        ),
         f"config hash {meta.get('config_hash', '')}; git commit {meta.get('git_commit', '')}.",
     ]

@@ -569,13 +569,19 @@ class RobotStudies:
 
     def export_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
-        calibration = [
-            spec.get("path", name)
+        specs = [
+            (name, spec)
             for name, (role, spec) in self.records[wildcards.study].items()
             if role == "calibration"
         ]
+        calibration = [spec.get("path", f"{name} (a twin record)") for name, spec in specs]
+        digests = [codehash.file_digest(spec["path"]) for _, spec in specs if "path" in spec]
         return self._params(
-            wildcards, method=wildcards.method, lmi=block["lmi"], calibration=calibration
+            wildcards,
+            method=wildcards.method,
+            lmi=block["lmi"],
+            calibration=calibration,
+            calibration_sha256=digests,
         )
 
     def tables_params(self, wildcards: Wildcards) -> dict[str, Any]:
