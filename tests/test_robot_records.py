@@ -477,7 +477,9 @@ def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, unifo
     assert record.longest_gap == pytest.approx(9.0) and record.gap_at_s == pytest.approx(0.049)
     warning = records.gap_warning(record, "gap")
     assert warning is not None and warning.startswith("gap: 1 interval(s)")
-    assert "the longest 9, after data row 50 (file line 51), 0.049 s into" in warning
+    assert (
+        "the longest 9 sample intervals, after data row 50 (file line 51), 0.049 s into" in warning
+    )
     trimmed = records.gap_warning(
         loaders.load_robot_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap"
     )

@@ -1070,6 +1070,11 @@ def test_memory_grows_with_the_inputs_of_a_long_log():
     assert mem(wc(), SimpleNamespace(size_mb=10.0)) == 2000  # a short record: the base
     assert mem(wc(), SimpleNamespace(size_mb=284.3)) == 3412  # a 60 min 1 kHz log: 12 x
     assert inspect.signature(mem).parameters.keys() == {"wildcards", "input"}  # Snakemake's
+    # a robot job's imports take their own: a 512,000-sample log's robot_signals peaked at
+    # 1,049 MB on a 95.3 MB input and asked 10 x that, 953 MB (the base: 1000)
+    robot = workflow.memory_mb(1000, 10, 500)
+    assert robot(wc(), SimpleNamespace(size_mb=95.3)) == 1453
+    assert robot(wc(), SimpleNamespace(size_mb=20.0)) == 1000
 
 
 def test_a_log_listed_twice_in_one_role_is_named_as_a_duplicate_not_as_held_out(config):

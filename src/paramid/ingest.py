@@ -311,7 +311,7 @@ def time_grid(
             f"{float(t[row - 1]):.15g} s to {float(t[row]):.15g} s, an interval of "
             f"{step[row - 1]:.4g} s against the median {median:.4g} s; a gap or dropped "
             "samples? trim_start_s or trim_end_s drop it near an end; elsewhere, two records of "
-            "the file with disjoint trims keep both sides, each given a name:; max_jitter "
+            "the file with disjoint trims keep both sides, each given a `name`; max_jitter "
             "bridges it, interpolating straight across)"
         )
     return median, jitter

@@ -238,14 +238,16 @@ def overlay_options(configfiles: Iterable[str | os.PathLike]) -> str:
     return " ".join(f"--configfile {shlex.quote(os.path.abspath(p))}" for p in configfiles)
 
 
-def memory_mb(base: int, per_input_mb: float) -> Callable[[Any, Any], int]:
-    """A rule's ``mem_mb``: ``base``, or ``per_input_mb`` times the size of its inputs [MB] where
-    that is more (a long record's job holds its arrays several times over), so a cluster grants
-    a long log's jobs what they use.  Only for a rule whose inputs are not made inside its own
-    group: Snakemake sizes a group job before those exist."""
+def memory_mb(base: int, per_input_mb: float, floor_mb: int = 0) -> Callable[[Any, Any], int]:
+    """A rule's ``mem_mb``: ``base``, or ``floor_mb`` plus ``per_input_mb`` times the size of its
+    inputs [MB] where that is more (a long record's job holds its arrays several times over,
+    beside what its imports take), so a cluster grants a long log's jobs what they use (a
+    robot job of a 512,000-sample log peaked at 1,049 MB and asked 10 x 95 MB = 953).  Only
+    for a rule whose inputs are not made inside its own group: Snakemake sizes a group job
+    before those exist."""
 
     def mem_mb(wildcards: Any, input: Any) -> int:  # the names Snakemake passes by
-        return max(base, math.ceil(per_input_mb * input.size_mb))
+        return max(base, floor_mb + math.ceil(per_input_mb * input.size_mb))
 
     return mem_mb
 

@@ -9,7 +9,9 @@
 # The jobs that hold a record's samples ask for mem_mb by their inputs' size
 # (paramid.workflow.memory_mb; peak RSS per input MB measured at 10^6 samples of a 7-joint log,
 # perf/robot_scaling.py: record 2.2 (CSV), cutoff and signals 8, compress 3.9, predict 6.7,
-# tables 2.9, figure 4.6, with a fifth more); the rest fit the profile's default 1000 MB.
+# tables 2.9, figure 4.6, with a fifth more) on top of 500 MB for the job's imports (a
+# 512,000-sample log's robot_signals peaked at 1,049 MB against 10 x 95 MB without it); the
+# rest fit the profile's default 1000 MB.
 
 
 rule robot_record:
@@ -23,7 +25,7 @@ rule robot_record:
         study=one_of(ROBOTS.names),
         record=ROBOTS.record_id,
     resources:
-        mem_mb=memory_mb(1000, 3),
+        mem_mb=memory_mb(1000, 3, 500),
     params:
         cfg=ROBOTS.record_params,
     script:
@@ -40,7 +42,7 @@ rule robot_cutoff:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
     resources:
-        mem_mb=memory_mb(1000, 10),
+        mem_mb=memory_mb(1000, 10, 500),
     params:
         cfg=ROBOTS.cutoff_params,
     script:
@@ -58,7 +60,7 @@ rule robot_signals:
         study=one_of(ROBOTS.names),
         record=ROBOTS.record_id,
     resources:
-        mem_mb=memory_mb(1000, 10),
+        mem_mb=memory_mb(1000, 10, 500),
     params:
         cfg=ROBOTS.signals_params,
     script:
@@ -75,7 +77,7 @@ rule robot_compress:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
     resources:
-        mem_mb=memory_mb(1000, 5),
+        mem_mb=memory_mb(1000, 5, 500),
     params:
         cfg=ROBOTS.compress_params,
     script:
@@ -149,7 +151,7 @@ rule robot_predict:
         study=one_of(ROBOTS.names),
         method=one_of(ROBOTS.all_methods),
     resources:
-        mem_mb=memory_mb(1000, 8),
+        mem_mb=memory_mb(1000, 8, 500),
     params:
         cfg=ROBOTS.predict_params,
     script:
@@ -241,7 +243,7 @@ rule robot_tables:
     wildcard_constraints:
         study=one_of(ROBOTS.names),
     resources:
-        mem_mb=memory_mb(1000, 4),
+        mem_mb=memory_mb(1000, 4, 500),
     params:
         cfg=ROBOTS.tables_params,
     script:
@@ -286,7 +288,7 @@ rule robot_figure:
         study=one_of(ROBOTS.names),
         figure=one_of(ROBOTS.figures),
     resources:
-        mem_mb=memory_mb(1000, 6),
+        mem_mb=memory_mb(1000, 6, 500),
     params:
         cfg=ROBOTS.figure_params,
     script:

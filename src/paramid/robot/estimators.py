@@ -630,10 +630,11 @@ def family_se_multiple(tests: int) -> float:
     return float(norm.isf(1.0 - norm.cdf(1.0) ** (1.0 / tests)))
 
 
-#: an offset must also lower its joint's cross-validated RMSE by this share: a gain that is
-#: significant but smaller changes no prediction a user would notice, and a clean simulated
-#: log got offsets for gains of 0.04 % (2e-5 N m on 0.054) that way
-MIN_OFFSET_GAIN = 0.01
+#: a change of a cross-validated RMSE smaller than this share of it changes no prediction a
+#: user would notice, however many standard errors long records make of it: an offset must
+#: lower its joint's RMSE by more (a clean simulated log got offsets for gains of 0.04 %, 2e-5
+#: N m on 0.054), and a prior-weight curve must climb by more to be warned of
+MIN_PRACTICAL_GAIN = 0.01
 
 
 def choose_offsets(
@@ -645,7 +646,7 @@ def choose_offsets(
     :func:`family_se_multiple` (one test per joint: without it a 7-joint arm would get a
     spurious offset on some joint two times in three; a normal approximation: with few folds
     the standard error is itself uncertain and the chance is higher), and by at least
-    :data:`MIN_OFFSET_GAIN` of the RMSE without it.  ``plain`` and ``offset`` are the
+    :data:`MIN_PRACTICAL_GAIN` of the RMSE without it.  ``plain`` and ``offset`` are the
     :func:`fold_scores` (S, n) of the fits without and with offsets on the same folds; only
     the ``tested`` joints (those with an offset to add) can get one; ``family``: the number
     of tests z is corrected for (default: the tested joints)."""
@@ -653,7 +654,7 @@ def choose_offsets(
     mean = np.nanmean(gain, axis=0)
     se = np.nanstd(gain, axis=0, ddof=1) / np.sqrt(np.sum(np.isfinite(gain), axis=0))
     z = family_se_multiple(max(family or sum(bool(t) for t in tested), 1))
-    floor = MIN_OFFSET_GAIN * np.nanmean(plain, axis=0)
+    floor = MIN_PRACTICAL_GAIN * np.nanmean(plain, axis=0)
     return OffsetChoice(
         tuple(
             bool(t and g > z * e and g > f)

@@ -96,7 +96,7 @@ def gap_warning(record: RobotRecord, name: str) -> str | None:
         return None
     return (
         f"{name}: {record.gaps} interval(s) of the file {GAP_INTERVALS:g} sample intervals or "
-        f"longer (the longest {record.longest_gap:.3g}, after "
+        f"longer (the longest {record.longest_gap:.3g} sample intervals, after "
         f"{data_row(record.gap_row, record.lines)}, {record.gap_at_s:.4g} s into the "
         "record) were "
         "bridged by linear interpolation: the fit sees straight lines there (max_jitter sets "
