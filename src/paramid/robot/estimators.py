@@ -486,39 +486,28 @@ def check_freeable(
     on the records' own."""
     if not free_links:
         return
-    missing = _undetermined(links, n_standard, zero, base, free_links, field)
+
+    def undetermined(free: Sequence[str]) -> int:
+        """How many combinations of the columns no prior term holds with ``free`` free miss
+        the base set."""
+        pulled = priors.pulled_links(links, free, field)
+        held = np.union1d(priors.columns_of(pulled), zero)
+        loose = np.setdiff1d(np.arange(n_standard), held)
+        columns = to_base(np.eye(n_standard)[loose], base)  # rows: B[:, loose]ᵀ
+        norms = np.linalg.norm(columns, axis=1, keepdims=True)
+        unit = columns / np.where(norms > 0, norms, 1.0)
+        singular = np.linalg.svd(unit, compute_uv=False)
+        return loose.size - int(np.sum(singular > 1e-8 * singular[0]))
+
+    missing = undetermined(free_links)
     if missing:
-        alone = [
-            link
-            for link in links
-            if not _undetermined(links, n_standard, zero, base, [link], field)
-        ]
+        alone = [link for link in links if not undetermined([link])]
         raise UserError(
             f"{field} {list(free_links)}: {missing} combinations of their "
             "inertial parameters reach no base parameter apart from each other (the data cannot "
             "tell them apart and no prior holds them); free a single link, the one carrying the "
             f"load: these can be freed alone: {alone}"
         )
-
-
-def _undetermined(
-    links: Mapping[str, slice],
-    n_standard: int,
-    zero: Index,
-    base: BaseMap,
-    free_links: Sequence[str],
-    field: str,
-) -> int:
-    """How many combinations of the columns no prior term holds with ``free_links`` free
-    miss the base set (:func:`check_freeable`)."""
-    pulled = priors.pulled_links(links, free_links, field)
-    held = np.union1d(priors.columns_of(pulled), zero)
-    loose = np.setdiff1d(np.arange(n_standard), held)
-    columns = to_base(np.eye(n_standard)[loose], base)  # rows: B[:, loose]ᵀ
-    norms = np.linalg.norm(columns, axis=1, keepdims=True)
-    unit = columns / np.where(norms > 0, norms, 1.0)
-    singular = np.linalg.svd(unit, compute_uv=False)
-    return loose.size - int(np.sum(singular > 1e-8 * singular[0]))
 
 
 def _noise(problem: Problem, R: Array, c: Array, rho2: Array, samples: int) -> Array:
