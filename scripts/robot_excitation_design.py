@@ -42,6 +42,7 @@ def main(smk) -> None:
             loose,
             ex.unbounded_effort(robot, physical, cfg["study"]),
             ex.moving_start(result.trajectory, robot.joints, cfg["study"]),
+            ex.fast_velocity_limits(robot, cfg["study"]),
             *ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]),
         )
         if text

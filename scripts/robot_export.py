@@ -47,7 +47,9 @@ def main(smk) -> None:
         offsets,
         notes,
         determined,
-        mesh_prefix=os.path.relpath(Path(smk.input.urdf).parent, Path(smk.output.urdf).parent),
+        mesh_prefix=os.path.relpath(  # resolved: a symlinked results/ or data/ folder
+            Path(smk.input.urdf).resolve().parent, Path(smk.output.urdf).resolve().parent
+        ),
     )
     io.write_text(text, smk.output.urdf)
     table = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d, held)

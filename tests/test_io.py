@@ -397,8 +397,10 @@ def test_every_writer_of_the_workflow_start_leaves_no_temporary_when_it_fails(
     tmp_path, monkeypatch
 ):
     """The settings files, the validated-config stamp and the code-hash store go through the
-    one atomic writer: a write that fails leaves neither the file nor a temporary beside it
-    (the settings writer left `.params.json.<pid>.tmp` in the folder Snakemake lists)."""
+    one atomic writer: a write whose rename fails (a full disk, a quota) leaves neither the
+    file nor a temporary beside it (each left its temporary behind, the settings writer in the
+    folder Snakemake lists), and the store's failure stays silent (it is a cache)."""
+    import os
     import shutil
 
     from paramid import workflow
@@ -408,12 +410,10 @@ def test_every_writer_of_the_workflow_start_leaves_no_temporary_when_it_fails(
     config = io.read_yaml(root / "config.yaml")
     monkeypatch.chdir(tmp_path)
 
-    def disk_full(self, text, *args, **kwargs):
-        with open(self, "w") as handle:
-            handle.write(text[:3])
+    def disk_full(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(pathlib.Path, "write_text", disk_full)
+    monkeypatch.setattr(os, "replace", disk_full)
     settings = workflow.SettingsFile("hip_fit", {"code": "248a7472f5514e64"})
     with pytest.raises(OSError, match="disk full"):
         settings(SimpleNamespace())
@@ -421,5 +421,22 @@ def test_every_writer_of_the_workflow_start_leaves_no_temporary_when_it_fails(
         workflow.validated(config, schema)
     monkeypatch.setattr(codehash._Store, "path", tmp_path / ".snakemake" / "imports.json")
     monkeypatch.setattr(codehash._Store, "dirty", True)
-    codehash._save()  # its OSError is swallowed: the store is a cache
+    codehash._save()
     assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["s"]
+
+
+def test_an_atomic_file_closes_its_descriptor_when_its_mode_cannot_be_set(tmp_path, monkeypatch):
+    """fchmod fails with EPERM on some CIFS and FUSE mounts: the temporary's descriptor leaked
+    with each failed write."""
+    import os
+
+    def refused(fd, mode):
+        raise PermissionError("EPERM")
+
+    monkeypatch.setattr(os, "fchmod", refused)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(5):
+        with pytest.raises(PermissionError), io.atomic_file(tmp_path / "r.csv"):
+            pass
+    assert len(os.listdir("/proc/self/fd")) == before
+    assert list(tmp_path.iterdir()) == []

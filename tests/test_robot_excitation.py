@@ -385,29 +385,29 @@ def test_a_joint_without_a_urdf_velocity_limit_is_named(tmp_path):
         ex.limits_of(robot, spec, "unit")
 
 
-@pytest.mark.parametrize(
-    ("limit", "pattern"),
-    [
-        (
-            'lower="-160" upper="160" velocity="1.4"',
-            r"joint_2's URDF range \[-160, 160\] rad reaches",
-        ),
-        ('lower="-2.2" upper="2.2" velocity="86"', r"velocity limit 86 rad/s \(821 rpm"),
-    ],
-)
-def test_urdf_limits_in_degrees_are_refused(tmp_path, limit, pattern):
-    """A user's URDF with j1's limits in degrees (+-160, 86) was read as rad and rad/s: the
-    design commanded 2.5 rad/s where 86 deg/s = 1.5 rad/s was meant."""
+def _with_limit(tmp_path, **values):
     tree = ET.parse(URDF)
     joint = next(j for j in tree.getroot().iter("joint") if j.get("name") == "joint_2")
-    element = joint.find("limit")
-    for key, value in (pair.split("=") for pair in limit.split()):
-        element.set(key, value.strip('"'))
+    for key, value in values.items():
+        joint.find("limit").set(key, value)
     tree.write(path := tmp_path / "degrees.urdf")
-    robot = loaders.load_robot(path, JOINTS)
-    with pytest.raises(ex.ExcitationError, match=pattern):
+    return loaders.load_robot(path, JOINTS)
+
+
+def test_urdf_limits_in_degrees_are_refused_and_fast_velocities_warned_of(tmp_path):
+    """A user's URDF with j1's limits in degrees (+-160, 86) was read as rad and rad/s: the
+    design commanded 2.5 rad/s where 86 deg/s = 1.5 rad/s was meant. A range beyond two turns
+    stops the design; a velocity limit beyond 50 rad/s alone is warned of (a fast SCARA's
+    wrist may turn near it)."""
+    robot = _with_limit(tmp_path, lower="-160", upper="160", velocity="1.4")
+    with pytest.raises(ex.ExcitationError, match=r"joint_2's URDF range \[-160, 160\] rad reaches"):
         ex.limits_of(robot, SPEC, "unit")
-    assert "degrees" in str(pytest.raises(ex.ExcitationError, ex.limits_of, robot, SPEC, "u").value)
+    fast = _with_limit(tmp_path, lower="-2.2", upper="2.2", velocity="86")
+    ex.limits_of(fast, SPEC, "unit")
+    warning = ex.fast_velocity_limits(fast, "unit")
+    assert warning.startswith("robots.unit.excitation: URDF velocity limits above 50 rad/s")
+    assert "(joint_2 86 rad/s): in deg/s?" in warning
+    assert ex.fast_velocity_limits(loaders.load_robot(URDF, JOINTS), "unit") is None
 
 
 def test_a_compared_trajectory_that_breaks_the_limits_is_named():
@@ -415,15 +415,15 @@ def test_a_compared_trajectory_that_breaks_the_limits_is_named():
     parameter error, told only at INFO: comparison.csv names the limits, the log warns."""
     excess = {"q_min": -0.2, "q_max": 10402.0, "qd_max": 3.5, "qdd_max": -1.0, "effort": 0.0}
     assert ex.violated(excess) == (
-        "upper angle by 1.04e+04, velocity by 3.5 (coefficients in degrees?)"
+        "upper position by 1.04e+04, velocity by 3.5 (coefficients in degrees?)"
     )
-    assert ex.violated({"q_max": 2.1, "floor": 0.01}) == "upper angle by 2.1, floor [m] by 0.01"
+    assert ex.violated({"floor": 3.0, "q_max": 2.1}) == "upper position by 2.1, floor [m] by 3"
     assert ex.violated({"q_max": -0.1}) == ""
     table = pd.DataFrame(
         {
             "trajectory": ["designed", "random", "mine", "lab"],
             "feasible": [True, True, False, False],
-            "violated": ["", "", ex.violated(excess), "upper angle by 2.1"],
+            "violated": ["", "", ex.violated(excess), "upper position by 2.1"],
         }
     )
     warned = ex.infeasible(table, "unit")
@@ -431,7 +431,10 @@ def test_a_compared_trajectory_that_breaks_the_limits_is_named():
         "robots.unit.excitation: the mine",
         "robots.unit.excitation: the lab",
     ]
-    assert "(upper angle by 1.04e+04, velocity by 3.5 (coefficients in degrees?); rad" in warned[0]
+    assert (
+        "(upper position by 1.04e+04, velocity by 3.5 (coefficients in degrees?); rad"
+        in (warned[0])
+    )
 
 
 def _coefficients(robot, path, joints=None, harmonics=2):

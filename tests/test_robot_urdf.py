@@ -625,6 +625,7 @@ def test_relative_mesh_paths_point_from_the_export_to_the_original_files(tmp_pat
     text = URDF.read_text()
     text = text.replace("</robot>", '  <link name="decor"/>\n</robot>')
     names = ["meshes/base.stl", "package://arm/m.stl", "file:///opt/m.stl", "/opt/abs.stl"]
+    names += ["file:meshes/c.stl", "C:/robot/a.stl", "C:\\robot\\b.stl", "meshes\\d.stl"]
     visuals = "".join(
         f'<visual><geometry><mesh filename="{name}"/></geometry></visual>' for name in names
     )
@@ -634,14 +635,17 @@ def test_relative_mesh_paths_point_from_the_export_to_the_original_files(tmp_pat
     prefix = "../../../data/arm"
     written = urdf.export_urdf(text, robot, theta, {}, ["test"], mesh_prefix=prefix)
     meshes = [m.get("filename") for m in ET.fromstring(written).iter("mesh")]
-    assert meshes[-4:] == [f"{prefix}/meshes/base.stl", *names[1:]]
-    assert (export / meshes[-4]).resolve() == (source / "meshes" / "base.stl").resolve()
-    relative = [m for m in ET.fromstring(text).iter("mesh") if "://" not in m.get("filename")]
-    relative = [m for m in relative if not m.get("filename").startswith("/")]
+    assert meshes[-8:] == [f"{prefix}/meshes/base.stl", *names[1:]]
+    assert (export / meshes[-8]).resolve() == (source / "meshes" / "base.stl").resolve()
+    every = [m.get("filename") for m in ET.fromstring(text).iter("mesh")]
+    relative = [n for n in every if not re.match(r"[A-Za-z][\w+.-]*:|/", n) and "\\" not in n]
+    assert len(relative) == len(every) - 7  # the Gen3's own relative meshes and base.stl
     assert f"{len(relative)} relative mesh or texture path(s) rewritten" in _header(written)
     unmoved = urdf.export_urdf(text, robot, theta, {}, ["test"])
-    assert [m.get("filename") for m in ET.fromstring(unmoved).iter("mesh")][-4:] == names
+    assert [m.get("filename") for m in ET.fromstring(unmoved).iter("mesh")][-8:] == names
     assert "rewritten" not in _header(unmoved)
+    beside = urdf.export_urdf(text, robot, theta, {}, ["test"], mesh_prefix=".")  # same folder
+    assert "rewritten" not in _header(beside)
 
 
 def test_a_link_left_as_written_with_an_unphysical_inertia_is_named():
@@ -675,13 +679,13 @@ def test_a_body_on_the_consistency_boundary_is_named_in_the_header():
     k = robot.links.index("bracelet_link")
     pi = theta[10 * k : 10 * (k + 1)]
     mass, c, _ = urdf.com_inertia(pi)
-    rod = np.diag([0.0, 0.0164, 0.0164])  # a rod along x about its centre of mass
+    rod = np.diag([1e-9, 0.0164, 0.0164])  # the fit's bracelet: a rod along x, about its com
     about_origin = rod + mass * (c @ c * np.eye(3) - np.outer(c, c))
     pi[4:] = [about_origin[i, j] for i, j in ((0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2))]
     assert urdf.flat_bodies(robot, theta) == (["bracelet_link"], ["shoulder_link"])
     header = _header(urdf.export_urdf(URDF.read_text(), robot, theta, {}, []))
     assert "On the boundary of physical consistency" in header and ": bracelet_link." in header
-    assert urdf.second_moment_margin(rod) == pytest.approx(0.0, abs=1e-15)
+    assert urdf.second_moment_margin(rod) == pytest.approx(5e-10, rel=1e-6)
     assert urdf.second_moment_margin(np.diag([1.0, 2.0, 2.5])) == pytest.approx(0.25)
 
 

@@ -675,7 +675,8 @@ def test_links_that_cannot_be_freed_are_named_before_any_job(config):
     """A user's middle link without <inertial>, named in lmi.free_links, stopped in
     robot_friction after six jobs ('free a single link'): the model's structural base names
     it at the start. On the Gen3 any one link from the third on can be freed alone; the
-    shoulder, or two adjacent links, cannot."""
+    shoulder, or two adjacent links, cannot; without lmi among the methods too, since the
+    Coulomb law's and offsets' consistent fits free the same links."""
     config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
     block = config["robots"]["kinova_gen3"]
     block["records"] = {}  # the URDF alone is judged here
@@ -688,7 +689,8 @@ def test_links_that_cannot_be_freed_are_named_before_any_job(config):
         with pytest.raises(UserError, match=pattern):
             RobotStudies(config).check_inputs()
     block["methods"] = [m for m in block["methods"] if m != "lmi"]
-    RobotStudies(config).check_inputs()  # no lmi: nothing is pulled or freed
+    with pytest.raises(UserError, match=pattern):  # robot_friction's consistent fits free it
+        RobotStudies(config).check_inputs()
 
 
 def test_a_chain_designs_limits_are_checked_before_any_job(config):

@@ -196,8 +196,10 @@ def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     tmp = Path(name)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        os.close(fd)
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())
+        finally:
+            os.close(fd)
         yield tmp
         os.replace(tmp, target)
     finally:

@@ -180,9 +180,31 @@ def _per_joint(value: Any, n: int, field: str) -> Array:
 #: a revolute joint's URDF limit beyond this [rad] (two turns) reads as degrees: a design
 #: would command 57x the angles meant (a range of +-160 "rad" was +-160 deg)
 DEGREE_LIKE_RAD = 4 * np.pi
-#: a joint velocity limit above this [rad/s] (about 480 rpm at the joint; arms' fastest wrist
-#: joints turn at 7-20 rad/s) reads as deg/s: 86 "rad/s" meant 86 deg/s = 1.5 rad/s
+#: a revolute joint's velocity limit above this [rad/s] (about 480 rpm at the joint; arms'
+#: wrists turn at 6-20 rad/s, a fast SCARA's up to about 50) may be deg/s: 86 "rad/s" meant
+#: 86 deg/s = 1.5 rad/s; warned of, not refused (fast joints exist)
 DEGREE_LIKE_RAD_S = 50.0
+
+
+def fast_velocity_limits(robot: Robot, study: str) -> str | None:
+    """A warning naming the revolute or continuous joints whose URDF velocity limit exceeds
+    :data:`DEGREE_LIKE_RAD_S` (a limit in deg/s read as rad/s lets the design run the joint
+    57x faster than meant, up to what its range and harmonics allow)."""
+    fast = [
+        f"{joint} {limit:g} rad/s"
+        for joint, kind, limit in zip(
+            robot.joints, joint_kinds(robot), velocity_limits(robot), strict=True
+        )
+        if kind != "prismatic" and np.isfinite(limit) and limit > DEGREE_LIKE_RAD_S
+    ]
+    if not fast:
+        return None
+    return (
+        f"robots.{study}.excitation: URDF velocity limits above {DEGREE_LIKE_RAD_S:g} rad/s "
+        f"({', '.join(fast)}): in deg/s? URDF gives rad/s, and the design keeps below the "
+        f"limit it reads; correct {robot.urdf} before running the design, or lower them with "
+        "margins.velocity_rad_s"
+    )
 
 
 def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointLimits, dict]:
@@ -208,12 +230,6 @@ def limits_of(robot: Robot, spec: Mapping[str, Any], study: str) -> tuple[JointL
                 f"reaches more than two turns from zero: limits in degrees? URDF gives them in "
                 f"rad and rad/s (its velocity limit reads {vel[k]:g} rad/s); correct {robot.urdf} "
                 "(a joint that turns without end is type continuous)"
-            )
-        if kind != "prismatic" and np.isfinite(vel[k]) and vel[k] > DEGREE_LIKE_RAD_S:
-            raise ExcitationError(
-                f"robots.{study}.excitation: {joint}'s URDF velocity limit {vel[k]:g} rad/s "
-                f"({vel[k] * 30 / np.pi:.0f} rpm at the joint) is beyond any arm's: degrees per "
-                f"second? URDF gives it in rad/s; correct {robot.urdf}"
             )
         if hi[k] - lo[k] <= 2 * mq[k]:
             raise ExcitationError(
@@ -475,10 +491,11 @@ def fine_grid(trajectory: FourierTrajectory, grid_points: int, fine_factor: int)
     return _grid(trajectory.period, fine_factor * grid_points)
 
 
-#: what each limit of :func:`violations` is, as the comparison names it
+#: what each limit of :func:`violations` is, as the comparison names it, in its order (their
+#: units differ: rad or m, per s, per s², N m, m)
 LIMIT_NAMES = {
-    "q_min": "lower angle",
-    "q_max": "upper angle",
+    "q_min": "lower position",
+    "q_max": "upper position",
     "qd_max": "velocity",
     "qdd_max": "acceleration",
     "effort": "effort [N m]",
@@ -487,11 +504,13 @@ LIMIT_NAMES = {
 
 
 def violated(excess: Mapping[str, float]) -> str:
-    """The limits a trajectory breaks (``excess``: :func:`violations`), worst first, as
-    comparison.csv's ``violated`` gives them ("" where none is); an angle beyond a turn past its
-    limit suggests coefficients in degrees (a file in degrees broke them by 10,402 rad)."""
-    broken = sorted(((v, k) for k, v in excess.items() if v > 0), reverse=True)
-    text = ", ".join(f"{LIMIT_NAMES.get(k, k)} by {v:.3g}" for v, k in broken)
+    """The limits a trajectory breaks (``excess``: :func:`violations`), in
+    :data:`LIMIT_NAMES`' order, as comparison.csv's ``violated`` gives them ("" where none
+    is); a position beyond a turn past its limit suggests coefficients in degrees (a file in
+    degrees broke them by 10,402 rad)."""
+    order = [*LIMIT_NAMES, *(k for k in excess if k not in LIMIT_NAMES)]
+    broken = [(k, excess[k]) for k in order if excess.get(k, 0.0) > 0]
+    text = ", ".join(f"{LIMIT_NAMES.get(k, k)} by {v:.3g}" for k, v in broken)
     if max(excess.get("q_min", 0.0), excess.get("q_max", 0.0)) > 2 * np.pi:
         text += " (coefficients in degrees?)"
     return text

@@ -38,7 +38,7 @@ from paramid.base_parameters import (
     base_parameters,
     unidentified,
 )
-from paramid.plausibility import STILL_RAD
+from paramid.plausibility import REVERSAL_SPEED_SHARE, STILL_RAD
 from paramid.robot import estimators, priors
 from paramid.robot.base import structural_base
 from paramid.robot.compression import CHUNK, Compressed, compress_records, usable_gap
@@ -241,15 +241,19 @@ ONE_WAY_SHARE = 0.05
 
 def one_way_warnings(robot: Robot, parts: Sequence[ProcessedRecord], velocity: float) -> list[str]:
     """Joints with Coulomb friction that turn one way only in the calibration records (of their
-    samples faster than ``velocity``, the Coulomb law's smoothing velocity [rad/s or m/s], fewer
+    samples faster than ``velocity``, the Coulomb law's smoothing velocity [rad/s or m/s], and
+    than :data:`paramid.plausibility.REVERSAL_SPEED_SHARE` of the joint's peak speed, fewer
     than :data:`ONE_WAY_SHARE` the other way): their Coulomb column is then nearly constant,
     so the fit reads a constant torque (a torque sensor's bias, a gravity error) as friction
     and exports it as friction both ways (the Gen3's joint 2, q̇ from −0.82 to −0.005 rad/s in
-    its calibration record, got 5.9 N m, twice the other joints')."""
+    its calibration record, got 5.9 N m, twice the other joints'; its joints 5 and 6 are
+    warned of too)."""
     if "coulomb" not in robot.friction:
         return []
     dq = np.concatenate([part.dq for part in parts])
-    moving = np.abs(dq) > velocity
+    # moving: faster than the law's velocity and than REVERSAL_SPEED_SHARE of the joint's peak
+    # (velocity noise during a rest is no turn back), as the velocity reversals are counted
+    moving = np.abs(dq) > np.maximum(velocity, REVERSAL_SPEED_SHARE * np.abs(dq).max(axis=0))
     forward, backward = np.sum(moving & (dq > 0), axis=0), np.sum(moving & (dq < 0), axis=0)
     warned = []
     for j, (joint, kind) in enumerate(zip(robot.joints, joint_kinds(robot), strict=True)):

@@ -279,12 +279,13 @@ def _replace_inertial(link: ET.Element, new: ET.Element | None) -> None:
 FLAT_SHARE = 1e-6
 FLAT_NOTE = (
     "On the boundary of physical consistency (a body as thin as a plate or a rod: its principal "
-    "moments A + B = C to 1e-6): {links}. The numbers are written with 17 digits; rounded, "
-    "such a body may break A + B >= C, which simulators check (MuJoCo refuses the file)."
+    "moments A + B exceed C by less than 2e-6 of C): {links}. The numbers are written with 17 "
+    "digits; rounded, such a body may break A + B >= C, which MuJoCo checks exactly (it refuses "
+    "the file; its balanceinertia option replaces the moments by their mean, another body)."
 )
 BEYOND_NOTE = (
     "Not physically consistent as this method gives them (principal moments that break "
-    "A + B >= C): {links}; simulators that check inertias refuse the file (MuJoCo)."
+    "A + B >= C): {links}; simulators that check inertias refuse the file (MuJoCo, exactly)."
 )
 
 
@@ -299,9 +300,9 @@ def second_moment_margin(inertia: Array) -> float:
 def flat_bodies(robot: Robot, theta: Array) -> tuple[list[str], list[str]]:
     """The first links of the bodies whose inertia (standard parameters ``theta``) lies on the
     consistency boundary (:func:`second_moment_margin` within :data:`FLAT_SHARE` of the largest
-    principal moment of 0) and of those beyond it (below that: not physically consistent, as
-    the Gen3 URDF's own shoulder link, 0.0004 + 0.0048 < 0.0146 kg m²); massless bodies are
-    left out."""
+    principal moment, from above) and of those beyond it (below 0: not physically consistent,
+    as MuJoCo checks it, with no tolerance; the Gen3 URDF's own shoulder link, 0.0004 + 0.0048
+    < 0.0146 kg m²); massless bodies are left out."""
     flat: list[str] = []
     beyond: list[str] = []
     for k, first in enumerate(welded_links(robot)):
@@ -309,14 +310,14 @@ def flat_bodies(robot: Robot, theta: Array) -> tuple[list[str], list[str]]:
         largest = float(np.max(np.abs(np.linalg.eigvalsh(inertia))))
         margin = second_moment_margin(inertia)
         if mass > 0 and largest > 0 and margin < FLAT_SHARE * largest:
-            (flat if margin > -FLAT_SHARE * largest else beyond).append(first)
+            (flat if margin >= 0 else beyond).append(first)
     return flat, beyond
 
 
 def unphysical_inertials(root: ET.Element, robot: Robot) -> list[str]:
     """A note naming each link the export leaves as written (no moving joint of the model
     carries it: a fixed base's links) whose ``<inertial>`` is not physical: a negative mass,
-    or principal moments that break A + B ≥ C (to 1e-9 of the largest); it changes nothing
+    or principal moments that break A + B ≥ C (as MuJoCo checks it, exactly); it changes nothing
     the model predicts, but simulators refuse it (MuJoCo: "inertia must satisfy A + B >= C",
     the Gen3's base_link)."""
     identified = {
@@ -334,8 +335,7 @@ def unphysical_inertials(root: ET.Element, robot: Robot) -> list[str]:
             float(tensor.get(key, "0")) if tensor is not None else 0.0 for key in keys
         )
         inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-        largest = float(np.max(np.abs(np.linalg.eigvalsh(inertia))))
-        if mass < 0 or second_moment_margin(inertia) < -1e-9 * largest:
+        if mass < 0 or second_moment_margin(inertia) < 0:
             bad.append(str(link.get("name")))
     if not bad:
         return []
@@ -347,15 +347,24 @@ def unphysical_inertials(root: ET.Element, robot: Robot) -> list[str]:
     ]
 
 
+#: a filename with a scheme (``package://``, ``file:``) or a drive (``C:``): not a relative path
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
 def relocated_paths(root: ET.Element, prefix: str) -> list[str]:
-    """Rewrite each relative ``filename`` of a ``<mesh>`` or ``<texture>`` (no scheme such as
-    ``package://``, not absolute) as seen from the exported file, ``prefix`` being the source
-    URDF's folder relative to the export's; a note saying so (none when nothing moved)."""
+    """Rewrite each relative ``filename`` of a ``<mesh>`` or ``<texture>`` as seen from the
+    exported file, ``prefix`` being the source URDF's folder relative to the export's; a note
+    saying how many moved (none when nothing did).  Left as written: a name with a scheme
+    (``package://``, ``file:``) or a drive letter, an absolute one, one with a backslash (a
+    Windows path, which a posix join would mangle)."""
     moved = 0
     for element in (*root.iter("mesh"), *root.iter("texture")):
         name = element.get("filename")
-        if prefix and name and "://" not in name and not posixpath.isabs(name):
-            element.set("filename", posixpath.normpath(posixpath.join(prefix, name)))
+        if not name or _SCHEME.match(name) or posixpath.isabs(name) or "\\" in name:
+            continue
+        new = posixpath.normpath(posixpath.join(prefix, name))
+        if new != posixpath.normpath(name):
+            element.set("filename", new)
             moved += 1
     if not moved:
         return []

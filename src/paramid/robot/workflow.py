@@ -182,7 +182,7 @@ class RobotStudies:
             if lmi["metric"] == "logdet":
                 priors.check_logdet_prior(theta0, pulled, f"robots.{name}.lmi.metric")
             self._check_masses(name, priors.massless_links(theta0, links), pulled)
-            if lmi["free_links"] and "lmi" in block["methods"]:
+            if lmi["free_links"]:  # robot_friction's consistent fits free them too
                 from paramid.robot import estimators
                 from paramid.robot.base import structural_base
 
