@@ -380,10 +380,14 @@ def test_cec_claims_on_a_reduced_config_name_what_ran():
     )
     assert "D10 Ave values of the six methods on F1-F12 (errors f - f*)" in set(full_rows["claim"])
     flat = {d: r.assign(paper_rank_ave=1) for d, r in ranks.items()}
-    claim = study._dimension_claim(flat, "MIPO")
+    claims = {c["claim"]: c for c in study._dimension_claims(flat, "MIPO")}
+    claim = claims["MIPO ranks significantly better at 20D than at 10D (average value, mean rank)"]
     assert claim["verdict"] == "not comparable" and "do not improve" in claim["reason"]
+    timed = claims["MIPO ranks significantly better at 20D than at 10D (time, mean rank)"]
+    assert timed["verdict"] == "machine-dependent"
+    assert len(claims) == 4  # average value, variance, time and best, as §3.1.2 lists them
     better = {10: flat[10].assign(paper_rank_ave=2), 20: flat[20]}
-    assert study._dimension_claim(better, "MIPO")["verdict"] != "not comparable"
+    assert study._dimension_claims(better, "MIPO")[0]["verdict"] != "not comparable"
 
 
 def test_cec_first_place_counts_are_printed_and_table_places_derived():

@@ -3,7 +3,9 @@
 Verdicts: ``reproduced`` (within the stated tolerance; for a difference between methods:
 same direction, Holm-adjusted p < 0.05 and a bootstrap CI that excludes 0), ``direction
 only`` (same direction or ordering, but the size, or the significance of a claim that does
-not assert it, does not hold: the reason says which), ``differs`` (outside the tolerance, the
+not assert it, does not hold: the reason says which), ``inconclusive`` (the paper's value lies
+within our uncertainty, as a place inside our bootstrap interval of places, but so do others:
+our runs neither confirm nor refute it), ``differs`` (outside the tolerance, the
 other direction, or a claim of significance that is not significant here),
 ``not comparable`` (the paper gives nothing to compare with),
 ``machine-dependent`` (a wall-clock time, or a ratio or rank of times: reported beside the
@@ -55,9 +57,11 @@ CALIBRATION_TARGET = "calibration target"
 INPUT = "input"
 PAPER_CONSISTENT = "paper consistent"
 PAPER_INCONSISTENT = "paper inconsistent"
+INCONCLUSIVE = "inconclusive"
 VERDICTS = (
     "reproduced",
     "direction only",
+    INCONCLUSIVE,
     "differs",
     "not comparable",
     MACHINE_DEPENDENT,
@@ -118,8 +122,8 @@ def row(
 def timing(
     claim: str,
     source: str,
-    paper: float,
-    ours: float,
+    paper: float | str,
+    ours: float | str,
     reason: str,
     *,
     unit: str = "ms",
