@@ -116,7 +116,7 @@ rule all:
 
 
 rule audit:
-    """Every claims audit (hip, pendulum, nonlinear, KR210, CEC 2022)."""
+    """Every claims audit (hip, pendulum, nonlinear, KR210, CEC 2022, the excitation designs)."""
     input:
         [t for t in rules.all.input if Path(t).stem == "audit"],
 

@@ -87,3 +87,24 @@ rule excitation_chain_recovery:
         cfg=EXCITATION.chain_recovery_params,
     script:
         "../../scripts/excitation_chain_recovery.py"
+
+
+rule excitation_audit:
+    input:
+        unpack(EXCITATION.audit_inputs),
+    output:
+        csv=report(
+            "results/{study}/audit.csv",
+            caption="../report/excitation_audit.rst",
+            category="{study}",
+            subcategory="Audit",
+        ),
+        md="results/{study}/audit.md",
+    log:
+        "logs/{study}/excitation_audit.log",
+    wildcard_constraints:
+        study=one_of(EXCITATION.names),
+    params:
+        cfg=EXCITATION.audit_params,
+    script:
+        "../../scripts/excitation_audit.py"

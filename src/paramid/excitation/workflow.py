@@ -81,9 +81,24 @@ class ExcitationDesigns:
         design = {k: block[k] for k in ("kind", "gravity", "links", "base_samples")}
         return {"design": design, "twin": block["twin"], "identification": block["identification"]}
 
+    def audit_inputs(self, wildcards: Wildcards) -> dict[str, str]:
+        """The design, and for a hip design its comparison on the twin (table and seeds)."""
+        base = f"results/{wildcards.study}"
+        inputs = {"design": f"{base}/excitation/design.json"}
+        if wildcards.study in self.hip:
+            inputs |= {
+                "comparison": f"{base}/tables/comparison.csv",
+                "seeds": f"{base}/comparison/seeds.parquet",
+            }
+        return inputs
+
+    def audit_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        return {"study": wildcards.study}
+
     def study_targets(self, name: str) -> list[str]:
         base = f"results/{name}"
         targets = [f"{base}/excitation/design.json", f"{base}/excitation/trajectory.parquet"]
+        targets += [f"{base}/audit.csv", f"{base}/audit.md"]
         if name in self.hip:
             tables = ("comparison.csv", "comparison_sensitivity.csv")
             figures = ("excitation.png", "excitation.pdf")
