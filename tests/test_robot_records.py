@@ -579,6 +579,9 @@ def test_decimation(uniform: Path):
     assert every_fifth.sample_rate_hz == pytest.approx(200.0)
     with pytest.raises(ValueError, match="Nyquist frequency 10 Hz of the decimated rate"):
         signals.process(record, {**SIGNALS, "decimate": 50})
+    # decimate is optional, as the docstring says (a notebook's settings: KeyError before)
+    plain = {key: value for key, value in SIGNALS.items() if key != "decimate"}
+    np.testing.assert_array_equal(signals.process(record, plain).q, full.q)
 
 
 def diagonal_regressor(q: np.ndarray, dq: np.ndarray, ddq: np.ndarray) -> np.ndarray:

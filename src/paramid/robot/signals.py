@@ -66,7 +66,7 @@ def process(
     """
     fs = record.sample_rate_hz
     cut = float(signals_config["cutoff_hz"] if cutoff_hz is None else cutoff_hz)
-    factor = int(signals_config["decimate"])
+    factor = int(signals_config.get("decimate", 1))  # optional: a notebook's plain settings
     if factor < 1:
         raise ValueError(f"decimate must be a positive integer, got {factor}")
     if problem := above_nyquist(cut, fs, factor):
@@ -102,7 +102,7 @@ def process_chosen(
     a log too slow for every candidate, are checked before any job) is a
     :class:`~paramid.errors.UserError` naming the record (``source``: its role, name and file)
     and saying what to change."""
-    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config["decimate"]))
+    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config.get("decimate", 1)))
     if nyquist:
         raise UserError(
             f"robots.{study}.signals: {nyquist} of {source}, sampled at "
