@@ -102,7 +102,8 @@ def process_chosen(
     a log too slow for every candidate, are checked before any job) is a
     :class:`~paramid.errors.UserError` naming the record (``source``: its role, name and file)
     and saying what to change."""
-    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, int(signals_config.get("decimate", 1)))
+    factor = int(signals_config.get("decimate", 1))
+    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, factor)
     if nyquist:
         raise UserError(
             f"robots.{study}.signals: {nyquist} of {source}, sampled at "
