@@ -916,21 +916,38 @@ def test_first_place_count_within_one_is_reproduced():
     assert count["verdict"] == "reproduced"  # |1 - 0| <= 1
 
 
-def test_equal_mean_rank_at_both_dimensions_is_not_better_at_20d():
+def test_the_claim_of_a_significantly_better_rank_at_20d_is_tested_over_the_functions():
+    """§3.1.2 claims MIPO ranks significantly better at 20D: a mean rank alone read
+    "reproduced" untested; now a Wilcoxon signed-rank test paired by function decides."""
+
     def dim(ours, paper_rank):
+        functions = np.arange(1, len(ours) + 1)
         return pd.DataFrame(
             {
-                "algorithm": ["MIPO", "WOA"],
-                "rank_ave": [ours, 3 - ours],
-                "paper_rank_ave": [paper_rank, 3 - paper_rank],
+                "function": np.r_[functions, functions],
+                "algorithm": ["MIPO"] * len(ours) + ["WOA"] * len(ours),
+                "rank_ave": np.r_[ours, 3 - np.asarray(ours)],
+                "paper_rank_ave": np.r_[paper_rank, 3 - np.asarray(paper_rank)],
             }
         )
 
-    (row,) = study._dimension_claims({10: dim(1, 2), 20: dim(1, 1)}, "MIPO")
+    twelve = np.ones(12)
+    (row,) = study._dimension_claims({10: dim(twelve, 2 * twelve), 20: dim(twelve, twelve)}, "MIPO")
     assert row["verdict"] == "differs"  # strictly better required; 1.00 -> 1.00 is not
-    (row,) = study._dimension_claims({10: dim(2, 2), 20: dim(1, 1)}, "MIPO")
-    # better, but "significantly better" has no test on a mean rank: it read "reproduced"
-    assert row["verdict"] == "direction only" and "carries no test" in row["reason"]
+    assert (
+        "better at 20D on 0, worse on 0 of 12 functions, Wilcoxon signed-rank p = 1"
+        in (row["reason"])
+    )
+    slightly = twelve.copy()
+    slightly[:2] = 2  # better at 20D on two functions of twelve: p = 0.5
+    (row,) = study._dimension_claims(
+        {10: dim(slightly, 2 * twelve), 20: dim(twelve, twelve)}, "MIPO"
+    )
+    assert row["verdict"] == "differs" and "the claim is of significance" in row["reason"]
+    most = twelve.copy()
+    most[:9] = 2  # better on nine: p = 0.0039
+    (row,) = study._dimension_claims({10: dim(most, 2 * twelve), 20: dim(twelve, twelve)}, "MIPO")
+    assert row["verdict"] == "reproduced" and "p = 0.0039" in row["reason"]
 
 
 def _values(ours_ave, paper_ave, best=(300.5, 300.5), paper_best=(300.5, 300.5)):

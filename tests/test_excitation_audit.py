@@ -33,26 +33,37 @@ def _verdicts(frame: pd.DataFrame) -> dict[str, str]:
 
 
 def test_a_designs_structure_is_audited_against_eq_8_to_10():
-    design = _design()
+    """What the design takes from the paper or imposes by construction is an input (never
+    evidence); broken, it differs; q = 0 at the ends, not imposed, is not comparable, with
+    where 0 lies outside the limits."""
+    design = _design() | {"limits": {"q_min": [-2.6, -1.0, -1.0, -1.0], "q_max": [-0.5, 1, 1, 1]}}
     frame = audit.excitation_audit(design)
     assert list(frame.columns) == audit_columns.COLUMNS
     verdicts = _verdicts(frame)
     assert verdicts["Fourier series order per joint (Eq 8)"] == "input"
     row = frame.set_index("claim").loc["coefficients of the trajectory (4 joint(s), 2L + 1 each)"]
     assert (row["paper_value"], row["reproduced_value"]) == (44, 44)  # the paper's 44
-    assert verdicts["the joint limits of Eq 9 hold for all t"] == "reproduced"
-    assert verdicts["rest at both ends of the period: q̇ = q̈ = 0 (Eq 9)"] == "reproduced"
+    assert verdicts["the joint limits of Eq 9 hold for all t"] == "input"
+    assert verdicts["rest at both ends of the period: q̇ = q̈ = 0 (Eq 9)"] == "input"
     # q = 0 at the ends is not imposed: the start pose is the series' value at t = 0
     start = FourierTrajectory.from_dict(design["trajectory"]).evaluate_joints(np.zeros(1))[0][0]
     zero = frame.set_index("claim").loc["q = 0 at both ends of the period (Eq 9)"]
-    assert zero["verdict"] == "differs" and "not imposed" in zero["reason"]
+    assert zero["verdict"] == "not comparable" and "not imposed" in zero["reason"]
     assert zero["reproduced_value"] == ", ".join(f"{q:.3g}" for q in start)
+    assert zero["reason"].endswith("0 lies outside the limits of joint 1 [-2.6, -0.5] rad")
     broken = _verdicts(audit.excitation_audit(_design(excess=0.02, residual=1e-6)))
     assert broken["the joint limits of Eq 9 hold for all t"] == "differs"
     assert broken["rest at both ends of the period: q̇ = q̈ = 0 (Eq 9)"] == "differs"
-    one = audit.excitation_audit(_design(joints=1) | {"criterion": "dopt"}).set_index("claim")
-    assert one.loc["coefficients of the trajectory (1 joint(s), 2L + 1 each)", "paper_value"] == 11
+    one = audit.excitation_audit(_design(joints=2) | {"criterion": "dopt"}).set_index("claim")
+    assert one.loc["coefficients of the trajectory (2 joint(s), 2L + 1 each)", "paper_value"] == 22
     assert one.loc["criterion: condition number of the regressor (Eq 10)", "verdict"] == "differs"
+    third = _design()
+    third["trajectory"] = {**third["trajectory"], "order": 3}
+    third["trajectory"]["a"] = [row[:3] for row in third["trajectory"]["a"]]
+    third["trajectory"]["b"] = [row[:3] for row in third["trajectory"]["b"]]
+    assert _verdicts(audit.excitation_audit(third))["Fourier series order per joint (Eq 8)"] == (
+        "differs"
+    )
 
 
 def _seeds(designed: np.ndarray, averaged: np.ndarray, paper: np.ndarray) -> pd.DataFrame:
@@ -62,59 +73,66 @@ def _seeds(designed: np.ndarray, averaged: np.ndarray, paper: np.ndarray) -> pd.
         ("designed", designed),
         ("designed_averaged", averaged),
     ):
+        rmse = 0.04 + error  # the validation RMSE follows the parameter error here
         frames.append(
-            pd.DataFrame({"trajectory": name, "seed": range(error.size), "param_error": error})
+            pd.DataFrame(
+                {
+                    "trajectory": name,
+                    "seed": range(error.size),
+                    "param_error": error,
+                    "val_rmse": rmse,
+                }
+            )
         )
     return pd.concat(frames, ignore_index=True)
 
 
-def _table(per_seed: pd.DataFrame) -> pd.DataFrame:
-    """comparison.csv's columns the audit reads (p and wins against Eq 18, as the table has)."""
-    error = per_seed.pivot(index="seed", columns="trajectory", values="param_error")
-    rows = []
-    for name in ("paper_eq18", "designed", "designed_averaged"):
-        ours = error[name]
-        p = (
-            np.nan
-            if name == "paper_eq18"
-            else scipy.stats.wilcoxon(ours, error["paper_eq18"]).pvalue
-        )
-        rows.append(
-            {
-                "trajectory": name,
-                "cond": {"paper_eq18": 17.0, "designed": 14.8, "designed_averaged": 14.8}[name],
-                "param_error_median": ours.median(),
-                "param_error_p": p,
-                "param_error_wins": float(np.sum(ours < error["paper_eq18"])),
-                "val_rmse_median": 0.04 if name == "paper_eq18" else 0.0395,
-                "val_rmse_p": np.nan if name == "paper_eq18" else 0.2,
-                "val_rmse_wins": 17.0,
-                "seeds": ours.size,
-                "periods": 5 if name == "designed_averaged" else 1,
-            }
-        )
-    return pd.DataFrame(rows)
+def _table() -> pd.DataFrame:
+    """comparison.csv's columns the audit reads (the tests come from the seeds)."""
+    return pd.DataFrame(
+        {
+            "trajectory": ["paper_eq18", "designed", "designed_averaged"],
+            "cond": [17.0, 14.8, 14.8],
+            "seeds": 30,
+            "periods": [1, 1, 5],
+        }
+    )
 
 
-@pytest.mark.parametrize(("scale", "verdict"), [(3.0, "differs"), (0.5, "reproduced")])
+@pytest.mark.parametrize(
+    ("scale", "verdict"), [(3.0, "differs"), (1.5, "differs"), (0.5, "reproduced")]
+)
 def test_the_papers_benefits_are_judged_by_paired_tests_over_the_seeds(scale, verdict):
     """On the default hip twin the design beats Eq 18 (parameters p = 0.001) but averaging 5
-    periods does not help (0.0021 against 0.0007): a claim of the paper our twin refutes."""
+    periods does not help (0.0021 against 0.0007). Averaging is judged against the one-period
+    design, paired by seed: 1.5x its error (still below Eq 18's 2x) differs."""
     rng = np.random.default_rng(3)
     designed = rng.uniform(0.5, 1.0, 30) * 1e-3
-    per_seed = _seeds(designed, designed * scale, designed * 2.0)
-    frame = audit.excitation_audit(_design(joints=1), _table(per_seed), per_seed)
+    per_seed = _seeds(designed, designed * scale * rng.uniform(0.9, 1.1, 30), designed * 2.0)
+    frame = audit.excitation_audit(_design(joints=1), _table(), per_seed)
     verdicts = _verdicts(frame)
     assert (
         verdicts["the optimised trajectory has a smaller condition number (Eq 10)"] == "reproduced"
     )
     assert verdicts["a smaller condition number identifies the parameters better"] == "reproduced"
-    # lower but p = 0.2: the direction alone
-    assert verdicts["a smaller condition number identifies the validation torque better"] == (
-        "direction only"
-    )
     averaging = "averaging several sampled periods improves the signal-to-noise ratio"
     assert verdicts[averaging] == verdict
     row = frame.set_index("claim").loc[averaging]
+    error = per_seed.pivot(index="seed", columns="trajectory", values="param_error")
+    p = scipy.stats.wilcoxon(error["designed_averaged"], error["designed"]).pvalue
+    assert f"p = {p:.2g} (Holm" in row["reason"]
     assert row["reproduced_value"].endswith(f"vs {np.median(designed):.3g} (one)")
-    assert set(frame["verdict"]) <= set(audit_columns.VERDICTS)
+
+
+def test_a_benefit_not_significant_after_holm_is_a_direction_only():
+    """Lower on most seeds but not significantly: the direction alone."""
+    rng = np.random.default_rng(5)
+    designed = rng.uniform(0.5, 1.0, 30) * 1e-3
+    paper = designed * rng.uniform(0.7, 1.4, 30)  # about as good
+    per_seed = _seeds(designed, designed * 3.0, paper)
+    frame = audit.excitation_audit(_design(joints=1), _table(), per_seed)
+    error = per_seed.pivot(index="seed", columns="trajectory", values="param_error")
+    difference = error["designed"] - error["paper_eq18"]
+    p = scipy.stats.wilcoxon(error["designed"], error["paper_eq18"]).pvalue
+    verdict = _verdicts(frame)["a smaller condition number identifies the parameters better"]
+    assert p > 0.05 and np.median(difference) < 0 and verdict == "direction only"
