@@ -9,7 +9,7 @@ number reducing the effect of noise on the least-squares estimate, and averaging
 sampled periods improving the signal-to-noise ratio.  A design's structure that we set from the
 paper, or that the design imposes by construction (Eq 9's limits and rest), is an ``input``;
 its benefits are judged on the twins (the hip design against the hip paper's Eq 18 over 30
-seeds, :func:`paramid.hip.excitation.compare_design`), by paired Wilcoxon tests Holm-adjusted
+seeds, the hip comparison's table and seeds), by paired Wilcoxon tests Holm-adjusted
 over the design's three.
 """
 
