@@ -938,6 +938,7 @@ def test_the_claim_of_a_significantly_better_rank_at_20d_is_tested_over_the_func
         "better at 20D on 0, worse on 0 of 12 functions, Wilcoxon signed-rank p = 1"
         in (row["reason"])
     )
+    assert "(the paper's own places: better on 12, worse on 0, p = 0.00049)" in row["reason"]
     slightly = twelve.copy()
     slightly[:2] = 2  # better at 20D on two functions of twelve: p = 0.5
     (row,) = study._dimension_claims(

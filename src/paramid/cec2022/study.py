@@ -480,6 +480,21 @@ def _rank_claims(
 DIMENSION_INDICATORS = {"ave": "average value", "std": "variance", "time_s": "time", "best": "best"}
 
 
+def _rank_change(ranks: Mapping[int, pd.DataFrame], column: str) -> tuple[int, int, int, float]:
+    """Of one method's per-function ranks (``column``) at 10D and 20D, paired by function: the
+    functions better and worse at 20D, their count, and the Wilcoxon signed-rank p (ties
+    dropped; none left: 1)."""
+    import scipy.stats
+
+    paired = ranks[10][["function", column]].merge(
+        ranks[20][["function", column]], on="function", suffixes=("_10", "_20")
+    )
+    difference = (paired[f"{column}_20"].astype(float) - paired[f"{column}_10"]).to_numpy()
+    moved = difference[difference != 0]
+    p = float(scipy.stats.wilcoxon(moved).pvalue) if moved.size else 1.0
+    return int(np.sum(difference < 0)), int(np.sum(difference > 0)), difference.size, p
+
+
 def _dimension_claims(ranks: Mapping[int, pd.DataFrame], reference: str) -> list[dict]:
     """§3.1.2: the reference's ranking "in terms of average value, variance, time consumption,
     and best result in the 20D test is significantly better than in the 10D test": one row per
@@ -489,8 +504,6 @@ def _dimension_claims(ranks: Mapping[int, pd.DataFrame], reference: str) -> list
     otherwise (it read "reproduced" on the mean Ave rank alone, untested); the time ranks are
     machine-dependent; not comparable where the paper's own ranks do not improve (a subset of
     functions)."""
-    import scipy.stats
-
     rows = []
     n = _count(len(set(ranks[10]["algorithm"])))
     for indicator, words in DIMENSION_INDICATORS.items():
@@ -512,16 +525,13 @@ def _dimension_claims(ranks: Mapping[int, pd.DataFrame], reference: str) -> list
                 )
             )
             continue
-        paired = mine[10][["function", column]].merge(
-            mine[20][["function", column]], on="function", suffixes=("_10", "_20")
-        )
-        difference = (paired[f"{column}_20"] - paired[f"{column}_10"]).to_numpy()
-        moved = difference[difference != 0]
-        p = float(scipy.stats.wilcoxon(moved).pvalue) if moved.size else 1.0
-        better, worse = int(np.sum(difference < 0)), int(np.sum(difference > 0))
+
+        better, worse, count, p = _rank_change(mine, column)
+        theirs = _rank_change(mine, f"paper_{column}")
         reason += (
-            f"; better at 20D on {better}, worse on {worse} of {difference.size} functions, "
-            f"Wilcoxon signed-rank p = {p:.2g}"
+            f"; better at 20D on {better}, worse on {worse} of {count} functions, Wilcoxon "
+            f"signed-rank p = {p:.2g} (the paper's own places: better on {theirs[0]}, worse on "
+            f"{theirs[1]}, p = {theirs[3]:.2g})"
         )
         if not paper[20] < paper[10]:
             verdict = "not comparable"
