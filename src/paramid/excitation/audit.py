@@ -140,13 +140,13 @@ def structure_rows(design: Mapping[str, Any]) -> list[dict]:
 
 def comparison_rows(table: pd.DataFrame, per_seed: pd.DataFrame) -> list[dict]:
     """The paper's benefits on the hip twin (``table``: comparison.csv of a hip design, rows
-    ``paper_eq18``, ``designed``, ``designed_averaged``; ``per_seed``: its seeds.parquet): the
-    optimised trajectory's smaller condition number, and its parameters and validation torque
-    against an unoptimised one (the hip paper's Eq 18: the table's paired Wilcoxon over the
-    seeds), and averaging several periods (the parameter error standing in for the
-    signal-to-noise ratio: paired Wilcoxon of the averaged design against the one-period one);
-    the three p-values Holm-adjusted together, a direction judged on the paired differences'
-    median."""
+    ``paper_eq18``, ``designed``, ``designed_averaged``, read for cond, seeds and periods;
+    ``per_seed``: its seeds.parquet, which every test pairs by seed): the optimised
+    trajectory's smaller condition number, and its parameters and validation torque against an
+    unoptimised one (the hip paper's Eq 18), and averaging several periods (the parameter
+    error standing in for the signal-to-noise ratio: the averaged design against the
+    one-period one); the three Wilcoxon p-values Holm-adjusted together, a direction judged on
+    the paired differences' median."""
     import scipy.stats
 
     from paramid.stats import holm
