@@ -44,6 +44,31 @@ def _zero_outside(design: Mapping[str, Any]) -> str:
     return f"; 0 lies outside the limits of {', '.join(outside)}" if outside else ""
 
 
+def _setting(
+    claim: str,
+    paper: int | str,
+    ours: int | str,
+    reason: str,
+    *,
+    unit: str,
+    reading: str = "printed",
+) -> dict:
+    """A row for a setting taken from the paper: an input where ours is the paper's, else it
+    differs."""
+    verdict = audit.INPUT if ours == paper else "differs"
+    return audit.row(
+        claim,
+        SOURCE,
+        paper,
+        ours,
+        "set from the paper",
+        verdict,
+        reason,
+        unit=unit,
+        reading=reading,
+    )
+
+
 def structure_rows(design: Mapping[str, Any]) -> list[dict]:
     """The design's order and coefficient count (inputs: set from the paper), its criterion
     (Eq 10), its limits over the whole period and rest at both ends (Eq 9, judged on the
@@ -51,42 +76,32 @@ def structure_rows(design: Mapping[str, Any]) -> list[dict]:
     trajectory = design["trajectory"]
     order, joints = int(trajectory["order"]), len(trajectory["q0"])
     coefficients = (2 * order + 1) * joints
+    criterion = str(design["criterion"])
     rows = [
-        audit.row(
+        _setting(
             "Fourier series order per joint (Eq 8)",
-            SOURCE,
             PAPER_ORDER,
             order,
-            "set from the paper",
-            audit.INPUT if order == PAPER_ORDER else "differs",
             "config.yaml sets the order"
             + (" the paper uses" if order == PAPER_ORDER else f": {order}, not the paper's"),
             unit="harmonics",
-            reading="printed",
         ),
-        audit.row(
+        _setting(
             f"coefficients of the trajectory ({joints} joint(s), 2L + 1 each)",
-            SOURCE,
             (2 * PAPER_ORDER + 1) * joints,
             coefficients,
-            "set from the paper",
-            audit.INPUT if order == PAPER_ORDER else "differs",
             "the paper optimises 44 for its four joints (11 per joint)"
             + ("" if joints == PAPER_JOINTS else f"; for {joints} joint(s), 11 each"),
             unit="coefficients",
             reading="printed" if joints == PAPER_JOINTS else "derived",
         ),
-        audit.row(
+        _setting(
             "criterion: condition number of the regressor (Eq 10)",
-            SOURCE,
             "cond",
-            str(design["criterion"]),
-            "set from the paper",
-            audit.INPUT if design["criterion"] == "cond" else "differs",
+            criterion,
             "config.yaml sets it: max over min singular value of the (base) regressor on the "
             "design grid, friction columns included",
             unit="criterion",
-            reading="printed",
         ),
     ]
     excess = max(float(v) for v in design["fine_violation"].values())
