@@ -51,6 +51,7 @@ from paramid.calibration.filters import (
 )
 from paramid.calibration.lasso import lasso_fit
 from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
+from paramid.errors import InputError
 from paramid.optim.base import OptimResult
 from paramid.optim.objectives import LinearRMSE, Objective
 from paramid.optim.registry import METHODS
@@ -730,5 +731,12 @@ def identify(
     """Run ``identifier`` for the given run indices (all batched where the method allows)."""
     if identifier not in IDENTIFIERS:
         raise KeyError(f"unknown identifier {identifier!r}; known: {sorted(IDENTIFIERS)}")
+    equations = 3 * problem.q_train.shape[0]
+    if equations <= problem.dim:
+        raise InputError(
+            f"{problem.q_train.shape[0]} training poses give {equations} equations for "
+            f"{problem.dim} identified parameters: the fit would interpolate them; measure at "
+            f"least {problem.dim // 3 + 1} poses"
+        )
     LOG.info("%s: %d runs", identifier, len(runs))
     return IDENTIFIERS[identifier].run(problem, cfg, study, identifier, list(runs))

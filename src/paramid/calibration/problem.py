@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model
+from paramid.errors import InputError
 from paramid.seeding import generator
 
 if TYPE_CHECKING:
@@ -42,12 +43,44 @@ __all__ = [
     "FloatArray",
     "Points",
     "Problem",
+    "check_nominal_miss",
     "draw_noise_bases",
     "metrics",
     "noise_bases",
+    "split_sizes",
     "state_scale",
     "truth_equivalent",
 ]
+
+
+def split_sizes(n: int, train_fraction: float) -> tuple[int, int]:
+    """(training, validation) poses of ``n``: round(train_fraction * n) and the rest."""
+    n_train = int(round(train_fraction * n))
+    return n_train, n - n_train
+
+
+#: the nominal model may miss the measured points by this fraction of the robot's reach (its
+#: largest nominal distance from the base) at most: a geometric error as large as a tenth of
+#: the arm is no calibration, but lengths in m read as mm, angles in degrees read as radians
+#: or positions in another frame than the robot's base
+IMPLAUSIBLE_MISS = 0.1
+
+
+def check_nominal_miss(nominal: FloatArray, q: FloatArray, p: FloatArray, tau: FloatArray) -> None:
+    """Refuse measurements that the nominal model misses by more than :data:`IMPLAUSIBLE_MISS`
+    of its reach (median over the poses), naming the likely unit or frame mistake."""
+    if q.shape[0] == 0:
+        return
+    predicted = model.positions(nominal, q, tau)
+    miss = float(np.median(np.linalg.norm(p - predicted, axis=1)))
+    reach = float(np.linalg.norm(predicted, axis=1).max())
+    if not miss <= IMPLAUSIBLE_MISS * reach:
+        raise InputError(
+            f"the nominal model misses the measured positions by {miss:.4g} mm (median over "
+            f"{q.shape[0]} training poses), more than {IMPLAUSIBLE_MISS:.0%} of its reach "
+            f"{reach:.4g} mm: positions in m rather than mm, joint angles in degrees rather "
+            "than radians, or positions in another frame than the robot's base?"
+        )
 
 
 def metrics(distances: ArrayLike) -> dict[str, FloatArray]:
@@ -79,6 +112,25 @@ class Problem:
     free: NDArray[np.int64]
     tau_train: FloatArray
     tau_val: FloatArray
+
+    def __post_init__(self) -> None:
+        """Each split's arrays of one length and width, finite, and a nominal model that
+        lies near the measurements (:data:`IMPLAUSIBLE_MISS` of the reach: units or frames)."""
+        for split, arrays in (("train", ("q", "p", "tau")), ("val", ("q", "p", "tau"))):
+            lengths = set()
+            for array in arrays:
+                name = f"{array}_{split}"
+                values = np.asarray(getattr(self, name))
+                width = 3 if array == "p" else kin.N_JOINTS
+                if values.ndim != 2 or values.shape[1] != width:
+                    raise InputError(f"{name} must be (poses, {width}), got {values.shape}")
+                if not (finite := np.isfinite(values).all(axis=1)).all():
+                    row = int(np.argmin(finite))
+                    raise InputError(f"{name} row {row} is not finite: {values[row].tolist()}")
+                lengths.add(values.shape[0])
+            if len(lengths) > 1:
+                raise InputError(f"q_{split}, p_{split} and tau_{split} differ in length")
+        check_nominal_miss(self.nominal, self.q_train, self.p_train, self.tau_train)
 
     @classmethod
     def from_frame(

@@ -27,6 +27,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from paramid.calibration import kinematics as kin
 from paramid.calibration import model
+from paramid.calibration.problem import split_sizes
+from paramid.errors import InputError
 from paramid.seeding import generator
 
 FloatArray = NDArray[np.float64]
@@ -149,8 +151,11 @@ def sample_configurations(
         total += good.shape[0]
         if total >= n:
             return np.concatenate(kept)[:n]
-    raise RuntimeError(
-        "could not find enough configurations above the floor and in the tracker's sight"
+    raise InputError(
+        f"the twin found {total} of the {n} candidate configurations asked for in "
+        f"{1000 * batch} drawn uniformly within joint_limits_deg: the others put the SMR "
+        "below min_height_mm or out of the tracker's line_of_sight; check those settings and "
+        "the units of the robot's table (a_mm, d_mm in mm, angles in degrees)"
     )
 
 
@@ -176,7 +181,7 @@ def greedy_maximin(points: FloatArray, k: int, start: int | None = None) -> NDAr
 
 def split_mask(n: int, train_fraction: float, rng: np.random.Generator) -> NDArray[np.bool_]:
     """Boolean mask, True for the round(train_fraction * n) training points (random subset)."""
-    n_train = int(round(train_fraction * n))
+    n_train, _ = split_sizes(n, train_fraction)
     mask = np.zeros(n, dtype=bool)
     mask[rng.permutation(n)[:n_train]] = True
     return mask
@@ -350,6 +355,8 @@ def simulate(
     (``x, y, z``), the true position (``x_true``...), the nominal model's prediction
     (``x_nom``...), the tracker distance and noise sigma.
     """
+    if nominal.convention != "standard":  # the true robot and the models are standard DH
+        raise ValueError(f"the twin is built on standard DH, got a {nominal.convention} table")
     mass = mass or model.MassModel(masses_kg=(0.0,) * 6, com_mm=((0.0, 0.0, 0.0),) * 6)
     datasets = repeats if cfg["vary_data"] else 1
     frames, truths = [], []

@@ -7,12 +7,14 @@ library's one registry, :data:`paramid.calibration.identify.IDENTIFIERS`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paramid.calibration import paper
+from paramid.calibration import model, paper
 from paramid.calibration.identify import IDENTIFIERS
 from paramid.calibration.paper import FIT_IDENTIFIERS, HYBRIDS, PAPER_IDENTIFIERS
+from paramid.calibration.problem import split_sizes
 from paramid.config import ConfigError
 from paramid.workflow import Wildcards, check_paper_values, mark_validated
 
@@ -26,6 +28,11 @@ TABLES = (
     "table8",
     "table9",
 )
+#: every joint's range this narrow [deg] is one given in radians (two turns: a joint limited to
+#: ±350°, 12.2 rad; no arm moves less than 12.6° on every joint)
+RADIAN_RANGE_DEG = 4 * math.pi
+#: a robot whose every DH length is below this [mm] is one given in metres
+METRE_LENGTH_MM = 10.0
 POLISHING = [name for name, spec in IDENTIFIERS.items() if spec.polishing]
 # the blocks every twin stage reads
 TWIN_BLOCKS = ("robot", "twin", "mass_model", "runs")
@@ -47,14 +54,17 @@ class CalibrationStudies:
 
     def _check(self, name: str) -> None:
         """The paper's model runs every identifier Tables 6-9 read; compliance groups name
-        their joints."""
+        their joints; the robot's table is standard DH in mm and degrees; every model has
+        more training equations than candidate parameters and a validation pose is left."""
         study = self.blocks[name]
+        check_robot_units(name, study)
         for model_name, spec in study["models"].items():
             if ("compliance" in spec["groups"]) != bool(spec.get("compliance_joints")):
                 raise ConfigError(
                     f"calibration.{name}.models.{model_name}: compliance_joints lists the joints "
                     "of the 'compliance' group (give both or neither)"
                 )
+        check_pose_count(name, study)
         paper = study["models"]["paper"]["identifiers"]
         missing = [i for i in PAPER_IDENTIFIERS if paper != "all" and i not in paper]
         if missing:
@@ -191,3 +201,49 @@ class CalibrationStudies:
 
     def targets(self) -> list[str]:
         return [t for study in self.names for t in self.study_targets(study)]
+
+
+def check_robot_units(name: str, study: Mapping[str, Any]) -> None:
+    """The robot's table in the units and convention the study reads: standard DH (the
+    identification models, Hayati's β on the parallel axes 2-3, and the twin are built on
+    it: ``paramid.calibration.problem``), lengths in mm, angles and joint limits in degrees."""
+    field = f"calibration.{name}.robot"
+    robot, limits = study["robot"], study["twin"]["joint_limits_deg"]
+    if robot["convention"] != "standard":
+        raise ConfigError(
+            f"{field}.convention = {robot['convention']}: the identification models and the "
+            "twin are built on standard DH (Hayati's beta on the parallel axes; "
+            "docs/kr210.md section 1): give the table in standard DH"
+        )
+    longest = max(abs(v) for key in ("a_mm", "d_mm") for v in robot["dh"][key])
+    if longest < METRE_LENGTH_MM:
+        raise ConfigError(
+            f"{field}.dh: the longest of a_mm and d_mm is {longest:g} mm: lengths in metres? "
+            "give them in mm (1 m is 1000)"
+        )
+    ranges = [hi - lo for lo, hi in zip(limits["lower"], limits["upper"], strict=True)]
+    if max(ranges) <= RADIAN_RANGE_DEG:
+        raise ConfigError(
+            f"calibration.{name}.twin.joint_limits_deg: every joint's range is at most "
+            f"{max(ranges):.4g} deg: limits in radians? give them in degrees (pi is 180)"
+        )
+
+
+def check_pose_count(name: str, study: Mapping[str, Any]) -> None:
+    """Each model's candidate parameters need more training equations (3 per pose) than there
+    are of them, or its fit interpolates the training poses; validation needs a pose."""
+    twin = study["twin"]
+    n_train, n_validation = split_sizes(twin["selected"], twin["train_fraction"])
+    needed = {
+        model_name: model.group_indices(spec["groups"], spec.get("compliance_joints", [])).size
+        for model_name, spec in study["models"].items()
+    }
+    largest = max(needed, key=needed.__getitem__)
+    if 3 * n_train <= needed[largest] or n_validation < 1:
+        raise ConfigError(
+            f"calibration.{name}.twin: selected = {twin['selected']} poses at train_fraction = "
+            f"{twin['train_fraction']:g} give {n_train} training poses ({3 * n_train} "
+            f"equations) and {n_validation} for validation; model {largest!r} has "
+            f"{needed[largest]} candidate parameters: select at least "
+            f"{needed[largest] // 3 + 1} training poses and one for validation"
+        )
