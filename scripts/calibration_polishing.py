@@ -13,7 +13,7 @@ def main(smk) -> None:
     ident = io.read_json(smk.input.ident)
     problems = {name: report.run_problems(data, truth, ident[name]["free"], runs) for name in fits}
     setup = polish.PolishingSetup.from_config(cfg, truth)
-    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    printed = io.read_printed(smk.input.paper, paper.printed_values)
     t9, points = polish.table9(fits, problems, setup, printed)
     io.write_csv(t9, smk.output.csv)
     caption = (

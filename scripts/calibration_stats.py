@@ -11,7 +11,7 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "calibration_stats")
     fits = {Path(p).stem: io.read_parquet(p)[0] for p in smk.input.fits}
-    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    printed = io.read_printed(smk.input.paper, paper.printed_values)
     t8 = significance.table8(fits, printed, study=cfg["study"], n_boot=cfg["n_boot"])
     io.write_csv(t8, smk.output.csv)
     cols = [

@@ -12,7 +12,7 @@ def main(smk) -> None:
     frame, truth = io.read_parquet(smk.input.data)[0], io.read_json(smk.input.truth)
     free = io.read_json(smk.input.ident)["paper"]["free"]
     problems = report.run_problems(frame, truth, free, list(range(cfg["runs"])))
-    printed = paper.printed_values(io.read_yaml(smk.input.paper), smk.input.paper)
+    printed = io.read_printed(smk.input.paper, paper.printed_values)
     tables = report.study_tables(
         fits, problems, frame, truth, printed, study=cfg["study"], n_boot=cfg["n_boot"]
     )

@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import loaders
 import numpy as np
@@ -1530,3 +1531,33 @@ def test_the_readmes_python_blocks_run_as_written(config, tmp_path, monkeypatch,
     before = metrics(scope["mine"].distances(np.zeros(scope["mine"].dim), "validation"))
     after = metrics(scope["mine"].distances(scope["fit"].x[0], "validation"))
     assert after["rmse"] < 0.5 * before["rmse"]
+
+
+def test_a_study_of_another_robot_has_no_paper_columns_and_no_audit(config):
+    """Without ``paper_values`` (a study of another robot: it had the KR210 paper's values
+    beside its own and an audit saying "reproduced"): no audit target or rule, Table 8's and
+    Table 9's paper columns empty, our own columns as with the paper's values."""
+    own = copy.deepcopy(config)
+    own["calibration"]["kr6"] = copy.deepcopy(own["calibration"]["kr210"])
+    del own["calibration"]["kr6"]["paper_values"]
+    studies = CalibrationStudies(own)
+    assert studies.audited_names == ["kr210"]
+    assert "results/kr210/audit.md" in studies.study_targets("kr210")
+    assert not any("audit" in t for t in studies.study_targets("kr6"))
+    assert studies.paper_values(SimpleNamespace(study="kr6")) == []
+    fits = _rmse_fits(generator("test", "table8"))
+    ours = significance.table8(fits, PRINTED, study="kr210", n_boot=50)
+    alone = significance.table8(fits, None, study="kr210", n_boot=50)
+    assert list(alone.columns) == list(ours.columns)
+    paper_columns = [c for c in ours.columns if c.startswith("paper_")]
+    assert ours[paper_columns].notna().any().all() and alone[paper_columns].isna().all().all()
+    pd.testing.assert_frame_equal(
+        alone.drop(columns=paper_columns), ours.drop(columns=paper_columns)
+    )
+    errors = np.abs(generator("test", "table9").normal(0.0, 0.1, (5, 40)))
+    with_paper = polish.table9_row("M5", "paper", "mipo_arkekf", errors, PRINTED)
+    without = polish.table9_row("M5", "paper", "mipo_arkekf", errors, None)
+    assert not np.isnan(with_paper["paper_max_mm"]) and np.isnan(without["paper_max_mm"])
+    assert {k: v for k, v in without.items() if not k.startswith("paper_")} == {
+        k: v for k, v in with_paper.items() if not k.startswith("paper_")
+    }

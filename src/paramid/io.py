@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -1237,6 +1237,18 @@ def check_file(path: str | Path, field: str | None = None) -> Path:
     if not os.access(path, os.R_OK):
         raise InputError(f"{where}: the file is not readable (permissions)")
     return path
+
+
+T = TypeVar("T")
+
+
+def read_printed(paths: Sequence[str], parse: Callable[[Any, str], T]) -> T | None:
+    """A paper's printed values from a rule's optional input (a list of at most one YAML),
+    read by ``parse`` (the YAML's values and its path); None without one."""
+    if not paths:
+        return None
+    (path,) = paths
+    return parse(read_yaml(path), str(path))
 
 
 def read_yaml(path: str | Path) -> Any:

@@ -209,7 +209,7 @@ rule calibration_audit:
     log:
         "logs/{study}/calibration_audit.log",
     wildcard_constraints:
-        study=one_of(CALIBRATION.names),
+        study=one_of(CALIBRATION.audited_names),
     params:
         cfg=CALIBRATION.audit_params,
     script:

@@ -178,10 +178,10 @@ def table9_row(
     model_name: str,
     identifier: str,
     errors: FloatArray,
-    printed: PrintedValues,
+    printed: PrintedValues | None,
 ) -> dict[str, Any]:
     """Table 9 row of one method: mean and SD over runs (rows of ``errors``) of each path
-    metric, and the paper's ``printed`` values (on the paper's model only)."""
+    metric, and the paper's ``printed`` values (on the paper's model only; None: NaN)."""
     row: dict[str, Any] = {
         "method": name,
         "model": model_name,
@@ -191,7 +191,7 @@ def table9_row(
     for key, values in summary(errors).items():
         row[key] = float(np.mean(values))
         row[f"{key}_sd"] = float(np.std(values, ddof=1)) if values.size > 1 else float("nan")
-    cells = printed.table9.get(name, {}) if model_name == "paper" else {}
+    cells = printed.table9.get(name, {}) if printed and model_name == "paper" else {}
     for key in TABLE9_METRICS:
         row[f"paper_{key}"] = cells.get(key, float("nan"))
     return row
@@ -201,7 +201,7 @@ def table9(
     fits: Mapping[str, Mapping[str, pd.DataFrame]],
     problems: Mapping[str, Sequence[Problem]],
     setup: PolishingSetup,
-    printed: PrintedValues,
+    printed: PrintedValues | None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 9 (one row per model and identifier of ``fits[model][identifier]``, each run's
     estimate on its own robot, ``problems[model]`` one per run; the paper's ``printed``

@@ -371,13 +371,14 @@ def study_tables(
     problems: Sequence[Problem],
     frame: pd.DataFrame,
     truth: Mapping,
-    printed: PrintedValues,
+    printed: PrintedValues | None,
     *,
     study: str,
     n_boot: int,
 ) -> dict[str, pd.DataFrame]:
     """Every table of the study but Tables 8-9, from the fits ``fits[model][identifier]`` and
-    the paper model's ``problems`` (one per run), beside the paper's ``printed`` values:
+    the paper model's ``problems`` (one per run), beside the paper's ``printed`` values (None:
+    NaN):
     ``table6`` (ablation, with the sequential rows that ran), ``table7`` (all methods, the
     other models' rows and the noise floor),
     ``models`` (:func:`model_comparison`), ``hybrid`` (:func:`hybrid_runtime_table`),

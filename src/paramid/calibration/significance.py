@@ -221,7 +221,7 @@ def paper_implied(identifier: str, printed: PrintedValues, n: int = N_PAPER) -> 
 
 def table8(
     fits: Mapping[str, pd.DataFrame],
-    printed: PrintedValues,
+    printed: PrintedValues | None,
     *,
     study: str,
     n_boot: int = 10_000,
@@ -232,7 +232,8 @@ def table8(
     the paired statistics of :func:`paired_comparisons` (``other - M5``; Holm over the seven
     comparisons; ``significant`` = both Holm-adjusted paired p-values < 0.05), the paper's
     independent-samples Student t on our runs (``student_t``, ``student_p``) and
-    :func:`paper_implied` of the paper's ``printed`` values.  Columns: ``TABLE8_COLUMNS``.
+    :func:`paper_implied` of the paper's ``printed`` values (None: NaN).  Columns:
+    ``TABLE8_COLUMNS``.
     """
     others = [i for i in TABLE7 if i != "mipo_arkekf"]
     pairs = [(i, "mipo_arkekf") for i in others]
@@ -253,5 +254,5 @@ def table8(
         student = [sps.ttest_ind(values[i], values["mipo_arkekf"], equal_var=True) for i in others]
     table["student_t"] = [float(s.statistic) for s in student]
     table["student_p"] = [float(s.pvalue) for s in student]
-    implied = pd.DataFrame([paper_implied(i, printed) for i in others])
-    return pd.concat([table, implied], axis=1)[TABLE8_COLUMNS]
+    implied = pd.DataFrame([paper_implied(i, printed) for i in others] if printed else None)
+    return pd.concat([table, implied], axis=1).reindex(columns=TABLE8_COLUMNS)

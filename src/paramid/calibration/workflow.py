@@ -47,6 +47,8 @@ class CalibrationStudies:
         self.config = config
         self.blocks: Mapping[str, Any] = config.get("calibration") or {}
         self.names = list(self.blocks)
+        # the studies that give the paper's printed values: the claims audit is theirs
+        self.audited_names = [n for n in self.names if self.blocks[n].get("paper_values")]
         self.identifiers = list(IDENTIFIERS)
         self.models = sorted({m for study in self.blocks.values() for m in study["models"]})
         for name in self.names:
@@ -74,18 +76,22 @@ class CalibrationStudies:
             )
 
     def check_inputs(self) -> None:
-        """The YAML of the paper's printed values (Tables 6-9, §3.2.2) of every study."""
+        """The YAML of the paper's printed values (Tables 6-9, §3.2.2) of every study that
+        gives one."""
         stamps = []
         for name in self.names:
-            path, field = self.blocks[name]["paper_values"], f"calibration.{name}.paper_values"
-            stamps += check_paper_values(path, field, paper.printed_values)
+            if path := self.blocks[name].get("paper_values"):
+                field = f"calibration.{name}.paper_values"
+                stamps += check_paper_values(path, field, paper.printed_values)
         mark_validated(stamps)
 
     def study(self, wildcards: Wildcards) -> Mapping[str, Any]:
         return self.blocks[wildcards.study]
 
-    def paper_values(self, wildcards: Wildcards) -> str:
-        return self.blocks[wildcards.study]["paper_values"]
+    def paper_values(self, wildcards: Wildcards) -> list[str]:
+        """The paper's printed values, when the study gives them (none: no paper columns)."""
+        path = self.blocks[wildcards.study].get("paper_values")
+        return [path] if path else []
 
     def _params(self, wildcards: Wildcards, keys: Sequence[str], **extra: Any) -> dict[str, Any]:
         study = self.study(wildcards)
@@ -189,13 +195,14 @@ class CalibrationStudies:
 
     # -- targets ---------------------------------------------------------------------------
     def study_targets(self, study: str) -> list[str]:
+        """Every table and figure; the audit where the study gives the paper's values."""
         base = f"results/{study}"
+        audit = [f"{base}/audit.csv", f"{base}/audit.md"]
         return [
             f"{base}/identifiability.csv",
             *(f"{base}/tables/{t}.{ext}" for t in TABLES for ext in ("csv", "md")),
             f"{base}/tables/parameter_recovery.csv",
-            f"{base}/audit.csv",
-            f"{base}/audit.md",
+            *(audit if study in self.audited_names else []),
             *(f"{base}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")),
         ]
 
