@@ -26,6 +26,7 @@ from paramid.calibration.identifiability import (
 from paramid.calibration.identify import identify, identify_runs
 from paramid.calibration.problem import Problem, metrics
 from paramid.config import validate
+from paramid.errors import InputError
 from paramid.seeding import generator
 
 PRINTED = loaders.kr210_printed()
@@ -438,3 +439,12 @@ def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
         assert row == pytest.approx(expected, nan_ok=True)
         mine = points.loc[points["method"] == row["method"], "error_mm"].to_numpy()
         np.testing.assert_array_equal(mine, errors.mean(axis=0))
+
+
+def test_a_polishing_part_beyond_the_robots_reach_is_named(default_data):
+    """A part placed for the KR210 (1.6 m out) on a smaller robot: an error naming
+    polishing.centre_mm, not inverse kinematics' RuntimeError traceback."""
+    cfg = {"study": "kr210", **STUDY, "runs": 1}
+    cfg["polishing"] = {**STUDY["polishing"], "centre_mm": [5000.0, 0.0, 600.0]}
+    with pytest.raises(InputError, match=r"centre \[5000\.0, 0\.0, 600\.0\] mm .* beyond the"):
+        polish.PolishingSetup.from_config(cfg, default_data.truth)

@@ -30,6 +30,7 @@ from paramid.cec2022.kernels import (
     thread_arena,
 )
 from paramid.cec2022.suite import BIASES, CEC2022
+from paramid.plotting import SERIES
 
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
 CASES = [(f, d) for f in range(1, 13) for d in (10, 20)]
@@ -459,3 +460,18 @@ def test_the_convergence_figure_draws_a_panel_for_every_function():
     shown = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title() for ax in shown] == ["F1", "F2", "F3", "F4", "F5"]
     assert all(ax.lines for ax in shown)
+
+
+def test_the_convergence_figure_draws_an_eleventh_registered_algorithm(monkeypatch):
+    """Colours beyond matplotlib's ten (a user's 8th-11th algorithm): each line its own colour
+    from plotting.series_colours, none grey; the shipped seven keep tab10's first seven."""
+    from paramid.cec2022 import figures
+
+    names = (*figures.ALGORITHMS, "DE", "A9", "A10", "A11")
+    monkeypatch.setattr(figures, "ALGORITHMS", {name: name.lower() for name in names})
+    histories, _ = _histories([1], algorithms=names, steps=10)
+    fig = figures.convergence_figure(histories, 10)
+    colours = {line.get_label(): line.get_color() for line in fig.axes[0].lines}
+    assert set(names) <= set(colours) and len(set(colours.values())) >= 9
+    assert "#7f7f7f" not in colours.values()
+    assert [colours[a] for a in names[:7]] == list(SERIES[:7])

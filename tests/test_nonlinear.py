@@ -608,3 +608,31 @@ def test_traces_on_grid_take_the_best_so_far_at_each_count():
     )
     got = figures.traces_on_grid(traces, [1, 2, 5, 7, 10, 20])
     np.testing.assert_array_equal(got, [[np.nan, 3.0, 2.0, 2.0, 1.0, 1.0]])
+
+
+def test_a_population_method_without_a_colour_of_its_own_gets_a_spare_one(monkeypatch):
+    """A user's new hip method (registered in population.POPULATION_METHODS) broke every
+    nonlinear figure at import (KeyError on its display name); it now takes a spare colour
+    and the registered methods keep theirs."""
+    import importlib
+
+    from paramid import population
+    from paramid.friction import figures, methods
+
+    shipped = dict(figures.COLOURS)
+    spec = population.POPULATION_METHODS["rls_pso"]
+    registry = {
+        **population.POPULATION_METHODS,
+        "rls_de": dataclasses.replace(spec, label="RLS-DE"),
+    }
+    monkeypatch.setattr(population, "POPULATION_METHODS", registry)
+    try:
+        importlib.reload(methods)
+        importlib.reload(figures)
+        assert figures.COLOURS["rls_de"] not in shipped.values()
+        assert {m: figures.COLOURS[m] for m in shipped} == shipped
+    finally:
+        monkeypatch.undo()
+        importlib.reload(methods)
+        importlib.reload(figures)
+    assert figures.COLOURS == shipped

@@ -26,6 +26,7 @@ from paramid.calibration import model, report, twin
 from paramid.calibration.paper import TABLE9_METRICS, PrintedValues
 from paramid.calibration.problem import Problem, metrics
 from paramid.calibration.twin import PhysicalRobot, pose_matrix
+from paramid.errors import InputError
 
 FloatArray = NDArray[np.float64]
 
@@ -157,7 +158,15 @@ class PolishingSetup:
         ]
         centre = targets[0].copy()
         centre[:3, 3] = pcfg["centre_mm"]
-        q_seed = seed_configuration(truth["nominal"], centre, tool=tool)
+        try:
+            q_seed = seed_configuration(truth["nominal"], centre, tool=tool)
+        except RuntimeError:  # Newton did not converge: the pose is out of the arm's reach
+            raise InputError(
+                f"polishing: the part's centre {pcfg['centre_mm']} mm with the tool point "
+                f"{pcfg['tcp_mm']} mm at tool_rpy_deg {pcfg['tool_rpy_deg']} is beyond the "
+                "nominal robot's reach (inverse kinematics did not converge): place the part "
+                "(centre_mm) where this robot reaches it"
+            ) from None
         return cls(targets=targets, tool=tool, mass=mass, q_seed=q_seed, robots=robots)
 
     def run_errors(self, problems: Sequence[Problem], x: FloatArray) -> FloatArray:

@@ -19,7 +19,7 @@ from matplotlib.image import AxesImage
 from paramid.cec2022.runs import ALGORITHMS
 from paramid.cec2022.study import INDICATORS
 from paramid.cec2022.suite import BIASES
-from paramid.plotting import log_ticks, new_figure
+from paramid.plotting import log_ticks, new_figure, series_colours
 
 _TITLES = {
     "ave": "Ave. (mean f over runs)",
@@ -96,7 +96,7 @@ def convergence_figure(
     fig, axes = new_figure(height, nrows=rows, ncols=4, squeeze=False)
     for ax in axes.ravel()[len(functions) :]:
         ax.set_visible(False)
-    colours = dict(zip(ALGORITHMS, mpl.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
+    colours = series_colours(list(ALGORITHMS))
     for ax, function in zip(axes.ravel(), functions, strict=False):
         low, high = np.inf, 0.0
         for algorithm in ALGORITHMS:

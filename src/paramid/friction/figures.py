@@ -19,14 +19,16 @@ from paramid.friction import laws
 from paramid.friction.laws import FrictionModel
 from paramid.friction.methods import DISPLAY, METHOD_NAMES, POPULATION
 from paramid.plotting import COLOURS as METHOD_COLOURS
-from paramid.plotting import log_ticks, new_figure
+from paramid.plotting import log_ticks, new_figure, series_colours
 from paramid.seeding import generator
 
 Array = NDArray[np.float64]
 
-#: Method colours: the hip study's (Figure 3); LSQ-TRF takes BCLS's, VarPro black.
+#: Method colours: the hip study's (Figure 3; a method without one its next spare colour);
+#: LSQ-TRF takes BCLS's, VarPro black.
+_POPULATION_COLOURS = series_colours([DISPLAY[m] for m in POPULATION])
 COLOURS = {
-    **{m: METHOD_COLOURS[DISPLAY[m]] for m in POPULATION},
+    **{m: _POPULATION_COLOURS[DISPLAY[m]] for m in POPULATION},
     "least_squares": METHOD_COLOURS["BCLS"],
     "varpro": "#000000",
 }
