@@ -30,6 +30,7 @@ from paramid.cec2022.kernels import (
     thread_arena,
 )
 from paramid.cec2022.suite import BIASES, CEC2022
+from paramid.config import ConfigError
 from paramid.plotting import SERIES
 
 VECTORS = Path(__file__).parent / "data" / "cec2022_official_test_vectors.csv"
@@ -475,3 +476,16 @@ def test_the_convergence_figure_draws_an_eleventh_registered_algorithm(monkeypat
     assert set(names) <= set(colours) and len(set(colours.values())) >= 9
     assert "#7f7f7f" not in colours.values()
     assert [colours[a] for a in names[:7]] == list(SERIES[:7])
+
+
+def test_an_algorithm_the_schema_knows_but_the_runs_do_not_stops_the_start(config, monkeypatch):
+    """Half-registered (in the schema's enum, not in runs.ALGORITHMS): the statistics and the
+    convergence figure left it out silently; now the start names the registry to add it to."""
+    from paramid.cec2022 import runs, workflow
+
+    workflow.Cec2022Benchmark(config, {}, ".")
+    config["cec2022"]["algorithms"] = [*config["cec2022"]["algorithms"], "DE"]
+    with pytest.raises(ConfigError, match=r"cec2022\.algorithms: \['DE'\] have no entry in"):
+        workflow.Cec2022Benchmark(config, {}, ".")
+    monkeypatch.setitem(runs.ALGORITHMS, "DE", "woa")
+    workflow.Cec2022Benchmark(config, {}, ".")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import lsq_linear
 
-from paramid.optim.base import progress
+from paramid.optim.base import ContractError, Problem, optimiser, progress
 from paramid.optim.grey_wolf import adaptive_exponent, agwo, convergence_factor, gwo
 from paramid.optim.objectives import CountingObjective, LinearRMSE, RowwiseObjective
 from paramid.optim.particle_swarm import pso
@@ -384,3 +384,59 @@ def test_agwo_runs_with_the_exponent_of_eq_12(monkeypatch):
          seeds=[seed_sequence("t", "agwo", 0)])  # fmt: skip
     assert seen and seen[0] == pytest.approx(0.45 + 0.25 * np.exp(0.0328), rel=1e-12)
     assert seen[0] < 1.0
+
+
+def _broken(breach: str):
+    """A method that keeps the interface but for ``breach`` (as a user's new optimiser might)."""
+
+    @optimiser()
+    def broken(prob: Problem):
+        X = prob.initial()
+        f = prob.evaluate(X)
+        history = np.empty((prob.runs, prob.iterations))
+        for k in range(prob.iterations):
+            if k:
+                X = prob.initial()
+                f = np.minimum(f, prob.evaluate(X))
+            history[:, k] = f.min(axis=1)
+        if breach == "budget":
+            prob.evaluate(X)
+        best = np.argmin(f, axis=1)
+        best_x = X.transpose(0, 2, 1)[np.arange(prob.runs), best]  # the last population's
+        best_f = history[:, -1].copy()
+        if breach == "box":
+            best_x = best_x + 10.0
+        if breach == "value":
+            best_f -= 1e9
+        if breach == "history":
+            history = history[:, 1:]
+        if breach == "rising":
+            history[:, 0] = -np.inf
+        return prob.result(best_x, best_f, history)
+
+    return broken
+
+
+@pytest.mark.parametrize(
+    ("breach", "message"),
+    [
+        ("budget", r"evaluated \[60, 60\] points per run and reports \[60, 60\]; the budget is"),
+        ("box", r"run 0's best_x\[0\] = .* lies outside \[-1, 1\]"),
+        ("value", r"run 0's best_f = -999999999\.5, the lowest value its objective returned 0\.52"),
+        ("history", r"history has shape \(2, 4\), not \(2, 5\)"),
+        ("rising", r"history ends at .* and rises"),
+    ],
+)
+def test_a_method_that_breaks_the_interface_fails_naming_the_breach(breach, message):
+    """Every method's result is checked as it leaves (``base.check_result``): a user's
+    optimiser that spent 3x its budget, returned a point outside the box or a best_f it never
+    evaluated went through tables, Friedman and audit with no warning."""
+    objective, _ = quadratic()
+    kept = _broken("none")(
+        objective, -np.ones(5), np.ones(5), population=10, iterations=5, seeds=seeds(2)
+    )
+    assert kept.n_evals.tolist() == [50, 50]
+    with pytest.raises(ContractError, match=message):
+        _broken(breach)(
+            objective, -np.ones(5), np.ones(5), population=10, iterations=5, seeds=seeds(2)
+        )

@@ -38,6 +38,12 @@ class Cec2022Benchmark:
                     f"cec2022.{key} = {block[key]!r} and {taken[parts[1]]} would both write "
                     f"{parts[0]}/{parts[1]}: rename the study or set another cec2022.{key}"
                 )
+        if unregistered := [a for a in block["algorithms"] if a not in runs.ALGORITHMS]:
+            raise ConfigError(
+                f"cec2022.algorithms: {unregistered} have no entry in "
+                "paramid.cec2022.runs.ALGORITHMS (display name -> paramid.optim.registry "
+                "name), which the run jobs, tables and figures read: register them there"
+            )
         if block["reference"] not in block["algorithms"]:
             raise ConfigError(
                 f"cec2022.reference = {block['reference']!r} is not among cec2022.algorithms "

@@ -223,11 +223,59 @@ def optimiser(
                 seeds,
                 min_population=min_population,
             )
-            return search(prob, **settings)
+            return check_result(prob, search(prob, **settings), search.__name__)
 
         return method
 
     return wrap
+
+
+class ContractError(RuntimeError):
+    """An optimiser broke the interface every method keeps (:mod:`paramid.optim`)."""
+
+
+def check_result(prob: Problem, result: OptimResult, name: str) -> OptimResult:
+    """``result`` of the method ``name`` as :mod:`paramid.optim` promises it: shapes (runs,
+    dim), (runs,) and (runs, iterations); ``n_evals`` the counted evaluations, exactly the
+    budget population x iterations; best_x in the box; best_f the lowest value the objective
+    returned and the history's last, which never rises.  A method that breaks it (a user's
+    new one) fails here, naming the breach, instead of reaching the tables as a number that
+    reads right."""
+    runs, dim, iterations = prob.runs, prob.dim, prob.iterations
+    shapes = {
+        "best_x": (runs, dim),
+        "best_f": (runs,),
+        "history": (runs, iterations),
+        "n_evals": (runs,),
+    }
+    for field, shape in shapes.items():
+        if (got := np.shape(getattr(result, field))) != shape:
+            raise ContractError(f"{name}: {field} has shape {got}, not {shape}")
+    budget = prob.population * iterations
+    counted = prob.counter.counts
+    if not np.array_equal(result.n_evals, counted) or np.any(counted != budget):
+        raise ContractError(
+            f"{name}: evaluated {counted.tolist()} points per run and reports "
+            f"{result.n_evals.tolist()}; the budget is population x iterations = {budget}"
+        )
+    outside = (result.best_x < prob.lower[:, :, 0]) | (result.best_x > prob.upper[:, :, 0])
+    if outside.any():
+        run, j = np.argwhere(outside)[0]
+        raise ContractError(
+            f"{name}: run {run}'s best_x[{j}] = {result.best_x[run, j]:.6g} lies outside "
+            f"[{prob.lower[run, j, 0]:.6g}, {prob.upper[run, j, 0]:.6g}]"
+        )
+    lowest = prob.counter.lowest
+    wrong = result.best_f != lowest
+    rising: NDArray[np.bool_] = np.any(np.diff(result.history, axis=1) > 0, axis=1)
+    if (bad := wrong | (result.history[:, -1] != result.best_f) | rising).any():
+        run = int(np.argmax(bad))
+        raise ContractError(
+            f"{name}: run {run}'s best_f = {result.best_f[run]:.10g}, the lowest value its "
+            f"objective returned {lowest[run]:.10g}, its history ends at "
+            f"{result.history[run, -1]:.10g}" + (" and rises" if rising[run] else "")
+        )
+    return result
 
 
 def project(X: FloatArray, lo: FloatArray, hi: FloatArray, out: FloatArray) -> FloatArray:

@@ -111,20 +111,28 @@ class RowwiseObjective:
 
 
 class CountingObjective:
-    """Counts, per run, the candidate rows actually evaluated; NaN values become +inf.
+    """Counts, per run, the candidate rows actually evaluated and keeps the lowest value
+    returned; NaN values become +inf.
 
     ``counts`` is the evaluation count the optimisers report: it is counted here, at the
-    call, never inferred from population sizes and iteration numbers.
+    call, never inferred from population sizes and iteration numbers; ``lowest`` is what a
+    method's best_f must be (:func:`paramid.optim.base.check_result`).
     """
 
     def __init__(self, objective: Objective, runs: int) -> None:
         self.objective = objective
         self._counts = np.zeros(runs, dtype=np.int64)
+        self._lowest = np.full(runs, np.inf)
 
     @property
     def counts(self) -> NDArray[np.int64]:
         """Rows evaluated so far, per run (a copy)."""
         return self._counts.copy()
+
+    @property
+    def lowest(self) -> FloatArray:
+        """The lowest value returned so far, per run (+inf before any; a copy)."""
+        return self._lowest.copy()
 
     def __call__(self, X: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
         """Values (runs, n) of X (runs, n, dim); with ``active`` (runs, n) only those rows.
@@ -159,4 +167,7 @@ class CountingObjective:
                     raise ValueError(f"objective returned {picked.shape} for {active.sum()} rows")
                 values[active] = picked[0]
             self._counts += active.sum(axis=1)
-        return np.fmin(values, np.inf)  # NaN -> +inf, all else unchanged (a new array)
+        values = np.fmin(values, np.inf)  # NaN -> +inf, all else unchanged (a new array)
+        if n:
+            np.minimum(self._lowest, values.min(axis=1), out=self._lowest)
+        return values
