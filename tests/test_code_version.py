@@ -311,3 +311,29 @@ def test_editing_a_module_reruns_exactly_its_familys_rules(tmp_path: Path) -> No
             path.write_text(original)
         assert planned, f"editing {module} reruns nothing"
         assert planned - {"provenance", "all"} <= families[family], (family, planned)
+
+
+def test_a_modules_data_files_are_part_of_its_code(tmp_path: Path, monkeypatch) -> None:
+    """The CEC 2022 shifts and rotations (cec2022/data/, read by cec2022/data.py) are in every
+    run job's code: a changed shift under an older time was a stale result (8 % of best_f
+    differed when forced); a folder that is a package is not data."""
+    monkeypatch.setattr(codehash._Store, "imports", {})
+    script = tmp_path / "job.py"
+    script.write_text("from paramid.cec2022 import runs\n")
+    files = {p.relative_to(codehash.LIBRARY).as_posix() for p in codehash.library_files(script)}
+    assert "cec2022/data/cec2022/shift_data_1.txt" in files
+    assert not any(f.startswith("cec2022/kernels/") for f in files)  # kernels.py: no folder
+    first = codehash.code_version(script)
+    library = tmp_path / "lib"
+    shutil.copytree(codehash.LIBRARY, library)
+    shift = library / "cec2022/data/cec2022/shift_data_1.txt"
+    time = shift.stat().st_mtime_ns
+    shift.write_text("1" + shift.read_text()[1:])
+    os.utime(shift, ns=(time, time))
+    codehash.package_data.cache_clear()
+    with library_at(monkeypatch, library):  # LIBRARY stays moved to the test's end
+        assert codehash.code_version(script) != first
+        hip = tmp_path / "hip_job.py"
+        hip.write_text("from paramid.hip import sweeps\n")  # no data folder in its closure
+        assert all(p.suffix == ".py" for p in codehash.library_files(hip))
+    codehash.package_data.cache_clear()

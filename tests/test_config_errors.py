@@ -422,9 +422,14 @@ def test_every_schema_mistake_is_named_in_one_run(raw, repo_root):
     with pytest.raises(UserError) as err:
         config_checks.validate(config, repo_root / SCHEMA)
     text = str(err.value)
-    for field in ("units.angle: 'degrees'", "units.torque: 'Nm'", "studies.hip.ga.elitism = 0"):
+    fields = (
+        "studies.pendulum.records.calibration.units.angle = 'degrees'",
+        "studies.pendulum.records.calibration.units.torque = 'Nm'",
+        "studies.hip.ga.elitism = 0",
+    )
+    for field in fields:
         assert field in text, text
-    assert text.count("invalid config:") == 2  # the record's two units under its field
+    assert text.count("invalid config:") == 3  # each unit under its own field
 
 
 @pytest.mark.parametrize("methods", [8, config_checks.MAX_ERRORS])
@@ -493,3 +498,25 @@ def test_a_key_is_sent_only_to_an_enclosing_block_that_declares_it():
     [error] = jsonschema.Draft202012Validator(schema).iter_errors(config)
     [branch] = [e for e in error.context if e.validator == "additionalProperties"]
     assert config_checks._where_keys_belong(schema, config, branch) == {"checks": "study"}
+
+
+def test_a_twin_records_mistake_names_its_field_not_a_measured_records_keys(raw, repo_root):
+    """A twin record's negative duration read "Additional properties are not allowed
+    ('columns', 'decimal', 'encoding', ... were unexpected) or 'path' is a required property":
+    the measured kind's defaults, filled in while that kind was tried (oneOf). A record is
+    measured when it names a path, else the twin's (if/then/else): its own field is named."""
+    config = copy.deepcopy(raw)
+    config["studies"]["hip"]["records"]["calibration"]["duration_s"] = -5.0
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    text = str(err.value)
+    assert "studies.hip.records.calibration.duration_s = -5.0" in text, text
+    assert "columns" not in text and "'path' is a required property" not in text
+    config = copy.deepcopy(raw)  # a measured record's own mistakes are still its own
+    config["studies"]["pendulum"]["records"]["calibration"]["trim_start_s"] = -1
+    with pytest.raises(UserError, match=r"calibration\.trim_start_s = -1"):
+        config_checks.validate(config, repo_root / SCHEMA)
+    config = copy.deepcopy(raw)  # a study's key inside a measured record: named where it goes
+    config["studies"]["pendulum"]["records"]["calibration"]["fit"] = {"spike_mad_k": 8}
+    with pytest.raises(UserError, match=r"'fit' belongs in studies\.pendulum, not inside it"):
+        config_checks.validate(config, repo_root / SCHEMA)

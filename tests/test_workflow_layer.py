@@ -8,6 +8,7 @@ import copy
 import hashlib
 import inspect
 import json
+import os
 import re
 import shutil
 import threading
@@ -1248,3 +1249,49 @@ def test_both_records_of_a_1dof_study_are_named_in_one_error(config, tmp_path):
     records["validation"]["path"] = str(ROOT / "data/pendulum/swingup_ddp_measured.csv")
     with pytest.raises(UserError, match=r"^studies\.pendulum\.records\.calibration\.path = "):
         HipStudies(config).check_inputs()  # one problem: its own error, as before
+
+
+def test_a_jobs_source_files_join_its_settings_by_content(tmp_path, monkeypatch):
+    """A record (or URDF, paper values) replaced by new content under an older time (cp -p,
+    rsync -t, tar) reran nothing: its SHA-256 is now in the job's settings, so new content
+    names a new settings file and the same content under a new time the same one; inputs in
+    results/ (other rules' outputs) and missing files are not sources."""
+    from snakemake.iocontainers import Wildcards
+
+    monkeypatch.chdir(tmp_path)
+    jobs = Wildcards(fromdict={"study": "hip", "name": "cal"})  # as Snakemake passes them
+    Path("data").mkdir()
+    record = Path("data/cal.csv")
+    record.write_text("time,q\n0,1\n")
+    Path("results/hip").mkdir(parents=True)
+    Path("results/hip/fit.parquet").write_text("x")
+    inputs = [
+        "data/{name}.csv",  # a pattern
+        lambda wildcards: {"fit": f"results/{wildcards.study}/fit.parquet"},  # an unpack
+        lambda wildcards: ["data/missing.yaml"],
+    ]
+    assert workflow.source_files(inputs, jobs) == ["data/cal.csv"]
+    settings = workflow.SettingsFile("hip_ingest", {"code": "0" * 16}, inputs)
+    first = settings(jobs)
+    digest = hashlib.sha256(record.read_bytes()).hexdigest()
+    assert json.loads(Path(first).read_text())["sources"] == {"data/cal.csv": digest}
+    time = record.stat().st_mtime_ns - 10**9
+    record.write_text("time,q\n0,2\n")  # new content, an older time
+    os.utime(record, ns=(time, time))
+    second = settings(jobs)
+    assert second != first
+    os.utime(record, ns=(time + 5 * 10**9, time + 5 * 10**9))  # touched: same content
+    assert settings(jobs) == second
+
+
+def test_a_scripts_own_bytes_are_in_its_code(tmp_path):
+    """A script edited under an older time reran nothing (Snakemake judges a script by its
+    time): params.code holds the script's hash beside its library's."""
+    (tmp_path / "scripts").mkdir()
+    script = tmp_path / "scripts" / "hip_stats.py"
+    script.write_text("from paramid import stats\n")
+    first = workflow.script_code(tmp_path, "hip_stats.py")
+    time = script.stat().st_mtime_ns - 10**10
+    script.write_text("from paramid import stats\nraise SystemExit\n")
+    os.utime(script, ns=(time, time))
+    assert workflow.script_code(tmp_path, "hip_stats.py") != first

@@ -142,9 +142,22 @@ def _parse_imports(data: bytes, path: Path) -> set[str]:
     return closed
 
 
+@functools.cache
+def package_data(module: Path) -> tuple[Path, ...]:
+    """The data files a library module reads: those under the folder of its own name beside
+    it (``cec2022/data.py`` reads ``cec2022/data/``), when that folder is no package."""
+    folder = module.with_suffix("")
+    if module.suffix != ".py" or not folder.is_dir() or (folder / "__init__.py").exists():
+        return ()
+    files = (p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return tuple(sorted(files))
+
+
 def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> list[Path]:
     """The paramid source files a script runs: the closure of its imports of ``paramid``
-    (and the file itself when it is a library module).
+    (and the file itself when it is a library module), with each module's data files
+    (:func:`package_data`: the CEC 2022 shifts and rotations are code as much as the
+    functions that read them).
 
     ``exclude`` names modules (``paramid.optim.ggo``) left out and not followed, for a rule
     whose jobs are known to run only part of a registry (one optimiser of
@@ -162,7 +175,7 @@ def library_files(script: str | os.PathLike, exclude: Iterable[str] = ()) -> lis
                 continue
             seen.add(file)
             todo.append(file)
-    return sorted(seen)
+    return sorted(seen.union(*(package_data(file) for file in seen)))
 
 
 def code_version(script: str | os.PathLike, exclude: Iterable[str] = ()) -> str:

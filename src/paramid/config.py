@@ -215,13 +215,14 @@ def _instance_at(config: Any, path: Sequence[Any]) -> Any:
 
 def _declared_keys(document: Mapping, schema: Any, path: Sequence[Any]) -> set[str]:
     """The property names the (local-``$ref``) JSON schema ``schema`` of ``document`` declares
-    for the mapping at instance ``path``, over every oneOf/anyOf/allOf branch."""
+    for the mapping at instance ``path``, over every oneOf/anyOf/allOf and then/else branch."""
     if not isinstance(schema, Mapping):
         return set()
     if "$ref" in schema:
         schema = _instance_at(document, schema["$ref"].removeprefix("#/").split("/"))
     keys: set[str] = set()
-    for branch in (b for word in ("oneOf", "anyOf", "allOf") for b in schema.get(word, [])):
+    branches = [b for word in ("oneOf", "anyOf", "allOf") for b in schema.get(word, [])]
+    for branch in branches + [schema[word] for word in ("then", "else") if word in schema]:
         keys |= _declared_keys(document, branch, path)
     if not path:
         return keys | set(schema.get("properties", {}))

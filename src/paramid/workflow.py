@@ -301,8 +301,10 @@ def mark_validated(stamps: Iterable[Path]) -> None:
 
 def script_code(basedir: str | os.PathLike, script: str, exclude: Iterable[str] = ()) -> str:
     """params.code of a rule running ``scripts/<script>``: the hash of the library code it
-    imports (:func:`paramid.codehash.code_version`)."""
-    return codehash.code_version(Path(basedir) / "scripts" / script, exclude)
+    imports (:func:`paramid.codehash.code_version`) and of the script's own bytes (Snakemake
+    judges a script by its time alone: an edit that kept an older time reran nothing)."""
+    path = Path(basedir) / "scripts" / script
+    return f"{codehash.code_version(path, exclude)}:{codehash.file_digest(path)[:16]}"
 
 
 class SettingsFile:
@@ -324,22 +326,35 @@ class SettingsFile:
     workflow profiles leave it out of ``rerun-triggers``; with it on, both agree.  Params
     derived from files (functions of ``input``, ``output``, ...) are left out, as Snakemake
     leaves them out of its record.
+
+    The job's source files (its inputs that no rule writes: a user's records, URDF, paper
+    values, coefficient files; every input outside ``results/``) join the params as their
+    SHA-256 (:func:`paramid.codehash.file_digest`, remembered by size and time): Snakemake
+    judges a file by its time, so new content under an older time (``cp -p``, ``rsync -t``,
+    ``tar``) reran nothing and left results computed from the old file.
     """
 
-    def __init__(self, rule_name: str, params: Mapping[str, Any]) -> None:
+    def __init__(
+        self, rule_name: str, params: Mapping[str, Any], inputs: Iterable[Any] = ()
+    ) -> None:
         self.folder = SETTINGS / rule_name
         self.params = {
             name: value
             for name, value in params.items()
             if not (callable(value) and DERIVING_ARGUMENTS & set(_arguments(value)))
         }
+        self.inputs = list(inputs)
 
     def values(self, wildcards: Wildcards) -> dict[str, Any]:
-        """The job's params: each function called with its wildcards."""
-        return {
+        """The job's params (each function called with its wildcards) and, where it has
+        any, the SHA-256 of each of its source files (``sources``)."""
+        values = {
             name: value(wildcards) if callable(value) else value
             for name, value in self.params.items()
         }
+        if sources := source_files(self.inputs, wildcards):
+            values["sources"] = {path: codehash.file_digest(path) for path in sources}
+        return values
 
     def __call__(self, wildcards: Wildcards) -> str:
         """The job's settings file, written the first time these params are seen."""
@@ -351,6 +366,30 @@ class SettingsFile:
             with io.atomic_file(path) as temporary:  # a concurrent start writes the same bytes
                 temporary.write_text(text + "\n")
         return path.as_posix()
+
+
+def source_files(inputs: Iterable[Any], wildcards: Wildcards) -> list[str]:
+    """The inputs of a job that no rule writes, sorted: of a rule's input items (paths,
+    patterns, input functions, ``unpack``ed ones) those outside ``results/`` and
+    ``.snakemake/`` that exist (a missing one is Snakemake's to name)."""
+    from snakemake.io import apply_wildcards
+
+    found: set[str] = set()
+    todo = list(inputs)
+    while todo:
+        item = todo.pop()
+        if callable(item):
+            todo.append(item(wildcards))
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, (str, os.PathLike)):
+            path = apply_wildcards(os.fspath(item), wildcards)
+            first = Path(os.path.normpath(path)).parts[:1]
+            if first not in (("results",), (".snakemake",)) and os.path.isfile(path):
+                found.add(path)
+    return sorted(found)
 
 
 def _arguments(function: Callable[..., Any]) -> list[str]:
@@ -395,7 +434,8 @@ def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int
         rule.conda_env = conda_env
         if rule.script is None:
             if rule.params:
-                rule.set_input(settings=SettingsFile(rule.name, dict(rule.params.items())))
+                settings = SettingsFile(rule.name, dict(rule.params.items()), list(rule.input))
+                rule.set_input(settings=settings)
             continue
         if not rule.log:
             raise ValueError(f"{rule.name} declares no log; every job writes one under logs/")
@@ -407,7 +447,8 @@ def apply_rule_template(workflow: Any, first_files: Iterable[str], priority: int
             )
         if "code" not in rule.params._names:
             rule.set_params(code=script_code(basedir, script))
-        rule.set_input(settings=SettingsFile(rule.name, dict(rule.params.items())))
+        settings = SettingsFile(rule.name, dict(rule.params.items()), list(rule.input))
+        rule.set_input(settings=settings)
         rule.benchmark_modifier = rule.log_modifier  # the rule's own path modifier
         rule.benchmark = benchmark_path(rule.name, str(rule.output[0]))
         if Path(rule.snakefile).name in first:
