@@ -520,3 +520,18 @@ def test_a_twin_records_mistake_names_its_field_not_a_measured_records_keys(raw,
     config["studies"]["pendulum"]["records"]["calibration"]["fit"] = {"spike_mad_k": 8}
     with pytest.raises(UserError, match=r"'fit' belongs in studies\.pendulum, not inside it"):
         config_checks.validate(config, repo_root / SCHEMA)
+
+
+def test_a_nested_config_overrides_text_value_points_to_a_configfile(raw, repo_root):
+    """`--config 'cec2022={population: 50}'` reaches the schema as '50' (Snakemake passes a
+    nested value as text): the message says so and names --configfile; a value that is no
+    number in any reading gets the plain message."""
+    config = copy.deepcopy(raw)
+    config["cec2022"] = {"population": "50"}
+    with pytest.raises(UserError, match=r"'50' is not of type 'integer' \(text: .*--configfile"):
+        config_checks.validate(config, repo_root / SCHEMA)
+    config["cec2022"] = {"population": "fifty"}
+    with pytest.raises(UserError) as err:
+        config_checks.validate(config, repo_root / SCHEMA)
+    assert "'fifty' is not of type 'integer'" in str(err.value)
+    assert "--configfile" not in str(err.value)

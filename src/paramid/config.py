@@ -48,6 +48,11 @@ def _reason(error: Any) -> str:
         return error.message + _close(_missing_key(error), _unknown_keys(error), "key")  # no typo
     if error.validator == "enum" and isinstance(error.instance, str):
         return error.message + _close(error.instance, list(map(str, error.validator_value)), "")
+    if error.validator == "type" and isinstance(error.instance, str) and _reads_as_yaml(error):
+        return error.message + (
+            " (text: Snakemake passes the values inside a nested --config as text; give "
+            "nested settings in a file, --configfile)"
+        )
     if error.validator not in ("oneOf", "anyOf") or not error.context:
         return error.message if len(error.message) <= 300 else error.message[:295] + " ..."
     branches: dict[int, list] = {}
@@ -62,6 +67,21 @@ def _reason(error: Any) -> str:
             for sub in group
         )
     return " or ".join(_reason(subs[0]) for subs in closest)
+
+
+def _reads_as_yaml(error: Any) -> bool:
+    """Whether a string the schema wants as another type reads as that type in YAML ('50' for
+    an integer): a value of a nested ``--config`` override, which Snakemake passes as text."""
+    import jsonschema
+    import yaml
+
+    try:
+        value = yaml.safe_load(error.instance)
+    except yaml.YAMLError:
+        return False
+    return not isinstance(value, str) and jsonschema.Draft202012Validator(
+        {"type": error.validator_value}
+    ).is_valid(value)
 
 
 def _close(word: str, candidates: list[str], kind: str) -> str:
