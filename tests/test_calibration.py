@@ -1474,8 +1474,9 @@ def test_measurements_the_nominal_model_cannot_mean_are_refused_by_the_library(d
     poses to 1e-13 mm and validated worse than no calibration)."""
     fields = {k: getattr(problem, k) for k in problem.__dataclass_fields__}
     cases = {
-        "metres": ({"p_train": problem.p_train / 1000}, r"misses .* positions in m rather than mm"),
+        "metres": ({"p_train": problem.p_train / 1000}, r"training poses .* in m rather than"),
         "degrees": ({"q_train": np.rad2deg(problem.q_train)}, r"angles in degrees rather"),
+        "validation in metres": ({"p_val": problem.p_val / 1000}, r"of the validation poses"),
         "NaN": (
             {"p_val": np.where(np.arange(len(problem.p_val))[:, None] == 3, np.nan, problem.p_val)},
             r"p_val row 3 is not finite: \[nan, nan, nan\]",
@@ -1486,6 +1487,12 @@ def test_measurements_the_nominal_model_cannot_mean_are_refused_by_the_library(d
     for edit, message in cases.values():
         with pytest.raises(InputError, match=message):
             Problem(**(fields | edit))
+    # a tracker frame 350 mm up and turned 30 deg about z (the base parameters absorb it): kept
+    turn = np.array(
+        [[np.cos(0.52), -np.sin(0.52), 0.0], [np.sin(0.52), np.cos(0.52), 0.0], [0, 0, 1]]
+    )
+    moved = {k: fields[k] @ turn.T + [0.0, 0.0, 350.0] for k in ("p_train", "p_val")}
+    Problem(**(fields | moved))
     few = dataclasses.replace(
         problem,
         q_train=problem.q_train[:5],
@@ -1494,6 +1501,10 @@ def test_measurements_the_nominal_model_cannot_mean_are_refused_by_the_library(d
     )
     with pytest.raises(InputError, match=rf"5 training poses give 15 equations for {problem.dim}"):
         identify("lm_ga", few, {}, study="kr210", runs=[0])
+    sequential = next(name for name, spec in IDENTIFIERS.items() if spec.run_all is not None)
+    with pytest.raises(InputError, match=rf"15 equations for {problem.dim} .*: {sequential}"):
+        identify_runs(sequential, [few], {}, study="kr210", runs=[0])
+    assert identify("bc", few, {}, study="kr210", runs=[0]).x.shape == (1, problem.dim)
 
 
 def test_the_twin_names_the_settings_when_no_pose_passes_its_floor_and_sight():

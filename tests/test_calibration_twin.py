@@ -442,9 +442,15 @@ def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
 
 
 def test_a_polishing_part_beyond_the_robots_reach_is_named(default_data):
-    """A part placed for the KR210 (1.6 m out) on a smaller robot: an error naming
-    polishing.centre_mm, not inverse kinematics' RuntimeError traceback."""
+    """A part out of reach (its centre 5 m out, as a part placed for the KR210 is for a
+    smaller robot; or its edge, a 4 m part): an error naming polishing's settings, not
+    inverse kinematics' RuntimeError traceback."""
     cfg = {"study": "kr210", **STUDY, "runs": 1}
     cfg["polishing"] = {**STUDY["polishing"], "centre_mm": [5000.0, 0.0, 600.0]}
     with pytest.raises(InputError, match=r"centre \[5000\.0, 0\.0, 600\.0\] mm .* beyond the"):
         polish.PolishingSetup.from_config(cfg, default_data.truth)
+    cfg["polishing"] = {**STUDY["polishing"], "diameter_mm": 4000.0, "pitch_mm": 400.0}
+    setup = polish.PolishingSetup.from_config(cfg, default_data.truth)  # the centre is reached
+    [problem] = _problems(default_data, ["dh"], runs=(0,))
+    with pytest.raises(InputError, match=r"polishing: the path's inverse kinematics did not"):
+        setup.run_errors([problem], np.zeros((1, problem.dim)))

@@ -322,6 +322,7 @@ def test_a_modules_data_files_are_part_of_its_code(tmp_path: Path, monkeypatch) 
     script.write_text("from paramid.cec2022 import runs\n")
     files = {p.relative_to(codehash.LIBRARY).as_posix() for p in codehash.library_files(script)}
     assert "cec2022/data/cec2022/shift_data_1.txt" in files
+    assert not any(f.endswith("/.gitattributes") for f in files)  # hidden: no data
     assert not any(f.startswith("cec2022/kernels/") for f in files)  # kernels.py: no folder
     first = codehash.code_version(script)
     library = tmp_path / "lib"
@@ -332,7 +333,12 @@ def test_a_modules_data_files_are_part_of_its_code(tmp_path: Path, monkeypatch) 
     os.utime(shift, ns=(time, time))
     codehash.package_data.cache_clear()
     with library_at(monkeypatch, library):  # LIBRARY stays moved to the test's end
-        assert codehash.code_version(script) != first
+        edited = codehash.code_version(script)
+        assert edited != first
+        (shift.parent / ".shift_data_1.txt.swp").write_text("an editor's swap file")
+        (shift.parent / "shift_data_1.txt~").write_text("a backup")
+        codehash.package_data.cache_clear()
+        assert codehash.code_version(script) == edited
         hip = tmp_path / "hip_job.py"
         hip.write_text("from paramid.hip import sweeps\n")  # no data folder in its closure
         assert all(p.suffix == ".py" for p in codehash.library_files(hip))

@@ -281,9 +281,10 @@ def test_provenance_leaves_out_snakemake_own_files(tmp_path, monkeypatch):
 
 
 def test_file_digest_is_remembered_by_size_and_time_once_settled(tmp_path, monkeypatch):
-    """The SHA-256 of a settled file is read back while its size and time stay; any change of
-    either hashes it again; a file modified just now is never remembered."""
-    import os
+    """The SHA-256 of a settled file is read back while its size and times stay; any change of
+    either hashes it again, new content under the same size and modification time too (its
+    change time moved); a file modified just now is never remembered."""
+    import time
 
     from paramid import codehash
 
@@ -303,15 +304,24 @@ def test_file_digest_is_remembered_by_size_and_time_once_settled(tmp_path, monke
     assert codehash.file_digest(record) == fresh
     codehash._save()
     saved = json.loads(store.read_text())
-    assert saved[key] == [str(record.stat().st_size), str(10**18), fresh]
+    stat = record.stat()
+    assert saved[key] == [str(v) for v in (stat.st_size, 10**18, stat.st_ctime_ns, stat.st_ino)] + [
+        fresh
+    ]
     monkeypatch.setattr(codehash._Store, "imports", {})  # a new start reads the file
-    saved[key][2] = "planted"
+    saved[key][4] = "planted"
     store.write_text(json.dumps(saved))
     codehash.use_store(store)
     assert codehash.file_digest(record) == "planted"
     record.write_text("time,angle,torque\n0,0,1\n")  # same size, new time
     os.utime(record, ns=(10**18 + 1, 10**18 + 1))
     assert codehash.file_digest(record) == hashlib.sha256(record.read_bytes()).hexdigest()
+    settled = codehash.file_digest(record)
+    time.sleep(0.05)  # past the kernel clock's tick, which stamps the change time
+    record.write_text("time,angle,torque\n0,0,2\n")  # same size and time (cp -p, touch -r)
+    os.utime(record, ns=(10**18 + 1, 10**18 + 1))
+    assert codehash.file_digest(record) == hashlib.sha256(record.read_bytes()).hexdigest()
+    assert codehash.file_digest(record) != settled
 
 
 def test_a_validated_config_is_remembered_with_its_defaults_and_order(tmp_path, monkeypatch):
@@ -1256,6 +1266,7 @@ def test_a_jobs_source_files_join_its_settings_by_content(tmp_path, monkeypatch)
     rsync -t, tar) reran nothing: its SHA-256 is now in the job's settings, so new content
     names a new settings file and the same content under a new time the same one; inputs in
     results/ (other rules' outputs) and missing files are not sources."""
+    from snakemake.io import IOFile, unpack
     from snakemake.iocontainers import Wildcards
 
     monkeypatch.chdir(tmp_path)
@@ -1265,16 +1276,18 @@ def test_a_jobs_source_files_join_its_settings_by_content(tmp_path, monkeypatch)
     record.write_text("time,q\n0,1\n")
     Path("results/hip").mkdir(parents=True)
     Path("results/hip/fit.parquet").write_text("x")
-    inputs = [
-        "data/{name}.csv",  # a pattern
-        lambda wildcards: {"fit": f"results/{wildcards.study}/fit.parquet"},  # an unpack
-        lambda wildcards: ["data/missing.yaml"],
+    Path("data/paper {x}.yaml").write_text("table: 1\n")  # a user's path with a brace
+    inputs = [  # as Snakemake holds them in rule.input
+        IOFile("data/{name}.csv"),  # a pattern
+        IOFile(unpack(lambda wildcards: {"fit": f"results/{wildcards.study}/fit.parquet"})),
+        IOFile(unpack(lambda wildcards: {"paper": "data/paper {x}.yaml"})),
+        IOFile(lambda wildcards: ["data/missing.yaml"]),
     ]
-    assert workflow.source_files(inputs, jobs) == ["data/cal.csv"]
+    assert workflow.source_files(inputs, jobs) == ["data/cal.csv", "data/paper {x}.yaml"]
     settings = workflow.SettingsFile("hip_ingest", {"code": "0" * 16}, inputs)
     first = settings(jobs)
     digest = hashlib.sha256(record.read_bytes()).hexdigest()
-    assert json.loads(Path(first).read_text())["sources"] == {"data/cal.csv": digest}
+    assert json.loads(Path(first).read_text())["sources"]["data/cal.csv"] == digest
     time = record.stat().st_mtime_ns - 10**9
     record.write_text("time,q\n0,2\n")  # new content, an older time
     os.utime(record, ns=(time, time))

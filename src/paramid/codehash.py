@@ -32,7 +32,8 @@ SETTLED_S = 2.0
 class _Store:
     """The parsed imports: "<content SHA-256>:<module>" -> the paramid modules it imports,
     code versions: "version:<SHA-256 of the closure's paths and content hashes>" -> [version],
-    and file hashes: "file:<resolved path>" -> [size, mtime_ns, SHA-256] (:func:`file_digest`);
+    and file hashes: "file:<resolved path>" -> [size, mtime_ns, ctime_ns, inode, SHA-256]
+    (:func:`file_digest`);
     ``path``: the JSON file they persist in (:func:`use_store`), ``dirty``: added since."""
 
     imports: dict[str, list[str]] = {}
@@ -145,11 +146,20 @@ def _parse_imports(data: bytes, path: Path) -> set[str]:
 @functools.cache
 def package_data(module: Path) -> tuple[Path, ...]:
     """The data files a library module reads: those under the folder of its own name beside
-    it (``cec2022/data.py`` reads ``cec2022/data/``), when that folder is no package."""
+    it (``cec2022/data.py`` reads ``cec2022/data/``), when that folder is no package; hidden
+    files and editors' backups (``.gitattributes``, ``.x.swp``, ``x~``) are none of them."""
     folder = module.with_suffix("")
     if module.suffix != ".py" or not folder.is_dir() or (folder / "__init__.py").exists():
         return ()
-    files = (p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files = (
+        path
+        for path in folder.rglob("*")
+        if path.is_file()
+        and not any(
+            part.startswith(".") or part == "__pycache__" for part in path.relative_to(folder).parts
+        )
+        and not path.name.endswith("~")
+    )
     return tuple(sorted(files))
 
 
@@ -212,19 +222,22 @@ def file_sha256(path: str | os.PathLike) -> str:
 
 
 def file_digest(path: str | os.PathLike) -> str:
-    """SHA-256 of a file's bytes, remembered in the store under its path, size and
-    modification time (as git's index does), so an unchanged multi-megabyte record is not
-    read at every start.
+    """SHA-256 of a file's bytes, remembered in the store under its path, size, modification
+    and change times and inode (as git's index does), so an unchanged multi-megabyte record
+    is not read at every start.  The change time and the inode are what ``cp -p``, ``rsync
+    -t``, ``tar`` and ``touch -r`` cannot carry over: new content under an old size and
+    time is read again.
 
     A file modified less than :data:`SETTLED_S` ago is hashed but not remembered: an edit
     within its timestamp's resolution could keep both size and time.
     """
     file = Path(path).resolve()
     stat = file.stat()
-    key, known = f"file:{file}", [str(stat.st_size), str(stat.st_mtime_ns)]
+    known = [str(v) for v in (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)]
+    key = f"file:{file}"
     entry = _Store.imports.get(key)
-    if entry is not None and entry[:2] == known:
-        return entry[2]
+    if entry is not None and entry[:4] == known:
+        return entry[4]
     digest = file_sha256(file)
     if time.time() - stat.st_mtime > SETTLED_S:
         _Store.imports[key] = [*known, digest]

@@ -46,10 +46,13 @@ COLOURS: dict[str, str] = {
 
 
 #: Colours of series without their own in :data:`COLOURS`, in order: matplotlib's tab10 without
-#: its grey, which the robot figures give the recorded torque.
+#: its grey, which the robot figures give the recorded torque, then tab20's light shades of
+#: the same (18 distinct before they repeat).
 SERIES = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
     "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+    "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5",
 )  # fmt: skip
 
 
@@ -60,7 +63,7 @@ def unit_label(unit: str) -> str:
 
 def series_colours(labels: Sequence[str]) -> dict[str, str]:
     """A colour per label: its own in :data:`COLOURS`, else the next of :data:`SERIES`
-    (cycled past nine), so one figure's series and another's with the same labels match."""
+    (cycled past eighteen), so one figure's series and another's with the same labels match."""
     spare = iter(SERIES * (len(labels) // len(SERIES) + 1))
     return {label: COLOURS.get(label) or next(spare) for label in labels}
 

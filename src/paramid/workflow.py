@@ -369,23 +369,29 @@ class SettingsFile:
 
 
 def source_files(inputs: Iterable[Any], wildcards: Wildcards) -> list[str]:
-    """The inputs of a job that no rule writes, sorted: of a rule's input items (paths,
-    patterns, input functions, ``unpack``ed ones) those outside ``results/`` and
-    ``.snakemake/`` that exist (a missing one is Snakemake's to name)."""
-    from snakemake.io import apply_wildcards
+    """The inputs of a job that no rule writes, sorted: of a rule's input items (paths and
+    patterns, input functions, ``unpack``ed ones, as Snakemake holds them in ``rule.input``)
+    those outside ``results/`` and ``.snakemake/`` that are files (a missing one is Snakemake's
+    to name).  Wildcards are applied to the rule's own patterns, not to what a function
+    returns (a user's path may hold a brace)."""
+    from snakemake.io import AnnotatedString, _IOFile, apply_wildcards
 
     found: set[str] = set()
-    todo = list(inputs)
+    todo: list[tuple[Any, bool]] = [(item, True) for item in inputs]
     while todo:
-        item = todo.pop()
+        item, pattern = todo.pop()
+        if isinstance(item, _IOFile) and item.is_callable():
+            item = item._file  # the function, or a string annotated with it (unpack)
+        if isinstance(item, AnnotatedString) and item.callable is not None:
+            item = item.callable
         if callable(item):
-            todo.append(item(wildcards))
+            todo.append((item(wildcards), False))
         elif isinstance(item, Mapping):
-            todo.extend(item.values())
+            todo.extend((value, pattern) for value in item.values())
         elif isinstance(item, (list, tuple)):
-            todo.extend(item)
+            todo.extend((value, pattern) for value in item)
         elif isinstance(item, (str, os.PathLike)):
-            path = apply_wildcards(os.fspath(item), wildcards)
+            path = apply_wildcards(os.fspath(item), wildcards) if pattern else os.fspath(item)
             first = Path(os.path.normpath(path)).parts[:1]
             if first not in (("results",), (".snakemake",)) and os.path.isfile(path):
                 found.add(path)

@@ -115,7 +115,15 @@ def tracking_errors(
     P = np.atleast_2d(np.asarray(commanded, dtype=np.float64))
     errors = []
     for e in P:
-        q = model.inverse_kinematics(e, targets, q_seed, mass=mass, tool=tool)
+        try:
+            q = model.inverse_kinematics(e, targets, q_seed, mass=mass, tool=tool)
+        except RuntimeError:  # Newton did not converge on some target from the centre's seed
+            raise InputError(
+                "polishing: the path's inverse kinematics did not converge from its centre's "
+                "joint solution: a target out of the robot's reach, or one the arm cannot "
+                "reach on the centre's branch; move or shrink the part (centre_mm, "
+                "diameter_mm) or turn the tool (tool_rpy_deg)"
+            ) from None
         reached = robot.positions(q, tool)
         errors.append(np.linalg.norm(reached - targets[..., :3, 3], axis=-1))
     return np.stack(errors)

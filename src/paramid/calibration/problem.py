@@ -59,27 +59,37 @@ def split_sizes(n: int, train_fraction: float) -> tuple[int, int]:
     return n_train, n - n_train
 
 
-#: the nominal model may miss the measured points by this fraction of the robot's reach (its
-#: largest nominal distance from the base) at most: a geometric error as large as a tenth of
-#: the arm is no calibration, but lengths in m read as mm, angles in degrees read as radians
-#: or positions in another frame than the robot's base
+#: after the best rigid motion between them, the nominal model may miss the measured points by
+#: this fraction of the robot's reach (its largest nominal distance from the base) at most: a
+#: geometric error as large as a tenth of the arm is no calibration, but lengths in m read
+#: as mm, angles in degrees read as radians or another robot's table (a frame offset or
+#: rotation, which the base parameters absorb, is aligned away first)
 IMPLAUSIBLE_MISS = 0.1
 
 
-def check_nominal_miss(nominal: FloatArray, q: FloatArray, p: FloatArray, tau: FloatArray) -> None:
+def check_nominal_miss(
+    nominal: FloatArray, q: FloatArray, p: FloatArray, tau: FloatArray, split: str
+) -> None:
     """Refuse measurements that the nominal model misses by more than :data:`IMPLAUSIBLE_MISS`
-    of its reach (median over the poses), naming the likely unit or frame mistake."""
-    if q.shape[0] == 0:
+    of its reach (median over the poses of ``split``, after the best rigid motion: Kabsch,
+    ``scipy.spatial.transform.Rotation.align_vectors`` of the centred points), naming the
+    likely unit mistake.  Fewer than three poses fix no rotation: not checked."""
+    from scipy.spatial.transform import Rotation
+
+    if q.shape[0] < 3:
         return
     predicted = model.positions(nominal, q, tau)
-    miss = float(np.median(np.linalg.norm(p - predicted, axis=1)))
+    measured_c, predicted_c = p - p.mean(axis=0), predicted - predicted.mean(axis=0)
+    rotation, _ = Rotation.align_vectors(measured_c, predicted_c)
+    miss = float(np.median(np.linalg.norm(measured_c - rotation.apply(predicted_c), axis=1)))
     reach = float(np.linalg.norm(predicted, axis=1).max())
     if not miss <= IMPLAUSIBLE_MISS * reach:
         raise InputError(
-            f"the nominal model misses the measured positions by {miss:.4g} mm (median over "
-            f"{q.shape[0]} training poses), more than {IMPLAUSIBLE_MISS:.0%} of its reach "
-            f"{reach:.4g} mm: positions in m rather than mm, joint angles in degrees rather "
-            "than radians, or positions in another frame than the robot's base?"
+            f"the nominal model misses the measured positions of the {split} poses by "
+            f"{miss:.4g} mm (median over {q.shape[0]}, after the best rigid motion between "
+            f"them), more than {IMPLAUSIBLE_MISS:.0%} of its reach {reach:.4g} mm: positions "
+            "in m rather than mm, joint angles in degrees rather than radians, or another "
+            "robot's table?"
         )
 
 
@@ -115,7 +125,7 @@ class Problem:
 
     def __post_init__(self) -> None:
         """Each split's arrays of one length and width, finite, and a nominal model that
-        lies near the measurements (:data:`IMPLAUSIBLE_MISS` of the reach: units or frames)."""
+        lies near the measurements of both splits (:data:`IMPLAUSIBLE_MISS`: units)."""
         for split, arrays in (("train", ("q", "p", "tau")), ("val", ("q", "p", "tau"))):
             lengths = set()
             for array in arrays:
@@ -130,7 +140,8 @@ class Problem:
                 lengths.add(values.shape[0])
             if len(lengths) > 1:
                 raise InputError(f"q_{split}, p_{split} and tau_{split} differ in length")
-        check_nominal_miss(self.nominal, self.q_train, self.p_train, self.tau_train)
+        check_nominal_miss(self.nominal, self.q_train, self.p_train, self.tau_train, "training")
+        check_nominal_miss(self.nominal, self.q_val, self.p_val, self.tau_val, "validation")
 
     @classmethod
     def from_frame(

@@ -254,5 +254,7 @@ def table8(
         student = [sps.ttest_ind(values[i], values["mipo_arkekf"], equal_var=True) for i in others]
     table["student_t"] = [float(s.statistic) for s in student]
     table["student_p"] = [float(s.pvalue) for s in student]
-    implied = pd.DataFrame([paper_implied(i, printed) for i in others] if printed else None)
-    return pd.concat([table, implied], axis=1).reindex(columns=TABLE8_COLUMNS)
+    if printed is None:  # no paper: its columns stay empty
+        return table.reindex(columns=TABLE8_COLUMNS)
+    implied = pd.DataFrame([paper_implied(i, printed) for i in others])
+    return pd.concat([table, implied], axis=1)[TABLE8_COLUMNS]

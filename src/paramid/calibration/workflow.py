@@ -213,7 +213,8 @@ class CalibrationStudies:
 def check_robot_units(name: str, study: Mapping[str, Any]) -> None:
     """The robot's table in the units and convention the study reads: standard DH (the
     identification models, Hayati's β on the parallel axes 2-3, and the twin are built on
-    it: ``paramid.calibration.problem``), lengths in mm, angles and joint limits in degrees."""
+    it: ``paramid.calibration.problem``), lengths in mm and joint limits in degrees (DH
+    angles in radians are not told apart: 1.57° is a possible twist)."""
     field = f"calibration.{name}.robot"
     robot, limits = study["robot"], study["twin"]["joint_limits_deg"]
     if robot["convention"] != "standard":
