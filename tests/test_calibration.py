@@ -1572,3 +1572,21 @@ def test_a_study_of_another_robot_has_no_paper_columns_and_no_audit(config):
     assert {k: v for k, v in without.items() if not k.startswith("paper_")} == {
         k: v for k, v in with_paper.items() if not k.startswith("paper_")
     }
+
+
+def test_the_calibrated_dh_table_reads_back_as_the_table_it_was_built_from():
+    """model.dh_rows of a nominal vector built from a table in degrees and mm gives that table
+    back (KR210 Table 1), with an identified error added where it belongs."""
+    rows = {
+        "alpha_deg": [-90.0, 0.0, -90.0, 90.0, -90.0, 0.0],
+        "a_mm": [350.0, 1150.0, 41.0, 0.0, 0.0, 0.0],
+        "d_mm": [675.0, 0.0, 0.0, 1200.0, 0.0, 215.0],
+        "theta_deg": [0.0, -90.0, 0.0, 0.0, 0.0, 0.0],
+    }
+    e = model.nominal_vector(kin.DHTable.from_degrees(**rows).vector(), [60.0, 0.0, 120.0])
+    for key, values in model.dh_rows(e).items():
+        np.testing.assert_allclose(values, rows[key], atol=1e-12)
+    e[model.parameter_names().index("d4")] += 0.3
+    assert model.dh_rows(e)["d_mm"][3] == pytest.approx(1200.3)
+    with pytest.raises(ValueError, match=r"an extended vector is \(38,\)"):
+        model.dh_rows(e[:24])

@@ -87,6 +87,17 @@ def parameter_units() -> dict[str, str]:
     return units
 
 
+def dh_rows(e: ArrayLike) -> dict[str, FloatArray]:
+    """The DH part of an extended vector (38,) as a controller's table takes it, per joint
+    1-6: ``alpha_deg``, ``a_mm``, ``d_mm``, ``theta_deg`` (Eq 6's standard DH); the base,
+    Hayati's beta2, the tool and the compliances stay in ``e[24:]`` (:func:`parameter_units`)."""
+    e = np.asarray(e, dtype=np.float64)
+    if e.shape != (N_EXTENDED,):
+        raise ValueError(f"an extended vector is ({N_EXTENDED},), got {e.shape}")
+    alpha, a, d, theta = e[: kin.N_PARAMS].reshape(4, kin.N_JOINTS)
+    return {"alpha_deg": np.rad2deg(alpha), "a_mm": a, "d_mm": d, "theta_deg": np.rad2deg(theta)}
+
+
 def kinds() -> NDArray[np.str_]:
     """Kind of every extended parameter: ``angle``, ``length`` or ``compliance``."""
     unit = parameter_units()
