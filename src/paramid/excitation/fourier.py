@@ -256,15 +256,20 @@ def reached_limits(trajectory: simulation.Evaluable, t: Array) -> JointLimits:
 
 
 def limit_violation(
-    trajectory: simulation.Evaluable, limits: JointLimits, t: Array
+    trajectory: simulation.Evaluable,
+    limits: JointLimits,
+    t: Array,
+    widths: tuple[Array | float, Array | float, Array | float] = (0.0, 0.0, 0.0),
 ) -> dict[str, float]:
-    """Largest excess over each limit on grid ``t`` (≤ 0 means satisfied), in rad, rad/s, rad/s²."""
+    """Largest excess over each limit on grid ``t`` (≤ 0 means satisfied), in rad, rad/s, rad/s²,
+    each sampled extreme widened by ``widths`` (q, q̇, q̈; :func:`bounded_violation`)."""
     r = reached_limits(trajectory, t)
+    pq, pqd, pqdd = widths
     return {
-        "q_min": float(np.max(limits.q_min - r.q_min)),
-        "q_max": float(np.max(r.q_max - limits.q_max)),
-        "qd_max": float(np.max(r.qd_max - limits.qd_max)),
-        "qdd_max": float(np.max(r.qdd_max - limits.qdd_max)),
+        "q_min": float(np.max(limits.q_min - (r.q_min - pq))),
+        "q_max": float(np.max(r.q_max + pq - limits.q_max)),
+        "qd_max": float(np.max(r.qd_max + pqd - limits.qd_max)),
+        "qdd_max": float(np.max(r.qdd_max + pqdd - limits.qdd_max)),
     }
 
 
@@ -303,14 +308,8 @@ def bounded_violation(
     sampled extreme widened by :func:`between_samples` (``t`` equally spaced over one period,
     as :func:`grid` gives: ≤ 0 means the continuous trajectory meets every limit)."""
     spacing = period_spacing(trajectory, t)
-    pq, pqd, pqdd = between_samples(trajectory.theta, trajectory.omega_f, spacing)
-    r = reached_limits(trajectory, t)
-    return {
-        "q_min": float(np.max(limits.q_min - (r.q_min - pq))),
-        "q_max": float(np.max(r.q_max + pq - limits.q_max)),
-        "qd_max": float(np.max(r.qd_max + pqd - limits.qd_max)),
-        "qdd_max": float(np.max(r.qdd_max + pqdd - limits.qdd_max)),
-    }
+    widths = between_samples(trajectory.theta, trajectory.omega_f, spacing)
+    return limit_violation(trajectory, limits, t, widths)
 
 
 def period_frame(
