@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 import jsonschema
 import loaders
@@ -301,6 +302,26 @@ def test_bad_record_paths_get_the_projects_message(tmp_path, kind):
         io.check_file(path, field)
     with pytest.raises(ingest.InputError, match=expected):
         loaders.load_record(path, {})
+
+
+def test_a_file_the_config_gives_inside_results_is_refused(tmp_path, monkeypatch):
+    """A record pointed at a study's own output (results/mine/records/...) made a cycle that
+    Snakemake skipped: "Nothing to be done", exit 0, the old tables kept as current. A file
+    the config gives inside results/ (a symlink into it too) is refused; the workflow's own
+    reads of results/ (no field) are not."""
+    monkeypatch.chdir(tmp_path)
+    inside = tmp_path / "results/mine/records/calibration.parquet"
+    inside.parent.mkdir(parents=True)
+    inside.write_text("x")
+    (tmp_path / "data").mkdir()
+    os.symlink(inside, tmp_path / "data/link.parquet")
+    field = "studies.mine.records.calibration.path"
+    for given in ("results/mine/records/calibration.parquet", "data/link.parquet"):
+        with pytest.raises(ingest.InputError, match=rf"{field} = .*: inside results/, which"):
+            io.check_file(given, field)
+    assert io.check_file("results/mine/records/calibration.parquet") == Path(
+        "results/mine/records/calibration.parquet"
+    )
 
 
 # End to end: a dry run stops at parse time with the project's message, nothing written.

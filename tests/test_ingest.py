@@ -379,6 +379,19 @@ def test_parquet_records_are_read(tmp_path):
     assert rec.time.size == 600
 
 
+def test_a_record_that_is_no_parquet_names_itself(tmp_path):
+    """A CSV renamed .parquet, or a Parquet copy cut short: one message naming the file (it was
+    pyarrow's ArrowInvalid traceback at the workflow's start)."""
+    renamed = tmp_path / "csv_as.parquet"
+    renamed.write_bytes(write_csv(tmp_path / "r.csv").read_bytes())
+    cut = tmp_path / "cut.parquet"
+    pd.read_csv(tmp_path / "r.csv").to_parquet(cut)
+    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    for path in (renamed, cut):
+        with pytest.raises(io.InputError, match=rf"{path.name}: not a readable Parquet file"):
+            io.read_table(path)
+
+
 def _check(path, **kw):
     rec = loaders.load_record(path, {})
     args = dict(study="mine", regressor=HIP_KEYS, gravity=9.81, signals_config=SIGNALS)

@@ -140,6 +140,18 @@ def test_one_joints_torque_in_another_unit_is_named(record, robot, factor, joint
     assert "another unit than the others'" in problems[0][2]
 
 
+def test_one_joints_torque_beyond_any_arms_is_named_by_joint(record, robot):
+    """One column in N mm declared N m (x1000: beyond the peak any arm reaches): the joint is
+    named and told to convert the column (units.tau sets every joint's; the message named no
+    joint and advised units.tau, which would break the other six)."""
+    tau = record.tau.copy()
+    tau[:, 3] *= 1000.0
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot)
+    assert ("torque_units", "joint_4") in [(c, j) for c, j, _ in problems]
+    said = next(m for c, j, m in problems if j == "joint_4")
+    assert "(> 10000)" in said and "convert this column in the file" in said
+
+
 def test_one_joints_torque_negated_and_in_another_unit_is_named_as_a_unit(robot):
     """N cm logged as N m with the sign counted against the URDF's axis: its scale is judged by
     the size of its correlation with the URDF's torque, so it is a unit, not an exchange."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import loaders
@@ -670,3 +671,15 @@ def test_a_revolute_joint_without_urdf_limits_ranges_over_a_turn(small_urdf: Pat
     lo, hi = joint_ranges(robot)
     np.testing.assert_allclose(lo, [-np.pi, -np.pi, -0.1])
     np.testing.assert_allclose(hi, [np.pi, np.pi, 0.1])
+
+
+def test_a_moving_joint_without_an_axis_is_named() -> None:
+    """A revolute joint with <axis xyz="0 0 0"/> moved nothing: the urdf method predicted zero
+    torque on it and all 25 jobs ran. It is named with its axis before anything is built."""
+    text = KINOVA_URDF.read_text()
+    start = text.index('<joint name="joint_4"')
+    end = text.index("</joint>", start)
+    joint = re.sub(r'<axis xyz="[^"]*"', '<axis xyz="0 0 0"', text[start:end])
+    broken = text[:start] + joint + text[end:]
+    with pytest.raises(RobotError, match=r"joint 'joint_4' has <axis xyz=\"0 0 0\"/>: a revolute"):
+        model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)

@@ -728,7 +728,13 @@ def read_table(
     units: dict[str, str] = {}  # a CSV's units row (_units_row)
     try:
         if suffix in (".parquet", ".pq"):
-            frame = pd.read_parquet(path)
+            try:
+                frame = pd.read_parquet(path)
+            except ValueError as err:  # pyarrow's ArrowInvalid: a CSV renamed, a cut file
+                raise InputError(
+                    f"{path}: not a readable Parquet file ({str(err).strip()}): a CSV needs a "
+                    ".csv name, a copy cut short must be written again"
+                ) from None
             frame.attrs.pop("file_units", None)  # a CSV's, carried by a frame saved from it
         elif csv_file:
             # the first rows tell a units row (the whole file with one would be read as text)
@@ -1225,9 +1231,16 @@ def _unique_key_loader() -> type:
 def check_file(path: str | Path, field: str | None = None) -> Path:
     """``path`` if it is a readable file; else an :class:`InputError` naming the file (and the
     config ``field`` that gives it) and what is wrong: missing, a directory, a dangling
-    symlink, unreadable."""
+    symlink, unreadable, or (a file the config gives) inside the ``results/`` the workflow
+    writes: a record read from a study's own outputs made a cycle that Snakemake skipped,
+    ending "Nothing to be done" with the old tables kept as current."""
     path = Path(path)
     where = f"{field} = {str(path)!r}" if field else str(path)
+    if field and path.resolve().is_relative_to(Path("results").resolve()):
+        raise InputError(
+            f"{where}: inside results/, which the workflow writes and rewrites: copy the file "
+            "to data/ (or another folder of yours) and give that path"
+        )
     if path.is_symlink() and not path.exists():
         raise InputError(f"{where}: a symlink to {os.readlink(path)!r}, which does not exist")
     if not path.exists():

@@ -423,6 +423,31 @@ def reference_scale(
     return None
 
 
+def opposite_sign(
+    fitted: Mapping[str, float],
+    reference: Mapping[str, float],
+    subject: str,
+    against: str,
+) -> str | None:
+    """Two least-squares fits of one joint whose parameters are, in the median, of opposite
+    sign (:func:`reference_scale`'s ratios below 0): one record's torque (or angle) sign is
+    inverted against the other's, which a fit of either alone may not show (a narrow motion
+    leaves its inertia's sign within its standard errors)."""
+    ratios = [fitted[name] / value for name, value in reference.items() if value and name in fitted]
+    if not ratios or float(np.median(ratios)) >= 0:
+        return None
+    each = ", ".join(
+        f"{name} {fitted[name]:.4g} against {reference[name]:.4g}"
+        for name in reference
+        if name in fitted
+    )
+    return (
+        f"{subject} least-squares parameters are {float(np.median(ratios)):.3g} times {against} "
+        f"in the median ({each}): one record's torque or angle has its sign inverted against "
+        "the other's; negate the column in the record that is wrong (negate: [<column>])"
+    )
+
+
 def excitation(H: Array, keys: Sequence[str], angle: Array) -> str | None:
     """A regressor too ill-conditioned to identify its parameters (cond of its unit-norm
     columns above :data:`MAX_SCALED_COND`): a joint that barely moves, or a motion whose

@@ -166,7 +166,8 @@ def check_records_agree(
 ) -> None:
     """The validation record's least-squares parameters within a unit's factor of the
     calibration record's (:func:`paramid.plausibility.reference_scale`): a torque in N mm
-    declared as N m in one of them, which a small joint's magnitudes cannot show.  ``records``:
+    declared as N m in one of them, which a small joint's magnitudes cannot show; and of
+    their sign (:func:`paramid.plausibility.opposite_sign`).  ``records``:
     ``calibration`` and ``validation`` -> (record, path)."""
     if "records_scale" in skip_checks:
         return
@@ -177,13 +178,10 @@ def check_records_agree(
         fits[name] = _fit(
             model.regressor(regressor, out.q, out.qd, out.qdd, gravity), out.torque, regressor
         )
+    names = {"against": "the calibration record's", "subject": "the validation record's"}
     scale = plausibility.reference_scale(
-        fits["validation"],
-        fits["calibration"],
-        f"studies.{study}.records.*.units.torque",
-        against="the calibration record's",
-        subject="the validation record's",
-    )
+        fits["validation"], fits["calibration"], f"studies.{study}.records.*.units.torque", **names
+    ) or plausibility.opposite_sign(fits["validation"], fits["calibration"], **names)
     if scale:
         paths = f"{records['calibration'][1]}, {records['validation'][1]}"
         _stop(paths, study, "records_scale", scale)

@@ -615,7 +615,18 @@ def stands_still(record: RobotRecord) -> list[Problem]:
 
 def torque_peak(record: RobotRecord) -> list[Problem]:
     """A torque whose peak betrays a unit error (:data:`paramid.plausibility.MAX_TORQUE_N_M`,
-    or one corrupt sample)."""
+    or one corrupt sample); named by joint where one joint's column alone does (a record in
+    N mm lifts several: its light wrist joints may stay below): ``units.tau`` sets every
+    joint's unit, so one column logged in another is converted in the file, not there."""
+    found = [
+        (joint, said)
+        for joint, column in zip(record.joints, record.tau.T, strict=True)
+        if (said := plausibility.magnitudes(record.time, column, setting="units.tau"))
+    ]
+    if len(found) == 1 and len(record.joints) > 1:
+        [(joint, said)] = found
+        rest = "units.tau sets every joint's unit: convert this column in the file"
+        return [("torque_units", joint, f"{said}; {rest}")]
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
     return [] if peak is None else [("torque_units", None, peak)]
 

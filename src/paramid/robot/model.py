@@ -28,6 +28,7 @@ batched call.  Measured for the 7-joint Kinova Gen3 on a shared 2-core VM: 20 00
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -212,6 +213,19 @@ def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
         model = pin.buildModelFromXML(xml)
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
         raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
+    for joint in root.iter("joint"):  # a moving joint about no axis moves nothing
+        axis = joint.find("axis")
+        if joint.get("type") in ("revolute", "continuous", "prismatic") and axis is not None:
+            try:
+                xyz = [float(v) for v in str(axis.get("xyz", "1 0 0")).split()]
+            except ValueError:
+                xyz = []
+            if len(xyz) != 3 or not math.hypot(*xyz) > 0:
+                raise RobotError(
+                    f"URDF {str(path)!r}: joint {joint.get('name')!r} has <axis "
+                    f'xyz="{axis.get("xyz")}"/>: a {joint.get("type")} joint needs a '
+                    "non-zero axis of three numbers"
+                )
     mimics = {}
     for joint in root.iter("joint"):
         tag = joint.find("mimic")
