@@ -329,7 +329,7 @@ class SettingsFile:
 
     The job's source files (its inputs that no rule writes: a user's records, URDF, paper
     values, coefficient files; every input outside ``results/``) join the params as their
-    SHA-256 (:func:`paramid.codehash.file_digest`, remembered by size and time): Snakemake
+    SHA-256 (:func:`paramid.codehash.file_digest`, remembered by size, times and inode): Snakemake
     judges a file by its time, so new content under an older time (``cp -p``, ``rsync -t``,
     ``tar``) reran nothing and left results computed from the old file.
     """
