@@ -683,3 +683,16 @@ def test_a_moving_joint_without_an_axis_is_named() -> None:
     broken = text[:start] + joint + text[end:]
     with pytest.raises(RobotError, match=r"joint 'joint_4' has <axis xyz=\"0 0 0\"/>: a revolute"):
         model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
+
+
+@pytest.mark.parametrize("mass", ["-1.2", "nan", "heavy"])
+def test_a_link_with_a_mass_that_is_no_body_is_named(mass: str) -> None:
+    """A negative, NaN or unreadable <mass> was reported as "no mass (no <inertial>)" with the
+    <inertial> present, or as a torque unit (3e-60 x the URDF's): the link is named."""
+    text = KINOVA_URDF.read_text()
+    start = text.index('<link name="forearm_link"')
+    end = text.index("</link>", start)
+    link = re.sub(r'<mass value="[^"]*"', f'<mass value="{mass}"', text[start:end])
+    broken = text[:start] + link + text[end:]
+    with pytest.raises(RobotError, match=rf"link 'forearm_link' has <mass value=\"{mass}\"/>"):
+        model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)

@@ -226,6 +226,18 @@ def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
                     f'xyz="{axis.get("xyz")}"/>: a {joint.get("type")} joint needs a '
                     "non-zero axis of three numbers"
                 )
+    for link in root.iter("link"):  # a body's mass is a number >= 0
+        mass = link.find("inertial/mass")
+        try:
+            value = float(mass.get("value", "nan")) if mass is not None else 0.0
+        except ValueError:
+            value = math.nan
+        if not value >= 0:
+            raise RobotError(
+                f"URDF {str(path)!r}: link {link.get('name')!r} has <mass value="
+                f'"{mass.get("value") if mass is not None else ""}"/>: a body\'s mass is a '
+                "number >= 0 [kg]"
+            )
     mimics = {}
     for joint in root.iter("joint"):
         tag = joint.find("mimic")

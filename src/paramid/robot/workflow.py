@@ -228,13 +228,15 @@ class RobotStudies:
         if massless and (simulated := self._simulated(name)):
             raise ConfigError(
                 f"robots.{name}.urdf: {list(massless)} have no mass in {block['urdf']} (no "
-                f"<inertial>), and {simulated} scales the URDF's bodies: give each its <inertial>"
+                f"<inertial>, or mass 0), and {simulated} scales the URDF's bodies: give each "
+                "its <inertial>"
             )
         held = [link for link in massless if link in pulled]
         if held and "lmi" in block["methods"] and block["lmi"]["weight"] != 0:
             raise ConfigError(
                 f"robots.{name}.urdf: lmi pulls each link toward its URDF body, but "
-                f"{held} have no mass in {block['urdf']} (no <inertial>): the pull would drive "
+                f"{held} have no mass in {block['urdf']} (no <inertial>, or mass 0): the pull "
+                "would drive "
                 "them toward zero mass. Give each its <inertial> (from CAD or the maker), or "
                 "name it in lmi.free_links to identify it from the data alone"
             )
