@@ -9,7 +9,7 @@ stated as constants with their reasoning; none is tuned to a data set.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -426,25 +426,27 @@ def reference_scale(
 def opposite_sign(
     fitted: Mapping[str, float],
     reference: Mapping[str, float],
+    determined: Collection[str],
     subject: str,
     against: str,
 ) -> str | None:
-    """Two least-squares fits of one joint whose parameters are, in the median, of opposite
-    sign (:func:`reference_scale`'s ratios below 0): one record's torque (or angle) sign is
-    inverted against the other's, which a fit of either alone may not show (a narrow motion
-    leaves its inertia's sign within its standard errors)."""
-    ratios = [fitted[name] / value for name, value in reference.items() if value and name in fitted]
-    if not ratios or float(np.median(ratios)) >= 0:
+    """Two least-squares fits of one joint whose ``determined`` parameters (beyond
+    :data:`SIGN_Z` standard errors in both: a loose one takes either sign) are, in the median,
+    of opposite sign: one record's torque (or angle) sign is inverted against the other's,
+    which a fit of either alone may not show (a narrow motion leaves its inertia's sign within
+    its errors).  Fewer than two such parameters tell nothing."""
+    names = [name for name in reference if name in determined and name in fitted]
+    if len(names) < 2:
         return None
-    each = ", ".join(
-        f"{name} {fitted[name]:.4g} against {reference[name]:.4g}"
-        for name in reference
-        if name in fitted
-    )
+    scale = float(np.median([fitted[name] / reference[name] for name in names]))
+    if scale >= 0:
+        return None
+    each = ", ".join(f"{name} {fitted[name]:.4g} against {reference[name]:.4g}" for name in names)
     return (
-        f"{subject} least-squares parameters are {float(np.median(ratios)):.3g} times {against} "
-        f"in the median ({each}): one record's torque or angle has its sign inverted against "
-        "the other's; negate the column in the record that is wrong (negate: [<column>])"
+        f"{subject} least-squares parameters are {scale:.3g} times {against} in the median of "
+        f"those both records determine ({each}): one record's torque or angle has its sign "
+        "inverted against the other's; negate the column in the record that is wrong "
+        "(negate: [<column>])"
     )
 
 

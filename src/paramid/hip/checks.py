@@ -171,17 +171,23 @@ def check_records_agree(
     ``calibration`` and ``validation`` -> (record, path)."""
     if "records_scale" in skip_checks:
         return
-    fits = {}
+    fits, determined = {}, set(model.parameter_names(regressor))
     for name, (record, path) in records.items():
         cutoff_hz = _checked_cutoff(signals_config, record.sample_rate_hz, path, study)
         out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
-        fits[name] = _fit(
-            model.regressor(regressor, out.q, out.qd, out.qdd, gravity), out.torque, regressor
-        )
+        H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
+        x, se = plausibility.least_squares_errors(H, out.torque)
+        fits[name] = dict(zip(model.parameter_names(regressor), x.tolist(), strict=True))
+        z = np.abs(x) / se
+        determined &= {
+            k
+            for k, v in zip(model.parameter_names(regressor), z, strict=True)
+            if v > plausibility.SIGN_Z
+        }
     names = {"against": "the calibration record's", "subject": "the validation record's"}
     scale = plausibility.reference_scale(
         fits["validation"], fits["calibration"], f"studies.{study}.records.*.units.torque", **names
-    ) or plausibility.opposite_sign(fits["validation"], fits["calibration"], **names)
+    ) or plausibility.opposite_sign(fits["validation"], fits["calibration"], determined, **names)
     if scale:
         paths = f"{records['calibration'][1]}, {records['validation'][1]}"
         _stop(paths, study, "records_scale", scale)
