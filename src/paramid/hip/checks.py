@@ -171,18 +171,16 @@ def check_records_agree(
     ``calibration`` and ``validation`` -> (record, path)."""
     if "records_scale" in skip_checks:
         return
-    fits, determined = {}, set(model.parameter_names(regressor))
+    keys = model.parameter_names(regressor)
+    fits, determined = {}, set(keys)
     for name, (record, path) in records.items():
         cutoff_hz = _checked_cutoff(signals_config, record.sample_rate_hz, path, study)
         out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
         H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
         x, se = plausibility.least_squares_errors(H, out.torque)
-        fits[name] = dict(zip(model.parameter_names(regressor), x.tolist(), strict=True))
-        z = np.abs(x) / se
+        fits[name] = dict(zip(keys, x.tolist(), strict=True))
         determined &= {
-            k
-            for k, v in zip(model.parameter_names(regressor), z, strict=True)
-            if v > plausibility.SIGN_Z
+            k for k, z in zip(keys, np.abs(x) / se, strict=True) if z > plausibility.SIGN_Z
         }
     names = {"against": "the calibration record's", "subject": "the validation record's"}
     scale = plausibility.reference_scale(

@@ -196,6 +196,37 @@ def shown_default_namespaces(text: str) -> str:
     return re.sub(rf"(\s){HIDDEN_XMLNS}(\s*=)", r"\1xmlns\2", text)
 
 
+def _check_axes_and_masses(root: ElementTree.Element, path: str) -> None:
+    """A moving joint's ``<axis>`` three numbers, not zero (about no axis it moves nothing:
+    the ``urdf`` method predicted zero torque there), and every ``<mass>`` a number >= 0 (a
+    negative one read as "no mass" or as a torque unit); RobotError naming joint or link."""
+    for joint in root.iter("joint"):  # a moving joint about no axis moves nothing
+        axis = joint.find("axis")
+        if joint.get("type") in ("revolute", "continuous", "prismatic") and axis is not None:
+            try:
+                xyz = [float(v) for v in str(axis.get("xyz", "1 0 0")).split()]
+            except ValueError:
+                xyz = []
+            if len(xyz) != 3 or not math.hypot(*xyz) > 0:
+                raise RobotError(
+                    f"URDF {path!r}: joint {joint.get('name')!r} has <axis "
+                    f'xyz="{axis.get("xyz")}"/>: a {joint.get("type")} joint needs a '
+                    "non-zero axis of three numbers"
+                )
+    for link in root.iter("link"):  # a body's mass is a number >= 0
+        mass = link.find("inertial/mass")
+        try:
+            value = float(mass.get("value", "nan")) if mass is not None else 0.0
+        except ValueError:
+            value = math.nan
+        if not value >= 0:
+            raise RobotError(
+                f"URDF {path!r}: link {link.get('name')!r} has <mass value="
+                f'"{mass.get("value") if mass is not None else ""}"/>: a body\'s mass is a '
+                "number >= 0 [kg]"
+            )
+
+
 def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
     """Pinocchio's model of a URDF's text ``xml`` (every joint its own coordinate, as
     Pinocchio builds it) and its ``<mimic>`` joints by name; a text that is not XML with a
@@ -213,31 +244,7 @@ def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
         model = pin.buildModelFromXML(xml)
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
         raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
-    for joint in root.iter("joint"):  # a moving joint about no axis moves nothing
-        axis = joint.find("axis")
-        if joint.get("type") in ("revolute", "continuous", "prismatic") and axis is not None:
-            try:
-                xyz = [float(v) for v in str(axis.get("xyz", "1 0 0")).split()]
-            except ValueError:
-                xyz = []
-            if len(xyz) != 3 or not math.hypot(*xyz) > 0:
-                raise RobotError(
-                    f"URDF {str(path)!r}: joint {joint.get('name')!r} has <axis "
-                    f'xyz="{axis.get("xyz")}"/>: a {joint.get("type")} joint needs a '
-                    "non-zero axis of three numbers"
-                )
-    for link in root.iter("link"):  # a body's mass is a number >= 0
-        mass = link.find("inertial/mass")
-        try:
-            value = float(mass.get("value", "nan")) if mass is not None else 0.0
-        except ValueError:
-            value = math.nan
-        if not value >= 0:
-            raise RobotError(
-                f"URDF {str(path)!r}: link {link.get('name')!r} has <mass value="
-                f'"{mass.get("value") if mass is not None else ""}"/>: a body\'s mass is a '
-                "number >= 0 [kg]"
-            )
+    _check_axes_and_masses(root, str(path))
     mimics = {}
     for joint in root.iter("joint"):
         tag = joint.find("mimic")
