@@ -87,7 +87,34 @@ def prepare(repo_root: Path, dest: Path) -> Path:
     return work
 
 
+def queue() -> list[str]:
+    """The jobs SLURM knows of, one 'id name state' line each."""
+    out = subprocess.run(
+        ["squeue", "-h", "-o", "%i %j %T"], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
+def test_up_forgets_jobs_of_an_interrupted_run(slurm):
+    # a test run killed mid-job (or a machine copied then) left its job RUNNING in the
+    # controller, holding the node's CPUs; the next run's jobs pended until a timeout
+    cpus = os.cpu_count() or 1
+    out = subprocess.run(
+        ["sbatch", "--parsable", "-c", str(cpus), "-t", "30", "--wrap", "sleep 1800"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert len(queue()) == 1
+    up = local_slurm("up")
+    assert up.returncode == 0, up.stderr
+    assert queue() == []
+
+
 def test_slurm_run_matches_local_run(slurm, tmp_path, repo_root):
+    assert queue() == [], "the node is busy before the test starts"
     local = prepare(repo_root, tmp_path / "local")
     out = snakemake(local, "--cores", "2", *TARGETS, "--configfile", "reduced.yaml")
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]

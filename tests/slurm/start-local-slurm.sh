@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A one-node SLURM on localhost for tests/test_slurm.py (Debian/Ubuntu, root, no systemd needed).
 #
-#   tests/slurm/start-local-slurm.sh up      install (apt) if needed, configure, start; idempotent
+#   tests/slurm/start-local-slurm.sh up      install (apt) if needed, configure, (re)start with no jobs
 #   tests/slurm/start-local-slurm.sh down    stop the daemons that `up` started (by their pid)
 #   tests/slurm/start-local-slurm.sh status  exit 0 when the node accepts jobs
 #
@@ -108,7 +108,12 @@ EOF
     fi
 }
 
-alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+alive() {
+    # the pid in file $1 runs (a zombie left unreaped does not count)
+    local pid
+    [[ -f $1 ]] && pid=$(cat "$1") && kill -0 "$pid" 2>/dev/null &&
+        [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]
+}
 
 note_started() { echo "$1 $2" >>"$STARTED"; }
 
@@ -135,7 +140,8 @@ start_munge() {
 
 start_slurm() {
     if ! alive "$RUN/slurmctld.pid"; then
-        slurmctld
+        # -c: from a cleared state (no jobs kept in $STATE/ctld from an interrupted run)
+        slurmctld -c
         note_started slurmctld "$RUN/slurmctld.pid"
     fi
     if ! alive "$RUN/slurmd.pid"; then
@@ -157,8 +163,8 @@ start_slurm() {
 }
 
 up() {
-    if have_binaries && ready; then
-        log "already up"
+    if [[ ! -f $STARTED ]] && have_binaries && ready; then
+        log "already up (not started by this script): using it as it is"
         return 0
     fi
     if [[ $(id -u) -ne 0 ]]; then
@@ -167,10 +173,14 @@ up() {
     fi
     install
     mkdir -p "$RUN"
+    # daemons this script started earlier are restarted from a cleared state: a run that was
+    # killed (or a machine copied) mid-test leaves its jobs RUNNING in the controller with no
+    # process behind them, holding the node until their time limit while every new job pends
+    stop_started
     write_config
     start_munge
     start_slurm
-    log "up: partition 'local' on $(node_name), $(nproc) CPUs"
+    log "up: partition 'local' on $(node_name), $(nproc) CPUs, no jobs"
 }
 
 stop_pidfile() {
@@ -184,6 +194,16 @@ stop_pidfile() {
     done
     log "$name ($pid) did not stop on SIGTERM; sending SIGKILL"
     kill -9 "$pid" 2>/dev/null || true
+}
+
+stop_started() {
+    # the daemons listed in $STARTED, in reverse start order: slurmd, slurmctld, munged
+    [[ -f $STARTED ]] || return 0
+    local name pidfile
+    while read -r name pidfile; do
+        stop_pidfile "$name" "$pidfile"
+    done < <(tac "$STARTED")
+    rm -f "$STARTED"
 }
 
 remove_config() {
@@ -201,12 +221,7 @@ down() {
         remove_config
         return 0
     fi
-    # reverse start order: slurmd, slurmctld, munged
-    local name pidfile
-    while read -r name pidfile; do
-        stop_pidfile "$name" "$pidfile"
-    done < <(tac "$STARTED")
-    rm -f "$STARTED"
+    stop_started
     remove_config
     log "down"
 }
