@@ -696,3 +696,44 @@ def test_a_link_with_a_mass_that_is_no_body_is_named(mass: str) -> None:
     broken = text[:start] + link + text[end:]
     with pytest.raises(RobotError, match=rf"link 'forearm_link' has <mass value=\"{mass}\"/>"):
         model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
+
+
+@pytest.mark.parametrize(
+    ("inertia", "hint"),
+    [
+        ('ixx="-0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"', "check its entries"),
+        # a CAD export's +integral of x y dm: the tensor of a real body with its products flipped
+        ('ixx="1" ixy="-0.9" ixz="-0.9" iyy="1" iyz="-0.9" izz="1"', "signs of ixy, ixz and iyz"),
+        ('ixx="nan" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"', "six entries are numbers"),
+    ],
+)
+def test_a_link_whose_inertia_has_a_negative_principal_moment_is_named(
+    inertia: str, hint: str
+) -> None:
+    """An <inertia> with a negative principal moment (no body has one) ran silently: the urdf
+    method predicted with it, the prior toward the URDF clipped it. The link is named, with
+    the sign convention of the products as the likely cause where flipping them mends it."""
+    text = KINOVA_URDF.read_text()
+    start = text.index('<link name="forearm_link"')
+    end = text.index("</link>", start)
+    link = re.sub(r"<inertia [^>]*/>", f"<inertia {inertia} />", text[start:end])
+    broken = text[:start] + link + text[end:]
+    with pytest.raises(RobotError, match=rf"link 'forearm_link' has <inertia .*{hint}"):
+        model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
+
+
+def test_an_inertia_that_breaks_only_the_triangle_inequality_loads() -> None:
+    """The maker's Gen3 URDF: shoulder_link's principal moments 0.0004 + 0.0048 < 0.0146
+    kg m^2 (not a physical body, but positive): it loads, as users' files must."""
+    root = model.urdf_tree(KINOVA_URDF.read_text())
+    link = next(x for x in root.iter("link") if x.get("name") == "shoulder_link")
+    values = {k: float(link.find("inertial/inertia").get(k)) for k in model.INERTIA_KEYS}
+    moments = np.linalg.eigvalsh(
+        [
+            [values["ixx"], values["ixy"], values["ixz"]],
+            [values["ixy"], values["iyy"], values["iyz"]],
+            [values["ixz"], values["iyz"], values["izz"]],
+        ]
+    )
+    assert moments[0] > 0 and moments[0] + moments[1] < moments[2]
+    model.robot_from_urdf(KINOVA_URDF.read_text(), "gen3.urdf", KINOVA_JOINTS)

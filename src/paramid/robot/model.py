@@ -198,8 +198,10 @@ def shown_default_namespaces(text: str) -> str:
 
 def _check_axes_and_masses(root: ElementTree.Element, path: str) -> None:
     """A moving joint's ``<axis>`` three numbers, not zero (about no axis it moves nothing:
-    the ``urdf`` method predicted zero torque there), and every ``<mass>`` a number >= 0 (a
-    negative one read as "no mass" or as a torque unit); RobotError naming joint or link."""
+    the ``urdf`` method predicted zero torque there), every ``<mass>`` a number >= 0 (a
+    negative one read as "no mass" or as a torque unit) and every ``<inertia>`` a tensor
+    without a negative principal moment (:func:`_check_inertia`); RobotError naming joint or
+    link."""
     for joint in root.iter("joint"):  # a moving joint about no axis moves nothing
         axis = joint.find("axis")
         if joint.get("type") in ("revolute", "continuous", "prismatic") and axis is not None:
@@ -225,6 +227,55 @@ def _check_axes_and_masses(root: ElementTree.Element, path: str) -> None:
                 f'"{mass.get("value") if mass is not None else ""}"/>: a body\'s mass is a '
                 "number >= 0 [kg]"
             )
+        inertia = link.find("inertial/inertia")
+        if inertia is not None:
+            _check_inertia(inertia, str(link.get("name")), path)
+
+
+INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+#: a principal moment below -INERTIA_TOLERANCE x the largest is negative (rounding is not)
+INERTIA_TOLERANCE = 1e-9
+
+
+def _check_inertia(inertia: ElementTree.Element, link: str, path: str) -> None:
+    """A link's ``<inertia>``: six numbers (a missing one is 0, as urdfdom reads it) whose
+    tensor has no negative principal moment; no body has one (the ``urdf`` method predicted
+    with it and the prior toward the URDF clipped it silently).  Principal moments that break
+    only the triangle inequality pass: makers' files do (the Gen3's shoulder_link), and the
+    prior and the export say so where it matters (:func:`paramid.robot.priors.
+    prior_pseudo_inertia`)."""
+    try:
+        v = {key: float(inertia.get(key, "0")) for key in INERTIA_KEYS}
+    except ValueError:
+        v = {key: math.nan for key in INERTIA_KEYS}
+    tensor = np.array(
+        [
+            [v["ixx"], v["ixy"], v["ixz"]],
+            [v["ixy"], v["iyy"], v["iyz"]],
+            [v["ixz"], v["iyz"], v["izz"]],
+        ]
+    )
+    written = " ".join(f'{key}="{inertia.get(key, "")}"' for key in INERTIA_KEYS)
+    if not np.all(np.isfinite(tensor)):
+        raise RobotError(
+            f"URDF {path!r}: link {link!r} has <inertia {written}/>: its six entries are "
+            "numbers [kg m^2]"
+        )
+    moments = np.linalg.eigvalsh(tensor)
+    if moments[0] >= -INERTIA_TOLERANCE * np.abs(moments).max():
+        return
+    flipped = tensor * np.where(np.eye(3, dtype=bool), 1.0, -1.0)
+    hint = (
+        ": with the signs of ixy, ixz and iyz flipped it is one (URDF's are the tensor's "
+        "entries, -integral of x y dm; some CAD exports give +integral of x y dm)"
+        if np.linalg.eigvalsh(flipped)[0] >= -INERTIA_TOLERANCE * np.abs(moments).max()
+        else ": check its entries"
+    )
+    raise RobotError(
+        f"URDF {path!r}: link {link!r} has <inertia {written}/>, whose principal moments "
+        f"{np.array2string(moments, precision=4)} kg m^2 include a negative one; no body has "
+        f"one{hint}"
+    )
 
 
 def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
