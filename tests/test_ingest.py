@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+import zipfile
 from pathlib import Path
 
 import loaders
@@ -354,6 +356,31 @@ def test_a_file_in_another_encoding_names_the_setting_that_reads_it(tmp_path):
     assert "Winkel [°]" in read.columns
     with pytest.raises(ingest.InputError, match=r"unknown encoding 'latin-9000'"):
         io.read_table(tmp_path / "latin.csv", io.CsvFormat(encoding="latin-9000"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_a_compressed_or_binary_file_named_csv_says_what_it_is(tmp_path, encoding):
+    """A gzipped log named .csv got the advice to set encoding: latin-1 (which then read
+    bytes as a table); a spreadsheet saved as .xlsx and named .csv too."""
+    text = write_csv(tmp_path / "ok.csv").read_bytes()
+    fmt = io.CsvFormat(encoding=encoding)
+    (tmp_path / "log.csv").write_bytes(gzip.compress(text))
+    with pytest.raises(ingest.InputError, match=r"log\.csv: not a text table but a gzip archive"):
+        io.read_table(tmp_path / "log.csv", fmt)
+    with zipfile.ZipFile(tmp_path / "book.csv", "w") as book:
+        book.writestr("sheet.xml", text)
+    with pytest.raises(ingest.InputError, match=r"book\.csv: not a text table but a zip archive"):
+        io.read_table(tmp_path / "book.csv", fmt)
+
+
+def test_a_header_line_beyond_the_file_says_how_long_the_file_is(tmp_path):
+    """header_line past the file's end read "No columns to parse from file"."""
+    path = tmp_path / "short.csv"
+    path.write_text("time,angle,torque\n0,1,2\n0.01,1,2\n")
+    with pytest.raises(ingest.InputError, match=r"header_line = 10, but the file has 3 lines"):
+        io.read_table(path, io.CsvFormat(header_line=10))
+    with pytest.raises(ingest.InputError, match=r"no data rows below header_line = 3$"):
+        io.read_table(path, io.CsvFormat(header_line=3))
 
 
 def test_an_undecodable_byte_is_found_in_pieces_of_a_long_line(tmp_path, monkeypatch):

@@ -659,6 +659,17 @@ def _is_row(fields: Sequence[str]) -> bool:
 
 #: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
+#: how files that are no text begin, and what they are (a CSV's name on one of them got the
+#: advice to set a text encoding)
+BINARY_SIGNATURES = {
+    b"\x1f\x8b": "a gzip archive: decompress it (gunzip)",
+    b"PK\x03\x04": "a zip archive (or a spreadsheet saved as .xlsx): unpack it, or export CSV",
+    b"BZh": "a bzip2 archive: decompress it (bunzip2)",
+    b"\xfd7zXZ\x00": "an xz archive: decompress it (unxz)",
+    b"\x28\xb5\x2f\xfd": "a zstd archive: decompress it (unzstd)",
+    b"PAR1": "a Parquet file: give it a .parquet name",
+    b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls): export CSV",
+}
 
 
 def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
@@ -705,6 +716,12 @@ def read_table(
         raise InputError(f"{path}: file is empty")
     suffix = path.suffix.lower()
     csv_file = suffix in CSV_SUFFIXES
+    if csv_file:
+        with path.open("rb") as handle:
+            start = handle.read(8)
+        for signature, what in BINARY_SIGNATURES.items():
+            if start.startswith(signature):
+                raise InputError(f"{path}: not a text table but {what}")
     if not csv_file and fmt != CsvFormat():
         given = ", ".join(
             f"{name} = {value!r}"
@@ -760,11 +777,21 @@ def read_table(
         OSError,
     ) as err:
         said = str(err).strip().rstrip(".")
+        if isinstance(err, pd.errors.EmptyDataError) and fmt.header_line > 1:
+            with path.open("rb") as handle:
+                lines = sum(1 for _ in handle)
+            if lines < fmt.header_line:
+                raise InputError(
+                    f"{path}: header_line = {fmt.header_line}, but the file has {lines} "
+                    f"line{'s' if lines != 1 else ''}: header_line counts from 1 (the file's "
+                    "first line) to the line of the column names"
+                ) from None
         if hint := _reading_hint(path, fmt):  # what to set first, the reader's words after
             raise InputError(f"{path}: cannot be read as a table{hint} (read: {said})") from err
         raise InputError(f"{path}: cannot be read as a table: {said}") from err
     if frame.empty:
-        raise InputError(f"{path}: file has a header but no data rows")
+        below = f" below header_line = {fmt.header_line}" if fmt.header_line > 1 else ""
+        raise InputError(f"{path}: file has a header but no data rows{below}")
     if csv_file:
         if frame.shape[1] == 1 and (hint := _reading_hint(path, fmt)):
             raise InputError(f"{path}: one column only{hint}")
