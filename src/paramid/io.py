@@ -779,11 +779,11 @@ def read_table(
         said = str(err).strip().rstrip(".")
         if isinstance(err, pd.errors.EmptyDataError) and fmt.header_line > 1:
             with path.open("rb") as handle:
-                lines = sum(1 for _ in handle)
-            if lines < fmt.header_line:
+                length = sum(1 for _ in handle)
+            if length < fmt.header_line:
                 raise InputError(
-                    f"{path}: header_line = {fmt.header_line}, but the file has {lines} "
-                    f"line{'s' if lines != 1 else ''}: header_line counts from 1 (the file's "
+                    f"{path}: header_line = {fmt.header_line}, but the file has {length} "
+                    f"line{'s' if length != 1 else ''}: header_line counts from 1 (the file's "
                     "first line) to the line of the column names"
                 ) from None
         if hint := _reading_hint(path, fmt):  # what to set first, the reader's words after
