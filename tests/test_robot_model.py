@@ -737,3 +737,38 @@ def test_an_inertia_that_breaks_only_the_triangle_inequality_loads() -> None:
     )
     assert moments[0] > 0 and moments[0] + moments[1] < moments[2]
     model.robot_from_urdf(KINOVA_URDF.read_text(), "gen3.urdf", KINOVA_JOINTS)
+
+
+def _links_and_joints(links: str, joints: list[tuple[str, str, str]]) -> str:
+    """A URDF of bare links (space-separated names) and revolute joints (name, parent, child)."""
+    body = "".join(f'<link name="{name}"/>' for name in links.split())
+    for name, parent, child in joints:
+        body += (
+            f'<joint name="{name}" type="revolute"><parent link="{parent}"/>'
+            f'<child link="{child}"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        )
+    return f'<robot name="r">{body}</robot>'
+
+
+@pytest.mark.parametrize(
+    ("links", "joints", "message"),
+    [
+        ("a b", [("j1", "a", "b"), ("j2", "b", "a")], r"links \['a', 'b'\] close a cycle"),
+        (
+            "a b c d",
+            [("j1", "a", "b"), ("j2", "c", "d"), ("j3", "d", "c")],
+            r"links \['c', 'd'\] close a cycle",
+        ),
+        ("a b", [("j1", "a", "b"), ("j2", "a", "b")], r"'b' is the child of joints \['j1', 'j2'\]"),
+        ("a b", [("j1", "a", "b"), ("j2", "b", "z")], r"'j2' names child link 'z', which"),
+        ("a b c", [("j1", "a", "b")], r"links \['a', 'c'\] are each no joint's child"),
+    ],
+)
+def test_links_and_joints_that_are_no_tree_are_named(
+    links: str, joints: list[tuple[str, str, str]], message: str
+) -> None:
+    """A cycle read "The XML stream does not contain a valid URDF model" (urdfdom), a link
+    with two parent joints "Model does not have any body named b" (Pinocchio)."""
+    with pytest.raises(RobotError, match=message):
+        model.robot_from_urdf(_links_and_joints(links, joints), "r.urdf", ["j1"])

@@ -278,6 +278,50 @@ def _check_inertia(inertia: ElementTree.Element, link: str, path: str) -> None:
     )
 
 
+def _check_tree(root: ElementTree.Element, path: str) -> None:
+    """The links and joints form one tree: every joint's parent and child are declared links,
+    no link is the child of two joints, and every link is reached from the one link that is no
+    joint's child (its root); RobotError naming the links and joints (urdfdom said "The XML
+    stream does not contain a valid URDF model" of a cycle, and Pinocchio "does not have any
+    body named b" of a link with two parents)."""
+    links = [str(link.get("name")) for link in root.findall("link")]
+    parent_joints: dict[str, list[str]] = {}
+    children: dict[str, list[str]] = {}
+    for joint in root.findall("joint"):
+        ends = {}
+        for end in ("parent", "child"):
+            tag = joint.find(end)
+            ends[end] = None if tag is None else tag.get("link")
+            if ends[end] not in links:
+                raise RobotError(
+                    f"URDF {path!r}: joint {joint.get('name')!r} names {end} link "
+                    f"{ends[end]!r}, which the URDF does not declare (its links: {links})"
+                )
+        parent_joints.setdefault(str(ends["child"]), []).append(str(joint.get("name")))
+        children.setdefault(str(ends["parent"]), []).append(str(ends["child"]))
+    for link, joints in parent_joints.items():
+        if len(joints) > 1:
+            raise RobotError(
+                f"URDF {path!r}: link {link!r} is the child of joints {joints}: a URDF is a "
+                "tree (of a closed chain, leave one joint out)"
+            )
+    roots = [link for link in links if link not in parent_joints]
+    if len(roots) > 1:
+        raise RobotError(
+            f"URDF {path!r}: links {roots} are each no joint's child: a URDF is one tree with "
+            "one root link"
+        )
+    reached, todo = set(roots), list(roots)
+    while todo:
+        todo.extend(child for child in children.get(todo.pop(), []) if child not in reached)
+        reached.update(todo)
+    if cycle := [link for link in links if link not in reached]:
+        raise RobotError(
+            f"URDF {path!r}: the joints between links {cycle} close a cycle (each is a joint's "
+            "child, none is reached from the root link): a URDF is one tree"
+        )
+
+
 def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
     """Pinocchio's model of a URDF's text ``xml`` (every joint its own coordinate, as
     Pinocchio builds it) and its ``<mimic>`` joints by name; a text that is not XML with a
@@ -291,6 +335,7 @@ def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
         raise RobotError(
             f"URDF {str(path)!r} could not be parsed: its root is <{root.tag}>, not <robot>"
         )
+    _check_tree(root, str(path))
     try:
         model = pin.buildModelFromXML(xml)
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
