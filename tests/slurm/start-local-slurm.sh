@@ -10,6 +10,7 @@
 # it runs in containers and VMs without a cgroup hierarchy. Everything the script creates lives
 # under /var/lib/paramid-local-slurm and /run/paramid-local-slurm, plus /etc/slurm/slurm.conf,
 # which it writes only when absent or written by itself (marker line) and `down` removes again.
+# One test run at a time per machine: `up` restarts the daemons it started, ending any jobs.
 set -euo pipefail
 
 MARKER="# written by paramid tests/slurm/start-local-slurm.sh"
