@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,23 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
+LOCAL_SLURM = ROOT / "tests" / "slurm" / "start-local-slurm.sh"
+SLURM_CONF = Path("/etc/slurm/slurm.conf")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any test (in the main process, not each xdist worker): the local SLURM of a test
+    run killed before its own teardown is taken down. Its slurm.conf names a controller that
+    may no longer run, and then every Snakemake start waits ~9 s on the slurm plugin's
+    `scontrol show config` (an interrupted CI run left it on a machine copied for the next)."""
+    if hasattr(config, "workerinput"):
+        return
+    try:
+        ours = "written by paramid tests/slurm/start-local-slurm.sh" in SLURM_CONF.read_text()
+    except OSError:
+        return
+    if ours:
+        subprocess.run(["bash", str(LOCAL_SLURM), "down"], capture_output=True, timeout=120)
 
 
 @pytest.fixture(scope="session")

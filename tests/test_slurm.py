@@ -87,30 +87,36 @@ def prepare(repo_root: Path, dest: Path) -> Path:
     return work
 
 
+def slurm_command(*args: str) -> str:
+    """stdout of one of SLURM's commands, which must succeed."""
+    out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, f"{args}: {out.stderr}"
+    return out.stdout
+
+
 def queue() -> list[str]:
     """The jobs SLURM knows of, one 'id name state' line each."""
-    out = subprocess.run(
-        ["squeue", "-h", "-o", "%i %j %T"], capture_output=True, text=True, timeout=60
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
+    return slurm_command("squeue", "-h", "-o", "%i %j %T").splitlines()
+
+
+def node_cpus() -> str:
+    return slurm_command("sinfo", "-h", "-o", "%c").strip()
 
 
 def test_up_forgets_jobs_of_an_interrupted_run(slurm):
     # a test run killed mid-job (or a machine copied then) left its job RUNNING in the
     # controller, holding the node's CPUs; the next run's jobs pended until a timeout
-    cpus = os.cpu_count() or 1
-    out = subprocess.run(
-        ["sbatch", "--parsable", "-c", str(cpus), "-t", "30", "--wrap", "sleep 1800"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
-    assert len(queue()) == 1
+    job = slurm_command(
+        "sbatch", "--parsable", "-c", node_cpus(), "-t", "30", "--wrap", "sleep 1800"
+    ).strip()
+    deadline = time.monotonic() + 60
+    while slurm_command("squeue", "-h", "-j", job, "-o", "%T").strip() != "RUNNING":
+        assert time.monotonic() < deadline, f"job {job} did not start: {queue()}"
+        time.sleep(0.5)
     up = local_slurm("up")
     assert up.returncode == 0, up.stderr
     assert queue() == []
+    assert subprocess.run(["pgrep", "-f", "sleep 1800"], timeout=60).returncode == 1, "it runs on"
 
 
 def test_slurm_run_matches_local_run(slurm, tmp_path, repo_root):
@@ -126,7 +132,7 @@ def test_slurm_run_matches_local_run(slurm, tmp_path, repo_root):
         "--workflow-profile",
         "workflow/profiles/slurm",
         "--cores",
-        "2",  # the node's CPUs: a group job asks for at most this many
+        node_cpus(),  # a group job asks for at most this many
         *FAST_POLLING,
         *TARGETS,
         "--configfile",

@@ -9,14 +9,15 @@
 # No accounting (no slurmdbd): submit with the squeue status command. Cgroup plugins are off so
 # it runs in containers and VMs without a cgroup hierarchy. Everything the script creates lives
 # under /var/lib/paramid-local-slurm and /run/paramid-local-slurm, plus /etc/slurm/slurm.conf,
-# which it writes only when absent or written by itself (marker line) and `down` removes again.
+# which it writes only when absent or written by itself (marker line) and `down` removes again
+# (the job steps' srun reads no other place: Snakemake's jobstep plugin drops SLURM_CONF).
 # One test run at a time per machine: `up` restarts the daemons it started, ending any jobs.
 set -euo pipefail
 
 MARKER="# written by paramid tests/slurm/start-local-slurm.sh"
-CONF=/etc/slurm/slurm.conf
 STATE=/var/lib/paramid-local-slurm
 RUN=/run/paramid-local-slurm
+CONF=/etc/slurm/slurm.conf
 STARTED="$RUN/started"   # daemons this script started, one "name pidfile" per line
 PACKAGES=(slurmctld slurmd slurm-client munge)
 WAIT_S=${SLURM_WAIT_S:-60}
@@ -66,7 +67,8 @@ write_config() {
     fi
     local node cpus mem_mb
     node=$(node_name)
-    cpus=$(nproc)
+    # the machine's CPUs (nproc alone follows OMP_NUM_THREADS and the CPU affinity)
+    cpus=$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc --all)
     mem_mb=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 - 512))
     mkdir -p /etc/slurm "$STATE/ctld" "$STATE/d" "$STATE/log" "$RUN"
     chown slurm:slurm "$STATE/ctld" "$STATE/log" 2>/dev/null || true
@@ -102,17 +104,15 @@ NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
     chmod 644 "$tmp"
-    if [[ -f $CONF ]] && cmp -s "$tmp" "$CONF"; then
-        rm -f "$tmp"
-    else
-        mv "$tmp" "$CONF"
-    fi
+    mv "$tmp" "$CONF"
 }
 
 alive() {
-    # the pid in file $1 runs (a zombie left unreaped does not count)
+    # the daemon named $1 runs with the pid in file $2 (not a zombie left unreaped, nor another
+    # process that took a stale pidfile's pid)
     local pid
-    [[ -f $1 ]] && pid=$(cat "$1") && kill -0 "$pid" 2>/dev/null &&
+    [[ -f $2 ]] && pid=$(cat "$2") && kill -0 "$pid" 2>/dev/null &&
+        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$1" ]] &&
         [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]
 }
 
@@ -120,7 +120,7 @@ note_started() { echo "$1 $2" >>"$STARTED"; }
 
 start_munge() {
     local pidfile=/run/munge/munged.pid
-    if alive "$pidfile"; then return 0; fi
+    if alive munged "$pidfile"; then return 0; fi
     mkdir -p /run/munge /var/lib/munge /var/log/munge
     chown munge:munge /run/munge /var/lib/munge /var/log/munge
     chmod 755 /run/munge
@@ -140,13 +140,13 @@ start_munge() {
 }
 
 start_slurm() {
-    if ! alive "$RUN/slurmctld.pid"; then
+    if ! alive slurmctld "$RUN/slurmctld.pid"; then
         # -c: from a cleared state (no jobs kept in $STATE/ctld from an interrupted run)
-        slurmctld -c
+        slurmctld -c -f "$CONF"
         note_started slurmctld "$RUN/slurmctld.pid"
     fi
-    if ! alive "$RUN/slurmd.pid"; then
-        slurmd -N "$(node_name)"
+    if ! alive slurmd "$RUN/slurmd.pid"; then
+        slurmd -f "$CONF" -N "$(node_name)"
         note_started slurmd "$RUN/slurmd.pid"
     fi
     local deadline=$((SECONDS + WAIT_S)) state
@@ -177,24 +177,40 @@ up() {
     # daemons this script started earlier are restarted from a cleared state: a run that was
     # killed (or a machine copied) mid-test leaves its jobs RUNNING in the controller with no
     # process behind them, holding the node until their time limit while every new job pends
+    cancel_jobs
     stop_started
     write_config
     start_munge
     start_slurm
-    log "up: partition 'local' on $(node_name), $(nproc) CPUs, no jobs"
+    log "up: partition 'local' on $(node_name), $(sinfo -h -o %c) CPUs, no jobs"
+}
+
+cancel_jobs() {
+    # the jobs of a controller this script started, ended with their processes (bounded wait)
+    [[ -f $STARTED && -f $CONF ]] || return 0
+    scontrol ping 2>/dev/null | grep -q "is UP" || return 0
+    squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null || true
+    for _ in $(seq 100); do
+        [[ -z $(squeue -h -o %i 2>/dev/null) ]] && ! pgrep -x slurmstepd >/dev/null && return 0
+        sleep 0.1
+    done
 }
 
 stop_pidfile() {
     local name=$1 pidfile=$2 pid
-    alive "$pidfile" || return 0
-    pid=$(cat "$pidfile")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    log "$name ($pid) did not stop on SIGTERM; sending SIGKILL"
-    kill -9 "$pid" 2>/dev/null || true
+    if alive "$name" "$pidfile"; then
+        pid=$(cat "$pidfile")
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 100); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            log "$name ($pid) did not stop on SIGTERM; sending SIGKILL"
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+    fi
+    rm -f "$pidfile"  # its pid may be another process's later
 }
 
 stop_started() {
@@ -210,7 +226,8 @@ stop_started() {
 remove_config() {
     # A slurm.conf naming a controller that is not running makes every `scontrol` wait ~9 s for
     # it, and the slurm executor plugin runs `scontrol show config` whenever Snakemake starts:
-    # without this, every later snakemake call on the machine would start 9 s slower.
+    # without this, every later snakemake call on the machine would start 9 s slower (tests/
+    # conftest.py runs `down` before a test session for a run that was killed before its own)
     if [[ -f $CONF ]] && grep -qF "$MARKER" "$CONF" && ! pgrep -x slurmctld >/dev/null; then
         rm -f "$CONF"
     fi
@@ -222,6 +239,7 @@ down() {
         remove_config
         return 0
     fi
+    cancel_jobs
     stop_started
     remove_config
     log "down"
