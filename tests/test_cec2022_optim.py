@@ -555,7 +555,7 @@ def test_cec2022_rules_end_to_end(tmp_path) -> None:
         for ext in ("png", "pdf"):
             assert (out / f"figures/{name}_d20.{ext}").stat().st_size > 0
     again = subprocess.run(
-        [*command, "-n"], cwd=tmp_path, check=True, capture_output=True, text=True
+        [*command, "-n"], cwd=tmp_path, check=True, capture_output=True, text=True, timeout=600
     )
     assert "Nothing to be done" in again.stdout + again.stderr
 

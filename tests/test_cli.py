@@ -164,7 +164,9 @@ def test_the_report_silences_only_snakemakes_unawaited_coroutine_warning():
         ".sizes' was never awaited\", RuntimeWarning); warnings.warn('other', RuntimeWarning)"
     )
     env = {**os.environ, "PYTHONWARNINGS": cli.REPORT_WARNINGS}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert "other" in out.stderr and "never awaited" not in out.stderr
 
 
@@ -174,7 +176,11 @@ def test_console_script_and_python_m(repo_root):
     assert getattr(importlib.import_module(module), name) is cli.main
     env = {**os.environ, "PYTHONPATH": str(repo_root / "src")}
     out = subprocess.run(
-        [sys.executable, "-m", "paramid", "run", "--help"], capture_output=True, text=True, env=env
+        [sys.executable, "-m", "paramid", "run", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert out.returncode == 0 and out.stdout.startswith("usage: paramid run"), out.stderr
 
@@ -281,7 +287,7 @@ def test_the_rebuild_copies_an_untracked_overlay_and_rebuilds_top_level_files(tm
     root = tree(tmp_path / "wf")
     (root / ".gitignore").write_text("results/\n")
     for args in (["init", "-q"], ["add", "Snakefile", ".gitignore"]):
-        subprocess.run(["git", "-C", str(root), *args], check=True)
+        subprocess.run(["git", "-C", str(root), *args], check=True, timeout=120)
     (root / "mine.yaml").write_text("studies: {}\n")
     names = {path.as_posix() for path in cli.workflow_files(root)}
     assert {"mine.yaml", "Snakefile"} <= names

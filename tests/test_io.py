@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import pathlib
 import platform
 import subprocess
@@ -163,15 +164,26 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 def test_pinned_malloc_thresholds_stop_the_heap_from_being_faulted_in_again_every_iteration(
     tmp_path,
 ):
+    # the allocator as glibc sets it up by default (no tunables inherited from the machine)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("MALLOC_", "GLIBC_TUNABLES", "PYTHONMALLOC"))
+    }
+
     def page_faults(mode: str) -> int:
         command = [sys.executable, "-c", _CHURN, mode, str(tmp_path / "job.log")]
-        return int(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+        out = subprocess.run(
+            command, capture_output=True, text=True, check=True, timeout=300, env=env
+        )
+        return int(out.stdout)
 
     # glibc's defaults hand the 40 MiB back to the kernel after each iteration: 10 iterations
-    # fault in about 10 x 40 MiB / 4 KiB pages again; pinned, the freed heap is reused
-    assert page_faults("default") > 50_000
-    assert page_faults("pin") < 1_000
-    assert page_faults("job") < 1_000
+    # fault in about 10 x 40 MiB / 4 KiB pages again (fewer where transparent huge pages back
+    # them: a ratio, not a count); pinned, the freed heap is reused
+    pinned = max(page_faults("pin"), page_faults("job"), 1)
+    assert pinned < 1_000
+    assert page_faults("default") > 20 * pinned
 
 
 def test_json_holds_no_infinity_or_nan_tokens(tmp_path):
@@ -248,7 +260,7 @@ def test_text_is_written_in_utf8_whatever_the_locale(tmp_path):
     target = tmp_path / "t.urdf"
     env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
     code = f"from paramid import io; io.write_text('m\\u00b7c_x', {str(target)!r})"  # ASCII argv
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
     assert target.read_bytes() == "m\u00b7c_x".encode()
 
 

@@ -59,7 +59,10 @@ def _run_job(
     (``script``: a whole program instead, e.g. an earlier call's ``out.args[2]``)."""
     log = tmp_path / "logs" / "job.log"
     code = script or f"from paramid import io\nlog = io.start_log({str(log)!r}, 'job')\n" + body
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as usual
+    # buffered, as usual, and without the machine's settings that print more (warnings, dev
+    # mode, a startup file): its stderr is compared exactly
+    unset = ("PYTHONUNBUFFERED", "PYTHONWARNINGS", "PYTHONDEVMODE", "PYTHONSTARTUP")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     out = subprocess.run(
         [sys.executable, "-c", code, *(args or [])],
         capture_output=True,

@@ -22,7 +22,7 @@ HAVE_GIT = shutil.which("git") is not None
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, timeout=120
     ).stdout.strip()
 
 

@@ -11,7 +11,7 @@ import loaders
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paramid.errors import InputError
@@ -591,6 +591,7 @@ def test_a_design_a_random_trajectory_beats_is_warned_of():
     assert ex.outperformed(table.iloc[[0, 2, 3]], "arm") == []
 
 
+@settings(deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), order=st.integers(1, 6), period=st.floats(0.5, 30.0))
 def test_no_excitation_within_the_limits_outruns_the_reachable_acceleration(seed, order, period):
     """Bernstein's bound holds: any Fourier excitation scaled into the position and velocity

@@ -49,6 +49,7 @@ def shipped_files(repo_root: Path, folder: str) -> list[str]:
         capture_output=True,
         text=True,
         check=True,
+        timeout=120,
     ).stdout
     return [path for path in listed.split("\0") if path]
 
