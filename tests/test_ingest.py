@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import re
 import zipfile
@@ -371,6 +372,21 @@ def test_a_compressed_or_binary_file_named_csv_says_what_it_is(tmp_path, encodin
         book.writestr("sheet.xml", text)
     with pytest.raises(ingest.InputError, match=r"book\.csv: not a text table but a zip archive"):
         io.read_table(tmp_path / "book.csv", fmt)
+    (tmp_path / "log.bz.csv").write_bytes(bz2.compress(text))
+    with pytest.raises(ingest.InputError, match=r"a bzip2 archive: bunzip2 -c log\.bz\.csv >"):
+        io.read_table(tmp_path / "log.bz.csv", fmt)
+    pd.read_csv(tmp_path / "ok.csv").to_parquet(tmp_path / "frame.csv")
+    with pytest.raises(ingest.InputError, match=r"a Parquet file: give it a \.parquet name"):
+        io.read_table(tmp_path / "frame.csv", fmt)
+
+
+@pytest.mark.parametrize("first", ["PAR1", "BZh91AY"])
+def test_a_text_table_that_begins_like_an_archive_is_read(tmp_path, first):
+    """A header beginning "PAR1" or "BZh" is text: the signatures need bytes no header has
+    (a Parquet file also ends with PAR1)."""
+    path = tmp_path / "t.csv"
+    path.write_text(f"{first},angle,torque\n0,1,2\n1,2,PAR1\n")
+    assert list(io.read_table(path).columns) == [first, "angle", "torque"]
 
 
 def test_a_header_line_beyond_the_file_says_how_long_the_file_is(tmp_path):
@@ -381,6 +397,9 @@ def test_a_header_line_beyond_the_file_says_how_long_the_file_is(tmp_path):
         io.read_table(path, io.CsvFormat(header_line=10))
     with pytest.raises(ingest.InputError, match=r"no data rows below header_line = 3$"):
         io.read_table(path, io.CsvFormat(header_line=3))
+    path.write_bytes(b"# logger v2\r# 2 joints\rtime,angle,torque\r0,1,2\r")  # CR only
+    with pytest.raises(ingest.InputError, match=r"header_line = 9, but the file has 4 lines"):
+        io.read_table(path, io.CsvFormat(header_line=9))
 
 
 def test_an_undecodable_byte_is_found_in_pieces_of_a_long_line(tmp_path, monkeypatch):

@@ -24,6 +24,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -659,17 +660,32 @@ def _is_row(fields: Sequence[str]) -> bool:
 
 #: suffixes read as delimited text (by the record's ``separator``: a .tsv file's tabs too)
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
-#: how files that are no text begin, and what they are (a CSV's name on one of them got the
-#: advice to set a text encoding)
+#: how files that are no text begin (patterns of their first bytes, each with a byte no text
+#: table starts with), and what they are: a CSV's name on one got the advice to set a text
+#: encoding
 BINARY_SIGNATURES = {
-    b"\x1f\x8b": "a gzip archive: decompress it (gunzip)",
-    b"PK\x03\x04": "a zip archive (or a spreadsheet saved as .xlsx): unpack it, or export CSV",
-    b"BZh": "a bzip2 archive: decompress it (bunzip2)",
-    b"\xfd7zXZ\x00": "an xz archive: decompress it (unxz)",
-    b"\x28\xb5\x2f\xfd": "a zstd archive: decompress it (unzstd)",
-    b"PAR1": "a Parquet file: give it a .parquet name",
-    b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls): export CSV",
+    rb"\x1f\x8b": "a gzip archive: gunzip -c {name} > plain.csv",
+    rb"PK\x03\x04": "a zip archive (or a spreadsheet saved as .xlsx): unpack it, or export CSV",
+    rb"BZh[1-9]1AY&SY": "a bzip2 archive: bunzip2 -c {name} > plain.csv",
+    rb"\xfd7zXZ\x00": "an xz archive: xz -dc {name} > plain.csv",
+    rb"\x28\xb5\x2f\xfd": "a zstd archive: zstd -dc {name} > plain.csv",
+    rb"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls): export CSV",
 }
+
+
+def _binary_kind(path: Path) -> str | None:
+    """What a file named as a text table is when it is an archive, a workbook or a Parquet
+    file (which begins and ends with PAR1: a text file can begin with it), else None."""
+    with path.open("rb") as handle:
+        start = handle.read(16)
+        handle.seek(max(path.stat().st_size - 4, 0))
+        end = handle.read(4)
+    for pattern, what in BINARY_SIGNATURES.items():
+        if re.match(pattern, start, re.DOTALL):
+            return what.format(name=path.name)
+    if start.startswith(b"PAR1") and end == b"PAR1":
+        return "a Parquet file: give it a .parquet name"
+    return None
 
 
 def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
@@ -716,12 +732,8 @@ def read_table(
         raise InputError(f"{path}: file is empty")
     suffix = path.suffix.lower()
     csv_file = suffix in CSV_SUFFIXES
-    if csv_file:
-        with path.open("rb") as handle:
-            start = handle.read(8)
-        for signature, what in BINARY_SIGNATURES.items():
-            if start.startswith(signature):
-                raise InputError(f"{path}: not a text table but {what}")
+    if csv_file and (kind := _binary_kind(path)):
+        raise InputError(f"{path}: not a text table but {kind}")
     if not csv_file and fmt != CsvFormat():
         given = ", ".join(
             f"{name} = {value!r}"
@@ -778,8 +790,8 @@ def read_table(
     ) as err:
         said = str(err).strip().rstrip(".")
         if isinstance(err, pd.errors.EmptyDataError) and fmt.header_line > 1:
-            with path.open("rb") as handle:
-                length = sum(1 for _ in handle)
+            with path.open(encoding=fmt.text_encoding(), errors="replace") as handle:
+                length = sum(1 for _ in handle)  # universal newlines: a CR-only file's too
             if length < fmt.header_line:
                 raise InputError(
                     f"{path}: header_line = {fmt.header_line}, but the file has {length} "

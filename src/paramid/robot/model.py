@@ -196,12 +196,12 @@ def shown_default_namespaces(text: str) -> str:
     return re.sub(rf"(\s){HIDDEN_XMLNS}(\s*=)", r"\1xmlns\2", text)
 
 
-def _check_axes_and_masses(root: ElementTree.Element, path: str) -> None:
+def _check_axes_and_masses(root: ElementTree.Element, path: str, physical: bool) -> None:
     """A moving joint's ``<axis>`` three numbers, not zero (about no axis it moves nothing:
-    the ``urdf`` method predicted zero torque there), every ``<mass>`` a number >= 0 (a
-    negative one read as "no mass" or as a torque unit) and every ``<inertia>`` a tensor
-    without a negative principal moment (:func:`_check_inertia`); RobotError naming joint or
-    link."""
+    the ``urdf`` method predicted zero torque there), every ``<mass>`` and ``<inertia>`` entry
+    a number and, where ``physical``, every mass >= 0 (a negative one read as "no mass" or as
+    a torque unit) and every inertia without a negative principal moment
+    (:func:`_check_inertia`); RobotError naming joint or link."""
     for joint in root.iter("joint"):  # a moving joint about no axis moves nothing
         axis = joint.find("axis")
         if joint.get("type") in ("revolute", "continuous", "prismatic") and axis is not None:
@@ -215,35 +215,37 @@ def _check_axes_and_masses(root: ElementTree.Element, path: str) -> None:
                     f'xyz="{axis.get("xyz")}"/>: a {joint.get("type")} joint needs a '
                     "non-zero axis of three numbers"
                 )
-    for link in root.iter("link"):  # a body's mass is a number >= 0
+    for link in root.iter("link"):
         mass = link.find("inertial/mass")
         try:
             value = float(mass.get("value", "nan")) if mass is not None else 0.0
         except ValueError:
             value = math.nan
-        if not value >= 0:
+        if not math.isfinite(value) or (physical and value < 0):
             raise RobotError(
                 f"URDF {path!r}: link {link.get('name')!r} has <mass value="
                 f'"{mass.get("value") if mass is not None else ""}"/>: a body\'s mass is a '
-                "number >= 0 [kg]"
+                f"number{' >= 0' if physical else ''} [kg]"
             )
         inertia = link.find("inertial/inertia")
         if inertia is not None:
-            _check_inertia(inertia, str(link.get("name")), path)
+            _check_inertia(inertia, str(link.get("name")), path, physical)
 
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-#: a principal moment below -INERTIA_TOLERANCE x the largest is negative (rounding is not)
-INERTIA_TOLERANCE = 1e-9
+#: a principal moment below -INERTIA_TOLERANCE x the largest is negative: a tensor written
+#: with few digits (a thin rod's, rotated: its zero moment comes out at +-1e-6 of the largest
+#: with 6 significant digits) stays within it, a wrong sign or entry goes far beyond
+INERTIA_TOLERANCE = 1e-3
 
 
-def _check_inertia(inertia: ElementTree.Element, link: str, path: str) -> None:
+def _check_inertia(inertia: ElementTree.Element, link: str, path: str, physical: bool) -> None:
     """A link's ``<inertia>``: six numbers (a missing one is 0, as urdfdom reads it) whose
-    tensor has no negative principal moment; no body has one (the ``urdf`` method predicted
-    with it and the prior toward the URDF clipped it silently).  Principal moments that break
-    only the triangle inequality pass: makers' files do (the Gen3's shoulder_link), and the
-    prior and the export say so where it matters (:func:`paramid.robot.priors.
-    prior_pseudo_inertia`)."""
+    tensor, where ``physical``, has no negative principal moment; no body has one (the ``urdf``
+    method predicted with it and the prior toward the URDF clipped it silently).  Principal
+    moments that break only the triangle inequality pass: makers' files do (the Gen3's
+    shoulder_link), and the prior and the export say so where it matters
+    (:func:`paramid.robot.priors.prior_pseudo_inertia`)."""
     try:
         v = {key: float(inertia.get(key, "0")) for key in INERTIA_KEYS}
     except ValueError:
@@ -255,57 +257,69 @@ def _check_inertia(inertia: ElementTree.Element, link: str, path: str) -> None:
             [v["ixz"], v["iyz"], v["izz"]],
         ]
     )
-    written = " ".join(f'{key}="{inertia.get(key, "")}"' for key in INERTIA_KEYS)
+    missing = [key for key in INERTIA_KEYS if inertia.get(key) is None]
+    written = " ".join(f'{key}="{inertia.get(key)}"' for key in INERTIA_KEYS if key not in missing)
+    written = f"<inertia {written}/>" + (f" ({', '.join(missing)} read as 0)" if missing else "")
     if not np.all(np.isfinite(tensor)):
         raise RobotError(
-            f"URDF {path!r}: link {link!r} has <inertia {written}/>: its six entries are "
-            "numbers [kg m^2]"
+            f"URDF {path!r}: link {link!r} has {written}: its six entries are numbers [kg m^2]"
         )
     moments = np.linalg.eigvalsh(tensor)
-    if moments[0] >= -INERTIA_TOLERANCE * np.abs(moments).max():
+    tolerance = INERTIA_TOLERANCE * np.abs(moments).max()
+    if not physical or moments[0] >= -tolerance:
         return
     flipped = tensor * np.where(np.eye(3, dtype=bool), 1.0, -1.0)
     hint = (
-        ": with the signs of ixy, ixz and iyz flipped it is one (URDF's are the tensor's "
+        ": with the signs of ixy, ixz and iyz flipped it has none (URDF's are the tensor's "
         "entries, -integral of x y dm; some CAD exports give +integral of x y dm)"
-        if np.linalg.eigvalsh(flipped)[0] >= -INERTIA_TOLERANCE * np.abs(moments).max()
+        if np.linalg.eigvalsh(flipped)[0] >= -tolerance
         else ": check its entries"
     )
     raise RobotError(
-        f"URDF {path!r}: link {link!r} has <inertia {written}/>, whose principal moments "
+        f"URDF {path!r}: link {link!r} has {written}, whose principal moments "
         f"{np.array2string(moments, precision=4)} kg m^2 include a negative one; no body has "
         f"one{hint}"
     )
 
 
 def _check_tree(root: ElementTree.Element, path: str) -> None:
-    """The links and joints form one tree: every joint's parent and child are declared links,
-    no link is the child of two joints, and every link is reached from the one link that is no
-    joint's child (its root); RobotError naming the links and joints (urdfdom said "The XML
-    stream does not contain a valid URDF model" of a cycle, and Pinocchio "does not have any
-    body named b" of a link with two parents)."""
+    """The links and joints form one tree: link and joint names unique, every joint's parent
+    and child declared links, no link the child of two joints, and every link reached from
+    the one link that is no joint's child (its root); RobotError naming the links and joints
+    (urdfdom said "The XML stream does not contain a valid URDF model" of a cycle, and
+    Pinocchio "does not have any body named b" of a link with two parents)."""
     links = [str(link.get("name")) for link in root.findall("link")]
-    parent_joints: dict[str, list[str]] = {}
+    joints = root.findall("joint")
+    for kind, names in (("link", links), ("joint", [str(j.get("name")) for j in joints])):
+        if twice := sorted({name for name in names if names.count(name) > 1}):
+            raise RobotError(f"URDF {path!r}: {kind} names {twice} are declared more than once")
+    parent_of: dict[str, str] = {}  # child link -> parent link
+    joint_to: dict[str, str] = {}  # child link -> the joint to it
     children: dict[str, list[str]] = {}
-    for joint in root.findall("joint"):
+    for joint in joints:
         ends = {}
         for end in ("parent", "child"):
             tag = joint.find(end)
-            ends[end] = None if tag is None else tag.get("link")
-            if ends[end] not in links:
+            ends[end] = link = None if tag is None else tag.get("link")
+            if link is None:
                 raise RobotError(
-                    f"URDF {path!r}: joint {joint.get('name')!r} names {end} link "
-                    f"{ends[end]!r}, which the URDF does not declare (its links: {links})"
+                    f"URDF {path!r}: joint {joint.get('name')!r} has no <{end} link=...>"
                 )
-        parent_joints.setdefault(str(ends["child"]), []).append(str(joint.get("name")))
-        children.setdefault(str(ends["parent"]), []).append(str(ends["child"]))
-    for link, joints in parent_joints.items():
-        if len(joints) > 1:
+            if link not in links:
+                raise RobotError(
+                    f"URDF {path!r}: joint {joint.get('name')!r} names {end} link {link!r}, "
+                    f"which the URDF does not declare (its links: {links})"
+                )
+        child, parent = str(ends["child"]), str(ends["parent"])
+        if child in parent_of:
             raise RobotError(
-                f"URDF {path!r}: link {link!r} is the child of joints {joints}: a URDF is a "
-                "tree (of a closed chain, leave one joint out)"
+                f"URDF {path!r}: link {child!r} is the child of joints "
+                f"{[joint_to[child], str(joint.get('name'))]}: a URDF is a tree (of a closed "
+                "chain, leave one joint out)"
             )
-    roots = [link for link in links if link not in parent_joints]
+        parent_of[child], joint_to[child] = parent, str(joint.get("name"))
+        children.setdefault(parent, []).append(child)
+    roots = [link for link in links if link not in parent_of]
     if len(roots) > 1:
         raise RobotError(
             f"URDF {path!r}: links {roots} are each no joint's child: a URDF is one tree with "
@@ -315,14 +329,19 @@ def _check_tree(root: ElementTree.Element, path: str) -> None:
     while todo:
         todo.extend(child for child in children.get(todo.pop(), []) if child not in reached)
         reached.update(todo)
-    if cycle := [link for link in links if link not in reached]:
+    if unreached := [link for link in links if link not in reached]:
+        cycle, link = [], unreached[0]  # up the parents until a link repeats: the cycle
+        while link not in cycle:
+            cycle.append(link)
+            link = parent_of[link]
+        cycle = cycle[cycle.index(link) :]
         raise RobotError(
-            f"URDF {path!r}: the joints between links {cycle} close a cycle (each is a joint's "
-            "child, none is reached from the root link): a URDF is one tree"
+            f"URDF {path!r}: the joints between links {sorted(cycle)} close a cycle (each is "
+            "the child of the next): a URDF is one tree"
         )
 
 
-def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
+def _parse(xml: str, path: str, physical: bool = True) -> tuple[pin.Model, dict[str, Mimic]]:
     """Pinocchio's model of a URDF's text ``xml`` (every joint its own coordinate, as
     Pinocchio builds it) and its ``<mimic>`` joints by name; a text that is not XML with a
     ``<robot>`` root is named (as the file ``path``) before urdfdom parses it (which prints its
@@ -340,7 +359,7 @@ def _parse(xml: str, path: str) -> tuple[pin.Model, dict[str, Mimic]]:
         model = pin.buildModelFromXML(xml)
     except Exception as err:  # Pinocchio raises ValueError/RuntimeError on bad XML or structure
         raise RobotError(f"URDF {str(path)!r} could not be parsed: {err}") from err
-    _check_axes_and_masses(root, str(path))
+    _check_axes_and_masses(root, str(path), physical)
     mimics = {}
     for joint in root.iter("joint"):
         tag = joint.find("mimic")
@@ -501,6 +520,7 @@ def robot_from_urdf(
     offset: bool = False,
     coulomb_velocity: float | Sequence[float] = 0.0,
     armature: bool = False,
+    physical: bool = True,
 ) -> Robot:
     """Robot of the URDF text ``urdf`` (the file ``path``, read by
     :func:`paramid.io.read_urdf`; named in errors and kept as the robot's source) with
@@ -509,11 +529,13 @@ def robot_from_urdf(
 
     ``friction`` lists ``"viscous"`` and/or ``"coulomb"``; ``offset`` adds a constant torque per
     joint; ``coulomb_velocity`` is the Coulomb law's v_s (0: sgn q̇), one for all joints or one
-    per joint; ``armature`` adds a reflected rotor inertia per joint (column q̈).  Raises
-    :class:`RobotError` for an unparsable URDF and everything
-    :func:`robot_from_model` rejects.
+    per joint; ``armature`` adds a reflected rotor inertia per joint (column q̈).
+    ``physical``: refuse a body no object has (a negative mass or principal moment): the
+    study's own URDF is the prior and the ``urdf`` row; a reference (a published model,
+    identified ones included) is judged by what it predicts.  Raises :class:`RobotError` for
+    an unparsable URDF and everything :func:`robot_from_model` rejects.
     """
-    model, mimics = _parse(urdf, str(path))
+    model, mimics = _parse(urdf, str(path), physical)
     robot = robot_from_model(
         model, joints, locked, friction, offset, source=str(path), mimics=mimics
     )

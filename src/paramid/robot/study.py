@@ -71,10 +71,11 @@ CHANNELS = ("q", "dq", "ddq", "tau")
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
-def robot_of(block: Mapping[str, Any], urdf: str) -> Robot:
+def robot_of(block: Mapping[str, Any], urdf: str, physical: bool = True) -> Robot:
     """The robot of a validated ``robots.<study>`` block (joints, locked, friction, offset,
     armature; the schema fills their defaults) on the text ``urdf`` of its URDF file
-    (:func:`paramid.io.read_urdf` of ``block["urdf"]``)."""
+    (:func:`paramid.io.read_urdf` of ``block["urdf"]``; ``physical``: as
+    :func:`paramid.robot.model.robot_from_urdf` has it, false for a reference model)."""
     return robot_from_urdf(
         urdf,
         block["urdf"],
@@ -83,6 +84,7 @@ def robot_of(block: Mapping[str, Any], urdf: str) -> Robot:
         friction=block["friction"],
         offset=block["offset"] in (True, "auto"),
         armature=bool(block["armature"]),
+        physical=physical,
     )
 
 
@@ -954,8 +956,9 @@ def reference_model(
 ) -> tuple[Robot, Array]:
     """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``, its
     text ``urdf``) with friction fitted on the calibration records ``parts`` (the study's
-    Coulomb law per joint): the robot and its standard parameters."""
-    robot = robot_of(block, urdf)
+    Coulomb law per joint; its bodies as published, physical or not): the robot and its
+    standard parameters."""
+    robot = robot_of(block, urdf, physical=False)
     data = compress_calibration(robot, parts, cv, float(choice["velocity_rad_s"]))
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
     base = base_parameters(stacked, robot.standard_names, rel_tol)

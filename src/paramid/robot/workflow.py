@@ -253,7 +253,7 @@ class RobotStudies:
         field = f"robots.{name}.references.{reference}"
         source = io.read_urdf(path, field)
         try:
-            study.robot_of({**block, "urdf": path}, source)
+            study.robot_of({**block, "urdf": path}, source, physical=False)
         except UserError as error:
             raise ConfigError(f"{field} ({path}): {error}") from None
         return [stamp]
