@@ -22,10 +22,11 @@ SLURM_CONF = Path("/etc/slurm/slurm.conf")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Before any test (in the main process, not each xdist worker): the local SLURM of a test
-    run killed before its own teardown is taken down. Its slurm.conf names a controller that
-    may no longer run, and then every Snakemake start waits ~9 s on the slurm plugin's
-    `scontrol show config` (an interrupted CI run left it on a machine copied for the next)."""
+    """Before any test (in the main process, not each xdist worker): the slurm.conf that the
+    local SLURM of a run killed before its teardown left behind is removed when its controller
+    no longer runs; every Snakemake start waited ~9 s on the slurm plugin's `scontrol show
+    config` naming it (an interrupted CI run left it on a machine copied for the next). A
+    cluster still running (another session's test) is left alone."""
     if hasattr(config, "workerinput"):
         return
     try:
@@ -33,7 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except OSError:
         return
     if ours:
-        subprocess.run(["bash", str(LOCAL_SLURM), "down"], capture_output=True, timeout=120)
+        subprocess.run(["bash", str(LOCAL_SLURM), "clean"], capture_output=True, timeout=120)
 
 
 @pytest.fixture(scope="session")

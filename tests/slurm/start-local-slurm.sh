@@ -4,6 +4,7 @@
 #   tests/slurm/start-local-slurm.sh up      install (apt) if needed, configure, (re)start with no jobs
 #   tests/slurm/start-local-slurm.sh down    stop the daemons that `up` started (by their pid)
 #   tests/slurm/start-local-slurm.sh status  exit 0 when the node accepts jobs
+#   tests/slurm/start-local-slurm.sh clean   remove its slurm.conf if its controller is not running
 #
 # Exit codes of `up`: 0 ready, 3 cannot set up here (not root / no apt-get), 1 anything else.
 # No accounting (no slurmdbd): submit with the squeue status command. Cgroup plugins are off so
@@ -67,8 +68,9 @@ write_config() {
     fi
     local node cpus mem_mb
     node=$(node_name)
-    # the machine's CPUs (nproc alone follows OMP_NUM_THREADS and the CPU affinity)
-    cpus=$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc --all)
+    # the CPUs slurmd finds (nproc follows OMP_NUM_THREADS and the CPU affinity; a node
+    # configured with other than slurmd's count is invalid)
+    cpus=$(slurmd -C | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
     mem_mb=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 - 512))
     mkdir -p /etc/slurm "$STATE/ctld" "$STATE/d" "$STATE/log" "$RUN"
     chown slurm:slurm "$STATE/ctld" "$STATE/log" 2>/dev/null || true
@@ -107,13 +109,17 @@ EOF
     mv "$tmp" "$CONF"
 }
 
+running() {
+    # process $1 exists and is no zombie left unreaped (kill -0 and pgrep count those)
+    kill -0 "$1" 2>/dev/null && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]
+}
+
 alive() {
-    # the daemon named $1 runs with the pid in file $2 (not a zombie left unreaped, nor another
-    # process that took a stale pidfile's pid)
+    # the daemon named $1 runs with the pid in file $2 (not another process that took a stale
+    # pidfile's pid)
     local pid
-    [[ -f $2 ]] && pid=$(cat "$2") && kill -0 "$pid" 2>/dev/null &&
-        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$1" ]] &&
-        [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]
+    [[ -f $2 ]] && pid=$(cat "$2") && running "$pid" &&
+        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$1" ]]
 }
 
 note_started() { echo "$1 $2" >>"$STARTED"; }
@@ -186,14 +192,22 @@ up() {
 }
 
 cancel_jobs() {
-    # the jobs of a controller this script started, ended with their processes (bounded wait)
-    [[ -f $STARTED && -f $CONF ]] || return 0
-    scontrol ping 2>/dev/null | grep -q "is UP" || return 0
-    squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null || true
+    # the jobs of the controller this script started, ended with their processes (bounded)
+    alive slurmctld "$RUN/slurmctld.pid" || return 0
+    local jobs pids=() pid
+    jobs=$(squeue -h -o %i 2>/dev/null || true)
+    [[ -n $jobs ]] || return 0
+    for job in $jobs; do
+        pids+=($(scontrol listpids "$job" 2>/dev/null | awk 'NR > 1 {print $1}' || true))
+    done
+    echo "$jobs" | xargs scancel 2>/dev/null || true
     for _ in $(seq 100); do
-        [[ -z $(squeue -h -o %i 2>/dev/null) ]] && ! pgrep -x slurmstepd >/dev/null && return 0
+        local left=0
+        for pid in "${pids[@]}"; do running "$pid" && left=1; done
+        [[ $left == 0 && -z $(squeue -h -o %i 2>/dev/null || true) ]] && return 0
         sleep 0.1
     done
+    log "jobs or their processes outlived scancel by 10 s: the restart ends them"
 }
 
 stop_pidfile() {
@@ -202,10 +216,10 @@ stop_pidfile() {
         pid=$(cat "$pidfile")
         kill "$pid" 2>/dev/null || true
         for _ in $(seq 100); do
-            kill -0 "$pid" 2>/dev/null || break
+            running "$pid" || break
             sleep 0.1
         done
-        if kill -0 "$pid" 2>/dev/null; then
+        if running "$pid"; then
             log "$name ($pid) did not stop on SIGTERM; sending SIGKILL"
             kill -9 "$pid" 2>/dev/null || true
         fi
@@ -227,8 +241,8 @@ remove_config() {
     # A slurm.conf naming a controller that is not running makes every `scontrol` wait ~9 s for
     # it, and the slurm executor plugin runs `scontrol show config` whenever Snakemake starts:
     # without this, every later snakemake call on the machine would start 9 s slower (tests/
-    # conftest.py runs `down` before a test session for a run that was killed before its own)
-    if [[ -f $CONF ]] && grep -qF "$MARKER" "$CONF" && ! pgrep -x slurmctld >/dev/null; then
+    # conftest.py runs `clean` before a test session: a run killed before its `down` left it)
+    if [[ -f $CONF ]] && grep -qF "$MARKER" "$CONF" && ! alive slurmctld "$RUN/slurmctld.pid"; then
         rm -f "$CONF"
     fi
 }
@@ -248,6 +262,7 @@ down() {
 case "${1:-}" in
 up) up ;;
 down) down ;;
+clean) remove_config ;;
 status) ready ;;
 *)
     echo "usage: $0 up|down|status" >&2
