@@ -809,6 +809,11 @@ def _links_and_joints(links: str, joints: list[tuple[str, str, str]]) -> str:
             [("j1", "a", "b"), ("j2", "c", "d"), ("j3", "d", "c"), ("j4", "d", "e")],
             r"links \['c', 'd'\] close a cycle",
         ),
+        (  # named in the order of the chain: each the child of the next
+            "a b c d e",
+            [("j1", "a", "b"), ("j2", "c", "d"), ("j3", "d", "e"), ("j4", "e", "c")],
+            r"links \['c', 'e', 'd'\] close a cycle \(each is the child of the next\)",
+        ),
     ],
 )
 def test_links_and_joints_that_are_no_tree_are_named(

@@ -336,7 +336,7 @@ def _check_tree(root: ElementTree.Element, path: str) -> None:
             link = parent_of[link]
         cycle = cycle[cycle.index(link) :]
         raise RobotError(
-            f"URDF {path!r}: the joints between links {sorted(cycle)} close a cycle (each is "
+            f"URDF {path!r}: the joints between links {cycle} close a cycle (each is "
             "the child of the next): a URDF is one tree"
         )
 
