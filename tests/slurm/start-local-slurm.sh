@@ -265,7 +265,7 @@ down) down ;;
 clean) remove_config ;;
 status) ready ;;
 *)
-    echo "usage: $0 up|down|status" >&2
+    echo "usage: $0 up|down|status|clean" >&2
     exit 2
     ;;
 esac
