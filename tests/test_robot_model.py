@@ -686,15 +686,19 @@ def test_a_moving_joint_without_an_axis_is_named() -> None:
         model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
 
 
+def _forearm_edited(pattern: str, replacement: str) -> str:
+    """The Kinova URDF with ``pattern`` replaced by ``replacement`` in forearm_link."""
+    text = KINOVA_URDF.read_text()
+    start = text.index('<link name="forearm_link"')
+    end = text.index("</link>", start)
+    return text[:start] + re.sub(pattern, replacement, text[start:end]) + text[end:]
+
+
 @pytest.mark.parametrize("mass", ["-1.2", "nan", "heavy"])
 def test_a_link_with_a_mass_that_is_no_body_is_named(mass: str) -> None:
     """A negative, NaN or unreadable <mass> was reported as "no mass (no <inertial>)" with the
     <inertial> present, or as a torque unit (3e-60 x the URDF's): the link is named."""
-    text = KINOVA_URDF.read_text()
-    start = text.index('<link name="forearm_link"')
-    end = text.index("</link>", start)
-    link = re.sub(r'<mass value="[^"]*"', f'<mass value="{mass}"', text[start:end])
-    broken = text[:start] + link + text[end:]
+    broken = _forearm_edited(r'<mass value="[^"]*"', f'<mass value="{mass}"')
     with pytest.raises(RobotError, match=rf"link 'forearm_link' has <mass value=\"{mass}\"/>"):
         model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
 
@@ -714,11 +718,7 @@ def test_a_link_whose_inertia_has_a_negative_principal_moment_is_named(
     """An <inertia> with a negative principal moment (no body has one) ran silently: the urdf
     method predicted with it, the prior toward the URDF clipped it. The link is named, with
     the sign convention of the products as the likely cause where flipping them mends it."""
-    text = KINOVA_URDF.read_text()
-    start = text.index('<link name="forearm_link"')
-    end = text.index("</link>", start)
-    link = re.sub(r"<inertia [^>]*/>", f"<inertia {inertia} />", text[start:end])
-    broken = text[:start] + link + text[end:]
+    broken = _forearm_edited(r"<inertia [^>]*/>", f"<inertia {inertia} />")
     with pytest.raises(RobotError, match=rf"link 'forearm_link' has <inertia .*{hint}"):
         model.robot_from_urdf(broken, "broken.urdf", KINOVA_JOINTS)
     if "nan" not in inertia:  # a published (identified) model as a reference row: as written
@@ -726,13 +726,6 @@ def test_a_link_whose_inertia_has_a_negative_principal_moment_is_named(
 
 
 INERTIA_INDEX = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))  # model.INERTIA_KEYS
-
-
-def _with_forearm_inertia(inertia: str) -> str:
-    text = KINOVA_URDF.read_text()
-    start = text.index('<link name="forearm_link"')
-    end = text.index("</link>", start)
-    return text[:start] + re.sub(r"<inertia [^>]*/>", inertia, text[start:end]) + text[end:]
 
 
 def test_an_inertia_rounded_to_few_digits_loads() -> None:
@@ -747,13 +740,13 @@ def test_an_inertia_rounded_to_few_digits_loads() -> None:
         }
         written = " ".join(f'{k}="{v:.6g}"' for k, v in entries.items())
         model.robot_from_urdf(
-            _with_forearm_inertia(f"<inertia {written}/>"), "r.urdf", KINOVA_JOINTS
+            _forearm_edited(r"<inertia [^>]*/>", f"<inertia {written}/>"), "r.urdf", KINOVA_JOINTS
         )
 
 
 def test_an_inertia_message_shows_what_the_file_wrote() -> None:
     """Missing entries were shown as ixy="" (never written): they are named as read as 0."""
-    text = _with_forearm_inertia('<inertia ixx="-0.01" iyy="0.02" izz="0.02"/>')
+    text = _forearm_edited(r"<inertia [^>]*/>", '<inertia ixx="-0.01" iyy="0.02" izz="0.02"/>')
     with pytest.raises(
         RobotError,
         match=r'<inertia ixx="-0.01" iyy="0.02" izz="0.02"/> \(ixy, ixz, iyz read as 0\)',

@@ -125,7 +125,16 @@ def test_up_forgets_jobs_of_an_interrupted_run(slurm, controller):
     if not started_here():
         pytest.skip("a SLURM that start-local-slurm.sh did not start: its jobs are not ours")
     job = slurm_command(
-        "sbatch", "--parsable", "-c", node_cpus(), "-t", "30", "--wrap", "sleep 1800"
+        "sbatch",
+        "--parsable",
+        "-c",
+        node_cpus(),
+        "-t",
+        "30",
+        "-o",
+        "/dev/null",
+        "--wrap",
+        "sleep 1800",
     ).strip()
     try:
         deadline = time.monotonic() + 60
