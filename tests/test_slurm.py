@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
 SCRIPT = Path(__file__).parent / "slurm" / "start-local-slurm.sh"
 CANNOT_INSTALL = 3  # exit status of the script when installing is impossible here
-STARTED = Path("/run/paramid-local-slurm/started")  # the daemons the script started
+RUN = Path("/run/paramid-local-slurm")  # the script's pidfiles and its list of daemons started
+STARTED = RUN / "started"
 REDUCED = """\
 studies:
   hip:
@@ -145,7 +146,7 @@ def test_up_forgets_jobs_of_an_interrupted_run(slurm, controller):
         pids = [int(line.split()[0]) for line in listed]
         assert pids
         if controller == "killed":
-            os.kill(int(Path("/run/paramid-local-slurm/slurmctld.pid").read_text()), 9)
+            os.kill(int((RUN / "slurmctld.pid").read_text()), 9)
         up = local_slurm("up")
         assert up.returncode == 0, up.stderr
         assert queue() == []
