@@ -692,6 +692,45 @@ def test_the_auto_cutoff_stays_above_the_motion_band():
     assert choice.chosen_hz >= choice.floor_hz and choice.chosen_hz >= 2 * 0.7
 
 
+@pytest.mark.parametrize("ripple_hz", [40.0, 150.0])
+def test_a_noisy_logged_velocity_does_not_lift_the_cutoffs_floor(ripple_hz):
+    """A logger's velocity with a ripple far above the motion (a differentiated encoder)
+    holds most of its power there: its raw band lifted the floor above every candidate and
+    the rule fell back to the lowest score, naming a floor of hundreds of Hz.  The band is
+    taken within the widest candidate's pass band, where the motion's 0.5-1.1 Hz remain: the
+    floor is within 0.5 Hz of the clean velocity's."""
+    rng = np.random.default_rng(3)
+    t = np.arange(4000) / 500.0
+    q, dq, _ = motion(t)
+    ripple = 2.0 * np.sin(2 * np.pi * ripple_hz * t)[:, None] * np.ones(3)
+    tau = 0.05 * rng.standard_normal(q.shape)
+    candidates = [0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
+    floors = []
+    for velocity in (dq, dq + ripple):
+        record = records.RobotRecord(t, q, velocity, tau, tuple(JOINTS), 500.0, 0.0, False)
+        choice = signals.choose_cutoff([record], SIGNALS, diagonal_regressor, candidates, 4)
+        assert choice.chosen_hz >= choice.floor_hz
+        floors.append(choice.floor_hz)
+    assert 2 * 0.7 <= floors[0] <= floors[1] <= floors[0] + 0.5
+
+
+def test_a_floor_above_every_candidate_says_so():
+    """Velocity noise spread over the whole pass band puts the floor above every candidate:
+    the rule takes the lowest score and its text says why instead of naming a floor no
+    candidate met."""
+    rng = np.random.default_rng(4)
+    t = np.arange(4000) / 500.0
+    q, dq, _ = motion(t)
+    noisy = dq + 20.0 * rng.standard_normal(q.shape)
+    tau = 0.05 * rng.standard_normal(q.shape)
+    record = records.RobotRecord(t, q, noisy, tau, tuple(JOINTS), 500.0, 0.0, False)
+    candidates = [0.5, 1.0, 2.0, 3.0]
+    choice = signals.choose_cutoff([record], SIGNALS, diagonal_regressor, candidates, 4)
+    assert choice.floor_hz > max(candidates)
+    assert choice.chosen_hz == choice.candidates_hz[np.argmin(choice.cv_rmse)]
+    assert "above every candidate" in choice.rule
+
+
 def test_the_auto_cutoffs_standard_error_is_over_the_folds(monkeypatch):
     """Each candidate's score is the mean of its fold scores and its standard error their
     sample standard deviation over √folds (here 4 folds scoring 1, 2, 3, 4 N m: mean 2.5,

@@ -114,11 +114,18 @@ def process_chosen(
     return process(record, signals_config, cutoff_hz)
 
 
-def velocity_band(record: RobotRecord, fraction: float = BAND_FRACTION) -> Array:
-    """Per joint, the frequency [Hz] below which ``fraction`` of the velocity's power lies (the
-    measured velocity, else the angle's central difference; the mean removed)."""
+def velocity_band(
+    record: RobotRecord, widest_hz: float, order: int, fraction: float = BAND_FRACTION
+) -> Array:
+    """Per joint, the frequency [Hz] below which ``fraction`` of the velocity's power lies
+    within the pass band of the widest candidate cutoff ``widest_hz`` (the measured velocity,
+    else the angle's central difference, low-passed there as the chain would; the mean
+    removed).  Unfiltered, a logger's differentiated encoder or a ripple far above the motion
+    held most of the power: the DFKI pendulum's logged velocity has 99 % of it below 104 Hz,
+    its filtered angle's derivative below 1.5 Hz."""
+    fs = record.sample_rate_hz
     velocity = record.dq if record.dq is not None else np.gradient(record.q, record.time, axis=0)
-    return signals.power_band(velocity, record.sample_rate_hz, fraction)
+    return signals.power_band(signals.lowpass(velocity.T, widest_hz, fs, order).T, fs, fraction)
 
 
 def choose_cutoff(
@@ -147,7 +154,9 @@ def choose_cutoff(
     """
     factor = int(signals_config["decimate"])
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
-    floor = BAND_FACTOR * float(np.median(np.concatenate([velocity_band(r) for r in records])))
+    widest, order = usable[-1], int(signals_config["filter_order"])
+    bands = np.concatenate([velocity_band(r, widest, order) for r in records])
+    floor = BAND_FACTOR * float(np.median(bands))
     means, errors = [], []
     for cut in usable:
         parts = [process(r, signals_config, cut) for r in records]
@@ -161,7 +170,8 @@ def choose_cutoff(
     rule = (
         "lowest cutoff within one standard error of the lowest blocked CV RMSE of the LS fit, "
         f"at least {BAND_FACTOR:g} x the median {100 * BAND_FRACTION:g} % velocity band "
-        f"(a floor of {floor:.3g} Hz)"
+        f"below the widest candidate (a floor of {floor:.3g} Hz"
+        + (")" if floor <= usable[-1] else "; above every candidate: the lowest score taken)")
     )
     candidates = np.asarray(usable, dtype=np.float64)
     return cutoff.CutoffChoice(candidates, mean, float(candidates[chosen]), blocks, rule, se, floor)
