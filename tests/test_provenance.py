@@ -276,6 +276,46 @@ def test_an_audit_without_its_columns_is_unreadable_not_a_crash(tmp_path):
     assert not result.ok and result.unreadable[0].startswith("results/hip/audit.csv (reference:")
 
 
+@pytest.mark.parametrize(
+    ("name", "good", "bad", "kind"),
+    [
+        ("tables/t.csv", b"a,b\n1,2\n", b"a,b\n1,\xff\xfe2\n", "UTF-8 text"),
+        ("tables/t.md", b"| a |\n|---|\n| 1 |\n", b"| a |\n|---|\n| \xff |\n", "UTF-8 text"),
+        ("model/ols.urdf", b"<robot/>", b"<robot>\xff</robot>", "UTF-8 text"),
+        ("signals/cutoff.json", b'{"chosen_hz": 6}', b'{"chosen_hz": 6', "JSON"),
+    ],
+)
+def test_a_corrupt_text_output_is_unreadable_not_a_crash(tmp_path, name, good, bad, kind):
+    """A text output cut short or overwritten with bytes that are no UTF-8 is named as
+    unreadable by verify, with the command that rebuilds it, as a truncated Parquet file is
+    (it raised UnicodeDecodeError or JSONDecodeError through verify)."""
+    rel = f"results/robot/{name}"
+    for side, content in (("a", good), ("b", bad)):
+        path = tmp_path / side / rel
+        path.parent.mkdir(parents=True)
+        path.write_bytes(content)
+    result = provenance.compare_trees(tmp_path / "a", tmp_path / "b", [rel])
+    assert not result.ok and len(result.unreadable) == 1
+    assert result.unreadable[0].startswith(
+        f"{rel} (rebuilt: {tmp_path / 'b' / rel}: unreadable {kind} ("
+    )
+    assert f"`snakemake --force {tmp_path / 'b' / rel}`" in result.unreadable[0]
+
+
+def test_a_job_reading_a_truncated_json_names_it(tmp_path):
+    """A job's JSON input cut short (a full disk, a killed copy) is an UnreadableFile naming
+    the file, as a truncated Parquet input is, not a JSONDecodeError traceback."""
+    path = tmp_path / "cutoff.json"
+    path.write_text('{"chosen_hz": 6.0, "rule": "lowest')
+    with pytest.raises(
+        io.UnreadableFile, match=r"cutoff\.json: unreadable JSON .*snakemake --force"
+    ):
+        io.read_json(path)
+    missing = tmp_path / "absent.json"
+    with pytest.raises(FileNotFoundError):
+        io.read_json(missing)
+
+
 def test_a_pipe_in_a_markdown_cell_stays_in_its_cell(tmp_path):
     """A tolerance such as |Cliff's delta| >= 0.33 is escaped in the table, so the cells after
     it keep their columns (a machine-dependent row's value is still the one left out)."""

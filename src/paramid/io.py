@@ -275,13 +275,13 @@ def read_parquet_metadata(path: str | os.PathLike) -> dict[str, Any]:
     return json.loads(raw) if raw else {}
 
 
-def _unreadable(path: str | os.PathLike, err: Exception) -> Exception:
-    """What reading Parquet ``path`` raises for ``err``: a missing file's own error, else
-    :class:`UnreadableFile` naming the file and the command that rebuilds it."""
+def _unreadable(path: str | os.PathLike, err: Exception, kind: str = "Parquet") -> Exception:
+    """What reading output ``path`` (a ``kind`` file) raises for ``err``: a missing file's own
+    error, else :class:`UnreadableFile` naming the file and the command that rebuilds it."""
     if not Path(path).exists():
         return err
     return UnreadableFile(
-        f"{path}: unreadable Parquet ({err}); rebuild it with "
+        f"{path}: unreadable {kind} ({err}); rebuild it with "
         f"`snakemake --force {path}` (or delete it and rerun)"
     )
 
@@ -325,8 +325,21 @@ def write_json(obj: Any, path: str | os.PathLike) -> None:
 
 
 def read_json(path: str | os.PathLike) -> Any:
-    """Read a JSON file."""
-    return json.loads(Path(path).read_text())
+    """Read a JSON output; a truncated or corrupt one raises :class:`UnreadableFile` naming it
+    and the command that rebuilds it."""
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as err:
+        raise _unreadable(path, err, "JSON") from None
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """Read a text output (UTF-8, as :func:`write_text` writes it); bytes that are no UTF-8
+    (a corrupt or overwritten file) raise :class:`UnreadableFile` naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise _unreadable(path, err, "UTF-8 text") from None
 
 
 def write_text(text: str, path: str | os.PathLike) -> None:

@@ -121,7 +121,7 @@ def _keep_columns(header: list[str]) -> list[int]:
 def csv_cells(path: str | os.PathLike) -> list[list[str]]:
     """A CSV file's rows of cells as text, header first, timing columns left out (a cell
     beyond the header's columns is kept: it is no timing column's)."""
-    rows = list(csv.reader(_io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    rows = list(csv.reader(_io.StringIO(io.read_text(path))))
     if not rows:
         return []
     keep, width = _keep_columns(rows[0]), len(rows[0])
@@ -138,7 +138,7 @@ def markdown_lines(path: str | os.PathLike) -> list[str]:
     line of the file)."""
     lines: list[str] = []
     keep: list[int] | None = None  # column indices kept in the current table
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    for line in io.read_text(path).splitlines():
         if not line.startswith("|"):
             keep = None
             lines.append(line)
@@ -183,7 +183,7 @@ def _audit_cells(rows: list[list[str]], path: str | os.PathLike) -> list[list[st
 def audit_content(path: str | os.PathLike) -> Any:
     """A claims audit as compared (CSV: its cells; Markdown: its prose lines and pipe table),
     every cell but the wall-clock ones (:func:`_audit_cells`)."""
-    text = Path(path).read_text(encoding="utf-8")
+    text = io.read_text(path)
     if Path(path).suffix.lower() == ".csv":
         return _audit_cells(list(csv.reader(_io.StringIO(text))), path)
     lines = text.splitlines()
@@ -206,7 +206,7 @@ URDF_COMMIT = re.compile(r"git commit \S+\.")
 def urdf_lines(path: str | os.PathLike) -> list[str]:
     """An exported URDF's lines with the git commit of its provenance comment left out
     (every value, joint comment and the config hash stay)."""
-    return URDF_COMMIT.sub("git commit .", Path(path).read_text(encoding="utf-8")).split("\n")
+    return URDF_COMMIT.sub("git commit .", io.read_text(path)).split("\n")
 
 
 def urdf_hash(path: str | os.PathLike) -> str:

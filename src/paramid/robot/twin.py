@@ -6,13 +6,14 @@ computes the true torque by ``pin.rnea`` with the true standard parameters θ pl
 (:func:`paramid.robot.model.inverse_dynamics`) and measures it as a Kinova Gen3 would:
 
 - encoder: q_m = Δ·round((q + e_q)/Δ), Δ = 1e-5 rad (the Kinova logs print 6 significant
-  digits, hence 1e-5 rad for |q| ≥ 1 rad: ``shared/datasets/kinova_gen3_chiha/SOURCE.md``,
+  digits, hence 1e-5 rad for |q| ≥ 1 rad: data/kinova_gen3/SOURCE.md,
   "Quantisation"); e_q ~ N(0, σ_q²), σ_q = 0 by default (an assumption: the logs show no
   noise beyond the printing resolution);
 - velocity: q̇_m = q̇ + e_v, σ_v = 2e-3 rad/s (an assumption; SOURCE.md gives no figure);
 - torque from motor current: τ_m = τ + e_τ with per-joint σ_τ, white, stated by the study (the
   shipped ``gen3_twin`` states the real Gen3's ``TorqueCur`` content above 10 Hz: std 3.0–3.6
-  N m on joints 1–4, 0.56–0.66 N m on joints 5–7, SOURCE.md "Real or simulated?").
+  N m on joints 1–4, 0.56–0.66 N m on joints 5–7 in RunTrajectory1,
+  data/kinova_gen3/SOURCE.md "Real or simulated?").
 
 The defaults of σ_q, σ_v and Δ are the schema's (``twin.noise``); σ_τ has none.
 
