@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from paramid import io, rls, signals
-from paramid.hip import model, pipeline
+from paramid.hip import pipeline
 
 
 def main(smk) -> None:
@@ -23,24 +23,10 @@ def main(smk) -> None:
     meta = io.provenance(cfg, smk.input, stage="hip_rls")
     traj = pd.DataFrame(prior.trajectory, columns=prior.names)
     traj.insert(0, "time", frame["time"].to_numpy())
-    units = {"time": "s", **model.parameter_units(keys)}
+    units = {"time": "s", **dict(zip(prior.names, prior.units, strict=True))}
     io.write_parquet(traj, smk.output.trajectory, units=units, meta=meta)
-    summary = {
-        "params": prior.names,
-        "units": [units[n] for n in prior.names],
-        "lower": prior.lower.tolist(),
-        "upper": prior.upper.tolist(),
-        "rls_min": prior.rls_min.tolist(),
-        "rls_max": prior.rls_max.tolist(),
-        "rls_mean": prior.rls_mean.tolist(),
-        "rls_final": prior.trajectory[-1].tolist(),
-        "burn_in_samples": prior.burn_in,
-        "forgetting": prior.forgetting,
-        "gamma": float(prior.gamma),
-        "notes": prior.notes + ([memory] if memory else []),
-        "provenance": meta,
-    }
-    io.write_json(summary, smk.output.summary)
+    saved = prior.saved([memory] if memory else [])
+    io.write_json({**saved.to_json(), "provenance": meta}, smk.output.summary)
     log.info(
         "bounds L=%s U=%s gamma=%.5f",
         np.round(prior.lower, 4),

@@ -4,7 +4,7 @@ chain (§4.1) and the RLS prior of the Eq 6 model (§3.1, Eq 7-10, 12)."""
 from dataclasses import asdict
 
 from paramid import io, signals, simulation
-from paramid.friction import laws
+from paramid.friction import data, laws
 from paramid.hip import nonlinear, twin
 
 
@@ -34,7 +34,7 @@ def main(smk) -> None:
         records["calibration"][1], cfg["gravity"], cfg["rls"], cfg["agwo"]
     )
     io.write_json({**prior.to_json(), "truth": truth, "provenance": meta}, smk.output.prior)
-    lower, upper = prior.rigid()
+    lower, upper = data.rigid_bounds(prior)
     log.info(
         "truth %s; RLS box L=%s U=%s gamma=%.5f", list(truth.values()), lower, upper, prior.gamma
     )

@@ -12,12 +12,11 @@ import pandas as pd
 import pytest
 
 from paramid import audit as audit_columns
-from paramid import estimators, simulation
+from paramid import estimators, io, rls, simulation
 from paramid.friction import cells, data, figures, fitters, report, runs, varpro
 from paramid.friction import laws as friction
 from paramid.friction.methods import DISPLAY, METHOD_NAMES
-from paramid.hip import nonlinear, pipeline, twin
-from paramid.io import read_yaml
+from paramid.hip import model, nonlinear, pipeline, twin
 from paramid.optim.objectives import LinearRMSE
 from paramid.plotting import FigureStyle, styled
 from paramid.seeding import seed_sequence
@@ -27,7 +26,7 @@ NOISE_FREE = dict(
     torque_noise_relative=0.0, torque_noise_nm=0.0, encoder_noise_rad=0.0, ripple_rms_rad=0.0
 )
 
-NONLINEAR = read_yaml(Path(__file__).resolve().parents[1] / "config.yaml")["nonlinear"]
+NONLINEAR = io.read_yaml(Path(__file__).resolve().parents[1] / "config.yaml")["nonlinear"]
 TRUTHS = NONLINEAR["hip_nonlinear"]["truths"]  # the shipped twin variants' friction laws
 
 
@@ -316,16 +315,23 @@ def test_beating_one_deterministic_baseline_reproduces_the_conjecture():
     assert audit.set_index("claim").loc["conclusion", "verdict"] == "reproduced"
 
 
-def _tanh_prior() -> data.LinearPrior:
+def _tanh_prior() -> rls.SavedPrior:
     """A fixed linear prior (bounds around the hip's parameters) for the tanh cells."""
-    return data.LinearPrior(
-        ["Mxt", "Myt", "Jt", "fc", "fv"],
-        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
-        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
-        np.zeros(5),
-        0.03,
-        0.71,
-        [],
+    lower, upper = np.array([1.3, -0.5, 0.9, 0.0, 0.0]), np.array([1.7, 0.1, 1.3, 3.0, 6.0])
+    return rls.SavedPrior(
+        names=["Mxt", "Myt", "Jt", "fc", "fv"],
+        units=list(model.parameter_units(nonlinear.EQ6_KEYS).values()),
+        lower=lower,
+        upper=upper,
+        rls_min=lower,
+        rls_max=upper,
+        rls_mean=np.zeros(5),
+        rls_final=np.zeros(5),
+        burn_in_samples=100,
+        forgetting=0.98,
+        gamma=0.03,
+        mu=0.71,
+        notes=[],
     )
 
 
@@ -458,28 +464,47 @@ def test_schema_enums_equal_the_registries(repo_root):
     assert set(study["friction_bounds"]["propertyNames"]["enum"]) == friction_params
 
 
-def test_linear_prior_survives_its_json_file():
-    prior = data.LinearPrior(
-        ["Mxt", "Myt", "Jt", "fc", "fv"],
-        np.array([1.3, -0.5, 0.9, 0.0, 0.0]),
-        np.array([1.7, 0.1, 1.3, 3.0, 6.0]),
-        np.arange(5.0),
-        0.03,
-        0.71,
-        ["fc clipped"],
+@pytest.mark.parametrize("agwo", [True, False])
+def test_the_rls_prior_survives_its_json_file(tmp_path, hip, agwo):
+    """Both studies save Algorithm 1 steps 1-4 in one format (``rls.SavedPrior``): the
+    nonlinear study's Eq 6 prior with μ (Eq 12), the hip study's without (null in the file,
+    NaN read back); every field comes back, and the rigid-body box is the first three."""
+    time = np.arange(2000) / 100.0
+    w = 2 * np.pi * 0.4
+    angle, velocity, acceleration = (
+        0.6 * np.sin(w * time),
+        0.6 * w * np.cos(w * time),
+        -0.6 * w**2 * np.sin(w * time),
     )
-    saved = prior.to_json()
-    assert saved["rigid_params"] == list(friction.RIGID_PARAMS)
-    assert saved["rigid_upper"] == [1.7, 0.1, 1.3]
-    again = data.LinearPrior.from_json(saved)
-    for field in ("lower", "upper", "rls_mean"):
+    H_true = model.regressor(nonlinear.EQ6_KEYS, angle, velocity, acceleration, hip["gravity"])
+    torque = H_true @ np.array([1.5, -0.2, 1.1, 0.4, 0.3])
+    processed = pipeline.process(time, angle, torque, hip["signals"])
+    H, y = pipeline.regression(processed, nonlinear.EQ6_KEYS, hip["gravity"])
+    prior = pipeline.rls_prior(
+        H, y, nonlinear.EQ6_KEYS, hip["rls"], 100.0, hip["agwo"] if agwo else None
+    )
+    path = tmp_path / "prior.json"
+    io.write_json({**prior.saved(["a note"]).to_json(), "provenance": {}}, path)
+    written = io.read_json(path)
+    again = rls.SavedPrior.from_json(written)
+    for field in ("lower", "upper", "rls_min", "rls_max", "rls_mean"):
         np.testing.assert_array_equal(getattr(again, field), getattr(prior, field))
-    assert (again.names, again.gamma, again.mu, again.notes) == (
-        prior.names,
-        prior.gamma,
-        prior.mu,
-        prior.notes,
+    np.testing.assert_array_equal(again.rls_final, prior.trajectory[-1])
+    assert again.names == ["Mxt", "Myt", "Jt", "fc", "fv"]
+    assert again.units == ["kg m", "kg m", "kg m^2", "N m", "N m s/rad"]
+    assert (again.burn_in_samples, again.forgetting, again.gamma) == (
+        prior.burn_in,
+        prior.forgetting,
+        float(prior.gamma),
     )
+    assert again.notes == [*prior.notes, "a note"]
+    if agwo:
+        assert again.mu == float(prior.mu) and 0 < again.mu
+    else:
+        assert written["mu"] is None and np.isnan(again.mu)
+    lower, upper = data.rigid_bounds(again)
+    np.testing.assert_array_equal(lower, prior.lower[:3])
+    np.testing.assert_array_equal(upper, prior.upper[:3])
 
 
 def test_every_method_and_law_has_a_figure_name():

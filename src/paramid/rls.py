@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -187,3 +188,56 @@ def nfsi_gamma(sign_column: Array, fc_rls_mean: Array, torque: Array, eps: float
     """
     friction = np.abs(sign_column * np.asarray(fc_rls_mean)[..., None])
     return np.max(friction, axis=-1) / (np.max(np.abs(torque), axis=-1) + eps)
+
+
+@dataclass(frozen=True)
+class SavedPrior:
+    """Algorithm 1 steps 1-4 of one calibration record as every study saves them
+    (``rls/*.json``): the box [L, U] (§3.1) with the RLS extrema, retained mean and final
+    estimate it came from, the burn-in and λ (Eq 7-9), γ (Eq 10) and μ(γ) (Eq 12; NaN, written
+    null, where the AGWO fit computes it)."""
+
+    names: list[str]
+    units: list[str]
+    lower: Array
+    upper: Array
+    rls_min: Array
+    rls_max: Array
+    rls_mean: Array
+    rls_final: Array
+    burn_in_samples: int
+    forgetting: float
+    gamma: float
+    mu: float
+    notes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields of the file (``params`` for :attr:`names`)."""
+        arrays = ("lower", "upper", "rls_min", "rls_max", "rls_mean", "rls_final")
+        return {
+            "params": list(self.names),
+            "units": list(self.units),
+            **{name: np.asarray(getattr(self, name)).tolist() for name in arrays},
+            "burn_in_samples": int(self.burn_in_samples),
+            "forgetting": float(self.forgetting),
+            "gamma": float(self.gamma),
+            "mu": float(self.mu),
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_json(cls, saved: Mapping[str, Any]) -> SavedPrior:
+        """The prior :meth:`to_json` wrote (other fields of the file are ignored; a null μ
+        reads NaN)."""
+        arrays = ("lower", "upper", "rls_min", "rls_max", "rls_mean", "rls_final")
+        mu = saved["mu"]
+        return cls(
+            names=list(saved["params"]),
+            units=list(saved["units"]),
+            **{name: np.asarray(saved[name], dtype=np.float64) for name in arrays},
+            burn_in_samples=int(saved["burn_in_samples"]),
+            forgetting=float(saved["forgetting"]),
+            gamma=float(saved["gamma"]),
+            mu=np.nan if mu is None else float(mu),
+            notes=list(saved["notes"]),
+        )

@@ -17,12 +17,13 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from paramid import population
-from paramid.friction.data import Data, LinearPrior, search_box
+from paramid.friction.data import Data, rigid_bounds, search_box
 from paramid.friction.fitters import fit_least_squares, fit_population
 from paramid.friction.laws import RIGID_PARAMS, HipModel, hip_model, parameter_units
 from paramid.friction.methods import METHOD_NAMES
 from paramid.friction.runs import Cell, RunSet, param_error, reach
 from paramid.friction.varpro import fit_varpro
+from paramid.rls import SavedPrior
 from paramid.seeding import seed_sequence
 
 Array = NDArray[np.float64]
@@ -178,7 +179,7 @@ def fit_truth(
     truth: ArrayLike,
     cal: Data,
     val: Data,
-    prior: LinearPrior,
+    prior: SavedPrior,
     *,
     study: str,
     fitted: Sequence[str],
@@ -198,7 +199,7 @@ def fit_truth(
     model, method, r).  ``truth`` is the true model's full parameter vector.
     """
     pop = base["population"]
-    rigid_lower, rigid_upper = prior.rigid()
+    rigid_lower, rigid_upper = rigid_bounds(prior)
     truth = np.asarray(truth, dtype=np.float64)
     all_params = list(parameter_units())
     frames, traces = [], []
@@ -241,13 +242,13 @@ def fit_truth(
 
 def fit_variant(
     cfg: Mapping[str, Any], cal: Data, val: Data, saved_prior: Mapping[str, Any]
-) -> tuple[pd.DataFrame, pd.DataFrame, LinearPrior]:
+) -> tuple[pd.DataFrame, pd.DataFrame, SavedPrior]:
     """:func:`fit_truth` on one twin variant with the settings of a nonlinear study's block
     (``truth``, ``study``, ``fitted``, ``methods``, ``gravity``, ``friction_bounds``, ``base``,
     ``timing_repeats``, ``least_squares``, ``varpro``, ``target_fraction``) and its saved prior
     (``rls/<truth>.json``: the Eq 6 prior and the twin's truth by name).  Returns the per-run
     rows (``seed`` nullable: the deterministic methods have none), the traces and the prior."""
-    prior = LinearPrior.from_json(saved_prior)
+    prior = SavedPrior.from_json(saved_prior)
     hip = hip_model(cfg["truth"], cfg["gravity"])
     runs, traces = fit_truth(
         cfg["truth"],

@@ -4,15 +4,15 @@ search boxes (hip paper §3.1, §4.1).
 :class:`Data` holds one processed record as a :class:`paramid.friction.laws.HipModel` needs it
 (the hip package builds it from a record); :func:`rmse_rows` is the torque RMSE of
 Eq 13/21 on the *direct* residual path (no Gram matrix exists for a nonlinear model);
-:class:`LinearPrior` holds Algorithm 1 steps 1-4 (RLS box, Eq 7-9; γ, Eq 10; μ(γ), Eq 12) and
-:func:`search_box` the box each fitting method searches.
+:func:`rigid_bounds` reads the rigid-body part of the saved RLS prior
+(:class:`paramid.rls.SavedPrior`: Algorithm 1 steps 1-4) and :func:`search_box` gives the box
+each fitting method searches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 from paramid import population
 from paramid.friction.laws import RIGID_PARAMS, HipModel
 from paramid.optim.objectives import RowwiseObjective
+from paramid.rls import SavedPrior
 
 Array = NDArray[np.float64]
 
@@ -71,51 +72,10 @@ def objective(hip: HipModel, data: Data) -> RowwiseObjective:
     return RowwiseObjective(lambda rows: rmse_rows(hip, data, rows))
 
 
-@dataclass(frozen=True)
-class LinearPrior:
-    """RLS box of the Eq 6 model (§3.1), γ (Eq 10) and μ(γ) (Eq 12)."""
-
-    names: list[str]  # Eq 5 order: Mxt, Myt, Jt, fc, fv
-    lower: Array
-    upper: Array
-    rls_mean: Array
-    gamma: float
-    mu: float
-    notes: list[str]
-
-    def rigid(self) -> tuple[Array, Array]:
-        """Bounds of the rigid-body parameters (Mxt, Myt, Jt)."""
-        idx = [self.names.index(p) for p in RIGID_PARAMS]
-        return self.lower[idx], self.upper[idx]
-
-    def to_json(self) -> dict[str, Any]:
-        """The prior as the fields of ``rls/<truth>.json`` (rigid-body bounds spelled out)."""
-        lower, upper = self.rigid()
-        return {
-            "params": self.names,
-            "lower": self.lower.tolist(),
-            "upper": self.upper.tolist(),
-            "rls_mean": self.rls_mean.tolist(),
-            "rigid_params": list(RIGID_PARAMS),
-            "rigid_lower": lower.tolist(),
-            "rigid_upper": upper.tolist(),
-            "gamma": self.gamma,
-            "mu": self.mu,
-            "notes": self.notes,
-        }
-
-    @classmethod
-    def from_json(cls, saved: Mapping[str, Any]) -> LinearPrior:
-        """The prior written by :meth:`to_json` (other fields of the file are ignored)."""
-        return cls(
-            saved["params"],
-            np.asarray(saved["lower"]),
-            np.asarray(saved["upper"]),
-            np.asarray(saved["rls_mean"]),
-            saved["gamma"],
-            saved["mu"],
-            saved["notes"],
-        )
+def rigid_bounds(prior: SavedPrior) -> tuple[Array, Array]:
+    """The RLS box of the rigid-body parameters (Mxt, Myt, Jt) of a saved Eq 6 prior."""
+    idx = [prior.names.index(p) for p in RIGID_PARAMS]
+    return prior.lower[idx], prior.upper[idx]
 
 
 def search_box(

@@ -19,9 +19,10 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from paramid import signals, simulation
-from paramid.friction.data import Data, LinearPrior
+from paramid.friction.data import Data
 from paramid.friction.laws import RIGID_KEYS, RIGID_PARAMS, HipModel
 from paramid.hip import model, pipeline, twin
+from paramid.rls import SavedPrior
 
 EQ6_KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]  # Eq 6: the RLS prior's regressor
 RECORDS = ("calibration", "validation")  # Eq 18, Eq 19
@@ -112,19 +113,11 @@ def linear_prior(
     gravity: float,
     rls_cfg: Mapping,
     agwo_cfg: Mapping,
-) -> LinearPrior:
+) -> SavedPrior:
     """Algorithm 1 steps 1-4 on the Coulomb-viscous regressor (Eq 6) of a calibration record,
-    by the hip chain's :func:`paramid.hip.pipeline.rls_prior`."""
+    by the hip chain's :func:`paramid.hip.pipeline.rls_prior`, as its file holds it."""
     H, y = pipeline.regression(processed, EQ6_KEYS, gravity)
     prior = pipeline.rls_prior(
         H, y, EQ6_KEYS, rls_cfg, signals.sample_rate(processed.time), agwo_cfg
     )
-    return LinearPrior(
-        prior.names,
-        prior.lower,
-        prior.upper,
-        prior.rls_mean,
-        float(prior.gamma),
-        float(prior.mu),
-        prior.notes,
-    )
+    return prior.saved()

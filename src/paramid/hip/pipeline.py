@@ -65,6 +65,7 @@ class Prior:
     (Eq 12).  Arrays carry the records' leading axes."""
 
     names: list[str]
+    units: list[str]  # of each parameter
     trajectory: Array  # (..., K, d)
     forgetting: float  # λ of Eq 7-9 (a number, or ``auto``'s value at this sample rate)
     burn_in: int
@@ -76,6 +77,25 @@ class Prior:
     gamma: Array
     mu: Array
     notes: list[str]
+
+    def saved(self, more_notes: Sequence[str] = ()) -> rls.SavedPrior:
+        """The prior of one record (trajectory (K, d)) as its file holds it, ``more_notes``
+        after the box's own."""
+        return rls.SavedPrior(
+            names=list(self.names),
+            units=list(self.units),
+            lower=self.lower,
+            upper=self.upper,
+            rls_min=self.rls_min,
+            rls_max=self.rls_max,
+            rls_mean=self.rls_mean,
+            rls_final=self.trajectory[-1],
+            burn_in_samples=self.burn_in,
+            forgetting=self.forgetting,
+            gamma=float(self.gamma),
+            mu=float(self.mu),
+            notes=[*self.notes, *more_notes],
+        )
 
 
 def rls_prior(
@@ -109,8 +129,10 @@ def rls_prior(
         if agwo_config is not None
         else np.full_like(gamma, np.nan)
     )
+    units = model.parameter_units(keys)
     return Prior(
         names,
+        [units[name] for name in names],
         trajectory,
         forgetting,
         burn_in,
