@@ -1094,3 +1094,42 @@ def test_an_angle_outside_its_limits_alone_is_not_called_a_second_unit(robot):
     kinds = ["revolute"] * len(JOINTS)
     kept = checks.in_degrees([("angle_units", "joint_2", message)], shifted, {}, kinds)
     assert kept == [("angle_units", "joint_2", message)]
+
+
+@pytest.mark.parametrize("declared", ["rad", "deg"])
+def test_an_angle_beyond_its_limits_is_not_told_to_declare_what_is_declared(robot, declared):
+    """Joint 2's angle 3.5 rad beyond the URDF's limits: in a record declared in radians the
+    check asks for degrees; in one declared in degrees (already converted: a user whose
+    joints 5 and 6 were exchanged was told to set units.q: deg, which the record had) it asks
+    whether the column is this joint's, in another unit, or zeroed elsewhere."""
+    record = _gen3()
+    q = record.q.copy()
+    q[:, 1] += 3.5
+    logged = np.rad2deg(q) if declared == "deg" else q
+    shifted = dataclasses.replace(record, q=q, q_logged=logged)
+    problems = checks.record_problems(shifted, robot, units={"q": declared})
+    [message] = [m for c, j, m in problems if c == "angle_units" and j == "joint_2"]
+    assert "far outside the URDF's limits" in message
+    if declared == "rad":
+        assert checks.DEGREES_ADVICE in message
+    else:
+        assert "set units.q" not in message and checks.DECLARED_DEGREES_ADVICE in message
+
+
+@pytest.mark.parametrize("listed", [False, True])
+def test_an_inverted_torque_already_in_negate_is_told_to_leave_it(robot, listed):
+    """Joint 4's torque inverted: the advice negates its column, or, where the record's
+    negate: list holds that column already (a user who negated the wrong channel), takes it
+    out of the list instead of telling them to negate it again."""
+    record = _gen3()
+    tau = record.tau.copy()
+    tau[:, 3] *= -1
+    negated = ["TorqueCur4"] if listed else []
+    problems = checks.record_problems(dataclasses.replace(record, tau=tau), robot, negated=negated)
+    [(check, joint, message)] = problems
+    assert (check, joint) == ("torque_sign", "joint_4")
+    if listed:
+        assert "'TorqueCur4' is in the record's negate: list already: remove it" in message
+        assert "negate the column" not in message
+    else:
+        assert "negate the column (the record's negate: ['TorqueCur4'])" in message

@@ -59,6 +59,11 @@ CHECKS = (
 LIMIT_MARGIN_RAD = 0.5
 # how :func:`angle_units` asks about degrees (both its messages; :func:`in_degrees` reads it)
 DEGREES_ADVICE = "is it in degrees? set units.q: deg"
+# what it asks instead where the record already declares degrees (they were converted)
+DECLARED_DEGREES_ADVICE = (
+    "the record declares units.q: deg and it was converted: is the column this joint's, in "
+    "another unit, or is its zero elsewhere than the URDF's?"
+)
 # how :func:`angle_units` names an exchange of angle columns beside a unit (:func:`in_degrees`
 # leaves such a joint's message whole)
 EXCHANGE_ADVICE = "each passes this check as the other's"
@@ -267,13 +272,17 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
     return problems
 
 
-def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> list[Problem]:
+def angle_units(
+    record: RobotRecord, robot: Robot, judge_speed: bool = True, declared: str = "rad"
+) -> list[Problem]:
     """Per joint: a span or speed implausible in rad (a continuous joint's angle is unwrapped
     by :func:`paramid.robot.records.record_from_table`), or angles far outside the URDF's limits; a
     prismatic joint's position in m judged alike (the likely error there: mm).  Without
     ``judge_speed`` (a time unit the recorded velocity shows wrong: the speeds are off by it)
     the span and limits alone.  Where exchanging the flagged joint's angle column with another
-    joint's makes both pass, the exchange is named beside the unit."""
+    joint's makes both pass, the exchange is named beside the unit.  With ``declared`` (the
+    record's ``units.q``) in degrees the angles were converted: the advice to declare degrees
+    gives way to :data:`DECLARED_DEGREES_ADVICE`."""
     problems: list[Problem] = []
     lower, upper = joint_ranges(robot)
     kinds = joint_kinds(robot)
@@ -281,7 +290,10 @@ def angle_units(record: RobotRecord, robot: Robot, judge_speed: bool = True) -> 
     def judged(column: int, as_joint: int) -> str | None:
         limits = (lower[as_joint], upper[as_joint])
         q = record.q[:, column]
-        return _units_message(record.time, q, kinds[as_joint], limits, judge_speed)
+        message = _units_message(record.time, q, kinds[as_joint], limits, judge_speed)
+        if message is not None and declared == "deg":
+            message = message.replace(DEGREES_ADVICE, DECLARED_DEGREES_ADVICE)
+        return message
 
     for k, (joint, kind) in enumerate(zip(record.joints, kinds, strict=True)):
         message = judged(k, k)
@@ -697,7 +709,9 @@ class Explanation:
     scale: float = float("nan")  # the judged joints' median torque scale after it (median_scale)
 
 
-def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
+def friction_signs(
+    record: RobotRecord, tau: Array, model: Expected, listed: Sequence[str] = ()
+) -> list[Explanation]:
     """Where the URDF's rigid body cannot tell (and the torque beyond it spreads at least
     :data:`MIN_FRICTION_NM`): negating the joints whose torque runs against their own
     velocity (correlation with its sign below -:data:`FRICTION_CORRELATION`), or exchanging
@@ -725,8 +739,8 @@ def friction_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             "friction_sign",
             record.joints[hidden[a]],
             f"the torque correlates {own[a]:.2f} with the sign of the joint's velocity: "
-            "friction would make it positive; is its sign inverted? negate the column (the "
-            "record's negate: list)",
+            "friction would make it positive; is its sign inverted? "
+            + _negate_advice(record, int(hidden[a]), listed),
         )
         for a in inverted
     )
@@ -778,7 +792,9 @@ def _has_friction(tau: Array, model: Expected) -> NDArray[np.bool_]:
     return (tau - model.rigid).std(axis=0) >= MIN_FRICTION_NM
 
 
-def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Explanation]:
+def inverted_signs(
+    record: RobotRecord, tau: Array, model: Expected, listed: Sequence[str] = ()
+) -> list[Explanation]:
     """Negating the joints whose torque runs against the URDF's (correlation beyond friction
     below -:data:`SIGN_CORRELATION` where the rigid body is visible); none when no joint
     does."""
@@ -798,14 +814,26 @@ def inverted_signs(record: RobotRecord, tau: Array, model: Expected) -> list[Exp
             "torque_sign",
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
-            "sign inverted against the URDF's joint axis? negate the column (the record's "
-            f"negate: [{_column(record.tau_columns, int(k))!r}]; or, where the log counts the "
-            "joint's angle against the URDF's axis, its angle and velocity columns)",
+            "sign inverted against the URDF's joint axis? "
+            + _negate_advice(record, int(k), listed)
+            + " (or, where the log counts the joint's angle against the URDF's axis, negate its "
+            "angle and velocity columns)",
         )
         for k, correlation in inverted
     )
     share = _share(float(model.misfits(negated).sum()), float(model.misfits(tau).sum()))
     return [Explanation(share, True, f"the torque of {names} negated", problems)]
+
+
+def _negate_advice(record: RobotRecord, k: int, listed: Sequence[str]) -> str:
+    """How to invert joint ``k``'s torque: negate its column, or, where the record's
+    ``negate:`` list (``listed``) holds it already, take it out of that list."""
+    column = _column(record.tau_columns, k)
+    if column in listed:
+        return (
+            f"its column {column!r} is in the record's negate: list already: remove it from there"
+        )
+    return f"negate the column (the record's negate: [{column!r}])"
 
 
 def _column(columns: Sequence[str], k: int) -> str:
@@ -981,11 +1009,13 @@ def record_problems(
     skip: Sequence[str] = (),
     time_unit: str = "s",
     units: Mapping[str, str] | None = None,
+    negated: Sequence[str] = (),
 ) -> list[Problem]:
     """:func:`checked_record` with :func:`still_joint_notes`: a problem naming a joint that
     never moves in the record says so (a gripper's channel read as an elbow's was told only
     as 'the torque columns fit the URDF's better exchanged')."""
-    return still_joint_notes(record, checked_record(record, robot, skip, time_unit, units))
+    checked = checked_record(record, robot, skip, time_unit, units, negated)
+    return still_joint_notes(record, checked)
 
 
 def still_joint_notes(record: RobotRecord, problems: list[Problem]) -> list[Problem]:
@@ -1017,14 +1047,17 @@ def checked_record(
     skip: Sequence[str] = (),
     time_unit: str = "s",
     units: Mapping[str, str] | None = None,
+    negated: Sequence[str] = (),
 ) -> list[Problem]:
     """Every failed check not in ``skip``, cheapest first, given the record's declared
-    ``units``; a locked joint the log shows moving or held elsewhere comes first (the model's
-    torque is wrong then); radians declared as degrees (:func:`radians_declared_degrees`)
-    alone after it (everything after is misled); a record that stands
-    still is told so alone (its noise would mislead the unit checks; a long rest at a log's
-    ends is dropped before the checks, :func:`paramid.robot.records.log_record`); a time unit the
-    recorded velocity shows wrong leaves the angle's speed unjudged (it is off by as much);
+    ``units`` and the columns its ``negate:`` list inverted (``negated``: a sign check's
+    advice takes them into account); a locked joint the log shows moving or held elsewhere
+    comes first (the model's torque is wrong then); radians declared as degrees
+    (:func:`radians_declared_degrees`) alone after it (everything after is misled); a record
+    that stands still is told so alone (its noise would mislead the unit checks; a long rest
+    at a log's ends is dropped before the checks, :func:`paramid.robot.records.log_record`); a
+    time unit the recorded velocity shows wrong leaves the angle's speed unjudged (it is off
+    by as much);
     the torque checks run only on a record that passes the checks before them (a dead torque
     channel misleads them), the sign and swap checks only at a plausible torque scale (of the
     two, the explanation that leaves the smaller misfit; one joint's odd scale is named as an
@@ -1044,7 +1077,7 @@ def checked_record(
     explained: list[str] = []  # joints whose speed a unit named below explains
     if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
         judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
-        angles = angle_units(record, robot, judge_speed)
+        angles = angle_units(record, robot, judge_speed, units.get("q", "rad"))
         explained = [joint for _, joint, _ in angles if joint is not None]
         problems = in_degrees(problems + angles, record, ratios, joint_kinds(robot))
     if "time_units" not in skip and (times := time_units(record, ratios, time_unit, units)):
@@ -1088,11 +1121,11 @@ def checked_record(
             found = [*first, (check, joint, message + note)]
         kept = [problem for problem in scale if problem[1] not in (None, *best.joints)]
         return found + kept
-    explanations = inverted_signs(record, tau, model)
+    explanations = inverted_signs(record, tau, model, negated)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
     problems += [problem for problem in found if problem[0] not in skip]
     exchange = any(check == "columns_swapped" for check, _, _ in found)
     if "friction_sign" not in skip and not problems and not exchange:  # a swap misleads it
-        problems += best_explanation(friction_signs(record, tau, model))
+        problems += best_explanation(friction_signs(record, tau, model, negated))
     return problems

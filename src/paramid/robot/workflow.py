@@ -356,7 +356,12 @@ class RobotStudies:
             )
         units = spec["units"]
         problems = checks.record_problems(
-            loaded, robot, block["checks"]["skip"], units.get("time", "s"), units
+            loaded,
+            robot,
+            block["checks"]["skip"],
+            units.get("time", "s"),
+            units,
+            spec.get("negate") or [],
         )
         if problems:  # first: a time unit read wrong would mislead the trim's message
             raise InputError(problems_message(name, spec["path"], problems))
