@@ -32,7 +32,8 @@ def main(smk) -> None:
         found.append(study.twin_prior_cost(fit.curve, cfg["study"], cfg["twin_spread"], unit))
     elif fit.curve is not None and study.prior_climbs(fit.curve):
         trials = estimators.free_link_trials(problem, cfg["settings"])
-        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials, unit))
+        free = cfg["settings"]["free_links"]
+        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials, unit, free))
     if fit.solver is not None and not fit.solver.optimal:
         found.append(study.inexact_solve(fit.solver, cfg["study"], cfg["method"]))
     meta = io.provenance(

@@ -400,6 +400,20 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     )
     assert "predicts no better at the strongest weight than every link pulled" in no_better
     assert "bracelet_link" not in no_better
+    # with a link free already (lmi.free_links), the warning neither asks to name it nor
+    # calls the curve's strongest score "every link pulled" (a Panda user's was with link 7
+    # free): the trials free one link more
+    more = study.prior_disagreement(
+        pulled, "kinova_gen3", {"forearm_link": flat_above}, "N m", ["bracelet_link"]
+    )
+    assert "sits on one more link, add that link to lmi.free_links (bracelet_link now)" in more
+    assert "than every link but bracelet_link pulled" in more and "every link pulled" not in more
+    assert "name that link in lmi.free_links" not in more
+    calm_more = study.prior_disagreement(
+        pulled, "kinova_gen3", {"forearm_link": trials["forearm_link"]}, "N m", ["bracelet_link"]
+    )
+    assert "Tried freeing each further link" in calm_more
+    assert "with every link but bracelet_link pulled)" in calm_more
     # one link that removes the climb is named as doing it best, not as "the one": a climb
     # can come from every link off (a new user's arm, each link 12-20 % off and no payload,
     # was told "link3 is the one", and freeing it predicted the truth worse)

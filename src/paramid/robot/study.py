@@ -775,22 +775,36 @@ def _climb(curve: Any, study: str, unit: str) -> str:
     )
 
 
-def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any], unit: str) -> str:
+def prior_disagreement(
+    curve: Any, study: str, trials: Mapping[str, Any], unit: str, free: Sequence[str] = ()
+) -> str:
     """The warning of a study whose prior-weight curve climbs (:func:`prior_climbs`), with what
-    freeing one link did to it (``trials``: link -> its curve, from
+    freeing one more link did to it (``trials``: link -> its curve, from
     :func:`paramid.robot.estimators.free_link_trials`): the links whose release removes the
-    climb, by held-out score at the strongest weight (every other link held at the URDF),
-    those within one standard error of the best named as ties (neighbouring links can carry
-    the same load: physics decides, not these data); ``unit`` the torques'."""
+    climb, by held-out score at the strongest weight (every other link but the study's
+    ``free`` ones, ``lmi.free_links``, held at the URDF), those within one standard error of
+    the best named as ties (neighbouring links can carry the same load: physics decides, not
+    these data); ``unit`` the torques'."""
+    one, pulled = (
+        ("one more link", f"every link but {', '.join(free)} pulled")
+        if free
+        else ("one link", "every link pulled")
+    )
+    name = (
+        f"add that link to lmi.free_links ({', '.join(free)} now)"
+        if free
+        else ("name that link in lmi.free_links")
+    )
     text = (
         f"{_climb(curve, study, unit)}: the URDF disagrees with these records. If a load it "
-        "lacks (a gripper, a tool, a payload) sits on one link, name that link in lmi.free_links "
-        "(README, 'Multi-joint robots')"
+        f"lacks (a gripper, a tool, a payload) sits on {one}, {name} (README, 'Multi-joint "
+        "robots')"
     )
     unsolved = unsolved_solves([status for c in trials.values() for status in c.statuses])
     solves = f" (trials: {unsolved})" if unsolved else ""
     if not trials:
-        return text + "; no link can be freed alone on these records (check_free_links)"
+        further = "further " if free else ""
+        return text + f"; no {further}link can be freed alone on these records (check_free_links)"
     # trials are compared at the grid's strongest weight, where each must have solved and
     # predict better than every link pulled by more than its standard error there (a link
     # freed on a short record can leave a flat curve above the climb's top: no remedy)
@@ -802,8 +816,8 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any], unit: 
     }
     if not calm:
         return (
-            text + "; freeing any one link leaves the climb or predicts no better at the strongest "
-            f"weight than every link pulled ({curve.mean[curve.strongest]:.4g} {unit}): several "
+            text + f"; freeing any {one} leaves the climb or predicts no better at the strongest "
+            f"weight than {pulled} ({curve.mean[curve.strongest]:.4g} {unit}): several "
             "links off (a CAD export's masses and centres of mass often are), wrong constants or "
             "units, or records too short to tell? The fit uses the weight cross-validation chose "
             "(tables/regularisation.csv), not the strongest" + solves
@@ -814,8 +828,9 @@ def prior_disagreement(curve: Any, study: str, trials: Mapping[str, Any], unit: 
     ties = [k for k in order if score[k] <= bound]
     listed = ", ".join(f"{k} {score[k]:.4g}" for k in order)
     return text + (
-        f". Tried freeing each link: the climb goes with {listed} {unit} (held-out RMSE at the "
-        f"strongest weight, against {curve.mean[curve.strongest]:.4g} with every link pulled); "
+        f". Tried freeing each {'further ' if free else ''}link: the climb goes with {listed} "
+        f"{unit} (held-out RMSE at the strongest weight, against "
+        f"{curve.mean[curve.strongest]:.4g} with {pulled}); "
         + (
             f"{', '.join(ties)} lie within one standard error of each other: the data cannot "
             "tell which carries the load, name the one that does"
