@@ -771,6 +771,9 @@ def test_a_log_loses_its_long_rest_at_the_ends(before, after, dropped):
     assert none == (0.0, 0.0) and whole.time.size == padded.shape[0]
     start = round(rest[0] * 1000)
     assert record.time[0] == 0.0 and record.time.size == whole.time.size - round(sum(rest) * 1000)
+    # the file's time of the record's 0: its first stamp, after the rest dropped there
+    assert whole.time_origin_s == padded["time"].iloc[0]
+    assert record.time_origin_s == pytest.approx(padded["time"].iloc[0] + rest[0], abs=1e-9)
     np.testing.assert_array_equal(record.q, whole.q[start : start + record.time.size])
     np.testing.assert_array_equal(record.tau, whole.tau[start : start + record.time.size])
     if any(rest):

@@ -57,6 +57,9 @@ class MeasuredRecord:
     jitter: float  # max |Δt − median Δt| / median Δt in the file
     resampled: bool
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
+    # the file's time [s] at the record's time 0, its first kept stamp (timestamps: seconds
+    # after the file's first): the file's time of a sample is its time + this
+    time_origin_s: float = 0.0
 
 
 def data_row(at: int, lines: FileLines = DEFAULT_LINES) -> str:
@@ -673,6 +676,7 @@ def record_from_table(
         jitter=jitter,
         resampled=resampled,
         rows_trimmed=len(frame) - (rows.stop - rows.start),
+        time_origin_s=float(stamps[0]),
     )
 
 
