@@ -10,7 +10,8 @@ from paramid.robot import model, study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_tables")
-    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
+    urdf = io.read_urdf(cfg["robot"]["urdf"])
+    robot = study.robot_of(cfg["robot"], urdf)
     base = study.base_from_json(io.read_json(smk.input.base))
     read = {m: io.read_parquet(p) for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
     fits = {m: frame for m, (frame, _) in read.items()}
@@ -29,8 +30,10 @@ def main(smk) -> None:
     metas = {m: meta for m, (_, meta) in read.items()}
     stages = [*smk.input.records, smk.input.compressed]  # what the records' stages warned of
     noted = [text for path in stages for text in io.read_parquet_metadata(path).get("warnings", [])]
-    io.write_csv(study.warnings_table(metas, validation, noted), smk.output.warnings)
-    for text in study.extrapolation_warnings(validation).values():
+    placeholders = model.massless_inertias(robot, urdf)
+    table = study.warnings_table(metas, validation, noted, placeholders)
+    io.write_csv(table, smk.output.warnings)
+    for text in [*placeholders, *study.extrapolation_warnings(validation).values()]:
         log.warning(text)
     summary = validation.groupby("method", sort=False)["rmse"].mean()
     log.info("mean validation RMSE [%s] by method: %s", unit, summary.round(4).to_dict())

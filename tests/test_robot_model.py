@@ -744,14 +744,32 @@ def test_an_inertia_rounded_to_few_digits_loads() -> None:
         )
 
 
-def test_an_inertia_message_shows_what_the_file_wrote() -> None:
-    """Missing entries were shown as ixy="" (never written): they are named as read as 0."""
-    text = _forearm_edited(r"<inertia [^>]*/>", '<inertia ixx="-0.01" iyy="0.02" izz="0.02"/>')
+@pytest.mark.parametrize("physical", [True, False])
+def test_an_inertia_without_all_six_entries_is_refused(physical) -> None:
+    """urdfdom drops a whole ``<inertia>`` that lacks an entry (it prints "inertia element
+    missing ixy attribute" and goes on): Pinocchio's body keeps its mass and centre of mass
+    with no rotational inertia at all, so a hand-written diagonal-only tensor silently lost
+    the link's inertia (it was said to be "read as 0").  It is refused, naming the missing
+    entries, in the study's URDF and a reference's alike."""
+    diagonal = '<inertia ixx="0.01" iyy="0.02" izz="0.02"/>'
+    text = _forearm_edited(r"<inertia [^>]*/>", diagonal)
+    complete = _forearm_edited(
+        r"<inertia [^>]*/>",
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/>',
+    )
+    import pinocchio as pin
+
+    loaded = model.robot_from_urdf(complete, "r.urdf", KINOVA_JOINTS)
+    forearm = loaded.links.index("forearm_link") + 1
+    assert loaded.model.inertias[forearm].inertia[0, 0] == pytest.approx(0.01)
+    read = pin.buildModelFromXML(text)  # Pinocchio alone: the tensor gone, the mass kept
+    body = read.getJointId("joint_4")
+    assert read.inertias[body].mass > 0.9 and np.all(read.inertias[body].inertia == 0.0)
     with pytest.raises(
         RobotError,
-        match=r'<inertia ixx="-0.01" iyy="0.02" izz="0.02"/> \(ixy, ixz, iyz read as 0\)',
+        match=rf"link 'forearm_link' has {diagonal} without ixy, ixz, iyz: urdfdom",
     ):
-        model.robot_from_urdf(text, "r.urdf", KINOVA_JOINTS)
+        model.robot_from_urdf(text, "r.urdf", KINOVA_JOINTS, physical=physical)
 
 
 def test_an_inertia_that_breaks_only_the_triangle_inequality_loads() -> None:

@@ -735,3 +735,34 @@ def test_the_header_gives_the_torque_the_file_stands_for_and_the_armature_it_can
     predicted = regressor(robot, q, dq, ddq) @ theta
     assert np.max(np.abs(torque - predicted)) < 1e-5 * np.max(np.abs(predicted))
     assert np.max(np.abs(torque - rotor * ddq - predicted)) > 1e-2 * np.max(np.abs(predicted))
+
+
+def test_a_massless_link_with_inertia_is_named_with_the_body_that_carries_it():
+    """A tool flange of no mass with a placeholder inertia of 0.1 kg m^2 (bullet's Panda has
+    such on its flange and grasp target) fixed to the last link: Pinocchio adds it to that
+    body, so the urdf rows and the prior carry it; one on the fixed base moves nothing, and
+    the shipped Gen3 (its end effector 2.23e-12 kg) has none."""
+    from paramid.robot import model
+
+    text = URDF.read_text()
+    assert model.massless_inertias(model.robot_from_urdf(text, URDF, JOINTS), text) == []
+    six = 'ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"'
+    placeholder = f'<inertial><mass value="0"/><inertia {six}/></inertial>'
+    extra = (
+        f'<link name="flange">{placeholder}</link>'
+        '<joint name="to_flange" type="fixed"><parent link="end_effector_link"/>'
+        '<child link="flange"/><origin xyz="0 0 -0.05"/></joint>'
+        f'<link name="stand">{placeholder}</link>'
+        '<joint name="to_stand" type="fixed"><parent link="base_link"/>'
+        '<child link="stand"/></joint></robot>'
+    )
+    edited = text.replace("</robot>", extra)
+    robot = model.robot_from_urdf(edited, "arm.urdf", JOINTS)
+    plain = model.robot_from_urdf(text, URDF, JOINTS)
+    added = robot.model.inertias[7].inertia - plain.model.inertias[7].inertia
+    np.testing.assert_allclose(np.diag(added), 0.1, atol=1e-12)  # what the warning is about
+    [warning] = model.massless_inertias(robot, edited)
+    assert "link 'flange' has no mass but an inertia of diagonal ixx, iyy, izz = 0.1" in warning
+    assert "fixed to 'bracelet_link', which carries it" in warning and "arm.urdf" in warning
+    table = study.warnings_table({}, None, [], [warning])
+    assert table.to_dict("list") == {"method": [study.URDF_ROW], "warning": [warning]}

@@ -240,9 +240,11 @@ INERTIA_TOLERANCE = 1e-3
 
 
 def _check_inertia(inertia: ElementTree.Element, link: str, path: str, physical: bool) -> None:
-    """A link's ``<inertia>``: six numbers (a missing one is 0, as urdfdom reads it) whose
-    tensor, where ``physical``, has no negative principal moment; no body has one (the ``urdf``
-    method predicted with it and the prior toward the URDF clipped it silently).  Principal
+    """A link's ``<inertia>``: all six entries, numbers (urdfdom drops a tensor that lacks
+    one, printing an error and going on: Pinocchio's body then keeps its mass with no
+    rotational inertia), whose tensor, where ``physical``, has no negative principal moment;
+    no body has one (the ``urdf`` method predicted with it and the prior toward the URDF
+    clipped it silently).  Principal
     moments that break only the triangle inequality pass: makers' files do (the Gen3's
     shoulder_link), and the prior and the export say so where it matters
     (:func:`paramid.robot.priors.prior_pseudo_inertia`)."""
@@ -259,7 +261,13 @@ def _check_inertia(inertia: ElementTree.Element, link: str, path: str, physical:
     )
     missing = [key for key in INERTIA_KEYS if inertia.get(key) is None]
     written = " ".join(f'{key}="{inertia.get(key)}"' for key in INERTIA_KEYS if key not in missing)
-    written = f"<inertia {written}/>" + (f" ({', '.join(missing)} read as 0)" if missing else "")
+    written = f"<inertia {written}/>"
+    if missing:
+        raise RobotError(
+            f"URDF {path!r}: link {link!r} has {written} without {', '.join(missing)}: urdfdom "
+            "(Pinocchio's reader) drops a tensor that lacks an entry, and the link would turn "
+            "with no inertia at all; write all six (0 where an entry is 0) [kg m^2]"
+        )
     if not np.all(np.isfinite(tensor)):
         raise RobotError(
             f"URDF {path!r}: link {link!r} has {written}: its six entries are numbers [kg m^2]"
@@ -509,6 +517,35 @@ def _child_link(model: pin.Model, jid: int) -> str:
         if frame.parentJoint == jid and frame.type == pin.FrameType.BODY:
             return str(frame.name)
     return str(model.names[jid])
+
+
+def massless_inertias(robot: Robot, urdf: str) -> list[str]:
+    """Per URDF link of ``urdf`` (the robot's file) with no mass but an ``<inertia>`` (a
+    placeholder: no body resists turning without mass; bullet's Panda has 0.1 kg m^2 on its
+    massless flange and grasp target) that moves with an identified joint, a warning naming
+    the moving body Pinocchio merges it into across fixed or locked joints: that body's URDF
+    rigid body (the ``urdf`` rows, the prior toward the URDF) carries it."""
+    warnings = []
+    for link in urdf_tree(urdf).iter("link"):
+        mass, inertia = link.find("inertial/mass"), link.find("inertial/inertia")
+        if inertia is None or (mass is not None and float(mass.get("value", "0")) != 0.0):
+            continue
+        moments = [float(inertia.get(key, "0")) for key in ("ixx", "iyy", "izz")]
+        name = str(link.get("name"))
+        if not any(moments) or not robot.model.existFrame(name, pin.FrameType.BODY):
+            continue
+        joint = robot.model.frames[robot.model.getFrameId(name, pin.FrameType.BODY)].parentJoint
+        if joint == 0:  # on the fixed base: it moves with no joint
+            continue
+        body = _child_link(robot.model, joint)
+        held = "" if body == name else f"; it is fixed to {body!r}, which carries it"
+        warnings.append(
+            f"URDF {robot.urdf!r}: link {name!r} has no mass but an inertia of diagonal "
+            f"ixx, iyy, izz = {', '.join(f'{m:g}' for m in moments)} kg m^2 (a placeholder? no "
+            f"body has inertia without mass){held} in the URDF's rigid body: the urdf rows and "
+            "the prior toward the URDF include it; write 0 there or the link's measured values"
+        )
+    return warnings
 
 
 def robot_from_urdf(

@@ -895,6 +895,7 @@ EXTRAPOLATION_REL_RMSE = 2.0
 GIVEN_MODELS = ("urdf", "urdf_friction")
 #: warnings.csv's method of a warning about the records, not one method
 RECORDS_ROW = "(records)"
+URDF_ROW = "(urdf)"  # warnings.csv's rows of the study's URDF
 
 
 def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
@@ -947,14 +948,18 @@ def warnings_table(
     metas: Mapping[str, Mapping[str, Any]],
     validation: pd.DataFrame | None = None,
     record_warnings: Sequence[str] = (),
+    urdf_warnings: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """warnings.csv: what the records' stages warned of (``record_warnings``: a gap bridged by
+    """warnings.csv: what the URDF holds that its rigid body should not (``urdf_warnings``,
+    :func:`paramid.robot.model.massless_inertias`; under :data:`URDF_ROW`), what the records'
+    stages warned of (``record_warnings``: a gap bridged by
     interpolation, rest dropped at an end, a cross-validation gap cut; under
     :data:`RECORDS_ROW`), what each method's fit warned of (its metadata's ``warnings``; the
     prior climbing toward the URDF, say) and, given the ``validation`` table, its predictions
     worse than no torque (:func:`extrapolation_warnings`), one row per warning, no row when
     none did."""
-    rows = [(RECORDS_ROW, text) for text in record_warnings]
+    rows = [(URDF_ROW, text) for text in urdf_warnings]
+    rows += [(RECORDS_ROW, text) for text in record_warnings]
     rows += [(method, text) for method, meta in metas.items() for text in meta.get("warnings", [])]
     if validation is not None:
         rows += list(extrapolation_warnings(validation).items())
