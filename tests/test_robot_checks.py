@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
@@ -1133,3 +1134,51 @@ def test_an_inverted_torque_already_in_negate_is_told_to_leave_it(robot, listed)
         assert "negate the column" not in message
     else:
         assert "negate the column (the record's negate: ['TorqueCur4'])" in message
+
+
+@pytest.mark.parametrize("name", RECORDS[:2])  # the quadratic record moves joints in step
+@pytest.mark.parametrize("fields", [("tau",), ("q", "dq", "tau")])
+def test_columns_in_reverse_order_are_named_as_one_reversal(robot, name, fields):
+    """A log that numbers its joints from the tool (or a `joints:` list written from it):
+    every joint's column is another's.  Exchanges of two joints named a part of it (a Panda
+    log's reversed torque columns were called joints 2 and 6 exchanged in one record, 1 and
+    7 in the other); the reversal is named as one problem, with the file's first column."""
+    record = _gen3(name)
+    flipped = {field: getattr(record, field)[:, ::-1].copy() for field in fields}
+    problems = checks.record_problems(dataclasses.replace(record, **flipped), robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", None)]
+    what = "the torque columns" if fields == ("tau",) else "all columns (angle, velocity, torque)"
+    assert problems[0][2].startswith(f"{what} of all 7 joints fit the URDF's torque better in ")
+    assert "(the file's 'TorqueCur1', read as joint_1's, would be joint_7's)" in problems[0][2]
+
+
+def test_angle_columns_in_reverse_order_are_named_before_the_limits():
+    """Angles outside the URDF limits of several joints that all fit in reverse order: one
+    problem naming the reversal, not each joint asked about degrees (a Panda's reversed
+    log)."""
+    path = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
+    text = path.read_text()
+    # limits on every joint: joint_k within [k - 4.5, k - 2.5] rad, so none fits another's
+    for k in (1, 3, 5, 7):
+        text = text.replace(
+            f'<joint name="joint_{k}" type="continuous">',
+            f'<joint name="joint_{k}" type="revolute">',
+        )
+    tree = ET.fromstring(text)
+    for joint in tree.iter("joint"):
+        name = joint.get("name", "")
+        if name.startswith("joint_"):
+            k = int(name.split("_")[1])
+            limit = joint.find("limit")
+            limit.set("lower", str(k - 4.5))
+            limit.set("upper", str(k - 2.5))
+    limited = model.robot_from_urdf(ET.tostring(tree, encoding="unicode"), "limits.urdf", JOINTS)
+    record = _gen3()
+    centres = np.arange(1, 8) - 3.5
+    q = 0.3 * np.tanh(record.q) + centres  # within each joint's own limits
+    fits = dataclasses.replace(record, q=q, dq=None)
+    assert checks.angle_units(fits, limited) == []
+    reversed_q = dataclasses.replace(fits, q=q[:, ::-1].copy())
+    problems = checks.angle_units(reversed_q, limited)
+    assert [(c, j) for c, j, _ in problems] == [("angle_units", None)]
+    assert "reverse order" in problems[0][2] and "is it in degrees" not in problems[0][2]

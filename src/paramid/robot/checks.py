@@ -323,6 +323,25 @@ def angle_units(
                 )
         if message:
             problems.append(("angle_units", joint, message))
+    n = len(kinds)
+    if n >= 3 and len(problems) >= 2 and all(judged(n - 1 - k, k) is None for k in range(n)):
+        flagged = ", ".join(str(joint) for _, joint, _ in problems)
+        columns = record.q_columns
+        first = (
+            f" (the file's {columns[0]!r}, read as {record.joints[0]}'s, would be "
+            f"{record.joints[-1]}'s)"
+            if len(columns) == n
+            else ""
+        )
+        return [
+            (
+                "angle_units",
+                None,
+                f"the angle columns fit the URDF's joints in reverse order ({flagged} do not as "
+                f"read): is the log's joint order the opposite of the study's{first}? check the "
+                "record's `columns:` setting and the order of the study's joints",
+            )
+        ]
     return problems
 
 
@@ -925,6 +944,58 @@ def exchanged_columns(
                     scale=median_scale(scales),
                 )
             )
+    return explanations + reversed_columns(record, robot, motion_at_rows, tau, model)
+
+
+def reversed_columns(
+    record: RobotRecord,
+    robot: Robot,
+    motion_at_rows: tuple[Array, Array, Array],
+    tau: Array,
+    model: Expected,
+) -> list[Explanation]:
+    """The torque columns, or all columns, of three or more joints in reverse order (a log
+    numbering its joints from the tool, or a ``joints:`` list written from it): every joint's
+    column is another's, which exchanges of two joints name only in part (a Panda log's
+    reversed torque columns were called joints 2 and 6 exchanged in one record, 1 and 7 in
+    the other).  Strong where the whole misfit shrinks below :data:`SWAP_RATIO`."""
+    n = tau.shape[1]
+    if n < 3:  # two joints reversed are two exchanged
+        return []
+    order = np.arange(n)[::-1]
+    total = float(model.misfits(tau).sum())
+    other = expected(robot, *(values[:, order] for values in motion_at_rows))
+    crossed = tau[:, order]
+    logged = record.tau_columns
+    first = (
+        f" (the file's {logged[0]!r}, read as {record.joints[0]}'s, would be {record.joints[-1]}'s)"
+        if len(logged) == n
+        else ""
+    )
+    explanations = []
+    for what, judge, order_note in (
+        ("the torque columns", model, ""),
+        ("all columns (angle, velocity, torque)", other, " and the order of the study's joints"),
+    ):
+        share = _share(float(judge.misfits(crossed).sum()), total)
+        scales = judge.scales(crossed)
+        message = (
+            f"{what} of all {n} joints fit the URDF's torque better in reverse order (misfit x "
+            f"{share:.2f}): is the log's joint order the opposite of the study's{first}? "
+            f"check the record's `columns:` setting{order_note}"
+        )
+        judged = scales[np.isfinite(scales)]
+        explanations.append(
+            Explanation(
+                share,
+                share < SWAP_RATIO,
+                f"{what} of all joints in reverse order",
+                (("columns_swapped", None, message),),
+                joints=tuple(record.joints),
+                plausible_scale=judged.size > 0 and _in_band(judged, GAIN_BAND),
+                scale=median_scale(scales),
+            )
+        )
     return explanations
 
 
