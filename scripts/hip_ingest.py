@@ -27,7 +27,7 @@ def main(smk) -> None:
         trim_s=[spec["trim_start_s"], spec["trim_end_s"]],
         rest_dropped_s=list(rest),
         rows_trimmed=record.rows_trimmed,
-        time_origin_s=record.time_origin_s,  # the file's time at time 0: file = time + it
+        start_in_file_s=record.start_in_file_s,  # the file's time at time 0: file = time + it
         jitter=record.jitter,
         resampled=record.resampled,
         resampling="linear interpolation onto t0 + k / f_s, f_s = 1 / median interval"

@@ -25,7 +25,7 @@ def main(smk) -> None:
             "jitter": rec.jitter,
             "resampled": rec.resampled,
             "rows_dropped": rec.rows_trimmed,
-            "time_origin_s": rec.time_origin_s,  # the file's time at time 0: file = time + it
+            "start_in_file_s": rec.start_in_file_s,  # the file's time at time 0: file = time + it
             "rest_dropped_s": list(rest),
             "warnings": warned,  # tables/warnings.csv repeats them
         }

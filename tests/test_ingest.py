@@ -654,11 +654,11 @@ def test_trims_drop_the_ends_before_the_stamps_are_judged(tmp_path):
     assert kept.time[0] == 0.0 and kept.time.size == 450
     np.testing.assert_array_equal(kept.angle, whole.angle[100:550])
     # the file's time of the record's 0 is kept (predictions line up with the lab's log)
-    assert whole.time_origin_s == 0.0 and kept.time_origin_s == pytest.approx(1.0)
+    assert whole.start_in_file_s == 0.0 and kept.start_in_file_s == pytest.approx(1.0)
     late = pd.read_csv(path).assign(time=lambda f: f["time"] + 1733.25)
     late.to_csv(tmp_path / "late.csv", index=False)
     shifted = loaders.load_record(tmp_path / "late.csv", {}, trim_s=(1.0, 0.5))
-    assert shifted.time_origin_s == pytest.approx(1734.25) and shifted.time[0] == 0.0
+    assert shifted.start_in_file_s == pytest.approx(1734.25) and shifted.time[0] == 0.0
     frame = pd.read_csv(path)
     frame.drop(index=range(20, 60)).to_csv(tmp_path / "gap.csv", index=False)  # 0.4 s lost
     with pytest.raises(

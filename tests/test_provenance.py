@@ -193,6 +193,21 @@ def write_fit(
     )
 
 
+def test_a_records_start_in_its_file_is_compared(tmp_path):
+    """A record's ``start_in_file_s`` (the file's time of its 0) is data, not a timing: two
+    records that differ only there are a difference (named ``time_origin_s`` it was dropped
+    as a wall-clock key)."""
+    assert not provenance.is_timing("start_in_file_s")
+    frame = pd.DataFrame({"time": [0.0, 0.01], "angle": [0.1, 0.2]})
+    for name, start in (("a", 0.0), ("b", 1733.25)):
+        meta = io.provenance({}, [], stage="hip_ingest", start_in_file_s=start)
+        units = {"time": "s", "angle": "rad"}
+        io.write_parquet(frame, tmp_path / f"{name}.parquet", units=units, meta=meta)
+    assert provenance.output_hash(tmp_path / "a.parquet") != provenance.output_hash(
+        tmp_path / "b.parquet"
+    )
+
+
 def test_output_hash_dispatches_on_kind(tmp_path):
     write_fit(tmp_path / "a.parquet", 0.1, 3.0, commit="one")
     write_fit(tmp_path / "b.parquet", 0.1, 9.0, commit="two")

@@ -731,6 +731,28 @@ def test_a_floor_above_every_candidate_says_so():
     assert "above every candidate" in choice.rule
 
 
+def test_a_floor_no_close_score_meets_says_so(monkeypatch):
+    """Candidates at or above the floor exist, but none scores within one standard error of
+    the lowest (which lies below the floor): the lowest score is taken, and the rule says so
+    instead of naming a floor the choice does not meet."""
+    scores = {0.5: 1.0, 1.0: 1.0, 2.0: 1.0}
+    calls = iter([0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0])
+
+    def fake(data):
+        cut = next(calls)
+        base = scores.get(cut, 3.0)
+        return np.array([base - 0.01, base + 0.01, base, base])
+
+    monkeypatch.setattr(signals, "_cv_scores", fake)
+    t = np.arange(4000) / 500.0
+    q, _, _ = motion(t)
+    record = records.RobotRecord(t, q, None, q.copy(), tuple(JOINTS), 500.0, 0.0, False)
+    candidates = [0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
+    choice = signals.choose_cutoff([record], SIGNALS, diagonal_regressor, candidates, 4)
+    assert choice.chosen_hz == 0.5 < choice.floor_hz <= 8.0
+    assert "no candidate at or above it scores within one standard error" in choice.rule
+
+
 def test_the_auto_cutoffs_standard_error_is_over_the_folds(monkeypatch):
     """Each candidate's score is the mean of its fold scores and its standard error their
     sample standard deviation over √folds (here 4 folds scoring 1, 2, 3, 4 N m: mean 2.5,
@@ -772,8 +794,8 @@ def test_a_log_loses_its_long_rest_at_the_ends(before, after, dropped):
     start = round(rest[0] * 1000)
     assert record.time[0] == 0.0 and record.time.size == whole.time.size - round(sum(rest) * 1000)
     # the file's time of the record's 0: its first stamp, after the rest dropped there
-    assert whole.time_origin_s == padded["time"].iloc[0]
-    assert record.time_origin_s == pytest.approx(padded["time"].iloc[0] + rest[0], abs=1e-9)
+    assert whole.start_in_file_s == padded["time"].iloc[0]
+    assert record.start_in_file_s == pytest.approx(padded["time"].iloc[0] + rest[0], abs=1e-9)
     np.testing.assert_array_equal(record.q, whole.q[start : start + record.time.size])
     np.testing.assert_array_equal(record.tau, whole.tau[start : start + record.time.size])
     if any(rest):

@@ -59,7 +59,7 @@ class MeasuredRecord:
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
     # the file's time [s] at the record's time 0, its first kept stamp (timestamps: seconds
     # after the file's first): the file's time of a sample is its time + this
-    time_origin_s: float = 0.0
+    start_in_file_s: float = 0.0
 
 
 def data_row(at: int, lines: FileLines = DEFAULT_LINES) -> str:
@@ -676,7 +676,7 @@ def record_from_table(
         jitter=jitter,
         resampled=resampled,
         rows_trimmed=len(frame) - (rows.stop - rows.start),
-        time_origin_s=float(stamps[0]),
+        start_in_file_s=float(stamps[0]),
     )
 
 

@@ -71,7 +71,7 @@ class RobotRecord:
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
     # the file's time [s] at the record's time 0, its first kept stamp (timestamps: seconds
     # after the file's first): the file's time of a sample is its time + this
-    time_origin_s: float = 0.0
+    start_in_file_s: float = 0.0
     # the file's angle [rad or m] of each locked joint it logs (a ``{joint}`` q template):
     # the checks compare it with the value the model holds the joint at
     locked_q: Mapping[str, Array] = dataclasses.field(default_factory=dict)
@@ -545,7 +545,7 @@ def record_from_table(
         jitter=jitter,
         resampled=resampled,
         rows_trimmed=len(frame) - (rows.stop - rows.start),
-        time_origin_s=float(stamps[0]),
+        start_in_file_s=float(stamps[0]),
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
         rows=rows.start + source,
         q_logged=q_logged[source],

@@ -121,8 +121,8 @@ def velocity_band(
     within the pass band of the widest candidate cutoff ``widest_hz`` (the measured velocity,
     else the angle's central difference, low-passed there as the chain would; the mean
     removed).  Unfiltered, a logger's differentiated encoder or a ripple far above the motion
-    held most of the power: the DFKI pendulum's logged velocity has 99 % of it below 104 Hz,
-    its filtered angle's derivative below 1.5 Hz."""
+    held most of the power: the DFKI pendulum's logged velocity in ``sysid_pd`` has 99 % of it
+    below about 100 Hz, below 1.5 Hz within a 25 Hz pass band."""
     fs = record.sample_rate_hz
     velocity = record.dq if record.dq is not None else np.gradient(record.q, record.time, axis=0)
     return signals.power_band(signals.lowpass(velocity.T, widest_hz, fs, order).T, fs, fraction)
@@ -148,9 +148,10 @@ def choose_cutoff(
     Gen3 logs it falls by 0.15 N m from 8 to 25 Hz within its standard error): the choice is the
     **lowest** candidate whose score is within one standard error of the lowest score and that
     is at least :data:`BAND_FACTOR` x the median over joints of the band holding
-    :data:`BAND_FRACTION` of the velocity's power (a 4th-order zero-phase Butterworth passes
-    99 % of the power at 0.56 of its cutoff), so the filter keeps the motion and drops what
-    lies above it.
+    :data:`BAND_FRACTION` of the velocity's power within the widest candidate's pass band
+    (:func:`velocity_band`; a 4th-order zero-phase Butterworth passes 99 % of the power at
+    0.56 of its cutoff), so the filter keeps the motion and drops what lies above it.  Where
+    no candidate meets both, the lowest score is taken and the rule's text says why.
     """
     factor = int(signals_config["decimate"])
     usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
@@ -171,7 +172,14 @@ def choose_cutoff(
         "lowest cutoff within one standard error of the lowest blocked CV RMSE of the LS fit, "
         f"at least {BAND_FACTOR:g} x the median {100 * BAND_FRACTION:g} % velocity band "
         f"below the widest candidate (a floor of {floor:.3g} Hz"
-        + (")" if floor <= usable[-1] else "; above every candidate: the lowest score taken)")
+        + (
+            ")"
+            if within.any()
+            else "; above every candidate: the lowest score taken)"
+            if floor > usable[-1]
+            else "; no candidate at or above it scores within one standard error of the lowest: "
+            "the lowest score taken)"
+        )
     )
     candidates = np.asarray(usable, dtype=np.float64)
     return cutoff.CutoffChoice(candidates, mean, float(candidates[chosen]), blocks, rule, se, floor)
