@@ -400,6 +400,17 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     )
     assert "predicts no better at the strongest weight than every link pulled" in no_better
     assert "bracelet_link" not in no_better
+    # a link whose release halves the strongest weight's error but still climbs is named as
+    # helping (a Panda's payload link beside links 10 % off went unnamed)
+    halved = dataclasses.replace(pulled, scores=0.5 * pulled.scores)
+    assert study.prior_climbs(halved) and halved.mean[-1] < top
+    helping = study.prior_disagreement(
+        pulled, "kinova_gen3", {"bracelet_link": halved, "forearm_link": flat_above}, "N m"
+    )
+    assert "freeing any one link leaves the climb" in helping
+    assert f"; freeing bracelet_link {halved.mean[-1]:.4g} N m predicts better there" in helping
+    assert "(bracelet_link best: a load there beside other links off?)" in helping
+    assert "forearm_link" not in helping
     # with a link free already (lmi.free_links), the warning neither asks to name it nor
     # calls the curve's strongest score "every link pulled" (a Panda user's was with link 7
     # free): the trials free one link more
