@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import loaders
@@ -104,6 +105,15 @@ def test_a_zero_based_log_is_read_with_i0_and_named_with_i(tmp_path: Path):
     one_based = columns | {"q": "actual_q_{i}", "tau": "target_tau_{i0}"}
     with pytest.raises(InputError, match=r"missing column 'actual_q_3'.*from 0: use \{i0\}"):
         loaders.load_robot_record(path, JOINTS, columns=one_based)
+    # the other way round: {i0} on a log numbered from 1 (a Panda user's A{i0}_pos_deg)
+    renamed = pd.read_csv(path).rename(
+        columns=lambda c: re.sub(r"_(\d)$", lambda m: f"_{int(m[1]) + 1}", c)
+    )
+    renamed.to_csv(tmp_path / "one.csv", index=False)
+    with pytest.raises(InputError, match=r"missing column 'actual_q_0'.*from 1: use \{i\} for"):
+        loaders.load_robot_record(
+            tmp_path / "one.csv", JOINTS, columns=columns | {"tau": "target_tau_{i}"}
+        )
 
 
 def test_joint_name_template(tmp_path: Path):

@@ -336,10 +336,16 @@ def _field_columns(
     for column, joint in zip(wanted, joints, strict=True):
         if column not in frame.columns:
             zero = "{i}" in template and template.format(i=0, i0=0, joint=joint) in frame.columns
+            last = len(joints)  # one past the last 0-based index
+            one = (
+                "{i0}" in template
+                and template.format(i=last, i0=last, joint=joint) in frame.columns
+            )
             raise InputError(
                 f"{path}: missing column {column!r} ({field} of joint {joint!r}); the file has "
                 f"{field} columns {present} of those configured"
                 + ("; it numbers its joints from 0: use {i0} for that" if zero else "")
+                + ("; it numbers its joints from 1: use {i} for that" if one else "")
             )
     if _indexed(template):
         found = _indexed_columns(frame, template)
