@@ -947,6 +947,57 @@ def exchanged_columns(
     return explanations + reversed_columns(record, robot, motion_at_rows, tau, model)
 
 
+def radians_among_degrees(
+    record: RobotRecord,
+    robot: Robot,
+    motion_at_rows: tuple[Array, Array, Array],
+    tau: Array,
+    model: Expected,
+    units: Mapping[str, str],
+) -> list[Explanation]:
+    """In a record declared in degrees (``units.q: deg``) whose other joints' angles leave
+    ±2π as degrees do, a joint whose angle column stays within ±2π and moves like radians
+    (:func:`paramid.plausibility.radian_like`), which :func:`radians_declared_degrees` leaves
+    as degrees of a small motion: that column read in radians (its angle, and the derivatives
+    taken from it, x 180/π).  The angles alone cannot tell the two apart (a Panda log with its
+    last joint in radians ran to a validation RMSE 7x the noise, unwarned); the torque can,
+    where the joint's rigid body shows.  Strong where the whole misfit shrinks below
+    :data:`SWAP_RATIO`."""
+    if units.get("q") != "deg" or record.q_logged is None:
+        return []
+    turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
+    logged = record.q_logged
+    leaving = np.abs(logged).max(axis=0) > 2 * np.pi
+    like = plausibility.radian_like(logged)
+    if not leaving[turning].any():
+        return []
+    total = float(model.misfits(tau).sum())
+    explanations = []
+    for k in (k for k in turning if like[k]):
+        scaled = [values.copy() for values in motion_at_rows]
+        for values in scaled:
+            values[:, k] *= 180.0 / np.pi
+        share = _share(float(expected(robot, *scaled).misfits(tau).sum()), total)
+        joint = record.joints[k]
+        column = f" ({record.q_columns[k]!r})" if len(record.q_columns) > k else ""
+        message = (
+            f"the torque fits the URDF's far better with this joint's angle column{column} read "
+            f"in radians (misfit x {share:.2f}), while the record declares units.q: deg and "
+            f"other joints' angles leave ±2π as degrees do: a record with angle columns in two "
+            "units? units.q converts every joint of a record alike: convert that column (and "
+            "its velocity's) to degrees"
+        )
+        explanations.append(
+            Explanation(
+                share,
+                share < SWAP_RATIO,
+                f"{joint}'s angle column read in radians",
+                (("angle_units", joint, message),),
+            )
+        )
+    return explanations
+
+
 def reversed_columns(
     record: RobotRecord,
     robot: Robot,
@@ -1194,6 +1245,7 @@ def checked_record(
         return found + kept
     explanations = inverted_signs(record, tau, model, negated)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
+    explanations += radians_among_degrees(record, robot, sampled, tau, model, units)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
     problems += [problem for problem in found if problem[0] not in skip]
     exchange = any(check == "columns_swapped" for check, _, _ in found)
