@@ -16,12 +16,14 @@ from paramid.hip.workflow import HipStudies
 from paramid.robot.workflow import RobotStudies
 from paramid.workflow import (
     apply_rule_template,
+    audit_targets,
     cancel_scheduler_wakeups,
     checked,
     load_config,
     memory_mb,
     no_such_study,
     one_of,
+    other_targets,
     overlay_options,
     study_targets,
     unknown_study,
@@ -118,7 +120,7 @@ rule all:
 rule audit:
     """Every claims audit (hip, pendulum, nonlinear, KR210, CEC 2022, the excitation designs)."""
     input:
-        [t for t in rules.all.input if Path(t).stem == "audit"],
+        audit_targets(rules.all.input),
 
 
 include: "workflow/rules/provenance.smk"

@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from paramid import io
-from paramid.audit import write_audit
+from paramid.audit import audit_caption
 from paramid.calibration import audit, paper, twin
 
 
@@ -24,7 +24,14 @@ def main(smk) -> None:
     result = audit.kr210_audit(
         **tables, fits=fits, printed=printed, calibrated=calibrated, histories=histories
     )
-    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
+    log.info(
+        io.write_table(
+            result,
+            smk.output.csv,
+            smk.output.md,
+            audit_caption(cfg["study"], list(result["verdict"])),
+        )
+    )
 
 
 if __name__ == "__main__":

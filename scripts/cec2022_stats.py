@@ -7,7 +7,7 @@ import re
 import pandas as pd
 
 from paramid import io
-from paramid.audit import write_audit
+from paramid.audit import audit_caption
 from paramid.cec2022 import paper, study
 from paramid.cec2022 import runs as run_files
 
@@ -33,7 +33,12 @@ def main(smk) -> None:
         claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
     places = paper.text_places(io.read_yaml(smk.input.paper), smk.input.paper)
     audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals, text_places=places)
-    write_audit(audit, smk.output.audit, smk.output.audit_md, "cec2022")
+    io.write_table(
+        audit,
+        smk.output.audit,
+        smk.output.audit_md,
+        audit_caption("cec2022", list(audit["verdict"])),
+    )
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)
     )

@@ -5,7 +5,7 @@ benefits the paper claims (paramid.excitation.audit)."""
 import pandas as pd
 
 from paramid import io
-from paramid.audit import write_audit
+from paramid.audit import audit_caption
 from paramid.excitation import audit
 
 
@@ -17,7 +17,14 @@ def main(smk) -> None:
     comparison = pd.read_csv(smk.input.comparison) if compared else None
     per_seed = io.read_parquet(smk.input.seeds)[0] if compared else None
     result = audit.excitation_audit(design, comparison, per_seed)
-    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
+    log.info(
+        io.write_table(
+            result,
+            smk.output.csv,
+            smk.output.md,
+            audit_caption(cfg["study"], list(result["verdict"])),
+        )
+    )
 
 
 if __name__ == "__main__":

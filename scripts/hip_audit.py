@@ -3,7 +3,7 @@
 import pandas as pd
 
 from paramid import estimators, io
-from paramid.audit import write_audit
+from paramid.audit import audit_caption
 from paramid.hip import audit, model, twin
 
 
@@ -54,7 +54,14 @@ def main(smk) -> None:
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)
-    log.info(write_audit(result, smk.output.csv, smk.output.md, cfg["study"]))
+    log.info(
+        io.write_table(
+            result,
+            smk.output.csv,
+            smk.output.md,
+            audit_caption(cfg["study"], list(result["verdict"])),
+        )
+    )
 
 
 if __name__ == "__main__":

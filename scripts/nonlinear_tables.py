@@ -5,7 +5,7 @@ and the audit (audit.csv, audit.md) with the conclusion on the paper's open ques
 import pandas as pd
 
 from paramid import io
-from paramid.audit import write_audit
+from paramid.audit import audit_caption
 from paramid.friction import laws, report
 from paramid.hip import twin
 
@@ -38,7 +38,12 @@ def main(smk) -> None:
         min_delta=s["min_cliffs_delta"],
         calibrated_noise=twin.is_calibrated(cfg["twin"]),
     )
-    write_audit(audit, smk.output.audit, smk.output.audit_md, cfg["study"])
+    io.write_table(
+        audit,
+        smk.output.audit,
+        smk.output.audit_md,
+        audit_caption(cfg["study"], list(audit["verdict"])),
+    )
     log.info("%d cells, %d comparisons", len(summary), len(table))
     conclusion = audit[audit.claim == "conclusion"].iloc[0]
     log.info("conclusion: %s (%s)", conclusion.verdict, conclusion.reason)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import audit
+from paramid import audit, io
 from paramid.calibration import audit as calibration_audit
 from paramid.calibration import paper, report, significance
 from paramid.hip import audit as hip_audit
@@ -572,20 +572,24 @@ def test_a_margin_sweep_without_the_studys_margin_has_no_test_and_no_crash():
 
 
 def test_every_audit_md_has_the_same_summary_line(repo_root, tmp_path):
-    """audit.write_audit writes audit.csv and audit.md under the one summary line; every
-    script that writes an audit goes through it (hip_nonlinear's audit.md printed a Python dict
-    of counts, cec2022 had no audit.md)."""
+    """io.write_table writes audit.csv and audit.md under the one summary line of
+    audit.audit_caption; every script that writes an audit goes through both (hip_nonlinear's
+    audit.md printed a Python dict of counts, cec2022 had no audit.md)."""
     rows = [
         audit.row("a", "s", 1.0, 1.1, "t", "differs", "r", unit="1"),
         audit.row("b", "s", 1.0, 1.0, "t", "reproduced", "r", unit="1"),
     ]
-    caption = audit.write_audit(pd.DataFrame(rows), tmp_path / "a.csv", tmp_path / "a.md", "x")
+    frame = pd.DataFrame(rows)
+    caption = audit.audit_caption("x", list(frame["verdict"]))
+    assert io.write_table(frame, tmp_path / "a.csv", tmp_path / "a.md", caption) == caption
     assert caption == "Claims audit (x): 2 claims; verdicts: 1 reproduced, 1 differs"
     assert (tmp_path / "a.md").read_text().startswith(caption + "\n\n| claim |")
     assert list(pd.read_csv(tmp_path / "a.csv")["verdict"]) == ["differs", "reproduced"]
-    for script in ("hip_audit", "calibration_audit", "nonlinear_tables", "cec2022_stats"):
+    scripts = ("hip_audit", "calibration_audit", "nonlinear_tables", "cec2022_stats")
+    for script in (*scripts, "excitation_audit"):
         text = (repo_root / "scripts" / f"{script}.py").read_text()
-        assert "write_audit(" in text and "value_counts" not in text, script
+        assert "io.write_table(" in text and "audit_caption(" in text, script
+        assert "value_counts" not in text, script
     rule = (repo_root / "workflow/rules/cec2022.smk").read_text()
     assert 'audit_md=f"{CEC.out}/audit.md"' in rule
 

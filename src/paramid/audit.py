@@ -23,13 +23,10 @@ row says why.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-
-from paramid import io
 
 COLUMNS = [
     "claim",
@@ -77,17 +74,6 @@ def audit_caption(study: str, verdicts: Sequence[str]) -> str:
     :data:`VERDICTS` order ("verdicts: 25 reproduced, 3 direction only, 50 differs, ...")."""
     counts = [f"{list(verdicts).count(v)} {v}" for v in VERDICTS if v in verdicts]
     return f"Claims audit ({study}): {len(verdicts)} claims; verdicts: {', '.join(counts)}"
-
-
-def write_audit(
-    frame: pd.DataFrame, csv: str | os.PathLike, md: str | os.PathLike, study: str
-) -> str:
-    """Write a study's audit as ``csv`` and as the Markdown table ``md`` under its
-    :func:`audit_caption`, the one summary line every study's audit.md has; returns it."""
-    caption = audit_caption(study, list(frame["verdict"]))
-    io.write_csv(frame, csv)
-    io.write_markdown(frame, md, caption=caption)
-    return caption
 
 
 def row(

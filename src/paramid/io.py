@@ -577,6 +577,16 @@ def write_markdown(
     write_text(markdown_table(frame, digits=digits, caption=caption), path)
 
 
+def write_table(
+    frame: pd.DataFrame, csv: str | os.PathLike, md: str | os.PathLike, caption: str
+) -> str:
+    """Write ``frame`` as ``csv`` and as the Markdown table ``md`` under ``caption`` (a claims
+    audit's two files, :func:`paramid.audit.audit_caption`); returns the caption."""
+    write_csv(frame, csv)
+    write_markdown(frame, md, caption=caption)
+    return caption
+
+
 # ---- users' files: records, configs, models -------------------------------------------------
 
 

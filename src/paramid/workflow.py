@@ -232,6 +232,17 @@ def no_such_study(
     return stop
 
 
+def other_targets(targets: Iterable[object], excluded: str) -> list[str]:
+    """``targets`` (a rule's input, e.g. ``rules.all.input``) other than ``excluded``: what
+    ``results/provenance.json`` records, every target of ``all`` but itself."""
+    return [str(t) for t in targets if str(t) != excluded]
+
+
+def audit_targets(targets: Iterable[object]) -> list[str]:
+    """The claims audits (``audit.csv``, ``audit.md``) among ``targets``: rule ``audit``'s."""
+    return [str(t) for t in targets if Path(str(t)).stem == "audit"]
+
+
 def overlay_options(configfiles: Iterable[str | os.PathLike]) -> str:
     """The ``--configfile`` options of a run's overlays for a shell command (absolute, quoted):
     ``verify`` rebuilds with the same config as the run that asked for it."""

@@ -7,8 +7,8 @@
 import sys
 
 PROVENANCE_JSON = "results/provenance.json"
-# every target of `rule all` except the provenance record itself (evaluated once all is parsed)
-PROVENANCE_INPUTS = lambda wildcards: [str(t) for t in rules.all.input if str(t) != PROVENANCE_JSON]
+# every target of `rule all` but the provenance record itself (evaluated once all is parsed)
+PROVENANCE_INPUTS = lambda wildcards: other_targets(rules.all.input, PROVENANCE_JSON)
 
 
 rule provenance:
