@@ -193,7 +193,7 @@ def fit_population(
     objective = LinearRMSE(H, y)
     seeds = [seed_sequence(study, method, run) for run in range(runs)]
 
-    def call():
+    def call() -> OptimResult:
         return optimiser(
             objective,
             lower,

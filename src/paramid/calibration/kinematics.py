@@ -137,7 +137,9 @@ class Chain:
     xa: list[FloatArray]
 
 
-def _turn(u: FloatArray, v: FloatArray, c: FloatArray, s: FloatArray):
+def _turn(
+    u: FloatArray, v: FloatArray, c: FloatArray, s: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Axes (u, v) turned by the angle with cosine c and sine s about their normal."""
     return u * c + v * s, v * c - u * s
 

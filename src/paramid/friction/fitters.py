@@ -28,6 +28,7 @@ from scipy.optimize import OptimizeResult, least_squares
 from paramid import population
 from paramid.friction.data import objective
 from paramid.friction.runs import Cell, Recorder, RunSet, Trace
+from paramid.optim.base import OptimResult
 
 Array = NDArray[np.float64]
 
@@ -52,7 +53,7 @@ def fit_population(
     optimiser = population.POPULATION_METHODS[method].run
     fn = objective(cell.hip, cell.cal)
 
-    def call():
+    def call() -> OptimResult:
         return optimiser(
             fn,
             lower,

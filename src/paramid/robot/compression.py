@@ -127,7 +127,9 @@ class Compressed:
         return np.vstack([factor, np.zeros((p - factor.shape[0], p))])
 
 
-def _compress_block(part: Channels, regressor: Regressor, start: int, stop: int, chunk: int):
+def _compress_block(
+    part: Channels, regressor: Regressor, start: int, stop: int, chunk: int
+) -> tuple[Array, Array, Array]:
     """(R (n, p, p), c (n, p), ρ² (n,)) of samples [start, stop) of one record."""
     factors: list[Array] = []
     for first in range(start, stop, chunk):
@@ -138,7 +140,8 @@ def _compress_block(part: Channels, regressor: Regressor, start: int, stop: int,
         for j, acc in enumerate(factors):
             factors[j] = fold(acc, np.column_stack([Y[:, j], part.tau[first:last, j]]))
     p = factors[0].shape[1] - 1
-    return tuple(np.array(x) for x in zip(*(_split(f, p) for f in factors), strict=True))
+    R, c, rho2 = (np.array(x) for x in zip(*(_split(f, p) for f in factors), strict=True))
+    return R, c, rho2
 
 
 CORE, HEAD, TAIL = 0, 1, 2

@@ -93,7 +93,7 @@ def channel_frame(
     channels: Mapping[str, Array | None],
     joints: Sequence[str],
     units: Sequence[Mapping[str, str]],
-):
+) -> tuple[pd.DataFrame, dict[str, str]]:
     """``time`` and ``<channel>_<joint>`` columns (channels that are None are left out), with
     their units (``units``: per joint, its channels' units, :func:`paramid.robot.model.
     joint_units`)."""
@@ -351,7 +351,9 @@ def problem(
     )
 
 
-def stacked_rows(robot: Robot, base: BaseParameters, parts: Sequence[ProcessedRecord]):
+def stacked_rows(
+    robot: Robot, base: BaseParameters, parts: Sequence[ProcessedRecord]
+) -> Callable[[], tuple[Array, Array]]:
     """A function giving (W, y): the base regressor's rows and the torque of the records,
     joint-major per sample (memory O(record length · base parameters))."""
 
