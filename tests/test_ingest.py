@@ -876,6 +876,24 @@ def test_a_column_named_in_negate_is_read_inverted_and_the_file_kept(tmp_path):
         io.read_record({"path": path, **vars(io.CsvFormat()), "negate": ["tau"]})
 
 
+def test_a_column_named_in_scale_is_read_times_its_factor_after_negate(tmp_path):
+    """A motor current logged in A (a UR's RTDE): ``scale`` reads the column times its torque
+    constant, after ``negate``; the file stays as written; a column the file lacks, or one of
+    no numbers, is named as for negate."""
+    path = write_csv(tmp_path / "r.csv")
+    before = path.read_bytes()
+    logged = pd.read_csv(path)["torque"]
+    spec = {"path": path, **vars(io.CsvFormat())}
+    frame = io.read_record({**spec, "scale": {"torque": 13.0}})
+    np.testing.assert_array_equal(frame["torque"], 13.0 * logged)
+    both = io.read_record({**spec, "negate": ["torque"], "scale": {"torque": 13.0, "angle": 2.0}})
+    np.testing.assert_array_equal(both["torque"], -13.0 * logged)
+    np.testing.assert_array_equal(both["angle"], 2.0 * pd.read_csv(path)["angle"])
+    assert path.read_bytes() == before
+    with pytest.raises(ingest.InputError, match=r"scale names column\(s\) \['current_1'\]"):
+        io.read_record({**spec, "scale": {"current_1": 13.0}})
+
+
 def test_a_title_with_the_headers_count_of_fields_is_named_beside_it(tmp_path):
     """A title line with as many commas as the header is no comment: both lines are offered."""
     path = tmp_path / "r.csv"

@@ -1203,3 +1203,16 @@ def test_one_angle_column_in_radians_in_a_log_in_degrees_is_named_by_the_torque(
     assert (check, named) == ("angle_units", JOINTS[joint])
     assert f"angle column ('Position{joint + 1}') read in radians (misfit x " in message
     assert "convert that column (and its velocity's) to degrees" in message
+
+
+def test_a_torque_logged_as_motor_current_is_told_of_scale(robot):
+    """Every joint's torque about 0.08 x the URDF's (a current in A before its torque
+    constant of some 13 N m/A): the record's scale is named with the `scale:` setting that
+    reads it in N m; N m read as N mm (0.001 x) is a unit, not a current."""
+    record = _gen3()
+    current = checks.record_problems(dataclasses.replace(record, tau=record.tau / 13.0), robot)
+    assert [(c, j) for c, j, _ in current] == [("torque_units", None)]
+    assert "a motor current in A? read it times each joint's torque constant" in current[0][2]
+    unit = checks.record_problems(dataclasses.replace(record, tau=record.tau * 1e-3), robot)
+    assert [(c, j) for c, j, _ in unit] == [("torque_units", None)]
+    assert "motor current" not in unit[0][2]

@@ -714,26 +714,32 @@ def _binary_kind(path: Path) -> str | None:
 def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
     """:func:`read_table` of a record as its config gives it (``path`` and :class:`CsvFormat`),
     with the columns its ``negate`` list names read with their sign inverted (a torque or an
-    angle measured the other way round; the file stays as the logger wrote it).  A cell that
-    holds no number is kept as written, for the record's checks to name."""
+    angle measured the other way round) and those its ``scale`` mapping names read times their
+    factor (a motor current times its torque constant); the file stays as the logger wrote it.
+    A cell that holds no number is kept as written, for the record's checks to name."""
     import pandas as pd
 
     frame = read_table(spec["path"], CsvFormat.of(spec), units_row=True)
     negate = list(spec.get("negate") or [])
-    if missing := [c for c in negate if c not in frame.columns]:
-        raise InputError(
-            f"{spec['path']}: negate names column(s) {missing} the file does not have; it has "
-            f"{list(frame.columns)}"
-        )
-    for column in negate:
-        kind = frame[column].dtype.kind
-        if kind not in "iufO":  # times, durations, booleans: no sign to invert
+    scale = dict(spec.get("scale") or {})
+    for setting, named in (("negate", negate), ("scale", list(scale))):
+        if missing := [c for c in named if c not in frame.columns]:
             raise InputError(
-                f"{spec['path']}: negate names column {column!r}, which holds "
-                f"{frame[column].dtype} values, not numbers"
+                f"{spec['path']}: {setting} names column(s) {missing} the file does not have; it "
+                f"has {list(frame.columns)}"
             )
+        for column in named:
+            if frame[column].dtype.kind not in "iufO":  # times, durations, booleans
+                raise InputError(
+                    f"{spec['path']}: {setting} names column {column!r}, which holds "
+                    f"{frame[column].dtype} values, not numbers"
+                )
+    factors = {column: -1.0 for column in negate}
+    for column, factor in scale.items():
+        factors[column] = factors.get(column, 1.0) * float(factor)
+    for column, factor in factors.items():
         numbers = pd.to_numeric(frame[column], errors="coerce")
-        frame[column] = (-numbers).where(numbers.notna(), frame[column])
+        frame[column] = (factor * numbers).where(numbers.notna(), frame[column])
     return frame
 
 

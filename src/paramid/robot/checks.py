@@ -88,6 +88,9 @@ SIGN_CORRELATION = 0.5
 # reverse) puts it 100-1000x off; a payload or torque constants the URDF lacks move it by a
 # small factor (per joint 0.91-1.95, median 1.26-1.44 on the shipped Gen3 logs)
 TORQUE_SCALE_BAND = (0.1, 10.0)
+# a torque this many times the URDF's or more, below the band, may be a motor current in A
+# (torque constants with the gear ratio: 0.5-50 N m/A), unlike N m read as N mm (0.001 x)
+CURRENT_SCALE = 0.005
 # one joint's scale against the joints' median: a motor current logged without its torque
 # constant and gear ratio on one joint puts it ~10x off the others (a UR-like twin's elbow:
 # 0.0995 x the URDF's beside a median of 0.96, inside TORQUE_SCALE_BAND); the shipped Gen3 logs'
@@ -686,9 +689,15 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     units = "units.tau (N m or N mm; a prismatic joint's force in N)"
     if not low <= scale <= high:
         joints = ", ".join(record.joints[k] for k in loaded)
+        current = (
+            "; a motor current in A? read it times each joint's torque constant: the record's "
+            "scale: {column: N m/A}"
+            if CURRENT_SCALE <= scale < low  # far below: a unit (N m read as N mm: 0.001 x)
+            else ""
+        )
         message = (
             f"the torque of {joints} is {scale:.3g} x the URDF's (expected {low:g}-{high:g}): "
-            f"check {units}"
+            f"check {units}{current}"
         )
         return [("torque_units", None, message)]
     problems: list[Problem] = []
@@ -1225,8 +1234,13 @@ def checked_record(
         # first two exchanged, every column, put the record's torque at 0.07 x the URDF's)
         swaps = exchanged_columns(record, robot, sampled, tau, model)
         if scale[0][1] is None:  # the whole record's scale: an exchange that puts it in band
+            # and at least halfway to 1 on a log scale (a motor current at 0.097 x, lifted to
+            # 0.10 x by exchanging two angle columns, was called that exchange)
             low, high = TORQUE_SCALE_BAND
-            fitting = [e for e in swaps if low <= e.scale <= high]
+            off = abs(np.log(median_scale(model.scales(tau))))
+            fitting = [
+                e for e in swaps if low <= e.scale <= high and abs(np.log(e.scale)) < off / 2
+            ]
         else:
             flagged = {joint for _, joint, _ in scale}
             fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
