@@ -892,6 +892,11 @@ def test_a_column_named_in_scale_is_read_times_its_factor_after_negate(tmp_path)
     assert path.read_bytes() == before
     with pytest.raises(ingest.InputError, match=r"scale names column\(s\) \['current_1'\]"):
         io.read_record({**spec, "scale": {"current_1": 13.0}})
+    stamped = pd.read_csv(path)
+    stamped["time"] = pd.Timestamp("2026-12-05", tz="UTC") + pd.to_timedelta(stamped["time"], "s")
+    stamped.to_parquet(tmp_path / "r.parquet")
+    with pytest.raises(ingest.InputError, match=r"scale names column 'time', which holds datetime"):
+        io.read_record({**spec, "path": tmp_path / "r.parquet", "scale": {"time": 2.0}})
 
 
 def test_a_title_with_the_headers_count_of_fields_is_named_beside_it(tmp_path):

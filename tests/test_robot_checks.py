@@ -1203,6 +1203,9 @@ def test_one_angle_column_in_radians_in_a_log_in_degrees_is_named_by_the_torque(
     assert (check, named) == ("angle_units", JOINTS[joint])
     assert f"angle column ('Position{joint + 1}') read in radians (misfit x " in message
     assert "convert that column (and its velocity's) to degrees" in message
+    # a velocity declared in rad/s (or none logged) is left alone by the advice
+    [(_, _, own)] = checks.record_problems(mixed, robot, units={"q": "deg", "dq": "rad/s"})
+    assert "convert that column to degrees" in own and "velocity's" not in own
 
 
 def test_a_torque_logged_as_motor_current_is_told_of_scale(robot):
@@ -1212,7 +1215,7 @@ def test_a_torque_logged_as_motor_current_is_told_of_scale(robot):
     record = _gen3()
     current = checks.record_problems(dataclasses.replace(record, tau=record.tau / 13.0), robot)
     assert [(c, j) for c, j, _ in current] == [("torque_units", None)]
-    assert "a motor current in A? read it times each joint's torque constant" in current[0][2]
+    assert "a motor current in A, or a motor-side torque? read it times each" in current[0][2]
     unit = checks.record_problems(dataclasses.replace(record, tau=record.tau * 1e-3), robot)
     assert [(c, j) for c, j, _ in unit] == [("torque_units", None)]
     assert "motor current" not in unit[0][2]

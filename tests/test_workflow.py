@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from paramid import audit as paramid_audit
-from paramid import io, simulation, workflow
+from paramid import io, simulation
 
 pytestmark = pytest.mark.slow
 WORKFLOW_FILES = ["Snakefile", "config.yaml", "workflow", "scripts", "data", "envs", "profiles"]
@@ -277,18 +277,3 @@ def test_audit_has_a_verdict_and_reason_for_every_claim(built):
     assert "fitted fc" in claims.loc["NFSI gamma (Eq 10)", "reason"]
     pendulum = pd.read_csv(built / "results/pendulum/audit.csv")
     assert pendulum["claim"].str.contains("reference").any()
-
-
-def test_provenance_and_audit_targets_are_picked_from_all():
-    """provenance.json records every target of `all` but itself; rule audit takes the claims
-    audits among them, CSV and Markdown, wherever they lie."""
-    targets = [
-        "results/hip/audit.csv",
-        "results/hip/audit.md",
-        "results/kr210/calibration/audit.md",
-        "results/hip/tables/table3.csv",
-        "results/audit_notes.txt",
-        "results/provenance.json",
-    ]
-    assert workflow.other_targets(targets, "results/provenance.json") == targets[:-1]
-    assert workflow.audit_targets(targets) == targets[:3]

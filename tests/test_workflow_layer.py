@@ -1308,3 +1308,18 @@ def test_a_scripts_own_bytes_are_in_its_code(tmp_path):
     script.write_text("from paramid import stats\nraise SystemExit\n")
     os.utime(script, ns=(time, time))
     assert workflow.script_code(tmp_path, "hip_stats.py") != first
+
+
+def test_provenance_and_audit_targets_are_picked_from_all():
+    """provenance.json records every target of `all` but itself; rule audit takes the claims
+    audits among them, CSV and Markdown, wherever they lie."""
+    targets = [
+        "results/hip/audit.csv",
+        "results/hip/audit.md",
+        "results/kr210/calibration/audit.md",
+        "results/hip/tables/table3.csv",
+        "results/audit_notes.txt",
+        "results/provenance.json",
+    ]
+    assert workflow.other_targets(targets, "results/provenance.json") == targets[:-1]
+    assert workflow.audit_targets(targets) == targets[:3]

@@ -89,8 +89,14 @@ SIGN_CORRELATION = 0.5
 # small factor (per joint 0.91-1.95, median 1.26-1.44 on the shipped Gen3 logs)
 TORQUE_SCALE_BAND = (0.1, 10.0)
 # a torque this many times the URDF's or more, below the band, may be a motor current in A
-# (torque constants with the gear ratio: 0.5-50 N m/A), unlike N m read as N mm (0.001 x)
+# (a torque constant times the gear ratio: up to some 200 N m/A) or a motor-side torque (a
+# gear ratio up to some 200), unlike N m read as N mm (0.001 x)
 CURRENT_SCALE = 0.005
+# an exchange explains a whole record's torque scale where it brings the scale within this
+# band, a plausible one (a 3-joint arm's first two joints exchanged: 0.07 x, about 1 x
+# exchanged), not merely nearer it (a motor current at 0.097 x, lifted to 0.18 x by exchanging
+# two angle columns, was called that exchange)
+EXCHANGE_SCALE_BAND = (1 / 3, 3.0)
 # one joint's scale against the joints' median: a motor current logged without its torque
 # constant and gear ratio on one joint puts it ~10x off the others (a UR-like twin's elbow:
 # 0.0995 x the URDF's beside a median of 0.96, inside TORQUE_SCALE_BAND); the shipped Gen3 logs'
@@ -690,8 +696,8 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     if not low <= scale <= high:
         joints = ", ".join(record.joints[k] for k in loaded)
         current = (
-            "; a motor current in A? read it times each joint's torque constant: the record's "
-            "scale: {column: N m/A}"
+            "; a motor current in A, or a motor-side torque? read it times each joint's torque "
+            "constant or gear ratio: the record's scale: {column: factor}"
             if CURRENT_SCALE <= scale < low  # far below: a unit (N m read as N mm: 0.001 x)
             else ""
         )
@@ -981,6 +987,9 @@ def radians_among_degrees(
     if not leaving[turning].any():
         return []
     total = float(model.misfits(tau).sum())
+    # its velocity column is in radians too where the record declares degrees per second
+    declared = record.dq is not None and units.get("dq") == "deg/s"
+    velocity = " (and its velocity's)" if declared else ""
     explanations = []
     for k in (k for k in turning if like[k]):
         scaled = [values.copy() for values in motion_at_rows]
@@ -993,8 +1002,8 @@ def radians_among_degrees(
             f"the torque fits the URDF's far better with this joint's angle column{column} read "
             f"in radians (misfit x {share:.2f}), while the record declares units.q: deg and "
             f"other joints' angles leave ±2π as degrees do: a record with angle columns in two "
-            "units? units.q converts every joint of a record alike: convert that column (and "
-            "its velocity's) to degrees"
+            "units? units.q converts every joint of a record alike: convert that column"
+            f"{velocity} to degrees"
         )
         explanations.append(
             Explanation(
@@ -1234,13 +1243,8 @@ def checked_record(
         # first two exchanged, every column, put the record's torque at 0.07 x the URDF's)
         swaps = exchanged_columns(record, robot, sampled, tau, model)
         if scale[0][1] is None:  # the whole record's scale: an exchange that puts it in band
-            # and at least halfway to 1 on a log scale (a motor current at 0.097 x, lifted to
-            # 0.10 x by exchanging two angle columns, was called that exchange)
-            low, high = TORQUE_SCALE_BAND
-            off = abs(np.log(median_scale(model.scales(tau))))
-            fitting = [
-                e for e in swaps if low <= e.scale <= high and abs(np.log(e.scale)) < off / 2
-            ]
+            low, high = EXCHANGE_SCALE_BAND
+            fitting = [e for e in swaps if low <= e.scale <= high]
         else:
             flagged = {joint for _, joint, _ in scale}
             fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
