@@ -24,14 +24,8 @@ def main(smk) -> None:
     result = audit.kr210_audit(
         **tables, fits=fits, printed=printed, calibrated=calibrated, histories=histories
     )
-    log.info(
-        io.write_table(
-            result,
-            smk.output.csv,
-            smk.output.md,
-            audit_caption(cfg["study"], list(result["verdict"])),
-        )
-    )
+    caption = audit_caption(cfg["study"], list(result["verdict"]))
+    log.info(io.write_table(result, smk.output.csv, smk.output.md, caption))
 
 
 if __name__ == "__main__":

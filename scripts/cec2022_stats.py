@@ -33,12 +33,8 @@ def main(smk) -> None:
         claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
     places = paper.text_places(io.read_yaml(smk.input.paper), smk.input.paper)
     audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals, text_places=places)
-    io.write_table(
-        audit,
-        smk.output.audit,
-        smk.output.audit_md,
-        audit_caption("cec2022", list(audit["verdict"])),
-    )
+    caption = audit_caption("cec2022", list(audit["verdict"]))
+    io.write_table(audit, smk.output.audit, smk.output.audit_md, caption)
     log.info(
         "%s against its peers: %d Wilcoxon rows, %d run sets", reference, len(wilcoxon), len(runs)
     )

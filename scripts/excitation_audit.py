@@ -17,14 +17,8 @@ def main(smk) -> None:
     comparison = pd.read_csv(smk.input.comparison) if compared else None
     per_seed = io.read_parquet(smk.input.seeds)[0] if compared else None
     result = audit.excitation_audit(design, comparison, per_seed)
-    log.info(
-        io.write_table(
-            result,
-            smk.output.csv,
-            smk.output.md,
-            audit_caption(cfg["study"], list(result["verdict"])),
-        )
-    )
+    caption = audit_caption(cfg["study"], list(result["verdict"]))
+    log.info(io.write_table(result, smk.output.csv, smk.output.md, caption))
 
 
 if __name__ == "__main__":

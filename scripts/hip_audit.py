@@ -54,14 +54,8 @@ def main(smk) -> None:
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)
-    log.info(
-        io.write_table(
-            result,
-            smk.output.csv,
-            smk.output.md,
-            audit_caption(cfg["study"], list(result["verdict"])),
-        )
-    )
+    caption = audit_caption(cfg["study"], list(result["verdict"]))
+    log.info(io.write_table(result, smk.output.csv, smk.output.md, caption))
 
 
 if __name__ == "__main__":

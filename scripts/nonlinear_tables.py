@@ -38,12 +38,8 @@ def main(smk) -> None:
         min_delta=s["min_cliffs_delta"],
         calibrated_noise=twin.is_calibrated(cfg["twin"]),
     )
-    io.write_table(
-        audit,
-        smk.output.audit,
-        smk.output.audit_md,
-        audit_caption(cfg["study"], list(audit["verdict"])),
-    )
+    audit_summary = audit_caption(cfg["study"], list(audit["verdict"]))
+    io.write_table(audit, smk.output.audit, smk.output.audit_md, audit_summary)
     log.info("%d cells, %d comparisons", len(summary), len(table))
     conclusion = audit[audit.claim == "conclusion"].iloc[0]
     log.info("conclusion: %s (%s)", conclusion.verdict, conclusion.reason)
