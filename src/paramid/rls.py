@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -210,14 +210,21 @@ class SavedPrior:
     gamma: float
     mu: float
     notes: list[str]
+    ARRAYS: ClassVar[tuple[str, ...]] = (
+        "lower",
+        "upper",
+        "rls_min",
+        "rls_max",
+        "rls_mean",
+        "rls_final",
+    )
 
     def to_json(self) -> dict[str, Any]:
         """The fields of the file (``params`` for :attr:`names`)."""
-        arrays = ("lower", "upper", "rls_min", "rls_max", "rls_mean", "rls_final")
         return {
             "params": list(self.names),
             "units": list(self.units),
-            **{name: np.asarray(getattr(self, name)).tolist() for name in arrays},
+            **{name: np.asarray(getattr(self, name)).tolist() for name in self.ARRAYS},
             "burn_in_samples": int(self.burn_in_samples),
             "forgetting": float(self.forgetting),
             "gamma": float(self.gamma),
@@ -229,12 +236,11 @@ class SavedPrior:
     def from_json(cls, saved: Mapping[str, Any]) -> SavedPrior:
         """The prior :meth:`to_json` wrote (other fields of the file are ignored; a null μ
         reads NaN)."""
-        arrays = ("lower", "upper", "rls_min", "rls_max", "rls_mean", "rls_final")
         mu = saved["mu"]
         return cls(
             names=list(saved["params"]),
             units=list(saved["units"]),
-            **{name: np.asarray(saved[name], dtype=np.float64) for name in arrays},
+            **{name: np.asarray(saved[name], dtype=np.float64) for name in cls.ARRAYS},
             burn_in_samples=int(saved["burn_in_samples"]),
             forgetting=float(saved["forgetting"]),
             gamma=float(saved["gamma"]),

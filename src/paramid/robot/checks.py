@@ -980,18 +980,15 @@ def radians_among_degrees(
     :data:`SWAP_RATIO`."""
     if units.get("q") != "deg" or record.q_logged is None:
         return []
-    turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
-    logged = record.q_logged
-    leaving = np.abs(logged).max(axis=0) > 2 * np.pi
-    like = plausibility.radian_like(logged)
-    if not leaving[turning].any():
+    turning, leaving, like = _logged_angle_units(record, robot)
+    if not leaving.any():
         return []
     total = float(model.misfits(tau).sum())
     # its velocity column is in radians too where the record declares degrees per second
     declared = record.dq is not None and units.get("dq") == "deg/s"
     velocity = " (and its velocity's)" if declared else ""
     explanations = []
-    for k in (k for k in turning if like[k]):
+    for k in (k for k, radians in zip(turning, like, strict=True) if radians):
         scaled = [values.copy() for values in motion_at_rows]
         for values in scaled:
             values[:, k] *= 180.0 / np.pi
@@ -1113,10 +1110,8 @@ def radians_declared_degrees(
     wrist that barely moves in a log in degrees)."""
     if units.get("q") != "deg" or record.q_logged is None:
         return None
-    turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
+    turning, leaving, like = _logged_angle_units(record, robot)
     logged = record.q_logged[:, turning]
-    leaving = np.abs(logged).max(axis=0) > 2 * np.pi
-    like = plausibility.radian_like(logged)
     if leaving.any() and like.sum() >= leaving.sum():  # else: degrees, some joints moving little
         named = [record.joints[k] for k in turning]
         degrees = [j for j, yes in zip(named, leaving, strict=True) if yes]
@@ -1124,6 +1119,17 @@ def radians_declared_degrees(
         return two_angle_units(degrees, radian, "deg")
     also = "units.dq" if units.get("dq") == "deg/s" else ""
     return plausibility.radians_as_degrees(logged, "units.q", also)
+
+
+def _logged_angle_units(
+    record: RobotRecord, robot: Robot
+) -> tuple[list[int], NDArray[np.bool_], NDArray[np.bool_]]:
+    """The revolute and continuous joints' columns and, of each as the file holds it
+    (``q_logged``), whether it leaves ±2π (as degrees do) and whether it looks like radians
+    (:func:`paramid.plausibility.radian_like`)."""
+    turning = [k for k, kind in enumerate(joint_kinds(robot)) if kind != "prismatic"]
+    logged = np.asarray(record.q_logged)[:, turning]
+    return turning, np.abs(logged).max(axis=0) > 2 * np.pi, plausibility.radian_like(logged)
 
 
 def two_angle_units(degrees: Sequence[str], radians: Sequence[str], declared: str) -> str:

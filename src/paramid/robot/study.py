@@ -795,7 +795,7 @@ def prior_disagreement(
     name = (
         f"add that link to lmi.free_links ({', '.join(free)} now)"
         if free
-        else ("name that link in lmi.free_links")
+        else "name that link in lmi.free_links"
     )
     text = (
         f"{_climb(curve, study, unit)}: the URDF disagrees with these records. If a load it "
