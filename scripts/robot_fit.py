@@ -3,8 +3,6 @@ rows read the signals too; population methods run every seeded run in this one j
 
 import time
 
-import numpy as np
-
 from paramid import io
 from paramid.robot import estimators, model, study
 
@@ -23,19 +21,12 @@ def main(smk) -> None:
     rate = float(meta["sample_rate_hz"])
     _, problem = study.law_problem(robot, base, data, choice, rate, cfg["study"], parts)
     started = time.perf_counter()
-    fit = estimators.ESTIMATORS[cfg["method"]](problem, cfg["settings"])
+    fit = estimators.ESTIMATORS[cfg["method"]].fit(problem, cfg["settings"])
     elapsed = time.perf_counter() - started
-    rmse = float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
-    found = []  # to the terminal, the log and the fit's metadata (tables/warnings.csv)
+    rmse = study.training_rmse(problem, fit)
     unit = model.torque_unit([units["tau"] for units in model.joint_units(robot)])
-    if fit.curve is not None and study.prior_climbs(fit.curve) and "twin_spread" in cfg:
-        found.append(study.twin_prior_cost(fit.curve, cfg["study"], cfg["twin_spread"], unit))
-    elif fit.curve is not None and study.prior_climbs(fit.curve):
-        trials = estimators.free_link_trials(problem, cfg["settings"])
-        free = cfg["settings"]["free_links"]
-        found.append(study.prior_disagreement(fit.curve, cfg["study"], trials, unit, free))
-    if fit.solver is not None and not fit.solver.optimal:
-        found.append(study.inexact_solve(fit.solver, cfg["study"], cfg["method"]))
+    spread = cfg.get("twin_spread")  # only a twin's lmi job has it (RobotStudies.fit_params)
+    found = study.fit_warnings(problem, fit, cfg["method"], cfg["settings"], unit, spread)
     meta = io.provenance(
         cfg,
         smk.input,

@@ -160,7 +160,7 @@ def test_fixture_regressor_matches_rnea():
 
 
 def test_ols_equals_lstsq(rich: Problem):
-    fit = ESTIMATORS["ols"](rich, {})
+    fit = ESTIMATORS["ols"].fit(rich, {})
     expected = np.linalg.lstsq(rich.W, rich.y, rcond=None)[0]
     np.testing.assert_allclose(fit.base, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
     # sqrt(σ̂² diag (WᵀW)⁻¹), σ̂² = ‖r‖² / (M − r), from the stacked rows
@@ -176,7 +176,7 @@ def test_wls_equals_explicit_weighted_solve(rich: Problem):
     variances = np.sum(r**2, axis=0) / (r.shape[0] - rich.W.shape[1] / N_JOINTS)
     root = np.tile(1 / np.sqrt(variances), r.shape[0])
     expected = np.linalg.lstsq(rich.W * root[:, None], rich.y * root, rcond=None)[0]
-    fit = ESTIMATORS["wls"](rich, {})
+    fit = ESTIMATORS["wls"].fit(rich, {})
     np.testing.assert_allclose(fit.base, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
     Ww = rich.W * root[:, None]
     np.testing.assert_allclose(fit.stderr, np.sqrt(np.diag(np.linalg.inv(Ww.T @ Ww))), rtol=1e-8)
@@ -188,7 +188,7 @@ def test_wls_intervals_cover_truth():
     true_base = estimators.to_base(truth(), BASE)
     covered = []
     for seed in range(20):
-        fit = ESTIMATORS["wls"](problem(Y_RICH, noisy(Y_RICH, 100 + seed)), {})
+        fit = ESTIMATORS["wls"].fit(problem(Y_RICH, noisy(Y_RICH, 100 + seed)), {})
         covered.append(np.abs(fit.base - true_base) <= 1.96 * fit.stderr)
     rate = np.mean(covered)
     assert rate >= 0.9, rate
@@ -197,7 +197,7 @@ def test_wls_intervals_cover_truth():
 
 def test_lmi_without_regularisation_recovers_base_parameters():
     exact = problem(Y_RICH, Y_RICH @ truth(), theta_urdf=np.zeros(12 * N_JOINTS))
-    fit = ESTIMATORS["lmi"](exact, {**LMI, "weight": 0.0})
+    fit = ESTIMATORS["lmi"].fit(exact, {**LMI, "weight": 0.0})
     true_base = estimators.to_base(truth(), BASE)
     np.testing.assert_allclose(fit.base, true_base, rtol=0, atol=1e-6 * np.abs(true_base).max())
     assert min(inconsistencies(fit.standard)) >= -1e-9
@@ -219,12 +219,12 @@ def inconsistencies(theta: np.ndarray) -> tuple[float, float]:
 
 def test_lmi_is_consistent_where_ols_is_not():
     weak = poorly_excited()
-    ols = ESTIMATORS["ols"](weak, {})
+    ols = ESTIMATORS["ols"].fit(weak, {})
     completed = estimators.standard_completion(ols.base, BASE, truth())
     np.testing.assert_allclose(estimators.to_base(completed, BASE), ols.base, atol=1e-10)
     np.testing.assert_array_equal(completed[BASE.dependent], truth()[BASE.dependent])
     assert min(inconsistencies(completed)) < -1e-3  # OLS leaves the physical set here
-    lmi = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
+    lmi = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 0.0})
     eig, friction = inconsistencies(lmi.standard)
     assert eig >= -1e-9 and friction >= -1e-9
     report = consistency.link_report(lmi.standard, weak.links)
@@ -238,8 +238,8 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
     from paramid.robot import priors
 
     weak = poorly_excited()
-    free = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
-    broken = ESTIMATORS["lmi"](weak, {**LMI, "weight": priors.TIE_BREAK})
+    free = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 0.0})
+    broken = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": priors.TIE_BREAK})
     assert free.solver.tie_break == 0.0 and broken.solver.status == "Solved"
     residual = [estimators.joint_residuals(weak, f.base).sum() for f in (free, broken)]
     np.testing.assert_allclose(residual[1], residual[0], rtol=1e-6)
@@ -252,35 +252,35 @@ def test_an_unsettled_unregularised_solve_breaks_ties_without_moving_the_fit(mon
         return solve(self, R, c, rows, weight)
 
     monkeypatch.setattr(priors.ConsistentLS, "_solve", failing_at_zero)
-    repaired = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0})
+    repaired = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 0.0})
     assert repaired.solver.tie_break == priors.TIE_BREAK and repaired.solver.optimal
     np.testing.assert_array_equal(repaired.standard, broken.standard)
     assert "ties broken" in repaired.notes[0]
     # a solve that fails at a positive weight stops with one message, no traceback
     monkeypatch.setattr(priors.ConsistentLS, "_solve", lambda *args: never)
     with pytest.raises(UserError, match=r"lmi\) at weight 1 was not solved \(Clarabel: Numer"):
-        ESTIMATORS["lmi"](weak, {**LMI, "weight": 1.0})
+        ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 1.0})
 
 
 def test_lmi_weight_pulls_towards_the_urdf():
     weak = poorly_excited()
     inertial = slice(0, 10 * N_JOINTS)  # friction has no URDF value and is never pulled
-    free = ESTIMATORS["lmi"](weak, {**LMI, "weight": 0.0}).standard[inertial]
-    pulled = ESTIMATORS["lmi"](weak, {**LMI, "weight": 1e5}).standard[inertial]
+    free = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 0.0}).standard[inertial]
+    pulled = ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": 1e5}).standard[inertial]
     prior = weak.theta_urdf[inertial]
     assert np.linalg.norm(pulled - prior) < 0.1 * np.linalg.norm(free - prior)
     with pytest.raises(ValueError, match="weight"):
-        ESTIMATORS["lmi"](weak, {**LMI, "weight": -1.0})
+        ESTIMATORS["lmi"].fit(weak, {**LMI, "weight": -1.0})
 
 
 def test_urdf_row_is_the_prior(rich: Problem):
-    fit = ESTIMATORS["urdf"](rich, {})
+    fit = ESTIMATORS["urdf"].fit(rich, {})
     np.testing.assert_array_equal(fit.standard, rich.theta_urdf)
     np.testing.assert_allclose(rich.W @ fit.base, Y_RICH.reshape(-1, 12 * N_JOINTS) @ truth())
 
 
 def test_bcls_stays_inside_the_rls_box(rich: Problem):
-    fit = ESTIMATORS["bcls"](rich, POPULATION)
+    fit = ESTIMATORS["bcls"].fit(rich, POPULATION)
     assert fit.lower is not None and fit.upper is not None
     assert np.all(fit.base >= fit.lower - 1e-12) and np.all(fit.base <= fit.upper + 1e-12)
     box, _ = estimators.rls_box(rich, POPULATION)
@@ -314,17 +314,35 @@ def test_friction_gamma_is_eq_10_on_the_coulomb_columns(rich: Problem):
     assert estimators.friction_gamma(rich, beta, 1e-9) == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.parametrize("method", list(ESTIMATORS))
+def test_registry_says_which_methods_read_the_rows(method: str):
+    """The workflow feeds the signals only to a method whose entry says it reads the rows, and
+    the seeded runs only to a population method: each entry's flags match what its fit does."""
+    asked = []
+    base = problem(Y_RICH, noisy(Y_RICH, 0))
+
+    def rows() -> tuple[np.ndarray, np.ndarray]:
+        asked.append(True)
+        return base.W, base.y
+
+    small = {**POPULATION, "runs": 2, "population": 5, "iterations": 3}
+    settings = {**LMI, "weight": 0.0} if method == "lmi" else small
+    fit = ESTIMATORS[method].fit(dataclasses.replace(base, rows=rows), settings)
+    assert bool(asked) == ESTIMATORS[method].needs_rows
+    assert (fit.runs is not None) == ESTIMATORS[method].population
+
+
 @pytest.mark.parametrize("method", ["rls_pso", "rls_agwo"])
 def test_population_methods_approach_ols(rich: Problem, method: str):
-    fit = ESTIMATORS[method](rich, POPULATION)
-    ols = ESTIMATORS["ols"](rich, {}).base
+    fit = ESTIMATORS[method].fit(rich, POPULATION)
+    ols = ESTIMATORS["ols"].fit(rich, {}).base
     rmse_ols = np.sqrt(np.mean((rich.y - rich.W @ ols) ** 2))
     assert fit.runs is not None and fit.runs.shape == (30, rich.W.shape[1])
     assert fit.run_rmse is not None and fit.run_rmse.min() >= rmse_ols * (1 - 1e-12)
     assert fit.run_rmse.min() <= 1.01 * rmse_ols, (fit.run_rmse.min(), rmse_ols)
     best = int(np.argmin(fit.run_rmse))  # the fit is the run with the lowest training RMSE
     np.testing.assert_array_equal(fit.base, fit.runs[best])
-    again = ESTIMATORS[method](rich, POPULATION)
+    again = ESTIMATORS[method].fit(rich, POPULATION)
     np.testing.assert_array_equal(again.runs, fit.runs)  # seeded by (study, method, run)
 
 
@@ -333,7 +351,7 @@ def test_rank_deficient_data_names_the_parameters(rich: Problem):
     R[..., rich.base.independent[1]] = 2 * R[..., rich.base.independent[0]]
     bad = dataclasses.replace(rich, data=dataclasses.replace(rich.data, R=R))
     with pytest.raises(ValueError, match=rich.names[1]):
-        ESTIMATORS["ols"](bad, {})
+        ESTIMATORS["ols"].fit(bad, {})
 
 
 def test_compression_preserves_the_objective():
@@ -381,8 +399,8 @@ def test_free_link_takes_a_payload_the_urdf_lacks(metric: str):
     tau = Y_RICH @ carried + NOISE * rng.standard_normal(Y_RICH.shape[:2])
     arm = problem(Y_RICH, tau)  # its prior: the URDF without the payload
     settings = {**LMI, "weight": 1e4, "metric": metric}
-    pulled = ESTIMATORS["lmi"](arm, settings)
-    freed = ESTIMATORS["lmi"](arm, {**settings, "free_links": ["link5"]})
+    pulled = ESTIMATORS["lmi"].fit(arm, settings)
+    freed = ESTIMATORS["lmi"].fit(arm, {**settings, "free_links": ["link5"]})
     true_base = estimators.to_base(carried, BASE)
     error = {
         name: np.linalg.norm(fit.base - true_base) / np.linalg.norm(true_base)
@@ -412,7 +430,7 @@ def test_free_link_takes_a_payload_the_urdf_lacks(metric: str):
 def test_free_links_that_leave_the_fit_undetermined_are_refused(free_links, message):
     arm = problem(Y_RICH, noisy(Y_RICH, 0))
     with pytest.raises(ValueError, match=f"free_links.*{message}"):
-        ESTIMATORS["lmi"](arm, {**LMI, "weight": 1.0, "free_links": free_links})
+        ESTIMATORS["lmi"].fit(arm, {**LMI, "weight": 1.0, "free_links": free_links})
 
 
 def test_the_prior_is_averaged_over_the_pulled_links_parameters_only():

@@ -362,8 +362,9 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     tried each link, the last one); with the last link free the strongest pull costs nothing
     and no warning is given."""
     settings = {**LMI, "weight": "auto", "grid": [0.0, 1.0, 100.0, 1e4, 1e5], "rule": "one_se"}
-    pulled = estimators.fit_lmi(gen3, settings).curve
-    freed = estimators.fit_lmi(gen3, {**settings, "free_links": ["bracelet_link"]}).curve
+    pulled_fit = estimators.fit_lmi(gen3, settings)
+    freed_fit = estimators.fit_lmi(gen3, {**settings, "free_links": ["bracelet_link"]})
+    pulled, freed = pulled_fit.curve, freed_fit.curve
     assert pulled is not None and freed is not None
     assert pulled.climb_se > 2 * study.PRIOR_CLIMB_SE
     assert freed.climb_se < 0.5 * study.PRIOR_CLIMB_SE
@@ -383,6 +384,15 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
         "bracelet_link"
     ]
     assert "spherical_wrist_2_link, bracelet_link lie within one standard error" in warning
+    # the fit job's warnings: this one on measured records, the expected cost on a twin, none
+    # with the load's link free
+    assert study.fit_warnings(gen3, pulled_fit, "lmi", settings, "N m") == [
+        study.prior_disagreement(pulled, gen3.study, trials, "N m")
+    ]
+    twin_text = study.twin_prior_cost(pulled, gen3.study, 0.2, "N m")
+    assert study.fit_warnings(gen3, pulled_fit, "lmi", settings, "N m", 0.2) == [twin_text]
+    assert freed_fit.solver is not None and freed_fit.solver.optimal
+    assert study.fit_warnings(gen3, freed_fit, "lmi", settings, "N m") == []
     assert warning.index("spherical_wrist_2_link 1.087") < warning.index("forearm_link 1.22")
     climbing = study.prior_disagreement(pulled, "kinova_gen3", {"forearm_link": pulled}, "N m")
     assert "freeing any one link leaves the climb" in climbing

@@ -446,6 +446,14 @@ def test_a_study_named_like_a_rule_is_refused(config):
     assert targets["hip"] == hip.study_targets("hip")
 
 
+def test_a_family_target_rule_takes_every_study_in_config_order(config):
+    """`snakemake studies` builds each study's targets (the family's, from one base class)."""
+    hip = HipStudies(config)
+    assert hip.names == list(config["studies"])
+    assert hip.targets() == [t for name in hip.names for t in hip.study_targets(name)]
+    assert len(hip.names) > 1 and hip.targets()[0] in hip.study_targets(hip.names[0])
+
+
 def test_hip_params_are_narrow_config_subsets(config):
     hip = HipStudies(config)
     assert hip.twin == ["hip"] and hip.measured == ["pendulum"]

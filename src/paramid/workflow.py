@@ -12,6 +12,7 @@ objects is :func:`apply_rule_template`.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import json
 import math
@@ -153,12 +154,19 @@ def validated(settings: dict, schema: str | Path) -> dict:
     return settings
 
 
-class Family(Protocol):
-    """A study family's workflow object (``paramid.<family>.workflow``)."""
+class Family(abc.ABC):
+    """A family of named studies' workflow object (``paramid.<family>.workflow``): each study's
+    final targets, and the family's (its target rule's input)."""
 
     names: list[str]
 
-    def study_targets(self, name: str) -> list[str]: ...
+    @abc.abstractmethod
+    def study_targets(self, name: str) -> list[str]:
+        """The final targets of study ``name`` (its target rule: ``snakemake <name>``)."""
+
+    def targets(self) -> list[str]:
+        """Every study's final targets, in the config's order."""
+        return [target for name in self.names for target in self.study_targets(name)]
 
 
 def study_targets(families: Iterable[Family], rules: Iterable[Any]) -> list[tuple[str, list[str]]]:

@@ -16,7 +16,7 @@ from paramid.calibration.identify import IDENTIFIERS
 from paramid.calibration.paper import FIT_IDENTIFIERS, HYBRIDS, PAPER_IDENTIFIERS
 from paramid.calibration.problem import split_sizes
 from paramid.config import ConfigError
-from paramid.workflow import Wildcards, check_paper_values, mark_validated
+from paramid.workflow import Family, Wildcards, check_paper_values, mark_validated
 
 FIGURES = ("fig8", "fig10", "fig11", "fig12", "fig13", "models")
 TABLES = (
@@ -38,7 +38,7 @@ POLISHING = [name for name, spec in IDENTIFIERS.items() if spec.polishing]
 TWIN_BLOCKS = ("robot", "twin", "mass_model", "runs")
 
 
-class CalibrationStudies:
+class CalibrationStudies(Family):
     """The ``calibration:`` block: one KR210-style study per entry."""
 
     figures = FIGURES
@@ -205,9 +205,6 @@ class CalibrationStudies:
             *(audit if study in self.audited_names else []),
             *(f"{base}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")),
         ]
-
-    def targets(self) -> list[str]:
-        return [t for study in self.names for t in self.study_targets(study)]
 
 
 def check_robot_units(name: str, study: Mapping[str, Any]) -> None:

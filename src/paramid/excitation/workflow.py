@@ -10,13 +10,13 @@ from typing import Any
 
 from paramid.config import ConfigError, check_base_study, check_fourier_design
 from paramid.cutoff import nyquist_text
-from paramid.workflow import Wildcards, fixed_signal_settings
+from paramid.workflow import Family, Wildcards, fixed_signal_settings
 
 # keys of a design block that the design itself does not read
 NOT_DESIGN = ("comparison", "twin", "identification")
 
 
-class ExcitationDesigns:
+class ExcitationDesigns(Family):
     """The ``excitation:`` block: one design (and its test) per entry, under results/<name>/."""
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -108,9 +108,6 @@ class ExcitationDesigns:
                 + [f"{base}/figures/{f}" for f in figures]
             )
         return targets + [f"{base}/tables/recovery.{ext}" for ext in ("csv", "json")]
-
-    def targets(self) -> list[str]:
-        return [t for name in self.names for t in self.study_targets(name)]
 
 
 def whole_period(name: str, block: Mapping[str, Any], twin: Mapping[str, Any], rate: str) -> None:

@@ -12,12 +12,12 @@ from typing import Any
 
 from paramid.config import check_base_study
 from paramid.friction import laws
-from paramid.workflow import Wildcards, fixed_signal_settings
+from paramid.workflow import Family, Wildcards, fixed_signal_settings
 
 FRICTION_LAWS = list(laws.MODELS)
 
 
-class NonlinearStudies:
+class NonlinearStudies(Family):
     """The ``nonlinear:`` block: twin variants of the hip with other friction laws."""
 
     laws = FRICTION_LAWS
@@ -90,6 +90,3 @@ class NonlinearStudies:
         targets += [f"{base}/tables/stats.md", f"{base}/audit.csv", f"{base}/audit.md"]
         truths = self.blocks[name]["truths"]
         return targets + [f"{base}/figures/{t}.{ext}" for t in truths for ext in ("png", "pdf")]
-
-    def targets(self) -> list[str]:
-        return [t for name in self.names for t in self.study_targets(name)]

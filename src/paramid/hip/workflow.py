@@ -16,6 +16,7 @@ from paramid.config import ConfigError, check_names
 from paramid.errors import UserError, raise_together
 from paramid.hip import methods, model
 from paramid.workflow import (
+    Family,
     Wildcards,
     check_paper_values,
     drops_rest,
@@ -44,7 +45,7 @@ def sweep_value(value: float) -> str:
     return f"{value:g}"
 
 
-class HipStudies:
+class HipStudies(Family):
     """The ``studies:`` block: 1-DOF studies run through the hip chain (hip, pendulum, yours)."""
 
     records = RECORDS
@@ -647,6 +648,3 @@ class HipStudies:
         if self.audited(study):
             targets += [f"{base}/audit.{ext}" for ext in ("csv", "md")]
         return targets
-
-    def targets(self) -> list[str]:
-        return [t for study in self.names for t in self.study_targets(study)]

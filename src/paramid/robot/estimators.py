@@ -545,19 +545,33 @@ def cv_curve(
     return selection.Curve(weights, scores, rule, tuple(statuses), selection.scheme(problem.data))
 
 
-#: method name -> estimator(problem, settings) -> Fit
-ESTIMATORS: dict[str, Callable[[Problem, Mapping[str, Any]], Fit]] = {
-    "urdf": fit_urdf,
-    "urdf_friction": fit_urdf_friction,
-    "ols": fit_ols,
-    "wls": fit_wls,
-    "bcls": fit_bcls,
-    "lmi": fit_lmi,
-    "rls_pso": _population("rls_pso"),
-    "rls_agwo": _population("rls_agwo"),
+@dataclass(frozen=True)
+class Estimator:
+    """An entry of :data:`ESTIMATORS`: ``fit(problem, settings) -> Fit`` and what the workflow
+    feeds it."""
+
+    fit: Callable[[Problem, Mapping[str, Any]], Fit]
+    #: its standard parameters are physically consistent by construction (an URDF goes out)
+    consistent: bool = False
+    #: it reads the stacked rows (:attr:`Problem.rows`: the RLS box), not only the compression
+    needs_rows: bool = False
+    #: seeded runs of a population method (``runs``, ``population``, ``iterations``)
+    population: bool = False
+
+
+#: method name -> its :class:`Estimator`
+ESTIMATORS: dict[str, Estimator] = {
+    "urdf": Estimator(fit_urdf),
+    "urdf_friction": Estimator(fit_urdf_friction),
+    "ols": Estimator(fit_ols),
+    "wls": Estimator(fit_wls),
+    "bcls": Estimator(fit_bcls, needs_rows=True),
+    "lmi": Estimator(fit_lmi, consistent=True),
+    "rls_pso": Estimator(_population("rls_pso"), needs_rows=True, population=True),
+    "rls_agwo": Estimator(_population("rls_agwo"), needs_rows=True, population=True),
 }
 #: the methods whose standard parameters are physically consistent by construction
-CONSISTENT = ("lmi",)
+CONSISTENT = tuple(name for name, estimator in ESTIMATORS.items() if estimator.consistent)
 
 
 @dataclass(frozen=True)

@@ -746,6 +746,37 @@ def unsolved_solves(statuses: Sequence[str]) -> str:
     return f"{counts.sum()} of {len(statuses)} solves not Solved ({listed})"
 
 
+def training_rmse(problem: estimators.Problem, fit: estimators.Fit) -> float:
+    """The fit's torque RMSE on its calibration rows (all joints), from the compression."""
+    return float(np.sqrt(np.sum(estimators.joint_residuals(problem, fit.base)) / problem.n_rows))
+
+
+def fit_warnings(
+    problem: estimators.Problem,
+    fit: estimators.Fit,
+    method: str,
+    settings: Mapping[str, Any],
+    unit: str,
+    twin_spread: float | None = None,
+) -> list[str]:
+    """What a fit's user must hear (``tables/warnings.csv``): a prior-weight curve that climbs
+    (on a twin of link scale ``twin_spread``, expected: :func:`twin_prior_cost`; on measured
+    records, which link's release would help: :func:`prior_disagreement`, from
+    :func:`~paramid.robot.estimators.free_link_trials` with the method's ``settings``) and a
+    final solve that did not end optimal; ``unit`` the torques'."""
+    found = []
+    if fit.curve is not None and prior_climbs(fit.curve):
+        if twin_spread is not None:
+            found.append(twin_prior_cost(fit.curve, problem.study, twin_spread, unit))
+        else:
+            trials = estimators.free_link_trials(problem, settings)
+            free = settings["free_links"]
+            found.append(prior_disagreement(fit.curve, problem.study, trials, unit, free))
+    if fit.solver is not None and not fit.solver.optimal:
+        found.append(inexact_solve(fit.solver, problem.study, method))
+    return found
+
+
 def inexact_solve(solution: priors.Solution, study: str, method: str) -> str:
     """The warning of a consistent fit whose final conic solve did not end "Solved"."""
     return (

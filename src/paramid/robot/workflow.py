@@ -19,11 +19,10 @@ from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import InputError, UserError, raise_together
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
-from paramid.workflow import Wildcards, drops_rest, mark_validated, validated_before
+from paramid.workflow import Family, Wildcards, drops_rest, mark_validated, validated_before
 
 FIGURES = ("torque", "rmse", "parameters", "regularisation")
 METHODS = tuple(ESTIMATORS)
-ROWS_METHODS = ("bcls", "rls_pso", "rls_agwo")  # the methods that need the stacked rows
 ROLES = ("calibration", "validation")
 #: samples a record must keep after its trims: fewer give an RMSE (or CV blocks) of a few
 #: samples, no validation (0.1 s at 1 kHz)
@@ -60,7 +59,7 @@ def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | N
 MIN_SAMPLES_PER_CYCLE = 20
 
 
-class RobotStudies:
+class RobotStudies(Family):
     """The ``robots:`` block: one URDF robot per entry, with joint logs or twin records and an
     optional excitation design."""
 
@@ -516,7 +515,7 @@ class RobotStudies:
             "base": f"{model}/base.json",
             "friction": f"{model}/friction.json",
         }
-        if wildcards.method in ROWS_METHODS:
+        if ESTIMATORS[wildcards.method].needs_rows:
             inputs["signals"] = self.calibration_signals(wildcards)
         return inputs
 
@@ -528,7 +527,7 @@ class RobotStudies:
             return dict(block["lmi"])
         if method == "bcls":
             return {"rls": block["rls"]}
-        if method in ("rls_pso", "rls_agwo"):
+        if ESTIMATORS[method].population:
             population = block["population"]
             return {
                 "rls": block["rls"],
@@ -713,6 +712,3 @@ class RobotStudies:
     def _auto_weight(self, name: str) -> bool:
         block = self.blocks[name]
         return "lmi" in block["methods"] and block["lmi"]["weight"] == "auto"
-
-    def targets(self) -> list[str]:
-        return [t for name in self.names for t in self.study_targets(name)]
