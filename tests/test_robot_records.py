@@ -724,6 +724,29 @@ def test_a_noisy_logged_velocity_does_not_lift_the_cutoffs_floor(ripple_hz):
     assert 2 * 0.7 <= floors[0] <= floors[1] <= floors[0] + 0.5
 
 
+def test_candidates_a_decimated_slow_record_cannot_hold_are_named():
+    """Records at 500 and 125 Hz decimated by 4: the slower one keeps 31.25 Hz, so the
+    candidates from 12.5 Hz up are not scored for any record, and the rule says which and
+    why (they were dropped from the curve without a word)."""
+    rng = np.random.default_rng(5)
+    parts = []
+    for rate in (500.0, 125.0):
+        t = np.arange(int(8 * rate)) / rate
+        q, dq, ddq = motion(t)
+        tau = 0.5 * ddq + 0.3 * dq + 0.05 * rng.standard_normal(q.shape)
+        parts.append(records.RobotRecord(t, q, None, tau, tuple(JOINTS), rate, 0.0, False))
+    candidates = [2.0, 4.0, 8.0, 12.0, 12.5, 20.0]
+    settings = {**SIGNALS, "decimate": 4}
+    choice = signals.choose_cutoff(parts, settings, diagonal_regressor, candidates, 4)
+    assert choice.candidates_hz.tolist() == [2.0, 4.0, 8.0, 12.0]
+    assert "; candidates 12.5, 20 Hz left out: not below 80 % of the Nyquist frequency" in (
+        choice.rule
+    )
+    assert "(31.25 Hz after signals.decimate = 4)" in choice.rule
+    whole = signals.choose_cutoff(parts[:1], SIGNALS, diagonal_regressor, candidates, 4)
+    assert "left out" not in whole.rule
+
+
 def test_a_floor_above_every_candidate_says_so():
     """Velocity noise spread over the whole pass band puts the floor above every candidate:
     the rule takes the lowest score and its text says why instead of naming a floor no

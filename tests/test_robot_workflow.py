@@ -269,6 +269,20 @@ def test_a_torque_logged_the_other_way_round_is_read_by_negate(workdir):
     assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
 
 
+def test_the_urdf_of_a_method_that_exports_none_is_refused_with_why(workdir):
+    """`model/ols.urdf` asked for: which methods give a URDF and why, not "No rule to
+    produce"."""
+    _write_logs(workdir)
+    (workdir / "my.yaml").write_text(LOG_BLOCK)
+    out = snakemake(workdir, "-n", "results/mine/model/ols.urdf", "--configfile", "my.yaml")
+    text = out.stdout + out.stderr
+    assert out.returncode != 0
+    assert "paramid: results/mine/model/ols.urdf: only a physically consistent" in text, text[
+        -2000:
+    ]
+    assert "No rule to produce" not in text and "Traceback" not in text
+
+
 def test_robot_record_drops_a_long_rest_and_says_so(workdir):
     """Two seconds held before a user's calibration log (1 s after it): robot_record writes
     the record without all but 0.1 s of each rest, logs a warning and records the seconds in

@@ -543,6 +543,10 @@ def test_robot_records_and_figures(config):
     for name in ("model/lmi.urdf", "tables/friction.csv", "figures/regularisation.png"):
         assert f"results/kinova_gen3/{name}" in targets
     assert "results/kinova_gen3/tables/recovery.csv" not in robots.study_targets("kinova_gen3")
+    assert set(robots.not_exported).isdisjoint(robots.consistent)
+    assert {"ols", "urdf"} <= set(robots.not_exported) and "lmi" in robots.consistent
+    with pytest.raises(SystemExit, match=r"kinova_gen3/model/ols.urdf: only a physically con"):
+        robots.no_export(wc(study="kinova_gen3", method="ols"))
     # a measured record reads its log as an input (an edited log reran nothing); a twin's none
     log = robots.record_file(wc(study="kinova_gen3", record="opti_traj_testing2"))
     assert log == ["data/kinova_gen3/opti_traj_testing2.csv"]

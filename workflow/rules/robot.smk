@@ -200,6 +200,17 @@ rule robot_export:
         "../../scripts/robot_export.py"
 
 
+# A request for the URDF of a method that exports none (`model/ols.urdf`): one line saying why.
+rule robot_no_export:
+    input:
+        ROBOTS.no_export,
+    output:
+        "results/{study}/model/{method}.urdf",
+    wildcard_constraints:
+        study=one_of(ROBOTS.names),
+        method=one_of(ROBOTS.not_exported),
+
+
 rule robot_tables:
     input:
         base="results/{study}/model/base.json",

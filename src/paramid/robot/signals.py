@@ -154,7 +154,8 @@ def choose_cutoff(
     no candidate meets both, the lowest score is taken and the rule's text says why.
     """
     factor = int(signals_config["decimate"])
-    usable = cutoff.usable_candidates(candidates_hz, [r.sample_rate_hz / factor for r in records])
+    rates = [r.sample_rate_hz / factor for r in records]
+    usable = cutoff.usable_candidates(candidates_hz, rates)
     widest, order = usable[-1], int(signals_config["filter_order"])
     bands = np.concatenate([velocity_band(r, widest, order) for r in records])
     floor = BAND_FACTOR * float(np.median(bands))
@@ -181,6 +182,14 @@ def choose_cutoff(
             "the lowest score taken)"
         )
     )
+    left_out = sorted(float(c) for c in candidates_hz if float(c) not in usable)
+    if left_out:  # a slow record, or one decimated below them: named, not silently gone
+        thinned = f" after signals.decimate = {factor}" if factor > 1 else ""
+        rule += (
+            f"; candidates {', '.join(f'{c:g}' for c in left_out)} Hz left out: not below "
+            f"{100 * cutoff.NYQUIST_FRACTION:g} % of the Nyquist frequency of the slowest "
+            f"calibration record ({min(rates):.4g} Hz{thinned})"
+        )
     candidates = np.asarray(usable, dtype=np.float64)
     return cutoff.CutoffChoice(candidates, mean, float(candidates[chosen]), blocks, rule, se, floor)
 

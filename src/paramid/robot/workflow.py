@@ -66,6 +66,8 @@ class RobotStudies(Family):
     figures = FIGURES
     all_methods = METHODS
     consistent = CONSISTENT
+    #: the methods whose standard parameters may be inconsistent: no URDF goes out for them
+    not_exported = tuple(m for m in METHODS if m not in CONSISTENT)
     record_id = RECORD_ID
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -572,6 +574,20 @@ class RobotStudies(Family):
 
     def urdf(self, wildcards: Wildcards) -> str:
         return str(self.blocks[wildcards.study]["urdf"])
+
+    def no_export(self, wildcards: Wildcards) -> list[str]:
+        """The input function of a request for an identified URDF of a method that gives none
+        (``model/ols.urdf``): it ends the run with one line saying which methods give one and
+        why (Snakemake alone says "No rule to produce"), as :func:`paramid.workflow.
+        no_such_study` does."""
+        exported = ", ".join(f"model/{m}.urdf" for m in self.consistent)
+        raise SystemExit(
+            f"paramid: results/{wildcards.study}/model/{wildcards.method}.urdf: only a "
+            f"physically consistent method's fit goes out as a URDF ({exported}): "
+            f"{wildcards.method}'s standard parameters may have a link with negative mass or an "
+            "impossible inertia, which a simulator refuses or runs wrongly; the urdf rows' "
+            "rigid body is your URDF itself (README, 'Multi-joint robots')"
+        )
 
     def export_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
