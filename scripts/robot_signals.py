@@ -21,10 +21,16 @@ def main(smk) -> None:
     meta = io.provenance(cfg, smk.input, stage="robot_signals") | sampling
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(
-        "%d samples retained at %.4g Hz, cutoff %.4g Hz",
+        "%d samples retained at %.4g Hz, cutoff %.4g Hz, %.3g s dropped at each end",
         part.time.size,
         part.sample_rate_hz,
         part.cutoff_hz,
+        signals.end_trim_s(
+            cfg["signals"]["trim_s"],
+            part.cutoff_hz,
+            record.sample_rate_hz,
+            cfg["signals"]["filter_order"],
+        ),
     )
 
 

@@ -3,10 +3,11 @@
 Per record: zero-phase Butterworth low-pass of every joint's angle (and of its velocity when
 measured), q̇ from the filtered velocity or by central differences of the filtered angle, q̈
 by central differences of q̇ (of the filtered measured velocity when there is one: one
-differentiation instead of two), ``trim_s`` dropped at both ends and optional decimation by
-an integer factor.  The torque is never filtered: fits and scores use it as recorded, at the
-retained samples.  The joints run along a leading axis of :mod:`paramid.signals`, which
-treats them as independent records.
+differentiation instead of two), ``trim_s`` (at the study's cutoff: or the filter's settling
+time, whichever is longer) dropped at both ends and optional decimation by an integer factor.
+The torque is never filtered: fits and scores use it as recorded, at the retained samples.
+The joints run along a leading axis of :mod:`paramid.signals`, which treats them as
+independent records.
 
 ``cutoff_hz: auto`` (:func:`choose_cutoff`) scores each candidate cutoff by blocked
 cross-validation of the least-squares fit on the calibration records and takes the lowest
@@ -29,6 +30,8 @@ from paramid.robot.records import RobotRecord
 Array = NDArray[np.float64]
 BAND_FRACTION = 0.99  # the share of the velocity's power the motion band holds
 BAND_FACTOR = 2.0  # the lowest cutoff, in motion bands
+#: the fewest samples a record may keep after its trims (the folds, cv.folds ≤ 50, need them)
+MIN_KEPT_SAMPLES = 100
 #: regressor(q, dq, ddq) with (K, n) arrays -> (K, n, p)
 Regressor = Callable[[Array, Array, Array], Array]
 
@@ -53,6 +56,14 @@ def above_nyquist(cutoff_hz: float, sample_rate_hz: float, decimate: int) -> str
     if above is None:
         return None
     return f"cutoff {above} of the decimated rate ({sample_rate_hz:g} Hz / {decimate})"
+
+
+def end_trim_s(trim_s: float, cutoff_hz: float, sample_rate_hz: float, order: int) -> float:
+    """The seconds dropped at each end of a record filtered at the study's cutoff: ``trim_s``,
+    or longer where the filter's end transient reaches further
+    (:func:`paramid.signals.transient_s`: 1.8 / cutoff at the 4th order, 1.2 s at 1.5 Hz, 0.18
+    s at 10 Hz), so no fit or validation reads a q̈ the record's end disturbs."""
+    return max(float(trim_s), signals.transient_s(cutoff_hz, sample_rate_hz, order))
 
 
 def process(
@@ -97,21 +108,33 @@ def process(
 def process_chosen(
     record: RobotRecord, signals_config: Mapping, cutoff_hz: float, study: str, source: str
 ) -> ProcessedRecord:
-    """:func:`process` at the study's cutoff; a record sampled too slowly for it (a validation
-    log slower than the calibration records that chose an ``auto`` cutoff; a fixed cutoff, and
-    a log too slow for every candidate, are checked before any job) is a
-    :class:`~paramid.errors.UserError` naming the record (``source``: its role, name and file)
-    and saying what to change."""
+    """:func:`process` at the study's cutoff, dropping :func:`end_trim_s` at each end; a record
+    sampled too slowly for it (a validation log slower than the calibration records that chose
+    an ``auto`` cutoff; a fixed cutoff, and a log too slow for every candidate, are checked
+    before any job) or too short for that trim is a :class:`~paramid.errors.UserError` naming
+    the record (``source``: its role, name and file) and saying what to change.  The cutoff's
+    candidates are scored at ``trim_s`` alone (:func:`choose_cutoff`: the same samples for
+    each)."""
     factor = int(signals_config.get("decimate", 1))
-    nyquist = above_nyquist(cutoff_hz, record.sample_rate_hz, factor)
+    fs = record.sample_rate_hz
+    nyquist = above_nyquist(cutoff_hz, fs, factor)
     if nyquist:
         raise UserError(
             f"robots.{study}.signals: {nyquist} of {source}, sampled at "
-            f"{record.sample_rate_hz:.4g} Hz; the cutoff was chosen from the calibration "
+            f"{fs:.4g} Hz; the cutoff was chosen from the calibration "
             "records: log this record faster, or list signals.cutoff_candidates_hz below its "
             "Nyquist frequency"
         )
-    return process(record, signals_config, cutoff_hz)
+    trim_s = end_trim_s(signals_config["trim_s"], cutoff_hz, fs, signals_config["filter_order"])
+    kept = -(-(record.time.size - 2 * int(round(trim_s * fs))) // factor)
+    if kept < MIN_KEPT_SAMPLES:
+        raise UserError(
+            f"robots.{study}.signals: {source} ({record.time[-1]:.4g} s) keeps {max(kept, 0)} "
+            f"samples, fewer than {MIN_KEPT_SAMPLES}, once {trim_s:.3g} s are dropped at each "
+            f"end (the filter's settling at {cutoff_hz:g} Hz, at least signals.trim_s): record "
+            "a longer motion, or list signals.cutoff_candidates_hz that settle sooner (higher)"
+        )
+    return process(record, {**signals_config, "trim_s": trim_s}, cutoff_hz)
 
 
 def velocity_band(

@@ -26,7 +26,6 @@ METHODS = tuple(ESTIMATORS)
 ROLES = ("calibration", "validation")
 #: samples a record must keep after its trims: fewer give an RMSE (or CV blocks) of a few
 #: samples, no validation (0.1 s at 1 kHz)
-MIN_KEPT_SAMPLES = 100
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
 #: a record id (the schema's records' ``name`` pattern, the rules' ``{record}`` wildcard)
 RECORD_ID = "[A-Za-z0-9][A-Za-z0-9_.-]*"
@@ -342,15 +341,15 @@ class RobotStudies(Family):
         needed = 2 * block["signals"]["trim_s"]
         decimate = record_signals(block["signals"], role)["decimate"]  # calibration records'
         samples = -(-int((kept - needed) * loaded.sample_rate_hz) // decimate)  # kept every n-th
-        if samples < MIN_KEPT_SAMPLES:  # the folds (cv.folds at most 50) need them too
+        if samples < signals.MIN_KEPT_SAMPLES:  # the folds (cv.folds at most 50) need them too
             thinned = f" kept by signals.decimate = {decimate}" if decimate > 1 else ""
             rested = f" and {sum(rest):.4g} s of rest dropped at its ends" if any(rest) else ""
             raise InputError(
                 f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s"
                 f"{rested}, "
                 f"less the 2 x signals.trim_s = {needed:g} s that filtering drops, leave "
-                f"{max(samples, 0)} samples{thinned}, fewer than {MIN_KEPT_SAMPLES}: record a "
-                "longer motion or lower those trims"
+                f"{max(samples, 0)} samples{thinned}, fewer than {signals.MIN_KEPT_SAMPLES}: "
+                "record a longer motion or lower those trims"
                 + (" or decimate" if decimate > 1 else "")
                 + f" (its {loaded.time.size} samples were read as "
                 f"{loaded.sample_rate_hz:.4g} Hz: if that rate is wrong, check units.time)"
