@@ -206,9 +206,23 @@ def test_a_units_row_agrees_with_each_joints_units_or_names_the_columns(uniform:
     )
     with pytest.raises(
         InputError,
-        match=r"2\), 'q_elbow' is in mm \(read as m; a prismatic joint's is read as logged\): conv",
+        match=r"2\), 'q_elbow' is in mm \(a prismatic joint's is read in m\): set scale: "
+        r"\{q_elbow: 0.001\} in the record's config",
     ):
         loaders.load_robot_record(lift, JOINTS, units={"q": "deg", "dq": "deg/s"}, kinds=kinds)
+    # so set, the column is read in m and the units row, which names the file's mm, stands
+    # aside for it (a SCARA's quill log was refused whatever its config said)
+    spec = {"path": lift, **vars(io.CsvFormat()), "scale": {"q_elbow": 0.001}}
+    units = {"q": "deg", "dq": "deg/s"}
+    scaled = records.record_from_table(
+        io.read_record(spec), lift, JOINTS, units=units, kinds=kinds, max_jitter=1.0
+    )
+    slide = loaders.load_robot_record(lift.with_name("units.csv"), JOINTS, units=units)
+    np.testing.assert_allclose(scaled.q[:, 1], 1e-3 * pd.read_csv(uniform)["q_elbow"], rtol=1e-15)
+    np.testing.assert_array_equal(scaled.q[:, [0, 2]], slide.q[:, [0, 2]])
+    odd = _units_row(uniform.with_name("odd.csv"), given)  # a slide's column said in deg
+    with pytest.raises(InputError, match=r"'q_elbow' is in deg \(read as m; a prismatic joint"):
+        loaders.load_robot_record(odd, JOINTS, units=units, kinds=kinds)
 
 
 def test_jittered_stamps_are_resampled(tmp_path: Path):

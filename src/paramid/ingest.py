@@ -76,6 +76,15 @@ def lines_of(frame: pd.DataFrame) -> FileLines:
     return DEFAULT_LINES if lines is None else FileLines.from_attrs(lines)
 
 
+#: (a slide's unit in a units row, the unit it is read in) -> the ``scale:`` factor that reads it
+SLIDE_FACTORS = {("mm", "m"): 1e-3, ("mm/s", "m/s"): 1e-3}
+
+
+def _flow(mapping: Mapping[str, float]) -> str:
+    """A mapping as the YAML a user writes in a record's block: ``{q_3: 0.001}``."""
+    return "{" + ", ".join(f"{key}: {value:g}" for key, value in mapping.items()) + "}"
+
+
 def check_file_units(
     frame: pd.DataFrame,
     path: str | Path,
@@ -90,7 +99,9 @@ def check_file_units(
     (:data:`paramid.io.UNIT_SPELLINGS`: a time zone, a stamp's format, a spelling it lacks) is
     passed over: the plausibility checks judge the values."""
     stated = frame.attrs.get("file_units") or {}
-    problems, settings = [], {}
+    problems: list[str] = []
+    settings: dict[str, str | dict[str, float]] = {}
+    scale: dict[str, float] = {}
     for column, setting, unit, known in read:
         named = unit_spelled(stated.get(column, ""))
         if named is None or named == unit:
@@ -98,6 +109,9 @@ def check_file_units(
         if setting is not None and named in known:
             problems.append(f"{column!r} is in {named} (read as {unit})")
             settings[setting] = named
+        elif setting is None and (factor := SLIDE_FACTORS.get((named, unit))) is not None:
+            problems.append(f"{column!r} is in {named} (a prismatic joint's is read in {unit})")
+            scale[column] = factor
         else:
             takes = (
                 f"{setting} takes {', '.join(sorted(known))}"
@@ -105,9 +119,14 @@ def check_file_units(
                 else "a prismatic joint's is read as logged"
             )
             problems.append(f"{column!r} is in {named} (read as {unit}; {takes}): convert it")
+    if scale:
+        settings["scale"] = scale
     if problems:
         line = replace(lines_of(frame), units_row=False).line_of(0)
-        advice = ", ".join(f"{key}: {value!r}" for key, value in settings.items())
+        advice = ", ".join(
+            f"{key}: {_flow(value) if isinstance(value, dict) else repr(value)}"
+            for key, value in settings.items()
+        )
         raise InputError(
             f"{path}: by its units row (file line {line}), "
             + "; ".join(problems)
