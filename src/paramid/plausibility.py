@@ -30,6 +30,37 @@ class Stamped(Protocol):
 
 Timed = TypeVar("Timed", bound=Stamped)
 
+# The checks of a 1-DOF study's records, by the names ``checks.skip`` takes: the code that
+# honours a skip looks these up, RECORD_CHECKS lists them (the schema's enum, in its order)
+TIME_UNITS = "time_units"
+RADIANS_AS_DEGREES = "radians_as_degrees"
+ANGLE_UNITS = "angle_units"
+TORQUE_VARIES = "torque_varies"
+MAGNITUDES = "magnitudes"
+ENCODER_CLIPPED = "encoder_clipped"
+TORQUE_CLIPPED = "torque_clipped"
+REST_AT_ENDS = "rest_at_ends"
+COLUMNS_SWAPPED = "columns_swapped"
+TORQUE_SIGN = "torque_sign"
+REFERENCE_SCALE = "reference_scale"
+EXCITATION = "excitation"
+RECORDS_SCALE = "records_scale"
+RECORD_CHECKS = (
+    TIME_UNITS,
+    RADIANS_AS_DEGREES,
+    ANGLE_UNITS,
+    TORQUE_VARIES,
+    MAGNITUDES,
+    ENCODER_CLIPPED,
+    TORQUE_CLIPPED,
+    REST_AT_ENDS,
+    COLUMNS_SWAPPED,
+    TORQUE_SIGN,
+    REFERENCE_SCALE,
+    EXCITATION,
+    RECORDS_SCALE,
+)
+
 # An arm or leg joint turns less than two revolutions in a record: a larger angle span given
 # as rad is almost surely degrees (or encoder counts).
 MAX_ANGLE_SPAN_RAD = 4 * np.pi
@@ -561,7 +592,7 @@ def rest_warning(name: str, rest: tuple[float, float]) -> str:
         f"{MIN_REST_S:g} s at its ends: dropped {ends} (kept {REST_KEPT_S:g} s of each rest: "
         "rest shows the model only gravity at one pose, "
         "and a cross-validation block without motion misleads the cutoff and the fits' "
-        "choices); to keep it, checks.skip: [rest_at_ends]"
+        f"choices); to keep it, checks.skip: [{REST_AT_ENDS}]"
     )
 
 
@@ -620,7 +651,7 @@ def fit_verdict(
     then a fit that explains too little (:meth:`FitQuality.problem`) stops it."""
     sign = inverted_sign(H, y, keys)
     if sign and skip_sign:
-        warning = f"{sign} (checks.skip has torque_sign: fitted as recorded)"
+        warning = f"{sign} (checks.skip has {TORQUE_SIGN}: fitted as recorded)"
         return quality.problem(min_explained), warning
     return sign or quality.problem(min_explained), None
 
@@ -752,23 +783,6 @@ def explained_variance(H: Array, y: Array, x: Array) -> float:
     return 1.0 - float(residual @ residual) / total if total > 0 else float("nan")
 
 
-RECORD_CHECKS = (
-    "time_units",
-    "radians_as_degrees",
-    "angle_units",
-    "torque_varies",
-    "magnitudes",
-    "encoder_clipped",
-    "torque_clipped",
-    "rest_at_ends",
-    "columns_swapped",
-    "torque_sign",
-    "reference_scale",
-    "excitation",
-    "records_scale",
-)
-
-
 def record_problems(
     time: Array,
     angle: Array,
@@ -787,23 +801,23 @@ def record_problems(
     angle looks like degrees or whose torque is far too large: a torque read as the angle looks
     like both, and an exchange that fits far better is then the one problem named."""
     checks: dict[str, Callable[[], str | None]] = {
-        "radians_as_degrees": lambda: (
+        RADIANS_AS_DEGREES: lambda: (
             radians_as_degrees(np.rad2deg(angle)) if angle_unit == "deg" else None
         ),
-        "time_units": lambda: sample_rate(time, declared=time_unit),
-        "angle_units": lambda: angle_units(time, angle),
-        "torque_varies": lambda: torque_varies(torque),
-        "magnitudes": lambda: magnitudes(time, torque) or torque_spike(time, torque),
-        "encoder_clipped": lambda: encoder_clipped(angle),
-        "torque_clipped": lambda: torque_clipped(torque),
+        TIME_UNITS: lambda: sample_rate(time, declared=time_unit),
+        ANGLE_UNITS: lambda: angle_units(time, angle),
+        TORQUE_VARIES: lambda: torque_varies(torque),
+        MAGNITUDES: lambda: magnitudes(time, torque) or torque_spike(time, torque),
+        ENCODER_CLIPPED: lambda: encoder_clipped(angle),
+        TORQUE_CLIPPED: lambda: torque_clipped(torque),
     }
     found = [(name, check()) for name, check in checks.items() if name not in skip]
     problems = [(name, message) for name, message in found if message]
-    exchange = {"angle_units", "magnitudes"}
-    if "columns_swapped" not in skip and {name for name, _ in problems} <= exchange:
+    exchange = {ANGLE_UNITS, MAGNITUDES}
+    if COLUMNS_SWAPPED not in skip and {name for name, _ in problems} <= exchange:
         message = columns_swapped(r2(angle, torque), r2(torque, angle))
         if message:
-            return [("columns_swapped", message)]
+            return [(COLUMNS_SWAPPED, message)]
     return problems
 
 

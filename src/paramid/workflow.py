@@ -28,6 +28,7 @@ from typing import Any, Protocol, TypeVar
 from paramid import codehash, io
 from paramid.config import ConfigError, result_folders, validate
 from paramid.errors import InputError, UserError
+from paramid.plausibility import REST_AT_ENDS
 
 T = TypeVar("T")
 NEVER = "(?!)"  # a wildcard pattern that matches nothing
@@ -279,7 +280,7 @@ def one_of(names: Iterable[object]) -> str:
 def drops_rest(block: Mapping[str, Any]) -> bool:
     """Whether a study block's measured records lose a long rest at their ends
     (:func:`paramid.plausibility.dropping_rest`): unless ``checks.skip`` holds ``rest_at_ends``."""
-    return "rest_at_ends" not in block["checks"]["skip"]
+    return REST_AT_ENDS not in block["checks"]["skip"]
 
 
 def fixed_signal_settings(signals: Mapping[str, Any]) -> dict[str, Any]:

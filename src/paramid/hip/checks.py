@@ -18,6 +18,7 @@ from paramid import cutoff, estimators, plausibility, rls
 from paramid.errors import InputError
 from paramid.hip import model, pipeline
 from paramid.ingest import MeasuredRecord, one_sample_trim
+from paramid.plausibility import EXCITATION, RECORDS_SCALE, REFERENCE_SCALE, TIME_UNITS, TORQUE_SIGN
 
 Array = NDArray[np.float64]
 
@@ -85,8 +86,8 @@ def check_usable(
     """
     fs = record.sample_rate_hz
     rate = plausibility.sample_rate(record.time, declared=time_unit)
-    if "time_units" not in skip_checks and rate:
-        _stop(path, study, "time_units", rate)
+    if TIME_UNITS not in skip_checks and rate:
+        _stop(path, study, TIME_UNITS, rate)
     if above := cutoff.nyquist_text(sweep_cutoffs, fs):
         raise InputError(f"{path}: studies.{study}.sweeps.cutoff_hz.values {above} of this record")
     cutoff_hz = _checked_cutoff(signals_config, fs, path, study)
@@ -111,17 +112,17 @@ def check_usable(
         x = np.linalg.lstsq(H, y, rcond=None)[0]
         return plausibility.explained_variance(H, y, np.asarray(x, dtype=np.float64))
 
-    checked = [*skip_checks, "time_units"]  # done first, above
+    checked = [*skip_checks, TIME_UNITS]  # done first, above
     problems = plausibility.record_problems(
         record.time, record.angle, record.torque, checked, r2, time_unit, angle_unit
     )
     if problems:
         _stop(path, study, *problems[0])
-    if "time_units" not in skip_checks and record.velocity is not None:  # after angle_units
+    if TIME_UNITS not in skip_checks and record.velocity is not None:  # after angle_units
         ratios = plausibility.rate_ratios(record.time, record.angle, record.velocity)
         degrees = (angle_unit == "deg", velocity_unit == "deg/s")
         if disagree := plausibility.velocity_units(ratios, time_unit, degrees):
-            _stop(path, study, "time_units", disagree)
+            _stop(path, study, TIME_UNITS, disagree)
     out = pipeline.process(record.time, record.angle, record.torque, signals_config, cutoff_hz)
     H = model.regressor(regressor, out.q, out.qd, out.qdd, gravity)
     collinear = estimators.collinear_columns(H, regressor)
@@ -131,22 +132,22 @@ def check_usable(
             f"{path}: the regressor of studies.{study}.regressor is rank-deficient (rank {rank} of "
             f"{H.shape[1]}): columns {collinear} are collinear — the record does not excite them"
         )
-    if "excitation" not in skip_checks and (poor := plausibility.excitation(H, regressor, out.q)):
-        _stop(path, study, "excitation", poor)
-    if "torque_sign" not in skip_checks and (
+    if EXCITATION not in skip_checks and (poor := plausibility.excitation(H, regressor, out.q)):
+        _stop(path, study, EXCITATION, poor)
+    if TORQUE_SIGN not in skip_checks and (
         sign := plausibility.inverted_sign(H, out.torque, regressor)
     ):
-        _stop(path, study, "torque_sign", sign)
+        _stop(path, study, TORQUE_SIGN, sign)
     if rls_recursion is not None:
         try:
             forgetting = rls.forgetting_factor(rls_recursion[0], fs)
             rls.rls_trajectory(H, out.torque, forgetting, rls_recursion[1])
         except rls.SingularRecursion as err:
             raise InputError(f"{path}: {err} (studies.{study}.rls)") from None
-    if reference and "reference_scale" not in skip_checks:
+    if reference and REFERENCE_SCALE not in skip_checks:
         scale = plausibility.reference_scale(_fit(H, out.torque, regressor), reference)
         if scale:
-            _stop(path, study, "reference_scale", f"{scale} and studies.{study}.reference")
+            _stop(path, study, REFERENCE_SCALE, f"{scale} and studies.{study}.reference")
 
 
 def _fit(H: Array, torque: Array, regressor: Sequence[str]) -> dict[str, float]:
@@ -169,7 +170,7 @@ def check_records_agree(
     declared as N m in one of them, which a small joint's magnitudes cannot show; and of
     their sign (:func:`paramid.plausibility.opposite_sign`).  ``records``:
     ``calibration`` and ``validation`` -> (record, path)."""
-    if "records_scale" in skip_checks:
+    if RECORDS_SCALE in skip_checks:
         return
     keys = model.parameter_names(regressor)
     fits, determined = {}, set(keys)
@@ -188,4 +189,4 @@ def check_records_agree(
     ) or plausibility.opposite_sign(fits["validation"], fits["calibration"], determined, **names)
     if scale:
         paths = f"{records['calibration'][1]}, {records['validation'][1]}"
-        _stop(paths, study, "records_scale", scale)
+        _stop(paths, study, RECORDS_SCALE, scale)

@@ -15,6 +15,7 @@ from paramid import codehash, cutoff, ingest, io, paths
 from paramid.config import ConfigError, check_names
 from paramid.errors import UserError, raise_together
 from paramid.hip import methods, model
+from paramid.plausibility import TORQUE_SIGN
 from paramid.workflow import (
     Family,
     Wildcards,
@@ -370,7 +371,7 @@ class HipStudies(Family):
     def fit_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """With whether the study skips the torque-sign check: the fit honours that skip."""
         study = self.study(wildcards)
-        skip_sign = "torque_sign" in study["checks"]["skip"]
+        skip_sign = TORQUE_SIGN in study["checks"]["skip"]
         return {
             "method": wildcards.method,
             "regressor": study["regressor"],

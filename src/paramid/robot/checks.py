@@ -35,24 +35,40 @@ from numpy.typing import NDArray
 
 from paramid import plausibility
 from paramid.ingest import data_row
-from paramid.plausibility import STILL_RAD
+from paramid.plausibility import (
+    ANGLE_UNITS,
+    COLUMNS_SWAPPED,
+    RADIANS_AS_DEGREES,
+    REST_AT_ENDS,
+    STILL_RAD,
+    TIME_UNITS,
+    TORQUE_SIGN,
+)
 from paramid.robot.model import Robot, coordinate_unit, joint_kinds, joint_ranges, pin_configuration
 from paramid.robot.records import RobotRecord
 
 Array = NDArray[np.float64]
 Problem = tuple[str, str | None, str]
+# The checks of a robot study's logs, by the names ``checks.skip`` takes (those a 1-DOF study
+# has too, by :mod:`paramid.plausibility`'s; rest_at_ends is honoured where a log is read,
+# :func:`paramid.workflow.drops_rest`): CHECKS lists them (the schema's enum, in its order)
+LOCKED_JOINTS = "locked_joints"
+STANDS_STILL = "stands_still"
+SENSOR_FAULTS = "sensor_faults"
+TORQUE_UNITS = "torque_units"
+FRICTION_SIGN = "friction_sign"
 CHECKS = (
-    "locked_joints",
-    "radians_as_degrees",
-    "angle_units",
-    "time_units",
-    "stands_still",
-    "rest_at_ends",
-    "sensor_faults",
-    "torque_units",
-    "torque_sign",
-    "friction_sign",
-    "columns_swapped",
+    LOCKED_JOINTS,
+    RADIANS_AS_DEGREES,
+    ANGLE_UNITS,
+    TIME_UNITS,
+    STANDS_STILL,
+    REST_AT_ENDS,
+    SENSOR_FAULTS,
+    TORQUE_UNITS,
+    TORQUE_SIGN,
+    FRICTION_SIGN,
+    COLUMNS_SWAPPED,
 )
 # degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
 # real arm stay within them up to calibration offsets
@@ -277,7 +293,7 @@ def locked_joints(record: RobotRecord, robot: Robot) -> list[Problem]:
             )
         else:
             continue
-        problems.append(("locked_joints", joint, message))
+        problems.append((LOCKED_JOINTS, joint, message))
     return problems
 
 
@@ -316,7 +332,7 @@ def angle_units(
             message = jumps
         jump = message is not None and message.startswith(plausibility.JUMP_MESSAGE)
         if message and kind == "continuous" and not jump:  # its span may be real: it turns
-            message += " (or a continuous joint turning over two revolutions: skip angle_units)"
+            message += f" (or a continuous joint turning over two revolutions: skip {ANGLE_UNITS})"
         if message and (place := _logged_place(record, k, kind, message)):
             message += place
         if message and not jump:  # the `joints:` order against the log's
@@ -331,7 +347,7 @@ def angle_units(
                     "check the record's `columns:` setting"
                 )
         if message:
-            problems.append(("angle_units", joint, message))
+            problems.append((ANGLE_UNITS, joint, message))
     n = len(kinds)
     if n >= 3 and len(problems) >= 2 and all(judged(n - 1 - k, k) is None for k in range(n)):
         flagged = ", ".join(str(joint) for _, joint, _ in problems)
@@ -344,7 +360,7 @@ def angle_units(
         )
         return [
             (
-                "angle_units",
+                ANGLE_UNITS,
                 None,
                 f"the angle columns fit the URDF's joints in reverse order ({flagged} do not as "
                 f"read): is the log's joint order the opposite of the study's{first}? check the "
@@ -390,7 +406,7 @@ def in_degrees(
     degrees = [
         p
         for p in problems
-        if p[0] == "angle_units" and DEGREES_ADVICE in p[2] and EXCHANGE_ADVICE not in p[2]
+        if p[0] == ANGLE_UNITS and DEGREES_ADVICE in p[2] and EXCHANGE_ADVICE not in p[2]
     ]
     joints = [joint for _, joint, _ in degrees]
     columns = [record.joints.index(joint) for joint in joints]
@@ -404,7 +420,7 @@ def in_degrees(
     ]
     if fixed and radian:
         message = two_angle_units([str(joint) for _, joint, _ in fixed], radian, "rad")
-        return [p for p in problems if p not in fixed] + [("angle_units", None, message)]
+        return [p for p in problems if p not in fixed] + [(ANGLE_UNITS, None, message)]
     if len(degrees) < 2:
         return problems
     spans = np.ptp(record.q[:, columns], axis=0)
@@ -416,7 +432,7 @@ def in_degrees(
         f"{named}: the angles span {spans.min():.4g}-{spans.max():.4g} rad, implausible in rad or "
         f"far outside the URDF's limits: are they in degrees? set {units}{why if velocity else ''}"
     )
-    return [p for p in problems if p not in degrees] + [("angle_units", None, message)]
+    return [p for p in problems if p not in degrees] + [(ANGLE_UNITS, None, message)]
 
 
 def _logged_place(record: RobotRecord, k: int, kind: str, message: str) -> str:
@@ -495,7 +511,7 @@ def time_units(
             (units.get("q") == "deg", units.get("dq") == "deg/s"),
             ("units.q", "units.dq"),
         )
-    return [("time_units", None, message)] if message else []
+    return [(TIME_UNITS, None, message)] if message else []
 
 
 def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
@@ -538,7 +554,7 @@ def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
             f"misfit to the angles' derivatives is x {share:.2g}; the angle or the velocity "
             "columns of the two are exchanged: check columns.q and columns.dq"
         )
-        problems.append(("columns_swapped", names, message))
+        problems.append((COLUMNS_SWAPPED, names, message))
     return problems, named
 
 
@@ -568,16 +584,16 @@ def sensor_faults(
         if np.ptp(tau) == 0.0:
             problems.append(
                 (
-                    "sensor_faults",
+                    SENSOR_FAULTS,
                     joint,
                     f"its torque is {tau[0]:g} in every sample while the arm moves: a dead "
                     "sensor or the wrong column? check columns.tau",
                 )
             )
         elif spike := plausibility.torque_spike(record.time, tau):
-            problems.append(("sensor_faults", joint, spike))
+            problems.append((SENSOR_FAULTS, joint, spike))
         elif clipped := plausibility.torque_clipped(tau):
-            problems.append(("sensor_faults", joint, clipped))
+            problems.append((SENSOR_FAULTS, joint, clipped))
         if record.dq is None:
             continue
         dq = record.dq[:, k]
@@ -615,7 +631,7 @@ def sensor_faults(
             )
         else:
             continue
-        problems.append(("sensor_faults", joint, message))
+        problems.append((SENSOR_FAULTS, joint, message))
     return problems + _duplicated_columns(record)
 
 
@@ -634,7 +650,7 @@ def _duplicated_columns(record: RobotRecord) -> list[Problem]:
                     f"the {field} columns of {pair} are equal in every sample: one column read "
                     f"twice? check columns.{field}"
                 )
-                problems.append(("sensor_faults", pair, message))
+                problems.append((SENSOR_FAULTS, pair, message))
     return problems
 
 
@@ -644,7 +660,7 @@ def stands_still(record: RobotRecord) -> list[Problem]:
     if np.all(span < STILL_RAD):
         return [
             (
-                "stands_still",
+                STANDS_STILL,
                 None,
                 f"no joint moves more than {STILL_RAD:g} rad (largest {span.max():.3g} rad): the "
                 "robot stands still; record an excitation",
@@ -666,9 +682,9 @@ def torque_peak(record: RobotRecord) -> list[Problem]:
     if len(found) == 1 and len(record.joints) > 1:
         [(joint, said)] = found
         rest = "units.tau sets every joint's unit: convert this column in the file"
-        return [("torque_units", joint, f"{said}; {rest}")]
+        return [(TORQUE_UNITS, joint, f"{said}; {rest}")]
     peak = plausibility.magnitudes(record.time, record.tau, setting="units.tau")
-    return [] if peak is None else [("torque_units", None, peak)]
+    return [] if peak is None else [(TORQUE_UNITS, None, peak)]
 
 
 def median_scale(scales: Array) -> float:
@@ -705,7 +721,7 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
             f"the torque of {joints} is {scale:.3g} x the URDF's (expected {low:g}-{high:g}): "
             f"check {units}{current}"
         )
-        return [("torque_units", None, message)]
+        return [(TORQUE_UNITS, None, message)]
     problems: list[Problem] = []
     near, far = RELATIVE_SCALE_BAND
     for column, k in enumerate(loaded):
@@ -719,7 +735,7 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
                 f"others' (a motor current without its torque constant)? check the file and "
                 f"{units}"
             )
-            problems.append(("torque_units", record.joints[k], message))
+            problems.append((TORQUE_UNITS, record.joints[k], message))
     return problems
 
 
@@ -770,7 +786,7 @@ def friction_signs(
     names = " and ".join(record.joints[hidden[a]] for a in inverted)
     problems = tuple(
         (
-            "friction_sign",
+            FRICTION_SIGN,
             record.joints[hidden[a]],
             f"the torque correlates {own[a]:.2f} with the sign of the joint's velocity: "
             "friction would make it positive; is its sign inverted? "
@@ -805,7 +821,7 @@ def friction_signs(
                 float(np.sum(1 - crossed)) / before,
                 True,
                 f"the torque columns of {pair} exchanged",
-                (("friction_sign", pair, message),),
+                ((FRICTION_SIGN, pair, message),),
                 disagreement,
             )
         )
@@ -845,7 +861,7 @@ def inverted_signs(
     names = " and ".join(record.joints[k] for k, _ in inverted)
     problems = tuple(
         (
-            "torque_sign",
+            TORQUE_SIGN,
             record.joints[k],
             f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
             "sign inverted against the URDF's joint axis? "
@@ -947,7 +963,7 @@ def exchanged_columns(
                 f"the record's `columns:` setting{order} (a short record, or one near rest, "
                 "may not tell these joints apart)"
             )
-            problem = ("columns_swapped", names, message)
+            problem = (COLUMNS_SWAPPED, names, message)
             explanations.append(
                 Explanation(
                     share,
@@ -1007,7 +1023,7 @@ def radians_among_degrees(
                 share,
                 share < SWAP_RATIO,
                 f"{joint}'s angle column read in radians",
-                (("angle_units", joint, message),),
+                ((ANGLE_UNITS, joint, message),),
             )
         )
     return explanations
@@ -1056,7 +1072,7 @@ def reversed_columns(
                 share,
                 share < SWAP_RATIO,
                 f"{what} of all joints in reverse order",
-                (("columns_swapped", None, message),),
+                ((COLUMNS_SWAPPED, None, message),),
                 joints=tuple(record.joints),
                 plausible_scale=judged.size > 0 and _in_band(judged, GAIN_BAND),
                 scale=median_scale(scales),
@@ -1182,7 +1198,7 @@ def still_joint_notes(record: RobotRecord, problems: list[Problem]) -> list[Prob
             )
     noted: list[Problem] = []
     for check, where, message in problems:
-        named = [] if where is None or check == "locked_joints" else where.split(" and ")
+        named = [] if where is None or check == LOCKED_JOINTS else where.split(" and ")
         noted.append((check, where, message + "".join(notes.get(j, "") for j in named)))
     return noted
 
@@ -1211,38 +1227,38 @@ def checked_record(
     :data:`GAIN_BAND` of the URDF's, the other joints' odd scales beside it), the friction
     check only where nothing else was found (a unit, sign or swap error would mislead it)."""
     units = units or {}
-    problems = locked_joints(record, robot) if "locked_joints" not in skip else []
-    if "radians_as_degrees" not in skip and (
+    problems = locked_joints(record, robot) if LOCKED_JOINTS not in skip else []
+    if RADIANS_AS_DEGREES not in skip and (
         radians := radians_declared_degrees(record, robot, units)
     ):
-        return [*problems, ("radians_as_degrees", None, radians)]
-    if "stands_still" not in skip and (still := stands_still(record)):
+        return [*problems, (RADIANS_AS_DEGREES, None, radians)]
+    if STANDS_STILL not in skip and (still := stands_still(record)):
         return problems + still
     ratios = _rate_ratios(record)  # the recorded velocity against the angle, per joint
     time_error = plausibility.time_error(ratios)
     explained: list[str] = []  # joints whose speed a unit named below explains
-    if "angle_units" not in skip:  # a time unit off makes the speeds off: time_units says so
+    if ANGLE_UNITS not in skip:  # a time unit off makes the speeds off: time_units says so
         judge_speed = time_error == 1.0 or plausibility.degrees_column(time_error) != ""
         angles = angle_units(record, robot, judge_speed, units.get("q", "rad"))
         explained = [joint for _, joint, _ in angles if joint is not None]
         problems = in_degrees(problems + angles, record, ratios, joint_kinds(robot))
-    if "time_units" not in skip and (times := time_units(record, ratios, time_unit, units)):
+    if TIME_UNITS not in skip and (times := time_units(record, ratios, time_unit, units)):
         problems += times
         explained = list(record.joints)  # every joint's speed is off by the time unit's factor
-    exchanged, named = ([], set()) if "columns_swapped" in skip else exchanged_velocities(record)
-    if "sensor_faults" not in skip:
+    exchanged, named = ([], set()) if COLUMNS_SWAPPED in skip else exchanged_velocities(record)
+    if SENSOR_FAULTS not in skip:
         problems += sensor_faults(record, ratios, named, explained, joint_kinds(robot))
     problems += exchanged
-    model_checks = {"torque_units", "torque_sign", "friction_sign", "columns_swapped"}
+    model_checks = {TORQUE_UNITS, TORQUE_SIGN, FRICTION_SIGN, COLUMNS_SWAPPED}
     if problems or model_checks <= set(skip):
         return problems
     rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
     sampled = motion(record, rows)
     tau, model = record.tau[rows], expected(robot, *sampled)
-    if "torque_units" not in skip and (peak := torque_peak(record)):
+    if TORQUE_UNITS not in skip and (peak := torque_peak(record)):
         return peak
-    if "torque_units" not in skip and (scale := torque_units(record, tau, model)):
-        if "columns_swapped" in skip:
+    if TORQUE_UNITS not in skip and (scale := torque_units(record, tau, model)):
+        if COLUMNS_SWAPPED in skip:
             return scale
         # an odd scale may be another joint's torque: the `joints:` order against the log's
         # (joints 2 and 3 of a Gen3 exchanged gave joint 3 "10.7 x the URDF's"; a 3-joint arm's
@@ -1272,7 +1288,7 @@ def checked_record(
     explanations += radians_among_degrees(record, robot, sampled, tau, model, units)
     found = best_explanation(explanations)  # over every explanation: a skip hides, not re-ranks
     problems += [problem for problem in found if problem[0] not in skip]
-    exchange = any(check == "columns_swapped" for check, _, _ in found)
-    if "friction_sign" not in skip and not problems and not exchange:  # a swap misleads it
+    exchange = any(check == COLUMNS_SWAPPED for check, _, _ in found)
+    if FRICTION_SIGN not in skip and not problems and not exchange:  # a swap misleads it
         problems += best_explanation(friction_signs(record, tau, model, negated))
     return problems
