@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import loaders
 import numpy as np
+import pandas as pd
 import pytest
+from skip_lookups import LookedUp
 
-from paramid import estimators, ingest, plausibility
+from paramid import estimators, ingest, plausibility, workflow
 from paramid.hip import checks, model, pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,6 +157,131 @@ def test_every_record_check_is_skipped_by_its_registered_name(pendulum, fault, e
     assert found and {name for name, _ in found} <= set(plausibility.RECORD_CHECKS)
     skip = plausibility.RECORD_CHECKS
     assert plausibility.record_problems(time, angle, torque, skip, _r2(pendulum)) == []
+
+
+USABLE = {
+    "study": "mine",
+    "regressor": KEYS,
+    "gravity": 9.81,
+    "signals_config": {**SIGNALS, "cutoff_hz": 6.0},
+}
+# the shipped upstream parameters, as the N mm test below compares with
+REFERENCE = {"Mxt": 0.1022, "Jt": 0.06259, "fc": 0.2889, "fv": 0.04707, "tau0": -0.07586}
+Record = ingest.MeasuredRecord
+Outcome = Callable[[Record, Record, list[str]], str | None]
+
+
+@pytest.fixture(scope="module")
+def sysid() -> Record:
+    return loaders.load_record(
+        ROOT / "data/pendulum/sysid_pd_measured.csv", UNITS, {"angle": "position"}
+    )
+
+
+def _stopped(check: Callable[..., None], *args: Any, **kwargs: Any) -> str | None:
+    """The message ``check`` stops a study with (None: it passes)."""
+    try:
+        check(*args, **kwargs)
+    except ingest.InputError as err:
+        return str(err)
+    return None
+
+
+def _usable(edit: Callable[[Record], Record], **settings: Any) -> Outcome:
+    """:func:`checks.check_usable` of the pendulum's record edited by ``edit``."""
+
+    def outcome(pendulum: Record, _: Record, skip: list[str]) -> str | None:
+        args = USABLE | settings | {"skip_checks": skip}
+        return _stopped(checks.check_usable, edit(pendulum), "p.csv", **args)
+
+    return outcome
+
+
+def _squeezed(r: Record) -> Record:
+    """The swing-up squeezed to a 0.4 deg rocking (a joint that barely moves)."""
+    scale = np.deg2rad(0.4) / np.ptp(r.angle)
+    angle = r.angle.mean() + (r.angle - r.angle.mean()) * scale
+    return dataclasses.replace(r, angle=angle, velocity=r.velocity * scale)
+
+
+def _records_scale(pendulum: Record, sysid: Record, skip: list[str]) -> str | None:
+    """:func:`checks.check_records_agree` of a validation torque in N mm declared as N m."""
+    milli = dataclasses.replace(sysid, torque=1000 * sysid.torque)
+    records = {"calibration": (pendulum, "c.csv"), "validation": (milli, "v.csv")}
+    return _stopped(checks.check_records_agree, records, **USABLE, skip_checks=skip)
+
+
+def _rest_at_ends(pendulum: Record, _: Record, skip: list[str]) -> str | None:
+    """What reading the swing-up's file with 2 s of rest before it says of the rest, its study
+    skipping ``skip`` (:func:`paramid.workflow.drops_rest`)."""
+    frame = loaders.with_rest(pd.read_csv(ROOT / "data/pendulum/swingup_ddp_measured.csv"), 1000)
+    spec = {"path": "p.csv", "units": UNITS, "columns": {"angle": "position"}}
+    spec |= {"trim_start_s": 0.0, "trim_end_s": 0.0}
+    drop = workflow.drops_rest({"checks": {"skip": skip}})
+    _, rest = ingest.configured_record(frame, spec, loaders.MAX_JITTER, drop_rest=drop)
+    return plausibility.rest_warning("p.csv", rest) if any(rest) else None
+
+
+# a fault per check a 1-DOF study can skip, by the name a user's ``checks.skip`` spells
+SKIPPABLE: dict[str, Outcome] = {
+    "time_units": _usable(
+        lambda r: dataclasses.replace(r, time=1000 * r.time, sample_rate_hz=r.sample_rate_hz / 1000)
+    ),
+    "radians_as_degrees": _usable(
+        lambda r: dataclasses.replace(r, angle=np.deg2rad(r.angle)), angle_unit="deg"
+    ),
+    "angle_units": _usable(lambda r: dataclasses.replace(r, angle=np.rad2deg(r.angle))),
+    "torque_varies": _usable(lambda r: dataclasses.replace(r, torque=0 * r.torque)),
+    "magnitudes": _usable(lambda r: dataclasses.replace(r, torque=1e4 * r.torque)),
+    "encoder_clipped": _usable(
+        lambda r: dataclasses.replace(r, angle=np.minimum(r.angle, np.quantile(r.angle, 0.8)))
+    ),
+    "torque_clipped": _usable(
+        lambda r: dataclasses.replace(r, torque=np.maximum(r.torque, np.quantile(r.torque, 0.2)))
+    ),
+    "rest_at_ends": _rest_at_ends,
+    "columns_swapped": _usable(lambda r: dataclasses.replace(r, angle=r.torque, torque=r.angle)),
+    "torque_sign": _usable(lambda r: dataclasses.replace(r, torque=-r.torque)),
+    "reference_scale": _usable(
+        lambda r: dataclasses.replace(r, torque=1000 * r.torque), reference=REFERENCE
+    ),
+    # with both gravity columns and the offset: cos q of the rocking is nearly constant
+    "excitation": _usable(
+        _squeezed, regressor=["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd", "offset"]
+    ),
+    "records_scale": _records_scale,
+}
+
+
+def test_every_registered_record_check_has_a_fault_here():
+    assert set(SKIPPABLE) == set(plausibility.RECORD_CHECKS)
+
+
+@pytest.mark.parametrize("name", plausibility.RECORD_CHECKS)
+def test_skipping_a_registered_record_check_silences_it(pendulum, sysid, name):
+    """A record that fails the check is named with the skip that keeps it; skipped by its
+    registered name, the check says nothing (where the code looked up another spelling, a
+    user's ``skip: [name]`` did nothing)."""
+    named = SKIPPABLE[name](pendulum, sysid, [])
+    assert named is not None and f"checks.skip: [{name}]" in named
+    skipped = SKIPPABLE[name](pendulum, sysid, [name])
+    assert f"[{name}]" not in (skipped or "")
+
+
+def test_the_record_checks_look_up_exactly_the_registered_names(pendulum, sysid):
+    """Records that pass every check (none stops early, so each looks its name up in
+    ``checks.skip``): the names looked up are ``RECORD_CHECKS``, no other spelling."""
+    lookups = [LookedUp() for _ in range(4)]
+    r2 = _r2(pendulum)
+    plausibility.record_problems(pendulum.time, pendulum.angle, pendulum.torque, lookups[0], r2)
+    args = USABLE | {"reference": REFERENCE, "skip_checks": lookups[1]}
+    assert pendulum.velocity is not None  # its check runs too
+    checks.check_usable(pendulum, "p.csv", **args)
+    records = {"calibration": (pendulum, "c.csv"), "validation": (sysid, "v.csv")}
+    checks.check_records_agree(records, **USABLE, skip_checks=lookups[2])
+    workflow.drops_rest({"checks": {"skip": lookups[3]}})
+    asked = set().union(*(lookup.asked for lookup in lookups))
+    assert asked == set(plausibility.RECORD_CHECKS)
 
 
 def test_radians_declared_as_degrees_are_named_before_what_they_mislead(pendulum):

@@ -6,16 +6,19 @@ from __future__ import annotations
 import dataclasses
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import loaders
 import numpy as np
 import pandas as pd
 import pytest
+from skip_lookups import LookedUp
 
-from paramid import plausibility
+from paramid import plausibility, workflow
 from paramid.robot import checks, model, records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1219,3 +1222,82 @@ def test_a_torque_logged_as_motor_current_is_told_of_scale(robot):
     unit = checks.record_problems(dataclasses.replace(record, tau=record.tau * 1e-3), robot)
     assert [(c, j) for c, j, _ in unit] == [("torque_units", None)]
     assert "motor current" not in unit[0][2]
+
+
+RobotOutcome = Callable[[records.RobotRecord, model.Robot, LookedUp], set[str]]
+
+
+def _named(edit: Callable[[records.RobotRecord], records.RobotRecord], **kw: Any) -> RobotOutcome:
+    """The checks :func:`checks.record_problems` names on the log edited by ``edit``."""
+
+    def outcome(record: records.RobotRecord, robot: model.Robot, skip: LookedUp) -> set[str]:
+        return {check for check, _, _ in checks.record_problems(edit(record), robot, skip, **kw)}
+
+    return outcome
+
+
+def _locked_joint_moving(record: records.RobotRecord, _: model.Robot, skip: LookedUp) -> set[str]:
+    """The checks named on the log of a study of six joints, its seventh locked at 0 while the
+    log moves it."""
+    six = loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6])
+    shown = dataclasses.replace(
+        record,
+        q=record.q[:, :6],
+        dq=record.dq[:, :6],
+        tau=record.tau[:, :6],
+        joints=tuple(JOINTS[:6]),
+        locked_q={"joint_7": record.q[:, 6]},
+    )
+    return {check for check, _, _ in checks.record_problems(shown, six, skip)}
+
+
+def _rest_dropped(_: records.RobotRecord, __: model.Robot, skip: LookedUp) -> set[str]:
+    """``{"rest_at_ends"}`` where reading the log with 1 s of rest at its ends drops it, its
+    study skipping ``skip`` (:func:`paramid.workflow.drops_rest`)."""
+    drop = workflow.drops_rest({"checks": {"skip": skip}})
+    _, rest = _read_log(_padded_log(1.0), {"time": "ms"}, drop_rest=drop)
+    return {"rest_at_ends"} if any(rest) else set()
+
+
+def _negated(joint: int) -> Callable[[records.RobotRecord], records.RobotRecord]:
+    return lambda r: _with_column(r, "tau", joint, -r.tau[:, joint])
+
+
+# a fault per check a robot study can skip, by the name a user's ``checks.skip`` spells
+ROBOT_SKIPPABLE: dict[str, RobotOutcome] = {
+    "locked_joints": _locked_joint_moving,
+    "radians_as_degrees": _named(
+        lambda r: dataclasses.replace(r, q=np.deg2rad(r.q), q_logged=r.q), units={"q": "deg"}
+    ),
+    "angle_units": _named(FAULTS["degrees"]),
+    "time_units": _named(
+        lambda r: dataclasses.replace(r, time=1000 * r.time, sample_rate_hz=r.sample_rate_hz / 1000)
+    ),
+    "stands_still": _named(FAULTS["still"]),
+    "rest_at_ends": _rest_dropped,
+    "sensor_faults": _named(FAULTS["dead torque"]),
+    "torque_units": _named(FAULTS["N mm"]),
+    "torque_sign": _named(_negated(1)),  # joint 2 carries the arm's weight
+    "friction_sign": _named(_negated(6)),  # joint 7 carries no gravity
+    "columns_swapped": _named(FAULTS["exchanged"]),
+}
+
+
+def test_every_registered_robot_check_has_a_fault_here():
+    assert set(ROBOT_SKIPPABLE) == set(checks.CHECKS)
+
+
+@pytest.fixture(scope="module")
+def testing1() -> records.RobotRecord:
+    return _gen3(RECORDS[0])
+
+
+@pytest.mark.parametrize("name", checks.CHECKS)
+def test_skipping_a_registered_robot_check_silences_it(testing1, robot, name):
+    """A log that fails the check is named by it; skipped by its registered name, the check
+    says nothing; each time, the code looks up only registered names in ``checks.skip``, this
+    one among them (where it looked up another spelling, a user's ``skip: [name]`` did
+    nothing)."""
+    for skip, speaks in ((LookedUp(), True), (LookedUp([name]), False)):
+        assert (name in ROBOT_SKIPPABLE[name](testing1, robot, skip)) is speaks
+        assert name in skip.asked and skip.asked <= set(checks.CHECKS)
