@@ -456,6 +456,55 @@ def test_the_radians_check_judges_turning_joints_only(tmp_path):
     assert checks.radians_declared_degrees(turning, gantry, {"q": "deg"}) is not None
 
 
+QUILL_URDF = """<robot name="scara"><link name="base"/>
+  <link name="arm"><inertial><mass value="4"/><origin xyz="0.15 0 0"/><inertia ixx="0.01"
+    iyy="0.05" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="quill"><inertial><mass value="5"/><inertia ixx="0.02" iyy="0.02" izz="0.001"
+    ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-2.5" upper="2.5" effort="100" velocity="3"/></joint>
+  <joint name="lift" type="prismatic"><parent link="arm"/><child link="quill"/>
+    <origin xyz="0.3 0 0"/><axis xyz="0 0 {axis}"/>
+    <limit lower="-0.2" upper="0.2" effort="500" velocity="1"/></joint></robot>"""
+
+
+@pytest.mark.parametrize("axis", ["1", "-1"])
+def test_a_slides_weight_tells_its_force_negated_or_in_kn(tmp_path, axis):
+    """A SCARA's vertical quill carries its weight (49 N) as a nearly constant force, which the
+    offset fitted per joint hides from the sign and unit checks: its force negated, or logged
+    in kN, passed them (and put -5.9 kg on it, or 0.002 "N" of error).  Its mean force
+    against the URDF's tells both; as recorded it passes, and a slide across the arm carries no
+    weight to judge."""
+    urdf = tmp_path / "scara.urdf"
+    urdf.write_text(QUILL_URDF.format(axis=axis))
+    scara = loaders.load_robot(urdf, ["shoulder", "lift"])
+    t = np.arange(4000) / 200.0
+    w = np.array([1.5, 1.3])
+    a = np.array([1.5, 0.1])
+    q, dq, ddq = (
+        a * np.sin(w * t[:, None]),
+        a * w * np.cos(w * t[:, None]),
+        -a * w**2 * np.sin(w * t[:, None]),
+    )
+    friction = np.array([0.5, 40.0]) * dq + np.array([0.3, 12.0]) * np.sign(dq)
+    noise = np.random.default_rng(8).standard_normal(q.shape) * [0.05, 2.0]
+    tau = checks.urdf_torque(scara, q, dq, ddq) + friction + noise
+    log = records.RobotRecord(t, q, dq, tau, ("shoulder", "lift"), 200.0, 0.0, False)
+    assert checks.record_problems(log, scara) == []
+    negated = checks.record_problems(_with_column(log, "tau", 1, -tau[:, 1]), scara)
+    assert [(check, joint) for check, joint, _ in negated] == [(checks.TORQUE_SIGN, "lift")]
+    assert "its force averages" in negated[0][2] and "negate the column" in negated[0][2]
+    kilo = checks.record_problems(_with_column(log, "tau", 1, tau[:, 1] / 1000), scara)
+    assert [(check, joint) for check, joint, _ in kilo] == [(checks.TORQUE_UNITS, "lift")]
+    assert re.search(
+        r"its force averages 0\.00(09|10)\d* x the weight the URDF puts on", kilo[0][2]
+    )
+    urdf.write_text(QUILL_URDF.format(axis=axis).replace('xyz="0 0 ' + axis, 'xyz="0 1 0'))
+    flat = loaders.load_robot(urdf, ["shoulder", "lift"])
+    model = checks.expected(flat, q[::4], dq[::4], ddq[::4])
+    assert np.isnan(model.weight).all()  # a slide across the arm carries no weight to judge
+
+
 FAULTS = {
     "degrees": lambda r: dataclasses.replace(r, q=np.rad2deg(r.q), dq=np.rad2deg(r.dq)),
     "N mm": lambda r: dataclasses.replace(r, tau=1000 * r.tau),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cached_property
 from itertools import combinations
 
@@ -206,6 +207,9 @@ class Expected:
 
     rigid: Array  # (S, n) [N m]
     friction: Array  # (n, S, 2); a zero column where a joint moves one way only
+    #: (n,) a slide's mean force along the motion by the URDF (the weight it carries, which
+    #: the fitted offset hides from the other checks), NaN elsewhere (:func:`expected`)
+    weight: Array = dataclass_field(default_factory=lambda: np.zeros(0))
 
     def beyond_friction(self, y: Array) -> Array:
         """y (S, n) less the least-squares fit of each joint's Coulomb and offset columns."""
@@ -238,11 +242,27 @@ class Expected:
 
 
 def expected(robot: Robot, q: Array, dq: Array, ddq: Array) -> Expected:
-    """:class:`Expected` along the motion q, q̇, q̈ (S, n)."""
+    """:class:`Expected` along the motion q, q̇, q̈ (S, n); a prismatic joint's weight where
+    the URDF's mean force on it is at least :data:`MIN_RIGID_NM` and its spread."""
     columns = np.stack([np.sign(dq), np.ones_like(dq)], axis=-1).transpose(1, 0, 2)  # (n, S, 2)
     u, sv, _ = np.linalg.svd(columns, full_matrices=False)
     kept = sv > sv[:, :1] * 1e-9  # a joint moving one way: its Coulomb step is its offset
-    return Expected(urdf_torque(robot, q, dq, ddq), u * kept[:, None, :])
+    rigid = urdf_torque(robot, q, dq, ddq)
+    mean, spread = rigid.mean(axis=0), rigid.std(axis=0)
+    slide = np.array([kind == "prismatic" for kind in joint_kinds(robot)])
+    carried = slide & (np.abs(mean) >= MIN_RIGID_NM) & (np.abs(mean) >= spread)
+    return Expected(rigid, u * kept[:, None, :], np.where(carried, mean, np.nan))
+
+
+def carried_weights(record: RobotRecord, tau: Array, model: Expected) -> dict[int, float]:
+    """Per slide that carries a weight by the URDF (:attr:`Expected.weight`), its recorded
+    mean force over the URDF's: about 1 as logged (a payload, a brake's drag move it by a
+    small factor); about -1 with the sign inverted; 0.001 or 1000 in kN or mN.  A vertical
+    slide's rigid-body force is mostly that constant, which the per-joint offset the other
+    checks fit takes away (a SCARA quill's force negated, 56 N against the URDF's -50, passed
+    them, and its fit put -5.9 kg on it)."""
+    judged = np.flatnonzero(~np.isnan(model.weight))
+    return {int(k): float(tau[:, k].mean() / model.weight[k]) for k in judged}
 
 
 def _correlation(a: Array, b: Array) -> float:
@@ -702,13 +722,25 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
     (:data:`RELATIVE_SCALE_BAND`): one column logged in another unit than the rest."""
     every = model.scales(tau)
     loaded = np.flatnonzero(~np.isnan(every))
+    low, high = TORQUE_SCALE_BAND
+    units = "units.tau (N m or N mm; a prismatic joint's force in N)"
+    weights: list[Problem] = [
+        (
+            TORQUE_UNITS,
+            record.joints[k],
+            f"its force averages {ratio:.3g} x the weight the URDF puts on it "
+            f"({model.weight[k]:.4g} N; expected {low:g}-{high:g} x): is it logged in another "
+            "unit (kN, mN), or counterbalanced by a spring the URDF lacks? check the file and "
+            "the record's scale: {column: factor}",
+        )
+        for k, ratio in carried_weights(record, tau, model).items()
+        if not low <= abs(ratio) <= high
+    ]
     if loaded.size == 0:
-        return []
+        return weights
     tau, rigid = model.beyond_friction(tau)[:, loaded], model.rigid_beyond_friction[:, loaded]
     scales = every[loaded]
     scale = median_scale(scales)
-    low, high = TORQUE_SCALE_BAND
-    units = "units.tau (N m or N mm; a prismatic joint's force in N)"
     if not low <= scale <= high:
         joints = ", ".join(record.joints[k] for k in loaded)
         current = (
@@ -736,7 +768,8 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
                 f"{units}"
             )
             problems.append((TORQUE_UNITS, record.joints[k], message))
-    return problems
+    named = {joint for _, joint, _ in problems}
+    return problems + [problem for problem in weights if problem[1] not in named]
 
 
 def _share(after: float, before: float) -> float:
@@ -846,33 +879,58 @@ def inverted_signs(
     record: RobotRecord, tau: Array, model: Expected, listed: Sequence[str] = ()
 ) -> list[Explanation]:
     """Negating the joints whose torque runs against the URDF's (correlation beyond friction
-    below -:data:`SIGN_CORRELATION` where the rigid body is visible); none when no joint
-    does."""
+    below -:data:`SIGN_CORRELATION` where the rigid body is visible) and the slides whose
+    force carries their weight the wrong way (:func:`carried_weights` within -:data:`GAIN_BAND`:
+    the plainest evidence of a sign, which the offset hides from the correlation); none when
+    no joint does."""
     rigid, beyond = model.rigid_beyond_friction, model.beyond_friction(tau)
-    inverted = [
-        (k, correlation)
+    correlated = {
+        int(k): correlation
         for k in np.flatnonzero(_visible(tau, model))
         if (correlation := _correlation(beyond[:, k], rigid[:, k])) < -SIGN_CORRELATION
-    ]
-    if not inverted:
+    }
+    low, high = GAIN_BAND
+    weights = {k: r for k, r in carried_weights(record, tau, model).items() if -high <= r <= -low}
+    found = sorted(set(correlated) | set(weights))
+    if not found:
         return []
-    negated = tau.copy()
-    negated[:, [k for k, _ in inverted]] *= -1
-    names = " and ".join(record.joints[k] for k, _ in inverted)
-    problems = tuple(
-        (
-            TORQUE_SIGN,
-            record.joints[k],
-            f"the torque correlates {correlation:.2f} with the URDF's (beyond friction): is its "
-            "sign inverted against the URDF's joint axis? "
-            + _negate_advice(record, int(k), listed)
-            + " (or, where the log counts the joint's angle against the URDF's axis, negate its "
-            "angle and velocity columns)",
+    problems = []
+    for k in found:
+        evidence = (
+            f"its force averages {tau[:, k].mean():.4g} N where the URDF's weight on it averages "
+            f"{model.weight[k]:.4g} N"
+            if k in weights
+            else f"the torque correlates {correlated[k]:.2f} with the URDF's (beyond friction)"
         )
-        for k, correlation in inverted
-    )
-    share = _share(float(model.misfits(negated).sum()), float(model.misfits(tau).sum()))
-    return [Explanation(share, True, f"the torque of {names} negated", problems)]
+        problems.append(
+            (
+                TORQUE_SIGN,
+                record.joints[k],
+                f"{evidence}: is its sign inverted against the URDF's joint axis? "
+                + _negate_advice(record, k, listed)
+                + (
+                    ""  # a position counted the other way leaves the weight as it is
+                    if k in weights
+                    else " (or, where the log counts the joint's angle against the URDF's axis, "
+                    "negate its angle and velocity columns)"
+                ),
+            )
+        )
+    names = " and ".join(record.joints[k] for k in found)
+    if weights:  # measured by the weights: the offset the misfit fits hides them
+        before = sum(abs(tau[:, k].mean() - model.weight[k]) for k in weights)
+        after = sum(abs(tau[:, k].mean() + model.weight[k]) for k in weights)
+        measure = "disagreement with the weight"
+    else:
+        negated = tau.copy()
+        negated[:, found] *= -1
+        before, after = float(model.misfits(tau).sum()), float(model.misfits(negated).sum())
+        measure = "misfit"
+    return [
+        Explanation(
+            _share(after, before), True, f"the torque of {names} negated", tuple(problems), measure
+        )
+    ]
 
 
 def _negate_advice(record: RobotRecord, k: int, listed: Sequence[str]) -> str:
