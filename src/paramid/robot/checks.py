@@ -578,6 +578,21 @@ def exchanged_velocities(record: RobotRecord) -> tuple[list[Problem], set[int]]:
     return problems, named
 
 
+def odd_rate(ratios: Mapping[int, float], k: int) -> bool:
+    """Whether joint ``k``'s angle rate over its recorded velocity (:func:`_rate_ratios`) is
+    positive but outside :data:`paramid.plausibility.RATE_RATIO_BAND` while the record's time
+    agrees with the velocities (their median in the band): that one column's unit (a slide's
+    velocity in mm/s in one log, 67 m/s beneath the speed bound, had its fit miss by 1346 N)."""
+    low, high = plausibility.RATE_RATIO_BAND
+    ratio = ratios.get(k)
+    return (
+        ratio is not None
+        and ratio > 0
+        and not low <= ratio <= high
+        and plausibility.time_error(ratios) == 1.0
+    )
+
+
 def sensor_faults(
     record: RobotRecord,
     ratios: Mapping[int, float] | None = None,
@@ -641,6 +656,18 @@ def sensor_faults(
                     else f"{plausibility.MAX_SPEED_RAD_S:g} rad/s, no geared joint's speed): a "
                     "corrupt sample, or check units.dq"
                 )
+            )
+        elif odd_rate(ratios, k) and joint not in explained and k not in exchanged:
+            slides = kinds is not None and kinds[k] == "prismatic"
+            message = (
+                f"its recorded velocity is {1 / ratios[k]:.3g} x its angle's rate of change, "
+                "while the other joints' agree with theirs: is the velocity column in another "
+                + (
+                    "unit (mm/s: the record's scale: {column: 0.001})"
+                    if slides
+                    else "unit (deg/s while the angle is in rad)"
+                )
+                + " or another joint's? check columns.dq"
             )
         elif ratios.get(k, 1.0) < -plausibility.RATE_RATIO_BAND[0] and k not in exchanged:
             message = (
