@@ -537,6 +537,13 @@ def test_a_log_in_degrees_with_a_wrapped_continuous_joint_and_a_slide(
     )
     [(check, joint, message)] = checks.angle_units(in_mm, robot)
     assert (check, joint) == ("angle_units", "slide") and "is it in mm?" in message
+    assert "the record's scale: {column: 0.001}" in message
+    # a quill counted upward against a URDF travel of [0, 0.2] m: plain metres, negated
+    quill = -(0.1 + 0.07 * np.sin(t))
+    upward = checks._prismatic_units(t, quill, (0.0, 0.2), judge_speed=True)
+    assert upward is not None and "negated it lies within it" in upward and "mm" not in upward
+    assert "negate its position, velocity and force columns" in upward
+    assert "is it in mm?" in str(checks._prismatic_units(t, -1000 * quill, (0.0, 0.2), True))
 
 
 def test_each_standard_parameter_has_its_unit_by_kind_and_joint(small_urdf: Path) -> None:

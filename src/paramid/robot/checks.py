@@ -499,10 +499,19 @@ def _prismatic_units(
     beyond = limited and (low < limits[0] - margin or high > limits[1] + margin)
     if not (beyond or fast):
         return None
-    return (
+    where = (
         f"the position reaches [{low:.4g}, {high:.4g}] m at up to {speed:.4g} m/s against the "
-        f"URDF's travel [{limits[0]:.4g}, {limits[1]:.4g}] m: is it in mm? a prismatic joint's "
-        "position must be in m (units: {q: deg} converts the revolute joints only)"
+        f"URDF's travel [{limits[0]:.4g}, {limits[1]:.4g}] m"
+    )
+    if not fast and limits[0] - margin <= -high and -low <= limits[1] + margin:
+        return (  # metres counted the other way: negated, the position lies within the travel
+            f"{where}: negated it lies within it: does the log count the slide against the "
+            "URDF's axis? negate its position, velocity and force columns (the record's "
+            "negate: list)"
+        )
+    return (
+        f"{where}: is it in mm? a prismatic joint's position is read in m: read it with the "
+        "record's scale: {column: 0.001} (units: {q: deg} converts the revolute joints only)"
     )
 
 
