@@ -47,7 +47,9 @@ def main(smk) -> None:
         meta=meta,
         nondeterministic_columns=(),
     )
-    log.info("%s: calibration RMSE %.4g N m in %.3g s; %s", cfg["method"], rmse, elapsed, fit.notes)
+    log.info(
+        "%s: calibration RMSE %.4g %s in %.3g s; %s", cfg["method"], rmse, unit, elapsed, fit.notes
+    )
     if fit.curve is not None and (unsolved := study.unsolved_solves(fit.curve.statuses)):
         log.info("%s: the prior weight's cross-validation: %s", cfg["method"], unsolved)
     for text in found:

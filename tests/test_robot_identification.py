@@ -455,6 +455,9 @@ def test_a_curve_that_climbs_toward_the_urdf_is_reported(gen3):
     assert shallow.climb_se > study.PRIOR_CLIMB_SE and not study.prior_climbs(shallow)
     nothing = study.prior_disagreement(pulled, "kinova_gen3", {}, "N m")
     assert "no link can be freed alone" in nothing
+    # nothing to name in lmi.free_links (a SCARA's payload: no link of it frees alone): the
+    # warning does not ask to name one, it asks to put the load in the URDF
+    assert "lmi.free_links" not in nothing and "add its mass and inertia to the URDF" in nothing
     twin = study.twin_prior_cost(pulled, "a_twin", 0.2, "N m")  # its truth is the URDF scaled
     assert "expected on this twin" in twin and "1 ± 0.2" in twin and "units" not in twin
 

@@ -179,6 +179,33 @@ def test_a_locked_prismatic_joint_is_exported_at_its_lock_value(tmp_path):
     assert _replay_error(robot, theta, again, urdf_parameters(again), seed=3) < 1e-9
 
 
+def test_a_slides_offset_and_armature_notes_are_in_its_units(tmp_path):
+    """A prismatic joint's offset is a force [N] and its armature a reflected mass [kg]: the
+    export's notes said N m and kg m^2 for a SCARA's quill."""
+    source = _prismatic_urdf(tmp_path)
+    robot = load_robot(source, ["j1", "j2", "j3"], offset=True, armature=True)
+    theta = urdf_parameters(robot)
+    text = urdf.export_urdf(
+        source.read_text(),
+        robot,
+        theta,
+        {},
+        ["test"],
+        {"j1": 0.3, "j2": 2.0},
+        {"j1": -0.7, "j2": 5.0},
+    )
+    root = ET.fromstring(text, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    joints = {j.get("name"): j for j in root.findall("joint")}
+    notes = {
+        name: " ".join(c.text for c in joints[name] if c.tag is ET.Comment) for name in ("j1", "j2")
+    }
+    assert " armature 2 kg:" in notes["j2"] and " offset 5 N:" in notes["j2"]
+    assert (
+        " armature 0.29999999999999999 kg m^2:" in notes["j1"]
+        and " offset -0.69999999999999996 N m:" in notes["j1"]
+    )
+
+
 def test_a_negative_friction_estimate_is_written_as_zero():
     """A simulator refuses negative damping or friction: the export writes 0 for them."""
     robot = load_robot(URDF, JOINTS)

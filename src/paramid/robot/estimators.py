@@ -244,7 +244,9 @@ def fit_wls(problem: Problem, settings: Mapping[str, Any]) -> Fit:
     """Weighted least squares, per-joint weights from the OLS residuals."""
     variances = joint_variances(problem, fit_ols(problem, settings).base)
     beta, stderr = _weighted_ls(problem, 1.0 / variances)
-    note = "joint noise std [N m]: " + ", ".join(f"{s:.4g}" for s in np.sqrt(variances))
+    note = "joint noise std [N m; N on a slide]: " + ", ".join(
+        f"{s:.4g}" for s in np.sqrt(variances)
+    )
     return Fit(beta, stderr=stderr, notes=[note])
 
 

@@ -833,11 +833,16 @@ def prior_disagreement(
         f"lacks (a gripper, a tool, a payload) sits on {one}, {name} (README, 'Multi-joint "
         "robots')"
     )
+    if not trials:  # nothing to name in lmi.free_links: the URDF itself must gain the load
+        further = "further " if free else ""
+        return (
+            f"{_climb(curve, study, unit)}: the URDF disagrees with these records, and no "
+            f"{further}link can be freed alone on them (check_free_links): if a load it lacks "
+            "(a gripper, a tool, a payload) is on the arm, add its mass and inertia to the "
+            "URDF's link that carries it (README, 'Multi-joint robots')"
+        )
     unsolved = unsolved_solves([status for c in trials.values() for status in c.statuses])
     solves = f" (trials: {unsolved})" if unsolved else ""
-    if not trials:
-        further = "further " if free else ""
-        return text + f"; no {further}link can be freed alone on these records (check_free_links)"
     # trials are compared at the grid's strongest weight, where each must have solved and
     # predict better than every link pulled by more than its standard error there (a link
     # freed on a short record can leave a flat curve above the climb's top: no remedy)

@@ -43,9 +43,14 @@ from numpy.typing import NDArray
 
 from paramid.base_parameters import BaseParameters
 from paramid.robot.model import (
+    ARMATURE,
     INERTIAL,
+    OFFSET,
+    TERM_UNITS,
     Robot,
     RobotError,
+    coordinate_unit,
+    joint_kinds,
     link_parameter_slices,
     shown_default_namespaces,
     urdf_tree,
@@ -54,11 +59,11 @@ from paramid.robot.model import (
 Array = NDArray[np.float64]
 MIN_MASS_KG = 1e-12  # below this a body is written massless (no centre of mass to place)
 ARMATURE_NOTE = (
-    " armature {value} kg m^2: reflected rotor inertia, as the fit gives it{determined}; not a "
+    " armature {value} {unit}: reflected rotor inertia, as the fit gives it{determined}; not a "
     "URDF field (MuJoCo <joint armature>, Pinocchio model.armature) "
 )
 OFFSET_NOTE = (
-    " offset {value} N m: a constant torque added to this joint's measured torque (e.g. a "
+    " offset {value} {unit}: a constant torque added to this joint's measured torque (e.g. a "
     "torque sensor's bias), as the fit gives it{determined}; not a URDF field: subtract it from "
     "measurements "
 )
@@ -457,12 +462,22 @@ def export_urdf(
             dynamics = ET.SubElement(element, "dynamics")
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
+    # a slide's offset in N, its armature in kg
+    units = {
+        joint: TERM_UNITS[coordinate_unit(kind)]
+        for joint, kind in zip(robot.joints, joint_kinds(robot), strict=True)
+    }
     for joint, value in (offsets or {}).items():
         how = _how_determined((determined or {}).get(f"f0_{joint}"))
-        joints[joint].insert(0, _comment(OFFSET_NOTE.format(value=_number(value), determined=how)))
+        unit = units[joint][OFFSET]
+        note = OFFSET_NOTE.format(value=_number(value), unit=unit, determined=how)
+        joints[joint].insert(0, _comment(note))
     for joint, value in (armature or {}).items():
         how = _how_determined((determined or {}).get(f"ia_{joint}"))
-        note = ARMATURE_NOTE.format(value=_number(max(float(value), 0.0)), determined=how)
+        unit = units[joint][ARMATURE]
+        note = ARMATURE_NOTE.format(
+            value=_number(max(float(value), 0.0)), unit=unit, determined=how
+        )
         joints[joint].insert(0, _comment(note))
     lines = [*header, *(line for note in found for line in _wrapped(note))]
     root.insert(0, _comment("\n  " + "\n  ".join(lines) + "\n"))
