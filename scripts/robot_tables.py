@@ -31,6 +31,7 @@ def main(smk) -> None:
     stages = [*smk.input.records, smk.input.compressed]  # what the records' stages warned of
     noted = [text for path in stages for text in io.read_parquet_metadata(path).get("warnings", [])]
     placeholders = model.massless_inertias(robot, urdf)
+    placeholders += study.hidden_mass_warnings(robot, base.tolerance)
     table = study.warnings_table(metas, validation, noted, placeholders)
     io.write_csv(table, smk.output.warnings)
     for text in [*placeholders, *study.extrapolation_warnings(validation).values()]:

@@ -17,7 +17,7 @@ from scipy.spatial.transform import Rotation
 
 from paramid.base_parameters import base_columns, base_parameters, unidentified
 from paramid.io import UserError
-from paramid.robot import checks, model, study
+from paramid.robot import base, checks, model, study
 from paramid.robot.base import structural_base
 from paramid.robot.estimators import to_base
 from paramid.robot.model import (
@@ -847,3 +847,50 @@ def test_a_joint_without_its_parent_link_is_named() -> None:
     text = _links_and_joints("a b", [("j1", "a", "b")]).replace('<parent link="a"/>', "<parent/>")
     with pytest.raises(RobotError, match=r"joint 'j1' has no <parent link=...>"):
         model.robot_from_urdf(text, "r.urdf", ["j1"])
+
+
+SCARA = """<robot name="scara"><link name="base"/>
+  <link name="arm"><inertial><mass value="4"/><origin xyz="0.15 0 0"/><inertia ixx="0.01"
+    iyy="0.05" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="quill"><inertial><mass value="2"/><inertia ixx="0.02" iyy="0.02" izz="0.001"
+    ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="tool"><inertial><mass value="1"/><origin xyz="0.02 0 -0.05"/><inertia
+    ixx="0.002" iyy="0.002" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="0 0 1"/><limit lower="-2.5" upper="2.5" effort="100" velocity="3"/></joint>
+  <joint name="lift" type="prismatic"><parent link="arm"/><child link="quill"/>
+    <origin xyz="0.3 0 0"/><axis xyz="0 0 {axis}"/>
+    <limit lower="-0.2" upper="0.2" effort="500" velocity="1"/></joint>
+  <joint name="wrist" type="revolute"><parent link="quill"/><child link="tool"/>
+    <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="10" velocity="3"/></joint></robot>"""
+
+
+@pytest.mark.parametrize(
+    ("axis", "offset", "armature", "hidden"),
+    [
+        ("1", True, True, {"lift": ["quill", "tool"]}),
+        ("-1", True, True, {"lift": ["quill", "tool"]}),
+        ("1", True, False, {}),
+        ("1", False, True, {}),
+    ],
+)
+def test_an_offset_and_an_armature_on_a_vertical_slide_hide_what_it_lifts(
+    tmp_path: Path, axis: str, offset: bool, armature: bool, hidden: dict
+) -> None:
+    """A vertical quill's force is m (q̈ + g) of what it lifts: with an offset (a constant) and
+    an armature (a q̈ term) on it no record tells m (a SCARA quill's payload was lost into a
+    -5.6 N offset); with either alone m is told.  The Gen3's revolute joints hide none."""
+    path = tmp_path / "scara.urdf"
+    path.write_text(SCARA.format(axis=axis))
+    robot = loaders.load_robot(
+        path, ["shoulder", "lift", "wrist"], offset=offset, armature=armature
+    )
+    assert base.hidden_masses(robot, 1e-8) == hidden
+    if hidden:
+        [text] = study.hidden_mass_warnings(robot, 1e-8)
+        assert text.startswith("lift: with both an offset and an armature on it, the mass of")
+        assert "set offset: false, or armature: false" in text
+    if axis == "1" and offset and armature:
+        joints = [f"joint_{i}" for i in range(1, 8)]
+        gen3 = loaders.load_robot(KINOVA_URDF, joints, offset=True, armature=True)
+        assert base.hidden_masses(gen3, 1e-8) == {}

@@ -40,7 +40,7 @@ from paramid.base_parameters import (
 )
 from paramid.plausibility import REVERSAL_SPEED_SHARE, STILL_RAD
 from paramid.robot import estimators, priors
-from paramid.robot.base import structural_base
+from paramid.robot.base import hidden_masses, structural_base
 from paramid.robot.compression import CHUNK, Compressed, compress_records, usable_gap
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
@@ -947,7 +947,7 @@ EXTRAPOLATION_REL_RMSE = 2.0
 GIVEN_MODELS = ("urdf", "urdf_friction")
 #: warnings.csv's method of a warning about the records, not one method
 RECORDS_ROW = "(records)"
-URDF_ROW = "(urdf)"  # warnings.csv's rows of the study's URDF
+URDF_ROW = "(urdf)"  # warnings.csv's rows of the study's model: its URDF and its joint terms
 
 
 def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
@@ -996,14 +996,29 @@ def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
     return found
 
 
+def hidden_mass_warnings(robot: Robot, rel_tol: float) -> list[str]:
+    """The ``(urdf)`` rows of a model whose offset and armature on a joint hide link masses
+    (:func:`paramid.robot.base.hidden_masses`): what is lost and what to change."""
+    return [
+        f"{joint}: with both an offset and an armature on it, the mass of {', '.join(links)} is "
+        "not identified: a slide along gravity carries their weight as a constant force, which "
+        "its offset takes, and their inertia as m q̈, which its armature takes; the identified "
+        "URDF keeps the URDF's mass there (a payload on them is lost: a SCARA quill's 0.5 kg "
+        "went into a -5.6 N offset). Unless the force sensor has a bias, set offset: false, "
+        "or armature: false"
+        for joint, links in hidden_masses(robot, rel_tol).items()
+    ]
+
+
 def warnings_table(
     metas: Mapping[str, Mapping[str, Any]],
     validation: pd.DataFrame | None = None,
     record_warnings: Sequence[str] = (),
     urdf_warnings: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """warnings.csv: what the URDF holds that its rigid body should not (``urdf_warnings``,
-    :func:`paramid.robot.model.massless_inertias`; under :data:`URDF_ROW`), what the records'
+    """warnings.csv: what the URDF holds that its rigid body should not and what the model's
+    joint terms hide (``urdf_warnings``: :func:`paramid.robot.model.massless_inertias`,
+    :func:`hidden_mass_warnings`; under :data:`URDF_ROW`), what the records'
     stages warned of (``record_warnings``: a gap bridged by
     interpolation, rest dropped at an end, a cross-validation gap cut; under
     :data:`RECORDS_ROW`), what each method's fit warned of (its metadata's ``warnings``; the
