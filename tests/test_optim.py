@@ -253,6 +253,25 @@ def test_gram_rmse_equals_direct_rmse(extra: int, d: int, noise: float, spread: 
     np.testing.assert_allclose(direct, reference, rtol=1e-10, atol=0)
 
 
+@pytest.mark.parametrize("path", ["gram", "direct"])
+def test_linear_rmse_with_a_regressor_per_run_is_each_runs_own(path: str) -> None:
+    """H (runs, K, d), y (runs, K): run r's rows scored on its own regressor, bit for bit the
+    values of a call with that run alone, whatever the rows a counter reads (by_run)."""
+    rng = np.random.default_rng(7)
+    H, y = rng.standard_normal((3, 40, 5)), rng.standard_normal((3, 40))
+    X = rng.standard_normal((3, 6, 5))
+    batched = LinearRMSE(H, y, path=path)
+    assert batched.by_run and not LinearRMSE(H[0], y[0]).by_run
+    values = batched(X)
+    for r in range(3):
+        np.testing.assert_array_equal(values[r], LinearRMSE(H[r], y[r], path=path)(X[r : r + 1])[0])
+    active = rng.random((3, 6)) < 0.5
+    counted = CountingObjective(batched, runs=3)(X, active)
+    np.testing.assert_array_equal(counted[active], values[active])
+    with pytest.raises(ValueError, match="X has 2 runs"):
+        batched(X[:2])
+
+
 def test_counting_objective_counts_only_active_rows() -> None:
     objective, _ = quadratic()
     X = np.random.default_rng(1).uniform(-1, 1, (3, 4, 5))

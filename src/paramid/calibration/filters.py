@@ -19,9 +19,9 @@ Exact speed-ups (every filter's numbers unchanged, tested against the straightfo
 the Jacobians come from :class:`paramid.calibration.model.PointJacobian` (the operations of
 ``Problem.jacobian`` with a third of the numpy calls and reused buffers, in its memory
 layout, which decides numpy's matmul kernel); the batch filter reuses its 3n-row buffers (no
-page faults of large temporaries); :func:`sequential_ekf` takes one problem per run, so the
-repeats of a study share its Python loop over points, and :class:`RunsNoiseFactorFitness`
-tunes them in lockstep.
+page faults of large temporaries); :func:`sequential_ekf` and :func:`ekf` take one problem
+per run, so the repeats of a study are one batch of filters (sharing the Python loop over
+points), and :class:`RunsNoiseFactorFitness` tunes them in lockstep.
 """
 
 from __future__ import annotations
@@ -165,17 +165,19 @@ def ekf(
     points stacked: z_k in R^{3n}, Eq 19), gain and updates of Eq 20-22 with the innovation
     z - h(x̂_{k|k-1}) of the nonlinear model (the linearisation of Eq 13).  With ``gsbise``
     the next prior is x̂_{k|k} + Δx̂_k, Δx̂_k = x̂_{k|k} - x̂_{k-1} (Eq 24-25).
+
+    ``problem`` may be a sequence of problems of one model, one per entry of the first batch
+    axis, as for :func:`sequential_ekf`: each filter's numbers are those of its own call.
     """
     C, S, R = _noise_model(C0, S0, R0, factors)
     batch, r = S.shape[:-1], S.shape[-1]
-    scale = state_scale(problem, length_unit_mm)
+    scale = state_scale(_first(problem), length_unit_mm)
     outer = scale[:, None] * scale  # native -> filter units of A = H^T R^-1 H
-    z = problem.p_train.reshape(-1)
+    jacobian, z = _block_model(problem, batch)
     x = _start(x0, (*batch, r))
     W = 1.0 / R  # R^-1 diagonal (..., 3n)
     path = np.empty((*batch, iterations, r))
     priors = np.empty((*batch, iterations, r))
-    jacobian = _block_model(problem, batch)
     HW = innov = None
     for k in range(iterations):
         priors[..., k, :] = x
@@ -194,23 +196,53 @@ def ekf(
 
 
 def _block_model(
-    problem: Problem, batch: tuple[int, ...]
-) -> Callable[[FloatArray], tuple[FloatArray, FloatArray]]:
+    problem: Problems, batch: tuple[int, ...]
+) -> tuple[Callable[[FloatArray], tuple[FloatArray, FloatArray]], FloatArray]:
     """``Problem.jacobian(x)`` of the training points for states x (*batch, r): H (*batch,
-    3n, r), h (*batch, 3n); by :class:`paramid.calibration.model.PointJacobian` (bit-identical,
-    reused buffers) for a :class:`Problem`, else the problem's own method."""
-    if not isinstance(problem, Problem):
-        return problem.jacobian
-    M, r = math.prod(batch), problem.dim
-    model = PointJacobian(
-        problem.nominal, problem.free, problem.q_train, problem.tau_train, members=M, block=True
-    )
+    3n, r), h (*batch, 3n), and the measured positions z (3n,), or (P, 1, ..., 3n) for P
+    problems (one per entry of the first batch axis, :func:`_per_problem`).  By
+    :class:`paramid.calibration.model.PointJacobian` (bit-identical, reused buffers) for
+    problems, else the problem's own method."""
+    if not (isinstance(problem, Problem) or _is_problem_list(problem)):
+        duck: Any = problem  # anything with Problem.jacobian and p_train
+        return duck.jacobian, np.asarray(duck.p_train).reshape(-1)
+    M = math.prod(batch)
+    first, q, tau, z = _per_problem(problem, batch, M)
+    model = PointJacobian(first.nominal, first.free, q, tau, members=M, block=True)
 
     def jacobian(x: FloatArray) -> tuple[FloatArray, FloatArray]:
-        H, h = model(np.reshape(x, (M, r)))
+        H, h = model(np.reshape(x, (M, first.dim)))
         return H.reshape(*batch, *H.shape[1:]), h.reshape(*batch, -1)
 
-    return jacobian
+    P = z.shape[0]
+    return jacobian, z.reshape(-1) if P == 1 else z.reshape(P, *(1,) * (len(batch) - 1), -1)
+
+
+def _per_problem(
+    problem: Problems, batch: tuple[int, ...], M: int
+) -> tuple[Problem, FloatArray, FloatArray, FloatArray]:
+    """The shared model, the training configurations q and gravity moments tau ((n, 6) for
+    one problem, else (M, n, 6), member m's own) and the measured positions (P, n, 3) of
+    the M = prod(batch) filters of one problem or of P problems of one model (same free
+    parameters and number of points), one per entry of the first batch axis."""
+    problems = [problem] if isinstance(problem, Problem) else list(problem)
+    if len(problems) > 1 and (not batch or batch[0] != len(problems)):
+        raise ValueError(f"{len(problems)} problems need a first batch axis of that length")
+    first = problems[0]
+    for other in problems[1:]:
+        if not (
+            np.array_equal(other.free, first.free)
+            and np.array_equal(other.nominal, first.nominal)
+            and other.q_train.shape == first.q_train.shape
+        ):
+            raise ValueError("batched problems need the same model and number of points")
+    z = np.stack([p.p_train for p in problems])
+    if len(problems) == 1:
+        return first, first.q_train, first.tau_train, z
+    per = M // len(problems)  # filters per problem
+    q = np.repeat(np.stack([p.q_train for p in problems]), per, axis=0)
+    tau = np.repeat(np.stack([p.tau_train for p in problems]), per, axis=0)
+    return first, q, tau, z
 
 
 def _point_model(
@@ -227,24 +259,9 @@ def _point_model(
     """
     M = math.prod(batch)
     if isinstance(problem, Problem) or _is_problem_list(problem):
-        problems = [problem] if isinstance(problem, Problem) else list(problem)
-        if len(problems) > 1 and (not batch or batch[0] != len(problems)):
-            raise ValueError(f"{len(problems)} problems need a first batch axis of that length")
-        first = problems[0]
-        for other in problems[1:]:
-            if not (
-                np.array_equal(other.free, first.free)
-                and np.array_equal(other.nominal, first.nominal)
-                and other.q_train.shape == first.q_train.shape
-            ):
-                raise ValueError("batched problems need the same model and number of points")
-        per = M // len(problems)  # filters per problem
-        z = np.stack([p.p_train for p in problems])  # (P, n, 3)
-        if len(problems) == 1:
-            q, tau = first.q_train, first.tau_train
-        else:
-            q = np.repeat(np.stack([p.q_train for p in problems]), per, axis=0)
-            tau = np.repeat(np.stack([p.tau_train for p in problems]), per, axis=0)
+        first, q, tau, z = _per_problem(problem, batch, M)  # z (P, n, 3)
+        per = M // z.shape[0]  # filters per problem
+        if z.shape[0] > 1:
             z = np.repeat(z, per, axis=0)
         # a problem's own call would hold its `per` filters: H in that call's layout
         model = PointJacobian(first.nominal, first.free, q, tau, members=M, per_member=per == 1)

@@ -44,12 +44,12 @@ from paramid.calibration.filters import (
     READINGS,
     FilterResult,
     LinearSurrogateFitness,
-    NoiseFactorFitness,
     RunsNoiseFactorFitness,
     ekf,
     ukf,
 )
 from paramid.calibration.lasso import lasso_fit
+from paramid.calibration.model import PointJacobian
 from paramid.calibration.problem import FloatArray, Problem, metrics, noise_bases
 from paramid.errors import InputError
 from paramid.optim.base import OptimResult
@@ -79,11 +79,11 @@ class Fit:
 
     ``x`` (runs, r) identified errors (native units); ``history`` (runs, K) training RMSE
     [mm] after each iteration (Eq 45; the objective's best-so-far value for population
-    methods, which score the linear error model); ``time_s`` (runs,) wall time per run (of
-    the call for one run; the EKF family times each run, the others divide a batched call's
-    time by its runs, as :func:`identify_runs` does for the sequential reading, whose runs are
-    one call); ``n_evals`` (runs,) model evaluations; ``info`` extra per-run columns
-    (e.g. the factors, ``diverged``).
+    methods, which score the linear error model); ``time_s`` (runs,) wall time per run (a
+    batched call's wall time / its runs: the EKF family, IPSO and the hybrids run all runs in
+    one call; BC, LASSO and the UKF are timed per run by :func:`identify_runs`); ``n_evals``
+    (runs,) model evaluations; ``info`` extra per-run columns (e.g. the factors,
+    ``diverged``).
     """
 
     x: FloatArray
@@ -94,12 +94,15 @@ class Fit:
 
 
 class PositionRMSE:
-    """Training RMSE of Eq 45 under a linear model z ≈ y - H x: sqrt(3) x LinearRMSE."""
+    """Training RMSE of Eq 45 under a linear model z ≈ y - H x: sqrt(3) x LinearRMSE; H (K, d)
+    and y (K,) shared by the runs, or H (runs, K, d) and y (runs, K), each run's own
+    (``by_run``, as :class:`~paramid.optim.objectives.LinearRMSE`)."""
 
     def __init__(self, H: FloatArray, y: FloatArray) -> None:
         self.inner = LinearRMSE(H, y)
+        self.by_run = self.inner.by_run
 
-    def __call__(self, X: FloatArray) -> FloatArray:
+    def __call__(self, X: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
         return np.sqrt(3.0) * self.inner(X)
 
 
@@ -200,50 +203,30 @@ def _surrogate(
     )
 
 
-def _tune(
-    problem: Problem,
-    cfg: Config,
-    study: str,
-    identifier: str,
-    run: int,
-    bases: tuple[FloatArray, FloatArray, FloatArray],
-) -> tuple[FloatArray, float, int, FilterResult]:
-    """Tune w = log10(alpha, beta, gamma) (Eq 26-27) of one run and run its filter.
+def _runs_bases(
+    problems: Sequence[Problem], study: str, runs: Sequence[int]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The Eq 28 draws of run p on ``problems[p]`` (Algorithm 2 line 3), stacked: C0, S0
+    (runs, r) and R0 (runs, 3n)."""
+    draws = [noise_bases(p, study, [run]) for p, run in zip(problems, runs, strict=True)]
+    C0, S0, R0 = (np.concatenate([d[i] for d in draws]) for i in range(3))
+    return C0, S0, R0
 
-    ``bases`` = (C0, S0, R0) are the run's Eq 28 draws (Algorithm 2 line 3).  The fitness
-    (``tuning.fitness``) is Eq 29 with x̂ the output of the identifier's own filter
-    (``filter``: reading, K = ``ekf.iterations``, GSBISE as the identifier; the whole
-    population batched) or of the linear-model surrogate (``linear_surrogate``,
-    ``surrogate_iterations`` updates).  The optimiser runs with seed ``(study, identifier,
-    run)``.  Returns the factors (3,), the best fitness, the evaluations counted and the
-    filter with the tuned factors (kept from the tuning with the ``filter`` fitness).
-    """
-    tcfg, ecfg = cfg["tuning"], cfg["ekf"]
-    reading, gsbise, _ = EKF_VARIANTS[identifier]
-    lower, upper = _tuning_box(tcfg)
-    unit = ecfg["state_length_unit_mm"]
-    fitness: NoiseFactorFitness | LinearSurrogateFitness
-    if tcfg["fitness"] == "filter":
-        fitness = NoiseFactorFitness(
-            problem,
-            *bases,
-            READINGS[reading],
-            ecfg["iterations"],
-            gsbise=gsbise,
-            length_unit_mm=unit,
-        )
-    else:
-        fitness = _surrogate(problem, cfg, identifier, bases)
-    stage = _tuning_stage(tcfg, reading)
-    result = _optimise(fitness, lower, upper, stage, [seed_sequence(study, identifier, run)])
-    w = np.asarray(result.best_x)[0]
-    if isinstance(fitness, NoiseFactorFitness):
-        res = fitness.result(w)
-    else:
-        res = READINGS[reading](
-            problem, *bases, 10.0**w, ecfg["iterations"], gsbise=gsbise, length_unit_mm=unit
-        )
-    return 10.0**w, float(result.best_f[0]), int(result.n_evals[0]), res
+
+def _jacobians(problems: Sequence[Problem], X: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """dP/de (Eq 10) H (runs, 3n, r) and the positions h (runs, 3n) of the training points of
+    ``problems[p]`` at X[p] (runs, r), for all runs in one evaluation
+    (:class:`~paramid.calibration.model.PointJacobian`, bit-identical to ``Problem.jacobian``)."""
+    first = problems[0]
+    q, tau = (np.stack([getattr(p, a) for p in problems]) for a in ("q_train", "tau_train"))
+    jacobian = PointJacobian(first.nominal, first.free, q, tau, members=len(problems), block=True)
+    H, h = jacobian(np.asarray(X, dtype=np.float64))
+    return H.copy(), h.copy()
+
+
+def _train_targets(problems: Sequence[Problem]) -> FloatArray:
+    """The measured training positions of every run's data set, (runs, 3n)."""
+    return np.stack([p.p_train.reshape(-1) for p in problems])
 
 
 def _tune_runs(
@@ -254,14 +237,20 @@ def _tune_runs(
     runs: Sequence[int],
     bases: tuple[FloatArray, FloatArray, FloatArray],
 ) -> tuple[FloatArray, FloatArray, NDArray[np.int64], list[FilterResult]]:
-    """:func:`_tune` of every run at once, run p on ``problems[p]`` with its Eq 28 draws
-    (``bases`` stacked, (runs, ...)), for a reading whose filter takes a list of problems
-    (the sequential one).  The same numbers as :func:`_tune` run by run: with the ``filter``
-    fitness the optimiser runs all runs in lockstep (one seed per run; a run's numbers do not
-    depend on the others, ``paramid.optim``) and each round's filters are one batch
-    (:class:`~paramid.calibration.filters.RunsNoiseFactorFitness`); with the surrogate the
-    optimiser runs run by run.  The filters the tuning did not keep are one batch.  Returns
-    the factors (runs, 3), best fitness (runs,), evaluations (runs,) and each run's filter.
+    """Tune w = log10(alpha, beta, gamma) (Eq 26-27, Algorithm 2 line 4) of every run, run p on
+    ``problems[p]`` with its Eq 28 draws (``bases`` stacked, (runs, ...)), and run its filter.
+
+    The fitness (``tuning.fitness``) is Eq 29 with x̂ the output of the identifier's own filter
+    (``filter``: reading, K = ``ekf.iterations``, GSBISE as the identifier) or of the
+    linear-model surrogate (``linear_surrogate``, ``surrogate_iterations`` updates); the
+    optimiser runs with seed ``(study, identifier, run)`` per run.  With the ``filter``
+    fitness all runs are one optimiser call in lockstep (a run's numbers do not depend on the
+    others, ``paramid.optim``) and each round's filters one batch
+    (:class:`~paramid.calibration.filters.RunsNoiseFactorFitness`).  The surrogate runs run by
+    run: its Eq 29 is a BLAS product over the candidates one call holds, whose rounding may
+    depend on their number (MIPO evaluates subsets), so a batch could change its numbers.
+    The filters the tuning did not keep are one batch.  Returns the factors (runs, 3), best
+    fitness (runs,), evaluations (runs,) and each run's filter.
     """
     tcfg, ecfg = cfg["tuning"], cfg["ekf"]
     reading, gsbise, _ = EKF_VARIANTS[identifier]
@@ -297,7 +286,7 @@ def _tune_runs(
 
 
 def _refine(
-    problem: Problem,
+    problems: Sequence[Problem],
     cfg: Config,
     study: str,
     identifier: str,
@@ -305,28 +294,25 @@ def _refine(
     x1: FloatArray,
     stage_cfg: Config,
 ) -> tuple[FloatArray, FloatArray, NDArray[np.int64]]:
-    """Second hybrid stage: a population method around each first-stage estimate x1 (runs, r).
+    """Second hybrid stage: a population method around each first-stage estimate x1 (runs, r),
+    run p on ``problems[p]`` with seed ``(study, identifier, run)``, all runs one call.
 
     The objective is the training RMSE (Eq 45) of the model linearised at x1 (exact to second
-    order near x1); the box is x1 +- ``refine_scale`` x the search box.  Elitist hand-over:
-    a run keeps x1 when the population method finds nothing better (as a GA/PSO seeded with
-    the first-stage estimate would).  Returns (x, history (runs, K2), n_evals).
+    order near x1): H = dP/de at x1 (Eq 10), y = P - h(x1) + H x1, each run's own; the box is
+    x1 +- ``refine_scale`` x the search box.  Elitist hand-over: a run keeps x1 when the
+    population method finds nothing better (as a GA/PSO seeded with the first-stage estimate
+    would).  Returns (x, history (runs, K2), n_evals).
     """
     half = {k: v * stage_cfg["refine_scale"] for k, v in cfg["search_box"].items()}
-    xs, hist, evals = [], [], []
-    for i, run in enumerate(runs):
-        LOG.info("%s: refining run %d (%d/%d)", identifier, run, i + 1, len(runs))
-        H, h = problem.jacobian(x1[i])
-        y = problem.p_train.reshape(-1) - h + H @ x1[i]
-        objective = PositionRMSE(H, y)
-        lower, upper = _box(problem, half, x1[i])
-        res = _optimise(objective, lower, upper, stage_cfg, [seed_sequence(study, identifier, run)])
-        f1 = float(objective(x1[i][None, None])[0, 0])
-        best = np.asarray(res.best_x)[0] if res.best_f[0] < f1 else x1[i]
-        xs.append(best)
-        hist.append(np.minimum(np.asarray(res.history)[0], f1))
-        evals.append(int(res.n_evals[0]))
-    return np.stack(xs), np.stack(hist), np.asarray(evals, dtype=np.int64)
+    LOG.info("%s: refining runs %s in one call", identifier, list(runs))
+    H, h = _jacobians(problems, x1)
+    objective = PositionRMSE(H, _train_targets(problems) - h + (H @ x1[..., None])[..., 0])
+    lower, upper = _box(problems[0], half, x1)
+    seeds = [seed_sequence(study, identifier, run) for run in runs]
+    res = _optimise(objective, lower, upper, stage_cfg, seeds)
+    f1 = objective(x1[:, None])[:, 0]
+    x = np.where((res.best_f < f1)[:, None], res.best_x, x1)
+    return x, np.minimum(res.history, f1[:, None]), np.array(res.n_evals, dtype=np.int64)
 
 
 def _identify_bc(
@@ -348,44 +334,6 @@ def _diverged(problem: Problem, path: FloatArray, history: FloatArray) -> NDArra
     once per identifier)."""
     bc = float(metrics(problem.distances(np.zeros(problem.dim), "train"))["rmse"])
     return ~np.all(np.isfinite(path), axis=(1, 2)) | np.any(~(history <= bc), axis=1)
-
-
-def _identify_ekf_family(
-    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
-) -> Fit:
-    """M1, its GSBISE and MIPO-tuned variants and M5 = Algorithm 2, in the batch or the
-    sequential reading (:data:`EKF_VARIANTS`), run by run and timed per run.
-
-    Per run: the Eq 28 draws (line 3), the tuned (line 4, :func:`_tune`) or manual factors,
-    the filter (lines 5-19).  ``diverged``: a non-finite estimate on the path or a training
-    RMSE above the nominal table's (BC) at any iteration; such runs are logged, never raised.
-    """
-    reading, gsbise, tuned = EKF_VARIANTS[identifier]
-    ecfg = cfg["ekf"]
-    manual = _manual_factors(cfg, 1)[0]
-    factors, best_f, n_evals, times, paths = [], [], [], [], []
-    for i, run in enumerate(runs):
-        start = time.perf_counter()
-        bases = tuple(base[0] for base in noise_bases(problem, study, [run]))
-        if tuned:
-            LOG.info("%s: tuning run %d (%d/%d)", identifier, run, i + 1, len(runs))
-            f, fbest, evals, res = _tune(problem, cfg, study, identifier, run, bases)
-        else:
-            f, fbest, evals = manual, np.nan, 0
-            res = READINGS[reading](
-                problem,
-                *bases,
-                f,
-                ecfg["iterations"],
-                gsbise=gsbise,
-                length_unit_mm=ecfg["state_length_unit_mm"],
-            )
-        times.append(time.perf_counter() - start)
-        factors.append(f)
-        best_f.append(fbest)
-        n_evals.append(evals + ecfg["iterations"])
-        paths.append(res.path[0])
-    return _ekf_fit(problem, cfg, identifier, runs, paths, factors, best_f, n_evals, times)
 
 
 def _ekf_fit(
@@ -424,23 +372,25 @@ def _ekf_fit(
     )
 
 
-def _identify_sequential_runs(
+def _identify_ekf_runs(
     problems: Sequence[Problem], cfg: Config, study: str, identifier: str, runs: Sequence[int]
-) -> list[Fit]:
-    """The sequential reading's identifiers for all runs in one call, run p on its own data
-    set ``problems[p]``: per run the same numbers as :func:`_identify_ekf_family` (Eq 28 draws,
-    tuned or manual factors, filter), but the filters of all runs are one batch
-    (:func:`~paramid.calibration.filters.sequential_ekf` with one problem per run: it shares
-    the Python loop over points, its cost) and the tuning runs all runs in lockstep
-    (:func:`_tune_runs`).  Returns one Fit per run; ``time_s`` is the batched call's wall time
-    / runs.
+) -> Fit:
+    """M1, its GSBISE and MIPO-tuned variants and M5 = Algorithm 2, in the batch or the
+    sequential reading (:data:`EKF_VARIANTS`), run p on its own data set ``problems[p]``, all
+    runs in one call.
+
+    Per run: the Eq 28 draws (line 3), the tuned (line 4, :func:`_tune_runs`: the runs in
+    lockstep) or manual factors, the filter (lines 5-19; the filters of all runs are one
+    batch, :func:`~paramid.calibration.filters.ekf` and
+    :func:`~paramid.calibration.filters.sequential_ekf` take one problem per run), each run's
+    numbers those of its own call.  ``diverged``: a non-finite estimate on the path or a
+    training RMSE above the nominal table's (BC) at any iteration; such runs are logged, never
+    raised.  ``time_s`` is the call's wall time / runs.
     """
     reading, gsbise, tuned = EKF_VARIANTS[identifier]
     ecfg = cfg["ekf"]
     start = time.perf_counter()
-    draws = [noise_bases(p, study, [run]) for p, run in zip(problems, runs, strict=True)]
-    C0, S0, R0 = (np.concatenate([d[i] for d in draws]) for i in range(3))
-    bases = (C0, S0, R0)
+    bases = _runs_bases(problems, study, runs)
     if tuned:
         LOG.info("%s: tuning runs %s in lockstep", identifier, list(runs))
         factors, best_f, evals, results = _tune_runs(problems, cfg, study, identifier, runs, bases)
@@ -458,20 +408,22 @@ def _identify_sequential_runs(
         )
         paths = list(res.path)
     each = (time.perf_counter() - start) / len(runs)
-    return [
-        _ekf_fit(
-            problem,
-            cfg,
-            identifier,
-            [run],
-            [paths[p]],
-            [factors[p]],
-            [best_f[p]],
-            [int(evals[p]) + ecfg["iterations"]],
-            [each],
-        )
-        for p, (problem, run) in enumerate(zip(problems, runs, strict=True))
-    ]
+    return _stack(
+        [
+            _ekf_fit(
+                problem,
+                cfg,
+                identifier,
+                [run],
+                [paths[p]],
+                [factors[p]],
+                [best_f[p]],
+                [int(evals[p]) + ecfg["iterations"]],
+                [each],
+            )
+            for p, (problem, run) in enumerate(zip(problems, runs, strict=True))
+        ]
+    )
 
 
 def _identify_ukf(
@@ -528,14 +480,16 @@ def _identify_lasso(
 
 
 def _identify_ipso(
-    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+    problems: Sequence[Problem], cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
-    """M2: IPSO on the training RMSE of the linear error model, all runs batched."""
+    """M2: IPSO on the training RMSE (Eq 45) of the linear error model at the nominal table
+    (Eq 9), run p on ``problems[p]``'s, all runs one optimiser call."""
     start = time.perf_counter()
-    H0, z0 = problem.linearised()
-    lower, upper = _box(problem, cfg["search_box"])
+    H0, p0 = _jacobians(problems, np.zeros((len(problems), problems[0].dim)))
+    lower, upper = _box(problems[0], cfg["search_box"])
     seeds = [seed_sequence(study, identifier, r) for r in runs]
-    result = _optimise(PositionRMSE(H0, z0), lower, upper, cfg["ipso"], seeds)
+    objective = PositionRMSE(H0, _train_targets(problems) - p0)
+    result = _optimise(objective, lower, upper, cfg["ipso"], seeds)
     elapsed = time.perf_counter() - start
     return Fit(
         x=np.asarray(result.best_x),
@@ -545,11 +499,10 @@ def _identify_ipso(
     )
 
 
-def _identify_lm_ga(
-    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
-) -> Fit:
-    """Hybrid LM+GA: Levenberg-Marquardt on the nonlinear model, then :func:`_refine`."""
-    hcfg = cfg["lm_ga"]
+def _levenberg_marquardt(problem: Problem, iterations: int) -> tuple[FloatArray, FloatArray, int]:
+    """Levenberg-Marquardt (scipy's MINPACK) on the nonlinear model from the nominal table:
+    the estimate (r,), the best-so-far training RMSE (Eq 45) after each of ``iterations``
+    evaluations (the last repeated when it stops early) and the evaluations."""
     z = problem.p_train.reshape(-1)
     trace: list[float] = []
 
@@ -561,50 +514,59 @@ def _identify_lm_ga(
     def jac(x: FloatArray) -> FloatArray:
         return problem.jacobian(x)[0]
 
-    start = time.perf_counter()
     lm = scipy.optimize.least_squares(  # scipy.optimize loads here (0.4 s)
-        fun, np.zeros(problem.dim), jac=jac, method="lm", max_nfev=hcfg["lm_iterations"]
+        fun, np.zeros(problem.dim), jac=jac, method="lm", max_nfev=iterations
     )
-    t_lm = time.perf_counter() - start
-    lm_hist = np.minimum.accumulate(np.asarray(trace))
-    lm_hist = np.pad(lm_hist, (0, hcfg["lm_iterations"] - lm_hist.size), mode="edge")
-    n = len(runs)
+    hist = np.minimum.accumulate(np.asarray(trace))
+    return lm.x, np.pad(hist, (0, iterations - hist.size), mode="edge"), int(lm.nfev)
+
+
+def _identify_lm_ga(
+    problems: Sequence[Problem], cfg: Config, study: str, identifier: str, runs: Sequence[int]
+) -> Fit:
+    """Hybrid LM+GA: Levenberg-Marquardt on each run's nonlinear model (deterministic, one
+    MINPACK call per data set: it has no batched form), then :func:`_refine` for all runs in
+    one GA call."""
+    hcfg = cfg["lm_ga"]
     start = time.perf_counter()
-    x, hist2, evals = _refine(
-        problem, cfg, study, identifier, runs, np.tile(lm.x, (n, 1)), hcfg["ga"]
-    )
-    t_ga = time.perf_counter() - start
+    lms = [_levenberg_marquardt(p, hcfg["lm_iterations"]) for p in problems]
+    x1, lm_hist = np.stack([lm[0] for lm in lms]), np.stack([lm[1] for lm in lms])
+    x, hist2, evals = _refine(problems, cfg, study, identifier, runs, x1, hcfg["ga"])
+    elapsed = time.perf_counter() - start
     return Fit(
         x=x,
-        history=np.concatenate([np.tile(lm_hist, (n, 1)), hist2], axis=1),
-        time_s=np.full(n, t_lm + t_ga / n),
-        n_evals=evals + lm.nfev,
-        info={"lm_train_rmse_mm": np.full(n, lm_hist[-1])},
+        history=np.concatenate([lm_hist, hist2], axis=1),
+        time_s=np.full(len(runs), elapsed / len(runs)),
+        n_evals=evals + np.array([lm[2] for lm in lms]),
+        info={"lm_train_rmse_mm": lm_hist[:, -1]},
     )
 
 
 def _identify_ekf_dqpso(
-    problem: Problem, cfg: Config, study: str, identifier: str, runs: Sequence[int]
+    problems: Sequence[Problem], cfg: Config, study: str, identifier: str, runs: Sequence[int]
 ) -> Fit:
-    """Hybrid EKF+DQPSO: M1's EKF (manual factors), then DQPSO by :func:`_refine`."""
+    """Hybrid EKF+DQPSO: M1's EKF (manual factors; the filters of all runs one batch), then
+    DQPSO by :func:`_refine` (all runs one call)."""
     start = time.perf_counter()
     hcfg, ecfg = cfg["ekf_dqpso"], cfg["ekf"]
-    bases = noise_bases(problem, study, runs)
     res = ekf(
-        problem,
-        *bases,
+        problems,
+        *_runs_bases(problems, study, runs),
         _manual_factors(cfg, len(runs)),
         hcfg["ekf_iterations"],
         length_unit_mm=ecfg["state_length_unit_mm"],
     )
-    x, hist2, evals = _refine(problem, cfg, study, identifier, runs, res.x, hcfg["dqpso"])
+    x, hist2, evals = _refine(problems, cfg, study, identifier, runs, res.x, hcfg["dqpso"])
     elapsed = time.perf_counter() - start
+    hist1 = np.concatenate(
+        [_train_rmse_path(p, res.path[i : i + 1]) for i, p in enumerate(problems)]
+    )
     return Fit(
         x=x,
-        history=np.concatenate([_train_rmse_path(problem, res.path), hist2], axis=1),
+        history=np.concatenate([hist1, hist2], axis=1),
         time_s=np.full(len(runs), elapsed / len(runs)),
         n_evals=evals + hcfg["ekf_iterations"],
-        info={"ekf_train_rmse_mm": _train_rmse_path(problem, res.path)[:, -1]},
+        info={"ekf_train_rmse_mm": hist1[:, -1]},
     )
 
 
@@ -612,53 +574,65 @@ def _identify_ekf_dqpso(
 class IdentifierSpec:
     """One identifier: how it runs and what the workflow reads about it.
 
-    ``run(problem, cfg, study, identifier, runs) -> Fit``; ``label`` its row name in the
+    Exactly one of ``run(problem, cfg, study, identifier, runs) -> Fit`` (every run on one
+    data set) and ``run_all(problems, cfg, study, identifier, runs) -> Fit`` (run p on its
+    own data set ``problems[p]``, all runs in one call with each run's numbers those of its
+    own call; ``time_s`` the call's wall time / runs) is set; ``label`` its row name in the
     tables; ``blocks`` the study config blocks it reads besides ``runs`` (the rule
     ``calibrate`` passes exactly these, so editing one reruns only the identifiers that read
-    it); ``polishing`` whether it is a row of Table 9 (the polishing path, §3.2.3);
-    ``run_all(problems, cfg, study, identifier, runs) -> [Fit per run]``, where set, runs
-    every run on its own data set in one call with each run's numbers unchanged
-    (:func:`identify_runs` then reports the call's wall time / runs).
+    it); ``polishing`` whether it is a row of Table 9 (the polishing path, §3.2.3).
     """
 
-    run: Callable[..., Fit]
+    run: Callable[..., Fit] | None
     label: str
     blocks: tuple[str, ...]
     polishing: bool = False
-    run_all: Callable[..., list[Fit]] | None = None
+    run_all: Callable[..., Fit] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.run is None) == (self.run_all is None):
+            raise ValueError(f"{self.label}: set exactly one of run and run_all")
 
 
 #: The identifiers in workflow order (the order of the fits every table rule reads).
 IDENTIFIERS: dict[str, IdentifierSpec] = {
     "bc": IdentifierSpec(_identify_bc, "BC", (), polishing=True),
-    "ekf": IdentifierSpec(_identify_ekf_family, "EKF", ("ekf",), polishing=True),
-    "ekf_gsbise": IdentifierSpec(_identify_ekf_family, "EKF+GSBISE", ("ekf",)),
-    "ekf_mipo": IdentifierSpec(_identify_ekf_family, "EKF+MIPO", ("ekf", "tuning")),
+    "ekf": IdentifierSpec(None, "EKF", ("ekf",), polishing=True, run_all=_identify_ekf_runs),
+    "ekf_gsbise": IdentifierSpec(None, "EKF+GSBISE", ("ekf",), run_all=_identify_ekf_runs),
+    "ekf_mipo": IdentifierSpec(None, "EKF+MIPO", ("ekf", "tuning"), run_all=_identify_ekf_runs),
     "mipo_arkekf": IdentifierSpec(
-        _identify_ekf_family, "MIPO-ARKEKF", ("ekf", "tuning"), polishing=True
+        None, "MIPO-ARKEKF", ("ekf", "tuning"), polishing=True, run_all=_identify_ekf_runs
     ),
     "ekf_sequential": IdentifierSpec(
-        _identify_ekf_family,
-        "EKF (sequential)",
-        ("ekf",),
-        run_all=_identify_sequential_runs,
+        None, "EKF (sequential)", ("ekf",), run_all=_identify_ekf_runs
     ),
     "mipo_arkekf_sequential": IdentifierSpec(
-        _identify_ekf_family,
-        "MIPO-ARKEKF (sequential)",
-        ("ekf", "tuning"),
-        run_all=_identify_sequential_runs,
+        None, "MIPO-ARKEKF (sequential)", ("ekf", "tuning"), run_all=_identify_ekf_runs
     ),
-    "ipso": IdentifierSpec(_identify_ipso, "IPSO", ("ipso", "search_box"), polishing=True),
+    "ipso": IdentifierSpec(
+        None, "IPSO", ("ipso", "search_box"), polishing=True, run_all=_identify_ipso
+    ),
     "lasso": IdentifierSpec(_identify_lasso, "LASSO", ("lasso",), polishing=True),
     "ukf": IdentifierSpec(_identify_ukf, "UKF", ("ukf", "ekf"), polishing=True),
-    "lm_ga": IdentifierSpec(_identify_lm_ga, "LM+GA", ("lm_ga", "search_box")),
+    "lm_ga": IdentifierSpec(None, "LM+GA", ("lm_ga", "search_box"), run_all=_identify_lm_ga),
     "ekf_dqpso": IdentifierSpec(
-        _identify_ekf_dqpso, "EKF+DQPSO", ("ekf_dqpso", "ekf", "search_box")
+        None, "EKF+DQPSO", ("ekf_dqpso", "ekf", "search_box"), run_all=_identify_ekf_dqpso
     ),
 }
 #: Display names (table rows) of the identifiers, read from :data:`IDENTIFIERS`.
 LABELS: dict[str, str] = {name: spec.label for name, spec in IDENTIFIERS.items()}
+
+
+def _stack(fits: Sequence[Fit]) -> Fit:
+    """One Fit of the runs of ``fits``, in their order."""
+    keys = fits[0].info.keys()
+    return Fit(
+        x=np.concatenate([f.x for f in fits]),
+        history=np.concatenate([f.history for f in fits]),
+        time_s=np.concatenate([f.time_s for f in fits]),
+        n_evals=np.concatenate([f.n_evals for f in fits]),
+        info={k: np.concatenate([np.atleast_1d(f.info[k]) for f in fits]) for k in keys},
+    )
 
 
 def identify_runs(
@@ -669,12 +643,12 @@ def identify_runs(
     study: str,
     runs: Sequence[int],
 ) -> Fit:
-    """Run ``identifier`` once per run on that run's data set ``problems[i]``, timing each.
+    """Run ``identifier`` for every run on that run's data set ``problems[i]``.
 
-    Each repeat has its own data (twin draw, tracker noise, split), so runs are separate
-    calls and ``time_s`` is each call's wall time; an identifier with ``run_all``
-    (:class:`IdentifierSpec`) runs them in one call with each run's numbers unchanged, and
-    ``time_s`` is that call's wall time / runs (:func:`run_timing`).  Fits are stacked in run
+    Each repeat has its own data (twin draw, tracker noise, split).  An identifier with
+    ``run_all`` (:class:`IdentifierSpec`) runs them in one call with each run's numbers
+    unchanged, and ``time_s`` is that call's wall time / runs; the others run once per run
+    and ``time_s`` is each call's wall time (:func:`run_timing`).  Fits are stacked in run
     order.
     """
     if identifier not in IDENTIFIERS:
@@ -683,21 +657,14 @@ def identify_runs(
     if run_all is not None:
         check_equations(identifier, problems)
         LOG.info("%s: %d runs in one call", identifier, len(runs))
-        fits = run_all(list(problems), cfg, study, identifier, list(runs))
+        fit = run_all(list(problems), cfg, study, identifier, list(runs))
     else:
         fits = []
         for problem, run in zip(problems, runs, strict=True):
             start = time.perf_counter()
-            fit = identify(identifier, problem, cfg, study=study, runs=[run])
-            fits.append(replace(fit, time_s=np.array([time.perf_counter() - start])))
-    keys = fits[0].info.keys()
-    fit = Fit(
-        x=np.concatenate([f.x for f in fits]),
-        history=np.concatenate([f.history for f in fits]),
-        time_s=np.concatenate([f.time_s for f in fits]),
-        n_evals=np.concatenate([f.n_evals for f in fits]),
-        info={k: np.concatenate([np.atleast_1d(f.info[k]) for f in fits]) for k in keys},
-    )
+            one = identify(identifier, problem, cfg, study=study, runs=[run])
+            fits.append(replace(one, time_s=np.array([time.perf_counter() - start])))
+        fit = _stack(fits)
     diverged = np.asarray(fit.info.get("diverged", np.zeros(len(runs), bool)), dtype=bool)
     if diverged.any():
         LOG.warning(
@@ -751,4 +718,8 @@ def identify(
         raise KeyError(f"unknown identifier {identifier!r}; known: {sorted(IDENTIFIERS)}")
     check_equations(identifier, [problem])
     LOG.info("%s: %d runs", identifier, len(runs))
-    return IDENTIFIERS[identifier].run(problem, cfg, study, identifier, list(runs))
+    spec = IDENTIFIERS[identifier]
+    if spec.run is not None:
+        return spec.run(problem, cfg, study, identifier, list(runs))
+    assert spec.run_all is not None  # IdentifierSpec sets exactly one
+    return spec.run_all([problem] * len(runs), cfg, study, identifier, list(runs))

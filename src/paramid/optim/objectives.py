@@ -29,6 +29,10 @@ class Objective(Protocol):
 class LinearRMSE:
     """Eq 13: J(x) = sqrt(mean_k (y_k - H_k x)^2) for every candidate row of X.
 
+    ``H`` (K, d) and ``y`` (K,) are shared by every run; ``H`` (runs, K, d) and ``y`` (runs,
+    K) give each run its own regressor (run r's rows of X are scored on ``H[r]``, ``y[r]``,
+    with the numbers of a call with that run alone: ``by_run``).
+
     ``path="gram"`` (default) costs O(d^2) per candidate, independent of K.  It precomputes
     the triangular factor R of the Gram matrix (H^T H = R^T R, from a reduced QR H = QR),
     c = Q^T y and s0 = ||y - Q c||^2, and evaluates
@@ -46,27 +50,39 @@ class LinearRMSE:
     ) -> None:
         H = np.array(H, dtype=np.float64)
         y = np.array(y, dtype=np.float64)
-        if H.ndim != 2 or y.shape != (H.shape[0],) or H.shape[0] == 0:
-            raise ValueError(f"need H (K, d) and y (K,), got {H.shape} and {y.shape}")
+        if H.ndim not in (2, 3) or y.shape != H.shape[:-1] or H.shape[-2] == 0:
+            raise ValueError(
+                f"need H (K, d) and y (K,), or H (runs, K, d) and y (runs, K), got {H.shape} "
+                f"and {y.shape}"
+            )
         if not (np.all(np.isfinite(H)) and np.all(np.isfinite(y))):
             raise ValueError("H and y must be finite")
         if path not in ("gram", "direct"):
             raise ValueError(f"path must be 'gram' or 'direct', got {path!r}")
-        self.H, self.y, self.path = H, y, path
-        self.n_samples, self.dim = H.shape
-        Q, R = np.linalg.qr(H)
-        c = Q.T @ y
+        #: Whether each run has its own H and y (X's first axis must then have ``runs`` rows).
+        self.by_run = H.ndim == 3
+        self.runs = H.shape[0] if self.by_run else 1
+        self.H, self.y = H.reshape(self.runs, *H.shape[-2:]), y.reshape(self.runs, -1)
+        self.path = path
+        self.n_samples, self.dim = H.shape[-2:]
+        Q, R = np.linalg.qr(self.H)  # per run: LAPACK on each (K, d) block
+        c = (np.swapaxes(Q, -1, -2) @ self.y[..., None])[..., 0]  # (runs, d)
         # Scaled by 1/K (1/sqrt K inside the norm): J^2 = s0/K + ||R x/sqrt K - c/sqrt K||^2.
         root = np.sqrt(self.n_samples)
-        self._s0 = float(np.sum((y - Q @ c) ** 2)) / self.n_samples
-        # Column j of R as a (rows, 1, 1) array, so R x is a sum of full-array products.
-        self._r_cols = [(R[:, j] / root).reshape(-1, 1, 1) for j in range(self.dim)]
-        self._c = (c / root).reshape(-1, 1, 1)
+        resid = self.y - (Q @ c[..., None])[..., 0]
+        self._s0 = (np.sum(resid**2, axis=-1) / self.n_samples)[:, None]  # (runs, 1)
+        # Column j of R as a (rows, runs, 1) array, so R x is a sum of full-array products.
+        self._r_cols = [(R[..., j] / root).T[:, :, None] for j in range(self.dim)]
+        self._c = (c / root).T[:, :, None]
 
-    def __call__(self, X: FloatArray) -> FloatArray:
+    def __call__(self, X: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
+        """Values (runs, n) of X (runs, n, d); every row is scored (each from itself alone),
+        so ``active`` (the rows a caller reads, :class:`CountingObjective`) changes nothing."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 3 or X.shape[-1] != self.dim:
             raise ValueError(f"X must be (runs, population, {self.dim}), got {X.shape}")
+        if self.by_run and X.shape[0] != self.runs:
+            raise ValueError(f"X has {X.shape[0]} runs, H and y {self.runs}")
         return self._gram(X) if self.path == "gram" else self._direct(X)
 
     def _gram(self, X: FloatArray) -> FloatArray:
@@ -83,9 +99,9 @@ class LinearRMSE:
         return np.sqrt(sq, out=sq)
 
     def _direct(self, X: FloatArray) -> FloatArray:
-        residual = np.broadcast_to(self.y, (*X.shape[:2], self.n_samples)).copy()
+        residual = np.broadcast_to(self.y[:, None], (*X.shape[:2], self.n_samples)).copy()
         for j in range(self.dim):
-            residual -= X[..., j, None] * self.H[:, j]
+            residual -= X[..., j, None] * self.H[:, None, :, j]
         return np.sqrt(np.mean(residual * residual, axis=-1))
 
 
