@@ -575,7 +575,8 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
             np.testing.assert_array_equal(each.C[p], ref[1])
 
 
-def test_runs_fitness_is_each_runs_own_fitness(problem):
+@pytest.mark.parametrize("reading", ["batch", "sequential"])
+def test_runs_fitness_is_each_runs_own_fitness(problem, reading):
     """Several runs' Eq 29 in one batch of filters: each run's values and kept filter are
     those of its own NoiseFactorFitness, whether a run evaluates one candidate or more."""
     problems = _two_data_sets(problem)
@@ -588,7 +589,7 @@ def test_runs_fitness_is_each_runs_own_fitness(problem):
         ]
     )
     active = np.array([[False, True, False], [True, False, True]])
-    filt = READINGS["sequential"]
+    filt = READINGS[reading]
     runs = RunsNoiseFactorFitness(problems, *stacked, filt, 2, gsbise=True)
     own = [
         NoiseFactorFitness(p, *b, filt, 2, gsbise=True)

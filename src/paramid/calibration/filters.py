@@ -38,6 +38,7 @@ from paramid.calibration.model import PointJacobian
 from paramid.calibration.problem import FloatArray, Problem, state_scale
 
 __all__ = [
+    "LAYOUT_FREE",
     "READINGS",
     "FilterResult",
     "LinearSurrogateFitness",
@@ -363,6 +364,10 @@ def sequential_ekf(
 
 #: The two readings of Algorithm 2 lines 5-19 by name (the keys of config ``tuning.reduced``).
 READINGS: dict[str, FilterFn] = {"batch": ekf, "sequential": sequential_ekf}
+#: The filters whose every filter's numbers do not depend on the others in its batch, however
+#: many of one problem share it (the batch reading: its block Jacobian is C-contiguous in every
+#: layout); :func:`sequential_ekf`'s per-point Jacobian layout depends on that number.
+LAYOUT_FREE: frozenset[FilterFn] = frozenset({ekf})
 
 
 def linear_filter(
@@ -501,7 +506,9 @@ class RunsNoiseFactorFitness:
     (k = 1 or more, see :class:`paramid.calibration.model.PointJacobian`).  The runs are
     therefore batched in two groups, k = 1 and k > 1, each padded to its largest k with
     copies of a run's last candidate (filters of a batch are independent; the copies are
-    dropped).
+    dropped).  The batch filter's numbers do not depend on that layout (its block Jacobian is
+    C-contiguous in every batch, :data:`LAYOUT_FREE`): its rows are one batch of one filter
+    per wanted row, each on its run's problem, with no padding.
     """
 
     by_run = True
@@ -546,12 +553,41 @@ class RunsNoiseFactorFitness:
             length_unit_mm=fit.length_unit_mm,
         )
 
+    def _flat(self, W: FloatArray, rows: Sequence[NDArray[np.intp]], values: FloatArray) -> None:
+        """Score the wanted rows of every run as one batch of filters, one per row, for a
+        filter in :data:`LAYOUT_FREE`; writes ``values``."""
+        fit = self.runs[0]
+        owner = np.repeat(np.arange(len(rows)), [row.size for row in rows])
+        picked = np.concatenate([W[p, row] for p, row in enumerate(rows)])  # (filters, 3)
+        with np.errstate(all="ignore"):  # a diverging candidate overflows: it scores +inf
+            res = fit.run_filter(
+                [self.problems[p] for p in owner],
+                *(b[owner] for b in self.bases),
+                10.0**picked,
+                fit.iterations,
+                gsbise=fit.gsbise,
+                length_unit_mm=fit.length_unit_mm,
+            )
+        start = 0
+        for p, row in enumerate(rows):
+            part = slice(start, start + row.size)
+            start += row.size
+            if row.size:
+                own = FilterResult(
+                    path=res.path[None, part], C=res.C[None, part], priors=res.priors[None, part]
+                )
+                values[p, row] = self.runs[p].score(picked[None, part], own)[0]
+
     def __call__(self, W: FloatArray, active: NDArray[np.bool_] | None = None) -> FloatArray:
         W = np.asarray(W, dtype=np.float64)
         runs, n = W.shape[:2]
         every = np.ones((runs, n), dtype=bool) if active is None else np.asarray(active, bool)
         rows = [np.flatnonzero(row) for row in every]
         values = np.full((runs, n), np.inf)
+        if self.runs[0].run_filter in LAYOUT_FREE:
+            if every.any():
+                self._flat(W, rows, values)
+            return values
         for single in (True, False):
             group = [p for p in range(runs) if rows[p].size and (rows[p].size == 1) == single]
             if not group:
