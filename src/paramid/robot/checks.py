@@ -511,7 +511,8 @@ def _prismatic_units(
         )
     return (
         f"{where}: is it in mm? a prismatic joint's position is read in m: read it with the "
-        "record's scale: {column: 0.001} (units: {q: deg} converts the revolute joints only)"
+        "record's scale: {column: 0.001} (units: {q: deg} converts the revolute joints only); "
+        "or is the column another joint's (the order of joints: against the log's)?"
     )
 
 
