@@ -865,32 +865,55 @@ SCARA = """<robot name="scara"><link name="base"/>
     <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="10" velocity="3"/></joint></robot>"""
 
 
+GANTRY = """<robot name="g"><link name="base"/>
+  <link name="carriage"><inertial><mass value="10"/><inertia ixx="0.1" iyy="0.1" izz="0.1"
+    ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="ram"><inertial><mass value="3"/><inertia ixx="0.02" iyy="0.02" izz="0.01" ixy="0"
+    ixz="0" iyz="0"/></inertial></link>
+  <link name="tool"><inertial><mass value="1"/><origin xyz="0.02 0 -0.05"/><inertia ixx="0.002"
+    iyy="0.002" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="x" type="prismatic"><parent link="base"/><child link="carriage"/>
+    <axis xyz="1 0 0"/><limit lower="-0.5" upper="0.5" effort="500" velocity="1"/></joint>
+  <joint name="z" type="prismatic"><parent link="carriage"/><child link="ram"/>
+    <axis xyz="0 0 1"/><limit lower="-0.2" upper="0.2" effort="500" velocity="1"/></joint>
+  <joint name="c" type="revolute"><parent link="ram"/><child link="tool"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="3"/></joint></robot>"""
+SCARA_JOINTS = ("shoulder", "lift", "wrist")
+
+
 @pytest.mark.parametrize(
-    ("axis", "offset", "armature", "hidden"),
+    ("urdf", "joints", "offset", "armature", "hidden"),
     [
-        ("1", True, True, {"lift": ["quill", "tool"]}),
-        ("-1", True, True, {"lift": ["quill", "tool"]}),
-        ("1", True, False, {}),
-        ("1", False, True, {}),
+        (SCARA.format(axis="1"), SCARA_JOINTS, True, True, {"lift": ("f0", "ia")}),
+        (SCARA.format(axis="-1"), SCARA_JOINTS, True, True, {"lift": ("f0", "ia")}),
+        (SCARA.format(axis="1"), SCARA_JOINTS, True, False, {}),
+        (SCARA.format(axis="1"), SCARA_JOINTS, False, True, {}),
+        (GANTRY, ("x", "z", "c"), False, True, {"x": ("ia",)}),
+        (GANTRY, ("x", "z", "c"), True, True, {"x": ("ia",), "z": ("f0", "ia")}),
     ],
 )
-def test_an_offset_and_an_armature_on_a_vertical_slide_hide_what_it_lifts(
-    tmp_path: Path, axis: str, offset: bool, armature: bool, hidden: dict
+def test_a_slides_offset_or_armature_hides_the_mass_it_moves(
+    tmp_path: Path, urdf: str, joints: tuple, offset: bool, armature: bool, hidden: dict
 ) -> None:
-    """A vertical quill's force is m (q̈ + g) of what it lifts: with an offset (a constant) and
-    an armature (a q̈ term) on it no record tells m (a SCARA quill's payload was lost into a
-    -5.6 N offset); with either alone m is told.  The Gen3's revolute joints hide none."""
-    path = tmp_path / "scara.urdf"
-    path.write_text(SCARA.format(axis=axis))
-    robot = loaders.load_robot(
-        path, ["shoulder", "lift", "wrist"], offset=offset, armature=armature
-    )
-    assert base.hidden_masses(robot, 1e-8) == hidden
-    if hidden:
-        [text] = study.hidden_mass_warnings(robot, 1e-8)
-        assert text.startswith("lift: with both an offset and an armature on it, the mass of")
-        assert "set offset: false, or armature: false" in text
-    if axis == "1" and offset and armature:
-        joints = [f"joint_{i}" for i in range(1, 8)]
-        gen3 = loaders.load_robot(KINOVA_URDF, joints, offset=True, armature=True)
+    """A slide's force is m q̈ of what it moves, plus its weight m g along gravity: an armature
+    (a q̈ term) hides a horizontal carriage's mass alone; on a vertical quill it takes an
+    offset (a constant) too (a SCARA quill's payload went into a -5.6 N offset), and dropping
+    either tells the mass again.  The Gen3's revolute joints hide none."""
+    path = tmp_path / "arm.urdf"
+    path.write_text(urdf)
+    robot = loaders.load_robot(path, list(joints), offset=offset, armature=armature)
+    found = base.hidden_masses(robot, 1e-8)
+    assert {joint: terms for joint, (terms, _) in found.items()} == hidden
+    texts = study.hidden_mass_warnings(robot, 1e-8)
+    if "lift" in found:
+        assert found["lift"][1] == ["quill", "tool"]
+        assert texts[0].startswith("lift: with both an offset and an armature on it, the mass of")
+        assert "unless its force sensor has a bias, set offset: false" in texts[0]
+    if "x" in found:
+        assert "carriage" in found["x"][1]
+        assert texts[0].startswith("x: with an armature on it, the mass of carriage")
+    if urdf == GANTRY and offset:
+        gen3 = loaders.load_robot(
+            KINOVA_URDF, [f"joint_{i}" for i in range(1, 8)], offset=True, armature=True
+        )
         assert base.hidden_masses(gen3, 1e-8) == {}

@@ -207,7 +207,7 @@ def test_a_units_row_agrees_with_each_joints_units_or_names_the_columns(uniform:
     with pytest.raises(
         InputError,
         match=r"2\), 'q_elbow' is in mm \(a prismatic joint's is read in m\): set scale: "
-        r"\{q_elbow: 0.001\} in the record's config",
+        r"\{\"q_elbow\": 0.001\} in the record's config",
     ):
         loaders.load_robot_record(lift, JOINTS, units={"q": "deg", "dq": "deg/s"}, kinds=kinds)
     # so set, the column is read in m and the units row, which names the file's mm, stands
@@ -220,6 +220,11 @@ def test_a_units_row_agrees_with_each_joints_units_or_names_the_columns(uniform:
     slide = loaders.load_robot_record(lift.with_name("units.csv"), JOINTS, units=units)
     np.testing.assert_allclose(scaled.q[:, 1], 1e-3 * pd.read_csv(uniform)["q_elbow"], rtol=1e-15)
     np.testing.assert_array_equal(scaled.q[:, [0, 2]], slide.q[:, [0, 2]])
+    # a scale that does not read the units row's unit is named (a revolute angle in degrees
+    # read times 0.5 lost its advice); one that reads it, as above, passes
+    half = {"path": path, **vars(io.CsvFormat()), "scale": {"q_shoulder": 0.5}}
+    with pytest.raises(InputError, match=r"'q_shoulder' is in deg, which the record's scale: 0.5 "):
+        records.record_from_table(io.read_record(half), path, JOINTS, max_jitter=1.0)
     odd = _units_row(uniform.with_name("odd.csv"), given)  # a slide's column said in deg
     with pytest.raises(InputError, match=r"'q_elbow' is in deg \(read as m; a prismatic joint"):
         loaders.load_robot_record(odd, JOINTS, units=units, kinds=kinds)

@@ -815,6 +815,21 @@ def test_a_calibration_log_too_short_once_decimated_is_named(config, tmp_path, m
         RobotStudies(config).check_inputs()
 
 
+def test_a_log_too_short_for_a_fixed_cutoffs_settling_is_named_before_any_job(
+    config, tmp_path, monkeypatch
+):
+    """At a fixed 1 Hz the filter settles for 1.8 s at each end: opti_traj_testing2 (2.29 s)
+    keeps nothing, named before any job (it passed and failed inside robot_signals)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "data/kinova_gen3", tmp_path / "data/kinova_gen3")
+    config["robots"] = {"kinova_gen3": config["robots"]["kinova_gen3"]}
+    config["robots"]["kinova_gen3"]["signals"]["cutoff_hz"] = 1.0
+    with pytest.raises(UserError, match=r"opti_traj_testing2\.csv: too short: .* less the 3\.6"):
+        RobotStudies(config).check_inputs()
+    config["robots"]["kinova_gen3"]["signals"]["cutoff_hz"] = 20.0
+    RobotStudies(config).check_inputs()
+
+
 def test_a_long_rest_at_a_logs_ends_passes_the_checks_and_is_dropped_by_its_job(
     config, tmp_path, monkeypatch
 ):

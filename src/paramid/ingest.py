@@ -11,7 +11,8 @@ it; otherwise the record is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,14 +82,15 @@ SLIDE_FACTORS = {("mm", "m"): 1e-3, ("mm/s", "m/s"): 1e-3}
 
 
 def _flow(mapping: Mapping[str, float]) -> str:
-    """A mapping as the YAML a user writes in a record's block: ``{q_3: 0.001}``."""
-    return "{" + ", ".join(f"{key}: {value:g}" for key, value in mapping.items()) + "}"
+    """A mapping as the YAML a user writes in a record's block: ``{"q_3": 0.001}`` (keys
+    quoted: a column named ``z [mm]`` or ``Pos, Z`` is no plain YAML key)."""
+    return "{" + ", ".join(f"{json.dumps(key)}: {value:g}" for key, value in mapping.items()) + "}"
 
 
 def check_file_units(
     frame: pd.DataFrame,
     path: str | Path,
-    read: Sequence[tuple[str, str | None, str, Collection[str]]],
+    read: Sequence[tuple[str, str | None, str, Mapping[str, float]]],
 ) -> None:
     """A file's units row (:func:`paramid.io.read_table` keeps it in ``attrs["file_units"]``)
     must give each column the unit it is read in, or the record is refused naming each column
@@ -99,6 +101,7 @@ def check_file_units(
     (:data:`paramid.io.UNIT_SPELLINGS`: a time zone, a stamp's format, a spelling it lacks) is
     passed over: the plausibility checks judge the values."""
     stated = frame.attrs.get("file_units") or {}
+    scaled = frame.attrs.get("scale") or {}
     problems: list[str] = []
     settings: dict[str, str | dict[str, float]] = {}
     scale: dict[str, float] = {}
@@ -106,6 +109,20 @@ def check_file_units(
         named = unit_spelled(stated.get(column, ""))
         if named is None or named == unit:
             continue
+        if column in scaled:  # the record's scale: reads it, where it converts a known unit
+            conversion = (
+                SLIDE_FACTORS.get((named, unit))
+                if setting is None
+                else known[named] / known[unit]
+                if named in known and unit in known
+                else None
+            )
+            if conversion is not None and abs(scaled[column] / conversion - 1) > 1e-6:
+                problems.append(
+                    f"{column!r} is in {named}, which the record's scale: {scaled[column]:g} "
+                    f"does not read in {unit} ({conversion:.6g} would)"
+                )
+            continue  # right, or a unit no setting converts (a current times its constant)
         if setting is not None and named in known:
             problems.append(f"{column!r} is in {named} (read as {unit})")
             settings[setting] = named

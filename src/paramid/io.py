@@ -715,8 +715,8 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
     """:func:`read_table` of a record as its config gives it (``path`` and :class:`CsvFormat`),
     with the columns its ``negate`` list names read with their sign inverted (a torque or an
     angle measured the other way round) and those its ``scale`` mapping names read times their
-    factor (a motor current times its torque constant, a slide's mm times 0.001; the units row
-    no longer speaks for such a column); the file stays as the logger wrote it.
+    factor (a motor current times its torque constant, a slide's mm times 0.001; kept in
+    ``attrs["scale"]`` for the units row's check); the file stays as the logger wrote it.
     A cell that holds no number is kept as written, for the record's checks to name."""
     import pandas as pd
 
@@ -741,8 +741,7 @@ def read_record(spec: Mapping[str, Any]) -> pd.DataFrame:
     for column, factor in factors.items():
         numbers = pd.to_numeric(frame[column], errors="coerce")
         frame[column] = (factor * numbers).where(numbers.notna(), frame[column])
-    if stated := frame.attrs.get("file_units"):  # a scaled column's row names its unit before
-        frame.attrs["file_units"] = {c: u for c, u in stated.items() if c not in scale}
+    frame.attrs["scale"] = {column: float(factor) for column, factor in scale.items()}
     return frame
 
 

@@ -61,16 +61,16 @@ def _mass_space(Y: Array, masses: NDArray[np.intp], rel_tol: float) -> Array:
     return u[:, spanned:]
 
 
-def hidden_masses(robot: Robot, rel_tol: float, samples: int = 200) -> dict[str, list[str]]:
-    """Per joint whose offset and armature together hide a combination of link masses that
-    the model identifies without them: the links that combination holds (on random states,
-    as :func:`structural_base`).  A slide along gravity carries the weight of the links it
-    lifts as a constant force, which its offset takes, and their inertia as m q̈, which its
-    armature takes: with both, no record tells that mass (a SCARA quill's 0.5 kg payload left
-    the identified URDF at the URDF's mass)."""
+def hidden_masses(
+    robot: Robot, rel_tol: float, samples: int = 200
+) -> dict[str, tuple[tuple[str, ...], list[str]]]:
+    """Per joint whose offset or armature hides a combination of link masses that the model
+    identifies without it: (the term, or both where neither alone does; the links that
+    combination holds), on random states as :func:`structural_base`.  A slide carries what it
+    moves as m q̈, which its armature takes alike (a gantry's carriage), and, along gravity,
+    their weight as a constant force, which its offset takes: with both, no record tells that
+    mass (a SCARA quill's 0.5 kg payload left the identified URDF at the URDF's mass)."""
     columns = friction_columns(robot)
-    if OFFSET not in columns or ARMATURE not in columns:
-        return {}
     rng = generator("robot", "hidden_masses")
     q = rng.uniform(*joint_ranges(robot), (samples, robot.n_joints))
     dq = rng.standard_normal((samples, robot.n_joints))
@@ -78,16 +78,25 @@ def hidden_masses(robot: Robot, rel_tol: float, samples: int = 200) -> dict[str,
     Y = regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)
     masses = np.array([links.start for links in link_parameter_slices(robot).values()])
     told = _mass_space(Y, masses, rel_tol)
-    hidden = {}
-    for k, joint in enumerate(robot.joints):
-        terms = [int(columns[OFFSET][k]), int(columns[ARMATURE][k])]
-        kept = np.delete(np.arange(robot.n_parameters), terms)
+    present = tuple(term for term in (OFFSET, ARMATURE) if term in columns)
+
+    def lost_links(k: int, terms: tuple[str, ...]) -> list[str]:
+        """The links whose mass joint k's ``terms`` hide: told without them, not with them."""
+        dropped = [int(columns[term][k]) for term in terms]
+        kept = np.delete(np.arange(robot.n_parameters), dropped)
         without = _mass_space(Y[:, kept], np.searchsorted(kept, masses), rel_tol)
-        # what the model tells without the joint's terms and not with them
         lost = without - told @ (told.T @ without)
         u, s, _ = np.linalg.svd(lost, full_matrices=False)
         direction = u[:, s > 0.5]  # s ~ 1 for a lost combination, ~ round-off otherwise
-        if direction.size:
-            weight = np.linalg.norm(direction, axis=1)
-            hidden[joint] = [link for link, w in zip(robot.links, weight, strict=True) if w > 0.1]
+        weight = np.linalg.norm(direction, axis=1)
+        return [link for link, w in zip(robot.links, weight, strict=True) if w > 0.1]
+
+    hidden = {}
+    for k, joint in enumerate(robot.joints):
+        if not present or not (links := lost_links(k, present)):
+            continue
+        # the one term whose dropping tells them is named alone; where dropping either does
+        # (or only both), the two hide them together (a vertical quill's offset and armature)
+        telling = [term for term in present if len(present) > 1 and lost_links(k, (term,))]
+        hidden[joint] = (tuple(telling) if len(telling) == 1 else present, links)
     return hidden

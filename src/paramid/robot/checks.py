@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from functools import cached_property
 from itertools import combinations
 
@@ -156,6 +155,13 @@ CLOSE_REDUCTION = 2 / 3
 # apart first (torque_units) and an inverted sign is no gain (its fit takes the band's floor)
 GAIN_BAND = (0.5, 2.0)
 SAMPLES = 1000  # the URDF's torque is evaluated on this many samples spread over the record
+# one joint's velocity column is judged against its angle's rate where the two move together
+# this closely (a unit keeps the shape; a joint that barely moves shows the velocity's noise:
+# a Gen3 wrist at ±0.005 rad beside 0.01 rad/s of noise read 241x, correlated far less)
+RATE_COHERENCE = 0.9
+# a slide's weight is judged where it moves up and down in at least this share of the samples
+# each (the mean force of a slide moving one way holds its Coulomb friction)
+BALANCE_SHARE = 0.1
 # velocity and acceleration of the logged angles: a cubic Savitzky-Golay derivative over this
 # span (it passes the few hertz an arm's excitation holds and smooths an encoder's steps)
 DERIVATIVE_WINDOW_S = 0.1
@@ -207,9 +213,12 @@ class Expected:
 
     rigid: Array  # (S, n) [N m]
     friction: Array  # (n, S, 2); a zero column where a joint moves one way only
-    #: (n,) a slide's mean force along the motion by the URDF (the weight it carries, which
-    #: the fitted offset hides from the other checks), NaN elsewhere (:func:`expected`)
-    weight: Array = dataclass_field(default_factory=lambda: np.zeros(0))
+    #: (S, n) per joint, the weights of the mean of its samples moving up and of those moving
+    #: down, averaged: Coulomb friction cancels in it (:func:`expected`)
+    balance: Array
+    #: (n,) a slide's balanced mean force by the URDF (the weight it carries, which the fitted
+    #: offset hides from the other checks), NaN elsewhere (:func:`expected`)
+    weight: Array
 
     def beyond_friction(self, y: Array) -> Array:
         """y (S, n) less the least-squares fit of each joint's Coulomb and offset columns."""
@@ -242,27 +251,34 @@ class Expected:
 
 
 def expected(robot: Robot, q: Array, dq: Array, ddq: Array) -> Expected:
-    """:class:`Expected` along the motion q, q̇, q̈ (S, n); a prismatic joint's weight where
-    the URDF's mean force on it is at least :data:`MIN_RIGID_NM` and its spread."""
+    """:class:`Expected` along the motion q, q̇, q̈ (S, n); a prismatic joint's weight where it
+    moves each way in :data:`BALANCE_SHARE` of the samples or more and the URDF's balanced
+    mean force on it is at least :data:`MIN_RIGID_NM` and its spread."""
     columns = np.stack([np.sign(dq), np.ones_like(dq)], axis=-1).transpose(1, 0, 2)  # (n, S, 2)
     u, sv, _ = np.linalg.svd(columns, full_matrices=False)
     kept = sv > sv[:, :1] * 1e-9  # a joint moving one way: its Coulomb step is its offset
     rigid = urdf_torque(robot, q, dq, ddq)
-    mean, spread = rigid.mean(axis=0), rigid.std(axis=0)
+    up, down = dq > 0, dq < 0
+    ups, downs = up.sum(axis=0), down.sum(axis=0)
+    balance = 0.5 * up / np.maximum(ups, 1) + 0.5 * down / np.maximum(downs, 1)
+    mean, spread = np.sum(balance * rigid, axis=0), rigid.std(axis=0)
     slide = np.array([kind == "prismatic" for kind in joint_kinds(robot)])
-    carried = slide & (np.abs(mean) >= MIN_RIGID_NM) & (np.abs(mean) >= spread)
-    return Expected(rigid, u * kept[:, None, :], np.where(carried, mean, np.nan))
+    both_ways = np.minimum(ups, downs) >= BALANCE_SHARE * len(dq)
+    carried = slide & both_ways & (np.abs(mean) >= MIN_RIGID_NM) & (np.abs(mean) >= spread)
+    return Expected(rigid, u * kept[:, None, :], balance, np.where(carried, mean, np.nan))
 
 
 def carried_weights(record: RobotRecord, tau: Array, model: Expected) -> dict[int, float]:
     """Per slide that carries a weight by the URDF (:attr:`Expected.weight`), its recorded
-    mean force over the URDF's: about 1 as logged (a payload, a brake's drag move it by a
-    small factor); about -1 with the sign inverted; 0.001 or 1000 in kN or mN.  A vertical
+    balanced mean force (up and down alike: Coulomb friction cancels) over the URDF's: about
+    1 as logged (a payload, a brake's drag, a sensor's offset move it); about -1 with the sign
+    inverted; 0.001 or 1000 in kN or mN (the callers ask the dynamics too).  A vertical
     slide's rigid-body force is mostly that constant, which the per-joint offset the other
     checks fit takes away (a SCARA quill's force negated, 56 N against the URDF's -50, passed
     them, and its fit put -5.9 kg on it)."""
     judged = np.flatnonzero(~np.isnan(model.weight))
-    return {int(k): float(tau[:, k].mean() / model.weight[k]) for k in judged}
+    carried = np.sum(model.balance * tau, axis=0)
+    return {int(k): float(carried[k] / model.weight[k]) for k in judged}
 
 
 def _correlation(a: Array, b: Array) -> float:
@@ -506,8 +522,9 @@ def _prismatic_units(
     if not fast and limits[0] - margin <= -high and -low <= limits[1] + margin:
         return (  # metres counted the other way: negated, the position lies within the travel
             f"{where}: negated it lies within it: does the log count the slide against the "
-            "URDF's axis? negate its position, velocity and force columns (the record's "
-            "negate: list)"
+            "URDF's axis (then negate its position, velocity and force columns: the record's "
+            "negate: list), or put its zero at the other end of the travel (then shift the "
+            "logged position; the force stays as it is)?"
         )
     return (
         f"{where}: is it in mm? a prismatic joint's position is read in m: read it with the "
@@ -667,7 +684,12 @@ def sensor_faults(
                     "corrupt sample, or check units.dq"
                 )
             )
-        elif odd_rate(ratios, k) and joint not in explained and k not in exchanged:
+        elif (
+            odd_rate(ratios, k)
+            and abs(_correlation(np.gradient(q, record.time), dq)) >= RATE_COHERENCE
+            and joint not in explained
+            and k not in exchanged
+        ):
             slides = kinds is not None and kinds[k] == "prismatic"
             message = (
                 f"its recorded velocity is {1 / ratios[k]:.3g} x its angle's rate of change, "
@@ -766,12 +788,15 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
             TORQUE_UNITS,
             record.joints[k],
             f"its force averages {ratio:.3g} x the weight the URDF puts on it "
-            f"({model.weight[k]:.4g} N; expected {low:g}-{high:g} x): is it logged in another "
-            "unit (kN, mN), or counterbalanced by a spring the URDF lacks? check the file and "
-            "the record's scale: {column: factor}",
+            f"({model.weight[k]:.4g} N; expected {low:g}-{high:g} x), and its dynamics "
+            f"{every[k]:.3g} x the URDF's: is it logged in another unit (kN, mN)? check the "
+            f"file, and read it with the record's scale: {{{_column(record.tau_columns, k)}: "
+            "factor}",
         )
         for k, ratio in carried_weights(record, tau, model).items()
-        if not low <= abs(ratio) <= high
+        # the dynamics must agree (a counterbalanced axis or a sensor's offset moves the
+        # mean force alone: its m q̈ keeps the URDF's scale)
+        if not low <= abs(ratio) <= high and np.isfinite(every[k]) and not low <= every[k] <= high
     ]
     if loaded.size == 0:
         return weights
@@ -926,16 +951,22 @@ def inverted_signs(
         for k in np.flatnonzero(_visible(tau, model))
         if (correlation := _correlation(beyond[:, k], rigid[:, k])) < -SIGN_CORRELATION
     }
-    low, high = GAIN_BAND
-    weights = {k: r for k, r in carried_weights(record, tau, model).items() if -high <= r <= -low}
+    # a slide carrying its weight the wrong way, unless its dynamics say the sign is right
+    # (a sensor's offset beyond the weight moves the mean alone)
+    weights = {
+        k: r
+        for k, r in carried_weights(record, tau, model).items()
+        if r <= -GAIN_BAND[0] and _correlation(beyond[:, k], rigid[:, k]) < 0
+    }
     found = sorted(set(correlated) | set(weights))
     if not found:
         return []
     problems = []
     for k in found:
         evidence = (
-            f"its force averages {tau[:, k].mean():.4g} N where the URDF's weight on it averages "
-            f"{model.weight[k]:.4g} N"
+            f"its force averages {np.sum(model.balance[:, k] * tau[:, k]):.4g} N where the "
+            f"URDF's weight on it is {model.weight[k]:.4g} N, and its dynamics do not follow "
+            "the URDF's either"
             if k in weights
             else f"the torque correlates {correlated[k]:.2f} with the URDF's (beyond friction)"
         )
@@ -955,8 +986,9 @@ def inverted_signs(
         )
     names = " and ".join(record.joints[k] for k in found)
     if weights:  # measured by the weights: the offset the misfit fits hides them
-        before = sum(abs(tau[:, k].mean() - model.weight[k]) for k in weights)
-        after = sum(abs(tau[:, k].mean() + model.weight[k]) for k in weights)
+        carried = np.sum(model.balance * tau, axis=0)
+        before = sum(abs(carried[k] - model.weight[k]) for k in weights)
+        after = sum(abs(carried[k] + model.weight[k]) for k in weights)
         measure = "disagreement with the weight"
     else:
         negated = tau.copy()

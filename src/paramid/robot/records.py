@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -387,18 +387,18 @@ def _units_read(
     names: Mapping[str, Sequence[str] | None],
     prismatic: NDArray[np.bool_],
     units: Mapping[str, str],
-) -> list[tuple[str, str | None, str, Collection[str]]]:
+) -> list[tuple[str, str | None, str, Mapping[str, float]]]:
     """Per column read: its name, its units setting, the unit it is read in and the units that
     setting takes (:func:`paramid.ingest.check_file_units`); a prismatic joint's columns have
     no setting and stay in SI as logged (:data:`paramid.ingest.CHANNEL_UNITS`)."""
-    read: list[tuple[str, str | None, str, Collection[str]]] = [
+    read: list[tuple[str, str | None, str, Mapping[str, float]]] = [
         (time_name, "units.time", units.get("time", "s"), UNIT_FACTORS["time"])
     ]
     for field, columns in names.items():
         table = UNIT_FIELDS[field]
         for column, slides in zip(columns or [], prismatic, strict=False):
             if slides:
-                read.append((column, None, CHANNEL_UNITS["m"][field], ()))
+                read.append((column, None, CHANNEL_UNITS["m"][field], {}))
             else:
                 unit = units.get(field, SI_UNITS[table])
                 read.append((column, f"units.{field}", unit, UNIT_FACTORS[table]))

@@ -132,7 +132,8 @@ def process_chosen(
             f"robots.{study}.signals: {source} ({record.time[-1]:.4g} s) keeps {max(kept, 0)} "
             f"samples, fewer than {MIN_KEPT_SAMPLES}, once {trim_s:.3g} s are dropped at each "
             f"end (the filter's settling at {cutoff_hz:g} Hz, at least signals.trim_s): record "
-            "a longer motion, or list signals.cutoff_candidates_hz that settle sooner (higher)"
+            "a longer motion, or filter it at a higher cutoff, which settles sooner "
+            "(signals.cutoff_hz, or the candidates signals.cutoff_candidates_hz of auto)"
         )
     return process(record, {**signals_config, "trim_s": trim_s}, cutoff_hz)
 

@@ -997,17 +997,33 @@ def extrapolation_warnings(validation: pd.DataFrame) -> dict[str, str]:
 
 
 def hidden_mass_warnings(robot: Robot, rel_tol: float) -> list[str]:
-    """The ``(urdf)`` rows of a model whose offset and armature on a joint hide link masses
+    """The ``(urdf)`` rows of a model whose offset or armature on a joint hides link masses
     (:func:`paramid.robot.base.hidden_masses`): what is lost and what to change."""
-    return [
-        f"{joint}: with both an offset and an armature on it, the mass of {', '.join(links)} is "
-        "not identified: a slide along gravity carries their weight as a constant force, which "
-        "its offset takes, and their inertia as m q̈, which its armature takes; the identified "
-        "URDF keeps the URDF's mass there (a payload on them is lost: a SCARA quill's 0.5 kg "
-        "went into a -5.6 N offset). Unless the force sensor has a bias, set offset: false, "
-        "or armature: false"
-        for joint, links in hidden_masses(robot, rel_tol).items()
-    ]
+    rows = []
+    for joint, (terms, links) in hidden_masses(robot, rel_tol).items():
+        mass = f"the mass of {', '.join(links)} is not identified"
+        if terms == (ARMATURE,):
+            why = (
+                f"{joint}: with an armature on it, {mass}: what it moves enters its force as "
+                "m q̈, as the armature does"
+            )
+            fix = "if its drive has no rotor inertia worth a term, set armature: false"
+        elif terms == (OFFSET,):
+            why = f"{joint}: with an offset on it, {mass}: their force is a constant, as it is"
+            fix = "unless its sensor has a bias, set offset: false"
+        else:
+            why = (
+                f"{joint}: with both an offset and an armature on it, {mass}: a slide along "
+                "gravity carries their weight as a constant force, which the offset takes, and "
+                "their inertia as m q̈, which the armature takes"
+            )
+            fix = "unless its force sensor has a bias, set offset: false"
+        rows.append(
+            f"{why}; the identified URDF keeps the URDF's mass there (a payload on them is "
+            f"lost: a SCARA quill's 0.5 kg went into a -5.6 N offset): {fix}, or give the "
+            "payload's mass in the URDF"
+        )
+    return rows
 
 
 def warnings_table(

@@ -338,7 +338,13 @@ class RobotStudies(Family):
             drop_rest=drops_rest(block),
         )
         kept = loaded.time[-1]
-        needed = 2 * block["signals"]["trim_s"]
+        settings, fs = block["signals"], loaded.sample_rate_hz
+        fixed = settings["cutoff_hz"]  # a fixed cutoff's settling (auto's: robot_signals)
+        needed = 2 * (
+            signals.end_trim_s(settings["trim_s"], fixed, fs, settings["filter_order"])
+            if fixed != "auto" and fixed < fs / 2
+            else settings["trim_s"]
+        )
         decimate = record_signals(block["signals"], role)["decimate"]  # calibration records'
         samples = -(-int((kept - needed) * loaded.sample_rate_hz) // decimate)  # kept every n-th
         if samples < signals.MIN_KEPT_SAMPLES:  # the folds (cv.folds at most 50) need them too
@@ -347,7 +353,8 @@ class RobotStudies(Family):
             raise InputError(
                 f"{spec['path']}: too short: its {kept:.4g} s after trim_start_s/trim_end_s"
                 f"{rested}, "
-                f"less the 2 x signals.trim_s = {needed:g} s that filtering drops, leave "
+                f"less the {needed:.4g} s that filtering drops at its ends (signals.trim_s, or "
+                "the filter's settling at a fixed cutoff if longer), leave "
                 f"{max(samples, 0)} samples{thinned}, fewer than {signals.MIN_KEPT_SAMPLES}: "
                 "record a longer motion or lower those trims"
                 + (" or decimate" if decimate > 1 else "")
