@@ -540,6 +540,18 @@ def test_every_check_is_skipped_by_its_registered_name(robot, fault):
         assert check not in {c for c, _, _ in left}
 
 
+def _seventh_locked(record: records.RobotRecord, seventh: np.ndarray) -> records.RobotRecord:
+    """The record of a study of the first six joints, the log's seventh angle ``seventh``."""
+    return dataclasses.replace(
+        record,
+        q=record.q[:, :6],
+        dq=record.dq[:, :6],
+        tau=record.tau[:, :6],
+        joints=tuple(JOINTS[:6]),
+        locked_q={"joint_7": seventh},
+    )
+
+
 def _with_column(record, field: str, joint: int, values):
     column = getattr(record, field).copy()
     column[:, joint] = values
@@ -853,14 +865,7 @@ def test_a_joint_left_out_of_the_study_is_judged_by_its_logged_angle(held, locke
         seventh = 0.5 + 0.03 * np.sin(2 * np.pi * 0.5 * record.time)
     else:
         seventh = np.full(record.time.size, held)
-    shown = dataclasses.replace(
-        record,
-        q=record.q[:, :6],
-        dq=record.dq[:, :6],
-        tau=record.tau[:, :6],
-        joints=tuple(JOINTS[:6]),
-        locked_q={"joint_7": seventh},
-    )
+    shown = _seventh_locked(record, seventh)
     problems = checks.record_problems(shown, six)
     if expected is None:
         assert problems == []
@@ -1310,14 +1315,7 @@ def _locked_joint_moving(record: records.RobotRecord, _: model.Robot, skip: Look
     """The checks named on the log of a study of six joints, its seventh locked at 0 while the
     log moves it."""
     six = loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", JOINTS[:6])
-    shown = dataclasses.replace(
-        record,
-        q=record.q[:, :6],
-        dq=record.dq[:, :6],
-        tau=record.tau[:, :6],
-        joints=tuple(JOINTS[:6]),
-        locked_q={"joint_7": record.q[:, 6]},
-    )
+    shown = _seventh_locked(record, record.q[:, 6])
     return {check for check, _, _ in checks.record_problems(shown, six, skip)}
 
 
