@@ -589,6 +589,7 @@ def test_one_velocity_column_in_another_unit_is_named(record, robot, factor):
     said = re.search(r"its recorded velocity is ([\d.]+) x its angle's rate", problems[0][2])
     assert said and float(said[1]) == pytest.approx(factor, rel=0.03)
     assert "deg/s while the angle is in rad" in problems[0][2]
+    assert record.dq_columns[2].endswith("3")  # the file's own name, for a slide's advice
 
 
 def test_a_corrupt_velocity_sample_is_named_with_its_time(record, robot):

@@ -25,6 +25,7 @@ reasoning, none tuned to a record.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -695,7 +696,8 @@ def sensor_faults(
                 f"its recorded velocity is {1 / ratios[k]:.3g} x its angle's rate of change, "
                 "while the other joints' agree with theirs: is the velocity column in another "
                 + (
-                    "unit (mm/s: the record's scale: {column: 0.001})"
+                    "unit (mm/s: the record's scale: "
+                    f"{{{json.dumps(_column(record.dq_columns, k))}: 0.001}})"
                     if slides
                     else "unit (deg/s while the angle is in rad)"
                 )
@@ -790,8 +792,8 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
             f"its force averages {ratio:.3g} x the weight the URDF puts on it "
             f"({model.weight[k]:.4g} N; expected {low:g}-{high:g} x), and its dynamics "
             f"{every[k]:.3g} x the URDF's: is it logged in another unit (kN, mN)? check the "
-            f"file, and read it with the record's scale: {{{_column(record.tau_columns, k)}: "
-            "factor}",
+            "file, and read it with the record's scale: "
+            f"{{{json.dumps(_column(record.tau_columns, k))}: factor}}",
         )
         for k, ratio in carried_weights(record, tau, model).items()
         # the dynamics must agree (a counterbalanced axis or a sensor's offset moves the

@@ -82,6 +82,7 @@ class RobotRecord:
     q_logged: Array | None = None
     q_columns: tuple[str, ...] = ()
     tau_columns: tuple[str, ...] = ()  # the file's torque column of each joint
+    dq_columns: tuple[str, ...] = ()  # the file's velocity column of each joint (if logged)
     # the file's intervals of GAP_INTERVALS grid intervals or longer (dropped samples, bridged
     # by interpolation on a resampled grid), the longest [grid intervals], where it starts [s
     # from the record's start] and the file's data row (0-based) before it
@@ -557,6 +558,7 @@ def record_from_table(
         q_logged=q_logged[source],
         q_columns=tuple((names["q"] or [])[:n]),
         tau_columns=tuple(names["tau"] or []),
+        dq_columns=tuple(names["dq"] or []),
         gaps=int(np.count_nonzero(steps >= GAP_INTERVALS)),
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
