@@ -2,8 +2,6 @@
 run-level Mann-Whitney per function, and the audit of the paper's ranking claims (audit.csv and
 audit.md, as the other studies')."""
 
-import re
-
 import pandas as pd
 
 from paramid import io
@@ -15,10 +13,9 @@ from paramid.cec2022 import runs as run_files
 def main(smk) -> None:
     reference = smk.params.cfg["reference"]
     log = io.start_log(smk.log[0], "cec2022_stats")
-    tables = {int(re.search(r"d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.tables}
-    ranks = {
-        int(re.search(r"ranks_d(\d+)\.csv$", p).group(1)): pd.read_csv(p) for p in smk.input.ranks
-    }
+    dims = smk.params.cfg["dims"]  # the order of the tables' files (Cec2022Benchmark.tables)
+    tables = dict(zip(dims, map(pd.read_csv, smk.input.tables), strict=True))
+    ranks = dict(zip(dims, map(pd.read_csv, smk.input.ranks), strict=True))
     runs = run_files.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.runs})
     friedman = study.friedman_table(tables)
     wilcoxon = study.wilcoxon_table(tables, reference=reference)

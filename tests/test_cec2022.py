@@ -489,3 +489,17 @@ def test_an_algorithm_the_schema_knows_but_the_runs_do_not_stops_the_start(confi
         workflow.Cec2022Benchmark(config, {}, ".")
     monkeypatch.setitem(runs.ALGORITHMS, "DE", "woa")
     workflow.Cec2022Benchmark(config, {}, ".")
+
+
+def test_the_statistics_job_reads_each_table_by_its_configured_dimension(config):
+    """cec2022_stats keys each table by the dimension in its params, in the order of its input
+    files (it parsed the dimension out of each file's name)."""
+    from paramid.cec2022 import workflow
+
+    config["cec2022"]["dims"] = [20, 10]
+    benchmark = workflow.Cec2022Benchmark(config, {}, ".")
+    dims = benchmark.stats_params(None)["dims"]
+    assert dims == [20, 10]
+    for name in ("", "ranks"):
+        files = benchmark.tables(name)
+        assert [int(f.rsplit("d", 1)[1].removesuffix(".csv")) for f in files] == dims

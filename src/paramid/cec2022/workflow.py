@@ -96,7 +96,8 @@ class Cec2022Benchmark:
         return {k: self.block[k] for k in RUN_KEYS} | {"functions": self.block["functions"]}
 
     def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        return {"reference": self.block["reference"]}
+        """The reference, and the dimensions in the order of :meth:`tables`' files."""
+        return {"reference": self.block["reference"], "dims": list(self.block["dims"])}
 
     def _per_run(self, folder: str, dim: str | int) -> list[str]:
         return [f"{self.out}/{folder}/d{dim}/{a}.parquet" for a in self.block["algorithms"]]
