@@ -555,24 +555,19 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
                 np.testing.assert_array_equal(res.path, ref[0])
                 np.testing.assert_array_equal(res.C, ref[1])
         # both data sets in one batch: one filter each, or a population each
-        one = sequential_ekf(problems, C0, S0, R0, pop[:2], 2, **kw)
-        each = sequential_ekf(problems, C0[:, None], S0[:, None], R0[:, None], pop[None], 2, **kw)
-        for p, prob in enumerate(problems):
-            ref = reference_sequential_ekf(prob, *bases[p], pop[p], 2, gsbise=gsbise, unit=unit)
-            np.testing.assert_array_equal(one.path[p : p + 1], ref[0])
-            np.testing.assert_array_equal(one.C[p : p + 1], ref[1])
-            ref = reference_sequential_ekf(prob, *bases[p], pop, 2, gsbise=gsbise, unit=unit)
-            np.testing.assert_array_equal(each.path[p], ref[0])
-            np.testing.assert_array_equal(each.C[p], ref[1])
-        one = ekf(problems, C0, S0, R0, pop[:2], 3, **kw)
-        each = ekf(problems, C0[:, None], S0[:, None], R0[:, None], pop[None], 3, **kw)
-        for p, prob in enumerate(problems):
-            ref = reference_ekf(prob, *bases[p], pop[p], 3, gsbise=gsbise, unit=unit)
-            np.testing.assert_array_equal(one.path[p : p + 1], ref[0])
-            np.testing.assert_array_equal(one.C[p : p + 1], ref[1])
-            ref = reference_ekf(prob, *bases[p], pop, 3, gsbise=gsbise, unit=unit)
-            np.testing.assert_array_equal(each.path[p], ref[0])
-            np.testing.assert_array_equal(each.C[p], ref[1])
+        for run, reference, steps in (
+            (sequential_ekf, reference_sequential_ekf, 2),
+            (ekf, reference_ekf, 3),
+        ):
+            one = run(problems, C0, S0, R0, pop[:2], steps, **kw)
+            each = run(problems, C0[:, None], S0[:, None], R0[:, None], pop[None], steps, **kw)
+            for p, prob in enumerate(problems):
+                ref = reference(prob, *bases[p], pop[p], steps, gsbise=gsbise, unit=unit)
+                np.testing.assert_array_equal(one.path[p : p + 1], ref[0])
+                np.testing.assert_array_equal(one.C[p : p + 1], ref[1])
+                ref = reference(prob, *bases[p], pop, steps, gsbise=gsbise, unit=unit)
+                np.testing.assert_array_equal(each.path[p], ref[0])
+                np.testing.assert_array_equal(each.C[p], ref[1])
 
 
 @pytest.mark.parametrize("reading", ["batch", "sequential"])

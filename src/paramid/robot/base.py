@@ -36,12 +36,18 @@ def structural_base(
     q̇ and q̈ standard normal, all from the stream ``keys``.  Any excitation identifies at most
     these; :func:`paramid.base_parameters.unidentified` names what a given one misses.
     """
+    return base_parameters(random_regressor(robot, samples, keys), robot.standard_names, rel_tol)
+
+
+def random_regressor(robot: Robot, samples: int, keys: Sequence[Key]) -> Array:
+    """The stacked regressor Y (samples · n, p) of the model on random states: q uniform
+    within :func:`~paramid.robot.model.joint_ranges`, q̇ and q̈ standard normal, all from the
+    stream ``keys``."""
     rng = generator(*keys)
     q = rng.uniform(*joint_ranges(robot), (samples, robot.n_joints))
     dq = rng.standard_normal((samples, robot.n_joints))
     ddq = rng.standard_normal((samples, robot.n_joints))
-    Y = regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)
-    return base_parameters(Y, robot.standard_names, rel_tol)
+    return regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)
 
 
 def _mass_space(Y: Array, masses: NDArray[np.intp], rel_tol: float) -> Array:
@@ -71,11 +77,7 @@ def hidden_masses(
     their weight as a constant force, which its offset takes: with both, no record tells that
     mass (a SCARA quill's 0.5 kg payload left the identified URDF at the URDF's mass)."""
     columns = friction_columns(robot)
-    rng = generator("robot", "hidden_masses")
-    q = rng.uniform(*joint_ranges(robot), (samples, robot.n_joints))
-    dq = rng.standard_normal((samples, robot.n_joints))
-    ddq = rng.standard_normal((samples, robot.n_joints))
-    Y = regressor(robot, q, dq, ddq).reshape(-1, robot.n_parameters)
+    Y = random_regressor(robot, samples, ("robot", "hidden_masses"))
     masses = np.array([links.start for links in link_parameter_slices(robot).values()])
     told = _mass_space(Y, masses, rel_tol)
     present = tuple(term for term in (OFFSET, ARMATURE) if term in columns)
