@@ -11,8 +11,6 @@ os.environ["OMP_NUM_THREADS"] = "1"
 
 import time  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 from paramid import io  # noqa: E402
 from paramid.robot import base as bp  # noqa: E402
 from paramid.robot import excitation as ex  # noqa: E402
@@ -28,31 +26,11 @@ def main(smk) -> None:
     start = time.perf_counter()
     result, limits, urdf, physical = ex.design_for_robot(robot, base, spec, cfg["study"])
     seconds = time.perf_counter() - start
-    omega_f = 2 * np.pi * float(spec["base_frequency_hz"])
-    prismatic = [
-        j for j, k in zip(robot.joints, model.joint_kinds(robot), strict=True) if k == "prismatic"
-    ]
-    loose = ex.loose_acceleration(
-        limits, int(spec["harmonics"]), omega_f, robot.joints, cfg["study"], prismatic
-    )
-    t_fine = ex.fine_grid(result.trajectory, result.grid_points, result.fine_factor)
-    warned = [
-        text
-        for text in (
-            loose,
-            ex.unbounded_effort(robot, physical, cfg["study"]),
-            ex.moving_start(result.trajectory, robot.joints, cfg["study"]),
-            ex.fast_velocity_limits(robot, cfg["study"]),
-            *ex.crossed_limits(robot, result.trajectory, physical, t_fine, cfg["study"]),
-        )
-        if text
-    ]
+    warned = ex.design_warnings(robot, result, limits, physical, spec, cfg["study"])
     for warning in warned:
         log.warning("%s", warning)
-    summary = ex.design_summary(result, robot, base, limits, urdf, physical, spec)
-    summary["warnings"] = warned
-    ex.poor_excitation(
-        summary["scores"], result.trajectory, robot.joints, t_fine, cfg["study"], prismatic
+    summary = ex.checked_summary(
+        result, robot, base, limits, urdf, physical, spec, cfg["study"], warned
     )
     summary["provenance"] = provenance = io.provenance(cfg, {}, stage="robot_excitation_design")
     io.write_json(summary, smk.output.design)

@@ -837,3 +837,38 @@ def test_each_comparison_panel_boxes_its_own_column():
         for name in names:
             median = per_seed.loc[per_seed.trajectory == name, column].median()
             assert any(np.isclose(y, median) for y in flat), (column, name)
+
+
+def test_design_warnings_are_empty_for_a_sound_design_and_follow_their_order(robot, designed):
+    """robot_excitation_design's warnings: none for the shipped-like design; limits in deg/s²
+    and a joint without an effort limit give one warning each, the acceleration's first."""
+    result, limits, _, physical = designed
+    assert ex.design_warnings(robot, result, limits, physical, SPEC, "unit") == []
+    in_degrees = SPEC | {"acceleration_limit_rad_s2": list(np.rad2deg([7.5, 12.5, 20]))}
+    loose, _ = ex.limits_of(robot, in_degrees, "unit")
+    free = replace(physical, effort_urdf=np.array([np.inf, *physical.effort_urdf[1:]]))
+    loose_text = ex.loose_acceleration(loose, 2, 2 * np.pi * 0.2, JOINTS, "unit")
+    warned = ex.design_warnings(robot, result, loose, free, in_degrees, "unit")
+    assert warned == [loose_text, ex.unbounded_effort(robot, free, "unit")]
+    assert warned[0].startswith("robots.unit.excitation.acceleration_limit_rad_s2 bounds nothing")
+    assert warned[1].startswith("robots.unit.excitation: joint_2 has no effort limit in")
+
+
+def test_the_checked_summary_carries_the_warnings_and_stops_a_still_design(
+    robot, structural, designed
+):
+    """design.json is design_summary's with the warnings; a design that barely moves stops."""
+    from paramid.excitation.fourier import FourierTrajectory
+
+    result, limits, urdf, physical = designed
+    args = (robot, structural, limits, urdf, physical, SPEC, "unit")
+    summary = ex.checked_summary(result, *args, ["a warning"])
+    plain = ex.design_summary(result, robot, structural, limits, urdf, physical, SPEC)
+    assert summary.pop("warnings") == ["a warning"]
+    assert summary.keys() == plain.keys() and summary["scores"] == plain["scores"]
+    n, order = robot.n_joints, result.trajectory.order
+    still = FourierTrajectory(
+        result.trajectory.q0, np.full((n, order), 1e-6), np.zeros((n, order)), 2 * np.pi * 0.2
+    )
+    with pytest.raises(ex.ExcitationError, match=r"excites the base parameters poorly"):
+        ex.checked_summary(replace(result, trajectory=still), *args, [])

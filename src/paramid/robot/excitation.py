@@ -415,6 +415,40 @@ def design_for_robot(
     return result, limits, urdf, physical
 
 
+def _prismatic(robot: Robot) -> list[str]:
+    """The robot's prismatic joints (their limits are in m, m/s, m/s²)."""
+    return [j for j, k in zip(robot.joints, joint_kinds(robot), strict=True) if k == "prismatic"]
+
+
+def design_warnings(
+    robot: Robot,
+    result: dz.Design,
+    limits: JointLimits,
+    physical: Physical,
+    spec: Mapping[str, Any],
+    study: str,
+) -> list[str]:
+    """The warnings of a design of ``spec`` (:func:`design_for_robot`), in this order:
+    :func:`loose_acceleration`, :func:`unbounded_effort`, :func:`moving_start`,
+    :func:`fast_velocity_limits` and :func:`crossed_limits` on the check grid
+    (:func:`fine_grid`), which raises :class:`ExcitationError` for a design past the URDF's
+    effort or below the floor."""
+    trajectory = result.trajectory
+    omega_f = 2 * np.pi * float(spec["base_frequency_hz"])
+    loose = loose_acceleration(
+        limits, int(spec["harmonics"]), omega_f, robot.joints, study, _prismatic(robot)
+    )
+    t_fine = fine_grid(trajectory, result.grid_points, result.fine_factor)
+    found = (
+        loose,
+        unbounded_effort(robot, physical, study),
+        moving_start(trajectory, robot.joints, study),
+        fast_velocity_limits(robot, study),
+        *crossed_limits(robot, trajectory, physical, t_fine, study),
+    )
+    return [text for text in found if text]
+
+
 def crossed_limits(
     robot: Robot, trajectory: FourierTrajectory, physical: Physical, t: Array, study: str
 ) -> list[str]:
@@ -942,6 +976,29 @@ def design_summary(
             "shrink": result.shrink,
         },
     }
+
+
+def checked_summary(
+    result: dz.Design,
+    robot: Robot,
+    base: BaseParameters,
+    limits: JointLimits,
+    urdf: Mapping[str, Any],
+    physical: Physical,
+    spec: Mapping[str, Any],
+    study: str,
+    warnings: Sequence[str],
+) -> dict[str, Any]:
+    """design.json: :func:`design_summary` with ``warnings`` (:func:`design_warnings`);
+    raises :class:`ExcitationError` for a design that excites the base parameters poorly
+    (:func:`poor_excitation` on the check grid)."""
+    summary = design_summary(result, robot, base, limits, urdf, physical, spec)
+    summary["warnings"] = list(warnings)
+    t_fine = fine_grid(result.trajectory, result.grid_points, result.fine_factor)
+    poor_excitation(
+        summary["scores"], result.trajectory, robot.joints, t_fine, study, _prismatic(robot)
+    )
+    return summary
 
 
 def trajectory_frame(
