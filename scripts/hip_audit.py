@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from paramid import estimators, io
+from paramid import io
 from paramid.audit import audit_caption
 from paramid.hip import audit, model, twin
 
@@ -17,8 +17,7 @@ def main(smk) -> None:
         seed = cfg["twin"]["seed"] if cfg["twin"] is not None else 0
         if "cutoff" in smk.input.keys():  # the default twin's BCLS per cutoff (Figure 4b's line)
             points = pd.concat([io.read_parquet(p)[0] for p in smk.input.cutoff])
-            cutoff = points[points["run"] == seed].set_index("value")["val_rmse"]
-            median = points.groupby("value")["val_rmse"].median()  # sweep_cutoff_hz.csv's
+            cutoff, median = audit.cutoff_series(points, seed)
         result = audit.hip_audit(
             table3,
             table4,
@@ -34,23 +33,9 @@ def main(smk) -> None:
             cutoff_median=median,
         )
     else:
-        reference = cfg["reference"]
-        names = model.parameter_names(cfg["regressor"])
         H, y, _ = io.read_regression(smk.input.validation, cfg["regressor"])
-        values = reference["values"]
-        missing = [n for n in names if n not in values]  # a reference may give only some
-        result = audit.reference_audit(
-            table4,
-            table3,
-            values,
-            None if missing else estimators.rmse(H, y, [values[n] for n in names]),
-            estimators.rmse(H, y, estimators.ls(H, y)),
-            reference.get("source", "reference"),
-            reference.get("note", ""),
-            reference["fitted_on_validation"],
-            missing,
-            reference.get("derived", ()),
-        )
+        names = model.parameter_names(cfg["regressor"])
+        result = audit.record_reference_audit(table4, table3, cfg["reference"], names, H, y)
     partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)

@@ -657,3 +657,42 @@ def test_a_negative_reference_parameter_within_ten_percent_is_reproduced():
     t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [1.0]})
     rows = hip_audit.reference_audit(t4, t3, {"Mxt": -0.5}, 1.0, 1.0, "src", "").set_index("claim")
     assert rows.loc["BCLS Mxt vs reference", "verdict"] == "reproduced"
+
+
+def test_the_cutoff_series_is_the_studys_seed_beside_the_median_over_seeds():
+    """Figure 4b's line is the study's own twin (its seed), the median is over every seed."""
+    points = pd.DataFrame(
+        {
+            "value": [5.0, 5.0, 5.0, 10.0, 10.0, 10.0],
+            "run": [3, 4, 5, 3, 4, 5],
+            "val_rmse": [1.0, 2.0, 9.0, 4.0, 0.5, 0.6],
+        }
+    )
+    cutoff, median = hip_audit.cutoff_series(points, 4)
+    assert cutoff.to_dict() == {5.0: 2.0, 10.0: 0.5}
+    assert median.to_dict() == {5.0: 2.0, 10.0: 0.6}
+    assert hip_audit.cutoff_series(points, 7)[0].empty  # a seed the sweep did not run
+
+
+def test_the_record_reference_audit_computes_both_rmses_on_the_validation_record():
+    """The reference's RMSE on (H, y) and the record's own LS floor, as reference_audit's;
+    a reference of some parameters predicts nothing and names the others."""
+    rng = generator("test_record_reference_audit")
+    H = rng.normal(size=(200, 2))
+    y = H @ np.array([0.2, 0.3]) + 0.01 * rng.normal(size=200)
+    t4 = pd.DataFrame({"method": ["BCLS"], "Jt": [0.21], "fc": [0.29]})
+    t3 = pd.DataFrame({"method": ["BCLS"], "val_mean": [0.0101]})
+    block = {"values": {"Jt": 0.2, "fc": 0.3}, "source": "CAD", "fitted_on_validation": False}
+    rows = hip_audit.record_reference_audit(t4, t3, block, ["Jt", "fc"], H, y)
+    reference = float(np.sqrt(np.mean((y - H @ np.array([0.2, 0.3])) ** 2)))
+    floor = float(np.sqrt(np.mean((y - H @ np.linalg.lstsq(H, y, rcond=None)[0]) ** 2)))
+    expected = hip_audit.reference_audit(t4, t3, block["values"], reference, floor, "CAD", "")
+    pd.testing.assert_frame_equal(rows, expected, rtol=1e-12)
+    assert floor < reference
+    some = {"values": {"Jt": 0.2}, "fitted_on_validation": True, "derived": ["Jt"]}
+    rows = hip_audit.record_reference_audit(t4, t3, some, ["Jt", "fc"], H, y).set_index("claim")
+    rmse = "Validation RMSE: BCLS calibrated here vs the reference parameters on the same record"
+    assert rows.loc[rmse, "verdict"] == "not comparable"
+    assert rows.loc[rmse, "reason"].startswith("the reference gives no fc")
+    assert rows.loc["BCLS Jt vs reference", "source"] == "reference"
+    assert rows.loc["BCLS Jt vs reference", "paper_reading"] == "derived"

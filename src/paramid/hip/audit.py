@@ -7,7 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
+from paramid import estimators
 from paramid.audit import (
     ALPHA,
     COLUMNS,
@@ -309,6 +311,16 @@ def _verdict_flips(lower: float, upper: float, printed: float, column: str) -> b
         np.isfinite(upper)
         and (abs(lower - printed) <= tolerance) != (abs(upper - printed) <= tolerance)
     )
+
+
+def cutoff_series(points: pd.DataFrame, seed: int) -> tuple[pd.Series, pd.Series]:
+    """Figure 4b's lines from the cutoff sweep's ``points`` (rows of ``value``, ``run``,
+    ``val_rmse``): the BCLS validation RMSE per cutoff of the twin of seed ``seed`` and the
+    median over the sweep's twin seeds (sweep_cutoff_hz.csv's), each indexed by the cutoff;
+    :func:`hip_audit`'s ``cutoff`` and ``cutoff_median``."""
+    cutoff = points[points["run"] == seed].set_index("value")["val_rmse"]
+    median = points.groupby("value")["val_rmse"].median()
+    return cutoff, median
 
 
 def hip_audit(
@@ -818,3 +830,32 @@ def reference_audit(
         )
     )
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def record_reference_audit(
+    table4: pd.DataFrame,
+    table3: pd.DataFrame,
+    reference: Mapping,
+    names: Sequence[str],
+    H: NDArray[np.float64],
+    y: NDArray[np.float64],
+) -> pd.DataFrame:
+    """:func:`reference_audit` of a study's ``reference`` block (``values``, ``source``,
+    ``note``, ``fitted_on_validation``, ``derived``) on its validation record (``H``, ``y``,
+    columns of the parameters ``names``): the reference parameters' RMSE there (none where
+    the reference gives only some of ``names``) and the least-squares floor, the RMSE of the
+    record's own LS fit."""
+    values = reference["values"]
+    missing = [n for n in names if n not in values]  # a reference may give only some
+    return reference_audit(
+        table4,
+        table3,
+        values,
+        None if missing else estimators.rmse(H, y, np.array([values[n] for n in names])),
+        estimators.rmse(H, y, estimators.ls(H, y)),
+        reference.get("source", "reference"),
+        reference.get("note", ""),
+        reference["fitted_on_validation"],
+        missing,
+        reference.get("derived", ()),
+    )
