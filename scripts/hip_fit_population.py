@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from paramid import estimators, io, population
+from paramid import io
 from paramid.hip import fits, model
 from paramid.optim.grey_wolf import adaptive_exponent
 
@@ -20,8 +20,7 @@ def main(smk) -> None:
     names = model.parameter_names(keys)
     frame, history = fits.population_frames(names, fit)
     mechanical = cfg.get("mechanical")  # the RLS box's physical edges; plain PSO has none
-    optimum = estimators.bcls(H, y, run.lower, run.upper)  # Eq 21's minimum in the same box
-    edge = population.box_edges(method, names, fit.x, run.lower, run.upper, mechanical, optimum)
+    edge = fits.box_edge_warning(run, method, names, H, y, mechanical)
     meta = io.provenance(
         cfg,
         smk.input,

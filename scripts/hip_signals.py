@@ -3,8 +3,8 @@ A calibration record that leaves parameters loose, and a validation record holdi
 one back-and-forth of the joint, are warned about once, here, in the log and the file's
 metadata."""
 
-from paramid import estimators, io, plausibility, signals
-from paramid.hip import model, pipeline
+from paramid import io
+from paramid.hip import pipeline
 
 
 def main(smk) -> None:
@@ -21,30 +21,25 @@ def main(smk) -> None:
         cfg["signals"],
         float(cutoff),
     )
-    H, _ = pipeline.regression(out, cfg["regressor"], cfg["gravity"])
-    frame, units = out.frame(), dict(signals.PROCESSED_UNITS)
-    for key, column in zip(cfg["regressor"], H.T, strict=True):
-        frame[f"H_{key}"] = column
-        units[f"H_{key}"] = model.COLUMNS[key].column_unit
-    condition = estimators.condition_number(H)
-    coverage = loose = None
-    if smk.wildcards.record == "validation":
-        coverage = plausibility.validation_coverage(out.qd, float(out.time[-1] - out.time[0]))
-    else:
-        names = model.parameter_names(cfg["regressor"])
-        units_of = model.parameter_units(cfg["regressor"])
-        loose = plausibility.loose_parameters(H, out.torque, names, units_of, out.qd, out.q)
+    validation = smk.wildcards.record == "validation"
+    table = pipeline.signals_table(out, cfg["regressor"], cfg["gravity"], validation)
+    coverage, loose = table.coverage_warning, table.precision_warning
     meta = io.provenance(
         cfg,
         smk.input,
         stage="hip_signals",
-        condition_number=condition,
+        condition_number=table.condition_number,
         cutoff_hz=float(cutoff),
         coverage_warning=coverage or "",
         precision_warning=loose or "",
     )
-    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
-    log.info("%d samples kept; cutoff %g Hz; cond(H) = %.1f", len(frame), cutoff, condition)
+    io.write_parquet(table.frame, smk.output[0], units=table.units, meta=meta)
+    log.info(
+        "%d samples kept; cutoff %g Hz; cond(H) = %.1f",
+        len(table.frame),
+        cutoff,
+        table.condition_number,
+    )
     for warning in (coverage, loose):
         if warning:
             log.warning("%s: %s", smk.input.record, warning)

@@ -752,3 +752,36 @@ def test_a_velocity_off_by_a_time_unit_names_the_unit_and_the_direction():
 def test_auto_cutoff_is_checked_at_the_highest_usable_candidate():
     cfg = {"cutoff_hz": "auto", "cutoff_candidates_hz": [5.0, 10.0, 20.0, 50.0]}
     assert checks._checked_cutoff(cfg, 100.0, "rec.csv", "s") == 20.0  # 0.8 x 50 Hz = 40 Hz
+
+
+def test_the_signals_table_holds_the_regressor_and_the_warning_of_its_record(pendulum):
+    """hip_signals' table: the processed columns, then H_<key> (Eq 6) in its units, cond(H);
+    a calibration record is checked for loose parameters (the first 1000 samples leave some),
+    a validation record for its coverage of the motion (the first 600 samples have too
+    little), not for loose parameters."""
+    from paramid import signals
+
+    def table(stop, validation):
+        out = pipeline.process(
+            pendulum.time[:stop], pendulum.angle[:stop], pendulum.torque[:stop], SIGNALS, 6.0
+        )
+        return out, pipeline.signals_table(out, KEYS, 9.81, validation)
+
+    out, whole = table(None, False)
+    H, _ = pipeline.regression(out, KEYS, 9.81)
+    assert list(whole.frame.columns) == [*signals.PROCESSED_UNITS, *(f"H_{k}" for k in KEYS)]
+    np.testing.assert_array_equal(whole.frame[[f"H_{k}" for k in KEYS]].to_numpy(), H)
+    np.testing.assert_array_equal(whole.frame["torque"].to_numpy(), out.torque)
+    assert whole.units["H_qdd"] == model.COLUMNS["qdd"].column_unit
+    assert whole.units["torque"] == signals.PROCESSED_UNITS["torque"]
+    assert whole.condition_number == estimators.condition_number(H)
+    assert whole.coverage_warning is None and whole.precision_warning is None
+    _, short = table(1000, False)
+    assert short.precision_warning.startswith("the calibration record leaves Mxt ")
+    assert short.coverage_warning is None
+    _, held_out = table(1000, True)
+    assert held_out.coverage_warning is None and held_out.precision_warning is None
+    _, brief = table(600, True)  # 0.8 s kept, one reversal
+    assert brief.precision_warning is None
+    assert brief.coverage_warning.startswith("the validation samples kept (after the filter's")
+    assert "span 0.798 s with 1 velocity reversal(s)" in brief.coverage_warning

@@ -3,6 +3,7 @@ hip chain's population fits in their boxes (paramid.hip.fits)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -193,3 +194,26 @@ def test_runs_stopping_short_of_the_box_optimum_are_not_blamed_on_the_box():
     decided = population.box_edges("rls_gwo", names, runs, lower, upper, optimum=[1.498, 1.1])
     assert decided is not None and "the search box, not the data, decides" in decided
     assert "short of" not in decided
+
+
+def test_the_box_edge_warning_judges_the_runs_against_the_boxs_bcls_optimum():
+    """hip_fit_population's warning: box_edges of the runs with the box's BCLS optimum on the
+    calibration record; runs stopping on an edge short of an interior optimum blame the
+    optimiser, runs inside the box warn of nothing."""
+    from paramid import population
+    from paramid.hip import fits
+
+    H, y, x = _problem(d=2)
+    lower, upper = x - 0.5, x + 0.5
+    on_edge = np.column_stack([np.full(30, lower[0]), np.full(30, x[1])])
+    zeros = np.zeros(30)
+    fit = population.PopulationFit(on_edge, zeros, zeros, zeros[:, None], zeros.astype(int), zeros)
+    run = fits.PopulationRun(fit=fit, lower=lower, upper=upper, settings={})
+    warned = fits.box_edge_warning(run, "rls_gwo", ["a", "b"], H, y, None)
+    optimum = estimators.bcls(H, y, lower, upper)
+    assert warned == population.box_edges(
+        "rls_gwo", ["a", "b"], on_edge, lower, upper, None, optimum
+    )
+    assert warned is not None and "a at its lower bound" in warned and "short of" in warned
+    inside = dataclasses.replace(run, fit=dataclasses.replace(fit, x=np.tile(x, (30, 1))))
+    assert fits.box_edge_warning(inside, "rls_gwo", ["a", "b"], H, y, None) is None

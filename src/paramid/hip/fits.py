@@ -95,6 +95,22 @@ def run_population(
     return PopulationRun(fit=fit, lower=lower, upper=upper, settings=settings)
 
 
+def box_edge_warning(
+    run: PopulationRun,
+    method: str,
+    names: Sequence[str],
+    H: Array,
+    y: Array,
+    mechanical: Mapping[str, Mapping[str, float]] | None,
+) -> str | None:
+    """Why ``run``'s seeded runs sit on their search box (:func:`paramid.population.box_edges`,
+    ``mechanical``: the RLS box's physical edges), judged against the box's least-squares
+    optimum on the calibration record (Eq 21's minimum in the same box, BCLS); None where
+    they do not."""
+    optimum = estimators.bcls(H, y, run.lower, run.upper)
+    return population.box_edges(method, names, run.fit.x, run.lower, run.upper, mechanical, optimum)
+
+
 def deterministic_frame(
     names: Sequence[str], x: Array, train_rmse: float, val_rmse: float, time_ms: float
 ) -> pd.DataFrame:

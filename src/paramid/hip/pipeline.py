@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import cutoff, rls, signals, simulation
+from paramid import cutoff, estimators, plausibility, rls, signals, simulation
 from paramid.hip import model, twin
 from paramid.optim.grey_wolf import adaptive_exponent
 
@@ -57,6 +58,44 @@ def regression(
     q = processed.q
     H = model.regressor(keys, q.ravel(), processed.qd.ravel(), processed.qdd.ravel(), gravity)
     return H.reshape(*q.shape, len(keys)), processed.torque
+
+
+@dataclass(frozen=True)
+class SignalsTable:
+    """A processed record with its regressor columns ``H_<key>`` (Eq 6) as hip_signals writes
+    it: the table, its units, cond(H), and the warning its kind of record may carry (a
+    validation record's too little motion, a calibration record's loose parameters)."""
+
+    frame: pd.DataFrame
+    units: dict[str, str]
+    condition_number: float
+    coverage_warning: str | None
+    precision_warning: str | None
+
+
+def signals_table(
+    processed: signals.Processed, keys: Sequence[str], gravity: float, validation: bool
+) -> SignalsTable:
+    """:class:`SignalsTable` of a processed record (:func:`process`) with the regressor columns
+    ``keys``; ``validation``: checked for its coverage of the motion
+    (:func:`paramid.plausibility.validation_coverage`), else for the parameters it identifies
+    only loosely (:func:`paramid.plausibility.loose_parameters`)."""
+    H, _ = regression(processed, keys, gravity)
+    frame, units = processed.frame(), dict(signals.PROCESSED_UNITS)
+    for key, column in zip(keys, H.T, strict=True):
+        frame[f"H_{key}"] = column
+        units[f"H_{key}"] = model.COLUMNS[key].column_unit
+    coverage = loose = None
+    if validation:
+        duration = float(processed.time[-1] - processed.time[0])
+        coverage = plausibility.validation_coverage(processed.qd, duration)
+    else:
+        names = model.parameter_names(keys)
+        units_of = model.parameter_units(keys)
+        loose = plausibility.loose_parameters(
+            H, processed.torque, names, units_of, processed.qd, processed.q
+        )
+    return SignalsTable(frame, units, estimators.condition_number(H), coverage, loose)
 
 
 @dataclass(frozen=True)
