@@ -13,11 +13,9 @@ def main(smk) -> None:
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     parts = [study.signals_of(*io.read_parquet(path), robot.joints) for path in smk.input.signals]
     study.check_joints_move(robot, parts, cfg["study"])
-    shortened = [
-        study.shortened_gap_warning(smk.input.signals[index], wanted, used, cfg["cv"]["folds"])
-        for index, wanted, used in study.shortened_gaps(parts, cfg["cv"])
-    ]
-    warned = shortened + study.one_way_warnings(robot, parts, cfg["velocity_rad_s"])
+    warned = study.compress_warnings(
+        robot, parts, smk.input.signals, cfg["cv"], cfg["velocity_rad_s"]
+    )
     for text in warned:
         log.warning("%s", text)
     data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])

@@ -3,10 +3,8 @@ compression), their map to the standard parameters, rank and condition number; a
 that leaves base parameters of the model unidentifiable is an error naming them (with ``offset:
 auto``, an offset it cannot tell from Coulomb friction is left out instead)."""
 
-from paramid import base_parameters as bp
 from paramid import io
 from paramid.robot import study
-from paramid.robot.model import law_columns
 
 
 def main(smk) -> None:
@@ -15,23 +13,17 @@ def main(smk) -> None:
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     frame, meta = io.read_parquet(smk.input.compressed)
     data = study.compressed_from_frame(frame, meta)
-    stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
-    robot, base, structural, dropped = study.model_base(
-        robot, stacked, cfg["base"]["rel_tol"], cfg["robot"]["offset"], cfg["study"]
+    robot, summary, dropped = study.model_summary(
+        robot, data, cfg["base"]["rel_tol"], cfg["robot"]["offset"], cfg["study"]
     )
     if dropped:
         log.info("offsets these records cannot tell from Coulomb friction, left out: %s", dropped)
-    rows = int(data.samples.sum()) * robot.n_joints
-    summary = study.base_summary(base, robot, bp.base_columns(stacked, base), rows)
-    summary["structural_rank"] = structural.rank
-    summary["offsets_identifiable"] = list(robot.offset_joints)  # candidates, not the chosen
-    summary["offsets_unidentified"] = dropped
     summary["provenance"] = io.provenance(cfg, smk.input, stage="robot_model")
     io.write_json(summary, smk.output[0])
     log.info(
         "%d standard -> %d base parameters (%d inertial); cond %.3g, column-scaled %.3g",
         robot.n_parameters,
-        base.rank,
+        summary["counts"]["base"],
         summary["counts"]["base_inertial"],
         summary["cond"],
         summary["cond_scaled"],

@@ -16,7 +16,7 @@ import pytest
 from schema_blocks import defaults
 
 from paramid import io
-from paramid.base_parameters import base_parameters
+from paramid.base_parameters import base_columns, base_parameters
 from paramid.robot import compression, estimators, model, priors, selection, study
 from paramid.robot.signals import ProcessedRecord
 
@@ -1623,3 +1623,42 @@ def test_the_regularisation_figure_draws_weight_zero_at_the_left_and_marks_the_c
     assert (
         labels[1e-4] == "0" and labels[1e-2] == "$10^{-2}$" and ax.get_xlabel() == "prior weight λ"
     )
+
+
+def test_compress_warnings_name_the_short_record_then_the_one_way_joint():
+    """robot_compress's warnings: the record too short for its gap (named by its file), then
+    the joint that turns one way only; a long record turning both ways warns of nothing."""
+    robot = loaders.load_robot(URDF, JOINTS)
+    short, long = (
+        SimpleNamespace(**vars(_record(k, 5, n=7)), cutoff_hz=10.0, sample_rate_hz=1000.0)
+        for k in (400, 4000)
+    )
+    cv = {"folds": 5, "gap_s": "auto"}
+    files = ["long.parquet", "short.parquet"]
+    assert study.compress_warnings(robot, [long], files[:1], cv, 0.01) == []
+    short.dq[:, 1], long.dq[:, 1] = -np.abs(short.dq[:, 1]), -np.abs(long.dq[:, 1])
+    warned = study.compress_warnings(robot, [long, short], files, cv, 0.01)
+    assert warned == [
+        study.shortened_gap_warning("short.parquet", 200, 20, 5),
+        *study.one_way_warnings(robot, [long, short], 0.01),
+    ]
+    assert warned[0].startswith("short.parquet: cross-validation gap cut from 200 to 20")
+    assert len(warned) == 2 and warned[1].startswith("joint_2 turns one way")
+
+
+def test_the_model_summary_is_base_json_with_the_offsets_it_left_out():
+    """robot_model's base.json of the shipped record with ``offset: auto``: model_base's base
+    parameters summarised over samples x joints rows, the offsets of joints 2 and 5 (moving
+    one way) left out and named, the others kept."""
+    s = _offset_problem(np.zeros(7))
+    law, summary, dropped = study.model_summary(s.robot, s.data, 1e-8, "auto", "t")
+    expected_law, base, structural, expected_dropped = s.model
+    assert dropped == expected_dropped == ["f0_joint_2", "f0_joint_5"]
+    assert law.offset_joints == expected_law.offset_joints
+    assert summary.pop("offsets_identifiable") == [True, False, True, True, False, True, True]
+    assert summary.pop("offsets_unidentified") == dropped
+    assert summary.pop("structural_rank") == structural.rank == base.rank
+    rows = int(s.data.samples.sum()) * 7
+    W = base_columns(s.stacked, base)
+    assert summary == study.base_summary(base, law, W, rows)
+    assert summary["counts"]["rows"] == rows

@@ -272,6 +272,23 @@ def one_way_warnings(robot: Robot, parts: Sequence[ProcessedRecord], velocity: f
     return warned
 
 
+def compress_warnings(
+    robot: Robot,
+    parts: Sequence[ProcessedRecord],
+    records: Sequence[str],
+    cv: Mapping[str, Any],
+    velocity: float,
+) -> list[str]:
+    """robot_compress's warnings on the calibration records ``parts`` (read from the files
+    ``records``): each record whose cross-validation gap is cut (:func:`shortened_gaps`),
+    then each joint that turns one way only (:func:`one_way_warnings`)."""
+    shortened = [
+        shortened_gap_warning(records[index], wanted, used, cv["folds"])
+        for index, wanted, used in shortened_gaps(parts, cv)
+    ]
+    return shortened + one_way_warnings(robot, parts, velocity)
+
+
 def compress_calibration(
     robot: Robot, parts: Sequence[ProcessedRecord], cv: Mapping[str, Any], velocity: float
 ) -> Compressed:
@@ -621,6 +638,23 @@ def model_base(
         for j in loose:
             offsets[j] = False
             dropped.append(f"{OFFSET}_{law.joints[j]}")
+
+
+def model_summary(
+    robot: Robot, data: Compressed, rel_tol: float, offset: bool | str, study: str
+) -> tuple[Robot, dict[str, Any], list[str]]:
+    """robot_model's base.json (less its provenance) of the calibration records' compression
+    ``data``: :func:`model_base` of its columns of the sign Coulomb law, :func:`base_summary`
+    of its ``samples x joints`` rows, the model's structural rank and the offsets it could
+    identify and left out; with the model (its offsets as chosen) and the offsets left out."""
+    stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
+    law, base, structural, dropped = model_base(robot, stacked, rel_tol, offset, study)
+    rows = int(data.samples.sum()) * law.n_joints
+    summary = base_summary(base, law, base_columns(stacked, base), rows)
+    summary["structural_rank"] = structural.rank
+    summary["offsets_identifiable"] = list(law.offset_joints)  # candidates, not the chosen
+    summary["offsets_unidentified"] = dropped
+    return law, summary, dropped
 
 
 def _own_offsets(
