@@ -657,6 +657,26 @@ def test_robot_settings_that_would_fail_inside_a_job_are_named_before_any(config
             RobotStudies(config).check_inputs()
 
 
+def test_a_records_torque_scale_against_the_others_is_named_before_any_job(config):
+    """opti_traj_testing2 read with its joint 2 torque x 2 (a current times another torque
+    constant) passes its own checks; against the study's other Gen3 logs (calibration and
+    validation alike: one arm) its joint 2 reads 2x theirs against the URDF's: named with the
+    record, its file and column, and the skip; the logs as shipped pass."""
+    block = config["robots"]["kinova_gen3"]
+    RobotStudies(config)._check_across_records("kinova_gen3")
+    block["records"]["validation"][0]["scale"] = {"TorqueCur2": 2.0}
+    pattern = (
+        r"^robots\.kinova_gen3: data/kinova_gen3/opti_traj_testing1\.csv, .*: joint_2: its torque "
+        r".*opti_traj_testing2\.csv, column 'TorqueCur2'.*is opti_traj_testing2's column .*"
+        r"if the records are right, skip the check with robots\.kinova_gen3\.checks\.skip: "
+        r"\[records_scale\]"
+    )
+    with pytest.raises(UserError, match=pattern):
+        RobotStudies(config)._check_across_records("kinova_gen3")
+    block["checks"]["skip"] = ["records_scale"]
+    assert RobotStudies(config)._check_across_records("kinova_gen3") == []
+
+
 def test_a_prior_toward_a_link_without_a_body_is_named_before_any_job(config, tmp_path):
     """A moving link without <inertial> has no URDF pseudo-inertia to measure a log-det
     divergence from: robot_friction failed with 'Eigenvalues did not converge'. The robot

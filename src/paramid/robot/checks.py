@@ -4,7 +4,9 @@ dead or frozen sensor channel, a velocity sample beyond any joint's speed or aga
 change, a torque unit off by orders of magnitude, a joint's torque sign inverted against the URDF
 or against its friction, two joints' columns swapped (velocities: each following the other's
 angle), a joint left out of ``joints:`` that the log
-shows moving or held elsewhere than the model locks it).
+shows moving or held elsewhere than the model locks it); and across a study's records, one
+joint's torque against the URDF's that differs between them by a factor (one record's torque
+constant, gear ratio or unit: :func:`torque_across_records`).
 
 :func:`record_problems` returns ``(check, joint or None, message)`` for what looks wrong; the
 workflow adds the file and the study and stops before any job, unless the study skips the check
@@ -40,6 +42,7 @@ from paramid.plausibility import (
     ANGLE_UNITS,
     COLUMNS_SWAPPED,
     RADIANS_AS_DEGREES,
+    RECORDS_SCALE,
     REST_AT_ENDS,
     STILL_RAD,
     TIME_UNITS,
@@ -70,6 +73,7 @@ CHECKS = (
     TORQUE_SIGN,
     FRICTION_SIGN,
     COLUMNS_SWAPPED,
+    RECORDS_SCALE,  # across a study's records (torque_across_records), as a 1-DOF study's
 )
 # degrees read as radians put a joint tens of radians past its URDF limits; encoders of a
 # real arm stay within them up to calibration offsets
@@ -119,6 +123,22 @@ EXCHANGE_SCALE_BAND = (1 / 3, 3.0)
 # 0.0995 x the URDF's beside a median of 0.96, inside TORQUE_SCALE_BAND); the shipped Gen3 logs'
 # joints lie within 0.63-1.55 x their median
 RELATIVE_SCALE_BAND = (0.25, 4.0)
+# one joint's scale against the URDF's (:meth:`Expected.scales`) in two records of one arm: at
+# most this factor apart.  The shipped Gen3 logs (two sessions, 2022 and 2024) lie within 1.46x
+# of each other (joint 2: 0.91x in RecordTrajectory_quadratic, 1.24x and 1.32x in the
+# optimised logs; joint 4 1.33x), any 2 s of them within 1.56x (joint 2: 0.85-1.33x),
+# gen3_twin's two records within 1.05x (1.17x with armature): a margin of 1.28x.  A current
+# read with another actuator's torque constant (the Gen3's 9.130 against 5.852 N m/A: 1.56x),
+# a gear ratio or a firmware's unit moves one record alone: x 0.5 or 2 on joint 2 or 4 of one
+# of the three logs is named in 8 of 12 cases, x 0.67 or 1.5 in 3 (1.75 would name 10 and 6,
+# with a margin of 1.12x over 2 s of the logs)
+RECORD_GAIN_SPREAD = 2.0
+# a joint's scale is compared across records where its torque beyond friction correlates this
+# closely with the URDF's (the URDF's shape explains half its variance): the Gen3's joints 2
+# and 4 (0.81-0.995 in the shipped logs); joints 1 and 3 (0.43-0.67 but in the quadratic
+# record's joint 3) put any 2 s of them 2.16x apart (joint 3: 0.89-1.93x), beside friction and a
+# 5-10 Hz drivetrain oscillation the URDF lacks
+GAIN_CORRELATION = 0.7
 # friction opposes motion, so a joint's torque follows the sign of its velocity on average
 # (correlation 0.0-0.89 on the shipped Gen3 logs, 0 where a joint moves one way only): below
 # -FRICTION_CORRELATION the column's sign is inverted (checked where the rigid body cannot
@@ -834,6 +854,155 @@ def torque_units(record: RobotRecord, tau: Array, model: Expected) -> list[Probl
             problems.append((TORQUE_UNITS, record.joints[k], message))
     named = {joint for _, joint, _ in problems}
     return problems + [problem for problem in weights if problem[1] not in named]
+
+
+def record_gains(record: RobotRecord, robot: Robot) -> Array:
+    """Per joint, the record's torque against the URDF's as :func:`torque_units` judges it
+    (:meth:`Expected.scales` on :data:`SAMPLES` rows); NaN where the rigid body's torque is not
+    judged or the torque does not follow its shape closely (correlation beyond friction within
+    ±:data:`GAIN_CORRELATION`: a joint barely excited, or whose gravity and dynamics are weak
+    against its friction and noise)."""
+    rows = np.unique(np.linspace(0, record.time.size - 1, SAMPLES).astype(int))
+    tau, model = record.tau[rows], expected(robot, *motion(record, rows))
+    rigid, beyond = model.rigid_beyond_friction, model.beyond_friction(tau)
+    shaped = np.array(
+        [
+            abs(_correlation(beyond[:, k], rigid[:, k])) >= GAIN_CORRELATION
+            for k in range(tau.shape[1])
+        ]
+    )
+    return np.where(shaped, model.scales(tau), np.nan)
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One record of a study for :func:`torque_across_records`: its file, its joints' torque
+    columns there and its per-joint gains (:func:`record_gains`)."""
+
+    path: str
+    tau_columns: Sequence[str]
+    gains: Array
+
+
+def torque_across_records(
+    logged: Mapping[str, Logged],
+    joints: Sequence[str],
+    skip: Sequence[str] = (),
+    spread: float = RECORD_GAIN_SPREAD,
+) -> list[Problem]:
+    """Per joint judged in two or more of the ``logged`` records (by id), gains against the
+    URDF's more than ``spread`` apart (:data:`RECORD_GAIN_SPREAD`): one arm's torque constants,
+    gear ratios and links are the same in every record, so one record's torque for that joint
+    is in another unit or read with another ``scale:``.  A record without which the others
+    agree within ``spread`` is named as the odd one where it is the only such record (else the
+    two that either may be, :func:`_odd_records`); two or more joints off the same way in one
+    record (or between the same two records) are one problem of the record: its torque unit or
+    its columns' scale.  Nothing where ``skip`` holds :data:`paramid.plausibility.RECORDS_SCALE`."""
+    if RECORDS_SCALE in skip:
+        return []
+    # per joint off: each record that may be the odd one, and its gain over the others' median
+    off: dict[int, dict[str, float]] = {}
+    for k in range(len(joints)):
+        judged = {r: float(log.gains[k]) for r, log in logged.items() if np.isfinite(log.gains[k])}
+        if len(judged) < 2 or max(judged.values()) <= spread * min(judged.values()):
+            continue
+        off[k] = {
+            r: judged[r] / float(np.median([g for o, g in judged.items() if o != r]))
+            for r in _odd_records(judged, spread) or judged
+        }
+    # a record that may be the odd one on two or more joints, the same way: one problem of it
+    ways = [(r, factor > 1) for k in off for r, factor in off[k].items()]
+    counted = {
+        way: [k for k in off if way[0] in off[k] and (off[k][way[0]] > 1) == way[1]] for way in ways
+    }
+    problems: list[Problem] = []
+    if counted and len(most := max(counted.values(), key=len)) >= 2:
+        records = [way[0] for way, ks in counted.items() if ks == most]
+        problems.append(
+            (RECORDS_SCALE, None, _record_message(logged, joints, most, records, off, spread))
+        )
+        off = {k: v for k, v in off.items() if k not in most}
+    for k, candidates in off.items():
+        problems.append(
+            (RECORDS_SCALE, joints[k], _gain_message(logged, k, list(candidates), spread))
+        )
+    return problems
+
+
+def _record_message(
+    logged: Mapping[str, Logged],
+    joints: Sequence[str],
+    ks: Sequence[int],
+    records: Sequence[str],
+    off: Mapping[int, Mapping[str, float]],
+    spread: float,
+) -> str:
+    """:func:`torque_across_records`' message for joints ``ks`` off in one record (or in
+    either of two: ``records``), ``off`` their gains over the other records' median."""
+    named = ", ".join(joints[k] for k in ks)
+    where = {r: f"{r} ({logged[r].path}" for r in records}
+    columns = {r: ", ".join(repr(_column(logged[r].tau_columns, k)) for k in ks) for r in records}
+    if len(records) == 1:
+        [odd] = records
+        factors = ", ".join(f"{off[k][odd]:.3g}" for k in ks)
+        said = (
+            f"{where[odd]}): the torque of {named} (columns {columns[odd]}) is {factors} x the "
+            "other records' against the URDF's"
+        )
+        check = "that record's units.tau and its columns' scale: {column: factor}"
+    else:
+        high, low = sorted(records[:2], key=lambda r: -off[ks[0]][r])
+        factors = ", ".join(f"{logged[high].gains[k] / logged[low].gains[k]:.3g}" for k in ks)
+        said = (
+            f"the torque of {named} is {factors} x as large against the URDF's in "
+            f"{where[high]}, columns {columns[high]}) as in {where[low]})"
+        )
+        check = "both records' units.tau and their columns' scale: {column: factor}"
+    return (
+        f"{said}, where one arm's records agree within {spread:g} x (the same torque constants, "
+        "gear ratios and links): is one record's torque in another unit, or read with other "
+        f"torque constants or gear ratios? check {check} (or a payload that differs between the "
+        "records)"
+    )
+
+
+def _gain_message(
+    logged: Mapping[str, Logged], k: int, records: Sequence[str], spread: float
+) -> str:
+    """:func:`torque_across_records`' message for joint ``k`` off in the odd record (one of
+    ``records``) or between two (both)."""
+    judged = {r: float(log.gains[k]) for r, log in logged.items() if np.isfinite(log.gains[k])}
+    listed = ", ".join(
+        f"{gain:.3g} x in {r} ({logged[r].path}, column {_column(logged[r].tau_columns, k)!r})"
+        for r, gain in judged.items()
+    )
+    apart = max(judged.values()) / min(judged.values())
+    if len(records) == 1:
+        [odd] = records
+        others = float(np.median([g for r, g in judged.items() if r != odd]))
+        which = f"is {odd}'s column ({judged[odd] / others:.3g} x the others')"
+    else:
+        which = "is one record's column"
+        records = sorted(records, key=lambda r: -judged[r])
+    return (
+        f"its torque follows the URDF's at {listed}: {apart:.3g} x apart, where one arm's "
+        f"records agree within {spread:g} x (the same torque constants, gear ratios and links): "
+        f"{which} in another unit, or read with another torque constant or gear ratio? check "
+        f"{' and '.join(records)}: the column's scale: {{column: factor}} (or a payload that "
+        "differs between the records)"
+    )
+
+
+def _odd_records(judged: Mapping[str, float], spread: float) -> list[str]:
+    """The records whose gain alone keeps the others' from agreeing within ``spread``: one
+    where it is the odd one, two or more where the gains cannot tell which (either of two
+    records), none where no one record explains the disagreement."""
+    return [
+        r
+        for r in judged
+        if max(g for o, g in judged.items() if o != r)
+        <= spread * min(g for o, g in judged.items() if o != r)
+    ]
 
 
 def _share(after: float, before: float) -> float:

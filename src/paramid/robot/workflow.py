@@ -13,13 +13,18 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import InputError, UserError, raise_together
+from paramid.plausibility import RECORDS_SCALE
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import Family, Wildcards, drops_rest, mark_validated, validated_before
+
+if TYPE_CHECKING:  # they load pinocchio
+    from paramid.robot.model import Robot
+    from paramid.robot.records import RobotRecord
 
 FIGURES = ("torque", "rmse", "parameters", "regularisation")
 METHODS = tuple(ESTIMATORS)
@@ -38,14 +43,20 @@ def record_signals(settings: Mapping[str, Any], role: str) -> dict[str, Any]:
     return {**settings, "decimate": settings["decimate"] if role == "calibration" else 1}
 
 
-def problems_message(name: str, path: str, problems: Sequence[tuple[str, str | None, str]]) -> str:
+def problems_message(
+    name: str,
+    path: str,
+    problems: Sequence[tuple[str, str | None, str]],
+    right: str = "the record is",
+) -> str:
     """One error for every problem the log checks found in one record (check, joint or None,
-    message): the study and the file, each problem on its own line beside its joint, and the
-    ``checks.skip`` entry that silences the checks named."""
+    message): the study and the file (or files), each problem on its own line beside its
+    joint, and the ``checks.skip`` entry that silences the checks named if ``right`` (the
+    record, or the records compared)."""
     named = list(dict.fromkeys(check for check, _, _ in problems))
     the_checks = "the check" if len(named) == 1 else "the checks"
     skip = f"robots.{name}.checks.skip: [{', '.join(named)}]"
-    advice = f"(if the record is right, skip {the_checks} with {skip})"
+    advice = f"(if {right} right, skip {the_checks} with {skip})"
     lines = [f"{joint}: {message}" if joint else message for _, joint, message in problems]
     if len(lines) == 1:
         return f"robots.{name}: {path}: {lines[0]} {advice}"
@@ -206,6 +217,7 @@ class RobotStudies(Family):
                 except UserError as error:
                     failed.setdefault(str(error), error)  # a file read by two records: once
         raise_together(f"robots.{name}", failed)
+        stamps += self._check_across_records(name)
         stamps += self._check_held_out(name)
         if name in self.excitation:
             stamps += self._check_excitation(name)
@@ -310,6 +322,57 @@ class RobotStudies(Family):
                 stamps.append(stamp)
         return stamps
 
+    def _loaded_log(
+        self, name: str, spec: Mapping[str, Any]
+    ) -> tuple[Robot, RobotRecord, tuple[float, float]]:
+        """The study's robot and a joint log as the checks judge it (its trims applied, a long
+        rest at its ends dropped: :func:`paramid.robot.records.log_record`), with the rest
+        dropped at its start and end [s]."""
+        from paramid.robot import model, records, study  # here: they load pinocchio
+
+        block = self.blocks[name]
+        robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
+        loaded, rest = records.log_record(
+            io.read_record(spec),
+            spec,
+            block["joints"],
+            kinds=model.joint_kinds(robot),
+            locked=dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
+            drop_rest=drops_rest(block),
+        )
+        return robot, loaded, rest
+
+    def _check_across_records(self, name: str) -> list[Path]:
+        """Each joint's torque against the URDF's agrees between the study's joint logs,
+        calibration and validation alike (one arm:
+        :func:`paramid.robot.checks.torque_across_records`), once every log passed its own
+        checks; returns the stamp (keyed by the URDF, the robot, the logs' settings and
+        bytes)."""
+        logs = {r: spec for r, (_, spec) in self.records[name].items() if "path" in spec}
+        block = self.blocks[name]
+        if len(logs) < 2 or RECORDS_SCALE in block["checks"]["skip"]:
+            return []
+        settings = {
+            "logs": {r: [spec, codehash.file_digest(spec["path"])] for r, spec in logs.items()},
+            "robot": self.robot_block(name),
+            "checks": block["checks"],
+        }
+        done, stamp = validated_before(block["urdf"], settings, "paramid.robot.checks")
+        if done:
+            return []
+        from paramid.robot import checks
+
+        logged = {}
+        for record, spec in logs.items():
+            robot, loaded, _ = self._loaded_log(name, spec)
+            gains = checks.record_gains(loaded, robot)
+            logged[record] = checks.Logged(spec["path"], loaded.tau_columns, gains)
+        problems = checks.torque_across_records(logged, block["joints"], block["checks"]["skip"])
+        if problems:
+            files = ", ".join(spec["path"] for spec in logs.values())
+            raise InputError(problems_message(name, files, problems, "the records are"))
+        return [stamp]
+
     def _check_log(self, name: str, record: str, role: str, spec: Mapping[str, Any]) -> list[Path]:
         """A joint log's layout, length and plausibility (:mod:`paramid.robot.checks`)."""
         field = f"robots.{name}.records.{role} ({record}).path"
@@ -326,17 +389,9 @@ class RobotStudies(Family):
         if done:
             return []
         from paramid.cutoff import at_or_above_nyquist, usable_candidates
-        from paramid.robot import checks, model, records, signals, study
+        from paramid.robot import checks, signals
 
-        robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
-        loaded, rest = records.log_record(
-            io.read_record(spec),
-            spec,
-            block["joints"],
-            kinds=model.joint_kinds(robot),
-            locked=dict(zip((joint for joint, _ in robot.locked), robot.locked_kinds, strict=True)),
-            drop_rest=drops_rest(block),
-        )
+        robot, loaded, rest = self._loaded_log(name, spec)
         kept = loaded.time[-1]
         settings, fs = block["signals"], loaded.sample_rate_hz
         fixed = settings["cutoff_hz"]  # a fixed cutoff's settling (auto's: robot_signals)
