@@ -265,6 +265,70 @@ def test_two_joints_exchanged_in_the_config(robot, name, pair):
         ]
 
 
+@pytest.mark.parametrize("name", RECORDS)
+def test_joints_listed_in_another_order_than_the_logs_are_named_as_an_exchange(name):
+    """`joints: [joint_2, joint_1, ...]` over a log whose `{i}` columns count the logger's
+    joints: every column of joints 1 and 2 is the other's, named as that exchange with the
+    order of the study's joints.  In the quadratic record the URDF's torque of joint 3, in
+    another pose, read 7x the joints' median and was named as joint 3's unit instead."""
+    order = ["joint_2", "joint_1", *JOINTS[2:]]
+    robot = loaders.load_robot(ROOT / "data/kinova_gen3/kinovaGen3.urdf", order)
+    path = ROOT / f"data/kinova_gen3/{name}.csv"
+    record = loaders.load_robot_record(path, order, COLUMNS, {"time": "ms"})
+    assert record.q_columns[:2] == ("Position1", "Position2")  # joint_2 reads the first
+    problems = checks.record_problems(record, robot)
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "joint_2 and joint_1")]
+    assert problems[0][2].startswith("all columns (angle, velocity, torque) of joint_2 and")
+    assert "the order of the study's joints" in problems[0][2]
+
+
+SCARA_URDF = """<robot name="scara"><link name="base"/>
+  <link name="upper"><inertial><mass value="6"/><origin xyz="0.2 0 0"/><inertia ixx="0.01"
+    iyy="0.08" izz="0.08" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="fore"><inertial><mass value="4"/><origin xyz="0.15 0 0"/><inertia ixx="0.01"
+    iyy="0.04" izz="0.04" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="quill"><inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.001"
+    ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
+    <axis xyz="0 0 1"/><limit lower="-2.5" upper="2.5" effort="100" velocity="3"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="fore"/>
+    <origin xyz="0.4 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-2.5" upper="2.5" effort="60" velocity="3"/></joint>
+  <joint name="lift" type="prismatic"><parent link="fore"/><child link="quill"/>
+    <origin xyz="0.3 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-0.2" upper="0.2" effort="500" velocity="1"/></joint></robot>"""
+
+
+def test_a_scaras_joints_listed_out_of_order_are_named_as_an_exchange(tmp_path):
+    """A SCARA's shoulder and elbow (vertical axes: no gravity, their torque inertia and
+    friction) listed the other way round than its log's columns: named as the exchange of all
+    their columns; its quill listed before the elbow reads the elbow's angle as metres, named
+    as a unit or that exchange."""
+    urdf = tmp_path / "scara.urdf"
+    urdf.write_text(SCARA_URDF)
+    logged = ["shoulder", "elbow", "lift"]
+    scara = loaders.load_robot(urdf, logged)
+    t = np.arange(4000) / 200.0
+    w, a = np.array([1.1, 1.7, 1.3]), np.array([1.2, 1.0, 0.1])
+    q, dq = a * np.sin(w * t[:, None]), a * w * np.cos(w * t[:, None])
+    ddq = -a * w**2 * np.sin(w * t[:, None])
+    friction = np.array([0.5, 0.3, 40.0]) * dq + np.array([0.8, 0.5, 12.0]) * np.sign(dq)
+    noise = np.random.default_rng(8).standard_normal(q.shape) * [0.05, 0.05, 2.0]
+    tau = checks.urdf_torque(scara, q, dq, ddq) + friction + noise
+    log = records.RobotRecord(t, q, dq, tau, tuple(logged), 200.0, 0.0, False)
+    assert checks.record_problems(log, scara) == []
+    order = ["elbow", "shoulder", "lift"]
+    listed = dataclasses.replace(log, joints=tuple(order))
+    problems = checks.record_problems(listed, loaders.load_robot(urdf, order))
+    assert [(c, j) for c, j, _ in problems] == [("columns_swapped", "elbow and shoulder")]
+    assert "the order of the study's joints" in problems[0][2]
+    order = ["shoulder", "lift", "elbow"]
+    listed = dataclasses.replace(log, joints=tuple(order))
+    problems = checks.record_problems(listed, loaders.load_robot(urdf, order))
+    assert [(c, j) for c, j, _ in problems] == [("angle_units", "lift")]
+    assert "exchanged with elbow's column?" in problems[0][2]
+
+
 def _exchanged(name: str, pair: tuple[int, int], columns: str) -> records.RobotRecord:
     """A shipped record with two joints' torque columns (``tau``), angle and velocity columns
     (``motion``) or all columns exchanged."""

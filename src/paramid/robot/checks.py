@@ -1023,6 +1023,7 @@ class Explanation:
     joints: tuple[str, ...] = ()  # the joints an exchange exchanges
     plausible_scale: bool = True  # both joints' torques judged and within GAIN_BAND after it
     scale: float = float("nan")  # the judged joints' median torque scale after it (median_scale)
+    scales: Array | None = None  # each joint's torque scale after it (Expected.scales)
 
 
 def friction_signs(
@@ -1271,6 +1272,7 @@ def exchanged_columns(
                     joints=(record.joints[i], record.joints[j]),
                     plausible_scale=_in_band(scales[[i, j]], GAIN_BAND),
                     scale=median_scale(scales),
+                    scales=scales,
                 )
             )
     return explanations + reversed_columns(record, robot, motion_at_rows, tau, model)
@@ -1374,9 +1376,35 @@ def reversed_columns(
                 joints=tuple(record.joints),
                 plausible_scale=judged.size > 0 and _in_band(judged, GAIN_BAND),
                 scale=median_scale(scales),
+                scales=scales,
             )
         )
     return explanations
+
+
+def _clears(
+    explanation: Explanation, flagged: Collection[str | None], joints: Sequence[str]
+) -> bool:
+    """Whether the exchange leaves each of the ``flagged`` joints' torque scale plausible, as
+    :func:`torque_units` judges it (within :data:`TORQUE_SCALE_BAND` and
+    :data:`RELATIVE_SCALE_BAND` of the median): two other joints' columns exchanged put the
+    URDF's torque of a third in another pose (the Gen3's joints 1 and 2 listed the other way
+    round had joint 3's torque called 7x the joints' median in the quadratic record)."""
+    scales = explanation.scales
+    if scales is None or not flagged or None in flagged:
+        return False
+    median = median_scale(scales)
+    column = [joints.index(str(joint)) for joint in flagged]
+    low, high = TORQUE_SCALE_BAND
+    near, far = RELATIVE_SCALE_BAND
+    return bool(
+        np.all(
+            (low <= scales[column])
+            & (scales[column] <= high)
+            & (near * median <= scales[column])
+            & (scales[column] <= far * median)
+        )
+    )
 
 
 def _in_band(values: Array, band: tuple[float, float]) -> bool:
@@ -1565,9 +1593,14 @@ def checked_record(
         if scale[0][1] is None:  # the whole record's scale: an exchange that puts it in band
             low, high = EXCHANGE_SCALE_BAND
             fitting = [e for e in swaps if low <= e.scale <= high]
-        else:
+        else:  # an exchange of the flagged joints, or of two others that clears their scales
             flagged = {joint for _, joint, _ in scale}
-            fitting = [e for e in swaps if flagged & set(e.joints) and e.plausible_scale]
+            fitting = [
+                e
+                for e in swaps
+                if e.plausible_scale
+                and (flagged & set(e.joints) or _clears(e, flagged, record.joints))
+            ]
         if (best := strongest(fitting)) is None:
             return scale
         found = best_explanation(fitting)
@@ -1579,7 +1612,12 @@ def checked_record(
                 f"exchanged {best.scale:.3g} x)"
             )
             found = [*first, (check, joint, message + note)]
-        kept = [problem for problem in scale if problem[1] not in (None, *best.joints)]
+        kept = [
+            problem
+            for problem in scale
+            if problem[1] not in (None, *best.joints)
+            and not _clears(best, {problem[1]}, record.joints)
+        ]
         return found + kept
     explanations = inverted_signs(record, tau, model, negated)
     explanations += exchanged_columns(record, robot, sampled, tau, model)
