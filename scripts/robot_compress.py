@@ -13,12 +13,15 @@ def main(smk) -> None:
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     parts = [study.signals_of(*io.read_parquet(path), robot.joints) for path in smk.input.signals]
     study.check_joints_move(robot, parts, cfg["study"])
+    folds, gap_s = cfg["cv"]["folds"], cfg["cv"]["gap_s"]
     warned = study.compress_warnings(
-        robot, parts, smk.input.signals, cfg["cv"], cfg["velocity_rad_s"]
+        robot, parts, smk.input.signals, folds=folds, gap_s=gap_s, velocity=cfg["velocity_rad_s"]
     )
     for text in warned:
         log.warning("%s", text)
-    data = study.compress_calibration(robot, parts, cfg["cv"], cfg["velocity_rad_s"])
+    data = study.compress_calibration(
+        robot, parts, folds=folds, gap_s=gap_s, velocity=cfg["velocity_rad_s"]
+    )
     frame, layout = study.compressed_frame(data, extended_names(robot))
     units = study.compressed_units(robot, layout["names"])
     meta = io.provenance(

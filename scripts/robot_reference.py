@@ -17,7 +17,6 @@ def main(smk) -> None:
         io.read_urdf(cfg["robot"]["urdf"]),
         choice,
         calibration,
-        {"folds": 1, "gap_s": 0.0},
         cfg["base"]["rel_tol"],
     )
     parts = {}

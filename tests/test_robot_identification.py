@@ -99,8 +99,7 @@ def test_a_record_too_short_for_its_gap_is_named():
         SimpleNamespace(**vars(_record(k, 5)), cutoff_hz=10.0, sample_rate_hz=1000.0)
         for k in (400, 4000)
     )
-    cv = {"folds": 5, "gap_s": "auto"}
-    assert study.shortened_gaps([long, short], cv) == [(1, 200, 20)]
+    assert study.shortened_gaps([long, short], folds=5, gap_s="auto") == [(1, 200, 20)]
     data = compression.compress_records([short], _toy_regressor, folds=5, gap=200)
     gap = data.samples[data.role != compression.CORE]  # heads and tails at inner edges
     assert data.samples.sum() == 400 and gap.size == 8 and np.all(gap == 20)
@@ -297,7 +296,7 @@ def _shipped(armature: bool) -> SimpleNamespace:
 
     robot = loaders.load_robot(URDF, JOINTS, armature=armature)
     part = _shipped_record()
-    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
+    data = study.compress_calibration(robot, [part], folds=5, gap_s="auto", velocity=0.01)
     sign = data.select(model.law_columns(robot, [False] * 7)).stacked()
     base = base_parameters(sign, robot.standard_names)
     return SimpleNamespace(robot=robot, base=base, data=data, rate=part.sample_rate_hz)
@@ -497,7 +496,7 @@ def test_with_two_records_the_weight_is_chosen_by_predicting_the_other(shipped):
             ("RecordTrajectory_quadratic", {"time": "ms"}),
         )
     ]
-    data = study.compress_calibration(shipped.robot, parts, {"folds": 5, "gap_s": "auto"}, 0.01)
+    data = study.compress_calibration(shipped.robot, parts, folds=5, gap_s="auto", velocity=0.01)
     sign = study.friction_choice([False] * 7, 0.01)
     problem = study.law_problem(shipped.robot, shipped.base, data, sign, shipped.rate, "test")[1]
     settings = {**LMI, "weight": "auto", "grid": [0.0, 1e5], "rule": "one_se"}
@@ -541,7 +540,7 @@ def test_urdf_friction_without_friction_columns_is_the_urdf():
 
     robot = loaders.load_robot(URDF, JOINTS, friction=())
     data = study.compress_calibration(
-        robot, [_shipped_record()], {"folds": 5, "gap_s": "auto"}, 0.01
+        robot, [_shipped_record()], folds=5, gap_s="auto", velocity=0.01
     )
     base = base_parameters(data.stacked(), robot.standard_names)
     choice = study.friction_choice([False] * 7, 0.01)  # no Coulomb column to choose for
@@ -596,7 +595,7 @@ def test_without_a_coulomb_term_there_is_no_law_to_choose():
 
     robot = loaders.load_robot(URDF, JOINTS, friction=("viscous",))
     part = _shipped_record()
-    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
+    data = study.compress_calibration(robot, [part], folds=5, gap_s="auto", velocity=0.01)
     base = base_parameters(
         data.select(model.law_columns(robot, [False] * 7)).stacked(), robot.standard_names
     )
@@ -645,7 +644,7 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     tau = model.inverse_dynamics(truth, part.q, part.dq, part.ddq, twin.true_parameters(truth))
     noise = 0.05 * np.random.default_rng(0).standard_normal(tau.shape)
     part = replace(part, tau=tau + noise)
-    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, velocity)
+    data = study.compress_calibration(robot, [part], folds=5, gap_s="auto", velocity=velocity)
     base = base_parameters(
         data.select(model.law_columns(robot, [False] * 7)).stacked(), robot.standard_names
     )
@@ -693,7 +692,7 @@ def test_a_calibration_record_too_short_to_settle_the_rank_names_what_it_misses(
     keep = part.time <= part.time[0] + 1.0
     short = replace(part, **{f: getattr(part, f)[keep] for f in ("time", "q", "dq", "ddq", "tau")})
     robot = loaders.load_robot(URDF, JOINTS, armature=armature)
-    data = study.compress_calibration(robot, [short], {"folds": 5, "gap_s": "auto"}, 0.01)
+    data = study.compress_calibration(robot, [short], folds=5, gap_s="auto", velocity=0.01)
     stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
     pattern = rf"^robots\.t: the calibration records excite .* within round-off .*\['{named}'\]"
     with pytest.raises(model.RobotError, match=pattern):
@@ -705,7 +704,7 @@ def _offset_problem(bias: np.ndarray) -> SimpleNamespace:
     compression and the base parameters of ``offset: auto``."""
     robot = loaders.load_robot(URDF, JOINTS, offset=True)
     part = _shipped_record(bias)
-    data = study.compress_calibration(robot, [part], {"folds": 5, "gap_s": "auto"}, 0.01)
+    data = study.compress_calibration(robot, [part], folds=5, gap_s="auto", velocity=0.01)
     stacked = data.select(model.law_columns(robot, [False] * 7)).stacked()
     return SimpleNamespace(
         robot=robot, data=data, stacked=stacked, rate=part.sample_rate_hz, part=part,
@@ -1633,11 +1632,11 @@ def test_compress_warnings_name_the_short_record_then_the_one_way_joint():
         SimpleNamespace(**vars(_record(k, 5, n=7)), cutoff_hz=10.0, sample_rate_hz=1000.0)
         for k in (400, 4000)
     )
-    cv = {"folds": 5, "gap_s": "auto"}
+    cv = {"folds": 5, "gap_s": "auto", "velocity": 0.01}
     files = ["long.parquet", "short.parquet"]
-    assert study.compress_warnings(robot, [long], files[:1], cv, 0.01) == []
+    assert study.compress_warnings(robot, [long], files[:1], **cv) == []
     short.dq[:, 1], long.dq[:, 1] = -np.abs(short.dq[:, 1]), -np.abs(long.dq[:, 1])
-    warned = study.compress_warnings(robot, [long, short], files, cv, 0.01)
+    warned = study.compress_warnings(robot, [long, short], files, **cv)
     assert warned == [
         study.shortened_gap_warning("short.parquet", 200, 20, 5),
         *study.one_way_warnings(robot, [long, short], 0.01),

@@ -193,16 +193,16 @@ def gap_samples(part: ProcessedRecord, gap_s: float | str) -> int:
 
 
 def shortened_gaps(
-    parts: Sequence[ProcessedRecord], cv: Mapping[str, Any]
+    parts: Sequence[ProcessedRecord], *, folds: int, gap_s: float | str
 ) -> list[tuple[int, int, int]]:
     """(record index, gap asked, gap used) [samples] of each calibration record whose
-    cross-validation gap (:func:`gap_samples`) is cut to a quarter of a fold
-    (:func:`paramid.robot.compression.usable_gap`): its held-out blocks then have neighbours
-    in training closer than the gap asks, and their scores are optimistic."""
+    cross-validation gap (``gap_s``, :func:`gap_samples`) is cut to a quarter of one of its
+    ``folds`` (:func:`paramid.robot.compression.usable_gap`): its held-out blocks then have
+    neighbours in training closer than the gap asks, and their scores are optimistic."""
     out = []
     for index, part in enumerate(parts):
-        wanted = gap_samples(part, cv["gap_s"])
-        used = usable_gap(part.tau.shape[0], cv["folds"], wanted)
+        wanted = gap_samples(part, gap_s)
+        used = usable_gap(part.tau.shape[0], folds, wanted)
         if used < wanted:
             out.append((index, wanted, used))
     return out
@@ -276,29 +276,36 @@ def compress_warnings(
     robot: Robot,
     parts: Sequence[ProcessedRecord],
     records: Sequence[str],
-    cv: Mapping[str, Any],
+    *,
+    folds: int,
+    gap_s: float | str,
     velocity: float,
 ) -> list[str]:
     """robot_compress's warnings on the calibration records ``parts`` (read from the files
     ``records``): each record whose cross-validation gap is cut (:func:`shortened_gaps`),
     then each joint that turns one way only (:func:`one_way_warnings`)."""
     shortened = [
-        shortened_gap_warning(records[index], wanted, used, cv["folds"])
-        for index, wanted, used in shortened_gaps(parts, cv)
+        shortened_gap_warning(records[index], wanted, used, folds)
+        for index, wanted, used in shortened_gaps(parts, folds=folds, gap_s=gap_s)
     ]
     return shortened + one_way_warnings(robot, parts, velocity)
 
 
 def compress_calibration(
-    robot: Robot, parts: Sequence[ProcessedRecord], cv: Mapping[str, Any], velocity: float
+    robot: Robot,
+    parts: Sequence[ProcessedRecord],
+    *,
+    folds: int,
+    gap_s: float | str,
+    velocity: float,
 ) -> Compressed:
-    """The calibration records compressed by segment (``cv``: ``folds`` per record, ``gap_s``
-    at their boundaries, :func:`gap_samples`) over the extended regressor (both Coulomb laws
-    of every joint, the tanh one at ``velocity``; :func:`paramid.robot.model.
-    extended_regressor`), a chunk of samples of the regressor at a time."""
-    gaps = [gap_samples(part, cv["gap_s"]) for part in parts]
+    """The calibration records compressed by segment (``folds`` per record, ``gap_s`` at their
+    boundaries, :func:`gap_samples`; the study's ``cv`` block) over the extended regressor
+    (both Coulomb laws of every joint, the tanh one at ``velocity``; :func:`paramid.robot.
+    model.extended_regressor`), a chunk of samples of the regressor at a time."""
+    gaps = [gap_samples(part, gap_s) for part in parts]
     return compress_records(
-        parts, lambda q, dq, ddq: extended_regressor(robot, q, dq, ddq, velocity), cv["folds"], gaps
+        parts, lambda q, dq, ddq: extended_regressor(robot, q, dq, ddq, velocity), folds, gaps
     )
 
 
@@ -1088,15 +1095,15 @@ def reference_model(
     urdf: str,
     choice: Mapping[str, Any],
     parts: Sequence[ProcessedRecord],
-    cv: Mapping[str, Any],
     rel_tol: float,
 ) -> tuple[Robot, Array]:
     """A published model as a user would use it: its URDF's rigid body (``block["urdf"]``, its
     text ``urdf``) with friction fitted on the calibration records ``parts`` (the study's
     Coulomb law per joint; its bodies as published, physical or not): the robot and its
-    standard parameters."""
+    standard parameters (the records compressed whole: one fold, no gap)."""
     robot = robot_of(block, urdf, physical=False)
-    data = compress_calibration(robot, parts, cv, float(choice["velocity_rad_s"]))
+    velocity = float(choice["velocity_rad_s"])
+    data = compress_calibration(robot, parts, folds=1, gap_s=0.0, velocity=velocity)
     stacked = data.select(law_columns(robot, [False] * robot.n_joints)).stacked()
     base = base_parameters(stacked, robot.standard_names, rel_tol)
     law, reference = law_problem(robot, base, data, choice, parts[0].sample_rate_hz, "")
