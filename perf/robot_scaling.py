@@ -56,7 +56,7 @@ def gen3_sensors() -> twin.TwinNoise:
 def write_log(path: Path, samples: int, seed: int) -> None:
     """A twin joint log of ``samples`` samples at 1 kHz (a 20 s Fourier excitation repeated)."""
     robot = model.robot_from_urdf(io.read_urdf(ROOT / URDF), ROOT / URDF, JOINTS)
-    theta = twin.true_parameters(robot, seed=0)
+    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.0)
     trajectory = twin.excitation(robot, seed=seed, period_s=20.0)
     record = twin.simulate(
         robot, theta, trajectory, samples / 1000.0, 1000.0, gen3_sensors(), 0, path.stem

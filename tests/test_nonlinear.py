@@ -70,7 +70,7 @@ def test_varpro_recovers_the_truth_on_noise_free_twin_data(hip, name):
     val = _true_data(hip, name, "validation")
     lower, upper = _box(name)
     cell = runs.Cell(friction.hip_model(name), cal, val)
-    fit = varpro.fit_varpro(cell, lower, upper, grid_points=21)
+    fit = varpro.fit_varpro(cell, lower, upper, grid_points=21, timing_repeats=1)
     np.testing.assert_allclose(fit.x[0], _truth(name), rtol=1e-6, atol=1e-8)
     assert fit.train_rmse[0] < 1e-8 and fit.val_rmse[0] < 1e-8
     assert not fit.seeded and fit.x.shape == (1, len(_truth(name)))
@@ -357,7 +357,7 @@ def test_fit_truth_cells_summary_and_figure(hip):
         base=base,
         timing_repeats=1,
         least_squares_cfg={"starts": 2},
-        varpro_cfg={"grid_points": 7},
+        varpro_cfg={"grid_points": 7, "timing_repeats": 1},
         target_fraction=0.01,
     )
     assert len(fits) == 2 * (6 * 3 + 1)  # fitted laws x (6 seeded methods x 3 runs + varpro)
@@ -419,7 +419,7 @@ def test_fit_variant_is_fit_truth_with_the_study_settings(hip):
         "base": base,
         "timing_repeats": 1,
         "least_squares": {"starts": 2},
-        "varpro": {"grid_points": 5},
+        "varpro": {"grid_points": 5, "timing_repeats": 1},
         "target_fraction": 0.01,
     }
     runs, traces, got_prior = cells.fit_variant(cfg, cal, val, saved)
@@ -437,7 +437,7 @@ def test_fit_variant_is_fit_truth_with_the_study_settings(hip):
         base=base,
         timing_repeats=1,
         least_squares_cfg={"starts": 2},
-        varpro_cfg={"grid_points": 5},
+        varpro_cfg={"grid_points": 5, "timing_repeats": 1},
         target_fraction=0.01,
     )
     assert got_prior.to_json() == prior.to_json() and runs["seed"].dtype == "Int64"

@@ -641,7 +641,9 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     robot = loaders.load_robot(URDF, JOINTS)
     truth = model.with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
     part = _shipped_record()
-    tau = model.inverse_dynamics(truth, part.q, part.dq, part.ddq, twin.true_parameters(truth))
+    tau = model.inverse_dynamics(
+        truth, part.q, part.dq, part.ddq, twin.true_parameters(truth, 0, 0.0)
+    )
     noise = 0.05 * np.random.default_rng(0).standard_normal(tau.shape)
     part = replace(part, tau=tau + noise)
     data = study.compress_calibration(robot, [part], folds=5, gap_s="auto", velocity=velocity)

@@ -86,7 +86,7 @@ def test_true_parameters(kinova: Robot, theta: np.ndarray) -> None:
     assert np.array_equal(theta, true_parameters(kinova, seed=1, inertia_spread=0.2))
     assert not np.array_equal(theta, true_parameters(kinova, seed=2, inertia_spread=0.2))
     with pytest.raises(ValueError, match="inertia_spread"):
-        true_parameters(kinova, inertia_spread=1.0)
+        true_parameters(kinova, 0, inertia_spread=1.0)
 
 
 def test_excitation_within_ranges(kinova: Robot) -> None:

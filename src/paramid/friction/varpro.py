@@ -111,7 +111,7 @@ def fit_varpro(
     grid_points: int = 11,
     max_nfev: int = 200,
     tol: float = 1e-10,
-    timing_repeats: int = 1,
+    timing_repeats: int,
 ) -> RunSet:
     """Separable least squares: grid + bounded TRF polish over eta, beta exact inside.
 

@@ -97,8 +97,8 @@ class TwinRecord:
 
 def true_parameters(
     robot: Robot,
-    seed: int = 0,
-    inertia_spread: float = 0.0,
+    seed: int,
+    inertia_spread: float,
     viscous: tuple[float, float] = (0.1, 0.5),
     coulomb: tuple[float, float] = (0.5, 2.0),
     offset: tuple[float, float] = (-0.5, 0.5),
@@ -108,7 +108,9 @@ def true_parameters(
     ``inertia_spread`` s > 0) and friction, offset and armature per joint (the robot's terms)
     uniform in the given ranges [N m s/rad, N m, N m, kg m²; the armature's: the reflected
     rotor inertias identified on the real Gen3's motor-current torque, 0.13-0.55].  Streams
-    ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction")."""
+    ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction").  ``seed`` and
+    ``inertia_spread`` have no default here: a study's come from its ``twin`` block, whose
+    defaults live in the schema (``inertia_spread`` 0.2; 0 keeps the URDF's inertias)."""
     if not 0 <= inertia_spread < 1:
         raise ValueError(f"inertia_spread must be in [0, 1), got {inertia_spread}")
     theta = urdf_parameters(robot)
