@@ -9,9 +9,10 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "cec2022_run")
     dim, algorithm = int(smk.wildcards.dim), smk.wildcards.algorithm
+    settings = {k: cfg[k] for k in runs.RUN_SETTINGS}
     results = {}
     for function in cfg["functions"]:
-        job = results[function] = runs.run_configured(function, dim, algorithm, cfg)
+        job = results[function] = runs.run_configured(function, dim, algorithm, **settings)
         evaluations = int(job.runs["n_evals"].iloc[0])
         done = "F%d D%d %s: %d x %d evaluations in %.2f s"
         log.info(done, function, dim, algorithm, cfg["runs"], evaluations, job.wall_s)

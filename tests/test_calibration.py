@@ -1072,7 +1072,9 @@ def test_tracking_error_vanishes_with_the_true_parameters(data):
         "tcp_mm": [0.0, 0.0, 250.0],
         "tool_rpy_deg": [0.0, 180.0, 0.0],
     }
-    targets = polish.path_targets(cfg)
+    targets = polish.path_targets(
+        diameter_mm=150.0, pitch_mm=25.0, centre_mm=cfg["centre_mm"], tool_rpy_deg=[0.0, 180.0, 0.0]
+    )
     centre = targets[0].copy()
     centre[:3, 3] = cfg["centre_mm"]
     nominal = np.asarray(data.truth["nominal"])

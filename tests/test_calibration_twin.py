@@ -42,6 +42,11 @@ LM = {"lm_ga": {"lm_iterations": 30, "ga": {"method": "ga", "iterations": 1, "po
       "search_box": STUDY["search_box"]}  # fmt: skip
 
 
+def path_of(polishing: dict) -> dict:
+    """The settings of a ``polishing`` block that :func:`polish.path_targets` takes."""
+    return {k: polishing[k] for k in ("diameter_mm", "pitch_mm", "centre_mm", "tool_rpy_deg")}
+
+
 def _twin(**changes) -> dict:
     """The default twin config with ``sources`` entries switched (name=False/True) or set."""
     cfg = copy.deepcopy(STUDY["twin"])
@@ -147,7 +152,7 @@ def test_extended_inverse_kinematics_round_trip_with_compliance():
     e[model.parameter_names().index("beta2")] = 2e-4
     e[model.parameter_names().index("base_rx")] = 1e-4
     e[[model.parameter_names().index(f"c{j}") for j in (2, 3, 5)]] = [3e-4, 5e-4, 2e-3]
-    targets = polish.path_targets(STUDY["polishing"])[::40]
+    targets = polish.path_targets(**path_of(STUDY["polishing"]))[::40]
     tcp = np.asarray(STUDY["polishing"]["tcp_mm"])
     centre = targets[0].copy()
     q0 = polish.seed_configuration(TABLE.vector(), centre, tool=tcp)
@@ -409,7 +414,7 @@ def test_polishing_setup_and_table9_follow_each_runs_robot(default_data):
     cfg["polishing"] = {**STUDY["polishing"], "pitch_mm": 50.0}
     truth = default_data.truth
     setup = polish.PolishingSetup.from_config(cfg, truth)
-    np.testing.assert_array_equal(setup.targets, polish.path_targets(cfg["polishing"]))
+    np.testing.assert_array_equal(setup.targets, polish.path_targets(**path_of(cfg["polishing"])))
     for r, robot in enumerate(setup.robots):
         expected = twin.robot_of("kr210", STUDY["twin"], TABLE, MASS, report.dataset_of(r, truth))
         np.testing.assert_array_equal(robot.dh, expected.dh)

@@ -428,13 +428,13 @@ def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
     from paramid.cec2022.runs import run_configured, run_job
 
     cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
-    job = run_configured(2, 10, "HHO", cfg)
+    job = run_configured(2, 10, "HHO", **cfg)
     frame, history, _ = run_job(2, 10, "HHO", runs=3, population=10, iterations=4, seed=7)
     assert job.iterations == 4 and job.wall_s > 0
     pd.testing.assert_frame_equal(job.runs.drop(columns="time_s"), frame)
     pd.testing.assert_frame_equal(job.history, history)
     assert (job.runs["time_s"] == job.wall_s / 3).all()
-    cec = run_configured(2, 10, "HHO", cfg | {"population": 40_000, "budget": "cec", "runs": 1})
+    cec = run_configured(2, 10, "HHO", **cfg | {"population": 40_000, "budget": "cec", "runs": 1})
     assert cec.iterations == 5 and cec.runs["n_evals"].tolist() == [200_000]  # 200 000 / 40 000
 
 
@@ -450,7 +450,7 @@ def test_job_tables_stack_every_function_and_split_back() -> None:
     )
 
     cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
-    results = {f: run_configured(f, 10, "WOA", cfg) for f in (9, 2, 12)}
+    results = {f: run_configured(f, 10, "WOA", **cfg) for f in (9, 2, 12)}
     run_table, history = job_tables(results)
     assert list(run_table.columns) == list(RUN_UNITS)
     assert list(history.columns) == list(HISTORY_UNITS)
@@ -468,7 +468,7 @@ def test_split_jobs_keys_every_function_by_its_job_file() -> None:
     from paramid.cec2022.runs import by_function, job_tables, run_configured, split_jobs
 
     cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
-    run_table, _ = job_tables({f: run_configured(f, 10, "WOA", cfg) for f in (4, 1)})
+    run_table, _ = job_tables({f: run_configured(f, 10, "WOA", **cfg) for f in (4, 1)})
     jobs = split_jobs({"results/cec2022/runs/d10/WOA.parquet": run_table})
     assert list(jobs) == [(10, 4, "WOA"), (10, 1, "WOA")]
     pd.testing.assert_frame_equal(jobs[(10, 1, "WOA")], by_function(run_table)[1])

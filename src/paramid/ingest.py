@@ -373,11 +373,11 @@ def _duplicate_cause(t: Array, repeats: int) -> str:
     )
 
 
-def one_sample_trim(path: str | Path, field: str, signals: Mapping[str, Any], fs: float) -> str:
+def one_sample_trim(path: str | Path, field: str, trim_s: float, fs: float) -> str:
     """The error of a ``trim_s`` (in the config ``field``) shorter than one sample at ``fs``:
     the filter's edge transients are dropped a sample at a time."""
     return (
-        f"{path}: {field}.trim_s = {signals['trim_s']:g} s is less than one sample at this "
+        f"{path}: {field}.trim_s = {trim_s:g} s is less than one sample at this "
         f"record's {fs:g} Hz: the filter's edge transients need at least {1 / fs:.3g} s dropped "
         "at each end"
     )

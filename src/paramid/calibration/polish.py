@@ -61,12 +61,16 @@ def dwell_points(diameter_mm: float, pitch_mm: float) -> FloatArray:
     return np.concatenate(rows)
 
 
-def path_targets(cfg: Mapping[str, Any]) -> FloatArray:
-    """Target tool poses (m, 4, 4) in the base frame for the ``polishing`` config block."""
-    pts = dwell_points(cfg["diameter_mm"], cfg["pitch_mm"])
-    frame = pose_matrix(cfg["centre_mm"], cfg["tool_rpy_deg"])
+def path_targets(
+    *, diameter_mm: float, pitch_mm: float, centre_mm: ArrayLike, tool_rpy_deg: ArrayLike
+) -> FloatArray:
+    """Target tool poses (m, 4, 4) in the base frame: the dwell points of a part of
+    ``diameter_mm`` at ``pitch_mm`` (:func:`dwell_points`) around ``centre_mm``, the tool at
+    ``tool_rpy_deg`` (the ``polishing`` config block's settings)."""
+    pts = dwell_points(diameter_mm, pitch_mm)
+    frame = pose_matrix(centre_mm, tool_rpy_deg)
     T = np.broadcast_to(frame, (pts.shape[0], 4, 4)).copy()
-    T[:, :3, 3] = np.asarray(cfg["centre_mm"], dtype=np.float64) + np.column_stack(
+    T[:, :3, 3] = np.asarray(centre_mm, dtype=np.float64) + np.column_stack(
         [pts, np.zeros(pts.shape[0])]
     )
     return T
@@ -155,7 +159,12 @@ class PolishingSetup:
         """From the study's ``study``, ``robot``, ``twin``, ``mass_model``, ``runs`` and
         ``polishing`` blocks and the twin's truth (truth.json: nominal table, data sets)."""
         pcfg = cfg["polishing"]
-        targets = path_targets(pcfg)
+        targets = path_targets(
+            diameter_mm=pcfg["diameter_mm"],
+            pitch_mm=pcfg["pitch_mm"],
+            centre_mm=pcfg["centre_mm"],
+            tool_rpy_deg=pcfg["tool_rpy_deg"],
+        )
         tool = np.asarray(pcfg["tcp_mm"], dtype=np.float64)
         robot = cfg["robot"]
         table = kin.DHTable.from_degrees(**robot["dh"], convention=robot["convention"])

@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +48,9 @@ RUN_UNITS = {
     "time_s": "s",
 }
 HISTORY_UNITS = {"function": "1", "run": "1", "evaluations": "1", "best_f": "1"}
+#: The benchmark's settings a job runs with: the keywords of :func:`run_configured` (the
+#: workflow's ``params.cfg`` of a run job holds them and the functions).
+RUN_SETTINGS = ("population", "iterations", "runs", "budget", "seed")
 #: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
 CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
 
@@ -139,21 +142,31 @@ class JobResult:
     iterations: int
 
 
-def run_configured(function: int, dim: int, algorithm: str, cfg: Mapping[str, Any]) -> JobResult:
+def run_configured(
+    function: int,
+    dim: int,
+    algorithm: str,
+    *,
+    runs: int,
+    population: int,
+    iterations: int,
+    budget: str,
+    seed: int,
+) -> JobResult:
     """:func:`run_job` with the benchmark's settings (``runs``, ``population``, ``seed``, and
     ``iterations`` or the CEC ``budget``: :func:`iterations_for`); every run's ``time_s`` is
     the batched wall time / runs."""
-    iterations = iterations_for(dim, cfg["population"], cfg["iterations"], cfg["budget"])
+    iterations = iterations_for(dim, population, iterations, budget)
     table, history, wall = run_job(
         function,
         dim,
         algorithm,
-        runs=cfg["runs"],
-        population=cfg["population"],
+        runs=runs,
+        population=population,
         iterations=iterations,
-        seed=cfg["seed"],
+        seed=seed,
     )
-    table["time_s"] = wall / cfg["runs"]
+    table["time_s"] = wall / runs
     return JobResult(runs=table, history=history, wall_s=wall, iterations=iterations)
 
 

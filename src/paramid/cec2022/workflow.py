@@ -17,7 +17,6 @@ from paramid.optim import registry
 from paramid.workflow import Wildcards, check_paper_values, mark_validated, script_code
 
 FIGURES = ("ranks", "paper_ranks", "convergence")
-RUN_KEYS = ("population", "iterations", "runs", "budget", "seed")
 
 
 class Cec2022Benchmark:
@@ -93,7 +92,8 @@ class Cec2022Benchmark:
 
     def run_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The config subset one job depends on (a change of `runs` reruns every job)."""
-        return {k: self.block[k] for k in RUN_KEYS} | {"functions": self.block["functions"]}
+        settings = {k: self.block[k] for k in runs.RUN_SETTINGS}
+        return settings | {"functions": self.block["functions"]}
 
     def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The reference, and the dimensions in the order of :meth:`tables`' files."""

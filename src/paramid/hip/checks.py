@@ -93,7 +93,9 @@ def check_usable(
     cutoff_hz = _checked_cutoff(signals_config, fs, path, study)
     trim = int(round(signals_config["trim_s"] * fs))
     if trim < 1:
-        raise InputError(one_sample_trim(path, f"studies.{study}.signals", signals_config, fs))
+        raise InputError(
+            one_sample_trim(path, f"studies.{study}.signals", signals_config["trim_s"], fs)
+        )
     burn_in = int(round(burn_in_s * fs))
     needed = model.samples_needed(trim, burn_in, len(regressor))
     if record.time.size < needed:

@@ -454,7 +454,9 @@ class RobotStudies(Family):
         if round(block["signals"]["trim_s"] * loaded.sample_rate_hz) < 1:  # as signals.process
             field = f"robots.{name}.signals"
             raise InputError(
-                ingest.one_sample_trim(spec["path"], field, block["signals"], loaded.sample_rate_hz)
+                ingest.one_sample_trim(
+                    spec["path"], field, block["signals"]["trim_s"], loaded.sample_rate_hz
+                )
             )
         return [stamp]
 
