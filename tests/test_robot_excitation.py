@@ -256,6 +256,7 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
     result, limits, _, physical = designed
     comparison = {"seeds": 4, "periods": 1, "random": True}
     comparison |= {"validation_seed": 2, "validation_period_s": 5.0}
+    comparison |= {"validation_amplitude_rad": 0.8, "validation_max_velocity_rad_s": 1.0}
     spec = SPEC | {"comparison": comparison}
     twin_block = {
         "seed": 0,
@@ -272,6 +273,9 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
     np.testing.assert_array_equal(setup.theta, twin.true_parameters(robot, 0, 0.2))
     np.testing.assert_array_equal(setup.sigma, [1.0, 2.0, 0.5])
     assert (setup.rate_hz, setup.validation_s) == (50.0, 5.0)
+    drawn = twin.excitation(robot, 2, result.trajectory.order, 5.0, 0.8, 1.0)  # the block's
+    np.testing.assert_array_equal(setup.validation.a, drawn.a)
+    np.testing.assert_array_equal(setup.validation.b, drawn.b)
     random, k = ex.random_feasible(robot, structural, SPEC, limits, physical, "unit")
     trajectories = {"designed": result.trajectory, "random": random, "other": other}
     t = ex.fine_grid(result.trajectory, SPEC["grid_points"], SPEC["fine_factor"])

@@ -842,7 +842,8 @@ def twin_setup(
     order: int,
 ) -> TwinSetup:
     """The twin of a study's ``twin`` block (true parameters, torque noise, rate) with the
-    validation excitation of ``comparison`` (``validation_seed``, ``validation_period_s``;
+    validation excitation of ``comparison`` (``validation_seed``, ``validation_period_s``,
+    ``validation_amplitude_rad``, ``validation_max_velocity_rad_s``;
     :func:`paramid.robot.twin.excitation` with ``order`` harmonics)."""
     return TwinSetup(
         robot=robot,
@@ -851,7 +852,12 @@ def twin_setup(
         sigma=TwinNoise.from_config(twin["noise"]).torque_sigma(robot.n_joints),
         rate_hz=twin["sample_rate_hz"],
         validation=excitation(
-            robot, comparison["validation_seed"], order, comparison["validation_period_s"]
+            robot,
+            comparison["validation_seed"],
+            order,
+            comparison["validation_period_s"],
+            comparison["validation_amplitude_rad"],
+            comparison["validation_max_velocity_rad_s"],
         ),
         validation_s=comparison["validation_period_s"],
     )
