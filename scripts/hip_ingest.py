@@ -9,11 +9,17 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "hip_ingest")
     spec = cfg["spec"]
+    table = io.read_record(spec)
     record, rest = ingest.configured_record(
-        io.read_record(spec), spec, cfg["ingest"]["max_jitter"], drop_rest=cfg["drop_rest"]
+        table, spec, cfg["ingest"]["max_jitter"], drop_rest=cfg["drop_rest"]
     )
     if any(rest):
         log.warning("%s", plausibility.rest_warning(cfg["record"], rest))
+    lines = ingest.lines_of(table)
+    if repeated := ingest.repeat_note(
+        record.repeats_dropped, record.repeat_row, lines, cfg["record"]
+    ):
+        log.warning("%s", repeated)
     frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
     if record.velocity is not None:
         frame["velocity"] = record.velocity

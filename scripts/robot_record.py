@@ -1,7 +1,7 @@
 """Rule robot_record: one record of a multi-joint study, in SI units on a uniform grid (a joint
 log validated and resampled, or a twin record simulated), as time, q_, dq_, tau_ per joint."""
 
-from paramid import io, plausibility
+from paramid import ingest, io, plausibility
 from paramid.robot import model, records, study, twin
 
 
@@ -18,6 +18,10 @@ def main(smk) -> None:
         warned = [plausibility.rest_warning(cfg["record"], rest)] if any(rest) else []
         if bridged := records.gap_warning(rec, cfg["record"]):
             warned.append(bridged)
+        if repeated := ingest.repeat_note(
+            rec.repeats_dropped, rec.repeat_row, rec.lines, cfg["record"]
+        ):
+            warned.append(repeated)
         for text in warned:
             log.warning("%s", text)
         extra = {"source_file": spec["path"], "original_rate_hz": rec.sample_rate_hz}

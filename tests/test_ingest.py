@@ -612,8 +612,9 @@ def test_a_header_line_is_for_csv_files(tmp_path):
 
 def test_time_messages_keep_a_unix_stamps_digits(tmp_path):
     stamps = 1714564800.0 + np.arange(50) / 1000.0
-    stamps[30] = stamps[29]
-    pd.DataFrame({"time": stamps, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "u.csv")
+    stamps[30] = stamps[29]  # with another angle: a row logged twice whole is left out
+    frame = pd.DataFrame({"time": stamps, "angle": np.arange(50.0), "torque": 0.0})
+    frame.to_csv(tmp_path / "u.csv")
     with pytest.raises(ingest.InputError, match=r"duplicate time stamp 1714564800\.029 s"):
         loaders.load_record(tmp_path / "u.csv", {})
 
@@ -1148,7 +1149,8 @@ def test_repeated_stamps_are_counted_and_whole_seconds_named(tmp_path):
     stamp 1733560000 s at data row 2', no hint)."""
     stamps = 1714564800.0 + np.arange(200) / 500.0
     stamps[[30, 90, 150]] = stamps[[29, 89, 149]]
-    pd.DataFrame({"time": stamps, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "u.csv")
+    frame = pd.DataFrame({"time": stamps, "angle": np.arange(200.0), "torque": 0.0})
+    frame.to_csv(tmp_path / "u.csv")
     with pytest.raises(ingest.InputError) as raised:
         loaders.load_record(tmp_path / "u.csv", {})
     assert "(and 2 more row(s) repeat the stamp before them): a message logged twice" in str(
@@ -1158,3 +1160,26 @@ def test_repeated_stamps_are_counted_and_whole_seconds_named(tmp_path):
     pd.DataFrame({"time": seconds, "angle": 0.0, "torque": 0.0}).to_csv(tmp_path / "s.csv")
     with pytest.raises(ingest.InputError, match=r"every stamp is a whole second: .*nanosec"):
         loaders.load_record(tmp_path / "s.csv", {})
+
+
+def test_a_1dof_row_logged_twice_whole_is_left_out_and_a_cut_last_number_named(tmp_path):
+    """The 1-DOF records share the multi-joint rules: a row equal to the one before it in
+    every column read is left out (the record as if logged once, the row counted); a last
+    line cut inside a number it reads, without a line break, is named until trimmed."""
+    path = write_csv(tmp_path / "r.csv", note=1.0)  # a last column no record reads
+    data = pd.read_csv(path)
+    pd.concat([data.iloc[:301], data.iloc[300:]]).to_csv(tmp_path / "twice.csv", index=False)
+    once = loaders.load_record(path, {})
+    record = loaders.load_record(tmp_path / "twice.csv", {})
+    np.testing.assert_array_equal(record.angle, once.angle)
+    np.testing.assert_array_equal(record.time, once.time)
+    assert (record.repeats_dropped, record.repeat_row, once.repeats_dropped) == (1, 301, 0)
+    *rows, last = path.read_text().rstrip("\n").split("\n")
+    time, angle, torque, _ = last.split(",")
+    cut = tmp_path / "cut.csv"
+    cut.write_text("\n".join([*rows, f"{time},{angle},{torque[:4]}"]))  # no line break
+    with pytest.raises(ingest.InputError, match=r"after 3 of 4 fields, in column 'torque' at data"):
+        loaders.load_record(cut, {})
+    assert loaders.load_record(cut, {}, trim_s=(0.0, 0.005)).time.size == 599
+    cut.write_text("\n".join([*rows, f"{time},{angle},{torque[:4]}\n"]))  # a line break: complete
+    assert loaders.load_record(cut, {}).torque[-1] == float(torque[:4])

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paramid import io, plausibility
+from paramid import ingest, io, plausibility
 from paramid.errors import UserError
 from paramid.hip import pipeline
 from paramid.ingest import InputError
@@ -335,6 +335,37 @@ def test_a_half_written_last_line_is_trimmed_away_unread(tmp_path: Path):
         loaders.load_robot_record(path, JOINTS, trim_s=(0.5, 0.0))
 
 
+def test_a_last_line_cut_inside_a_read_number_is_named(tmp_path: Path):
+    """A logger stopped mid-write leaves a last line without a line break whose last field may
+    be cut inside its number (``0.3`` of ``0.3417``): it read as that number.  Where that
+    field is a column the record reads it stops the run naming the line and the column, until
+    ``trim_end_s`` drops it; cut in a column not read, or ended by a line break, it passes."""
+    data = frame(np.arange(100) / 100.0).assign(note=1.0)  # a last column the record never reads
+    last = data.iloc[-1]
+    path = tmp_path / "cut.csv"
+    data.iloc[:-1].to_csv(path, index=False)
+    head = ",".join(f"{value!r}" for value in last.iloc[:-2])  # time ... dq_wrist
+    with path.open("a") as handle:
+        handle.write(f"{head},{last['tau_wrist']:.6f}"[:-3])  # tau_wrist cut, no line break
+    with pytest.raises(InputError) as cut:
+        loaders.load_robot_record(path, JOINTS)
+    assert re.search(
+        r"cut\.csv: the last line ends without a line break after 10 of 11 fields, in column "
+        r"'tau_wrist' at data row 100 \(file line 101\): a line cut short",
+        str(cut.value),
+    )
+    kept = loaders.load_robot_record(path, JOINTS, trim_s=(0.0, 0.005))
+    np.testing.assert_array_equal(kept.tau, data.iloc[:99, [3, 6, 9]].to_numpy())
+    with path.open("a") as handle:
+        handle.write(",")  # the cut is in 'note' now, which is not read
+    whole = loaders.load_robot_record(path, JOINTS)
+    assert whole.time.size == 100 and whole.tau[-1, 2] == round(last["tau_wrist"], 3)
+    assert records.record_from_table(data, path, JOINTS, max_jitter=10.0).tau.shape == (
+        100,
+        3,
+    )  # a frame made otherwise has no file to look at
+
+
 def test_an_unreadable_time_cell_in_a_trimmed_end_is_dropped(tmp_path: Path):
     """A time cell without a number in a trimmed end stopped the load; it is dropped with the
     rows the trim drops, and one in the rows kept still names its row."""
@@ -513,6 +544,37 @@ def test_dropped_samples_bridged_by_interpolation_are_told(tmp_path: Path, unifo
         loaders.load_robot_record(path, JOINTS, trim_s=(0.02, 0.0)), "gap"
     )
     assert trimmed is not None and "after data row 50 (file line 51), 0.029 s into" in trimmed
+
+
+def test_a_row_logged_twice_whole_is_left_out(tmp_path: Path, uniform: Path):
+    """A row equal to the one before it in every column read (a sample logged twice) is left
+    out, the record as if it had been logged once, and told with the file's row; a stamp
+    repeated with other values is still refused, and errors after a left-out row name the
+    file's own rows."""
+    data = pd.read_csv(uniform)
+    twice = pd.concat([data.iloc[:701], data.iloc[700:]], ignore_index=True)  # row 701 again
+    twice.to_csv(path := tmp_path / "twice.csv", index=False)
+    once = loaders.load_robot_record(uniform, JOINTS)
+    record = loaders.load_robot_record(path, JOINTS)
+    for field in ("time", "q", "dq", "tau"):
+        np.testing.assert_array_equal(getattr(record, field), getattr(once, field))
+    assert not record.resampled and record.sample_rate_hz == once.sample_rate_hz
+    assert (record.repeats_dropped, record.repeat_row, once.repeats_dropped) == (1, 701, 0)
+    assert record.rows is not None and record.rows[700] == 700 and record.rows[701] == 702
+    note = ingest.repeat_note(record.repeats_dropped, record.repeat_row, record.lines, "twice")
+    assert note is not None and note.startswith("twice: 1 row(s) equal to the row before them")
+    assert "the first at data row 702 (file line 703)" in note
+    assert ingest.repeat_note(0, 0, record.lines, "once") is None
+    gap = twice.drop(index=range(1500, 1520)).reset_index(drop=True)  # 20 rows lost
+    gap.to_csv(path, index=False)
+    after = int(np.flatnonzero(np.diff(gap["time"].to_numpy()) > 0.01)[0]) + 1  # after it
+    assert after == 1500  # the file's data row 1501; the record's sample 1499
+    with pytest.raises(InputError, match=r"jitter .* data row 1501 \(file line 1502\)"):
+        loaders.load_robot_record(path, JOINTS)
+    twice.loc[701, "tau_elbow"] += 0.5  # same stamp, another value: which is the sample?
+    twice.to_csv(path, index=False)
+    with pytest.raises(InputError, match=r"duplicate time stamp 0\.7 s at data row 702 \(file"):
+        loaders.load_robot_record(path, JOINTS)
 
 
 def test_nan_names_the_row(tmp_path: Path, uniform: Path):

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from paramid.errors import InputError
-from paramid.io import FileLines, header_of_columns, unit_spelled
+from paramid.io import CUT_LAST_FIELD, FileLines, header_of_columns, unit_spelled
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,6 +61,8 @@ class MeasuredRecord:
     # the file's time [s] at the record's time 0, its first kept stamp (timestamps: seconds
     # after the file's first): the file's time of a sample is its time + this
     start_in_file_s: float = 0.0
+    repeats_dropped: int = 0  # rows that repeated the row before them whole (:func:`repeat_note`)
+    repeat_row: int = 0  # the file's data row (0-based) of the first of them
 
 
 def data_row(at: int, lines: FileLines = DEFAULT_LINES) -> str:
@@ -319,18 +321,26 @@ def time_column(
 
 
 def time_grid(
-    t: Array, path: Path, max_jitter: float, first_row: int = 0, lines: FileLines = DEFAULT_LINES
+    t: Array,
+    path: Path,
+    max_jitter: float,
+    first_row: int = 0,
+    lines: FileLines = DEFAULT_LINES,
+    rows: NDArray[np.int64] | None = None,
 ) -> tuple[float, float]:
     """Median interval and jitter of strictly increasing stamps; an :class:`InputError`
     naming the row for a repeated or decreasing stamp or a jitter above ``max_jitter`` (with
     what a record's settings allow against a gap).  ``t[0]`` is the file's data row
-    ``first_row`` (0-based; a trimmed start's rows are counted)."""
+    ``first_row`` (0-based; a trimmed start's rows are counted); ``rows`` gives each stamp's
+    data row counted from ``first_row`` where some rows were left out (:func:`unrepeated_rows`),
+    else they are consecutive."""
     if t.size < 3:
         raise InputError(f"{path}: only {t.size} rows; a record needs many more samples")
+    at_row = np.arange(t.size) if rows is None else rows
     step = np.diff(t)
     if np.any(step == 0):
         repeats = np.flatnonzero(step == 0) + 1
-        at = first_row + int(repeats[0])  # the file's data row
+        at = first_row + int(at_row[repeats[0]])  # the file's data row
         more = f" (and {repeats.size - 1} more row(s) repeat the stamp before them)"
         raise InputError(
             f"{path}: duplicate time stamp {float(t[repeats[0]]):.15g} s at {data_row(at, lines)}"
@@ -343,7 +353,7 @@ def time_grid(
     jitter = float(np.max(np.abs(step - median)) / median)
     if jitter > max_jitter and jitter * median > rounding_allowance(t):
         row = int(np.argmax(np.abs(step - median))) + 1
-        at = first_row + row
+        at = first_row + int(at_row[row])
         raise InputError(
             f"{path}: time-stamp jitter {jitter:.4g} of the median interval exceeds the tolerance "
             f"{max_jitter:g} (worst at {data_row(at, lines)}: "
@@ -369,7 +379,56 @@ def _duplicate_cause(t: Array, repeats: int) -> str:
         )
     return (
         "a message logged twice, or stamps coarser than the sampling? remove the repeated "
-        "rows, or give a time column of finer resolution"
+        "rows (a row equal to the one before it in every column read is left out by itself "
+        "where no stamp repeats with other values), or give a time column of finer resolution"
+    )
+
+
+def refuse_cut_last_line(
+    frame: pd.DataFrame, read: Sequence[str], rows: slice, path: Path, lines: FileLines
+) -> None:
+    """An :class:`InputError` where the file's last line, cut short while written
+    (:func:`paramid.io.read_table` marks it), is among the ``rows`` kept and its last field,
+    perhaps cut inside its number, is in a column ``read``; the missing cells after it are
+    named by :func:`numeric_columns`, a cut in a column not read harms nothing."""
+    cut = frame.attrs.get(CUT_LAST_FIELD)
+    if cut is None or rows.stop < len(frame) or (column := frame.columns[cut]) not in read:
+        return
+    raise InputError(
+        f"{path}: the last line ends without a line break after {cut + 1} of "
+        f"{frame.shape[1]} fields, in column {column!r} at {data_row(len(frame) - 1, lines)}: "
+        "a line cut short as the logger stopped, its value there perhaps cut too; raise "
+        "trim_end_s past it or remove it"
+    )
+
+
+def unrepeated_rows(data: Mapping[str, Array]) -> NDArray[np.int64]:
+    """The rows of ``data`` (``time`` and channels along the first axis) to keep: all but
+    those equal to the row before them in every field, stamp included (a sample a logger
+    wrote twice now and then: leaving it out loses nothing), where these are the only
+    repeated stamps and fewer than a tenth of the rows; else every row, for
+    :func:`time_grid` to refuse the repeats (a stamp repeated with other values, or in many
+    rows, says stamps coarser than the sampling, and a held pose's samples are equal too)."""
+    count = len(data["time"])
+    same = np.ones(max(count - 1, 0), dtype=bool)
+    for values in data.values():
+        flat = np.asarray(values).reshape(count, -1)
+        same &= np.all(flat[1:] == flat[:-1], axis=1)
+    repeated = np.diff(data["time"]) == 0
+    if not same.any() or np.any(repeated & ~same) or np.count_nonzero(same) > count // 10:
+        return np.arange(count, dtype=np.int64)
+    return np.concatenate([[0], np.flatnonzero(~same) + 1]).astype(np.int64)
+
+
+def repeat_note(repeats: int, first: int, lines: FileLines, name: str) -> str | None:
+    """What :func:`unrepeated_rows` left out of the record ``name``: ``repeats`` rows, the
+    first at the file's data row ``first`` (0-based); None when none was."""
+    if repeats == 0:
+        return None
+    return (
+        f"{name}: {repeats} row(s) equal to the row before them in every column read, time "
+        f"included (a sample logged twice; the first at {data_row(first, lines)}), were left "
+        "out: they add nothing"
     )
 
 
@@ -574,6 +633,7 @@ def on_uniform_grid(
     max_jitter: float,
     first_row: int = 0,
     lines: FileLines = DEFAULT_LINES,
+    rows: NDArray[np.int64] | None = None,
 ) -> tuple[dict[str, Array], float, float, bool]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
     first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
@@ -583,11 +643,12 @@ def on_uniform_grid(
     grid of the median interval, or, where the stamps are rounded to a logger's resolution
     (:func:`stamp_resolution`; the median is then a rounded interval: 3 ms for 300 Hz), of
     the mean of the intervals shorter than :data:`GAP_INTERVALS` mean intervals (the gaps
-    left out)."""
+    left out).  ``rows``: each stamp's data row from ``first_row``, for the errors
+    (:func:`time_grid`)."""
     t = data["time"]
     resolution = stamp_resolution(t) if t.size >= 3 else 0.0
     quantised = resolution > 0 and quantised_uniform(t, resolution)
-    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, lines)
+    median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, lines, rows)
     if jitter <= UNIFORM_JITTER:
         return {**data, "time": t - t[0]}, median, jitter, False
     if quantised or jitter * median <= rounding_allowance(t):
@@ -691,6 +752,7 @@ def record_from_table(
     data = {"time": stamps}
     asked = [field for field in wanted if field != "time"]
     read = numeric_columns(kept, [(columns[f], f) for f in asked], path, rows.start, lines)
+    refuse_cut_last_line(frame, [columns[f] for f in wanted], rows, path, lines)
     values = dict(zip(asked, read, strict=True))
     for field in OPTIONAL:
         if field in asked or columns[field] not in frame.columns:
@@ -702,7 +764,12 @@ def record_from_table(
             values[field] = column
     for field, column in values.items():
         data[field] = UNIT_FACTORS[field][units.get(field, SI_UNITS[field])] * column
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
+    unrepeated = unrepeated_rows(data)  # a sample logged twice adds nothing: left out
+    if repeats := stamps.size - unrepeated.size:
+        data = {field: channel[unrepeated] for field, channel in data.items()}
+    data, interval, jitter, resampled = on_uniform_grid(
+        data, path, max_jitter, rows.start, lines, unrepeated
+    )
     return MeasuredRecord(
         time=data["time"],
         angle=data["angle"],
@@ -713,7 +780,16 @@ def record_from_table(
         resampled=resampled,
         rows_trimmed=len(frame) - (rows.stop - rows.start),
         start_in_file_s=float(stamps[0]),
+        repeats_dropped=repeats,
+        repeat_row=rows.start + first_left_out(unrepeated),
     )
+
+
+def first_left_out(kept: NDArray[np.int64]) -> int:
+    """The first row (0-based) missing from the increasing row indices ``kept`` (from 0);
+    0 when none is."""
+    missing = np.flatnonzero(kept != np.arange(kept.size))
+    return int(missing[0]) if missing.size else 0
 
 
 def configured_record(

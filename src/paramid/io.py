@@ -843,7 +843,37 @@ def read_table(
         _misread_header(path, fmt, [str(column) for column in frame.columns])
     lines = FileLines(fmt.header_line, path, fmt, text=csv_file, units_row=bool(units))
     frame.attrs["lines"] = lines.as_attrs()
+    frame.attrs.pop(CUT_LAST_FIELD, None)  # a CSV's, carried by a frame saved from it
+    if csv_file and (cut := _cut_last_field(path, fmt, frame.shape[1])) is not None:
+        frame.attrs[CUT_LAST_FIELD] = cut
     return frame
+
+
+#: ``attrs`` key of a frame whose file's last line is cut short (:func:`_cut_last_field`)
+CUT_LAST_FIELD = "cut_last_field"
+#: bytes read from a file's end for its last line
+TAIL_BYTES = 1 << 16
+
+
+def _cut_last_field(path: Path, fmt: CsvFormat, columns: int) -> int | None:
+    """The column (0-based) of the last field of the file's last line where that line ends
+    without a line break and holds fewer fields than the header's ``columns``: a logger stopped
+    while writing it, so its last field may be cut inside a number (``1.1`` of ``1.13178``),
+    which reads as a number; None otherwise (a UTF-16 or UTF-32 file is not looked at)."""
+    import codecs
+
+    if codecs.lookup(fmt.text_encoding()).name.startswith(("utf-16", "utf-32")):
+        return None
+    with path.open("rb") as handle:
+        handle.seek(max(0, path.stat().st_size - TAIL_BYTES))
+        tail = handle.read()
+    if tail.endswith((b"\n", b"\r")):
+        return None
+    last = tail.replace(b"\r", b"\n").rsplit(b"\n", 1)[-1].decode(fmt.encoding, "replace")
+    if not last.strip():
+        return None
+    fields = next(csv.reader([last], delimiter=fmt.separator))
+    return len(fields) - 1 if len(fields) < columns else None
 
 
 def _read_csv(

@@ -40,10 +40,13 @@ from paramid.ingest import (
     UNIT_FACTORS,
     check_file_units,
     data_row,
+    first_left_out,
     lines_of,
     numeric_columns,
     on_uniform_grid,
+    refuse_cut_last_line,
     trimmed_time,
+    unrepeated_rows,
 )
 from paramid.io import FileLines, header_of_columns
 from paramid.plausibility import dropping_rest
@@ -91,6 +94,10 @@ class RobotRecord:
     gap_at_s: float = 0.0
     gap_row: int = 0
     lines: FileLines = FileLines()  # where its rows lie in the file (paramid.ingest.data_row)
+    # rows equal to the row before them in every column read (a sample logged twice), left
+    # out (paramid.ingest.unrepeated_rows), and the file's data row (0-based) of the first
+    repeats_dropped: int = 0
+    repeat_row: int = 0
 
 
 def gap_warning(record: RobotRecord, name: str) -> str | None:
@@ -527,6 +534,8 @@ def record_from_table(
             kept, [(c, f) for f, cols in given.items() for c in cols], path, rows.start, lines
         )
     )
+    read_columns = [time_name, *(c for cols in given.values() for c in cols)]
+    refuse_cut_last_line(frame, read_columns, rows, path, lines)
     for field, cols in given.items():
         unitless = prismatic[: len(cols)]  # a prismatic joint's stays in m, m/s and N
         factor = np.where(unitless, 1.0, factors[field])
@@ -537,7 +546,13 @@ def record_from_table(
     continuous = [k for k, kind in enumerate(kinds) if kind == "continuous"]
     if continuous:
         data["q"][:, continuous] = unwrap_turns(data["q"][:, continuous])
-    data, interval, jitter, resampled = on_uniform_grid(data, path, max_jitter, rows.start, lines)
+    unrepeated = unrepeated_rows(data)  # a sample logged twice adds nothing: left out
+    if repeats := stamps.size - unrepeated.size:
+        data = {field: channel[unrepeated] for field, channel in data.items()}
+        stamps, q_logged = stamps[unrepeated], q_logged[unrepeated]
+    data, interval, jitter, resampled = on_uniform_grid(
+        data, path, max_jitter, rows.start, lines, unrepeated
+    )
     n = len(joints)
     source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
     steps = np.diff(stamps) / interval
@@ -554,7 +569,7 @@ def record_from_table(
         rows_trimmed=len(frame) - (rows.stop - rows.start),
         start_in_file_s=float(stamps[0]),
         locked_q={joint: data["q"][:, n + k] for k, joint in enumerate(logged)},
-        rows=rows.start + source,
+        rows=rows.start + unrepeated[source],
         q_logged=q_logged[source],
         q_columns=tuple((names["q"] or [])[:n]),
         tau_columns=tuple(names["tau"] or []),
@@ -562,8 +577,10 @@ def record_from_table(
         gaps=int(np.count_nonzero(steps >= GAP_INTERVALS)),
         longest_gap=float(steps[longest]),
         gap_at_s=float(stamps[longest] - stamps[0]),
-        gap_row=rows.start + longest,
+        gap_row=rows.start + int(unrepeated[longest]),
         lines=lines,
+        repeats_dropped=repeats,
+        repeat_row=rows.start + first_left_out(unrepeated),
     )
 
 
