@@ -2,7 +2,7 @@
 recorded (time, record, tau_meas_<joint>, tau_pred_<joint>)."""
 
 from paramid import io
-from paramid.robot import model, study
+from paramid.robot import study
 
 
 def main(smk) -> None:
@@ -14,14 +14,16 @@ def main(smk) -> None:
     )
     base = study.base_from_json(io.read_json(smk.input.base))
     beta, _ = study.fit_vectors(io.read_parquet(smk.input.fit)[0])
-    parts = {}
-    for name, path in zip(cfg["records"], smk.input.signals, strict=True):
-        part = study.signals_of(*io.read_parquet(path), robot.joints)
-        parts[name] = (part, study.predict(robot, part, beta, base.independent))
-    frame, units = study.prediction_frame(robot.joints, parts, model.joint_units(robot))
-    meta = io.provenance(cfg, smk.input, stage="robot_predict", records=study.record_bands(parts))
-    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
-    log.info("%s: %d validation samples in %d records", cfg["method"], len(frame), len(parts))
+    records = {
+        name: study.signals_of(*io.read_parquet(path), robot.joints)
+        for name, path in zip(cfg["records"], smk.input.signals, strict=True)
+    }
+    predicted = study.predict_records(robot, records, beta, base.independent)
+    meta = io.provenance(cfg, smk.input, stage="robot_predict", records=predicted.bands)
+    io.write_parquet(predicted.frame, smk.output[0], units=predicted.units, meta=meta)
+    log.info(
+        "%s: %d validation samples in %d records", cfg["method"], len(predicted.frame), len(records)
+    )
 
 
 if __name__ == "__main__":

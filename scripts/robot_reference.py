@@ -3,7 +3,7 @@ rigid body of its URDF with friction fitted on the calibration records (the stud
 per joint), predicting every validation record."""
 
 from paramid import io
-from paramid.robot import model, study
+from paramid.robot import study
 
 
 def main(smk) -> None:
@@ -19,20 +19,20 @@ def main(smk) -> None:
         calibration,
         cfg["base"]["rel_tol"],
     )
-    parts = {}
-    for name, path in zip(cfg["records"], smk.input.validation, strict=True):
-        part = study.signals_of(*io.read_parquet(path), joints)
-        parts[name] = (part, study.predict(robot, part, theta))
-    frame, units = study.prediction_frame(joints, parts, model.joint_units(robot))
+    records = {
+        name: study.signals_of(*io.read_parquet(path), joints)
+        for name, path in zip(cfg["records"], smk.input.validation, strict=True)
+    }
+    predicted = study.predict_records(robot, records, theta)
     meta = io.provenance(
         cfg,
         smk.input,
         stage="robot_reference",
         urdf=cfg["robot"]["urdf"],
-        records=study.record_bands(parts),
+        records=predicted.bands,
     )
-    io.write_parquet(frame, smk.output[0], units=units, meta=meta)
-    log.info("reference %s: %d validation samples", cfg["reference"], len(frame))
+    io.write_parquet(predicted.frame, smk.output[0], units=predicted.units, meta=meta)
+    log.info("reference %s: %d validation samples", cfg["reference"], len(predicted.frame))
 
 
 if __name__ == "__main__":

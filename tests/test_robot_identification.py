@@ -1423,6 +1423,37 @@ def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart(
     np.testing.assert_allclose(table["rel_rmse"], [1.0 / 4.0, 1.0 / 2.0])
 
 
+def test_every_validation_record_is_predicted_beside_its_recorded_torque(robot):
+    """predict_records (robot_predict's and robot_reference's step): per record, in order, its
+    time, recorded torque and Y θ (on the chosen columns for a base estimate), the torque units
+    per joint and the record's sample rate and cutoff."""
+    records = {}
+    for name, samples, seed, cutoff in (("slow", 40, 3, 5.0), ("fast", 25, 4, 12.5)):
+        raw = _record(samples, seed, n=7)
+        time = np.arange(samples) / 200.0
+        records[name] = ProcessedRecord(
+            time, raw.q, raw.dq, raw.ddq, raw.tau, sample_rate_hz=200.0, cutoff_hz=cutoff
+        )
+    columns = [0, 3, 9, 20]
+    theta = np.array([0.5, -1.0, 2.0, 0.25])
+    predicted = study.predict_records(robot, records, theta, columns)
+    frame = predicted.frame
+    assert frame["record"].tolist() == ["slow"] * 40 + ["fast"] * 25
+    for name, part in records.items():
+        rows = frame[frame["record"] == name]
+        np.testing.assert_array_equal(rows["time"], part.time)
+        Y = model.regressor(robot, part.q, part.dq, part.ddq)[..., columns]
+        for k, joint in enumerate(JOINTS):
+            np.testing.assert_array_equal(rows[f"tau_meas_{joint}"], part.tau[:, k])
+            np.testing.assert_allclose(rows[f"tau_pred_{joint}"], Y[:, k] @ theta, rtol=1e-12)
+    assert predicted.bands == {
+        "slow": {"sample_rate_hz": 200.0, "cutoff_hz": 5.0},
+        "fast": {"sample_rate_hz": 200.0, "cutoff_hz": 12.5},
+    }
+    assert predicted.units["record"] == "-"
+    assert {predicted.units[f"tau_pred_{joint}"] for joint in JOINTS} == {"N m"}
+
+
 def _predictions():
     """Two records; OLS follows the torque, 'wild' diverges upward on record a only; the
     recorded torque has one 100 N m glitch sample."""

@@ -23,7 +23,7 @@ problem of the calibration records, fits as Parquet, and the study's tables:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -1141,6 +1141,29 @@ def record_bands(
         name: {"sample_rate_hz": part.sample_rate_hz, "cutoff_hz": part.cutoff_hz}
         for name, (part, _) in parts.items()
     }
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """A model's torque on the validation records: the table of :func:`prediction_frame`, its
+    columns' units and per record its sample rate and cutoff (:func:`record_bands`)."""
+
+    frame: pd.DataFrame
+    units: dict[str, str]
+    bands: dict[str, dict[str, float]]
+
+
+def predict_records(
+    robot: Robot,
+    records: Mapping[str, ProcessedRecord],
+    theta: Array,
+    columns: Sequence[int] | None = None,
+) -> Predictions:
+    """Every validation record's torque predicted by θ (:func:`predict`; ``columns`` as there)
+    beside the torque as recorded: the step of rules robot_predict and robot_reference."""
+    parts = {name: (part, predict(robot, part, theta, columns)) for name, part in records.items()}
+    frame, units = prediction_frame(robot.joints, parts, joint_units(robot))
+    return Predictions(frame, units, record_bands(parts))
 
 
 def solver_summary(solution: priors.Solution) -> dict[str, Any]:
