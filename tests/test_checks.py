@@ -15,7 +15,7 @@ import pytest
 from skip_lookups import LookedUp
 
 from paramid import estimators, ingest, plausibility, workflow
-from paramid.hip import checks, model, pipeline
+from paramid.hip import checks, fits, model, pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
@@ -439,6 +439,54 @@ def test_the_fit_honours_a_skipped_torque_sign_check_with_a_warning(pendulum):
     unrelated = plausibility.fit_quality(H, noise, np.linalg.lstsq(H, noise, rcond=None)[0], 6.0)
     problem, _ = verdict(-y, unrelated, True)
     assert "explains" in problem
+
+
+def test_a_deterministic_fit_is_judged_on_both_records(pendulum):
+    """hip_fit's judgement of its estimate: both RMSEs and residual qualities; a validation
+    record far off (its torque in other units) and its spikes are warnings naming the method; an
+    inverted sign stops the study with no other warning, or is the first warning where the
+    study skips torque_sign."""
+    processed = pipeline.process(pendulum.time, pendulum.angle, pendulum.torque, SIGNALS, 6.0)
+    H, y = pipeline.regression(processed, KEYS, 9.81)
+    x = np.linalg.lstsq(H, y, rcond=None)[0]
+    qd = processed.qd
+    settings = {"spike_mad_k": 6.0, "min_explained_variance": 0.1}
+
+    def judge(calibration, validation, estimate=x, skip=False):
+        return fits.judge_deterministic(
+            "ls", KEYS, estimate, calibration, validation, **settings, skip_torque_sign=skip
+        )
+
+    spiky = y.copy()
+    spiky[[100, 900]] += 1e3
+    judged = judge((H, y, qd), (H, 30 * spiky, qd))
+    assert judged.problem is None
+    assert judged.train_rmse == pytest.approx(estimators.rmse(H, y, x), rel=1e-12)
+    assert judged.val_rmse == pytest.approx(estimators.rmse(H, 30 * spiky, x), rel=1e-12)
+    assert judged.calibration == plausibility.fit_quality(H, y, x, 6.0, qd)
+    assert judged.validation == plausibility.fit_quality(H, 30 * spiky, x, 6.0, qd)
+    gap = plausibility.validation_gap(judged.train_rmse, judged.val_rmse)
+    assert gap is not None and judged.validation_gap == gap
+    told = [w for w in judged.warnings if w.startswith("ls: ")]
+    assert told == [f"ls: {gap}", f"ls: {plausibility.validation_spikes(judged.validation)}"]
+    assert judged.validation.spikes >= 2
+    meta = judged.metadata()
+    assert meta["validation_warning"] == gap
+    assert meta["explained_variance"] == judged.calibration.explained_variance
+    assert meta["validation_spikes"] == judged.validation.spikes
+    same = judge((H, y, qd), (H, y, qd))
+    assert same.validation_gap is None and same.metadata()["validation_warning"] == ""
+    assert same.train_rmse == same.val_rmse
+    # the torque negated on both records: a negative inertia
+    negated = np.linalg.lstsq(H, -y, rcond=None)[0]
+    flipped = judge((H, -y, qd), (H, -y, qd), negated)
+    assert "inertia (qdd) -" in flipped.problem and flipped.warnings == ()
+    skipped = judge((H, -y, qd), (H, -y, qd), negated, skip=True)
+    assert skipped.problem is None and "checks.skip" in skipped.warnings[0]
+    # a fit that explains nothing stops the study even so: the sign's warning alone
+    unexplained = judge((H, -y, qd), (H, -y, qd), skip=True)
+    assert "explains" in unexplained.problem
+    assert unexplained.warnings == skipped.warnings[:1]
 
 
 def test_an_inverted_torque_sign_gives_a_negative_inertia_and_is_named(pendulum):

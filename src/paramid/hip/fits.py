@@ -4,7 +4,8 @@ regressor's order, training and validation RMSE (Eq 13, 21), time per run and ev
 :func:`fit_deterministic` runs LS or BCLS (Eq 17) timed, :func:`run_population` a population
 method's seeded runs in its box; :func:`deterministic_frame` and :func:`population_frames` make
 the frames the workflow writes (the population method's best-so-far history too);
-:func:`fit_units` their units.
+:func:`fit_units` their units; :func:`judge_deterministic` what a deterministic fit says of
+both records (why it stops the study, what to warn of).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from paramid import estimators, population
+from paramid import estimators, plausibility, population
 from paramid.hip import model
+from paramid.plausibility import FitQuality
 from paramid.population import PopulationFit
 
 Array = NDArray[np.float64]
@@ -51,6 +53,75 @@ def fit_deterministic(
         (None, None) if box is None else (np.asarray(box["lower"]), np.asarray(box["upper"]))
     )
     return estimators.timed(lambda: deterministic_estimate(method, H, y, lower, upper), repeats)
+
+
+@dataclass(frozen=True)
+class DeterministicJudgement:
+    """A deterministic fit on both records: its RMSE on each (Eq 13, 21), its residuals'
+    quality on each (:func:`paramid.plausibility.fit_quality`), the validation record's gap
+    (:func:`paramid.plausibility.validation_gap`), why it stops the study (None: it does not)
+    and the warnings to log, in order (only the torque sign's where it stops the study)."""
+
+    train_rmse: float
+    val_rmse: float
+    calibration: FitQuality
+    validation: FitQuality
+    validation_gap: str | None
+    problem: str | None
+    warnings: tuple[str, ...]
+
+    def metadata(self) -> dict[str, Any]:
+        """The judgement as fields of the fit's metadata."""
+        return {
+            "explained_variance": self.calibration.explained_variance,
+            "residual_spikes": self.calibration.spikes,
+            "residual_spikes_at_reversals": self.calibration.spikes_at_reversals,
+            "spike_threshold_n_m": self.calibration.spike_threshold_n_m,
+            "validation_warning": self.validation_gap or "",
+            "validation_spikes": self.validation.spikes,
+            "validation_rmse_without_spikes": self.validation.rmse_without_spikes,
+        }
+
+
+def judge_deterministic(
+    method: str,
+    keys: Sequence[str],
+    x: Array,
+    calibration: tuple[Array, Array, Array],
+    validation: tuple[Array, Array, Array],
+    *,
+    spike_mad_k: float,
+    min_explained_variance: float,
+    skip_torque_sign: bool,
+) -> DeterministicJudgement:
+    """The estimate ``x`` of ``method`` on the regressor ``keys`` judged on the calibration and
+    validation records, each as (H, y, q̇): an inverted torque sign or too little explained
+    variance stops the study (:func:`paramid.plausibility.fit_verdict`; the sign only warns
+    where ``skip_torque_sign``); isolated residual spikes beyond ``spike_mad_k`` scaled MADs
+    on either record and a validation RMSE far above the training RMSE are warnings."""
+    H, y, velocity = calibration
+    H_val, y_val, velocity_val = validation
+    quality = plausibility.fit_quality(H, y, x, spike_mad_k, velocity)
+    problem, sign = plausibility.fit_verdict(
+        H, y, keys, quality, min_explained_variance, skip_torque_sign
+    )
+    train, val = estimators.rmse(H, y, x), estimators.rmse(H_val, y_val, x)
+    gap = plausibility.validation_gap(train, val)
+    held_out = plausibility.fit_quality(H_val, y_val, x, spike_mad_k, velocity_val)
+    warnings = [sign] if sign else []
+    if not problem:
+        if quality.spikes:
+            warnings.append(
+                f"{quality.spikes} isolated spike(s) in the calibration residual (|r| > "
+                f"{quality.spike_threshold_n_m:.4g} N m = {spike_mad_k:g} scaled MADs), "
+                f"{quality.spikes_at_reversals} of them at velocity reversals (the Coulomb "
+                "term's step, not the sensor)"
+            )
+        if gap:
+            warnings.append(f"{method}: {gap}")
+        if held_out.spikes:
+            warnings.append(f"{method}: {plausibility.validation_spikes(held_out)}")
+    return DeterministicJudgement(train, val, quality, held_out, gap, problem, tuple(warnings))
 
 
 @dataclass(frozen=True)
