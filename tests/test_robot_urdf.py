@@ -8,8 +8,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from loaders import BASE_REL_TOL, load_robot
+from schema_blocks import defaults
 
 from paramid.base_parameters import base_parameters
 from paramid.robot import study, urdf
@@ -584,6 +586,61 @@ def test_the_export_says_per_link_what_the_data_determine(tmp_path):
     assert list(table["parameter"]) == robot.standard_names
     assert table.loc[table["parameter"] == "Izz_l1", "set_by"].item() == "data and prior"
     assert table["urdf"].isna().sum() == 4 and set(table["body"]) == {"l1", "l2", "j1", "j2"}
+
+
+def test_the_exported_model_is_the_fits_standard_parameters_with_what_the_data_determine(
+    tmp_path,
+):
+    """export_model (rule robot_export's step): the fit's standard parameters (its base rows
+    aside) in the URDF with friction in <dynamics>, per body what the data determine, the
+    header naming the calibration signals' distinct cutoffs in order; the determinacy table
+    beside it; a fit without standard parameters, or base parameters of another model, stop
+    it."""
+    path = _planar_2r(tmp_path, 0.5)
+    robot = load_robot(path, ["j1", "j2"])
+    base = base_parameters(_random_rows(robot, 5), robot.standard_names)
+    theta = urdf_parameters(robot)
+    theta[robot.n_inertial :] = [0.3, 0.2, 0.5, 0.4]  # fv_j1, fc_j1, fv_j2, fc_j2
+    fit = pd.DataFrame(
+        {
+            "kind": ["base"] * 2 + ["standard"] * robot.n_parameters,
+            "value": [9.0, 9.0, *theta],
+        }
+    )
+    cfg = {"study": "t", "method": "lmi", "calibration": ["c.csv"]}
+    cfg["robot"] = {"armature": False, "friction": ["viscous", "coulomb"], "joints": ["j1", "j2"]}
+    cfg["lmi"] = {**defaults("robots", "*", "lmi"), "weight": 1.0, "free_links": ["l2"]}
+    choice = {"laws": {"j1": "sign", "j2": "sign"}, "velocity_rad_s": 0.01}
+    choice["offsets"] = [False, False]
+    signals_meta = [{"cutoff_hz": 10.0}, {"cutoff_hz": 5.0}, {"cutoff_hz": 10.0}]
+    exported = urdf.export_model(cfg, choice, robot, base, path.read_text(), fit, {}, signals_meta)
+    assert "Signals low-passed at 5, 10 Hz (zero-phase)." in exported.urdf
+    assert "Not pulled (lmi.free_links, a load the URDF lacks): l2." in exported.urdf
+    root = ET.fromstring(
+        exported.urdf, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
+    )
+    dynamics = {
+        j.get("name"): {k: float(v) for k, v in j.find("dynamics").attrib.items()}
+        for j in root.iter("joint")
+    }
+    assert dynamics == {
+        "j1": {"damping": 0.3, "friction": 0.2},
+        "j2": {"damping": 0.5, "friction": 0.4},
+    }
+    said = {
+        link.get("name"): " ".join(c.text for c in link if c.tag is ET.Comment)
+        for link in root.iter("link")
+    }
+    assert "determined by the data: m·c_x, m·c_y, I_zz;" in said["l2"]
+    assert "set by consistency alone (not pulled toward the URDF" in said["l2"]
+    d = urdf.determinacy(base)
+    expected = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d)
+    pd.testing.assert_frame_equal(exported.determinacy, expected)
+    with pytest.raises(ValueError, match="lmi gives no standard parameters to export"):
+        urdf.export_model(cfg, choice, robot, base, "", fit[fit["kind"] == "base"], {}, [])
+    other = base_parameters(_random_rows(robot, 6)[:, :-1], robot.standard_names[:-1])
+    with pytest.raises(ValueError, match="rerun robot_model"):
+        urdf.export_model(cfg, choice, robot, other, "", fit, {}, [])
 
 
 def test_a_locked_joint_without_an_axis_is_fixed_about_the_urdf_default_axis(tmp_path):
