@@ -1406,6 +1406,62 @@ def test_a_prediction_worse_than_no_torque_is_warned_of():
     assert "a in r RMSE" in warnings["ols"] and "b in r" not in warnings["ols"]
 
 
+def test_the_study_tables_come_from_the_fits_the_predictions_and_the_stages(robot):
+    """study_tables (rule robot_tables' step): a validation row per method, record and joint
+    at each prediction's bands; each fit's base estimate; a link report per method (ols
+    completed from the URDF); lmi's prior-weight curve; the warnings of the URDF, the records'
+    stages, the fits and the predictions worse than no torque, in that order."""
+    raw = _record(60, 21, n=7)
+    Y = model.regressor(robot, raw.q, raw.dq, raw.ddq)
+    base = base_parameters(Y.reshape(-1, robot.n_parameters), robot.standard_names)
+    theta = model.urdf_parameters(robot)
+    tau = Y @ theta + 0.01 * raw.tau
+    part = ProcessedRecord(
+        np.arange(60) / 100.0, raw.q, raw.dq, raw.ddq, tau, sample_rate_hz=100.0, cutoff_hz=10.0
+    )
+    units = model.parameter_units(robot)
+    beta = base.matrix @ theta
+    summary = study.curve_summary(_curve_with_a_climb())
+    fits = {
+        "ols": (study.fit_frame(estimators.Fit(beta), base, units), {}),
+        "lmi": (
+            study.fit_frame(estimators.Fit(beta, standard=theta), base, units),
+            {"curve": summary, "warnings": ["climbs"]},
+        ),
+    }
+    good = study.predict_records(robot, {"r": part}, theta)
+    bad = good.frame.copy()
+    bad[[f"tau_pred_{j}" for j in JOINTS]] *= -3.0  # about 4x the recorded torque's RMS
+    meta = {"records": good.bands}
+    predictions = {"ols": (bad, meta), "lmi": (good.frame, meta)}
+    stage_metas = [{"warnings": ["cal: 1 interval(s) bridged"]}, {}]
+    text = URDF.read_text()
+    tables = study.study_tables(robot, text, base, fits, predictions, stage_metas)
+    expected = study.validation_table(
+        {"ols": bad, "lmi": good.frame}, JOINTS, {"ols": good.bands, "lmi": good.bands}, ["N m"] * 7
+    )
+    pd.testing.assert_frame_equal(tables.validation, expected)
+    assert tables.validation.groupby("method", sort=False)["rel_rmse"].min()["ols"] > 3.5
+    assert tables.parameters["method"].tolist() == ["ols"] * base.rank + ["lmi"] * base.rank
+    np.testing.assert_allclose(tables.parameters["value"], np.tile(beta, 2))
+    sources = tables.consistency.groupby("method", sort=False)["standard_from"].unique()
+    assert sources.to_dict() == {"ols": ["base + URDF dependent parameters"], "lmi": ["fit"]}
+    assert len(tables.consistency) == 2 * len(robot.links)
+    pd.testing.assert_frame_equal(tables.regularisation, study.regularisation_table(summary, "N m"))
+    assert tables.torque_unit == "N m"
+    urdf_rows = model.massless_inertias(robot, text)
+    urdf_rows += study.hidden_mass_warnings(robot, base.tolerance)
+    extrapolated = study.extrapolation_warnings(tables.validation)
+    assert list(extrapolated) == ["ols"]
+    assert tables.warnings.values.tolist() == [
+        *([study.URDF_ROW, w] for w in urdf_rows),
+        [study.RECORDS_ROW, "cal: 1 interval(s) bridged"],
+        ["lmi", "climbs"],
+        ["ols", extrapolated["ols"]],
+    ]
+    assert tables.warnings_to_log == [*urdf_rows, extrapolated["ols"]]
+
+
 def test_the_prediction_frame_keeps_the_recorded_and_the_predicted_torque_apart():
     """prediction_frame: tau_meas_<joint> is the record's torque, tau_pred_<joint> the
     prediction; validation_table then scales the error by the recorded torque's RMS."""

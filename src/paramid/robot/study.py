@@ -57,9 +57,11 @@ from paramid.robot.model import (
     joint_units,
     law_columns,
     link_parameter_slices,
+    massless_inertias,
     parameter_units,
     regressor,
     robot_from_urdf,
+    torque_unit,
     urdf_parameters,
     with_coulomb,
     with_offsets,
@@ -1088,6 +1090,58 @@ def warnings_table(
     if validation is not None:
         rows += list(extrapolation_warnings(validation).items())
     return pd.DataFrame(rows, columns=["method", "warning"])
+
+
+@dataclass(frozen=True)
+class StudyTables:
+    """A study's tables as rule robot_tables writes them (module docstring; regularisation.csv:
+    :func:`regularisation_table`, warnings.csv: :func:`warnings_table`), the unit of a mean
+    over its joints' torques and the warnings to log: the URDF's placeholders and hidden masses,
+    and the predictions worse than no torque."""
+
+    validation: pd.DataFrame
+    parameters: pd.DataFrame
+    consistency: pd.DataFrame
+    regularisation: pd.DataFrame
+    warnings: pd.DataFrame
+    torque_unit: str
+    warnings_to_log: list[str]
+
+
+def study_tables(
+    robot: Robot,
+    urdf: str,
+    base: BaseParameters,
+    fits: Mapping[str, tuple[pd.DataFrame, Mapping[str, Any]]],
+    predictions: Mapping[str, tuple[pd.DataFrame, Mapping[str, Any]]],
+    stage_metas: Sequence[Mapping[str, Any]],
+) -> StudyTables:
+    """The tables of a study of ``robot`` (its URDF text ``urdf``, base parameters ``base``)
+    from each method's fit and each row's predictions (frame and metadata: the records' bands
+    of :func:`record_bands` under ``records``, the lmi fit's prior-weight ``curve``) and the
+    metadata of the records' stages ``stage_metas`` (what they warned of)."""
+    torque_units = [units["tau"] for units in joint_units(robot)]
+    unit = torque_unit(torque_units)
+    validation = validation_table(
+        {m: frame for m, (frame, _) in predictions.items()},
+        robot.joints,
+        {m: meta["records"] for m, (_, meta) in predictions.items()},
+        torque_units,
+    )
+    frames = {m: frame for m, (frame, _) in fits.items()}
+    curve = fits["lmi"][1].get("curve") if "lmi" in fits else None
+    noted = [text for meta in stage_metas for text in meta.get("warnings", [])]
+    placeholders = [*massless_inertias(robot, urdf), *hidden_mass_warnings(robot, base.tolerance)]
+    metas = {m: meta for m, (_, meta) in fits.items()}
+    return StudyTables(
+        validation=validation,
+        parameters=parameters_table(frames, base),
+        consistency=consistency_table(frames, base, robot),
+        regularisation=regularisation_table(curve, unit),
+        warnings=warnings_table(metas, validation, noted, placeholders),
+        torque_unit=unit,
+        warnings_to_log=[*placeholders, *extrapolation_warnings(validation).values()],
+    )
 
 
 def reference_model(
