@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from paramid import io
-from paramid.robot import study, urdf
+from paramid.robot import export, study
 
 
 def main(smk) -> None:
@@ -20,7 +20,7 @@ def main(smk) -> None:
     robot = study.law_robot(study.robot_of(cfg["robot"], source), choice)
     base = study.base_from_json(io.read_json(smk.input.base))
     fit, fit_meta = io.read_parquet(smk.input.fit)
-    exported = urdf.export_model(
+    exported = export.export_model(
         cfg,
         choice,
         robot,

@@ -14,7 +14,7 @@ from loaders import BASE_REL_TOL, load_robot
 from schema_blocks import defaults
 
 from paramid.base_parameters import base_parameters
-from paramid.robot import study, urdf
+from paramid.robot import export, study, urdf
 from paramid.robot.base import structural_base
 from paramid.robot.consistency import link_report
 from paramid.robot.model import (
@@ -613,7 +613,9 @@ def test_the_exported_model_is_the_fits_standard_parameters_with_what_the_data_d
     choice = {"laws": {"j1": "sign", "j2": "sign"}, "velocity_rad_s": 0.01}
     choice["offsets"] = [False, False]
     signals_meta = [{"cutoff_hz": 10.0}, {"cutoff_hz": 5.0}, {"cutoff_hz": 10.0}]
-    exported = urdf.export_model(cfg, choice, robot, base, path.read_text(), fit, {}, signals_meta)
+    exported = export.export_model(
+        cfg, choice, robot, base, path.read_text(), fit, {}, signals_meta
+    )
     assert "Signals low-passed at 5, 10 Hz (zero-phase)." in exported.urdf
     assert "Not pulled (lmi.free_links, a load the URDF lacks): l2." in exported.urdf
     root = ET.fromstring(
@@ -637,10 +639,10 @@ def test_the_exported_model_is_the_fits_standard_parameters_with_what_the_data_d
     expected = urdf.determinacy_table(robot, theta, urdf_parameters(robot), d)
     pd.testing.assert_frame_equal(exported.determinacy, expected)
     with pytest.raises(ValueError, match="lmi gives no standard parameters to export"):
-        urdf.export_model(cfg, choice, robot, base, "", fit[fit["kind"] == "base"], {}, [])
+        export.export_model(cfg, choice, robot, base, "", fit[fit["kind"] == "base"], {}, [])
     other = base_parameters(_random_rows(robot, 6)[:, :-1], robot.standard_names[:-1])
     with pytest.raises(ValueError, match="rerun robot_model"):
-        urdf.export_model(cfg, choice, robot, other, "", fit, {}, [])
+        export.export_model(cfg, choice, robot, other, "", fit, {}, [])
 
 
 def test_a_locked_joint_without_an_axis_is_fixed_about_the_urdf_default_axis(tmp_path):

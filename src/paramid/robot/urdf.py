@@ -26,7 +26,6 @@ in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJ
 The data determine only the base parameters, so a comment in each body's link says which of
 its standard parameters they fix (:func:`determinacy`, :func:`determinacy_notes`) and which the
 fit took from the prior (the URDF), and :func:`determinacy_table` lists them all.
-:func:`export_model` is rule robot_export's step: the file and that table of a fit.
 """
 
 from __future__ import annotations
@@ -36,7 +35,6 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -44,7 +42,6 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from paramid.base_parameters import BaseParameters
-from paramid.robot import study
 from paramid.robot.model import (
     ARMATURE,
     INERTIAL,
@@ -53,11 +50,9 @@ from paramid.robot.model import (
     Robot,
     RobotError,
     coordinate_unit,
-    held_offsets,
     joint_kinds,
     link_parameter_slices,
     shown_default_namespaces,
-    urdf_parameters,
     urdf_tree,
 )
 
@@ -524,57 +519,3 @@ def _preamble(text: str) -> str:
     head = text[: start.start()] if start else ""
     head = re.sub(r"^\s*<\?xml[^>]*\?>", "", head).strip()
     return head + "\n" if head else ""
-
-
-@dataclass(frozen=True)
-class ExportedModel:
-    """An identified model as rule robot_export writes it: the URDF's text and every standard
-    parameter's exported value, URDF value and determinacy (:func:`determinacy_table`)."""
-
-    urdf: str
-    determinacy: pd.DataFrame
-
-
-def export_model(
-    cfg: Mapping[str, Any],
-    choice: Mapping[str, Any],
-    robot: Robot,
-    base: BaseParameters,
-    source: str,
-    fit: pd.DataFrame,
-    fit_meta: Mapping[str, Any],
-    signals_meta: Sequence[Mapping[str, Any]],
-    mesh_prefix: str = "",
-) -> ExportedModel:
-    """A consistent fit's standard parameters (the fit frame ``fit``, its metadata
-    ``fit_meta``) written into the study's URDF text ``source`` (:func:`export_urdf`):
-    friction, armature and offsets per joint, per body what the data determine
-    (:func:`determinacy` of ``base``, the offsets the fit holds at 0 held) and the provenance
-    header (:func:`paramid.robot.study.export_header`, with the distinct low-pass cutoffs of
-    the calibration signals' metadata ``signals_meta``); ``mesh_prefix`` leads the mesh paths
-    from the exported file's folder to the source's."""
-    if list(base.standard_names) != robot.standard_names:
-        raise ValueError("base.json's standard parameters are not the model's: rerun robot_model")
-    _, theta = study.fit_vectors(fit)
-    if theta is None:
-        raise ValueError(f"{cfg['method']} gives no standard parameters to export")
-    held = held_offsets(robot)
-    d = determinacy(base, held)
-    notes = determinacy_notes(robot, d, cfg["lmi"].get("free_links") or ())
-    prismatic = "prismatic" in joint_kinds(robot)
-    armature = study.urdf_armature(robot, theta)
-    cutoffs = sorted({float(meta["cutoff_hz"]) for meta in signals_meta})
-    text = export_urdf(
-        source,
-        robot,
-        theta,
-        study.urdf_friction(robot, theta),
-        study.export_header(cfg, choice, fit_meta, prismatic, armature, cutoffs),
-        armature,
-        study.urdf_offsets(robot, theta),
-        notes,
-        dict(zip(robot.standard_names, d, strict=True)),
-        mesh_prefix=mesh_prefix,
-    )
-    table = determinacy_table(robot, theta, urdf_parameters(robot), d, held)
-    return ExportedModel(text, table)
