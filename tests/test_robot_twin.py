@@ -29,6 +29,7 @@ from paramid.robot.twin import (
     true_parameters,
 )
 from paramid.seeding import generator
+from paramid.simulation import sense
 
 KINOVA_URDF = Path(__file__).resolve().parents[1] / "data" / "kinova_gen3" / "kinovaGen3.urdf"
 
@@ -200,3 +201,31 @@ def test_each_sensor_draws_from_its_own_stream(kinova: Robot, theta: np.ndarray)
     e_q = (rec.q - rec.q_true) / 1e-3
     e_dq = (rec.dq - rec.dq_true) / 2e-3
     assert abs(np.corrcoef(e_q.ravel(), e_dq.ravel())[0, 1]) < 0.1
+
+
+def test_the_twin_measures_with_the_shared_sensor_model(kinova: Robot, theta: np.ndarray) -> None:
+    """q, q̇, τ are paramid.simulation.sense of the true signals with the draws of the streams
+    ("robot_twin", seed, record, "encoder" | "velocity" | "torque") times σ_q, σ_v and the
+    per-joint σ_τ: the encoder error lands before the rounding, every angle is a multiple of Δ."""
+    sigma = np.array([3.3] * 4 + [0.6] * 3)
+    noise = TwinNoise(1e-4, 3e-4, 2e-3, tuple(sigma))
+    rec = simulate(kinova, theta, excitation(kinova, seed=1), 2.0, 100.0, noise, 4, "cal")
+    e_q, e_v, e_tau = (
+        generator("robot_twin", 4, "cal", sensor).standard_normal(rec.q_true.shape)
+        for sensor in ("encoder", "velocity", "torque")
+    )
+    want = sense(
+        rec.q_true,
+        rec.dq_true,
+        rec.tau_true,
+        encoder_error=3e-4 * e_q,
+        encoder_step_rad=1e-4,
+        velocity_error=2e-3 * e_v,
+        additive_torque_error=sigma * e_tau,
+    )
+    for got, expected in zip((rec.q, rec.dq, rec.tau), want, strict=True):
+        np.testing.assert_array_equal(got, expected)
+    k = rec.q / 1e-4
+    np.testing.assert_allclose(k, np.round(k), rtol=0, atol=1e-6)
+    assert np.abs(rec.q - rec.q_true).max() > 5e-4  # the encoder error is there, not only Δ/2
+    np.testing.assert_allclose((rec.tau - rec.tau_true).std(axis=0), sigma, rtol=0.25)

@@ -9,6 +9,7 @@ import pytest
 
 from paramid import estimators, signals, simulation
 from paramid.hip import model, pipeline, twin
+from paramid.seeding import generator
 
 NAMES = ["Mxt", "Myt", "Jt", "fc", "fv"]
 KEYS = ["g_sin_q", "g_cos_q", "qdd", "sign_qd", "qd"]
@@ -177,3 +178,69 @@ def test_the_twins_truth_columns_carry_the_units_of_the_signals_they_are_compare
     assert set(pairs) == set(simulation.RECORD_UNITS)
     for column, processed in pairs.items():
         assert simulation.RECORD_UNITS[column] == signals.PROCESSED_UNITS[processed], column
+
+
+def test_sense_rounds_the_encoder_to_its_step_after_the_error():
+    """q_m = Δ·round((q + e_q)/Δ) on (N, n): 0.3Δ + 0.4Δ rounds to Δ (rounding q first would
+    give 0.4Δ); random angles over ±3 rad land on multiples of Δ within Δ/2 of q + e_q; Δ = 0
+    keeps q + e_q exactly."""
+    step = 1e-5
+    q = np.array([[0.3, -2.6], [1.49, 7.0]]) * step
+    e_q = np.array([[0.4, 0.0], [0.0, -0.2]]) * step
+    angle, _, _ = simulation.sense(q, q, q, encoder_error=e_q, encoder_step_rad=step)
+    np.testing.assert_allclose(angle / step, [[1.0, -3.0], [1.0, 7.0]], rtol=0, atol=1e-9)
+
+    rng = np.random.default_rng(0)
+    q = rng.uniform(-3.0, 3.0, (200, 7))
+    e_q = 3e-5 * rng.standard_normal(q.shape)
+    angle, _, _ = simulation.sense(q, q, q, encoder_error=e_q, encoder_step_rad=step)
+    k = angle / step
+    np.testing.assert_allclose(k, np.round(k), rtol=0, atol=1e-6)
+    assert np.abs(angle - (q + e_q)).max() <= 0.5 * step * (1 + 1e-6)
+    assert len(np.unique(np.round(k - np.round((q + e_q) / step)))) == 1  # the nearest step
+    angle, _, _ = simulation.sense(q, q, q, encoder_error=e_q)
+    np.testing.assert_array_equal(angle, q + e_q)
+
+
+def test_sense_adds_the_velocity_error_torque_gain_and_floor_per_joint():
+    """q̇_m = q̇ + e_v and τ_m = τ (1 + e_r) + e_a, the floor broadcast as σ (n,) · draws
+    (N, n); a single joint's (N,) signals take scalar errors; no error gives the truth."""
+    qd = np.array([[1.0, -0.5], [0.0, 2.0]])
+    tau = np.array([[10.0, -2.0], [4.0, 0.0]])
+    sigma, draws = np.array([3.3, 0.6]), np.array([[1.0, -1.0], [0.5, 2.0]])
+    gain = np.array([[0.1, 0.0], [-0.5, 0.2]])
+    _, velocity, torque = simulation.sense(
+        qd, qd, tau, velocity_error=0.25, relative_torque_error=gain,
+        additive_torque_error=sigma * draws,
+    )  # fmt: skip
+    np.testing.assert_allclose(velocity, [[1.25, -0.25], [0.25, 2.25]], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(torque, [[14.3, -2.6], [3.65, 1.2]], rtol=0, atol=1e-12)
+    one = np.array([2.0, -4.0])
+    _, _, torque = simulation.sense(
+        one, one, one, relative_torque_error=0.5, additive_torque_error=0.1
+    )
+    np.testing.assert_allclose(torque, [3.1, -5.9], rtol=0, atol=1e-15)
+    for measured, true in zip(simulation.sense(qd, -qd, tau), (qd, -qd, tau), strict=True):
+        np.testing.assert_array_equal(measured, true)
+
+
+def test_the_hip_twin_measures_with_the_shared_sensor_model(hip):
+    """The record's angle and torque are simulation.sense of its truth with the draws of
+    ("twin", seed, record) in the documented order: ripple frequencies and phases, relative
+    torque noise, encoder noise, additive torque noise."""
+    s = _settings(hip, torque_noise_relative=0.01)
+    rec = _record(hip, "calibration", s, seed=3)
+    rng = generator("twin", 3, "calibration")
+    rng.uniform(size=2 * s.ripple_sines)  # ripple frequencies, then phases
+    e_r, e_q, e_a = (rng.standard_normal(rec.time.size) for _ in range(3))
+    angle, _, torque = simulation.sense(
+        rec.angle_true,
+        rec.velocity_true,
+        rec.torque_true,
+        encoder_error=s.encoder_noise_rad * e_q,
+        relative_torque_error=0.01 * e_r,
+        additive_torque_error=s.torque_noise_nm * e_a,
+    )
+    np.testing.assert_array_equal(rec.angle, angle)
+    np.testing.assert_array_equal(rec.torque, torque)
+    assert np.all(rec.angle != rec.angle_true) and np.all(rec.torque != rec.torque_true)

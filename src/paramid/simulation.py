@@ -2,9 +2,10 @@
 
 :class:`Evaluable` is anything a twin can follow (``evaluate(t) -> (q, q̇, q̈)``);
 :class:`Trajectory` is a harmonic reference, offset plus sine and cosine terms in degrees as
-printed in the hip paper's Eq 18-19; :func:`measure` turns a true motion and torque into a
-:class:`Record` as the sensors see it (additive encoder error, relative and additive torque
-error).
+printed in the hip paper's Eq 18-19; :func:`sense` is the one sensor model of every twin
+(encoder error and quantisation, velocity error, torque gain error and additive floor) and
+:func:`measure` turns a true motion and torque into a :class:`Record` as the hip and chain
+twins' sensors see it.
 """
 
 from __future__ import annotations
@@ -115,6 +116,47 @@ class Record:
         return pd.DataFrame({column: getattr(self, column) for column in RECORD_UNITS})
 
 
+def sense(
+    q: Array,
+    qd: Array,
+    tau: Array,
+    *,
+    encoder_error: Array | float = 0.0,
+    encoder_step_rad: float = 0.0,
+    velocity_error: Array | float = 0.0,
+    relative_torque_error: Array | float = 0.0,
+    additive_torque_error: Array | float = 0.0,
+) -> tuple[Array, Array, Array]:
+    """The sensor model of every twin: measured (q_m, q̇_m, τ_m) from the true q, q̇, τ, arrays
+    of shape (N,) or (N, n) (each error broadcasts against its signal, e.g. σ (n,) · draws
+    (N, n)):
+
+    - encoder: q_m = Δ·round((q + e_q)/Δ) with Δ = ``encoder_step_rad``; Δ = 0 keeps q + e_q;
+    - velocity: q̇_m = q̇ + e_v;
+    - torque: τ_m = τ (1 + e_r) + e_a (gain error e_r, additive floor e_a).
+
+    The caller draws the errors from its own named streams (:mod:`paramid.seeding`), so each
+    twin keeps its order of draws.  Where their sizes come from:
+
+    - e_q: the hip and chain twins' σ_q = 1e-5 rad (``twin.encoder_noise_rad``); the robot
+      twin's σ_q = 0 and Δ = 1e-5 rad, the Kinova logs' 6 printed significant digits
+      (data/kinova_gen3/SOURCE.md, "Quantisation"; they show no noise beyond it);
+    - e_v: the robot twin's σ_v = 2e-3 rad/s, an assumption (SOURCE.md gives no figure); the
+      hip and chain records keep no measured velocity;
+    - e_r: the hip and chain twins' σ_r, 0 by default (the hip twin's once-default 0.0072 was
+      fitted to the hip paper's Table 3, not measured: its ``CALIBRATED`` settings);
+    - e_a: the hip and chain twins' σ_a = :data:`JOINT_TORQUE_SENSOR_NOISE_NM`, measured on a
+      real Gen3 joint torque sensor; the robot twin's per-joint σ_τ, stated by the study (the
+      shipped ``gen3_twin``: the real Gen3's ``TorqueCur`` content above 10 Hz, 3.0–3.6 N m on
+      joints 1–4, 0.56–0.66 N m on joints 5–7 in RunTrajectory1, SOURCE.md "Real or
+      simulated?").
+    """
+    angle = q + encoder_error
+    if encoder_step_rad > 0:
+        angle = encoder_step_rad * np.round(angle / encoder_step_rad)
+    return angle, qd + velocity_error, tau * (1.0 + relative_torque_error) + additive_torque_error
+
+
 def measure(
     time: Array,
     motion: tuple[Array, Array, Array],
@@ -123,14 +165,22 @@ def measure(
     relative_torque_error: Array,
     additive_torque_error: Array | float = 0.0,
 ) -> Record:
-    """A record as the sensors see it: q_m = q + e_q (encoder) and T_m = T (1 + e_r) + e_a
-    (torque sensor: gain noise e_r, white noise floor e_a [N m]), beside the true q, q̇, q̈
-    and T."""
+    """A record as the sensors of :func:`sense` see it: q_m = q + e_q (encoder, not quantised)
+    and T_m = T (1 + e_r) + e_a (torque sensor: gain noise e_r, white noise floor e_a [N m]),
+    beside the true q, q̇, q̈ and T (the record keeps no measured velocity)."""
     q, qd, qdd = motion
+    angle, _, measured = sense(
+        q,
+        qd,
+        torque,
+        encoder_error=encoder_error,
+        relative_torque_error=relative_torque_error,
+        additive_torque_error=additive_torque_error,
+    )
     return Record(
         time=time,
-        angle=q + encoder_error,
-        torque=torque * (1.0 + relative_torque_error) + additive_torque_error,
+        angle=angle,
+        torque=measured,
         angle_true=q,
         velocity_true=qd,
         acceleration_true=qdd,

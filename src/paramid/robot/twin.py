@@ -45,14 +45,16 @@ from paramid.robot.model import (
     velocity_limits,
 )
 from paramid.seeding import generator
+from paramid.simulation import sense
 
 Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class TwinNoise:
-    """Sensor model (module docstring): encoder step and noise [rad], velocity noise [rad/s],
-    torque noise [N m] (one value for all joints or one per joint)."""
+    """Sizes of the sensor model (module docstring; :func:`paramid.simulation.sense`): encoder
+    step and noise [rad], velocity noise [rad/s], torque noise [N m] (one value for all joints
+    or one per joint)."""
 
     encoder_step_rad: float
     encoder_noise_rad: float
@@ -169,9 +171,10 @@ def simulate(
 ) -> TwinRecord:
     """Sample the twin at ``rate_hz`` for ``duration_s`` (t = 0 … duration − 1/rate).
 
-    The true torque is :func:`inverse_dynamics` with ``theta``; each sensor draws from its own
-    stream ("robot_twin", seed, record, "encoder" | "velocity" | "torque"), so switching one
-    noise off leaves the others unchanged.
+    The true torque is :func:`inverse_dynamics` with ``theta``; the sensors are the shared model
+    :func:`paramid.simulation.sense` (no torque gain error), each drawing from its own stream
+    ("robot_twin", seed, record, "encoder" | "velocity" | "torque"), so switching one noise off
+    leaves the others unchanged.
     """
     n = int(round(duration_s * rate_hz))
     if n < 2:
@@ -185,14 +188,20 @@ def simulate(
     e_q = generator("robot_twin", seed, record, "encoder").standard_normal(shape)
     e_v = generator("robot_twin", seed, record, "velocity").standard_normal(shape)
     e_tau = generator("robot_twin", seed, record, "torque").standard_normal(shape)
-    q_m = q + noise.encoder_noise_rad * e_q
-    if noise.encoder_step_rad > 0:
-        q_m = noise.encoder_step_rad * np.round(q_m / noise.encoder_step_rad)
+    q_m, dq_m, tau_m = sense(
+        q,
+        dq,
+        tau,
+        encoder_error=noise.encoder_noise_rad * e_q,
+        encoder_step_rad=noise.encoder_step_rad,
+        velocity_error=noise.velocity_noise_rad_s * e_v,
+        additive_torque_error=noise.torque_sigma(robot.n_joints) * e_tau,
+    )
     return TwinRecord(
         time=t,
         q=q_m,
-        dq=dq + noise.velocity_noise_rad_s * e_v,
-        tau=tau + noise.torque_sigma(robot.n_joints) * e_tau,
+        dq=dq_m,
+        tau=tau_m,
         q_true=q,
         dq_true=dq,
         ddq_true=ddq,
