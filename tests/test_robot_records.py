@@ -788,6 +788,23 @@ def test_a_quantised_log_at_its_own_grid_bridges_no_gap():
     assert records.gap_warning(record, "x") is None
 
 
+def test_a_jittered_clock_is_put_on_its_own_interval_and_bridges_no_gap():
+    """±0.3 ms on every stamp of a 1 kHz log (within max_jitter): the grid is the clock's 1 ms,
+    the least-squares slope of stamp against sample number (the median interval, one jittered
+    interval, was 0.8 % off: 16 samples more, the record stretched), and nothing is told as
+    bridged (a 1.6 ms step from an early to a late stamp drops no sample); a sample dropped
+    among them is still one gap of two intervals, after its row."""
+    t = (np.arange(2000) + np.random.default_rng(0).uniform(-0.3, 0.3, 2000)) / 1000.0
+    assert abs(np.median(np.diff(t)) / 1e-3 - 1) > 7e-3 and np.max(np.diff(t)) > 1.5e-3
+    record = records.record_from_table(frame(t), "x.csv", JOINTS, max_jitter=10.0)
+    assert record.resampled and record.sample_rate_hz == pytest.approx(1000.0, rel=1e-4)
+    assert record.time.size in (1999, 2000) and record.gaps == 0
+    assert records.gap_warning(record, "x") is None
+    dropped = records.record_from_table(frame(np.delete(t, 1200)), "x.csv", JOINTS, max_jitter=10.0)
+    assert dropped.sample_rate_hz == pytest.approx(1000.0, rel=1e-4) and dropped.gaps == 1
+    assert dropped.longest_gap == pytest.approx(2.0, abs=0.05) and dropped.gap_row == 1199
+
+
 def test_a_noisy_measured_velocity_is_low_passed():
     """The measured velocity passes the same low-pass as the angle: a 150 Hz ripple on it
     (far above the 10 Hz cutoff) is gone from q̇ and from the q̈ taken from it."""

@@ -4,9 +4,9 @@ A measured record is a CSV or Parquet file (read by :func:`paramid.io.read_table
 judges the table it gives) with columns ``time``, ``angle``, ``torque`` and
 optionally ``velocity`` (names mappable per study).  Every defect is reported once, naming
 the file and the row or column, as an :class:`InputError`.  Jittered time stamps are
-linearly interpolated onto the uniform grid t₀ + k/f_s (f_s = 1/median Δt) when the
-largest deviation of an interval from the median interval stays within ``max_jitter`` of
-it; otherwise the record is rejected.
+linearly interpolated onto the uniform grid t₀ + k/f_s (1/f_s the interval of their clock,
+:func:`clock_fit`; else the median Δt) when the largest deviation of an interval from the
+median interval stays within ``max_jitter`` of it; otherwise the record is rejected.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class MeasuredRecord:
     angle: Array
     torque: Array
     velocity: Array | None
-    sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
+    sample_rate_hz: float  # of the uniform grid: 1 / its interval (on_uniform_grid)
     jitter: float  # max |Δt − median Δt| / median Δt in the file
     resampled: bool
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
@@ -627,6 +627,64 @@ def quantised_uniform(t: Array, resolution: float) -> bool:
     return float(np.abs(t - line).max()) <= step + allowance
 
 
+#: a step further from the typical interval than this many robust deviations of the steps (a
+#: normal jitter's standard deviations) is no jitter: a phase jump or a gap, where a clock's runs
+#: are cut (:func:`clock_fit`)
+JUMP_SCALES = 5.0
+
+
+def clock_fit(t: Array, resolution: float = 0.0) -> tuple[float, Array] | None:
+    """The interval [s] of the uniform clock that took the stamps ``t`` (strictly increasing;
+    rounded to ``resolution``, :func:`stamp_resolution`) and each of their intervals in its
+    intervals, net of the stamps' jitter: (interval, spans); None where the stamps are no such
+    clock's, each within half an interval of its tick (a clock whose rate wanders).
+
+    The median interval of jittered stamps is one noisy interval (±0.3 ms on a 1 kHz log: 1 %
+    off, stretching the record); the clock's interval is the least-squares slope of stamp
+    against sample number over the runs between the steps that are no jitter, each run with its
+    own intercept (a gap or a phase jump leaves it unbiased).  Such a step is one of
+    :data:`GAP_INTERVALS` typical intervals (the mean of the shorter steps) or longer, or one
+    off the median step by more than :data:`JUMP_SCALES` robust deviations of the steps and by
+    more than the stamps' rounding.  It spans the intervals from the line of the run before it
+    at its last stamp to the line of the run after it at its first: a late stamp leaves both
+    lines in place, a dropped sample moves the second by an interval.  A long step that spans
+    fewer than :data:`GAP_INTERVALS` intervals (late stamps) joins its runs again before the
+    slope is fitted the second time: a cut at a late stamp would bias it."""
+    steps = np.diff(t)
+    typical = float(steps[steps < GAP_INTERVALS * steps.mean()].mean())
+    deviation = np.abs(steps - np.median(steps))
+    scale = 1.4826 * float(np.median(deviation))  # a normal jitter's σ
+    jumps = (deviation > JUMP_SCALES * scale) & (deviation > resolution + rounding_allowance(t))
+    breaks = jumps | (steps >= GAP_INTERVALS * typical)
+    for _ in range(2):  # cut at every candidate, then at the jumps and the gaps among them only
+        fit = _runs_fit(t, breaks)
+        if fit is None:
+            return None
+        interval, ticks = fit
+        spans = np.diff(ticks) / interval
+        breaks &= jumps | (spans >= GAP_INTERVALS)
+    return interval, spans
+
+
+def _runs_fit(t: Array, breaks: NDArray[np.bool_]) -> tuple[float, Array] | None:
+    """The least-squares slope of the stamps ``t`` against their number, each run between two
+    ``breaks`` (per step) with its own intercept, and each stamp's point on its run's line;
+    None where no run has two stamps or a stamp lies half an interval or more off its line."""
+    run = np.concatenate([[0], np.cumsum(breaks)])
+    counts = np.bincount(run).astype(np.float64)
+    index = np.arange(t.size, dtype=np.float64)
+    centred_index = index - (np.bincount(run, index) / counts)[run]
+    centred_t = t - (np.bincount(run, t) / counts)[run]
+    spread = float(np.sum(centred_index**2))
+    if spread == 0.0:
+        return None
+    interval = float(np.sum(centred_index * centred_t)) / spread
+    residual = centred_t - interval * centred_index
+    if float(np.abs(residual).max()) >= 0.5 * interval:
+        return None
+    return interval, t - residual
+
+
 def on_uniform_grid(
     data: dict[str, Array],
     path: Path,
@@ -640,11 +698,11 @@ def on_uniform_grid(
     doubles' rounding or to the logger's resolution (:func:`quantised_uniform`) are replaced by
     the grid of the span's mean interval (no interpolation: each sample is at its grid point);
     jittered ones (within ``max_jitter``, :func:`time_grid`) are linearly interpolated onto the
-    grid of the median interval, or, where the stamps are rounded to a logger's resolution
-    (:func:`stamp_resolution`; the median is then a rounded interval: 3 ms for 300 Hz), of
-    the mean of the intervals shorter than :data:`GAP_INTERVALS` mean intervals (the gaps
-    left out).  ``rows``: each stamp's data row from ``first_row``, for the errors
-    (:func:`time_grid`)."""
+    grid of their clock's interval (:func:`clock_fit`), else of the median interval, or, where
+    the stamps are rounded to a logger's resolution (:func:`stamp_resolution`; the median is
+    then a rounded interval: 3 ms for 300 Hz), of the mean of the intervals shorter than
+    :data:`GAP_INTERVALS` mean intervals (the gaps left out).  ``rows``: each stamp's data
+    row from ``first_row``, for the errors (:func:`time_grid`)."""
     t = data["time"]
     resolution = stamp_resolution(t) if t.size >= 3 else 0.0
     quantised = resolution > 0 and quantised_uniform(t, resolution)
@@ -656,7 +714,9 @@ def on_uniform_grid(
         grid: Array = interval * np.arange(t.size, dtype=np.float64)
         return {**data, "time": grid}, interval, 0.0, False
     interval = median
-    if resolution > 0:
+    if (clock := clock_fit(t, resolution)) is not None:
+        interval = clock[0]
+    elif resolution > 0:
         steps = np.diff(t)
         interval = float(steps[steps < GAP_INTERVALS * steps.mean()].mean())
     grid = uniform_grid(t, interval)

@@ -39,12 +39,14 @@ from paramid.ingest import (
     UNIFORM_JITTER,
     UNIT_FACTORS,
     check_file_units,
+    clock_fit,
     data_row,
     first_left_out,
     lines_of,
     numeric_columns,
     on_uniform_grid,
     refuse_cut_last_line,
+    stamp_resolution,
     trimmed_time,
     unrepeated_rows,
 )
@@ -68,7 +70,7 @@ class RobotRecord:
     dq: Array | None  # (N, n) [rad/s], when measured
     tau: Array  # (N, n) [N m]
     joints: tuple[str, ...]
-    sample_rate_hz: float  # of the uniform grid = 1 / median interval of the file
+    sample_rate_hz: float  # of the uniform grid: 1 / its interval (ingest.on_uniform_grid)
     jitter: float  # max |Δt − median Δt| / median Δt in the file (the part kept)
     resampled: bool
     rows_trimmed: int = 0  # rows dropped by trim_start_s / trim_end_s
@@ -87,8 +89,9 @@ class RobotRecord:
     tau_columns: tuple[str, ...] = ()  # the file's torque column of each joint
     dq_columns: tuple[str, ...] = ()  # the file's velocity column of each joint (if logged)
     # the file's intervals of GAP_INTERVALS grid intervals or longer (dropped samples, bridged
-    # by interpolation on a resampled grid), the longest [grid intervals], where it starts [s
-    # from the record's start] and the file's data row (0-based) before it
+    # by interpolation on a resampled grid; a jittered clock's net of the jitter:
+    # ingest.clock_fit), the longest [grid intervals], where it starts [s from the record's
+    # start] and the file's data row (0-based) before it
     gaps: int = 0
     longest_gap: float = 0.0
     gap_at_s: float = 0.0
@@ -555,7 +558,9 @@ def record_from_table(
     )
     n = len(joints)
     source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
-    steps = np.diff(stamps) / interval
+    # the grid's clock, whose gaps are spans net of the stamps' jitter
+    clock = clock_fit(stamps, stamp_resolution(stamps)) if resampled else None
+    steps = np.diff(stamps) / interval if clock is None else clock[1]
     longest = int(np.argmax(steps))
     return RobotRecord(
         time=data["time"],
