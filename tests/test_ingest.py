@@ -138,6 +138,25 @@ def test_rounded_stamps_with_a_gap_are_resampled_at_the_rate_they_were_taken(tmp
     assert rec.resampled and rec.sample_rate_hz == pytest.approx(300.0, rel=1e-5)
 
 
+@pytest.mark.parametrize("dropped", [[1200], [700, 1300]])
+def test_rows_dropped_from_a_log_in_whole_ms_are_gaps(tmp_path, dropped):
+    """A 1 kHz log stamped in whole ms with isolated rows dropped (2 ms steps): no rounded
+    uniform grid (rounding 1 ms gives 1 ms steps only; drops spread unevenly are no rounding
+    of a slower clock either), so not laid on the grid of its mean interval, which shifted
+    every sample after a drop; its gaps are refused naming the row, or bridged on the 1 kHz
+    grid by max_jitter, each sample at its own time."""
+    stamps = np.delete(np.arange(2000.0), dropped)  # [ms]
+    frame = pd.DataFrame({"time": stamps, "angle": 2e-3 * stamps, "torque": np.sin(stamps)})
+    frame.to_csv(path := tmp_path / "r.csv", index=False)
+    row = dropped[0] + 1  # the data row (1-based) of the stamp after the first gap
+    with pytest.raises(ingest.InputError, match=rf"jitter 1 .* data row {row} .* a gap"):
+        loaders.load_record(path, {"time": "ms"})
+    rec = loaders.load_record(path, {"time": "ms"}, max_jitter=2.0)
+    assert rec.resampled and rec.sample_rate_hz == pytest.approx(1000.0, rel=1e-12)
+    assert rec.time.size == 2000
+    np.testing.assert_allclose(rec.angle, 2.0 * rec.time, atol=1e-12)
+
+
 def test_same_motion_needs_every_joint_to_agree():
     """Two records of one file read one motion only where every joint's columns agree: one
     joint alike and another unrelated is two motions."""

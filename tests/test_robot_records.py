@@ -788,6 +788,18 @@ def test_a_quantised_log_at_its_own_grid_bridges_no_gap():
     assert records.gap_warning(record, "x") is None
 
 
+def test_a_row_dropped_from_a_log_in_whole_ms_is_told():
+    """A 1 kHz log in whole ms (the Gen3's) with one row dropped: its 2 ms step is a gap, not
+    a rounding (rounding 1 ms intervals leaves 1 ms steps only), bridged and told with its
+    row; it was laid on the grid of the mean interval, every sample after it shifted."""
+    t = np.delete(np.arange(2000), 1200) / 1000.0
+    record = records.record_from_table(frame(t), "x.csv", JOINTS, max_jitter=10.0)
+    assert record.resampled and record.sample_rate_hz == pytest.approx(1000.0, rel=1e-12)
+    assert record.gaps == 1 and record.gap_row == 1199 and record.time.size == 2000
+    warning = records.gap_warning(record, "x")
+    assert warning is not None and "the longest 2 sample intervals, after data row 1200" in warning
+
+
 def test_a_jittered_clock_is_put_on_its_own_interval_and_bridges_no_gap():
     """±0.3 ms on every stamp of a 1 kHz log (within max_jitter): the grid is the clock's 1 ms,
     the least-squares slope of stamp against sample number (the median interval, one jittered

@@ -612,7 +612,9 @@ def quantised_uniform(t: Array, resolution: float) -> bool:
     ms of a 300 Hz log: intervals of 3 and 4 ms): the stamps are whole multiples of the
     resolution from the first, it is finer than the mean interval, and every stamp lies
     within one resolution of the line through the first and the last, as rounding leaves them
-    (each stamp off by half a resolution at most, the line's ends by as much).  Such a log is
+    (each stamp off by half a resolution at most, the line's ends by as much); where a step is
+    twice the shortest or longer (a dropped sample's), they must be a rounded grid
+    (:func:`_rounded_grid`: a 1 kHz log in whole ms with a row dropped is not).  Such a log is
     uniform at the span's mean interval; its median interval (3 ms) would put it at the wrong
     rate.  ``resolution``: :func:`stamp_resolution` of ``t``."""
     mean = float(t[-1] - t[0]) / (t.size - 1)
@@ -623,8 +625,38 @@ def quantised_uniform(t: Array, resolution: float) -> bool:
     step = float(t[-1] - t[0]) / counts[-1]  # the resolution, from the whole span
     if float(np.abs(t - t[0] - counts * step).max()) > 0.01 * step + 2 * allowance:
         return False  # not on the resolution's grid: jitter that happens to take few values
+    steps = np.diff(counts)
+    if steps.max() >= 2 * steps.min() and not _rounded_grid(counts):
+        return False  # a step a dropped sample's length: a gap (1 kHz in whole ms, 2 ms)
     line = t[0] + mean * np.arange(t.size)
     return float(np.abs(t - line).max()) <= step + allowance
+
+
+def _rounded_grid(counts: Array) -> bool:
+    """Whether the whole numbers ``counts`` (each stamp's resolutions from the first, N of
+    them) are a uniform grid of x resolutions rounded, round(a + k·x), whose steps are ⌊x⌋
+    and ⌈x⌉ only.  The span, its ends rounded, admits x from (span − 1) / (N − 1): where that
+    is whole, so is x (a 1 kHz log in whole ms is at 1 ms, its one 2 ms step a dropped row, not
+    the rounding of a 999.6 Hz clock) and a longer step is a gap.  And some line must leave
+    every count within half of it (counts − k·x spread over 1 at most: rounding spreads the
+    longer steps evenly, rows dropped here and there do not).  The spread is convex in x: its
+    least is found by ternary search over the x the span admits.  Rows dropped evenly are
+    the rounding of a slower clock, and are taken for it."""
+    rows = counts.size - 1
+    longest = int(np.diff(counts).max())
+    if longest > -(-(int(counts[-1]) - 1) // rows):  # ⌈(span − 1) / (N − 1)⌉
+        return False
+    k = np.arange(counts.size, dtype=np.float64)
+
+    def spread(x: float) -> float:
+        off = counts - x * k
+        return float(off.max() - off.min())
+
+    low, high = (counts[-1] - 1) / rows, (counts[-1] + 1) / rows
+    for _ in range(100):  # a third of the interval gone each time: to float precision
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        low, high = (low, b) if spread(a) <= spread(b) else (a, high)
+    return spread(0.5 * (low + high)) <= 1.0 + 1e-9
 
 
 #: a step further from the typical interval than this many robust deviations of the steps (a
