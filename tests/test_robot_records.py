@@ -439,6 +439,26 @@ def test_a_near_miss_column_name_is_shown(tmp_path: Path, uniform: Path):
         loaders.load_robot_record(path, JOINTS)
 
 
+def test_a_unit_bearing_header_missing_a_templates_column_shows_the_closest(tmp_path: Path):
+    """A header that writes units after the names (``q_shoulder [rad]``): a template without
+    them, a column misspelt among them and a time column named without its unit each show
+    the file's closest columns, as other missing columns do."""
+    units = {"time": "[s]", "q": "[rad]", "dq": "[rad/s]", "tau": "[N m]"}
+    data = frame(np.arange(300) / 100.0)
+    data.columns = [f"{c} {units[c.split('_')[0]]}" for c in data.columns]
+    data = data.rename(columns={"q_wrist [rad]": "q_wirst [rad]"})
+    columns = {"time": "time [s]", "q": "q_{joint} [rad]", "dq": "dq_{joint} [rad/s]"}
+    with pytest.raises(InputError, match=r"closest columns are 'q_shoulder \[rad\]'"):
+        records.record_from_table(data, "x.csv", JOINTS, columns | {"q": "q_{joint}"}, max_jitter=1)
+    with pytest.raises(
+        InputError,
+        match=r"missing column 'q_wrist \[rad\]' .*closest columns are 'q_wirst \[rad\]'",
+    ):
+        records.record_from_table(data, "x.csv", JOINTS, columns, max_jitter=1)
+    with pytest.raises(InputError, match=r"missing time column 'time'; .*closest .* 'time \[s\]'"):
+        records.record_from_table(data, "x.csv", JOINTS, columns | {"time": "time"}, max_jitter=1)
+
+
 @pytest.mark.parametrize("template", ["q{i}_{unit}", "q{i}{0}", "q{i}{"])
 def test_a_malformed_column_template(uniform: Path, template: str):
     with pytest.raises(InputError, match=r"columns.q = .* is not a column template"):

@@ -305,14 +305,23 @@ def with_time(
     return frame.assign(**{name: combined}), name
 
 
+#: a unit a header writes after a column's name: ``Position1 [rad]``, ``Torque1 (N m)``
+HEADER_UNIT = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
+
+
 def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
-    """The file's columns closest to ``wanted`` (a stray space, another case, a typo), else the
-    first ten."""
+    """The file's columns closest to ``wanted`` (a stray space, another case, a typo), their
+    names and ``wanted`` compared also without a unit the header writes after them
+    (:data:`HEADER_UNIT`: ``Position1 [rad]`` for ``Position1``), else the first ten."""
     from difflib import get_close_matches
 
     names = [str(c) for c in frame.columns]
     elsewhere = header_of_columns(lines_of(frame), [wanted])
     close = get_close_matches(wanted, names, n=3, cutoff=0.8)
+    if not close:
+        bare = {HEADER_UNIT.sub("", name): name for name in reversed(names)}  # first kept
+        matched = get_close_matches(HEADER_UNIT.sub("", wanted), list(bare), n=3, cutoff=0.8)
+        close = [bare[name] for name in matched]
     if close:
         return f"the file's closest columns are {', '.join(map(repr, close))}{elsewhere}"
     return f"the file's columns begin {', '.join(map(repr, names[:10]))}{elsewhere}"
@@ -357,6 +366,7 @@ def _field_columns(
                 f"{field} columns {present} of those configured"
                 + ("; it numbers its joints from 0: use {i0} for that" if zero else "")
                 + ("; it numbers its joints from 1: use {i} for that" if one else "")
+                + ("" if zero or one else "; " + _nearest_columns(frame, column))
             )
     if _indexed(template):
         found = _indexed_columns(frame, template)
@@ -509,7 +519,7 @@ def record_from_table(
     frame, time_name = with_time(frame, columns["time"], units or {}, path)
     if time_name not in frame.columns:
         raise InputError(
-            f"{path}: missing time column {time_name!r}; the file has {list(frame.columns)}"
+            f"{path}: missing time column {time_name!r}; " + _nearest_columns(frame, time_name)
         )
     unit = (units or {}).get("time", "s")
     rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
