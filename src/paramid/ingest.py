@@ -659,7 +659,7 @@ def _rounded_grid(counts: Array) -> bool:
     return spread(0.5 * (low + high)) <= 1.0 + 1e-9
 
 
-#: a step further from the typical interval than this many robust deviations of the steps (a
+#: a step further from the median step than this many robust deviations of the steps (a
 #: normal jitter's standard deviations) is no jitter: a phase jump or a gap, where a clock's runs
 #: are cut (:func:`clock_fit`)
 JUMP_SCALES = 5.0
