@@ -9,7 +9,9 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "cec2022_run")
     dim, algorithm = int(smk.wildcards.dim), smk.wildcards.algorithm
-    settings = {k: cfg[k] for k in runs.RUN_SETTINGS}
+    settings = {k: cfg[k] for k in runs.RUN_SETTINGS} | {
+        "optimiser_settings": cfg["optimiser_settings"]
+    }
     results = {}
     for function in cfg["functions"]:
         job = results[function] = runs.run_configured(function, dim, algorithm, **settings)

@@ -10,7 +10,8 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "robot_recovery")
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = study.base_from_json(io.read_json(smk.input.base))
-    truth = twin.true_parameters(robot, cfg["twin"]["seed"], cfg["twin"]["inertia_spread"])
+    t = cfg["twin"]
+    truth = twin.true_parameters(robot, t["seed"], t["inertia_spread"], **t["friction"])
     fits = {m: io.read_parquet(p)[0] for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
     table = study.recovery_table(fits, base, truth)
     io.write_csv(table, smk.output[0])

@@ -16,6 +16,7 @@ import pytest
 import reference_kinematics as ref
 import yaml
 from reference_filters import reference_ekf, reference_sequential_ekf
+from schema_blocks import defaults
 from scipy import stats as sps
 
 from paramid import io
@@ -92,10 +93,15 @@ CFG = {
             "sequential": {"population": 4, "iterations": 2},
         },
         "bounds": {"alpha": [1e-7, 1e-5], "beta": [1e-7, 1e-5], "gamma": [1e-5, 1e-3]},
-        "settings": {},
+        "settings": defaults("$defs", "mipo"),  # the schema fills a stage's by its method's
     },
     "search_box": {"angle_deg": 0.1, "length_mm": 1.0, "compliance_rad_per_knm": 1e-3},
-    "ipso": {"method": "ipso", "population": 30, "iterations": 30, "settings": {}},
+    "ipso": {
+        "method": "ipso",
+        "population": 30,
+        "iterations": 30,
+        "settings": defaults("$defs", "ipso"),
+    },
     "lasso": {"iterations": 10, "folds": 3, "n_lambda": 5, "lambda_ratio": 1e-4},
     "ukf": {"iterations": 3, "alpha": 1.0, "beta": 2.0, "kappa": 0.0},
     "lm_ga": {
@@ -104,7 +110,13 @@ CFG = {
     },
     "ekf_dqpso": {
         "ekf_iterations": 4,
-        "dqpso": {"method": "dqpso", "iterations": 3, "population": 10, "refine_scale": 0.25},
+        "dqpso": {
+            "method": "dqpso",
+            "iterations": 3,
+            "population": 10,
+            "refine_scale": 0.25,
+            "settings": defaults("$defs", "dqpso"),
+        },
     },
 }
 
@@ -814,12 +826,15 @@ def test_swarms_respect_the_interface(method):
         return np.sum((X - 0.3) ** 2, axis=-1)
 
     seeds = [seed_sequence("test", method.__name__, r) for r in range(3)]
-    res = method(sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds)
+    own = defaults("$defs", method.__name__)
+    res = method(sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds, **own)
     assert res.best_x.shape == (3, 4) and np.all(np.abs(res.best_x) <= 1)
     np.testing.assert_array_equal(res.n_evals, 12 * 15)
     assert np.all(np.diff(res.history, axis=1) <= 0)
     assert np.all(res.best_f < res.history[:, 0]) and np.all(res.best_f < 0.05)
-    alone = method(sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds[1:2])
+    alone = method(
+        sphere, -np.ones(4), np.ones(4), population=12, iterations=15, seeds=seeds[1:2], **own
+    )
     np.testing.assert_array_equal(alone.best_x[0], res.best_x[1])  # batch independence
 
 

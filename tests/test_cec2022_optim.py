@@ -12,10 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
+from schema_blocks import defaults
 
 from paramid import audit as audit_columns
 from paramid import io
 from paramid.cec2022 import paper, study
+from paramid.cec2022 import runs as cec_runs
 from paramid.cec2022.runs import run_job
 from paramid.errors import InputError
 from paramid.optim import base
@@ -49,7 +51,14 @@ CEC_METHODS = [m for m in ("po", "mipo", "woa", "hho", "ggo", "sga", "ho") if m 
 #: The interface's contract tests run over every registered method (a user's new one too);
 #: the settings a method cannot go without.
 CONTRACT_METHODS = sorted(METHODS)
-REQUIRED_SETTINGS: dict[str, dict[str, float]] = {"agwo": {"gamma": 0.5}}
+#: The optimisers' settings of the schema's blocks (no library defaults: the schema holds them).
+SCHEMA_SETTINGS = {m: defaults("$defs", m) for m in ("ipso", "dqpso", "mipo", "woa", "ggo")}
+REQUIRED_SETTINGS: dict[str, dict] = {"agwo": {"gamma": 0.5}, **SCHEMA_SETTINGS}
+
+
+def own(algorithm: str) -> dict:
+    """The schema's settings of a CEC 2022 algorithm (display name), as run jobs get them."""
+    return cec_runs.optimiser_settings(SCHEMA_SETTINGS, algorithm)
 
 
 def method(name: str):
@@ -141,7 +150,7 @@ SPHERE_TOLERANCE = {"woa": 0.5, "ggo": 0.03}
 
 @pytest.mark.parametrize("name", CEC_METHODS)
 def test_finds_the_optimum_of_a_shifted_sphere(name: str) -> None:
-    res = METHODS[name](
+    res = method(name)(
         shifted_sphere(CENTRE),
         -5 * np.ones(5),
         5 * np.ones(5),
@@ -173,15 +182,17 @@ def test_nan_values_rank_last_and_degenerate_boxes(name: str) -> None:
 
 def test_chebyshev_map_and_initialisation() -> None:
     # Eq 37 with tau = 2 is x -> 2 x^2 - 1: 0.5 -> -0.5 (a fixed point), 0 -> -1 -> 1 -> 1.
-    np.testing.assert_allclose(chebyshev_sequence([0.5, 0.0], 4)[:, 0], [0.5, -0.5, -0.5, -0.5])
-    np.testing.assert_allclose(chebyshev_sequence([0.5, 0.0], 4)[:, 1], [0.0, -1.0, 1.0, 1.0])
+    np.testing.assert_allclose(
+        chebyshev_sequence([0.5, 0.0], 4, 2.0)[:, 0], [0.5, -0.5, -0.5, -0.5]
+    )
+    np.testing.assert_allclose(chebyshev_sequence([0.5, 0.0], 4, 2.0)[:, 1], [0.0, -1.0, 1.0, 1.0])
     x0 = 0.3
-    seq = chebyshev_sequence([x0], 3)[:, 0]
+    seq = chebyshev_sequence([x0], 3, 2.0)[:, 0]
     np.testing.assert_allclose(seq, [x0, 2 * x0**2 - 1, 2 * (2 * x0**2 - 1) ** 2 - 1])
     np.testing.assert_allclose(chebyshev_sequence([0.3], 3, tau=3.0)[1], [4 * 0.027 - 0.9])
     # Eq 38: lb + (x + 1)/2 (ub - lb), individuals along the last axis.
     lower, upper = np.array([[[-10.0], [0.0]]]), np.array([[[10.0], [4.0]]])
-    X = chebyshev_population(np.array([[0.5, 0.0]]), lower, upper, 3)
+    X = chebyshev_population(np.array([[0.5, 0.0]]), lower, upper, 3, 2.0)
     np.testing.assert_allclose(X[0, 0], [5.0, -5.0, -5.0])  # x = 0.5, -0.5, -0.5
     np.testing.assert_allclose(X[0, 1], [2.0, 0.0, 4.0])  # x = 0, -1, 1
 
@@ -299,7 +310,13 @@ def test_study_tables_ranks_and_tests_on_a_small_protocol() -> None:
         for function in (1, 5, 9):
             for algorithm in algorithms:
                 frame, history, wall = run_job(
-                    function, dim, algorithm, runs=4, population=10, iterations=6
+                    function,
+                    dim,
+                    algorithm,
+                    runs=4,
+                    population=10,
+                    iterations=6,
+                    optimiser_settings=own(algorithm),
                 )
                 assert frame["n_evals"].tolist() == [60] * 4
                 assert len(history) == 4 * 6 and history["evaluations"].max() == 60
@@ -428,8 +445,11 @@ def test_run_configured_is_run_job_with_the_benchmarks_settings() -> None:
     from paramid.cec2022.runs import run_configured, run_job
 
     cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
+    cfg |= {"optimiser_settings": {}}
     job = run_configured(2, 10, "HHO", **cfg)
-    frame, history, _ = run_job(2, 10, "HHO", runs=3, population=10, iterations=4, seed=7)
+    frame, history, _ = run_job(
+        2, 10, "HHO", runs=3, population=10, iterations=4, optimiser_settings={}, seed=7
+    )
     assert job.iterations == 4 and job.wall_s > 0
     pd.testing.assert_frame_equal(job.runs.drop(columns="time_s"), frame)
     pd.testing.assert_frame_equal(job.history, history)
@@ -450,6 +470,7 @@ def test_job_tables_stack_every_function_and_split_back() -> None:
     )
 
     cfg = {"runs": 3, "population": 10, "iterations": 4, "budget": "paper", "seed": 7}
+    cfg |= {"optimiser_settings": own("WOA")}
     results = {f: run_configured(f, 10, "WOA", **cfg) for f in (9, 2, 12)}
     run_table, history = job_tables(results)
     assert list(run_table.columns) == list(RUN_UNITS)
@@ -468,6 +489,7 @@ def test_split_jobs_keys_every_function_by_its_job_file() -> None:
     from paramid.cec2022.runs import by_function, job_tables, run_configured, split_jobs
 
     cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
+    cfg |= {"optimiser_settings": own("WOA")}
     run_table, _ = job_tables({f: run_configured(f, 10, "WOA", **cfg) for f in (4, 1)})
     jobs = split_jobs({"results/cec2022/runs/d10/WOA.parquet": run_table})
     assert list(jobs) == [(10, 4, "WOA"), (10, 1, "WOA")]
@@ -1000,7 +1022,9 @@ def test_a_text_place_of_zero_is_rejected():
 
 
 def test_run_job_error_is_f_minus_the_bias():
-    frame, _, _ = run_job(1, 10, "WOA", runs=2, population=5, iterations=2)
+    frame, _, _ = run_job(
+        1, 10, "WOA", runs=2, population=5, iterations=2, optimiser_settings=own("WOA")
+    )
     np.testing.assert_array_equal(frame["error"], frame["best_f"] - 300.0)
 
 
@@ -1057,7 +1081,7 @@ def test_mipo_opposition_weight_uses_the_budget_fraction(monkeypatch):
     monkeypatch.setattr(
         mipo_mod, "opposition_weight", lambda t: seen.append(np.array(t)) or orig(t)
     )
-    METHODS["mipo"](
+    method("mipo")(
         RowwiseObjective(sphere),
         -np.ones(3),
         np.ones(3),
@@ -1071,7 +1095,7 @@ def test_mipo_opposition_weight_uses_the_budget_fraction(monkeypatch):
 def test_woa_first_move_is_eq_2_1_2_5_2_8_with_the_same_draws():
     n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
     rec = Recorder(RowwiseObjective(sphere), lo, hi)
-    METHODS["woa"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "woa"))
+    method("woa")(rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "woa"))
     prob = Problem(rec, lo, hi, n, 4, seeds(1, "woa"))
     X = prob.initial()[0]  # (dim, n)
     np.testing.assert_array_equal(rec.points[0], X.T)
@@ -1164,7 +1188,7 @@ def test_ggo_first_move_is_eq_1_2_4_and_5_7_with_the_same_draws():
     exploit around the three best (Eq 5-7), the others explore by Eq 1, 2 or 4."""
     n, dim, lo, hi = 30, 3, -2 * np.ones(3), 2 * np.ones(3)
     rec = Recorder(RowwiseObjective(sphere), lo, hi)
-    METHODS["ggo"](rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ggo"))
+    method("ggo")(rec, lo, hi, population=n, iterations=4, seeds=seeds(1, "ggo"))
     prob = Problem(rec, lo, hi, n, 4, seeds(1, "ggo"))
     X = prob.initial()[0]  # (dim, n)
     u = Draws(prob.gens, (13, n)).next()[0]
@@ -1318,7 +1342,7 @@ def test_ipso_second_step_uses_the_concave_inertia_and_moving_coefficients():
     t = g/G (the first move starts from rest, so the second one tells w apart)."""
     n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
     rec = Recorder(RowwiseObjective(sphere), lo, hi)
-    METHODS["ipso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "ipso"))
+    method("ipso")(rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "ipso"))
     prob = Problem(rec, lo, hi, n, G, seeds(1, "ipso"))
     X = prob.initial()[0]
     rnd = _swarm_draws(prob, G, 2)
@@ -1342,7 +1366,7 @@ def test_dqpso_first_move_uses_the_mean_personal_best_in_its_first_half():
     swarm and g for the second, b = 1 - 0.5 t."""
     n, G, lo, hi = 12, 5, -2 * np.ones(3), 2 * np.ones(3)
     rec = Recorder(RowwiseObjective(sphere), lo, hi)
-    METHODS["dqpso"](rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "dqpso"))
+    method("dqpso")(rec, lo, hi, population=n, iterations=G, seeds=seeds(1, "dqpso"))
     prob = Problem(rec, lo, hi, n, G, seeds(1, "dqpso"))
     X = prob.initial()[0]
     phi, u, sign = _swarm_draws(prob, G, 3)[0]
@@ -1395,6 +1419,6 @@ def test_ggo_moves_a_goose_to_exploration_after_two_iterations_without_improveme
     ggo_module = sys.modules["paramid.optim.ggo"]
     monkeypatch.setattr(ggo_module, "_sentry_mean", lambda X, *_: np.full_like(X, sentinel))
     rec = Recorder(RowwiseObjective(lambda rows: np.ones(rows.shape[0])), lo, hi)
-    METHODS["ggo"](rec, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
+    method("ggo")(rec, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
     exploiting = [int(np.all(batch == sentinel, axis=1).sum()) for batch in rec.points[1:]]
     assert exploiting == [10, 10, 9, 9, 8, 8]

@@ -107,7 +107,8 @@ def test_run_population_searches_the_methods_box_with_its_settings(hip, method):
     lower, upper = population.search_box(method, 5, rls["lower"], rls["upper"], pop["standard_box"])
     np.testing.assert_array_equal(run.lower, lower)
     np.testing.assert_array_equal(run.upper, upper)
-    assert run.settings == population.optimiser_settings(method, cfg, 0.04)
+    block = cfg.get(population.POPULATION_METHODS[method].optimiser, {})
+    assert run.settings == population.optimiser_settings(method, block, 0.04)
     assert (run.settings.get("gamma") == 0.04) == (method == "rls_agwo")
     want = population.fit_population(
         method, H, y, H_val, y_val, lower, upper,

@@ -25,6 +25,7 @@ from paramid.excitation import chain, design
 from paramid.friction import fitters, laws, report, varpro
 from paramid.hip import twin as hip_twin
 from paramid.optim.objectives import LinearRMSE
+from paramid.optim.registry import METHODS
 from paramid.robot import priors
 from paramid.robot import twin as robot_twin
 
@@ -33,6 +34,7 @@ from paramid.robot import twin as robot_twin
 #: (cec2022.study.rank_table's ``algorithms``: the paper's six of Figures 6-7) is left out.
 PAIRS: list[tuple[Callable[..., Any], tuple[str, ...]]] = [
     (robot_twin.true_parameters, ("robots", "*", "twin")),
+    (robot_twin.true_parameters, ("robots", "*", "twin", "friction")),
     (robot_twin.excitation, ("$defs", "robot_twin_record", "excitation")),
     (priors.ConsistentLS, ("robots", "*", "lmi")),
     (base_parameters.base_parameters, ("robots", "*", "base")),
@@ -55,6 +57,7 @@ PAIRS: list[tuple[Callable[..., Any], tuple[str, ...]]] = [
     (identifiability.model_identifiability, ("calibration", "*", "identifiability")),
     (kinematics.DHTable.from_degrees, ("calibration", "*", "robot")),
     (cec_runs.run_job, ("cec2022",)),
+    *[(METHODS[name], ("$defs", name)) for name in ("ipso", "dqpso", "mipo", "woa", "ggo")],
     (cec_study.wilcoxon_table, ("cec2022",)),
     (cec_study.run_level_tests, ("cec2022",)),
     (plotting.FigureStyle, ("figures",)),
@@ -112,7 +115,9 @@ def _block_names(family: str) -> list[str]:
 
 
 def _changed(value: Any) -> Any:
-    """Another valid value of a setting (None: a positive number)."""
+    """Another valid value of a setting (None: a positive number; a list: each item's)."""
+    if isinstance(value, list):
+        return [_changed(v) for v in value]
     if value is None:
         return 0.5
     if isinstance(value, bool):
@@ -139,7 +144,7 @@ def test_every_optimiser_setting_of_the_schema_reaches_the_optimiser(
     spec = population.POPULATION_METHODS[method]
     settings_block = defaults(family, "*", block)
     assert settings_block, f"{family}.*.{block} has no defaults"
-    given = population.optimiser_settings(method, {block: settings_block}, 0.03)
+    given = population.optimiser_settings(method, settings_block, 0.03)
     parameters = inspect.signature(spec.run).parameters
     keywords = {n for n, p in parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
     assert set(given) <= keywords, f"{method}: {set(given) - keywords} not taken by {block}"
@@ -148,7 +153,7 @@ def test_every_optimiser_setting_of_the_schema_reaches_the_optimiser(
     assert not differ, f"{method}: (optimiser, schema) defaults differ: {differ}"
     for key, value in settings_block.items():
         changed = population.optimiser_settings(
-            method, {block: settings_block | {key: _changed(value)}}, 0.03
+            method, settings_block | {key: _changed(value)}, 0.03
         )
         assert changed != given, f"{family}.*.{block}.{key} does not reach {spec.optimiser}"
 
@@ -157,7 +162,7 @@ def test_every_optimiser_setting_of_the_schema_reaches_the_optimiser(
 def test_the_schemas_optimiser_settings_run(family: str, method: str, block: str) -> None:
     """The optimiser runs with what the schema's block gives it (a tiny problem)."""
     spec = population.POPULATION_METHODS[method]
-    given = population.optimiser_settings(method, {block: defaults(family, "*", block)}, 0.03)
+    given = population.optimiser_settings(method, defaults(family, "*", block), 0.03)
     result = spec.run(
         LinearRMSE(np.eye(2), np.zeros(2)),
         [-1.0, -1.0],
@@ -191,3 +196,162 @@ def test_every_calibration_stage_setting_is_a_keyword_of_its_optimiser() -> None
         parameters = inspect.signature(METHODS[stage["method"]]).parameters
         keywords = {n for n, p in parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
         assert set(stage["settings"]) <= keywords, (stage["method"], stage["settings"])
+
+
+#: Optimisers whose settings live in a schema block of their name ($defs), used by the
+#: calibration stages (whose method names one) and by cec2022.settings.
+SCHEMA_OPTIMISERS = ("ipso", "dqpso", "mipo", "woa", "ggo")
+
+
+def _keywords(fn: Callable[..., Any]) -> set[str]:
+    parameters = inspect.signature(fn).parameters
+    return {n for n, p in parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
+@pytest.mark.parametrize("name", SCHEMA_OPTIMISERS)
+def test_an_optimisers_schema_block_holds_each_of_its_settings(name: str) -> None:
+    """The block of the optimiser's name gives every keyword the optimiser takes, and only
+    those; the optimiser has no default of its own for any (the schema is the source)."""
+    block = defaults("$defs", name)
+    assert set(block) == _keywords(METHODS[name]) - {"population", "iterations", "seeds"}
+    assert not set(_library_defaults(METHODS[name])) & set(block)
+
+
+class _Given(Exception):
+    """Raised by a recorder optimiser once it has its keywords (the test needs no result)."""
+
+
+def _recorder(given: dict) -> Callable[..., Any]:
+    def record(*args: Any, **kwargs: Any) -> Any:
+        given.update(kwargs)
+        raise _Given
+
+    return record
+
+
+def _validated_config() -> dict:
+    import yaml
+    from schema_blocks import SCHEMA
+
+    from paramid.config import validate
+
+    config = yaml.safe_load((SCHEMA.parents[2] / "config.yaml").read_text())
+    validate(config, SCHEMA)
+    return config
+
+
+def _stages(study: dict) -> dict[str, dict]:
+    return {
+        "tuning": study["tuning"],
+        "ipso": study["ipso"],
+        "lm_ga.ga": study["lm_ga"]["ga"],
+        "ekf_dqpso.dqpso": study["ekf_dqpso"]["dqpso"],
+    }
+
+
+def test_a_calibration_stage_gets_its_methods_schema_settings() -> None:
+    """The schema fills a calibration stage's ``settings`` from the block of its ``method``
+    (config.yaml's MIPO tuning, IPSO and DQPSO stages), whatever the method (a stage switched
+    to WOA gets WOA's), and refuses a setting its method's block lacks, naming the field."""
+    import yaml
+    from schema_blocks import SCHEMA
+
+    from paramid.config import ConfigError, validate
+
+    config = _validated_config()
+    methods = set()
+    for study in config["calibration"].values():
+        for stage in _stages(study).values():
+            if stage["method"] in SCHEMA_OPTIMISERS:
+                methods.add(stage["method"])
+                assert stage["settings"] == defaults("$defs", stage["method"]), stage
+    assert {"mipo", "ipso", "dqpso"} <= methods
+    raw = yaml.safe_load((SCHEMA.parents[2] / "config.yaml").read_text())
+    study = next(iter(raw["calibration"].values()))
+    study["tuning"] |= {"method": "woa", "settings": {}}
+    study["ipso"] |= {"settings": {"velocity_clamp": 0.3}}
+    validate(raw, SCHEMA)
+    assert study["tuning"]["settings"] == defaults("$defs", "woa")
+    assert study["ipso"]["settings"] == defaults("$defs", "ipso") | {"velocity_clamp": 0.3}
+    study["ekf_dqpso"]["dqpso"]["settings"] = {"beta": [1.0, 0.5], "bta": 1.0}
+    with pytest.raises(ConfigError, match=r"dqpso\.settings.*bta"):
+        validate(raw, SCHEMA)
+
+
+@pytest.mark.parametrize("name", SCHEMA_OPTIMISERS)
+def test_every_setting_of_a_calibration_stage_reaches_its_optimiser(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """calibration.identify gives a stage's optimiser the stage's settings: the schema's, and
+    a change of any one of them (none is silently ignored)."""
+    from paramid.calibration import identify
+
+    given: dict[str, Any] = {}
+    monkeypatch.setitem(METHODS, name, _recorder(given))
+    block = defaults("$defs", name)
+    for key, value in [(None, None), *block.items()]:
+        settings = block if key is None else block | {key: _changed(value)}
+        stage = {"method": name, "population": 4, "iterations": 2, "settings": settings}
+        given.clear()
+        with pytest.raises(_Given):
+            identify._optimise(lambda X: X, np.zeros(2), np.ones(2), stage, [])
+        assert {k: given[k] for k in block} == settings, (name, key)
+
+
+@pytest.mark.parametrize("algorithm", sorted(cec_runs.ALGORITHMS))
+def test_every_cec2022_setting_reaches_its_optimiser(
+    algorithm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run job's optimiser gets its ``cec2022.settings`` block (the schema's defaults, or a
+    change of any one setting) through the job's params and run_job; an optimiser without a
+    block gets no settings."""
+    from paramid.cec2022 import workflow
+
+    name = cec_runs.ALGORITHMS[algorithm]
+    config = _validated_config()
+    block = config["cec2022"]["settings"].get(name, {})
+    assert block == (defaults("$defs", name) if name in SCHEMA_OPTIMISERS else {})
+    assert set(config["cec2022"]["settings"]) <= set(SCHEMA_OPTIMISERS)
+    given: dict[str, Any] = {}
+    monkeypatch.setitem(METHODS, name, _recorder(given))
+    wildcards = type("Wildcards", (), {"algorithm": algorithm, "dim": "10"})()
+    for key, value in [(None, None), *block.items()]:
+        settings = block if key is None else block | {key: _changed(value)}
+        config["cec2022"]["settings"] = {name: settings}
+        params = workflow.Cec2022Benchmark(config, {}, ".").run_params(wildcards)
+        assert params["optimiser_settings"] == settings
+        given.clear()
+        with pytest.raises(_Given):
+            cec_runs.run_configured(
+                1, 10, algorithm, **{k: params[k] for k in cec_runs.RUN_SETTINGS},
+                optimiser_settings=params["optimiser_settings"],
+            )  # fmt: skip
+        assert {k: given[k] for k in settings} == settings, (algorithm, key)
+
+
+def test_the_twins_friction_ranges_reach_its_true_parameters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A robot twin's ``twin.friction`` ranges (the schema's, or a change of any one) are the
+    ranges true_parameters is given where the library builds the twin's truth (a record, the
+    excitation comparison's twin)."""
+    from paramid.robot import excitation
+
+    config = _validated_config()
+    twin = next(r["twin"] for r in config["robots"].values() if "twin" in r)
+    block = defaults("robots", "*", "twin", "friction")
+    assert twin["friction"] == block
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(robot_twin, "true_parameters", _recorder(given))
+    monkeypatch.setattr(excitation, "true_parameters", _recorder(given))
+    for key, value in [(None, None), *block.items()]:
+        ranges = block if key is None else block | {key: _changed(value)}
+        block_of = twin | {"friction": ranges}
+        for job in ("record", "excitation"):
+            given.clear()
+            with pytest.raises(_Given):
+                if job == "record":
+                    robot_twin.simulate_record(None, block_of, {}, 1.0, "calibration")
+                else:
+                    excitation.twin_setup(None, None, block_of, {}, 1)
+            assert {k: given[k] for k in block} == ranges, (job, key)

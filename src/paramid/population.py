@@ -50,11 +50,13 @@ POPULATION_METHODS: dict[str, MethodSpec] = {
 }
 
 
-def optimiser_settings(method: str, config: Mapping, gamma: float) -> dict:
-    """Keyword settings of the method's optimiser from the study config (Table 2)."""
+def optimiser_settings(method: str, block: Mapping, gamma: float) -> dict:
+    """Keyword settings of the method's optimiser (Table 2) from its settings ``block``: the
+    study's block of :attr:`MethodSpec.optimiser` (``pso``, ``ga`` or ``agwo``; GWO has none,
+    and is given nothing), with AGWO's friction index ``gamma`` (Eq 10)."""
     spec = POPULATION_METHODS[method]
     if spec.optimiser == "pso":
-        p = config["pso"]
+        p = block
         return {
             "inertia": (p["inertia_start"], p["inertia_end"]),
             "c1": p["c1"],
@@ -62,9 +64,9 @@ def optimiser_settings(method: str, config: Mapping, gamma: float) -> dict:
             "velocity_clamp": p["velocity_clamp"],
         }
     if spec.optimiser == "ga":
-        return dict(config["ga"])
+        return dict(block)
     if spec.optimiser == "agwo":
-        return {"gamma": gamma, **config["agwo"]}
+        return {"gamma": gamma, **block}
     return {}
 
 

@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,8 +48,9 @@ RUN_UNITS = {
     "time_s": "s",
 }
 HISTORY_UNITS = {"function": "1", "run": "1", "evaluations": "1", "best_f": "1"}
-#: The benchmark's settings a job runs with: the keywords of :func:`run_configured` (the
-#: workflow's ``params.cfg`` of a run job holds them and the functions).
+#: The benchmark's settings a job runs with: the keywords of :func:`run_configured` but its
+#: optimiser's own settings (the workflow's ``params.cfg`` of a run job holds them, the
+#: functions and ``optimiser_settings``, :func:`optimiser_settings`).
 RUN_SETTINGS = ("population", "iterations", "runs", "budget", "seed")
 #: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
 CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
@@ -65,6 +66,12 @@ def iterations_for(dim: int, population: int, iterations: int, budget: str) -> i
     raise ValueError(f"budget must be 'paper' or 'cec', got {budget!r}")
 
 
+def optimiser_settings(settings: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
+    """The settings of ``algorithm`` (a display name) in the ``cec2022.settings`` block
+    (registry name -> that optimiser's keywords); empty for one without a block."""
+    return dict(settings.get(ALGORITHMS[algorithm], {}))
+
+
 def job_seeds(seed: int, algorithm: str, function: int, dim: int, runs: int) -> list:
     """One SeedSequence per run: stream ("cec2022", seed, algorithm, F, D, run)."""
     return [seed_sequence("cec2022", seed, algorithm, function, dim, r) for r in range(runs)]
@@ -78,9 +85,12 @@ def run_job(
     runs: int,
     population: int,
     iterations: int,
+    optimiser_settings: Mapping[str, Any],
     seed: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
-    """All runs of one (F, D, algorithm) in one batched call.
+    """All runs of one (F, D, algorithm) in one batched call, the optimiser given
+    ``optimiser_settings`` as keywords (the ``cec2022.settings`` block of its registry name;
+    empty for an optimiser without settings).
 
     Returns the run table (run, best_f, error, n_evals), the history table (run,
     evaluations, best_f: best-so-far after each multiple of ``population`` evaluations)
@@ -110,6 +120,7 @@ def run_job(
         population=population,
         iterations=iterations,
         seeds=seeds,
+        **optimiser_settings,
     )
     wall = time.perf_counter() - start
     frame = pd.DataFrame(
@@ -152,10 +163,11 @@ def run_configured(
     iterations: int,
     budget: str,
     seed: int,
+    optimiser_settings: Mapping[str, Any],
 ) -> JobResult:
     """:func:`run_job` with the benchmark's settings (``runs``, ``population``, ``seed``, and
-    ``iterations`` or the CEC ``budget``: :func:`iterations_for`); every run's ``time_s`` is
-    the batched wall time / runs."""
+    ``iterations`` or the CEC ``budget``: :func:`iterations_for`) and the optimiser's own
+    (``optimiser_settings``); every run's ``time_s`` is the batched wall time / runs."""
     iterations = iterations_for(dim, population, iterations, budget)
     table, history, wall = run_job(
         function,
@@ -164,6 +176,7 @@ def run_configured(
         runs=runs,
         population=population,
         iterations=iterations,
+        optimiser_settings=optimiser_settings,
         seed=seed,
     )
     table["time_s"] = wall / runs

@@ -91,9 +91,11 @@ class Cec2022Benchmark:
         return f"{self.out}/{folder}/d{{dim}}/{{algorithm}}.parquet"
 
     def run_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        """The config subset one job depends on (a change of `runs` reruns every job)."""
+        """The config subset one job depends on (a change of `runs` reruns every job, one of an
+        optimiser's ``settings`` that optimiser's jobs)."""
         settings = {k: self.block[k] for k in runs.RUN_SETTINGS}
-        return settings | {"functions": self.block["functions"]}
+        own = runs.optimiser_settings(self.block["settings"], wildcards.algorithm)
+        return settings | {"functions": self.block["functions"], "optimiser_settings": own}
 
     def stats_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The reference, and the dimensions in the order of :meth:`tables`' files."""

@@ -221,7 +221,9 @@ def fit_truth(
             seeds=seeds,
             population_size=pop["size"],
             iterations=pop["iterations"],
-            settings=lambda m: population.optimiser_settings(m, base, prior.gamma),
+            settings=lambda m: population.optimiser_settings(
+                m, base.get(population.POPULATION_METHODS[m].optimiser, {}), prior.gamma
+            ),
             timing_repeats=timing_repeats,
             least_squares_cfg=least_squares_cfg,
             varpro_cfg=varpro_cfg,

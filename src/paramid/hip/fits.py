@@ -153,7 +153,8 @@ def run_population(
     lower, upper = population.search_box(
         method, len(cfg["regressor"]), box["lower"], box["upper"], pop["standard_box"]
     )
-    settings = population.optimiser_settings(method, cfg, box["gamma"])
+    block = cfg.get(population.POPULATION_METHODS[method].optimiser, {})  # GWO's: none
+    settings = population.optimiser_settings(method, block, box["gamma"])
     fit = population.fit_population(
         method, H, y, H_val, y_val, lower, upper,
         study=cfg["study"],

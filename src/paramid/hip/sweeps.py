@@ -74,7 +74,11 @@ def fit_methods(
                 runs=pop["runs"],
                 population=n,
                 iterations=iterations,
-                settings=population.optimiser_settings(method, settings_config, float(box.gamma)),
+                settings=population.optimiser_settings(
+                    method,
+                    settings_config.get(population.POPULATION_METHODS[method].optimiser, {}),
+                    float(box.gamma),
+                ),
                 timing_repeats=0,
             )
             train, val = fit.train_rmse, fit.val_rmse

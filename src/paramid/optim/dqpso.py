@@ -20,14 +20,15 @@ __all__ = ["dqpso"]
 def dqpso(
     prob: Problem,
     *,
-    beta: tuple[float, float] = (1.0, 0.5),
+    beta: tuple[float, float],
 ) -> OptimResult:
     """Double quantum-behaved PSO (our reading of [15]): two QPSO sub-swarms sharing g.
 
     QPSO (Sun, Feng & Xu 2004): each particle's local attractor is
     ``p = phi p_i + (1 - phi) g`` (phi ~ U(0, 1) per component) and its new position
     ``x = p +- b(t) |c - x| ln(1/u)`` (u ~ U(0, 1), sign + when a third uniform < 0.5), with the
-    contraction-expansion coefficient ``b`` falling linearly ``1.0 -> 0.5``.  "Double": the
+    contraction-expansion coefficient ``b`` linear from ``beta[0]`` to ``beta[1]`` (the
+    schema's ``dqpso`` block: 1.0 -> 0.5, no default here).  "Double": the
     first half of the population uses the mean personal best ``c = mean_i p_i`` (exploration),
     the second half the global best ``c = g`` (exploitation); both share g, so information
     flows between them every iteration.

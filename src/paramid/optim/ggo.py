@@ -7,7 +7,7 @@ Systems with Applications 238 (2024) 122147; equation numbers as in that paper.
 The flock is split into an exploration group (n1 geese) and an exploitation group (n2 =
 N - n1), n1 = n2 = N/2 at the start; the n2 best geese (by current value) exploit.  With
 a = 2 (1 - t) decreasing linearly, A = 2 a r1 - a, C = 2 r2, z = 1 - t^2 (Eq 3), weights
-w1..w4 ~ U(0, 2), r1..r5 ~ U(0, 1), l ~ U(-1, 1) and b = 1:
+w1..w4 ~ U(0, 2), r1..r5 ~ U(0, 1), l ~ U(-1, 1) and b = ``spiral_b``:
 
 * exploration, r3 < 0.5 and |A| < 1 (Eq 1): X' = X* - A |C X* - X|;
 * exploration, r3 < 0.5 and |A| >= 1 (Eq 2), three random geese (paddles):
@@ -17,8 +17,8 @@ w1..w4 ~ U(0, 2), r1..r5 ~ U(0, 1), l ~ U(-1, 1) and b = 1:
   X_k = X_sentry_k - A_k |C_k X_sentry_k - X| (k = 1, 2, 3), X' = (X_1 + X_2 + X_3) / 3,
   with A_k, C_k per component as in GWO.
 
-X* is the best point so far.  When the best value has not improved for two consecutive
-iterations, one goose moves from the exploitation to the exploration group (n1 + 1, kept
+X* is the best point so far.  When the best value has not improved for ``stall_iterations``
+consecutive iterations, one goose moves from the exploitation to the exploration group (n1 + 1, kept
 <= N - 1).  Every goose moves and is evaluated each iteration (N evaluations; no greedy
 selection); t = g/G.  A, C and the branch variables of Eq 1-2 are scalars per goose.  The
 paper's second exploitation rule (moving around X_Flock1 with a factor D) is not used:
@@ -33,17 +33,21 @@ import numpy as np
 from paramid.optim.base import FloatArray, OptimResult, Problem, optimiser, take_columns
 from paramid.optim.po import Draws, ledger_start, settle
 
-SENTRIES = 3
+SENTRIES = 3  # the three best geese of Eq 5-7: the equations' structure, not a setting
 
 
 @optimiser(min_population=SENTRIES)
 def ggo(
     prob: Problem,
     *,
-    spiral_b: float = 1.0,
-    stall_iterations: int = 2,
+    spiral_b: float,
+    stall_iterations: int,
 ) -> OptimResult:
-    """Minimise ``objective`` over [lower, upper] with GGO; see the module docstring."""
+    """Minimise ``objective`` over [lower, upper] with GGO; see the module docstring.
+
+    ``spiral_b`` is b of Eq 4, ``stall_iterations`` the iterations without improvement that
+    move a goose to exploration (the schema's ``ggo`` block: 1 and 2, no defaults here).
+    """
     ledger, lo, hi, X, f = ledger_start(prob)
     runs, dim, n = prob.runs, prob.dim, prob.population
     n1 = np.full(runs, n // 2)  # exploration group size

@@ -19,18 +19,20 @@ __all__ = ["ipso"]
 def ipso(
     prob: Problem,
     *,
-    inertia: tuple[float, float] = (0.9, 0.4),
-    c1: tuple[float, float] = (2.5, 0.5),
-    c2: tuple[float, float] = (0.5, 2.5),
-    velocity_clamp: float = 0.2,
+    inertia: tuple[float, float],
+    c1: tuple[float, float],
+    c2: tuple[float, float],
+    velocity_clamp: float,
 ) -> OptimResult:
     """Improved PSO (M2): global-best PSO with three adaptive schedules (our reading of [14]).
 
     ``v <- w(t) v + c1(t) r1 (p_i - x_i) + c2(t) r2 (g - x_i)``, ``x <- clip(x + v)``, with
     t = g/G (``optim.base.progress``), a concave inertia ``w = w0 - (w0 - w1) t^2`` (long
-    exploration, late exploitation), time-varying acceleration coefficients ``c1: 2.5 -> 0.5``
-    and ``c2: 0.5 -> 2.5`` (Ratnaweera et al. 2004, IEEE TEC 8:240) and |v| clamped to
-    ``velocity_clamp`` x span.  Zero initial velocity, uniform initial positions.
+    exploration, late exploitation), time-varying acceleration coefficients ``c1`` and ``c2``
+    linear from their first to their second value (Ratnaweera et al. 2004, IEEE TEC 8:240) and
+    |v| clamped to ``velocity_clamp`` x span.  Zero initial velocity, uniform initial
+    positions.  The settings have no default here: the schema's ``ipso`` block holds them
+    (w 0.9 -> 0.4, c1 2.5 -> 0.5, c2 0.5 -> 2.5, clamp 0.2).
     """
     runs, dim, n = prob.runs, prob.dim, prob.population
     lo, hi = prob.box(n)

@@ -5,9 +5,9 @@ Residual EKF Optimized by MIPO" (``shared/papers/mipo-arkekf-robot-calibration.t
 on the parrot optimiser of Lian et al. (2024) (``paramid.optim.po``, Eq 30-36).  Three
 changes to PO:
 
-1. Chebyshev chaotic initialisation (Eq 37-38): x_{k+1} = cos(tau arccos x_k), tau = 2,
-   iterated over the individuals k = 0..N-1 from a U(-1, 1) start per run and dimension,
-   and X_k = lb + (x_k + 1)/2 (ub - lb).
+1. Chebyshev chaotic initialisation (Eq 37-38): x_{k+1} = cos(tau arccos x_k), tau = 2
+   (the setting ``chebyshev_degree``), iterated over the individuals k = 0..N-1 from a
+   U(-1, 1) start per run and dimension, and X_k = lb + (x_k + 1)/2 (ub - lb).
 2. Adaptive weights in the communicating behaviour (Eq 39-40): w1 = 0.9 exp(-3 t^2),
    w2 = 0.1 + 0.8 (1 - exp(-3 t^2)) and
    X' = X + w1 0.2 r1 (1 - t) exp(-t / r2) + w2 0.2 r3 (1 - t)(X - X_mean).
@@ -46,11 +46,8 @@ from paramid.optim.base import (
 )
 from paramid.optim.po import Draws, Ledger, _linear_update, forage_and_fear, levy_steps, settle
 
-#: Chebyshev map degree tau of Eq 37 (the paper uses 2).
-CHEBYSHEV_DEGREE = 2.0
 
-
-def chebyshev_sequence(x0: ArrayLike, count: int, tau: float = CHEBYSHEV_DEGREE) -> FloatArray:
+def chebyshev_sequence(x0: ArrayLike, count: int, tau: float) -> FloatArray:
     """Eq 37: x_0 = x0, x_{k+1} = cos(tau arccos x_k), k < count; shape (count, *x0.shape).
 
     The recursion is sequential by definition: one vectorised step per individual.
@@ -64,7 +61,7 @@ def chebyshev_sequence(x0: ArrayLike, count: int, tau: float = CHEBYSHEV_DEGREE)
 
 
 def chebyshev_population(
-    x0: FloatArray, lower: FloatArray, upper: FloatArray, n: int, tau: float = CHEBYSHEV_DEGREE
+    x0: FloatArray, lower: FloatArray, upper: FloatArray, n: int, tau: float
 ) -> FloatArray:
     """Eq 37-38: (runs, dim, n) population lb + (x_k + 1)/2 (ub - lb) from starts x0 (runs, dim).
 
@@ -83,7 +80,11 @@ def opposition_weight(t: ArrayLike) -> FloatArray:
 
 
 def adaptive_weights(t: ArrayLike) -> tuple[FloatArray, FloatArray]:
-    """Eq 39: w1 = 0.9 exp(-3 t^2), w2 = 0.1 + 0.8 (1 - exp(-3 t^2))."""
+    """Eq 39: w1 = 0.9 exp(-3 t^2), w2 = 0.1 + 0.8 (1 - exp(-3 t^2)).
+
+    The numbers are the equation's own (the paper gives no parameter for them, unlike tau of
+    Eq 37), as are Eq 40's 0.2 and Eq 43's phi: fixed here, not settings.
+    """
     e = np.exp(-3.0 * np.asarray(t, dtype=np.float64) ** 2)
     return 0.9 * e, 0.1 + 0.8 * (1.0 - e)
 
@@ -113,9 +114,13 @@ def neighbourhood(
 def mipo(
     prob: Problem,
     *,
-    chebyshev_degree: float = CHEBYSHEV_DEGREE,
+    chebyshev_degree: float,
 ) -> OptimResult:
-    """Minimise ``objective`` over [lower, upper] with MIPO (Alg 1); see the module docstring."""
+    """Minimise ``objective`` over [lower, upper] with MIPO (Alg 1); see the module docstring.
+
+    ``chebyshev_degree`` is tau of Eq 37 (the schema's ``mipo`` block: the paper's 2, no
+    default here).
+    """
     runs, dim, n = prob.runs, prob.dim, prob.population
     G = prob.iterations
     ledger = Ledger(prob)

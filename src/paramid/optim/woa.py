@@ -4,8 +4,8 @@ Reference: S. Mirjalili, A. Lewis, "The Whale Optimization Algorithm", Advances 
 Engineering Software 95 (2016) 51-67; equations numbered as in that paper.
 
 Per whale and iteration, with a = 2(1 - t) decreasing linearly from 2 to 0 (Eq 2.3),
-A = 2 a r1 - a and C = 2 r2 (Eq 2.3-2.4), p, r1, r2 ~ U(0, 1), b = 1 and l ~ U(a2, 1) with
-a2 = -1 - t (the authors' code: l = (a2 - 1) rand + 1):
+A = 2 a r1 - a and C = 2 r2 (Eq 2.3-2.4), p, r1, r2 ~ U(0, 1), b = ``spiral_b`` (the paper's
+b = 1) and l ~ U(a2, 1) with a2 = -1 - t (the authors' code: l = (a2 - 1) rand + 1):
 
 * p < 0.5 and |A| < 1, encircling (Eq 2.1-2.2): X' = X* - A |C X* - X|;
 * p < 0.5 and |A| >= 1, search for prey (Eq 2.7-2.8): X' = X_rand - A |C X_rand - X|,
@@ -30,9 +30,12 @@ from paramid.optim.po import Draws, ledger_start, settle
 def woa(
     prob: Problem,
     *,
-    spiral_b: float = 1.0,
+    spiral_b: float,
 ) -> OptimResult:
-    """Minimise ``objective`` over [lower, upper] with WOA; see the module docstring."""
+    """Minimise ``objective`` over [lower, upper] with WOA; see the module docstring.
+
+    ``spiral_b`` is b of Eq 2.5 (the schema's ``woa`` block: 1, no default here).
+    """
     ledger, lo, hi, X, f = ledger_start(prob)
     n = prob.population
     scalars = Draws(prob.gens, (5, n))  # r1, r2, p, l, random whale

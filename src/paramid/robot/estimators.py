@@ -296,7 +296,8 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
         """
         box, mean = rls_box(problem, settings)
         gamma = 0.0
-        if population.POPULATION_METHODS[method].optimiser == "agwo":
+        optimiser = population.POPULATION_METHODS[method].optimiser
+        if optimiser == "agwo":
             gamma = friction_gamma(problem, mean, settings["rls"]["nfsi_eps"])
         result = population.fit_population(
             method,
@@ -310,7 +311,7 @@ def _population(method: str) -> Callable[[Problem, Mapping[str, Any]], Fit]:
             runs=settings["runs"],
             population=settings["population"],
             iterations=settings["iterations"],
-            settings=population.optimiser_settings(method, settings, gamma),
+            settings=population.optimiser_settings(method, settings[optimiser], gamma),
             timing_repeats=0,
         )
         best = int(np.argmin(result.train_rmse))

@@ -848,7 +848,7 @@ def twin_setup(
     return TwinSetup(
         robot=robot,
         base=base,
-        theta=true_parameters(robot, twin["seed"], twin["inertia_spread"]),
+        theta=true_parameters(robot, twin["seed"], twin["inertia_spread"], **twin["friction"]),
         sigma=TwinNoise.from_config(twin["noise"]).torque_sigma(robot.n_joints),
         rate_hz=twin["sample_rate_hz"],
         validation=excitation(

@@ -101,18 +101,19 @@ def true_parameters(
     robot: Robot,
     seed: int,
     inertia_spread: float,
-    viscous: tuple[float, float] = (0.1, 0.5),
-    coulomb: tuple[float, float] = (0.5, 2.0),
-    offset: tuple[float, float] = (-0.5, 0.5),
-    armature: tuple[float, float] = (0.1, 0.6),
+    viscous: tuple[float, float],
+    coulomb: tuple[float, float],
+    offset: tuple[float, float],
+    armature: tuple[float, float],
 ) -> Array:
     """θ (p,) of the twin: URDF inertias (each link scaled by U[1 − s, 1 + s] when
     ``inertia_spread`` s > 0) and friction, offset and armature per joint (the robot's terms)
     uniform in the given ranges [N m s/rad, N m, N m, kg m²; the armature's: the reflected
     rotor inertias identified on the real Gen3's motor-current torque, 0.13-0.55].  Streams
-    ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction").  ``seed`` and
-    ``inertia_spread`` have no default here: a study's come from its ``twin`` block, whose
-    defaults live in the schema (``inertia_spread`` 0.2; 0 keeps the URDF's inertias)."""
+    ("robot_twin", seed, "inertia") and ("robot_twin", seed, "friction").  No default here: a
+    study's come from its ``twin`` block (the ranges from ``twin.friction``), whose defaults
+    live in the schema (``inertia_spread`` 0.2, 0 keeps the URDF's inertias; fv 0.1-0.5,
+    fc 0.5-2, f0 -0.5-0.5, ia 0.1-0.6)."""
     if not 0 <= inertia_spread < 1:
         raise ValueError(f"inertia_spread must be in [0, 1), got {inertia_spread}")
     theta = urdf_parameters(robot)
@@ -217,11 +218,11 @@ def simulate_record(
     record: str,
 ) -> TwinRecord:
     """One record of a twin study: the true parameters of the ``twin`` block (``seed``,
-    ``inertia_spread``; :func:`true_parameters`), the random excitation of the record's
-    ``spec`` (``seed``, ``order``, ``period_s``, ``amplitude_rad``, ``max_velocity_rad_s``;
-    :func:`excitation`), sampled at ``twin.sample_rate_hz`` with the sensors of ``twin.noise``
-    (:func:`simulate`, streams of ``twin.seed`` and ``record``)."""
-    theta = true_parameters(robot, twin["seed"], twin["inertia_spread"])
+    ``inertia_spread``, ``friction``; :func:`true_parameters`), the random excitation of the
+    record's ``spec`` (``seed``, ``order``, ``period_s``, ``amplitude_rad``,
+    ``max_velocity_rad_s``; :func:`excitation`), sampled at ``twin.sample_rate_hz`` with the
+    sensors of ``twin.noise`` (:func:`simulate`, streams of ``twin.seed`` and ``record``)."""
+    theta = true_parameters(robot, twin["seed"], twin["inertia_spread"], **twin["friction"])
     trajectory = excitation(
         robot,
         seed=spec["seed"],
