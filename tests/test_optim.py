@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from schema_blocks import defaults
 from scipy.optimize import lsq_linear
 
 from paramid.optim.base import ContractError, Problem, optimiser, progress
@@ -21,7 +22,12 @@ GAMMA = 0.0328  # paper Table 2
 # which the Recorder below cannot attribute to runs, and they are not tuned for 2400
 # evaluations.
 HIP_METHODS = ("agwo", "ga", "gwo", "pso")
-SETTINGS: dict[str, dict[str, float]] = {"agwo": {"gamma": GAMMA}}
+#: What a method cannot go without: AGWO's gamma, and the schema's settings of the optimisers
+#: that keep no default of their own.
+SETTINGS: dict[str, dict] = {
+    "agwo": {"gamma": GAMMA},
+    **{m: defaults("$defs", m) for m in ("ipso", "dqpso", "mipo", "woa", "ggo")},
+}
 
 
 def seeds(n: int, method: str = "m", study: str = "test-optim") -> list[np.random.SeedSequence]:

@@ -79,7 +79,7 @@ def test_noise_free_twin_with_armature_recovers_it() -> None:
     np.testing.assert_allclose(truth[armature], theta[friction_columns(robot)["ia"][1:]])
 
 
-def test_true_parameters(kinova: Robot, theta: np.ndarray, **FRICTION) -> None:
+def test_true_parameters(kinova: Robot, theta: np.ndarray) -> None:
     cols = friction_columns(kinova)
     assert np.all((0.1 <= theta[cols["fv"]]) & (theta[cols["fv"]] <= 0.5))
     assert np.all((0.5 <= theta[cols["fc"]]) & (theta[cols["fc"]] <= 2.0))

@@ -252,7 +252,8 @@ def _stages(study: dict) -> dict[str, dict]:
 def test_a_calibration_stage_gets_its_methods_schema_settings() -> None:
     """The schema fills a calibration stage's ``settings`` from the block of its ``method``
     (config.yaml's MIPO tuning, IPSO and DQPSO stages), whatever the method (a stage switched
-    to WOA gets WOA's), and refuses a setting its method's block lacks, naming the field."""
+    to WOA gets WOA's; one leaving its method to the default gets that method's around the
+    settings it gives), and refuses a setting its method's block lacks, naming the field."""
     import yaml
     from schema_blocks import SCHEMA
 
@@ -269,7 +270,7 @@ def test_a_calibration_stage_gets_its_methods_schema_settings() -> None:
     raw = yaml.safe_load((SCHEMA.parents[2] / "config.yaml").read_text())
     study = next(iter(raw["calibration"].values()))
     study["tuning"] |= {"method": "woa", "settings": {}}
-    study["ipso"] |= {"settings": {"velocity_clamp": 0.3}}
+    study["ipso"] = {"settings": {"velocity_clamp": 0.3}}  # its method left to the default
     validate(raw, SCHEMA)
     assert study["tuning"]["settings"] == defaults("$defs", "woa")
     assert study["ipso"]["settings"] == defaults("$defs", "ipso") | {"velocity_clamp": 0.3}

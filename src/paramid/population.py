@@ -56,12 +56,11 @@ def optimiser_settings(method: str, block: Mapping, gamma: float) -> dict:
     and is given nothing), with AGWO's friction index ``gamma`` (Eq 10)."""
     spec = POPULATION_METHODS[method]
     if spec.optimiser == "pso":
-        p = block
         return {
-            "inertia": (p["inertia_start"], p["inertia_end"]),
-            "c1": p["c1"],
-            "c2": p["c2"],
-            "velocity_clamp": p["velocity_clamp"],
+            "inertia": (block["inertia_start"], block["inertia_end"]),
+            "c1": block["c1"],
+            "c2": block["c2"],
+            "velocity_clamp": block["velocity_clamp"],
         }
     if spec.optimiser == "ga":
         return dict(block)

@@ -48,9 +48,9 @@ RUN_UNITS = {
     "time_s": "s",
 }
 HISTORY_UNITS = {"function": "1", "run": "1", "evaluations": "1", "best_f": "1"}
-#: The benchmark's settings a job runs with: the keywords of :func:`run_configured` but its
-#: optimiser's own settings (the workflow's ``params.cfg`` of a run job holds them, the
-#: functions and ``optimiser_settings``, :func:`optimiser_settings`).
+#: The benchmark's settings a job runs with, keywords of :func:`run_configured` (the workflow's
+#: ``params.cfg`` of a run job holds them, the functions and the job's ``optimiser_settings``:
+#: :func:`optimiser_settings`).
 RUN_SETTINGS = ("population", "iterations", "runs", "budget", "seed")
 #: Official CEC 2022 budgets (TR §3: 200 000 evaluations for D = 10, 1 000 000 for D = 20).
 CEC_BUDGET: dict[int, int] = {10: 200_000, 20: 1_000_000}
