@@ -33,9 +33,11 @@ from paramid.optim.registry import METHODS
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def study_config() -> dict:
-    """The ``calibration.kr210`` block of config.yaml with the schema's defaults filled."""
+def study_config(tuner: str = "mipo") -> dict:
+    """The ``calibration.kr210`` block of config.yaml, its tuning stage's method ``tuner``,
+    with the schema's defaults filled (the tuner's settings among them)."""
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    config["calibration"]["kr210"]["tuning"] |= {"method": tuner, "settings": {}}
     validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
     return config["calibration"]["kr210"]
 
@@ -65,8 +67,7 @@ def main() -> None:
     parser.add_argument("--model", default="paper", help="a model of calibration.kr210.models")
     args = parser.parse_args()
 
-    cfg = copy.deepcopy(study_config())
-    cfg["tuning"]["method"] = args.tuner
+    cfg = copy.deepcopy(study_config(args.tuner))
     for key in ("fitness", "budget"):
         if getattr(args, key) is not None:
             cfg["tuning"][key] = getattr(args, key)

@@ -29,19 +29,37 @@ import argparse
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
-from paramid.cec2022.runs import ALGORITHMS, run_job
+from paramid.cec2022.runs import ALGORITHMS, optimiser_settings, run_job
 from paramid.cec2022.suite import CEC2022
+from paramid.config import validate
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def _job(args: tuple[int, int, str, int, int, int]) -> dict:
-    function, dim, algorithm, runs, population, iterations = args
+def settings_block() -> dict:
+    """``cec2022.settings`` of config.yaml with the schema's defaults filled."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return config["cec2022"]["settings"]
+
+
+def _job(args: tuple[int, int, str, int, int, int, dict]) -> dict:
+    function, dim, algorithm, runs, population, iterations, settings = args
     start, cpu0 = time.perf_counter(), time.process_time()
     frame, _, _ = run_job(
-        function, dim, algorithm, runs=runs, population=population, iterations=iterations
+        function,
+        dim,
+        algorithm,
+        runs=runs,
+        population=population,
+        iterations=iterations,
+        optimiser_settings=optimiser_settings(settings, algorithm),
     )
     return {
         "function": function,
@@ -77,8 +95,9 @@ def main() -> None:
     parser.add_argument("--algorithms", nargs="+", default=list(ALGORITHMS))
     parser.add_argument("--out", default=None, help="CSV of the per-job timings")
     args = parser.parse_args()
+    settings = settings_block()
     jobs = [
-        (f, d, a, args.runs, args.population, args.iterations)
+        (f, d, a, args.runs, args.population, args.iterations, settings)
         for d in args.dims
         for f in args.functions
         for a in args.algorithms

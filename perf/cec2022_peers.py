@@ -54,16 +54,27 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from paramid.cec2022.suite import CEC2022
+from paramid.config import validate
 from paramid.optim.registry import METHODS
 from paramid.seeding import seed_sequence
 from paramid.stats import compare, holm
 
 PEERS = {"woa": ("WOA", "OriginalWOA"), "hho": ("HHO", "OriginalHHO")}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def settings_block() -> dict:
+    """``cec2022.settings`` of config.yaml with the schema's defaults filled."""
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    validate(config, ROOT / "workflow" / "schemas" / "config.schema.yaml")
+    return config["cec2022"]["settings"]
 
 
 class BudgetSpent(Exception):
@@ -229,6 +240,7 @@ def main() -> None:
             print("mealpy not installed here: comparing with the loop versions only")
         else:
             peers["mealpy"] = mealpy_runs
+    settings = settings_block()
     rows = []
     for function in args.functions:
         problem = CEC2022(function, args.dim)
@@ -242,6 +254,7 @@ def main() -> None:
                 population=args.population,
                 iterations=args.iterations,
                 seeds=seeds,
+                **settings.get(name, {}),  # cec2022.settings: the schema's (WOA's spiral_b)
             )
             t_ours = time.perf_counter() - start
             assert np.all(ours.n_evals == budget)

@@ -104,7 +104,8 @@ def naive_lmi(prob, Y, y):
 
 def library_steps(samples: int, naive_lmi_rows: int) -> None:
     robot = model.robot_from_urdf(io.read_urdf(URDF), URDF, JOINTS)
-    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.2)
+    friction = twin_block()["twin"]["friction"]  # the schema's ranges
+    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.2, **friction)
     trajectory = twin.excitation(robot, seed=1)
     rec = twin.simulate(robot, theta, trajectory, samples / 1000.0, 1000.0, gen3_sensors(), 0)
     q, dq, ddq = rec.q_true, rec.dq_true, rec.ddq_true

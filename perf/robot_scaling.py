@@ -53,10 +53,17 @@ def gen3_sensors() -> twin.TwinNoise:
     return twin.TwinNoise.from_config(config["robots"]["gen3_twin"]["twin"]["noise"])
 
 
+def gen3_friction() -> dict:
+    """The shipped gen3_twin study's friction ranges (``twin.friction``, the schema's)."""
+    config = io.read_yaml(ROOT / "config.yaml")
+    validate(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    return config["robots"]["gen3_twin"]["twin"]["friction"]
+
+
 def write_log(path: Path, samples: int, seed: int) -> None:
     """A twin joint log of ``samples`` samples at 1 kHz (a 20 s Fourier excitation repeated)."""
     robot = model.robot_from_urdf(io.read_urdf(ROOT / URDF), ROOT / URDF, JOINTS)
-    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.0)
+    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.0, **gen3_friction())
     trajectory = twin.excitation(robot, seed=seed, period_s=20.0)
     record = twin.simulate(
         robot, theta, trajectory, samples / 1000.0, 1000.0, gen3_sensors(), 0, path.stem
