@@ -18,8 +18,13 @@ def main(smk) -> None:
     io.write_csv(summary, smk.output.summary)
 
     s = cfg["stats"]
-    table = report.stats_table(runs, n_boot=s["n_boot"], seed_keys=(cfg["study"], "stats"))
-    table["verdict"] = report.verdicts(table, alpha=s["alpha"], min_delta=s["min_cliffs_delta"])
+    table = report.judged_stats_table(
+        runs,
+        n_boot=s["n_boot"],
+        seed_keys=(cfg["study"], "stats"),
+        alpha=s["alpha"],
+        min_delta=s["min_cliffs_delta"],
+    )
     io.write_csv(table, smk.output.stats)
     caption = (
         f"Statistics ({cfg['study']}): RLS-AGWO (a) vs each method (b) per true/fitted friction "
@@ -29,11 +34,10 @@ def main(smk) -> None:
     )
     io.write_markdown(table, smk.output.stats_md, digits=4, caption=caption)
 
-    nonlinear_laws = [f for f in cfg["fitted"] if not laws.get(f).is_linear]
     audit = report.audit_rows(
         table,
         summary,
-        nonlinear_models=nonlinear_laws,
+        nonlinear_models=laws.nonlinear_laws(cfg["fitted"]),
         alpha=s["alpha"],
         min_delta=s["min_cliffs_delta"],
         calibrated_noise=twin.is_calibrated(cfg["twin"]),

@@ -315,6 +315,33 @@ def test_beating_one_deterministic_baseline_reproduces_the_conjecture():
     assert audit.set_index("claim").loc["conclusion", "verdict"] == "reproduced"
 
 
+def test_the_judged_stats_table_carries_each_rows_verdict():
+    """stats.csv: the comparisons with a verdict column by the configured alpha and minimum
+    Cliff's delta (AGWO 0.10 against GWO 0.20, GA 0.10 and VarPro 0.05 on both cells)."""
+    synthetic = _synthetic_runs()
+    judged = report.judged_stats_table(
+        synthetic, n_boot=50, seed_keys=("unit", "stats"), alpha=0.05, min_delta=0.33
+    )
+    plain = report.stats_table(synthetic, n_boot=50, seed_keys=("unit", "stats"))
+    pd.testing.assert_frame_equal(judged.drop(columns="verdict"), plain)
+    by_comparator = dict(zip(judged.method_b, judged.verdict, strict=False))
+    assert by_comparator == {"rls_gwo": "a better", "rls_ga": "no difference", "varpro": "a worse"}
+    assert (judged.groupby("method_b").verdict.nunique() == 1).all()  # same on every row
+    # no effect reaches |delta| > 1: with that minimum every row is no difference
+    strict = report.judged_stats_table(
+        synthetic, n_boot=50, seed_keys=("unit", "stats"), alpha=0.05, min_delta=1.01
+    )
+    assert set(strict.verdict) == {"no difference"}
+
+
+def test_the_nonlinear_laws_are_those_with_a_nonlinear_parameter():
+    """Stribeck (v_s, delta) and tanh (v_s) enter nonlinearly; Coulomb-viscous and the
+    asymmetric Coulomb law are regressors (Eq 4); the order given is kept."""
+    names = ["tanh", "coulomb_viscous", "stribeck", "asymmetric"]
+    assert friction.nonlinear_laws(names) == ["tanh", "stribeck"]
+    assert friction.nonlinear_laws(["coulomb_viscous"]) == []
+
+
 def _tanh_prior() -> rls.SavedPrior:
     """A fixed linear prior (bounds around the hip's parameters) for the tanh cells."""
     lower, upper = np.array([1.3, -0.5, 0.9, 0.0, 0.0]), np.array([1.7, 0.1, 1.3, 3.0, 6.0])

@@ -447,6 +447,12 @@ class HipModel:
         return out
 
 
+def nonlinear_laws(names: Sequence[str]) -> list[str]:
+    """The laws among ``names`` with a parameter that enters nonlinearly (not a regressor,
+    Eq 4): the cells where population search could pay off (§5.1)."""
+    return [name for name in names if not get(name).is_linear]
+
+
 def hip_model(name: str, gravity: float = 9.81) -> HipModel:
     """The full hip model with friction law ``name``."""
     return HipModel(get(name), gravity)

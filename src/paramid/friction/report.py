@@ -2,9 +2,10 @@
 
 :func:`summary_table` gives medians per (true law, fitted law, method); :func:`stats_table`
 compares RLS-AGWO with each comparator per cell (effect sizes, Holm over all cells);
-:func:`verdicts` calls a comparison better, worse or no difference; :func:`audit_rows` states
-AGWO's record per true law and the conclusion on the paper's open question: does population
-search pay off where linear least squares no longer applies?
+:func:`verdicts` calls a comparison better, worse or no difference (:func:`judged_stats_table`
+adds them as a column); :func:`audit_rows` states AGWO's record per true law and the conclusion
+on the paper's open question: does population search pay off where linear least squares no
+longer applies?
 """
 
 from __future__ import annotations
@@ -135,6 +136,21 @@ def verdicts(table: pd.DataFrame, *, alpha: float = 0.05, min_delta: float = 0.3
         np.where(better, "a better", np.where(worse, "a worse", "no difference")),
         index=table.index,
     )
+
+
+def judged_stats_table(
+    runs: pd.DataFrame,
+    *,
+    n_boot: int,
+    seed_keys: Sequence[str | int],
+    alpha: float,
+    min_delta: float,
+) -> pd.DataFrame:
+    """stats.csv: :func:`stats_table` of ``runs`` with each row's :func:`verdicts` in a
+    ``verdict`` column."""
+    table = stats_table(runs, n_boot=n_boot, seed_keys=seed_keys)
+    table["verdict"] = verdicts(table, alpha=alpha, min_delta=min_delta)
+    return table
 
 
 VERDICT_RULE = f"rule of {verdicts.__module__}.{verdicts.__qualname__}"
