@@ -4,7 +4,7 @@ the AGWO fit's, so the AGWO settings leave this rule and the fits in the box alo
 import numpy as np
 import pandas as pd
 
-from paramid import io, rls, signals
+from paramid import io, signals
 from paramid.hip import pipeline
 
 
@@ -15,8 +15,7 @@ def main(smk) -> None:
     H, y, frame = io.read_regression(smk.input[0], keys)
     fs = signals.sample_rate(frame["time"].to_numpy())
     prior = pipeline.rls_prior(H, y, keys, cfg["rls"], fs)
-    motion_hz = float(signals.power_band(frame["qd"].to_numpy(), fs, 0.5))
-    memory = rls.memory_note(prior.forgetting, fs, motion_hz)
+    memory = pipeline.memory_note(frame["qd"].to_numpy(), fs, prior.forgetting)
     if memory:
         log.warning(memory)
 

@@ -2,10 +2,8 @@
 study's signals) or the filter cutoff (reruns the chain on every twin seed, or on a measured
 study's two records)."""
 
-import numpy as np
-
 from paramid import io, signals
-from paramid.hip import pipeline, sweeps
+from paramid.hip import pipeline, sweeps, twin
 from paramid.hip.methods import VALUE_UNITS
 
 
@@ -22,8 +20,8 @@ def main(smk) -> None:
             sweep, float(value), data, settings, cfg["study"], block["methods"]
         )
     elif "twin" in settings:
-        seeds = settings["twin"]["seed"] + np.arange(block["twin_seeds"])
-        points = sweeps.cutoff_point(settings, float(value), seeds.tolist())
+        seeds = twin.noise_seeds(settings["twin"], block["twin_seeds"])
+        points = sweeps.cutoff_point(settings, float(value), seeds)
     else:  # a measured study: its own record pair
         records = {}
         for name in ("calibration", "validation"):

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from paramid import estimators, signals, simulation
+from paramid import estimators, rls, signals, simulation
 from paramid.hip import model, pipeline, twin
 from paramid.seeding import generator
 
@@ -244,3 +244,24 @@ def test_the_hip_twin_measures_with_the_shared_sensor_model(hip):
     np.testing.assert_array_equal(rec.angle, angle)
     np.testing.assert_array_equal(rec.torque, torque)
     assert np.all(rec.angle != rec.angle_true) and np.all(rec.torque != rec.torque_true)
+
+
+def test_noise_seeds_start_at_the_twins_seed(hip):
+    """A study's twin seeds are its seed and the ones after it (plain ints: stream keys)."""
+    assert twin.noise_seeds({"seed": 7}, 3) == [7, 8, 9]
+    assert twin.noise_seeds({"seed": 0}, 0) == []
+    seeds = twin.noise_seeds(hip["twin"], 2)
+    assert seeds == [hip["twin"]["seed"], hip["twin"]["seed"] + 1]
+    assert all(type(seed) is int for seed in seeds)
+
+
+def test_the_memory_note_is_judged_at_the_velocitys_median_power_frequency():
+    """lambda = 0.8 at 100 Hz keeps 0.05 s: under a tenth of a 1 Hz motion's period, not of a
+    4 Hz one's.  A velocity of 1 Hz and 4 Hz parts is judged at the frequency below which half
+    of its power lies: 4 Hz when that part has 4 x the power, 1 Hz when the 1 Hz part has."""
+    t = np.arange(1000) / 100.0
+    one, four = np.sin(2 * np.pi * 1.0 * t), np.sin(2 * np.pi * 4.0 * t)
+    assert pipeline.memory_note(one + 2 * four, 100.0, 0.8) is None
+    note = pipeline.memory_note(2 * one + four, 100.0, 0.8)
+    assert note is not None and note == rls.memory_note(0.8, 100.0, 1.0)
+    assert "half the velocity's power lies below 1 Hz" in note

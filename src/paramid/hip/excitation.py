@@ -354,7 +354,7 @@ def compare_design(
         ),
     ]
     validation = simulation.Trajectory.from_config(val["trajectory"])
-    seeds = np.arange(comparison["seeds"]) + base["twin"]["seed"]
+    seeds = twin.noise_seeds(base["twin"], comparison["seeds"])
     cond = {
         "paper_eq18": design["reference"]["cond"],
         "designed": design["cond"],

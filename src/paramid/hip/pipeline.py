@@ -137,6 +137,13 @@ class Prior:
         )
 
 
+def memory_note(qd: Array, sample_rate_hz: float, forgetting: float) -> str | None:
+    """:func:`paramid.rls.memory_note` of a record with joint velocity ``qd`` (K,): the motion's
+    frequency is the one below which half of the velocity's power lies."""
+    motion_hz = float(signals.power_band(qd, sample_rate_hz, 0.5))
+    return rls.memory_note(forgetting, sample_rate_hz, motion_hz)
+
+
 def rls_prior(
     H: Array,
     y: Array,

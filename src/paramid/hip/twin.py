@@ -46,6 +46,13 @@ def is_calibrated(twin: Mapping) -> bool:
     return all(float(twin[key]) == value for key, value in CALIBRATED.items())
 
 
+def noise_seeds(twin_config: Mapping, count: int) -> list[int]:
+    """The ``count`` noise seeds of a study's ``twin`` block: its ``seed`` and the ones after
+    it, each naming the streams ("twin", seed, record) of :func:`simulate`."""
+    first = int(twin_config["seed"])
+    return list(range(first, first + count))
+
+
 def partly_calibrated(twin: Mapping) -> str | None:
     """Why a ``twin`` that keeps some, not all, of the CALIBRATED settings is judged as if
     none were fitted (its Table 3 cells get verdicts, not ``calibration target``), or None."""
