@@ -21,20 +21,10 @@ def main(smk) -> None:
     design = io.read_json(smk.input.design)
     robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     base = bp.structural_base(robot, rel_tol=cfg["base"]["rel_tol"])
-    if base.independent.tolist() != design["base_columns"]["independent"]:
-        raise RuntimeError(f"{smk.input.design}: base columns differ from this robot's; rebuild it")
+    ex.check_design_base(design, base, smk.input.design)
     designed = FourierTrajectory.from_dict(design["trajectory"])
-    files = {
-        entry["name"]: ex.coefficients_from_table(
-            io.read_table(path),
-            path,
-            robot.joints,
-            designed.order,
-            designed.omega_f,
-            entry["constant"],
-        )
-        for entry, path in zip(spec["compare"], smk.input.coefficients, strict=True)
-    }
+    tables = [(io.read_table(path), path) for path in smk.input.coefficients]
+    files = ex.coefficient_files(spec["compare"], tables, robot.joints, designed)
     table, per_seed, draw = ex.compare_excitations(
         robot, base, spec, cfg["twin"], cfg["study"], designed, files
     )
@@ -44,7 +34,7 @@ def main(smk) -> None:
         log.warning("%s", warning)
     io.write_csv(table, smk.output.comparison)
     meta = io.provenance(cfg, smk.input, stage="robot_excitation_compare")
-    unit = model.torque_unit([units["tau"] for units in model.joint_units(robot)])
+    unit = model.robot_torque_unit(robot)
     units = {"trajectory": "", "seed": "1", "param_error": "1", "val_rmse": unit}
     io.write_parquet(per_seed, smk.output.per_seed, units=units, meta=meta)
     for row in table.itertuples():

@@ -24,7 +24,7 @@ def main(smk) -> None:
     fit = estimators.ESTIMATORS[cfg["method"]].fit(problem, cfg["settings"])
     elapsed = time.perf_counter() - started
     rmse = study.training_rmse(problem, fit)
-    unit = model.torque_unit([units["tau"] for units in model.joint_units(robot)])
+    unit = model.robot_torque_unit(robot)
     spread = cfg.get("twin_spread")  # only a twin's lmi job has it (RobotStudies.fit_params)
     found = study.fit_warnings(problem, fit, cfg["method"], cfg["settings"], unit, spread)
     meta = io.provenance(

@@ -881,3 +881,32 @@ def test_the_checked_summary_carries_the_warnings_and_stops_a_still_design(
     )
     with pytest.raises(ex.ExcitationError, match=r"excites the base parameters poorly"):
         ex.checked_summary(replace(result, trajectory=still), *args, [])
+
+
+def test_coefficient_files_read_each_compare_entry_at_the_designs_order(robot, tmp_path):
+    """Each `compare:` entry's file, in order, read at the designed trajectory's order and
+    base frequency with the entry's `constant`; a file missing for an entry is an error."""
+    path = tmp_path / "c.csv"
+    original = _coefficients(robot, path)
+    table = (pd.read_csv(path), path)
+    entries = [
+        {"name": "as_offset", "constant": "offset"},
+        {"name": "as_start", "constant": "start"},
+    ]
+    files = ex.coefficient_files(entries, [table, table], robot.joints, original)
+    assert list(files) == ["as_offset", "as_start"]
+    np.testing.assert_allclose(files["as_offset"].theta, original.theta)
+    assert files["as_offset"].omega_f == original.omega_f
+    q_start = files["as_start"].evaluate_joints(np.zeros(1))[0][0]
+    np.testing.assert_allclose(q_start, original.q0, atol=1e-12)
+    with pytest.raises(ValueError):
+        ex.coefficient_files(entries, [table], robot.joints, original)
+
+
+def test_a_design_for_other_base_columns_must_be_rebuilt(structural):
+    """design.json names the base columns it was made for; other columns name the file."""
+    columns = {"independent": structural.independent.tolist()}
+    ex.check_design_base({"base_columns": columns}, structural, "d/design.json")
+    other = {"independent": structural.independent.tolist()[:-1]}
+    with pytest.raises(RuntimeError, match="d/design.json: base columns differ"):
+        ex.check_design_base({"base_columns": other}, structural, "d/design.json")

@@ -564,6 +564,8 @@ def test_each_standard_parameter_has_its_unit_by_kind_and_joint(small_urdf: Path
     torques = [u["tau"] for u in model.joint_units(robot)]
     assert model.torque_unit(torques) == "N m and N mixed"
     assert model.torque_unit(torques[:2]) == "N m"
+    assert model.robot_torque_unit(robot) == "N m and N mixed"
+    assert model.robot_torque_unit(load_robot(small_urdf, ["spin", "elbow"])) == "N m"
     # the compressed data's rows are each in their joint's unit (not "N and N m mixed / (kg)")
     compressed = study.compressed_units(robot, model.extended_names(robot))
     assert compressed["c"] == "the row's joint's N m or N"

@@ -678,6 +678,30 @@ def coefficients_from_table(
     return FourierTrajectory(q0, a, b, omega_f)
 
 
+def coefficient_files(
+    entries: Sequence[Mapping[str, Any]],
+    tables: Sequence[tuple[pd.DataFrame, str | Path]],
+    joints: Sequence[str],
+    designed: FourierTrajectory,
+) -> dict[str, FourierTrajectory]:
+    """The trajectories of an excitation block's ``compare:`` ``entries`` (``name``,
+    ``constant``), each from its coefficients file in ``tables`` ((frame, path), same order;
+    :func:`coefficients_from_table`) at the order and base frequency of ``designed``."""
+    return {
+        entry["name"]: coefficients_from_table(
+            frame, path, joints, designed.order, designed.omega_f, entry["constant"]
+        )
+        for entry, (frame, path) in zip(entries, tables, strict=True)
+    }
+
+
+def check_design_base(design: Mapping[str, Any], base: BaseParameters, path: str | Path) -> None:
+    """Raise when ``design`` (design.json at ``path``) was made for other base columns than
+    ``base``'s (the robot or ``base.rel_tol`` changed since): it must be rebuilt."""
+    if base.independent.tolist() != design["base_columns"]["independent"]:
+        raise RuntimeError(f"{path}: base columns differ from this robot's; rebuild it")
+
+
 def coefficient_frame(trajectory: FourierTrajectory, joints: Sequence[str]) -> pd.DataFrame:
     """The coefficients-file layout of a trajectory (harmonic 0: a = q₀, b = 0)."""
     rows = []

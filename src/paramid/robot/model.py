@@ -757,6 +757,11 @@ def torque_unit(units: Sequence[str]) -> str:
     return distinct[0] if len(distinct) == 1 else " and ".join(distinct) + " mixed"
 
 
+def robot_torque_unit(robot: Robot) -> str:
+    """:func:`torque_unit` of the joint torques of ``robot`` (:func:`joint_units`)."""
+    return torque_unit([units["tau"] for units in joint_units(robot)])
+
+
 def joint_ranges(robot: Robot) -> tuple[Array, Array]:
     """(lower, upper) per joint from the URDF; ±π where it gives none or the joint is
     continuous (Pinocchio's (cos, sin) coordinates carry no angle limit)."""
