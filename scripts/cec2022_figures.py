@@ -12,8 +12,7 @@ def main(smk) -> None:
     dim = int(smk.wildcards.dim)
     style = FigureStyle.from_config(smk.params.style)
     ranks = pd.read_csv(smk.input.ranks)
-    jobs = runs.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.histories})
-    histories = {(f, a): frame for (_, f, a), frame in jobs.items()}
+    histories = runs.by_cell({p: io.read_parquet(p)[0] for p in smk.input.histories})
     with styled(style):
         drawn = {
             "ranks": figures.rank_figure(ranks, dim),

@@ -12,9 +12,8 @@ def main(smk) -> None:
     settings = {k: cfg[k] for k in runs.RUN_SETTINGS} | {
         "optimiser_settings": cfg["optimiser_settings"]
     }
-    results = {}
-    for function in cfg["functions"]:
-        job = results[function] = runs.run_configured(function, dim, algorithm, **settings)
+    results = runs.run_functions(cfg["functions"], dim, algorithm, **settings)
+    for function, job in results.items():
         evaluations = int(job.runs["n_evals"].iloc[0])
         done = "F%d D%d %s: %d x %d evaluations in %.2f s"
         log.info(done, function, dim, algorithm, cfg["runs"], evaluations, job.wall_s)

@@ -23,11 +23,7 @@ def main(smk) -> None:
     io.write_csv(wilcoxon, smk.output.wilcoxon)
     io.write_csv(study.run_level_tests(runs, reference=reference), smk.output.runs_tests)
     intervals = study.rank_intervals(runs)
-    subject = study.PAPER_SUBJECT  # the paper's claims are about MIPO, whatever the reference
-    claims_tests = wilcoxon
-    if reference != subject:
-        ran = all(subject in set(table["algorithm"]) for table in tables.values())
-        claims_tests = study.wilcoxon_table(tables, subject) if ran else wilcoxon.iloc[:0]
+    claims_tests = study.claims_tests(tables, wilcoxon, reference)
     places = paper.text_places(io.read_yaml(smk.input.paper), smk.input.paper)
     audit = study.audit_table(ranks, friedman, claims_tests, tables, intervals, text_places=places)
     caption = audit_caption("cec2022", list(audit["verdict"]))

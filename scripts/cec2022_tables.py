@@ -8,9 +8,8 @@ from paramid.cec2022 import study
 def main(smk) -> None:
     dim = int(smk.wildcards.dim)
     log = io.start_log(smk.log[0], "cec2022_tables")
-    jobs = run_files.split_jobs({p: io.read_parquet(p)[0] for p in smk.input.runs})
-    runs = {(f, a): frame for (_, f, a), frame in jobs.items()}
-    times = {key: float(frame["time_s"].iloc[0]) for key, frame in runs.items()}
+    runs = run_files.by_cell({p: io.read_parquet(p)[0] for p in smk.input.runs})
+    times = run_files.time_per_run(runs)
     paper = study.paper_values_frame(io.read_yaml(smk.input.paper), smk.input.paper)
     table = study.summary_table(runs, times, paper, dim)
     io.write_csv(table, smk.output.table)

@@ -1422,3 +1422,73 @@ def test_ggo_moves_a_goose_to_exploration_after_two_iterations_without_improveme
     method("ggo")(rec, lo, hi, population=n, iterations=7, seeds=seeds(1, "ggo-flat"))
     exploiting = [int(np.all(batch == sentinel, axis=1).sum()) for batch in rec.points[1:]]
     assert exploiting == [10, 10, 9, 9, 8, 8]
+
+
+def test_run_functions_runs_each_function_of_a_job_in_order() -> None:
+    """One job: each configured function through run_configured with the benchmark's and the
+    optimiser's settings, keyed and ordered as configured."""
+    from paramid.cec2022.runs import run_configured, run_functions
+
+    cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
+    cfg |= {"optimiser_settings": {"spiral_b": 1.0}}
+    results = run_functions([9, 2], 10, "WOA", **cfg)
+    assert list(results) == [9, 2]
+    for function, result in results.items():
+        alone = run_configured(function, 10, "WOA", **cfg)
+        assert result.iterations == 3
+        pd.testing.assert_frame_equal(
+            result.runs.drop(columns="time_s"), alone.runs.drop(columns="time_s")
+        )
+        pd.testing.assert_frame_equal(result.history, alone.history)
+
+
+def test_by_cell_keys_one_dimensions_jobs_and_times_are_per_run() -> None:
+    """The tables and figures read one dimension's jobs by (function, algorithm); each cell's
+    time per run is its job's wall time / runs; two dimensions at once are refused."""
+    from paramid.cec2022.runs import by_cell, job_tables, run_configured, time_per_run
+
+    cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
+    woa = {f: run_configured(f, 10, "WOA", **cfg) for f in (4, 1)}
+    hho = {1: run_configured(1, 10, "HHO", **cfg)}
+    files = {
+        "results/cec2022/runs/d10/WOA.parquet": job_tables(woa)[0],
+        "results/cec2022/runs/d10/HHO.parquet": job_tables(hho)[0],
+    }
+    cells = by_cell(files)
+    assert list(cells) == [(4, "WOA"), (1, "WOA"), (1, "HHO")]
+    pd.testing.assert_frame_equal(cells[(1, "HHO")], hho[1].runs)
+    times = time_per_run(cells)
+    assert times == {
+        (4, "WOA"): woa[4].wall_s / 2,
+        (1, "WOA"): woa[1].wall_s / 2,
+        (1, "HHO"): hho[1].wall_s / 2,
+    }
+    with pytest.raises(ValueError, match=r"one dimension expected, got dimensions \[10, 20\]"):
+        by_cell(files | {"results/cec2022/runs/d20/WOA.parquet": job_tables(woa)[0]})
+
+
+def test_the_claims_are_tested_on_mipo_whatever_the_reference() -> None:
+    """The paper's claims are about MIPO: with MIPO the reference its Wilcoxon table is used
+    as is; with another reference MIPO's own table where it ran in every dimension, else no
+    rows."""
+    from paramid.cec2022 import study
+
+    rng = np.random.default_rng(3)
+
+    def table(algorithms: list[str]) -> pd.DataFrame:
+        rows = [
+            {"function": f, "algorithm": a, "ave": float(rng.uniform(1, 2))}
+            for f in range(1, 7)
+            for a in algorithms
+        ]
+        return pd.DataFrame(rows)
+
+    tables = {10: table(["WOA", "HHO", "MIPO"]), 20: table(["WOA", "HHO", "MIPO"])}
+    by_mipo = study.wilcoxon_table(tables, "MIPO")
+    assert study.claims_tests(tables, by_mipo, "MIPO") is by_mipo
+    by_woa = study.wilcoxon_table(tables, "WOA")
+    pd.testing.assert_frame_equal(study.claims_tests(tables, by_woa, "WOA"), by_mipo)
+    assert set(by_woa["reference"]) == {"WOA"} and set(by_mipo["reference"]) == {"MIPO"}
+    without = {10: tables[10], 20: tables[20][tables[20]["algorithm"] != "MIPO"]}
+    none = study.claims_tests(without, by_woa, "WOA")
+    assert none.empty and list(none.columns) == list(by_woa.columns)

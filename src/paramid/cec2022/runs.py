@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -183,6 +183,16 @@ def run_configured(
     return JobResult(runs=table, history=history, wall_s=wall, iterations=iterations)
 
 
+def run_functions(
+    functions: Sequence[int], dim: int, algorithm: str, **settings: Any
+) -> dict[int, JobResult]:
+    """One job: :func:`run_configured` of each of ``functions`` in the order given, with the
+    benchmark's and the optimiser's settings (``settings``: its keywords)."""
+    return {
+        function: run_configured(function, dim, algorithm, **settings) for function in functions
+    }
+
+
 def job_tables(results: Mapping[int, JobResult]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The run table and the history table of one job (function number -> its result), each
     function's rows stacked in the order given, with a ``function`` column first."""
@@ -223,3 +233,18 @@ def by_function(table: pd.DataFrame) -> dict[int, pd.DataFrame]:
         int(function): part.drop(columns="function").reset_index(drop=True)
         for function, part in table.groupby("function", sort=False)
     }
+
+
+def by_cell(tables: Mapping[str, pd.DataFrame]) -> dict[tuple[int, str], pd.DataFrame]:
+    """:func:`split_jobs` of one dimension's job files, by (function, algorithm); files of
+    two dimensions are an error (their cells would collide)."""
+    jobs = split_jobs(tables)
+    dims = sorted({dim for dim, _, _ in jobs})
+    if len(dims) > 1:
+        raise ValueError(f"job files of one dimension expected, got dimensions {dims}")
+    return {(function, algorithm): frame for (_, function, algorithm), frame in jobs.items()}
+
+
+def time_per_run(cells: Mapping[tuple[int, str], pd.DataFrame]) -> dict[tuple[int, str], float]:
+    """Each cell's time per run [s] (its job's batched wall time / runs, in every row)."""
+    return {key: float(frame["time_s"].iloc[0]) for key, frame in cells.items()}
