@@ -5,7 +5,6 @@ import numpy as np
 
 from paramid import io
 from paramid.hip import fits, model
-from paramid.optim.grey_wolf import adaptive_exponent
 
 
 def main(smk) -> None:
@@ -32,8 +31,7 @@ def main(smk) -> None:
         timing="batched wall time of all runs / runs, one value per repeat of the batched call",
         warnings=[edge] if edge else [],
     )
-    if method == "rls_agwo":  # μ(γ) of Eq 12 beside its settings
-        meta["mu_eq12"] = float(adaptive_exponent(**run.settings))
+    meta |= fits.agwo_exponent(method, run.settings)
     units = fits.fit_units(keys)
     io.write_parquet(
         frame, smk.output.fits, units=units, meta=meta, nondeterministic_columns=["time_ms"]

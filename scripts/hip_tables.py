@@ -11,11 +11,7 @@ def main(smk) -> None:
     log = io.start_log(smk.log[0], "hip_tables")
     loaded = {Path(p).stem: io.read_parquet(p) for p in smk.input.fits}
     fits = {method: frame for method, (frame, _) in loaded.items()}
-    timing = {
-        method: meta["time_ms_per_run_repeats"]
-        for method, (_, meta) in loaded.items()
-        if "time_ms_per_run_repeats" in meta
-    }
+    timing = tables.batched_timing({method: meta for method, (_, meta) in loaded.items()})
     paper = io.read_yaml(smk.input.paper[0]) if smk.input.paper else {}
     names = model.parameter_names(cfg["regressor"])
 

@@ -218,3 +218,16 @@ def test_the_box_edge_warning_judges_the_runs_against_the_boxs_bcls_optimum():
     assert warned is not None and "a at its lower bound" in warned and "short of" in warned
     inside = dataclasses.replace(run, fit=dataclasses.replace(fit, x=np.tile(x, (30, 1))))
     assert fits.box_edge_warning(inside, "rls_gwo", ["a", "b"], H, y, None) is None
+
+
+def test_agwo_exponent_is_eq12_for_agwo_alone():
+    """mu = mu_base + kappa exp(gamma) (Eq 12) under mu_eq12 for RLS-AGWO's settings; the other
+    methods' metadata gets nothing."""
+    from paramid.hip import fits
+
+    settings = {"gamma": 0.2, "mu_base": 0.45, "kappa": 0.25}
+    got = fits.agwo_exponent("rls_agwo", settings)
+    assert list(got) == ["mu_eq12"] and type(got["mu_eq12"]) is float
+    assert got["mu_eq12"] == pytest.approx(0.45 + 0.25 * np.exp(0.2), rel=1e-15)
+    assert fits.agwo_exponent("rls_gwo", settings) == {}
+    assert fits.agwo_exponent("pso", {}) == {}

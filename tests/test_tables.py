@@ -48,3 +48,15 @@ def test_printed_values_stand_beside_ours():
     assert np.isnan(t3.loc["RLS-AGWO", "paper_val_mean"])
     t4 = tables.table4(_fits(), ["Mxt"], None, {"BCLS": {"Mxt": 1.4994}}).set_index("method")
     assert t4.loc["BCLS", "paper_Mxt"] == 1.4994
+
+
+def test_batched_timing_takes_the_repeats_of_the_methods_that_have_them():
+    """A population method's metadata holds its per-run times from repeats of its batched call;
+    a deterministic fit's has none and is left to its rows."""
+    metas = {
+        "rls_agwo": {"time_ms_per_run_repeats": [1.5, 2.5], "study": "hip"},
+        "ls": {"study": "hip"},
+        "pso": {"time_ms_per_run_repeats": [3.0]},
+    }
+    assert tables.batched_timing(metas) == {"rls_agwo": [1.5, 2.5], "pso": [3.0]}
+    assert tables.batched_timing({}) == {}

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from paramid import estimators, plausibility, population
 from paramid.hip import model
+from paramid.optim.grey_wolf import adaptive_exponent
 from paramid.plausibility import FitQuality
 from paramid.population import PopulationFit
 
@@ -165,6 +166,14 @@ def run_population(
         timing_repeats=pop["timing_repeats"],
     )  # fmt: skip
     return PopulationRun(fit=fit, lower=lower, upper=upper, settings=settings)
+
+
+def agwo_exponent(method: str, settings: Mapping[str, Any]) -> dict[str, float]:
+    """RLS-AGWO's μ(γ) of Eq 12 from its optimiser ``settings`` (γ, mu_base, kappa) under
+    ``mu_eq12``, for its fit's metadata beside them; nothing for the other methods."""
+    if method != "rls_agwo":
+        return {}
+    return {"mu_eq12": float(adaptive_exponent(**settings))}
 
 
 def box_edge_warning(

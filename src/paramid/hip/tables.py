@@ -28,6 +28,14 @@ TABLE3_COLUMNS = [
 ]
 
 
+def batched_timing(metas: Mapping[str, Mapping]) -> dict[str, list[float]]:
+    """The per-run times of each method whose fit metadata (method -> metadata) holds them
+    (``time_ms_per_run_repeats``: a population method's repeats of its batched call), for
+    :func:`table3`'s ``timing``."""
+    key = "time_ms_per_run_repeats"
+    return {method: list(meta[key]) for method, meta in metas.items() if key in meta}
+
+
 def table3(
     fits: Mapping[str, pd.DataFrame],
     paper: Mapping | None = None,
