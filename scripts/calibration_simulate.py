@@ -18,9 +18,6 @@ def main(smk) -> None:
     io.write_parquet(data.frame, smk.output.data, units=twin.frame_units(), meta=meta)
     io.write_json(data.truth | {"provenance": meta}, smk.output.truth)
     sel = data.frame[data.frame["selected"]]
-    dev = (
-        sel[["x_true", "y_true", "z_true"]].to_numpy() - sel[["x_nom", "y_nom", "z_nom"]].to_numpy()
-    )
     log.info(
         "%d data set(s) of %d candidates, %d selected (%d train); sources %s; "
         "tracker sigma %.4f-%.4f mm; true - nominal RMS %.3f mm",
@@ -31,7 +28,7 @@ def main(smk) -> None:
         data.truth["sources"] or "none",
         sel["sigma_mm"].min(),
         sel["sigma_mm"].max(),
-        float(((dev**2).sum(axis=1).mean()) ** 0.5),
+        twin.nominal_error_rms_mm(data.frame),
     )
 
 

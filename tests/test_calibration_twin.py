@@ -459,3 +459,20 @@ def test_a_polishing_part_beyond_the_robots_reach_is_named(default_data):
     [problem] = _problems(default_data, ["dh"], runs=(0,))
     with pytest.raises(InputError, match=r"polishing: the path's inverse kinematics did not"):
         setup.run_errors([problem], np.zeros((1, problem.dim)))
+
+
+def test_the_nominal_error_rms_is_over_the_selected_configurations():
+    """Selected rows 3-4-0 mm and 0-0-1 mm from the nominal: sqrt((25 + 1) / 2); the
+    unselected row, however far, does not count."""
+    frame = pd.DataFrame(
+        {
+            "selected": [True, True, False],
+            "x_true": [3.0, 0.0, 100.0],
+            "y_true": [4.0, 0.0, 0.0],
+            "z_true": [0.0, 1.0, 0.0],
+            "x_nom": [0.0, 0.0, 0.0],
+            "y_nom": [0.0, 0.0, 0.0],
+            "z_nom": [0.0, 0.0, 0.0],
+        }
+    )
+    assert twin.nominal_error_rms_mm(frame) == pytest.approx(13.0**0.5, rel=1e-15)

@@ -451,6 +451,16 @@ def _simulate_one(
     return frame, truth
 
 
+def nominal_error_rms_mm(frame: pd.DataFrame) -> float:
+    """RMS [mm] over the selected configurations of ``frame`` (:func:`simulate`'s) of the
+    distance from the true position to the nominal model's: how far the drawn robot lies from
+    its nominal DH table."""
+    selected = frame[frame["selected"]]
+    true = selected[["x_true", "y_true", "z_true"]].to_numpy()
+    nominal = selected[["x_nom", "y_nom", "z_nom"]].to_numpy()
+    return float((((true - nominal) ** 2).sum(axis=1).mean()) ** 0.5)
+
+
 def frame_units() -> dict[str, str]:
     """Units of the columns of :attr:`TwinData.frame`."""
     units = {"repeat": "1"} | {f"q{j + 1}": "rad" for j in range(kin.N_JOINTS)}
