@@ -14,7 +14,7 @@ def main(smk) -> None:
     table4 = pd.read_csv(smk.input.table4)
     if "paper" in smk.input.keys():
         cutoff = median = None
-        seed = cfg["twin"]["seed"] if cfg["twin"] is not None else 0
+        seed = twin.own_seed(cfg["twin"])
         if "cutoff" in smk.input.keys():  # the default twin's BCLS per cutoff (Figure 4b's line)
             points = pd.concat([io.read_parquet(p)[0] for p in smk.input.cutoff])
             cutoff, median = audit.cutoff_series(points, seed)
@@ -27,7 +27,7 @@ def main(smk) -> None:
             cutoff,
             io.read_yaml(smk.input.paper),
             twin=cfg["twin"] is not None,
-            calibrated=cfg["twin"] is not None and twin.is_calibrated(cfg["twin"]),
+            calibrated=twin.is_calibrated(cfg["twin"]),
             cutoff_hz=cfg["cutoff_hz"],
             cutoff_seed=seed,
             cutoff_median=median,
@@ -36,7 +36,7 @@ def main(smk) -> None:
         H, y, _ = io.read_regression(smk.input.validation, cfg["regressor"])
         names = model.parameter_names(cfg["regressor"])
         result = audit.record_reference_audit(table4, table3, cfg["reference"], names, H, y)
-    partly = cfg["twin"] is not None and twin.partly_calibrated(cfg["twin"])
+    partly = twin.partly_calibrated(cfg["twin"])
     if partly:
         log.warning(partly)
     caption = audit_caption(cfg["study"], list(result["verdict"]))

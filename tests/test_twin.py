@@ -265,3 +265,13 @@ def test_the_memory_note_is_judged_at_the_velocitys_median_power_frequency():
     note = pipeline.memory_note(2 * one + four, 100.0, 0.8)
     assert note is not None and note == rls.memory_note(0.8, 100.0, 1.0)
     assert "half the velocity's power lies below 1 Hz" in note
+
+
+def test_a_measured_study_keeps_no_calibrated_setting_and_its_own_seed_is_0(hip):
+    """hip_audit asks these of every study: a measured one (no twin block) is not calibrated,
+    not partly, and its one record pair is run 0; a twin's own pair is its seed's."""
+    assert twin.is_calibrated(None) is False
+    assert twin.partly_calibrated(None) is None
+    assert twin.own_seed(None) == 0
+    assert twin.own_seed({**hip["twin"], "seed": 5}) == 5
+    assert twin.is_calibrated({**hip["twin"], **twin.CALIBRATED}) is True

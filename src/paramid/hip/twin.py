@@ -41,9 +41,18 @@ CALIBRATION_TARGETS = tuple(
 )
 
 
-def is_calibrated(twin: Mapping) -> bool:
-    """Whether a ``twin`` config block keeps the CALIBRATED settings."""
+def is_calibrated(twin: Mapping | None) -> bool:
+    """Whether a ``twin`` config block keeps the CALIBRATED settings (a measured study, None,
+    keeps none)."""
+    if twin is None:
+        return False
     return all(float(twin[key]) == value for key, value in CALIBRATED.items())
+
+
+def own_seed(twin: Mapping | None) -> int:
+    """The seed of a study's own record pair: its ``twin`` block's; 0 for a measured study
+    (None), the run its one record pair gets in the sweeps."""
+    return int(twin["seed"]) if twin is not None else 0
 
 
 def noise_seeds(twin_config: Mapping, count: int) -> list[int]:
@@ -53,9 +62,12 @@ def noise_seeds(twin_config: Mapping, count: int) -> list[int]:
     return list(range(first, first + count))
 
 
-def partly_calibrated(twin: Mapping) -> str | None:
+def partly_calibrated(twin: Mapping | None) -> str | None:
     """Why a ``twin`` that keeps some, not all, of the CALIBRATED settings is judged as if
-    none were fitted (its Table 3 cells get verdicts, not ``calibration target``), or None."""
+    none were fitted (its Table 3 cells get verdicts, not ``calibration target``), or None
+    (also for a measured study, None)."""
+    if twin is None:
+        return None
     fitted = [k for k, v in CALIBRATED.items() if v != 0 and float(twin[k]) == v]
     if not fitted or is_calibrated(twin):
         return None
