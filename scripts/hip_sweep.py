@@ -18,7 +18,7 @@ def main(smk) -> None:
     rate = signals.sample_rate(frame["time"].to_numpy())
     data = pipeline.Regression(H, y, H_val, y_val, rate)
     points = sweeps.whole_sweep(sweep, cfg["sweep_config"], data, settings, study)
-    units = {c: "1" for c in points.columns} | {"train_rmse": "N m", "val_rmse": "N m"}
+    units = sweeps.point_units(points.columns)
     meta = io.provenance(cfg, smk.input, stage="hip_sweep")
     io.write_parquet(points, smk.output.points, units=units, meta=meta)
     fits = [io.read_parquet(p)[0].assign(method=Path(p).stem) for p in smk.input.fits]

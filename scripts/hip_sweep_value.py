@@ -4,7 +4,6 @@ study's two records)."""
 
 from paramid import io, signals
 from paramid.hip import pipeline, sweeps, twin
-from paramid.hip.methods import VALUE_UNITS
 
 
 def main(smk) -> None:
@@ -29,8 +28,7 @@ def main(smk) -> None:
             records[name] = tuple(raw[c].to_numpy() for c in ("time", "angle", "torque"))
         points = sweeps.measured_cutoff_point(records, settings, float(value))
     points.insert(0, "value", float(value))
-    units = {c: "1" for c in points.columns} | {"train_rmse": "N m", "val_rmse": "N m"}
-    units["value"] = VALUE_UNITS[sweep]
+    units = sweeps.point_units(points.columns, sweep)
     meta = io.provenance(cfg, smk.input, stage="hip_sweep_value")
     io.write_parquet(points, smk.output.points, units=units, meta=meta)
     log.info("%s %s: %d rows", sweep, value, len(points))

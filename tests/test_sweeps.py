@@ -411,3 +411,22 @@ def test_figure_3a_draws_the_median_runs_estimate():
     estimate = next(line for line in fig.axes[0].lines if line.get_label() == "BCLS estimate")
     np.testing.assert_allclose(estimate.get_ydata(), H @ [3.0, 0.7])  # run 2: RMSE 2.0
     assert fig.axes[0].get_ylabel() == "Joint torque [N m]"
+
+
+def test_point_units_put_the_rmses_in_n_m_and_a_figure_4_value_in_its_unit():
+    columns = ["value", "method", "run", "train_rmse", "val_rmse"]
+    assert sweeps.point_units(columns) == {
+        "value": "1",
+        "method": "1",
+        "run": "1",
+        "train_rmse": "N m",
+        "val_rmse": "N m",
+    }
+    assert sweeps.point_units(columns, "cutoff_hz")["value"] == "Hz"
+    assert sweeps.point_units(columns, "margin")["value"] == "1"
+    assert sweeps.point_units(["method"], "cutoff_hz") == {
+        "method": "1",
+        "train_rmse": "N m",
+        "val_rmse": "N m",
+        "value": "Hz",
+    }

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from paramid import estimators, population, signals
 from paramid.hip import fits, pipeline
-from paramid.hip.methods import DETERMINISTIC_METHODS
+from paramid.hip.methods import DETERMINISTIC_METHODS, VALUE_UNITS
 
 Array = NDArray[np.float64]
 # every sweep pairs its runs by ``run``: the cutoff sweep's run is a twin seed, the others'
@@ -107,6 +107,15 @@ def measured_cutoff_point(
     x = estimators.bcls(H, y, prior.lower, prior.upper)
     row = {"method": "bcls", "run": 0, "train_rmse": estimators.rmse(H, y, x)}
     return pd.DataFrame([row | {"val_rmse": estimators.rmse(H_val, y_val, x)}])
+
+
+def point_units(columns: Sequence[str], sweep: str | None = None) -> dict[str, str]:
+    """The units of a sweep's points with ``columns``: the RMSEs in N m, the rest "1"; the
+    ``value`` of a Figure 4 ``sweep`` in its unit (:data:`VALUE_UNITS`)."""
+    units = {column: "1" for column in columns} | {"train_rmse": "N m", "val_rmse": "N m"}
+    if sweep is not None:
+        units["value"] = VALUE_UNITS[sweep]
+    return units
 
 
 def cutoff_point(study_config: Mapping, cutoff_hz: float, seeds: Sequence[int]) -> pd.DataFrame:
