@@ -1448,8 +1448,10 @@ def test_by_cell_keys_one_dimensions_jobs_and_times_are_per_run() -> None:
     from paramid.cec2022.runs import by_cell, job_tables, run_configured, time_per_run
 
     cfg = {"runs": 2, "population": 10, "iterations": 3, "budget": "paper", "seed": 7}
-    woa = {f: run_configured(f, 10, "WOA", **cfg) for f in (4, 1)}
-    hho = {1: run_configured(1, 10, "HHO", **cfg)}
+    woa = {
+        f: run_configured(f, 10, "WOA", **cfg, optimiser_settings={"spiral_b": 1.0}) for f in (4, 1)
+    }
+    hho = {1: run_configured(1, 10, "HHO", **cfg, optimiser_settings={})}
     files = {
         "results/cec2022/runs/d10/WOA.parquet": job_tables(woa)[0],
         "results/cec2022/runs/d10/HHO.parquet": job_tables(hho)[0],
