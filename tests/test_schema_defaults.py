@@ -356,3 +356,18 @@ def test_the_twins_friction_ranges_reach_its_true_parameters(
                 else:
                     excitation.twin_setup(None, None, block_of, {}, 1)
             assert {k: given[k] for k in block} == ranges, (job, key)
+
+
+@pytest.mark.parametrize(("family", "method", "block"), _optimiser_blocks())
+def test_every_setting_an_optimiser_takes_is_in_the_schemas_block(
+    family: str, method: str, block: str
+) -> None:
+    """The other way round: every keyword the optimiser takes is given from the schema's block
+    (or, AGWO's gamma, by the method), so none runs at a library default the config cannot set
+    and the provenance does not record."""
+    spec = population.POPULATION_METHODS[method]
+    given = population.optimiser_settings(method, defaults(family, "*", block), 0.03)
+    parameters = inspect.signature(spec.run).parameters
+    keywords = {n for n, p in parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    missing = keywords - set(given)
+    assert not missing, f"{family}.*.{block} lacks {sorted(missing)} of {spec.optimiser}"
