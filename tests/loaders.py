@@ -64,6 +64,8 @@ CEC_TEXT_PLACES = cec_paper.text_places(io.read_yaml(CEC_PAPER_VALUES), str(CEC_
 GEN3_TORQUE_NOISE_NM = (3.3, 3.3, 3.3, 3.3, 0.6, 0.6, 0.6)
 #: a Gen3 twin's sensors: the schema's encoder and velocity defaults, gen3_twin's torque noise
 GEN3_NOISE = twin.TwinNoise(1e-5, 0.0, 2e-3, GEN3_TORQUE_NOISE_NM)
+#: the twin's friction, offset and armature ranges: the schema's (the library keeps no default)
+TWIN_FRICTION = defaults("robots", "*", "twin", "friction")
 #: perfect sensors: measured = true
 NOISE_FREE = twin.TwinNoise(0.0, 0.0, 0.0, 0.0)
 

@@ -16,14 +16,10 @@ import loaders
 import numpy as np
 import pandas as pd
 import pytest
-from schema_blocks import defaults
 from skip_lookups import LookedUp
 
 from paramid import plausibility, workflow
 from paramid.robot import checks, model, records
-
-#: The twin's friction ranges of the schema (no library defaults).
-FRICTION = defaults("robots", "*", "twin", "friction")
 
 ROOT = Path(__file__).resolve().parents[1]
 JOINTS = [f"joint_{i}" for i in range(1, 8)]
@@ -959,7 +955,7 @@ def fast_arm():
     from paramid.robot import twin
 
     arm = loaders.load_robot(ROOT / "tests/data/fast_arm.urdf", FAST_JOINTS)
-    theta = twin.true_parameters(arm, 3, 0.15, **FRICTION | {"coulomb": (0.2, 1.0)})
+    theta = twin.true_parameters(arm, 3, 0.15, **loaders.TWIN_FRICTION | {"coulomb": (0.2, 1.0)})
     motion = twin.excitation(arm, seed=4, period_s=4.0, max_velocity_rad_s=2.0)
     noise = replace(loaders.GEN3_NOISE, torque_noise_nm=0.05)
     log = twin.simulate(arm, theta, motion, 20.0, 500.0, noise, 0, "calibration")

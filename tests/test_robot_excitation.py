@@ -13,15 +13,11 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from schema_blocks import defaults
 
 from paramid.errors import InputError
 from paramid.robot import base, model, twin
 from paramid.robot import excitation as ex
 from paramid.robot.estimators import ZERO_TRUTH, relative_error
-
-#: The twin's friction ranges of the schema (no library defaults).
-FRICTION = defaults("robots", "*", "twin", "friction")
 
 URDF = "data/kinova_gen3/kinovaGen3.urdf"
 JOINTS = ["joint_2", "joint_4", "joint_6"]
@@ -231,7 +227,7 @@ def test_designed_cond_beats_a_random_feasible_trajectory(robot, structural, des
     setup = ex.TwinSetup(
         robot=robot,
         base=structural,
-        theta=twin.true_parameters(robot, 0, 0.2, **FRICTION),
+        theta=twin.true_parameters(robot, 0, 0.2, **loaders.TWIN_FRICTION),
         sigma=np.full(3, 1.0),
         rate_hz=50.0,
         validation=twin.excitation(robot, 2, 2, 5.0),
@@ -266,7 +262,7 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
         "seed": 0,
         "sample_rate_hz": 50.0,
         "inertia_spread": 0.2,
-        "friction": FRICTION,
+        "friction": loaders.TWIN_FRICTION,
         "noise": {"encoder_step_rad": 1e-5, "encoder_noise_rad": 0.0,
                   "velocity_noise_rad_s": 2e-3, "torque_noise_nm": [1.0, 2.0, 0.5]},
     }  # fmt: skip
@@ -275,7 +271,9 @@ def test_compare_excitations_is_the_comparison_of_the_config(robot, structural, 
         robot, structural, spec, twin_block, "unit", result.trajectory, {"other": other}
     )
     setup = ex.twin_setup(robot, structural, twin_block, comparison, result.trajectory.order)
-    np.testing.assert_array_equal(setup.theta, twin.true_parameters(robot, 0, 0.2, **FRICTION))
+    np.testing.assert_array_equal(
+        setup.theta, twin.true_parameters(robot, 0, 0.2, **loaders.TWIN_FRICTION)
+    )
     np.testing.assert_array_equal(setup.sigma, [1.0, 2.0, 0.5])
     assert (setup.rate_hz, setup.validation_s) == (50.0, 5.0)
     drawn = twin.excitation(robot, 2, result.trajectory.order, 5.0, 0.8, 1.0)  # the block's
@@ -708,7 +706,7 @@ def test_twin_errors_leave_out_base_parameters_whose_truth_is_zero():
     setup = ex.TwinSetup(
         robot=wheel,
         base=structure,
-        theta=twin.true_parameters(wheel, 0, 0.2, **FRICTION),
+        theta=twin.true_parameters(wheel, 0, 0.2, **loaders.TWIN_FRICTION),
         sigma=np.full(1, 0.05),
         rate_hz=200.0,
         validation=twin.excitation(wheel, 2, 5, 10.0),

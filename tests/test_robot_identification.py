@@ -20,9 +20,6 @@ from paramid.base_parameters import base_columns, base_parameters
 from paramid.robot import compression, estimators, model, priors, selection, study
 from paramid.robot.signals import ProcessedRecord
 
-#: The twin's friction ranges of the schema (no library defaults).
-FRICTION = defaults("robots", "*", "twin", "friction")
-
 LMI = defaults("robots", "*", "lmi")  # the schema's lmi block
 ROOT = Path(__file__).resolve().parents[1]
 URDF = ROOT / "data/kinova_gen3/kinovaGen3.urdf"
@@ -645,7 +642,11 @@ def test_the_coulomb_law_of_each_joint_is_recovered_from_a_twins_torque():
     truth = model.with_coulomb(robot, [velocity if s else 0.0 for s in smooth])
     part = _shipped_record()
     tau = model.inverse_dynamics(
-        truth, part.q, part.dq, part.ddq, twin.true_parameters(truth, 0, 0.0, **FRICTION)
+        truth,
+        part.q,
+        part.dq,
+        part.ddq,
+        twin.true_parameters(truth, 0, 0.0, **loaders.TWIN_FRICTION),
     )
     noise = 0.05 * np.random.default_rng(0).standard_normal(tau.shape)
     part = replace(part, tau=tau + noise)

@@ -8,8 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from loaders import BASE_REL_TOL, GEN3_NOISE, GEN3_TORQUE_NOISE_NM, NOISE_FREE, load_robot
-from schema_blocks import defaults
+from loaders import (
+    BASE_REL_TOL,
+    GEN3_NOISE,
+    GEN3_TORQUE_NOISE_NM,
+    NOISE_FREE,
+    TWIN_FRICTION,
+    load_robot,
+)
 
 from paramid.base_parameters import base_columns
 from paramid.excitation.fourier import FourierTrajectory
@@ -32,9 +38,6 @@ from paramid.robot.twin import (
 from paramid.seeding import generator
 from paramid.simulation import sense
 
-#: The twin's friction ranges of the schema (no library defaults).
-FRICTION = defaults("robots", "*", "twin", "friction")
-
 KINOVA_URDF = Path(__file__).resolve().parents[1] / "data" / "kinova_gen3" / "kinovaGen3.urdf"
 
 
@@ -45,7 +48,7 @@ def kinova() -> Robot:
 
 @pytest.fixture(scope="module")
 def theta(kinova: Robot) -> np.ndarray:
-    return true_parameters(kinova, seed=1, inertia_spread=0.2, **FRICTION)
+    return true_parameters(kinova, seed=1, inertia_spread=0.2, **TWIN_FRICTION)
 
 
 def test_noise_free_twin_recovers_base_parameters(kinova: Robot, theta: np.ndarray) -> None:
@@ -67,7 +70,7 @@ def test_noise_free_twin_with_armature_recovers_it() -> None:
     """A reflected rotor inertia per joint: its own base parameter on joints 2-7 (on joint 1
     it joins the link's Izz, both multiply q̈₁ alone), recovered like the others."""
     robot = load_robot(KINOVA_URDF, [f"joint_{k}" for k in range(1, 8)], armature=True)
-    theta = true_parameters(robot, seed=4, inertia_spread=0.2, **FRICTION)
+    theta = true_parameters(robot, seed=4, inertia_spread=0.2, **TWIN_FRICTION)
     rec = simulate(robot, theta, excitation(robot, seed=4), 10.0, 200.0, NOISE_FREE, 4)
     base = structural_base(robot, BASE_REL_TOL)
     assert [n for n in base.names if n.startswith("ia_")] == [f"ia_joint_{k}" for k in range(2, 8)]
@@ -88,12 +91,14 @@ def test_true_parameters(kinova: Robot, theta: np.ndarray) -> None:
     assert np.all(np.abs(factor - 1) <= 0.2) and np.ptp(factor) > 0.05
     finite = np.isfinite(ratio)
     np.testing.assert_allclose(ratio[finite], np.broadcast_to(factor[:, None], ratio.shape)[finite])
-    assert np.array_equal(theta, true_parameters(kinova, seed=1, inertia_spread=0.2, **FRICTION))
+    assert np.array_equal(
+        theta, true_parameters(kinova, seed=1, inertia_spread=0.2, **TWIN_FRICTION)
+    )
     assert not np.array_equal(
-        theta, true_parameters(kinova, seed=2, inertia_spread=0.2, **FRICTION)
+        theta, true_parameters(kinova, seed=2, inertia_spread=0.2, **TWIN_FRICTION)
     )
     with pytest.raises(ValueError, match="inertia_spread"):
-        true_parameters(kinova, 0, inertia_spread=1.0, **FRICTION)
+        true_parameters(kinova, 0, inertia_spread=1.0, **TWIN_FRICTION)
 
 
 def test_excitation_within_ranges(kinova: Robot) -> None:
@@ -153,13 +158,13 @@ def test_simulate_record_is_the_twin_of_the_config(kinova: Robot) -> None:
         "seed": 3,
         "sample_rate_hz": 50.0,
         "inertia_spread": 0.1,
-        "friction": FRICTION,
+        "friction": TWIN_FRICTION,
         "noise": {"encoder_step_rad": 1e-5, "encoder_noise_rad": 0.0,
                   "velocity_noise_rad_s": 2e-3, "torque_noise_nm": [1.0] * 7},
     }  # fmt: skip
     spec = {"seed": 2, "order": 3, "period_s": 4.0, "amplitude_rad": 0.5, "max_velocity_rad_s": 1.0}
     rec = simulate_record(kinova, twin_block, spec, 8.0, "calibration")
-    theta = true_parameters(kinova, 3, 0.1, **FRICTION)
+    theta = true_parameters(kinova, 3, 0.1, **TWIN_FRICTION)
     trajectory = excitation(kinova, 2, 3, 4.0, 0.5, 1.0)
     noise = TwinNoise(1e-5, 0.0, 2e-3, (1.0,) * 7)
     want = simulate(kinova, theta, trajectory, 8.0, 50.0, noise, seed=3, record="calibration")

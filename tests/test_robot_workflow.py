@@ -125,7 +125,7 @@ def test_small_twin_study_builds_its_tables(workdir):
 def _write_logs(workdir: Path) -> None:
     """Twin records of the Gen3 stand in for a user's joint logs."""
     robot = loaders.load_robot(workdir / URDF, JOINTS)
-    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.0)
+    theta = twin.true_parameters(robot, seed=0, inertia_spread=0.0, **loaders.TWIN_FRICTION)
     (workdir / "data/mine").mkdir(parents=True)
     for name, seed in (("cal", 1), ("val", 2)):
         trajectory = twin.excitation(robot, seed=seed, period_s=4.0)
