@@ -724,11 +724,13 @@ def on_uniform_grid(
     first_row: int = 0,
     lines: FileLines = DEFAULT_LINES,
     rows: NDArray[np.int64] | None = None,
-) -> tuple[dict[str, Array], float, float, bool]:
+) -> tuple[dict[str, Array], float, float, bool, Array]:
     """``data`` (``time`` and channels along the first axis) on the uniform grid k·Δ from the
-    first stamp: (data, Δ, jitter, resampled).  Uniform stamps are kept; stamps uniform to their
-    doubles' rounding or to the logger's resolution (:func:`quantised_uniform`) are replaced by
-    the grid of the span's mean interval (no interpolation: each sample is at its grid point);
+    first stamp: (data, Δ, jitter, resampled, spans), ``spans`` each interval of the stamps in
+    Δ (net of their jitter where the clock is fitted: :func:`clock_fit`).  Uniform stamps are
+    kept; stamps uniform to their doubles' rounding or to the logger's resolution
+    (:func:`quantised_uniform`) are replaced by the grid of the span's mean interval (no
+    interpolation: each sample is at its grid point);
     jittered ones (within ``max_jitter``, :func:`time_grid`) are linearly interpolated onto the
     grid of their clock's interval (:func:`clock_fit`), else of the median interval, or, where
     the stamps are rounded to a logger's resolution (:func:`stamp_resolution`; the median is
@@ -740,17 +742,19 @@ def on_uniform_grid(
     quantised = resolution > 0 and quantised_uniform(t, resolution)
     median, jitter = time_grid(t, path, np.inf if quantised else max_jitter, first_row, lines, rows)
     if jitter <= UNIFORM_JITTER:
-        return {**data, "time": t - t[0]}, median, jitter, False
+        return {**data, "time": t - t[0]}, median, jitter, False, np.diff(t) / median
     if quantised or jitter * median <= rounding_allowance(t):
         interval = float(t[-1] - t[0]) / (t.size - 1)
         grid: Array = interval * np.arange(t.size, dtype=np.float64)
-        return {**data, "time": grid}, interval, 0.0, False
+        return {**data, "time": grid}, interval, 0.0, False, np.diff(t) / interval
     interval = median
     if (clock := clock_fit(t, resolution)) is not None:
-        interval = clock[0]
+        interval, spans = clock
     elif resolution > 0:
         steps = np.diff(t)
         interval = float(steps[steps < GAP_INTERVALS * steps.mean()].mean())
+    if clock is None:
+        spans = np.diff(t) / interval
     grid = uniform_grid(t, interval)
     # time is k·Δ exactly: grid - grid[0] would keep the rounding of a large first stamp
     # (Unix time: 2.4e-7 s), and a written record read back would seem jittered
@@ -760,7 +764,7 @@ def on_uniform_grid(
         else _interpolate(grid, t, values)
         for field, values in data.items()
     }
-    return resampled, interval, jitter, True
+    return resampled, interval, jitter, True, spans
 
 
 def _interpolate(grid: Array, t: Array, values: Array) -> Array:
@@ -859,7 +863,7 @@ def record_from_table(
     unrepeated = unrepeated_rows(data)  # a sample logged twice adds nothing: left out
     if repeats := stamps.size - unrepeated.size:
         data = {field: channel[unrepeated] for field, channel in data.items()}
-    data, interval, jitter, resampled = on_uniform_grid(
+    data, interval, jitter, resampled, _ = on_uniform_grid(
         data, path, max_jitter, rows.start, lines, unrepeated
     )
     return MeasuredRecord(

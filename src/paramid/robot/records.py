@@ -39,14 +39,12 @@ from paramid.ingest import (
     UNIFORM_JITTER,
     UNIT_FACTORS,
     check_file_units,
-    clock_fit,
     data_row,
     first_left_out,
     lines_of,
     numeric_columns,
     on_uniform_grid,
     refuse_cut_last_line,
-    stamp_resolution,
     trimmed_time,
     unrepeated_rows,
 )
@@ -563,14 +561,12 @@ def record_from_table(
     if repeats := stamps.size - unrepeated.size:
         data = {field: channel[unrepeated] for field, channel in data.items()}
         stamps, q_logged = stamps[unrepeated], q_logged[unrepeated]
-    data, interval, jitter, resampled = on_uniform_grid(
+    # steps: the file's intervals in grid intervals, a jittered clock's net of the jitter
+    data, interval, jitter, resampled, steps = on_uniform_grid(
         data, path, max_jitter, rows.start, lines, unrepeated
     )
     n = len(joints)
     source = nearest_stamps(stamps, data["time"]) if resampled else np.arange(stamps.size)
-    # the grid's clock, whose gaps are spans net of the stamps' jitter
-    clock = clock_fit(stamps, stamp_resolution(stamps)) if resampled else None
-    steps = np.diff(stamps) / interval if clock is None else clock[1]
     longest = int(np.argmax(steps))
     return RobotRecord(
         time=data["time"],
