@@ -9,8 +9,7 @@ from paramid.robot import model, records, signals, study
 def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_cutoff")
-    offsets = cfg["robot"]["offset"] is True  # auto: chosen later, on the filtered signals
-    robot = study.robot_of({**cfg["robot"], "offset": offsets}, io.read_urdf(cfg["robot"]["urdf"]))
+    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
     joints = robot.joints
     loaded = [
         records.written_record(io.read_table(path), path, joints) for path in smk.input.records

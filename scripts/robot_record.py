@@ -9,8 +9,9 @@ def main(smk) -> None:
     cfg = smk.params.cfg
     log = io.start_log(smk.log[0], "robot_record")
     spec, joints = cfg["spec"], cfg["robot"]["joints"]
-    robot = study.robot_of(cfg["robot"], io.read_urdf(cfg["robot"]["urdf"]))
+    urdf = io.read_urdf(cfg["robot"]["urdf"])
     if "path" in spec:  # a joint log, trimmed at both ends (and of a long rest there)
+        robot = study.log_robot(cfg["robot"], urdf)
         kinds = model.joint_kinds(robot)  # deg converts revolute joints; continuous unwrapped
         rec, rest = records.log_record(
             io.read_record(spec), spec, joints, kinds=kinds, drop_rest=cfg["drop_rest"]
@@ -34,6 +35,7 @@ def main(smk) -> None:
             "warnings": warned,  # tables/warnings.csv repeats them
         }
     else:
+        robot = study.robot_of(cfg["robot"], urdf)
         excitation = spec["excitation"]
         rec = twin.simulate_record(
             robot, cfg["twin"], excitation, spec["duration_s"], cfg["record"]

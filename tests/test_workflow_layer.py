@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -1212,6 +1213,36 @@ def test_robot_fit_settings_carry_the_optimiser_blocks_each_method_reads(config)
     for method in ("rls_pso", "rls_agwo"):
         settings = robots.fit_settings("gen3_twin", method)
         assert settings["pso"] == block["pso"] and settings["agwo"] == block["agwo"], method
+
+
+def test_fit_settings_leave_a_logs_record_and_the_cutoff_as_they_are(config):
+    """Editing friction, offset or armature reruns the fits, not what precedes them: a measured
+    log's record does not take them (a twin's does: its torque is simulated with them), and the
+    cutoff's CV sees ``offset: auto`` as ``false`` (offsets are chosen later)."""
+
+    def settings(edit: Callable[[dict], dict]) -> tuple[list, dict, dict]:
+        edited = copy.deepcopy(config)
+        for name in ("kinova_gen3", "gen3_twin"):
+            edited["robots"][name] |= edit(edited["robots"][name])
+        robots = RobotStudies(edited)
+        logs = [
+            robots.record_params(wc(study="kinova_gen3", record=record))
+            for record in robots.record_ids("kinova_gen3", "calibration")
+        ]
+        twin = robots.record_params(wc(study="gen3_twin", record="calibration"))
+        return logs, twin, robots.cutoff_params(wc(study="kinova_gen3"))
+
+    logs, twin, cutoff = settings(lambda block: {"offset": False})
+    assert "offset" not in logs[0]["robot"] and twin["robot"]["offset"] is False
+    assert settings(lambda block: {"offset": "auto"})[0::2] == (logs, cutoff)
+    edits = {
+        "offset true": lambda block: {"offset": True},
+        "friction": lambda block: {"friction": ["viscous"]},
+        "armature": lambda block: {"armature": not block["armature"]},
+    }
+    for name, edit in edits.items():
+        edited_logs, edited_twin, edited_cutoff = settings(edit)
+        assert edited_logs == logs and edited_twin != twin and edited_cutoff != cutoff, name
 
 
 def test_robot_cutoff_choice_reads_the_cv_folds_and_signals_wait_for_it(config):

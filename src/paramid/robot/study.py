@@ -90,6 +90,15 @@ def robot_of(block: Mapping[str, Any], urdf: str, physical: bool = True) -> Robo
     )
 
 
+def log_robot(block: Mapping[str, Any], urdf: str) -> Robot:
+    """The robot a joint log is read against: its joints' kinds and units, from the URDF text
+    ``urdf``, the moving and the locked joints of ``block`` alone (no friction, offset or
+    armature column: those enter the fits)."""
+    return robot_from_urdf(
+        urdf, block["urdf"], block["joints"], locked=block["locked"] or {}, friction=()
+    )
+
+
 def channel_frame(
     time: Array,
     channels: Mapping[str, Array | None],

@@ -32,6 +32,9 @@ ROLES = ("calibration", "validation")
 #: samples a record must keep after its trims: fewer give an RMSE (or CV blocks) of a few
 #: samples, no validation (0.1 s at 1 kHz)
 ROBOT_KEYS = ("urdf", "joints", "locked", "friction", "offset", "armature")
+#: what reading a joint log takes of the robot (its joints' kinds and units): editing friction,
+#: offset or armature reruns the fits, not the records of measured logs
+LOG_KEYS = ("urdf", "joints", "locked", "urdf_sha256")
 #: a record id (the schema's records' ``name`` pattern, the rules' ``{record}`` wildcard)
 RECORD_ID = "[A-Za-z0-9][A-Za-z0-9_.-]*"
 
@@ -519,6 +522,7 @@ class RobotStudies(Family):
         cfg = self._params(wildcards, record=wildcards.record)
         cfg["spec"] = self.records[name][wildcards.record][1]
         if "path" in cfg["spec"]:
+            cfg["robot"] = {k: cfg["robot"][k] for k in LOG_KEYS}
             cfg["drop_rest"] = drops_rest(self.blocks[name])
         if name in self.twin:
             cfg["twin"] = self.blocks[name]["twin"]
@@ -531,8 +535,12 @@ class RobotStudies(Family):
         return [str(spec["path"])] if "path" in spec else []
 
     def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The CV's OLS fit has offset columns only where every joint keeps one (``auto``
+        chooses them later, on the filtered signals): ``auto`` and ``false`` share a cutoff."""
         block = self.blocks[wildcards.study]
-        return self._params(wildcards, signals=block["signals"], cv=block["cv"])
+        params = self._params(wildcards, signals=block["signals"], cv=block["cv"])
+        params["robot"]["offset"] = block["offset"] is True
+        return params
 
     def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
         block = self.blocks[wildcards.study]
