@@ -219,6 +219,39 @@ def test_a_lock_outside_the_urdf_limits_is_named(small_urdf: Path) -> None:
         load_robot(shifted, ["spin", "slide", "grip"])  # the elbow's limits are [0.5, 2]
 
 
+def test_a_free_link_fixed_to_a_moving_one_names_the_body_that_carries_it(
+    small_urdf: Path,
+) -> None:
+    """A Panda user freed ``panda_hand``, the gripper's link, which fixed joints weld to
+    ``panda_link7``: the start stopped with "not moving links" and the list of them, without
+    saying which one holds the hand. The body that carries a fixed or locked link is named,
+    and a link on the fixed base is told as such."""
+    from paramid.io import UserError
+    from paramid.robot import priors
+
+    robot = load_robot(small_urdf, ["spin", "elbow", "slide"])  # grip locked: finger welded
+    carriers = model.carrying_links(robot)
+    assert carriers == {
+        "base": "",
+        "upper": "upper",
+        "fore": "fore",
+        "slider": "slider",
+        "finger": "slider",
+        "tool": "slider",
+    }
+    links = model.link_parameter_slices(robot)
+    expected = (
+        r"^arm.lmi.free_links: \['base', 'tool'\] are not moving links; they are \['upper', "
+        r"'fore', 'slider'\]\. 'base' is on the fixed base: no joint moves it\. 'tool' is fixed "
+        r"to 'slider', whose body carries it: free 'slider'$"
+    )
+    with pytest.raises(UserError, match=expected):
+        priors.pulled_links(links, ["tool", "base"], "arm.lmi.free_links", carriers)
+    with pytest.raises(UserError, match=r"\['gripper'\] are not moving links; they are \[.*\]$"):
+        priors.pulled_links(links, ["gripper"], "arm.lmi.free_links", carriers)  # no such link
+    assert list(priors.pulled_links(links, ["slider"], "f", carriers)) == ["upper", "fore"]
+
+
 def _with_mimic_finger(urdf: Path, mimic: str, number: int = 2) -> Path:
     """``urdf`` with finger ``number`` on the slider, its joint ``grip<number>`` carrying
     ``mimic``, written beside it."""

@@ -519,6 +519,18 @@ def _child_link(model: pin.Model, jid: int) -> str:
     return str(model.names[jid])
 
 
+def carrying_links(robot: Robot) -> dict[str, str]:
+    """Each URDF link of the robot -> the moving link whose body carries it: itself, the link
+    Pinocchio merges it into across fixed or locked joints (the Panda's hand into
+    ``panda_link7``), or "" on the fixed base (no joint moves it)."""
+    model = robot.model
+    return {
+        str(frame.name): _child_link(model, frame.parentJoint) if frame.parentJoint else ""
+        for frame in model.frames
+        if frame.type == pin.FrameType.BODY
+    }
+
+
 def massless_inertias(robot: Robot, urdf: str) -> list[str]:
     """Per URDF link of ``urdf`` (the robot's file) with no mass but an ``<inertia>`` (a
     placeholder: no body resists turning without mass; bullet's Panda has 0.1 kg m^2 on its

@@ -103,13 +103,28 @@ def massless_links(theta0: Array, links: Mapping[str, slice]) -> list[str]:
 
 
 def pulled_links(
-    links: Mapping[str, slice], free_links: Sequence[str], field: str = "lmi.free_links"
+    links: Mapping[str, slice],
+    free_links: Sequence[str],
+    field: str = "lmi.free_links",
+    carriers: Mapping[str, str] | None = None,
 ) -> dict[str, slice]:
     """The links the prior pulls: all but ``free_links`` (the config's ``field``), which must
-    be moving links, and at least one link must stay pulled."""
+    be moving links, and at least one link must stay pulled.  ``carriers``
+    (:func:`paramid.robot.model.carrying_links`) lets the error name the moving link whose body
+    holds a link fixed to it (a gripper's), or say that a link sits on the fixed base."""
     unknown = sorted(set(free_links) - set(links))
     if unknown:
-        raise UserError(f"{field}: {unknown} are not moving links; they are {list(links)}")
+        where = []
+        for name in unknown:
+            carrier = (carriers or {}).get(name)
+            if carrier:
+                where.append(
+                    f"{name!r} is fixed to {carrier!r}, whose body carries it: free {carrier!r}"
+                )
+            elif carrier is not None:
+                where.append(f"{name!r} is on the fixed base: no joint moves it")
+        note = "".join(f". {text}" for text in where)
+        raise UserError(f"{field}: {unknown} are not moving links; they are {list(links)}{note}")
     pulled = {name: s for name, s in links.items() if name not in set(free_links)}
     if not pulled:
         raise UserError(

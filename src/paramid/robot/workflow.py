@@ -191,7 +191,12 @@ class RobotStudies(Family):
 
             robot = study.robot_of(block, io.read_urdf(block["urdf"], f"robots.{name}.urdf"))
             links = model.link_parameter_slices(robot)
-            pulled = priors.pulled_links(links, lmi["free_links"], f"robots.{name}.lmi.free_links")
+            pulled = priors.pulled_links(
+                links,
+                lmi["free_links"],
+                f"robots.{name}.lmi.free_links",
+                model.carrying_links(robot),
+            )
             theta0 = model.urdf_parameters(robot)
             if lmi["metric"] == "logdet":
                 priors.check_logdet_prior(theta0, pulled, f"robots.{name}.lmi.metric")
