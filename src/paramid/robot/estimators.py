@@ -11,7 +11,8 @@ compressions (:mod:`paramid.robot.compression`): per segment and joint j, [Y_j y
 returns a :class:`Fit`; :data:`ESTIMATORS` names them:
 
 ``urdf``
-    The maker's model, no fit: the URDF's standard parameters (friction 0).
+    The maker's model, no fit: the URDF's standard parameters and the viscous and Coulomb
+    friction of its ``<dynamics damping friction>`` (0 where it states none).
 ``urdf_friction``
     The URDF's rigid body with friction (and offset) fitted on the calibration data, f_v, f_c
     ≥ 0: the model a user has before identification, the reference a fit must beat.  An
@@ -94,6 +95,7 @@ class Problem:
     standard_names: Sequence[str] = ()  # (p,) names of the standard columns
     rows: Callable[[], tuple[Array, Array]] | None = None  # (W, y) when a method needs the rows
     zero: Index = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # held at 0 (offsets)
+    urdf_dynamics: Array | None = None  # (p,) the friction of the URDF's <dynamics> (None: 0)
 
     @cached_property
     def free(self) -> NDArray[np.bool_]:
@@ -229,8 +231,12 @@ def joint_variances(problem: Problem, beta: Array) -> Array:
 
 
 def fit_urdf(problem: Problem, settings: Mapping[str, Any]) -> Fit:
-    """The URDF's parameters, no fit."""
-    return Fit(to_base(problem.theta_urdf, problem.base), standard=problem.theta_urdf.copy())
+    """The URDF's parameters, no fit: its rigid body and the friction its ``<dynamics>``
+    states (:attr:`Problem.urdf_dynamics`; an exported identified URDF's damping and friction)."""
+    standard = problem.theta_urdf.copy()
+    if problem.urdf_dynamics is not None:
+        standard += problem.urdf_dynamics
+    return Fit(to_base(standard, problem.base), standard=standard)
 
 
 def fit_ols(problem: Problem, settings: Mapping[str, Any]) -> Fit:

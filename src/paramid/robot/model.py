@@ -696,6 +696,19 @@ def urdf_parameters(robot: Robot) -> Array:
     return theta
 
 
+def urdf_friction_parameters(robot: Robot) -> Array:
+    """The friction the URDF states (p,): each joint's ``<dynamics damping friction>`` (as
+    Pinocchio reads them) in its viscous and Coulomb columns where the robot has those terms,
+    0 elsewhere (inertial columns, offsets, armatures: URDF has no field for the last two)."""
+    theta = np.zeros(robot.n_parameters)
+    columns = friction_columns(robot)
+    index = _velocity_index(robot)
+    for term, values in (("fv", robot.model.damping), ("fc", robot.model.friction)):
+        if term in columns:
+            theta[columns[term]] = np.asarray(values, dtype=np.float64)[index]
+    return theta
+
+
 def link_parameter_slices(robot: Robot) -> dict[str, slice]:
     """Standard columns of each moving link (10 each, :data:`INERTIAL` order)."""
     return {link: slice(10 * k, 10 * (k + 1)) for k, link in enumerate(robot.links)}

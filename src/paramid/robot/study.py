@@ -62,6 +62,7 @@ from paramid.robot.model import (
     regressor,
     robot_from_urdf,
     torque_unit,
+    urdf_friction_parameters,
     urdf_parameters,
     with_coulomb,
     with_offsets,
@@ -383,6 +384,7 @@ def problem(
         standard_names=robot.standard_names,
         rows=rows,
         zero=held_offsets(robot),
+        urdf_dynamics=urdf_friction_parameters(robot),
     )
 
 
