@@ -52,6 +52,36 @@ def test_degrees_and_column_names(tmp_path):
     np.testing.assert_allclose(rec.angle, np.pi / 2)
 
 
+def test_a_missing_column_names_the_files_closest(tmp_path):
+    """The shipped pendulum record with its header's ``torque`` written ``Torque [Nm]``: the
+    error names that column as the closest to ``torque`` (compared without its unit), and
+    none for a column nothing in the file resembles."""
+    shipped = Path(__file__).resolve().parents[1] / "data/pendulum/swingup_ddp_measured.csv"
+    lines = shipped.read_text().splitlines(keepends=True)
+    assert lines[0] == "time,position,velocity,torque\n"
+    path = tmp_path / "renamed.csv"
+    path.write_text("time,position,velocity,Torque [Nm]\n" + "".join(lines[1:]))
+    with pytest.raises(ingest.InputError) as error:
+        loaders.load_record(path, {}, {"angle": "position"})
+    assert str(error.value) == (
+        f"{path}: missing column(s) ['torque']; the file has "
+        "['time', 'position', 'velocity', 'Torque [Nm]']; closest to 'torque': 'Torque [Nm]'"
+    )
+    with pytest.raises(ingest.InputError) as error:
+        loaders.load_record(path, {}, {"angle": "position", "torque": "effort"})
+    assert "closest" not in str(error.value)
+
+
+def test_closest_columns():
+    """Close as written first (a typo, another case); else compared without a unit suffix,
+    the first of two columns that differ only by their unit; none below difflib's 0.8."""
+    names = ["time", "Position1 [rad]", "Position1 (deg)", "tau"]
+    assert ingest.closest_columns(names, "tme") == ["time"]
+    assert ingest.closest_columns(names, "Position1") == ["Position1 [rad]"]
+    assert ingest.closest_columns(names, "position1 [rad]") == ["Position1 [rad]"]
+    assert ingest.closest_columns(names, "torque") == []
+
+
 def test_a_velocity_column_the_config_names_must_be_in_the_file(tmp_path):
     """An optional column is optional only when the config does not name it: a misspelled
     ``columns.velocity`` is an error, not a record silently read without its velocity."""

@@ -12,8 +12,10 @@ median interval stays within ``max_jitter`` of it; otherwise the record is rejec
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +79,33 @@ def lines_of(frame: pd.DataFrame) -> FileLines:
     header on line 1 for a frame made otherwise)."""
     lines = frame.attrs.get("lines")
     return DEFAULT_LINES if lines is None else FileLines.from_attrs(lines)
+
+
+#: a unit a header writes after a column's name: ``Position1 [rad]``, ``Torque1 (N m)``
+HEADER_UNIT = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
+
+
+def closest_columns(names: Sequence[str], wanted: str) -> list[str]:
+    """Up to three of ``names`` closest to ``wanted`` (a stray space, another case, a typo:
+    difflib ratio at least 0.8), compared also without a unit the header writes after them
+    (:data:`HEADER_UNIT`: ``Position1 [rad]`` for ``Position1``) where none is close as
+    written; [] where none is close either way."""
+    close = get_close_matches(wanted, names, n=3, cutoff=0.8)
+    if not close:
+        bare = {HEADER_UNIT.sub("", name): name for name in reversed(names)}  # first kept
+        matched = get_close_matches(HEADER_UNIT.sub("", wanted), list(bare), n=3, cutoff=0.8)
+        close = [bare[name] for name in matched]
+    return close
+
+
+def nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
+    """The file's columns closest to ``wanted`` (:func:`closest_columns`), else the first ten,
+    and where the header holding ``wanted`` stands (:func:`paramid.io.header_of_columns`)."""
+    names = [str(c) for c in frame.columns]
+    elsewhere = header_of_columns(lines_of(frame), [wanted])
+    if close := closest_columns(names, wanted):
+        return f"the file's closest columns are {', '.join(map(repr, close))}{elsewhere}"
+    return f"the file's columns begin {', '.join(map(repr, names[:10]))}{elsewhere}"
 
 
 #: (a slide's unit in a units row, the unit it is read in) -> the ``scale:`` factor that reads it
@@ -836,6 +865,11 @@ def record_from_table(
     if missing:
         raise InputError(
             f"{path}: missing column(s) {missing}; the file has {list(frame.columns)}"
+            + "".join(
+                f"; closest to {name!r}: {', '.join(map(repr, close))}"
+                for name in missing
+                if (close := closest_columns([str(c) for c in frame.columns], name))
+            )
             + header_of_columns(lines_of(frame), missing)
         )
     check_file_units(

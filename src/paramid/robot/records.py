@@ -42,13 +42,14 @@ from paramid.ingest import (
     data_row,
     first_left_out,
     lines_of,
+    nearest_columns,
     numeric_columns,
     on_uniform_grid,
     refuse_cut_last_line,
     trimmed_time,
     unrepeated_rows,
 )
-from paramid.io import FileLines, header_of_columns
+from paramid.io import FileLines
 from paramid.plausibility import dropping_rest
 
 Array = NDArray[np.float64]
@@ -179,7 +180,7 @@ def log_joint_names(
     if not found:
         raise InputError(
             f"{path}: no column matches columns.{NAMES} = {template!r}; "
-            + _nearest_columns(frame, template.replace("{i0}", "0").replace("{i}", "1"))
+            + nearest_columns(frame, template.replace("{i0}", "0").replace("{i}", "1"))
         )
     if field == "{i}" and 0 in found:
         raise InputError(
@@ -280,7 +281,7 @@ def with_time(
     for column in time:
         if column not in frame.columns:
             raise InputError(
-                f"{path}: missing time column {column!r}; " + _nearest_columns(frame, column)
+                f"{path}: missing time column {column!r}; " + nearest_columns(frame, column)
             )
     seconds, nanoseconds = (pd.to_numeric(frame[c], errors="coerce").to_numpy(float) for c in time)
     for column, values in zip(time, (seconds, nanoseconds), strict=True):
@@ -301,28 +302,6 @@ def with_time(
     first = seconds[np.isfinite(seconds)][:1]
     combined = (seconds - (first[0] if first.size else 0.0)) + 1e-9 * nanoseconds
     return frame.assign(**{name: combined}), name
-
-
-#: a unit a header writes after a column's name: ``Position1 [rad]``, ``Torque1 (N m)``
-HEADER_UNIT = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
-
-
-def _nearest_columns(frame: pd.DataFrame, wanted: str) -> str:
-    """The file's columns closest to ``wanted`` (a stray space, another case, a typo), their
-    names and ``wanted`` compared also without a unit the header writes after them
-    (:data:`HEADER_UNIT`: ``Position1 [rad]`` for ``Position1``), else the first ten."""
-    from difflib import get_close_matches
-
-    names = [str(c) for c in frame.columns]
-    elsewhere = header_of_columns(lines_of(frame), [wanted])
-    close = get_close_matches(wanted, names, n=3, cutoff=0.8)
-    if not close:
-        bare = {HEADER_UNIT.sub("", name): name for name in reversed(names)}  # first kept
-        matched = get_close_matches(HEADER_UNIT.sub("", wanted), list(bare), n=3, cutoff=0.8)
-        close = [bare[name] for name in matched]
-    if close:
-        return f"the file's closest columns are {', '.join(map(repr, close))}{elsewhere}"
-    return f"the file's columns begin {', '.join(map(repr, names[:10]))}{elsewhere}"
 
 
 def _field_columns(
@@ -349,7 +328,7 @@ def _field_columns(
     if not present:
         raise InputError(
             f"{path}: no column matches columns.{field} = {template!r} (e.g. {wanted[0]!r}); "
-            + _nearest_columns(frame, wanted[0])
+            + nearest_columns(frame, wanted[0])
         )
     for column, joint in zip(wanted, joints, strict=True):
         if column not in frame.columns:
@@ -364,7 +343,7 @@ def _field_columns(
                 f"{field} columns {present} of those configured"
                 + ("; it numbers its joints from 0: use {i0} for that" if zero else "")
                 + ("; it numbers its joints from 1: use {i} for that" if one else "")
-                + ("" if zero or one else "; " + _nearest_columns(frame, column))
+                + ("" if zero or one else "; " + nearest_columns(frame, column))
             )
     if _indexed(template):
         found = _indexed_columns(frame, template)
@@ -396,7 +375,7 @@ def _listed_columns(
         if column not in frame.columns:
             raise InputError(
                 f"{path}: missing column {column!r} ({field} of joint {joint!r}, from "
-                f"columns.{field}); " + _nearest_columns(frame, column)
+                f"columns.{field}); " + nearest_columns(frame, column)
             )
     return listed
 
@@ -517,7 +496,7 @@ def record_from_table(
     frame, time_name = with_time(frame, columns["time"], units or {}, path)
     if time_name not in frame.columns:
         raise InputError(
-            f"{path}: missing time column {time_name!r}; " + _nearest_columns(frame, time_name)
+            f"{path}: missing time column {time_name!r}; " + nearest_columns(frame, time_name)
         )
     unit = (units or {}).get("time", "s")
     rows, stamps = trimmed_time(frame, time_name, unit, path, trim_s)
