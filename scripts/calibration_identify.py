@@ -37,14 +37,15 @@ def main(smk) -> None:
         units={"run": "1", "iteration": "1", "train_rmse_mm": "mm"},
         meta=meta,
     )
+    summary = report.fit_summary(frame)
     log.info(
         "%s on %s: validation RMSE %.5f +- %.5f mm, %.3f +- %.3f s per run",
         cfg["identifier"],
         cfg["model"],
-        frame["val_rmse_mm"].mean(),
-        frame["val_rmse_mm"].std(ddof=1) if len(frame) > 1 else 0.0,
-        frame["time_s"].mean(),
-        frame["time_s"].std(ddof=1) if len(frame) > 1 else 0.0,
+        summary["val_rmse_mm_mean"],
+        summary["val_rmse_mm_sd"],
+        summary["time_s_mean"],
+        summary["time_s_sd"],
     )
 
 

@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import importlib
 import re
+import statistics
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -936,6 +937,29 @@ def test_fit_frame_round_trip(problem):
     assert all((frame[f"de_{c}"] == 0).all() for c in fixed)
     units = report.fit_units(frame)
     assert units["de_alpha1"] == "rad" and units["val_rmse_mm"] == "mm"
+
+
+def test_fit_summary_is_the_mean_and_sample_sd_over_runs():
+    """Tables 6-7's mean +- SD over runs (statistics.stdev: n - 1), and 0 spread for one run
+    (where pandas' SD would be NaN)."""
+    frame = pd.DataFrame({"run": [0, 1, 2], "val_rmse_mm": [0.5, 0.7, 1.2], "time_s": [2, 3, 7]})
+    summary = report.fit_summary(frame)
+    assert summary == pytest.approx(
+        {
+            "val_rmse_mm_mean": 0.8,
+            "val_rmse_mm_sd": statistics.stdev([0.5, 0.7, 1.2]),
+            "time_s_mean": 4.0,
+            "time_s_sd": statistics.stdev([2, 3, 7]),
+        },
+        rel=1e-12,
+    )
+    one = report.fit_summary(frame.iloc[:1])
+    assert one == {
+        "val_rmse_mm_mean": 0.5,
+        "val_rmse_mm_sd": 0.0,
+        "time_s_mean": 2.0,
+        "time_s_sd": 0.0,
+    }
 
 
 def test_fits_by_model_groups_fit_paths_by_model_and_identifier():

@@ -45,6 +45,7 @@ __all__ = [
     "model_rows",
     "noise_floor",
     "fit_units",
+    "fit_summary",
     "history_frame",
     "estimates",
     "accuracy_table",
@@ -111,6 +112,18 @@ def fit_units(frame: pd.DataFrame) -> dict[str, str]:
     units |= {c: "mm" for c in frame.columns if c.endswith("_mm")}
     units |= {"alpha": "1", "beta": "1", "gamma": "1", "lambda": "1"}
     return {c: units.get(c, "1") for c in frame.columns}
+
+
+def fit_summary(frame: pd.DataFrame) -> dict[str, float]:
+    """Mean and SD over runs (ddof=1; 0 for a single run) of one identifier's validation RMSE
+    [mm] and time per run [s] (:func:`fit_frame`), the spread of Tables 6-7: keys
+    ``val_rmse_mm_mean``, ``val_rmse_mm_sd``, ``time_s_mean``, ``time_s_sd``."""
+    summary = {}
+    for column in ("val_rmse_mm", "time_s"):
+        values = frame[column]
+        summary[f"{column}_mean"] = float(values.mean())
+        summary[f"{column}_sd"] = float(values.std(ddof=1)) if len(values) > 1 else 0.0
+    return summary
 
 
 def history_frame(fit: Fit, runs: Sequence[int]) -> pd.DataFrame:
