@@ -17,17 +17,17 @@ def main(smk) -> None:
     )
     io.write_parquet(data.frame, smk.output.data, units=twin.frame_units(), meta=meta)
     io.write_json(data.truth | {"provenance": meta}, smk.output.truth)
-    sel = data.frame[data.frame["selected"]]
+    summary = twin.selection_summary(data.frame, data.truth["n_datasets"])
     log.info(
         "%d data set(s) of %d candidates, %d selected (%d train); sources %s; "
         "tracker sigma %.4f-%.4f mm; true - nominal RMS %.3f mm",
         data.truth["n_datasets"],
-        len(data.frame) // data.truth["n_datasets"],
-        len(sel) // data.truth["n_datasets"],
+        summary["candidates"],
+        summary["selected"],
         data.truth["n_train"],
         data.truth["sources"] or "none",
-        sel["sigma_mm"].min(),
-        sel["sigma_mm"].max(),
+        summary["sigma_min_mm"],
+        summary["sigma_max_mm"],
         twin.nominal_error_rms_mm(data.frame),
     )
 

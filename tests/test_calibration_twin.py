@@ -476,3 +476,21 @@ def test_the_nominal_error_rms_is_over_the_selected_configurations():
         }
     )
     assert twin.nominal_error_rms_mm(frame) == pytest.approx(13.0**0.5, rel=1e-15)
+
+
+def test_selection_summary_counts_per_data_set_and_the_selected_sigma_range():
+    """Two data sets of three candidates, two and two selected (6 // 2 = 3, 4 // 2 = 2); the
+    sigma range over the selected rows only (the unselected 9 mm does not count)."""
+    frame = pd.DataFrame(
+        {
+            "repeat": [0, 0, 0, 1, 1, 1],
+            "selected": [True, True, False, True, False, True],
+            "sigma_mm": [0.02, 0.05, 9.0, 0.03, 0.001, 0.04],
+        }
+    )
+    assert twin.selection_summary(frame, 2) == {
+        "candidates": 3,
+        "selected": 2,
+        "sigma_min_mm": 0.02,
+        "sigma_max_mm": 0.05,
+    }

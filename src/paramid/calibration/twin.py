@@ -461,6 +461,19 @@ def nominal_error_rms_mm(frame: pd.DataFrame) -> float:
     return float((((true - nominal) ** 2).sum(axis=1).mean()) ** 0.5)
 
 
+def selection_summary(frame: pd.DataFrame, n_datasets: int) -> dict[str, float]:
+    """Per data set of ``frame`` (:func:`simulate`'s, ``n_datasets`` of equal size): the
+    candidate and the selected configurations (whole numbers), and the range [mm] of the
+    tracker's sigma over the selected ones."""
+    selected = frame[frame["selected"]]
+    return {
+        "candidates": len(frame) // n_datasets,
+        "selected": len(selected) // n_datasets,
+        "sigma_min_mm": float(selected["sigma_mm"].min()),
+        "sigma_max_mm": float(selected["sigma_mm"].max()),
+    }
+
+
 def frame_units() -> dict[str, str]:
     """Units of the columns of :attr:`TwinData.frame`."""
     units = {"repeat": "1"} | {f"q{j + 1}": "rad" for j in range(kin.N_JOINTS)}
