@@ -1,8 +1,6 @@
 """Rule hip_fit_population: all seeded runs of one population method in one batched call
 (§4.1-4.3), in the RLS box (or the standard box of plain PSO)."""
 
-import numpy as np
-
 from paramid import io
 from paramid.hip import fits, model
 
@@ -38,11 +36,7 @@ def main(smk) -> None:
     )
     io.write_parquet(history, smk.output.history, units=fits.HISTORY_UNITS, meta=meta)
     log.info(
-        "%s: median val %.5f N m, evals %s, %.3f ms/run",
-        method,
-        np.median(fit.val_rmse),
-        np.unique(fit.n_evals),
-        np.median(fit.time_ms_per_run),
+        "%s: median val %.5f N m, evals %s, %.3f ms/run", method, *fits.population_summary(fit)
     )
     if edge:
         log.warning(edge)

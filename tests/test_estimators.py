@@ -220,6 +220,23 @@ def test_the_box_edge_warning_judges_the_runs_against_the_boxs_bcls_optimum():
     assert fits.box_edge_warning(inside, "rls_gwo", ["a", "b"], H, y, None) is None
 
 
+def test_population_summary_is_the_medians_and_distinct_evaluation_counts():
+    """hip_fit_population's log line: the median validation RMSE over the runs, the distinct
+    evaluation counts in order, the median time per run over the repeats."""
+    from paramid import population
+    from paramid.hip import fits
+
+    val = np.array([0.31, 0.12, 0.5, 0.2])
+    evals = np.array([300, 240, 300, 300])
+    fit = population.PopulationFit(
+        np.zeros((4, 2)), val, val, np.zeros((4, 1)), evals, np.array([4.0, 1.0, 2.5])
+    )
+    median_val, distinct, time_ms = fits.population_summary(fit)
+    assert median_val == pytest.approx((0.2 + 0.31) / 2, rel=1e-15) and type(median_val) is float
+    assert distinct.tolist() == [240, 300]
+    assert time_ms == 2.5
+
+
 def test_agwo_exponent_is_eq12_for_agwo_alone():
     """mu = mu_base + kappa exp(gamma) (Eq 12) under mu_eq12 for RLS-AGWO's settings; the other
     methods' metadata gets nothing."""

@@ -176,6 +176,17 @@ def agwo_exponent(method: str, settings: Mapping[str, Any]) -> dict[str, float]:
     return {"mu_eq12": float(adaptive_exponent(**settings))}
 
 
+def population_summary(fit: PopulationFit) -> tuple[float, NDArray[np.int64], float]:
+    """(median validation RMSE [N m] over the seeded runs (Eq 21), their distinct evaluation
+    counts, median time per run [ms] over the repeats of the batched call): one method's
+    line in the log."""
+    return (
+        float(np.median(fit.val_rmse)),
+        np.unique(fit.n_evals),
+        float(np.median(fit.time_ms_per_run)),
+    )
+
+
 def box_edge_warning(
     run: PopulationRun,
     method: str,
