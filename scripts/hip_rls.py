@@ -2,7 +2,6 @@
 the AGWO fit's, so the AGWO settings leave this rule and the fits in the box alone."""
 
 import numpy as np
-import pandas as pd
 
 from paramid import io, signals
 from paramid.hip import pipeline
@@ -20,9 +19,7 @@ def main(smk) -> None:
         log.warning(memory)
 
     meta = io.provenance(cfg, smk.input, stage="hip_rls")
-    traj = pd.DataFrame(prior.trajectory, columns=prior.names)
-    traj.insert(0, "time", frame["time"].to_numpy())
-    units = {"time": "s", **dict(zip(prior.names, prior.units, strict=True))}
+    traj, units = prior.trajectory_frame(frame["time"].to_numpy())
     io.write_parquet(traj, smk.output.trajectory, units=units, meta=meta)
     saved = prior.saved([memory] if memory else [])
     io.write_json({**saved.to_json(), "provenance": meta}, smk.output.summary)

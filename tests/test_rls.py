@@ -139,6 +139,26 @@ def test_batched_recursions_equal_single_ones():
         )
 
 
+def test_a_priors_trajectory_frame_is_time_then_each_parameters_estimate():
+    """hip_rls's trajectory file: the record's time [s], then one column per parameter
+    holding the RLS estimate at each sample, with the parameters' units."""
+    from paramid.hip import pipeline
+
+    rng = np.random.default_rng(5)
+    keys = ["g_sin_q", "qdd", "qd"]
+    H = rng.normal(size=(120, 3))
+    y = H @ np.array([1.5, 1.1, 2.5]) + 0.05 * rng.normal(size=120)
+    cfg = {"forgetting": 0.98, "p0": 1e4, "burn_in_s": 0.2, "margin": 0.1, "nfsi_eps": 1e-6}
+    prior = pipeline.rls_prior(H, y, keys, cfg, 100.0, {"mu_base": 0.45, "kappa": 0.25})
+    time = np.arange(120) / 100.0
+    frame, units = prior.trajectory_frame(time)
+    assert list(frame.columns) == ["time", *model.parameter_names(keys)]
+    np.testing.assert_array_equal(frame["time"], time)
+    for j, name in enumerate(model.parameter_names(keys)):
+        np.testing.assert_array_equal(frame[name], prior.trajectory[:, j])
+    assert units == {"time": "s", **model.parameter_units(keys)}
+
+
 def test_batched_prior_equals_each_record_alone():
     """pipeline.rls_prior on S records side by side = S separate runs (box, mean, γ, μ)."""
     from paramid.hip import pipeline

@@ -117,6 +117,13 @@ class Prior:
     mu: Array
     notes: list[str]
 
+    def trajectory_frame(self, time: Array) -> tuple[pd.DataFrame, dict[str, str]]:
+        """One record's RLS estimate per sample (Eq 7-9, trajectory (K, d)) beside its
+        ``time`` [s], and the units of the frame's columns: the record's trajectory file."""
+        frame = pd.DataFrame(self.trajectory, columns=self.names)
+        frame.insert(0, "time", time)
+        return frame, {"time": "s", **dict(zip(self.names, self.units, strict=True))}
+
     def saved(self, more_notes: Sequence[str] = ()) -> rls.SavedPrior:
         """The prior of one record (trajectory (K, d)) as its file holds it, ``more_notes``
         after the box's own."""
