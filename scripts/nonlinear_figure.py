@@ -1,7 +1,5 @@
 """Rule nonlinear_figure: friction law, validation RMSE and convergence for one twin variant."""
 
-import numpy as np
-
 from paramid import io
 from paramid.friction import figures
 from paramid.plotting import FigureStyle, styled
@@ -15,9 +13,7 @@ def main(smk) -> None:
     qd = io.read_parquet(smk.input.calibration)[0]["qd"].to_numpy()
     style = FigureStyle.from_config(smk.params.style)
     with styled(style):
-        fig = figures.truth_figure(
-            cfg["truth"], cfg["truth_values"], runs, traces, float(np.max(np.abs(qd)))
-        )
+        fig = figures.truth_figure(cfg["truth"], cfg["truth_values"], runs, traces, qd)
     io.save_figure(fig, smk.output.png, smk.output.pdf, dpi=style.dpi)
     log.info("figure for %s written", cfg["truth"])
 

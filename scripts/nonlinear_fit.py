@@ -31,15 +31,15 @@ def main(smk) -> None:
         meta=meta,
         nondeterministic_columns=["time_ms"],
     )
-    for (f, m), g in runs.groupby(["fitted_model", "method"], sort=False):
+    for cell in cells.cell_medians(runs).itertuples():
         log.info(
             "%s <- %s %s: val %.5f N m, evals %.0f, %.2f ms/run",
             cfg["truth"],
-            f,
-            m,
-            g.val_rmse.median(),
-            g.n_evals.median(),
-            g.time_ms.median(),
+            cell.fitted_model,
+            cell.method,
+            cell.val_rmse,
+            cell.n_evals,
+            cell.time_ms,
         )
 
 

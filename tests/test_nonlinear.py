@@ -426,6 +426,29 @@ def test_variant_truth_and_records(hip):
         pd.testing.assert_frame_equal(proc.frame(), chain.frame())
 
 
+def test_cell_medians_are_each_cells_medians_in_the_runs_order():
+    """nonlinear_fit's log: one row per (fitted law, method) in the order the runs first
+    name them, each the median over that cell's seeds (even count: the mean of the middle two)."""
+    runs = pd.DataFrame(
+        {
+            "fitted_model": ["tanh", "tanh", "coulomb_viscous", "tanh", "tanh", "tanh"],
+            "method": ["pso", "pso", "pso", "varpro", "pso", "varpro"],
+            "val_rmse": [0.3, 0.1, 0.5, 0.2, 0.2, 0.4],
+            "n_evals": pd.array([100, 300, 50, 7, 200, 9], dtype="Int64"),
+            "time_ms": [1.0, 3.0, 2.0, 4.0, 8.0, 6.0],
+        }
+    )
+    got = cells.cell_medians(runs)
+    assert got[["fitted_model", "method"]].values.tolist() == [
+        ["tanh", "pso"],
+        ["coulomb_viscous", "pso"],
+        ["tanh", "varpro"],
+    ]
+    np.testing.assert_allclose(got.val_rmse, [0.2, 0.5, 0.3], rtol=1e-15)
+    np.testing.assert_allclose(got.n_evals.astype(float), [200.0, 50.0, 8.0])
+    np.testing.assert_allclose(got.time_ms, [3.0, 2.0, 5.0])
+
+
 def test_fit_variant_is_fit_truth_with_the_study_settings(hip):
     """nonlinear_fit's call: fit_truth with the block's settings and the saved prior; the
     units cover every column written."""
@@ -633,6 +656,17 @@ def test_the_variant_figure_draws_the_matched_models_median_run_and_its_converge
     ticks = [t.get_text() for t in validation_ax.get_xticklabels()]
     assert ticks == ["tanh Coulomb", "Coulomb + viscous (Eq 2)"]
     assert [t.get_text() for t in validation_ax.get_legend().get_texts()] == ["RLS-AGWO", "VarPro"]
+
+
+def test_the_friction_panel_spans_the_calibration_speeds_up_to_its_zoom():
+    """Panel (a) spans +- the largest |qd| of the calibration velocities given, capped at
+    0.75 rad/s (the zoom on reversals)."""
+    runs, traces = _variant_frames()
+    for qd, span in (([0.1, -0.4, 0.3], 0.4), ([-2.0, 1.0], 0.75)):
+        with styled(FigureStyle()):
+            fig = figures.truth_figure("tanh", _FIT_TRUTH, runs, traces, np.array(qd))
+        truth = next(line for line in fig.axes[0].lines if line.get_label() == "truth")
+        assert truth.get_xdata()[[0, -1]].tolist() == [-span, span]
 
 
 def test_the_convergence_panels_legend_sits_below_every_curve():

@@ -168,12 +168,14 @@ def truth_figure(
     truth: Mapping[str, float],
     runs: pd.DataFrame,
     traces: pd.DataFrame,
-    velocity_max: float,
+    qd: ArrayLike,
 ) -> Figure:
     """One figure per twin variant: (a) true friction law and median-run fits of the matched
-    model near reversals, (b) convergence of the matched model's fits against evaluations
-    (best-so-far training RMSE, Eq 13, above the cell's best; median and IQR over seeds),
-    (c) validation RMSE (Eq 21) over seeds per fitted model and method."""
+    model near reversals, within the largest speed of the calibration velocities ``qd``
+    [rad/s], (b) convergence of the matched model's fits against evaluations (best-so-far
+    training RMSE, Eq 13, above the cell's best; median and IQR over seeds), (c) validation
+    RMSE (Eq 21) over seeds per fitted model and method."""
+    velocity_max = float(np.max(np.abs(qd)))
     law = laws.get(true_model)
     matched = runs[runs.fitted_model == true_model]
     fig, axes = new_figure(7.2, nrows=2, ncols=2, height_ratios=[1.0, 1.1])
