@@ -21,8 +21,7 @@ def main(smk) -> None:
         (fn, limits), reference = chain.design_inputs(d), None
     result = design.design_from_config(fn, limits, d, ("excitation", smk.wildcards.study))
     meta = io.provenance(cfg, smk.input, stage="excitation_design")
-    out = result.to_dict() | ({"reference": reference} if reference else {})
-    io.write_json(out | {"provenance": meta}, smk.output.json)
+    io.write_json(result.to_dict(reference) | {"provenance": meta}, smk.output.json)
     frame, units = fourier.period_frame(result.trajectory, d["period_s"], d["sample_rate_hz"])
     io.write_parquet(frame, smk.output.trajectory, units=units, meta=meta)
     log.info(

@@ -472,6 +472,17 @@ def test_design_from_config_is_design_with_the_blocks_settings(eq18_limits):
     assert got.to_dict() == want.to_dict()
 
 
+def test_design_json_carries_the_reference_last_where_the_study_has_one(hip_design):
+    """design.json: the design's fields, then (hip: Eq 18's scores) the reference; a chain
+    study has none and writes no ``reference`` key."""
+    plain = hip_design.to_dict()
+    assert "reference" not in plain and hip_design.to_dict(None) == plain
+    reference = {"name": "paper (calibration record, Eq 18)", "cond": 12.5}
+    scored = hip_design.to_dict(reference)
+    assert list(scored) == [*plain, "reference"]
+    assert scored["reference"] == reference and scored == plain | {"reference": reference}
+
+
 def test_design_inputs_are_eq18s_limits_and_its_score_on_the_design_grid(hip):
     block = {"limits_from_record": "calibration", "period_s": PERIOD, "grid_points": 60}
     fn, limits, reference = design_inputs(hip, block)

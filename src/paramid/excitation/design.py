@@ -159,7 +159,9 @@ class Design:
         names = [f"joint{c['joint']}.{c['limit']}" for c in self.active if c["active"]]
         return [*names, "rest_at_ends (Eq 9: q̇ = q̈ = 0; its q = 0 not imposed, fourier.py)"]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, reference: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """design.json's fields, with ``reference`` (the scores of the trajectory a study
+        compares the design with, hip: Eq 18) under ``reference`` where the study has one."""
         return {
             "trajectory": self.trajectory.to_dict(),
             "criterion": self.criterion,
@@ -178,7 +180,7 @@ class Design:
             "active": self.active,
             "active_constraints": self.active_constraints,
             "starts": [s.__dict__ for s in self.starts],
-        }
+        } | ({"reference": dict(reference)} if reference else {})
 
 
 def active_constraints(
