@@ -1,7 +1,5 @@
 """Rule hip_ingest: one measured record, validated, in SI units on a uniform time grid."""
 
-import pandas as pd
-
 from paramid import ingest, io, plausibility
 
 
@@ -20,10 +18,7 @@ def main(smk) -> None:
         record.repeats_dropped, record.repeat_row, lines, cfg["record"]
     ):
         log.warning("%s", repeated)
-    frame = pd.DataFrame({"time": record.time, "angle": record.angle, "torque": record.torque})
-    if record.velocity is not None:
-        frame["velocity"] = record.velocity
-    units = {column: ingest.SI_UNITS[column] for column in frame.columns}
+    frame, units = record.table()
     meta = io.provenance(
         cfg,
         smk.input,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bz2
+import dataclasses
 import gzip
 import re
 import zipfile
@@ -80,6 +81,22 @@ def test_closest_columns():
     assert ingest.closest_columns(names, "Position1") == ["Position1 [rad]"]
     assert ingest.closest_columns(names, "position1 [rad]") == ["Position1 [rad]"]
     assert ingest.closest_columns(names, "torque") == []
+
+
+def test_a_records_table_holds_its_channels_in_si_units():
+    """hip_ingest's file: time, angle, torque (and velocity where the file had one) as the
+    record holds them, each with its SI unit; no velocity column for a file without one."""
+    time = np.arange(4) / 10.0
+    record = ingest.MeasuredRecord(time, time + 1, time + 2, None, 10.0, 0.0, False)
+    frame, units = record.table()
+    assert list(frame.columns) == ["time", "angle", "torque"]
+    np.testing.assert_array_equal(frame.to_numpy(), np.column_stack([time, time + 1, time + 2]))
+    assert units == {"time": "s", "angle": "rad", "torque": "N m"}
+    moving = dataclasses.replace(record, velocity=time + 3)
+    frame, units = moving.table()
+    assert list(frame.columns) == ["time", "angle", "torque", "velocity"]
+    np.testing.assert_array_equal(frame["velocity"], time + 3)
+    assert units == {"time": "s", "angle": "rad", "torque": "N m", "velocity": "rad/s"}
 
 
 def test_a_velocity_column_the_config_names_must_be_in_the_file(tmp_path):

@@ -66,6 +66,16 @@ class MeasuredRecord:
     repeats_dropped: int = 0  # rows that repeated the row before them whole (:func:`repeat_note`)
     repeat_row: int = 0  # the file's data row (0-based) of the first of them
 
+    def table(self) -> tuple[pd.DataFrame, dict[str, str]]:
+        """The record as its Parquet file holds it: time, angle, torque and (where the file
+        had one) velocity in SI units, and the units of those columns (:data:`SI_UNITS`)."""
+        import pandas as pd
+
+        frame = pd.DataFrame({"time": self.time, "angle": self.angle, "torque": self.torque})
+        if self.velocity is not None:
+            frame["velocity"] = self.velocity
+        return frame, {column: SI_UNITS[column] for column in frame.columns}
+
 
 def data_row(at: int, lines: FileLines = DEFAULT_LINES) -> str:
     """``data row N (file line M)`` of the file's data row ``at`` (0-based), whose rows lie in
