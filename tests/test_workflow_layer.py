@@ -1260,6 +1260,31 @@ def test_robot_cutoff_choice_reads_the_cv_folds_and_signals_wait_for_it(config):
             assert inputs["cutoff"] == f"results/{name}/signals/cutoff.json"
 
 
+def test_robot_cutoff_candidates_rerun_the_choice_not_the_signals(config):
+    """The candidates of an ``auto`` cutoff are read by its choice alone (the signals read the
+    chosen cutoff from cutoff.json): editing them reruns robot_cutoff, not robot_signals;
+    editing what filters a record (trim_s) reruns both."""
+
+    def settings(edit: dict) -> tuple[list, list]:
+        edited = copy.deepcopy(config)
+        for block in edited["robots"].values():
+            block["signals"] |= edit
+        robots = RobotStudies(edited)
+        signals = [
+            robots.signals_params(wc(study=name, record=record))
+            for name in robots.names
+            for record in robots.record_ids(name)
+        ]
+        return signals, [robots.cutoff_params(wc(study=name)) for name in robots.names]
+
+    signals, cutoff = settings({})
+    edited_signals, edited_cutoff = settings({"cutoff_candidates_hz": [2.0, 3.0]})
+    assert edited_signals == signals and edited_cutoff != cutoff
+    edited_signals, edited_cutoff = settings({"trim_s": 0.5})
+    assert edited_cutoff != cutoff
+    assert all(a != b for a, b in zip(edited_signals, signals, strict=True))
+
+
 def test_a_1dof_parameter_fixed_by_equal_mechanical_limits_is_accepted(config):
     """rls.mechanical min = max fixes a parameter (rls_bounds collapses the box onto it, the
     population note names a box of zero width); only min > max is refused."""

@@ -20,7 +20,14 @@ from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import InputError, UserError, raise_together
 from paramid.plausibility import RECORDS_SCALE
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
-from paramid.workflow import Family, Wildcards, drops_rest, mark_validated, validated_before
+from paramid.workflow import (
+    Family,
+    Wildcards,
+    drops_rest,
+    fixed_signal_settings,
+    mark_validated,
+    validated_before,
+)
 
 if TYPE_CHECKING:  # they load pinocchio
     from paramid.robot.model import Robot
@@ -548,9 +555,11 @@ class RobotStudies(Family):
         return params
 
     def signals_params(self, wildcards: Wildcards) -> dict[str, Any]:
+        """The signal settings without the ``auto`` cutoff's candidates (the chosen cutoff is
+        read from cutoff.json): editing them reruns the choice, not the signals."""
         block = self.blocks[wildcards.study]
         role, spec = self.records[wildcards.study][wildcards.record]
-        settings = record_signals(block["signals"], role)
+        settings = record_signals(fixed_signal_settings(block["signals"]), role)
         source = f"{role} record {wildcards.record}" + (
             f" ({spec['path']})" if "path" in spec else ""
         )
