@@ -1100,6 +1100,23 @@ def test_other_families_targets(config):
     assert len(nonlinear.fits(wc(study="hip_nonlinear"))) == 4
 
 
+def test_a_models_identifiers_leave_the_identifiability_every_fit_reads_as_it_is(config):
+    """The identifiability (each model's rank and free parameters, an input of every fit)
+    reads a model's groups and compliance joints, not its identifiers: dropping one from a
+    model reruns no identifiability, so no fit; editing the groups does."""
+
+    def params(edit: Callable[[dict], None]) -> dict:
+        edited = copy.deepcopy(config)
+        edit(edited["calibration"]["kr210"]["models"])
+        return CalibrationStudies(edited).identifiability_params(wc(study="kr210"))
+
+    shipped = params(lambda models: None)
+    assert params(lambda models: models["complete"].update(identifiers=["ekf"])) == shipped
+    joints = [2, 3]
+    edited = params(lambda models: models["complete_compliance"].update(compliance_joints=joints))
+    assert edited != shipped
+
+
 def test_the_cec_budget_needs_a_population_that_divides_it(config):
     """budget: cec with population 30 ran 199 980 of the official 200 000 evaluations (and
     999 990 of 1 000 000) without a word."""

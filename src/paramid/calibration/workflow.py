@@ -101,7 +101,14 @@ class CalibrationStudies(Family):
         return self._params(wildcards, TWIN_BLOCKS)
 
     def identifiability_params(self, wildcards: Wildcards) -> dict[str, Any]:
-        return self._params(wildcards, ("identifiability", "models"))
+        """Each model's candidate parameters (its groups and compliance joints, Eq 9-10), not
+        its identifiers: adding one to a model reruns that fit alone, not the identifiability
+        every fit reads."""
+        models = {
+            name: {k: v for k, v in spec.items() if k != "identifiers"}
+            for name, spec in self.study(wildcards)["models"].items()
+        }
+        return self._params(wildcards, ("identifiability",), models=models)
 
     def identify_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """Only the blocks this identifier reads (editing one reruns only its readers)."""
