@@ -1224,12 +1224,19 @@ def test_robot_predictions_and_references_are_scored_on_the_validation_records(c
 
 
 def test_robot_fit_settings_carry_the_optimiser_blocks_each_method_reads(config):
-    """RLS-PSO runs PSO and RLS-AGWO AGWO: each reruns when its optimiser's block changes."""
-    robots = RobotStudies(config)
+    """RLS-PSO runs PSO and RLS-AGWO AGWO: each reruns when its optimiser's block changes, not
+    when the other's does."""
     block = config["robots"]["gen3_twin"]
-    for method in ("rls_pso", "rls_agwo"):
-        settings = robots.fit_settings("gen3_twin", method)
-        assert settings["pso"] == block["pso"] and settings["agwo"] == block["agwo"], method
+    own = {"rls_pso": "pso", "rls_agwo": "agwo"}
+    for method, optimiser in own.items():
+        settings = RobotStudies(config).fit_settings("gen3_twin", method)
+        assert settings[optimiser] == block[optimiser], method
+        for other in set(own.values()) - {optimiser}:
+            edited = copy.deepcopy(config)
+            edited["robots"]["gen3_twin"][other] = {}
+            assert RobotStudies(edited).fit_settings("gen3_twin", method) == settings, method
+            edited["robots"]["gen3_twin"][optimiser] = {}
+            assert RobotStudies(edited).fit_settings("gen3_twin", method) != settings, method
 
 
 def test_fit_settings_leave_a_logs_record_and_the_cutoff_as_they_are(config):

@@ -19,6 +19,7 @@ from paramid import codehash, ingest, io, paths
 from paramid.config import ConfigError, check_fourier_design
 from paramid.errors import InputError, UserError, raise_together
 from paramid.plausibility import RECORDS_SCALE
+from paramid.population import POPULATION_METHODS
 from paramid.robot.estimators import CONSISTENT, ESTIMATORS
 from paramid.workflow import (
     Family,
@@ -614,15 +615,14 @@ class RobotStudies(Family):
             return dict(block["lmi"])
         if method == "bcls":
             return {"rls": block["rls"]}
-        if ESTIMATORS[method].population:
-            population = block["population"]
+        if ESTIMATORS[method].population:  # its own optimiser's block (pso or agwo) only
+            population, optimiser = block["population"], POPULATION_METHODS[method].optimiser
             return {
                 "rls": block["rls"],
                 "runs": population["runs"],
                 "population": population["size"],
                 "iterations": population["iterations"],
-                "pso": block["pso"],
-                "agwo": block["agwo"],
+                optimiser: block[optimiser],
             }
         return {}
 
