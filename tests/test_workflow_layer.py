@@ -1270,12 +1270,24 @@ def test_fit_settings_leave_a_logs_record_and_the_cutoff_as_they_are(config):
 
 
 def test_robot_cutoff_choice_reads_the_cv_folds_and_signals_wait_for_it(config):
-    """An ``auto`` cutoff is scored by blocked CV (cv.folds, cv.gap): editing cv reruns the
-    choice; only an ``auto`` study's signals read cutoff.json."""
+    """An ``auto`` cutoff is scored by blocked CV over cv.folds time blocks, with no gap:
+    editing the folds reruns the choice, editing cv.gap_s (the compression's) does not; only an
+    ``auto`` study's signals read cutoff.json."""
+
+    def edited(key: str, value: Callable[[object], object]) -> RobotStudies:
+        changed = copy.deepcopy(config)
+        for block in changed["robots"].values():
+            block["cv"][key] = value(block["cv"][key])
+        return RobotStudies(changed)
+
     robots = RobotStudies(config)
+    gapped, folded = edited("gap_s", lambda _: 0.5), edited("folds", lambda folds: folds + 1)
     for name, block in config["robots"].items():
         params = robots.cutoff_params(wc(study=name))
-        assert params["cv"] == block["cv"] and params["signals"] == block["signals"]
+        assert params["cv"] == {"folds": block["cv"]["folds"]}
+        assert params["signals"] == block["signals"]
+        assert gapped.cutoff_params(wc(study=name)) == params, name
+        assert folded.cutoff_params(wc(study=name)) != params, name
         record = robots.record_ids(name, "calibration")[0]
         inputs = robots.signals_inputs(wc(study=name, record=record))
         auto = block["signals"]["cutoff_hz"] == "auto"

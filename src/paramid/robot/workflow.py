@@ -549,9 +549,11 @@ class RobotStudies(Family):
 
     def cutoff_params(self, wildcards: Wildcards) -> dict[str, Any]:
         """The CV's OLS fit has offset columns only where every joint keeps one (``auto``
-        chooses them later, on the filtered signals): ``auto`` and ``false`` share a cutoff."""
+        chooses them later, on the filtered signals): ``auto`` and ``false`` share a cutoff.
+        Its blocks are ``cv.folds`` (no gap: ``cv.gap_s`` is the compression's)."""
         block = self.blocks[wildcards.study]
-        params = self._params(wildcards, signals=block["signals"], cv=block["cv"])
+        cv = {"folds": block["cv"]["folds"]}
+        params = self._params(wildcards, signals=block["signals"], cv=cv)
         params["robot"]["offset"] = block["offset"] is True
         return params
 
