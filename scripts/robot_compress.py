@@ -35,7 +35,7 @@ def main(smk) -> None:
     io.write_parquet(frame, smk.output[0], units=units, meta=meta)
     log.info(
         "%d samples of %d records in %d segments, %d columns",
-        int(data.samples.sum()),
+        data.total_samples,
         len(parts),
         data.blocks,
         len(layout["names"]),

@@ -1,6 +1,8 @@
 """Rule robot_recovery: a twin study's base-parameter recovery (truth known): estimate, relative
 error and whether the 95 % interval covers the truth, per method and base parameter."""
 
+import math
+
 from paramid import io
 from paramid.robot import study, twin
 
@@ -15,15 +17,14 @@ def main(smk) -> None:
     fits = {m: io.read_parquet(p)[0] for m, p in zip(cfg["methods"], smk.input.fits, strict=True)}
     table = study.recovery_table(fits, base, truth)
     io.write_csv(table, smk.output[0])
-    for method, part in table.groupby("method", sort=False):
-        covered = part["covered_95"].dropna()
+    for row in study.recovery_summary(table).itertuples():
         log.info(
             "%s: median relative error %.3g (%d parameters true 0: no relative error), 95 %% "
             "coverage %s",
-            method,
-            part["rel_error"].median(),
-            int(part["rel_error"].isna().sum()),
-            f"{covered.mean():.3f}" if len(covered) else "n/a",
+            row.method,
+            row.median_rel_error,
+            row.true_zero,
+            "n/a" if math.isnan(row.coverage_95) else f"{row.coverage_95:.3f}",
         )
 
 

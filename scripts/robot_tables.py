@@ -28,12 +28,12 @@ def main(smk) -> None:
     io.write_csv(tables.warnings, smk.output.warnings)
     for text in tables.warnings_to_log:
         log.warning(text)
-    summary = tables.validation.groupby("method", sort=False)["rmse"].mean()
     log.info(
-        "mean validation RMSE [%s] by method: %s", tables.torque_unit, summary.round(4).to_dict()
+        "mean validation RMSE [%s] by method: %s",
+        tables.torque_unit,
+        tables.mean_rmse().round(4).to_dict(),
     )
-    bad = tables.consistency.loc[~tables.consistency["consistent"], ["method", "link"]]
-    log.info("links with an indefinite pseudo-inertia: %s", bad.values.tolist())
+    log.info("links with an indefinite pseudo-inertia: %s", tables.indefinite_links())
 
 
 if __name__ == "__main__":

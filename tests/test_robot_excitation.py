@@ -908,3 +908,9 @@ def test_a_design_for_other_base_columns_must_be_rebuilt(structural):
     other = {"independent": structural.independent.tolist()[:-1]}
     with pytest.raises(RuntimeError, match="d/design.json: base columns differ"):
         ex.check_design_base({"base_columns": other}, structural, "d/design.json")
+
+
+def test_the_worst_excess_is_the_largest_over_every_limit():
+    """Negative margins everywhere but one 0.05 excess: 0.05; all met: the least negative."""
+    assert ex.worst_excess({"q_min": -0.2, "qd_max": 0.05, "effort": -1.0}) == 0.05
+    assert ex.worst_excess({"q_min": -0.2, "qdd_max": -3.0}) == -0.2

@@ -1173,7 +1173,11 @@ def test_recovery_gives_no_relative_error_for_a_parameter_whose_truth_is_zero():
     1e-3 read as 1e9 and ranked the unfitted URDF best (a UR5 twin, 19 of 48 such)."""
     names = ("m_a", "mx_a", "izz_a")
     base = SimpleNamespace(
-        independent=np.arange(3), dependent=np.arange(0), K=np.zeros((3, 0)), names=names
+        independent=np.arange(3),
+        dependent=np.arange(0),
+        K=np.zeros((3, 0)),
+        names=names,
+        tolerance=1e-8,
     )
     truth = np.array([2.0, 0.0, 0.5])
     fit = pd.DataFrame({"kind": "base", "value": [2.2, 1e-3, 0.45], "stderr": [0.1, 1e-3, 0.01]})
@@ -1181,6 +1185,75 @@ def test_recovery_gives_no_relative_error_for_a_parameter_whose_truth_is_zero():
     np.testing.assert_allclose(table["abs_error"], [0.2, 1e-3, 0.05])
     np.testing.assert_allclose(table["rel_error"], [0.1, np.nan, 0.1])
     assert table["covered_95"].tolist() == [0.0, 1.0, 0.0]
+
+
+def test_recovery_treats_a_round_off_truth_as_zero_but_not_a_small_real_one():
+    """A base parameter that is 0 in exact arithmetic comes out of the twin as round-off
+    (6.6e-11 on a double pendulum): |truth| <= rel_tol * max |truth| (the base's rank
+    tolerance) has no relative error, as an exact 0; one of 1e-4 of the largest keeps its own."""
+    names = ("a", "b", "c", "d")
+    base = SimpleNamespace(
+        independent=np.arange(4),
+        dependent=np.arange(0),
+        K=np.zeros((4, 0)),
+        names=names,
+        tolerance=1e-8,
+    )
+    truth = np.array([2.0, 6.6e-11, 2e-4, 0.0])
+    fit = pd.DataFrame({"kind": "base", "value": [2.1, 3.3e-5, 3e-4, 1e-3], "stderr": 0.1})
+    table = study.recovery_table({"ols": fit}, base, truth)
+    np.testing.assert_allclose(table["rel_error"], [0.05, np.nan, 0.5, np.nan], rtol=1e-9)
+    np.testing.assert_allclose(table["abs_error"], [0.1, 3.3e-5 - 6.6e-11, 1e-4, 1e-3])
+    np.testing.assert_array_equal(
+        study.numerical_zeros(np.array([-3.0, 3e-8, 3.1e-8, 0.0]), 1e-8),
+        [False, True, False, True],
+    )
+    assert not study.numerical_zeros(np.zeros(0), 1e-8).size
+
+
+def test_the_recovery_summary_is_each_methods_median_zero_count_and_coverage():
+    """Per method in table order: median of the relative errors that exist, the count of truths
+    that are 0 and the covered share; a method without standard errors has no coverage."""
+    table = pd.DataFrame(
+        {
+            "method": ["wls", "wls", "wls", "wls", "bcls", "bcls"],
+            "rel_error": [0.1, np.nan, 0.4, 0.3, 0.2, np.nan],
+            "covered_95": [1.0, 1.0, 0.0, 1.0, np.nan, np.nan],
+        }
+    )
+    summary = study.recovery_summary(table)
+    assert summary["method"].tolist() == ["wls", "bcls"]
+    np.testing.assert_allclose(summary["median_rel_error"], [0.3, 0.2])
+    assert summary["true_zero"].tolist() == [1, 1]
+    np.testing.assert_allclose(summary["coverage_95"], [0.75, np.nan])
+
+
+def test_the_study_tables_mean_rmse_and_indefinite_links():
+    """mean_rmse: the mean of each method's validation rows, methods in table order;
+    indefinite_links: [method, link] of the rows not consistent."""
+    validation = pd.DataFrame(
+        {"method": ["wls", "ols", "wls", "ols"], "rmse": [1.0, 0.5, 3.0, 1.5]}
+    )
+    consistency = pd.DataFrame(
+        {
+            "method": ["ols", "ols", "wls"],
+            "link": ["l1", "l2", "l1"],
+            "consistent": [True, False, False],
+        }
+    )
+    empty = pd.DataFrame()
+    tables = study.StudyTables(validation, empty, consistency, empty, empty, "N m", [])
+    assert tables.mean_rmse().to_dict() == {"wls": 2.0, "ols": 1.0}
+    assert tables.indefinite_links() == [["ols", "l2"], ["wls", "l1"]]
+
+
+def test_the_compressions_total_samples_are_its_records_samples_less_none():
+    """Segments with or without gaps: every sample of the records is compressed once."""
+    data = compression.compress_records(
+        [_record(400, 21), _record(300, 22)], _toy_regressor, folds=3, gap=5
+    )
+    assert data.blocks > 2
+    assert data.total_samples == 700
 
 
 def test_the_validation_tables_relative_rmse_is_over_the_rms_of_the_recorded_torque():
@@ -1203,7 +1276,11 @@ def test_recovery_coverage_is_the_95_percent_interval():
     one standard error: an error of 1.5 SE is covered, one of 2.5 SE is not, either sign."""
     names = ("a", "b", "c", "d")
     base = SimpleNamespace(
-        independent=np.arange(4), dependent=np.arange(0), K=np.zeros((4, 0)), names=names
+        independent=np.arange(4),
+        dependent=np.arange(0),
+        K=np.zeros((4, 0)),
+        names=names,
+        tolerance=1e-8,
     )
     truth = np.array([1.0, 1.0, 1.0, 1.0])
     stderr = np.full(4, 0.1)

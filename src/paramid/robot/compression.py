@@ -102,6 +102,11 @@ class Compressed:
     def blocks(self) -> int:
         return int(self.R.shape[0])
 
+    @property
+    def total_samples(self) -> int:
+        """The samples compressed, over all segments."""
+        return int(self.samples.sum())
+
     def joint(
         self, keep: Sequence[bool] | NDArray[np.bool_] | None = None
     ) -> tuple[Array, Array, Array]:

@@ -576,6 +576,11 @@ def violations(
     return bounded_violation(trajectory, limits, t) | physical.violation(robot, trajectory, t)
 
 
+def worst_excess(violation: Mapping[str, float]) -> float:
+    """The largest excess of :func:`violations` over all limits (≤ 0: all satisfied)."""
+    return max(float(v) for v in violation.values())
+
+
 def scores(W: Array) -> dict[str, float]:
     """cond (raw, the design's criterion), cond of unit-norm columns and log det(WᵀW/K)."""
     sv = np.linalg.svd(W, compute_uv=False)

@@ -16,8 +16,9 @@ problem of the calibration records, fits as Parquet, and the study's tables:
 - ``consistency.csv``: per method and moving link, mass and smallest eigenvalue of the
   pseudo-inertia of the standard parameters (a base-only estimate is completed with the URDF's
   values of the dependent parameters, :func:`paramid.robot.estimators.standard_completion`);
-- ``recovery.csv`` (twin studies): per method and base parameter, the truth, the error and
-  whether the 95 % interval (±1.96 standard errors) covers it.
+- ``recovery.csv`` (twin studies): per method and base parameter, the truth, the error (no
+  relative error where the truth is 0, round-off of 0 included) and whether the 95 % interval
+  (±1.96 standard errors) covers it.
 """
 
 from __future__ import annotations
@@ -568,15 +569,18 @@ def recovery_table(
     """recovery.csv (twin): truth, estimate, absolute and relative error and 95 % coverage per
     parameter.  A base parameter whose truth is zero has no relative error
     (:func:`paramid.robot.estimators.relative_error`: NaN; its absolute error stays): divided
-    by a floor, its 1e-3 errors read as 1e9 and ranked the unfitted URDF best."""
+    by a floor, its 1e-3 errors read as 1e9 and ranked the unfitted URDF best.  So has one
+    whose truth is round-off of a combination that is 0 in exact arithmetic
+    (:func:`numerical_zeros` at the base's rank tolerance)."""
     true_base = estimators.to_base(truth, base)
+    zero = numerical_zeros(true_base, base.tolerance)
     rows = []
     for method, frame in fits.items():
         part = frame[frame["kind"] == "base"]
         value = part["value"].to_numpy(np.float64)
         stderr = part["stderr"].to_numpy(np.float64)
         error = np.abs(value - true_base)
-        relative = estimators.relative_error(value, true_base)
+        relative = np.where(zero, np.nan, estimators.relative_error(value, true_base))
         covered = np.where(np.isfinite(stderr), error <= Z95 * stderr, np.nan)
         rows.append(
             pd.DataFrame(
@@ -586,6 +590,30 @@ def recovery_table(
             )
         )
     return pd.concat(rows, ignore_index=True)
+
+
+def numerical_zeros(true_base: Array, rel_tol: float) -> NDArray[np.bool_]:
+    """The base parameters whose truth is round-off of 0: |βᵢ| ≤ ``rel_tol`` · maxⱼ |βⱼ|, the
+    relative tolerance of the base's rank (|Rᵢᵢ| ≤ rel_tol · |R₀₀|, :func:`base_parameters`),
+    e.g. 6.6e-11 for a combination of a double pendulum's parameters that is exactly 0."""
+    magnitude = np.abs(np.asarray(true_base, dtype=np.float64))
+    return magnitude <= rel_tol * magnitude.max(initial=0.0)
+
+
+def recovery_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per method of recovery.csv (:func:`recovery_table`, in its order): the median relative
+    error over the parameters that have one, the count of those whose truth is 0 (no relative
+    error) and the share of 95 % intervals covering the truth (NaN: no standard errors)."""
+    rows = [
+        {
+            "method": method,
+            "median_rel_error": part["rel_error"].median(),
+            "true_zero": int(part["rel_error"].isna().sum()),
+            "coverage_95": part["covered_95"].mean(),
+        }
+        for method, part in table.groupby("method", sort=False)
+    ]
+    return pd.DataFrame(rows, columns=["method", "median_rel_error", "true_zero", "coverage_95"])
 
 
 def law_problem(
@@ -1117,6 +1145,15 @@ class StudyTables:
     warnings: pd.DataFrame
     torque_unit: str
     warnings_to_log: list[str]
+
+    def mean_rmse(self) -> pd.Series:
+        """The mean validation RMSE per method (over records and joints, in table order)."""
+        return self.validation.groupby("method", sort=False)["rmse"].mean()
+
+    def indefinite_links(self) -> list[list[str]]:
+        """[method, link] of each link whose pseudo-inertia is indefinite (consistency.csv)."""
+        bad = self.consistency.loc[~self.consistency["consistent"], ["method", "link"]]
+        return bad.values.tolist()
 
 
 def study_tables(
