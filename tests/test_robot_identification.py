@@ -1168,17 +1168,23 @@ def test_figure_series_stay_apart_and_parameter_decades_stay_readable():
     assert min(abs(t) for t in ticks if t) >= 10 * figures.SYMLOG_LINTHRESH
 
 
-def test_recovery_gives_no_relative_error_for_a_parameter_whose_truth_is_zero():
-    """A symmetric link's base parameter is 0 in the truth: divided by a floor, an error of
-    1e-3 read as 1e9 and ranked the unfitted URDF best (a UR5 twin, 19 of 48 such)."""
-    names = ("m_a", "mx_a", "izz_a")
-    base = SimpleNamespace(
-        independent=np.arange(3),
+def _all_independent(names: tuple[str, ...]) -> SimpleNamespace:
+    """A stand-in base of ``names`` that are each a base parameter (no dependent column), at
+    the base's default rank tolerance."""
+    n = len(names)
+    return SimpleNamespace(
+        independent=np.arange(n),
         dependent=np.arange(0),
-        K=np.zeros((3, 0)),
+        K=np.zeros((n, 0)),
         names=names,
         tolerance=1e-8,
     )
+
+
+def test_recovery_gives_no_relative_error_for_a_parameter_whose_truth_is_zero():
+    """A symmetric link's base parameter is 0 in the truth: divided by a floor, an error of
+    1e-3 read as 1e9 and ranked the unfitted URDF best (a UR5 twin, 19 of 48 such)."""
+    base = _all_independent(("m_a", "mx_a", "izz_a"))
     truth = np.array([2.0, 0.0, 0.5])
     fit = pd.DataFrame({"kind": "base", "value": [2.2, 1e-3, 0.45], "stderr": [0.1, 1e-3, 0.01]})
     table = study.recovery_table({"ols": fit}, base, truth)
@@ -1191,14 +1197,7 @@ def test_recovery_treats_a_round_off_truth_as_zero_but_not_a_small_real_one():
     """A base parameter that is 0 in exact arithmetic comes out of the twin as round-off
     (6.6e-11 on a double pendulum): |truth| <= rel_tol * max |truth| (the base's rank
     tolerance) has no relative error, as an exact 0; one of 1e-4 of the largest keeps its own."""
-    names = ("a", "b", "c", "d")
-    base = SimpleNamespace(
-        independent=np.arange(4),
-        dependent=np.arange(0),
-        K=np.zeros((4, 0)),
-        names=names,
-        tolerance=1e-8,
-    )
+    base = _all_independent(("a", "b", "c", "d"))
     truth = np.array([2.0, 6.6e-11, 2e-4, 0.0])
     fit = pd.DataFrame({"kind": "base", "value": [2.1, 3.3e-5, 3e-4, 1e-3], "stderr": 0.1})
     table = study.recovery_table({"ols": fit}, base, truth)
@@ -1274,14 +1273,7 @@ def test_the_validation_tables_relative_rmse_is_over_the_rms_of_the_recorded_tor
 def test_recovery_coverage_is_the_95_percent_interval():
     """covered_95: |error| <= 1.96 standard errors (the two-sided normal 95 % quantile), not
     one standard error: an error of 1.5 SE is covered, one of 2.5 SE is not, either sign."""
-    names = ("a", "b", "c", "d")
-    base = SimpleNamespace(
-        independent=np.arange(4),
-        dependent=np.arange(0),
-        K=np.zeros((4, 0)),
-        names=names,
-        tolerance=1e-8,
-    )
+    base = _all_independent(("a", "b", "c", "d"))
     truth = np.array([1.0, 1.0, 1.0, 1.0])
     stderr = np.full(4, 0.1)
     value = truth + np.array([0.15, -0.15, 0.25, -0.25])
