@@ -21,7 +21,16 @@ from schema_blocks import defaults
 from scipy import stats as sps
 
 from paramid import io
-from paramid.calibration import figures, model, paper, polish, report, significance, twin
+from paramid.calibration import (
+    figures,
+    filters,
+    model,
+    paper,
+    polish,
+    report,
+    significance,
+    twin,
+)
 from paramid.calibration import kinematics as kin
 from paramid.calibration.filters import (
     READINGS,
@@ -581,6 +590,27 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
                 ref = reference(prob, *bases[p], pop, steps, gsbise=gsbise, unit=unit)
                 np.testing.assert_array_equal(each.path[p], ref[0])
                 np.testing.assert_array_equal(each.C[p], ref[1])
+
+
+@pytest.mark.parametrize("filters_per_block", [1, 2, 4])
+def test_batch_filter_in_blocks_gives_each_filter_its_numbers(
+    problem, monkeypatch, filters_per_block
+):
+    """ekf runs its filters in blocks of BLOCK_POINTS member-points (cache-sized Jacobians):
+    blocks that split a data set's population or span both data sets leave every filter's
+    numbers those of the straightforward implementation run on its own."""
+    problems = _two_data_sets(problem)
+    bases = [draw_noise_bases("kr210", run, p) for run, p in enumerate(problems)]
+    C0, S0, R0 = (np.stack([b[i] for b in bases])[:, None] for i in range(3))
+    pop = np.array([[2e-6, 1e-7, 2e-4], [1e-5, 1e-5, 1e-3], [3e-7, 4e-6, 1e-5]])
+    monkeypatch.setattr(filters, "BLOCK_POINTS", filters_per_block * problems[0].q_train.shape[0])
+    assert len(list(filters._block_models(problems, (2, 3)))) == -(-6 // filters_per_block)
+    blocks = ekf(problems, C0, S0, R0, pop[None], 3, gsbise=True)
+    assert blocks.path.shape == (2, 3, 3, problem.dim)
+    for p, prob in enumerate(problems):
+        ref = reference_ekf(prob, *bases[p], pop, 3, gsbise=True, unit=1.0)
+        np.testing.assert_array_equal(blocks.path[p], ref[0])
+        np.testing.assert_array_equal(blocks.C[p], ref[1])
 
 
 @pytest.mark.parametrize("reading", ["batch", "sequential"])
