@@ -228,10 +228,10 @@ def _ekf_block(
     return C
 
 
-#: Member-points (filters x training points) of one block of :func:`ekf`'s Jacobians: the
-#: per-point buffers of a block (about 20 arrays of this many numbers) stay in a core's cache.
-#: A KR210 filter of 280 points costs 15 ms per filter at 8-24 filters in a block, 22 ms at
-#: 48 and 26 ms at 300 (the whole tuning population of its 10 runs).
+#: Member-points (filters x training points) of one block of :func:`ekf`: its point Jacobian's
+#: buffers and 3n-row products stay small enough for the cache.  Chosen by measurement (a
+#: 2-vCPU VM, 2 MiB of L2 per core): a KR210 filter of 280 points costs 15-16 ms at 8-24
+#: filters in a block, 22 ms at 48 and 26 ms at 300 (the tuning population of its 10 runs).
 BLOCK_POINTS = 4096
 
 
