@@ -554,6 +554,10 @@ def test_point_jacobian_is_jacobian_bit_for_bit(problem, free):
     assert H.strides == ref_H.strides
 
 
+#: Three filters' linear noise factors (alpha, beta, gamma of Eq 26) for the bit-for-bit tests.
+FILTER_FACTORS = np.array([[2e-6, 1e-7, 2e-4], [1e-5, 1e-5, 1e-3], [3e-7, 4e-6, 1e-5]])
+
+
 @pytest.mark.parametrize("gsbise", [False, True])
 def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
     """The filters with PointJacobian, reused buffers and several data sets in one batch give
@@ -561,7 +565,7 @@ def test_optimised_filters_equal_the_reference_bit_for_bit(problem, gsbise):
     problems = _two_data_sets(problem)
     bases = [draw_noise_bases("kr210", run, p) for run, p in enumerate(problems)]
     C0, S0, R0 = (np.stack([b[i] for b in bases]) for i in range(3))
-    pop = np.array([[2e-6, 1e-7, 2e-4], [1e-5, 1e-5, 1e-3], [3e-7, 4e-6, 1e-5]])
+    pop = FILTER_FACTORS
     for unit in (1.0, 1000.0):
         kw = {"gsbise": gsbise, "length_unit_mm": unit}
         for p, prob in enumerate(problems):
@@ -602,7 +606,7 @@ def test_batch_filter_in_blocks_gives_each_filter_its_numbers(
     problems = _two_data_sets(problem)
     bases = [draw_noise_bases("kr210", run, p) for run, p in enumerate(problems)]
     C0, S0, R0 = (np.stack([b[i] for b in bases])[:, None] for i in range(3))
-    pop = np.array([[2e-6, 1e-7, 2e-4], [1e-5, 1e-5, 1e-3], [3e-7, 4e-6, 1e-5]])
+    pop = FILTER_FACTORS
     monkeypatch.setattr(filters, "BLOCK_POINTS", filters_per_block * problems[0].q_train.shape[0])
     assert len(list(filters._block_models(problems, (2, 3)))) == -(-6 // filters_per_block)
     blocks = ekf(problems, C0, S0, R0, pop[None], 3, gsbise=True)
