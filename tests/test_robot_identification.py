@@ -1525,8 +1525,9 @@ def test_a_prediction_worse_than_no_torque_is_warned_of():
 def test_the_study_tables_come_from_the_fits_the_predictions_and_the_stages(robot):
     """study_tables (rule robot_tables' step): a validation row per method, record and joint
     at each prediction's bands; each fit's base estimate; a link report per method (ols
-    completed from the URDF); lmi's prior-weight curve; the warnings of the URDF, the records'
-    stages, the fits and the predictions worse than no torque, in that order."""
+    completed from the URDF); lmi's prior-weight curve; the warnings of the URDF (a joint
+    spring it states), the records' stages, the fits and the predictions worse than no
+    torque, in that order."""
     raw = _record(60, 21, n=7)
     Y = model.regressor(robot, raw.q, raw.dq, raw.ddq)
     base = base_parameters(Y.reshape(-1, robot.n_parameters), robot.standard_names)
@@ -1551,7 +1552,8 @@ def test_the_study_tables_come_from_the_fits_the_predictions_and_the_stages(robo
     meta = {"records": good.bands}
     predictions = {"ols": (bad, meta), "lmi": (good.frame, meta)}
     stage_metas = [{"warnings": ["cal: 1 interval(s) bridged"]}, {}]
-    text = URDF.read_text()
+    joint_3 = '<joint name="joint_3" type="continuous">'
+    text = URDF.read_text().replace(joint_3, f'{joint_3}<dynamics spring_stiffness="4"/>')
     tables = study.study_tables(robot, text, base, fits, predictions, stage_metas)
     expected = study.validation_table(
         {"ols": bad, "lmi": good.frame}, JOINTS, {"ols": good.bands, "lmi": good.bands}, ["N m"] * 7
@@ -1565,7 +1567,8 @@ def test_the_study_tables_come_from_the_fits_the_predictions_and_the_stages(robo
     assert len(tables.consistency) == 2 * len(robot.links)
     pd.testing.assert_frame_equal(tables.regularisation, study.regularisation_table(summary, "N m"))
     assert tables.torque_unit == "N m"
-    urdf_rows = model.massless_inertias(robot, text)
+    urdf_rows = model.massless_inertias(robot, text) + model.unmodelled_dynamics(robot, text)
+    assert len(urdf_rows) == 1 and "joint 'joint_3' has <dynamics spring_stiffness" in urdf_rows[0]
     urdf_rows += study.hidden_mass_warnings(robot, base.tolerance)
     extrapolated = study.extrapolation_warnings(tables.validation)
     assert list(extrapolated) == ["ols"]

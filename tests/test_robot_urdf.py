@@ -264,20 +264,15 @@ def test_a_friction_term_the_model_lacks_is_written_as_zero(terms, damping, fric
     assert expected[tuple(terms)] in header
 
 
-def test_a_joint_left_moving_does_not_mimic_one_written_fixed(tmp_path):
-    """j3 carries <mimic joint="j2">, j2 is locked (written fixed) and j3 identified moving on
-    its own: the export drops the mimic, with a comment, so that a mimic-aware parser loads the
-    file (Pinocchio refused it: the mimic's parent joint is not in the tree), and it still
-    reproduces the fit."""
-    import pinocchio as pin
-
+def _mimic_urdf() -> str:
+    """A 3-joint arm whose j3 carries <mimic joint="j2">."""
     inertial = (
         '<inertial><origin xyz="0.1 0.02 0" rpy="0.3 0 0"/><mass value="1"/><inertia ixx="0.01" '
         'ixy="0.001" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>'
     )
     limit = '<limit lower="-3" upper="3" effort="10" velocity="3"/>'
     links = "".join(f'<link name="l{k}">{inertial}</link>' for k in (1, 2, 3))
-    text = (
+    return (
         f'<robot name="r"><link name="base"/>{links}'
         '<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>'
         f'<axis xyz="0 0 1"/>{limit}</joint>'
@@ -286,6 +281,69 @@ def test_a_joint_left_moving_does_not_mimic_one_written_fixed(tmp_path):
         '<joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>'
         f'<origin xyz="0.2 0 0"/><axis xyz="0 1 0"/>{limit}<mimic joint="j2"/></joint></robot>'
     )
+
+
+def test_a_follower_identified_while_its_leader_is_locked_is_warned_of(tmp_path):
+    """j3 mimics j2: identified moving with j2 locked, the URDF says it cannot move, so the
+    study warns naming both (under (urdf)); with j2 identified too, or j3 locked behind j2, it
+    does not."""
+    from paramid.robot import model
+
+    text = _mimic_urdf()
+    path = tmp_path / "mimic.urdf"
+    path.write_text(text)
+    robot = load_robot(path, ["j1", "j3"], locked={"j2": 0.4})
+    [warning] = model.independent_followers(robot, text)
+    assert "joint 'j3' is identified moving on its own, but its <mimic> follows 'j2'" in warning
+    assert "which is locked" in warning and str(path) in warning
+    assert model.independent_followers(load_robot(path, ["j1", "j2", "j3"]), text) == []
+    assert model.independent_followers(load_robot(path, ["j1"], locked={"j2": 0.4}), text) == []
+
+
+def test_a_joint_spring_is_warned_of_and_dropped_from_the_export(tmp_path):
+    """Gazebo's <dynamics spring_stiffness spring_reference> on joint 3: no model here has a
+    spring, so the study warns naming the joint and the export removes both attributes, with
+    a comment, keeping the identified damping and friction; a stiffness of 0 states no spring
+    (no warning), a joint left locked is not the model's (nothing said), and the exported file
+    loads with no spring."""
+    from paramid.robot import model
+
+    def with_spring(joint: str, stiffness: str) -> str:
+        tag = f'<joint name="{joint}" type="continuous">'
+        spring = f'spring_stiffness="{stiffness}" spring_reference="0.3"'
+        return URDF.read_text().replace(
+            tag, f'{tag}<dynamics damping="0.7" friction="0.2" {spring}/>'
+        )
+
+    texts = {k: with_spring("joint_3", k) for k in ("12.5", "0")}
+    robot, theta = _identified(seed=4)
+    [warning] = model.unmodelled_dynamics(robot, texts["12.5"])
+    assert 'joint \'joint_3\' has <dynamics spring_stiffness="12.5", spring_reference="0.3">' in (
+        warning
+    )
+    assert model.unmodelled_dynamics(robot, texts["0"]) == []
+    six = load_robot(URDF, JOINTS[:6], locked={"joint_7": 0.0})
+    assert model.unmodelled_dynamics(six, with_spring("joint_7", "12.5")) == []
+    exported = urdf.export_urdf(texts["12.5"], robot, theta, _friction(robot, theta), ["test"])
+    joint = {j.get("name"): j for j in ET.fromstring(exported).findall("joint")}["joint_3"]
+    assert set(joint.find("dynamics").attrib) == {"damping", "friction"}
+    assert float(joint.find("dynamics").get("damping")) == pytest.approx(
+        _friction(robot, theta)["joint_3"]["damping"], rel=1e-15
+    )
+    assert '<dynamics> spring_stiffness="12.5", spring_reference="0.3" removed' in exported
+    (tmp_path / "exported.urdf").write_text(exported)
+    again = load_robot(tmp_path / "exported.urdf", JOINTS)
+    assert model.unmodelled_dynamics(again, exported) == []
+
+
+def test_a_joint_left_moving_does_not_mimic_one_written_fixed(tmp_path):
+    """j3 carries <mimic joint="j2">, j2 is locked (written fixed) and j3 identified moving on
+    its own: the export drops the mimic, with a comment, so that a mimic-aware parser loads the
+    file (Pinocchio refused it: the mimic's parent joint is not in the tree), and it still
+    reproduces the fit."""
+    import pinocchio as pin
+
+    text = _mimic_urdf()
     pin.buildModelFromXML(text, mimic=True)  # the user's file loads so
     path = tmp_path / "mimic.urdf"
     path.write_text(text)

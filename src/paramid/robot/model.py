@@ -560,6 +560,70 @@ def massless_inertias(robot: Robot, urdf: str) -> list[str]:
     return warnings
 
 
+#: The attributes of a URDF joint's ``<dynamics>`` in the URDF spec; Gazebo reads two more,
+#: ``spring_stiffness`` and ``spring_reference`` (a joint spring), which no model here has.
+URDF_DYNAMICS = ("damping", "friction")
+
+
+def unmodelled_dynamics(robot: Robot, urdf: str) -> list[str]:
+    """Per identified joint of ``urdf`` (the robot's file) whose ``<dynamics>`` states a term
+    beyond damping and friction (Gazebo's ``spring_stiffness``; one whose value is 0 states
+    nothing, nor does a ``spring_reference`` without a stiffness), a warning naming the joint
+    and the attributes: the urdf rows, the prior and every fit have no such term, and the
+    exported URDF drops it (:func:`paramid.robot.urdf.export_urdf`)."""
+    warnings = []
+    for joint in urdf_tree(urdf).findall("joint"):  # the robot's (a <transmission> has some)
+        dynamics = joint.find("dynamics")
+        if joint.get("name") not in robot.joints or dynamics is None:
+            continue
+        extra = dynamic_extras(dynamics.attrib)
+        if not any(_nonzero(v) for k, v in extra.items() if k != "spring_reference"):
+            continue
+        stated = ", ".join(f'{key}="{value}"' for key, value in extra.items())
+        warnings.append(
+            f"URDF {robot.urdf!r}: joint {joint.get('name')!r} has <dynamics {stated}>, a "
+            "term (a joint spring, in Gazebo) that no model here has: the urdf rows, the prior "
+            "and the fits leave it out, and the exported URDF drops it (it would act beside "
+            "the identified torque in a simulator)"
+        )
+    return warnings
+
+
+def dynamic_extras(attributes: Mapping[str, str]) -> dict[str, str]:
+    """The attributes of a ``<dynamics>`` beyond :data:`URDF_DYNAMICS` (a default namespace
+    declaration, as :func:`urdf_tree` reads it, is none)."""
+    return {k: v for k, v in attributes.items() if k not in (*URDF_DYNAMICS, HIDDEN_XMLNS)}
+
+
+def _nonzero(value: str) -> bool:
+    """Whether an attribute's text is anything but a number equal to 0."""
+    try:
+        return float(value) != 0.0
+    except ValueError:
+        return True
+
+
+def independent_followers(robot: Robot, urdf: str) -> list[str]:
+    """Per identified joint of ``urdf`` whose ``<mimic>`` follows a locked joint, a warning
+    naming both: as the URDF says, it cannot move while its leader is held, so its log's
+    angle must be its own (the model identifies it on its own; an export that writes the
+    leader fixed drops the ``<mimic>``: :func:`paramid.robot.urdf.export_urdf`)."""
+    locked = {name for name, _ in robot.locked}
+    warnings = []
+    for joint in urdf_tree(urdf).findall("joint"):
+        mimic, name = joint.find("mimic"), joint.get("name")
+        if name in robot.joints and mimic is not None and mimic.get("joint") in locked:
+            leader = mimic.get("joint")
+            warnings.append(
+                f"URDF {robot.urdf!r}: joint {name!r} is identified moving on its own, but its "
+                f"<mimic> follows {leader!r}, which is locked: a robot built as the URDF says "
+                f"could not move it. Check that {name!r}'s logged angle is its own and that "
+                f"{leader!r} was held (an exported URDF that writes {leader!r} fixed drops "
+                "the <mimic>)"
+            )
+    return warnings
+
+
 def robot_from_urdf(
     urdf: str,
     path: str | Path,

@@ -54,6 +54,7 @@ from paramid.robot.model import (
     extended_regressor,
     friction_columns,
     held_offsets,
+    independent_followers,
     joint_kinds,
     joint_units,
     law_columns,
@@ -63,6 +64,7 @@ from paramid.robot.model import (
     regressor,
     robot_from_urdf,
     torque_unit,
+    unmodelled_dynamics,
     urdf_friction_parameters,
     urdf_parameters,
     with_coulomb,
@@ -1119,6 +1121,8 @@ def warnings_table(
 ) -> pd.DataFrame:
     """warnings.csv: what the URDF holds that its rigid body should not and what the model's
     joint terms hide (``urdf_warnings``: :func:`paramid.robot.model.massless_inertias`,
+    :func:`~paramid.robot.model.unmodelled_dynamics`,
+    :func:`~paramid.robot.model.independent_followers`,
     :func:`hidden_mass_warnings`; under :data:`URDF_ROW`), what the records'
     stages warned of (``record_warnings``: a gap bridged by
     interpolation, rest dropped at an end, a cross-validation gap cut; under
@@ -1182,7 +1186,12 @@ def study_tables(
     frames = {m: frame for m, (frame, _) in fits.items()}
     curve = fits["lmi"][1].get("curve") if "lmi" in fits else None
     noted = [text for meta in stage_metas for text in meta.get("warnings", [])]
-    placeholders = [*massless_inertias(robot, urdf), *hidden_mass_warnings(robot, base.tolerance)]
+    placeholders = [
+        *massless_inertias(robot, urdf),
+        *unmodelled_dynamics(robot, urdf),
+        *independent_followers(robot, urdf),
+        *hidden_mass_warnings(robot, base.tolerance),
+    ]
     metas = {m: meta for m, (_, meta) in fits.items()}
     return StudyTables(
         validation=validation,

@@ -17,7 +17,8 @@ a comment; each locked joint is written ``fixed`` at its lock value (its origin 
 the joint's motion there, a comment says so), because the welded sum holds only in that pose:
 the file then reproduces the identified dynamics exactly at any pose of the moving joints.
 ``<dynamics damping friction>`` take the viscous and Coulomb coefficients where the friction
-law has them (simulators read them; Pinocchio's inverse dynamics ignores them).
+law has them (simulators read them; Pinocchio's inverse dynamics ignores them); what else an
+identified joint's ``<dynamics>`` held (Gazebo's joint spring) is removed, with a comment.
 URDF has no field for a joint's armature (reflected rotor inertia): it is written as a comment
 in the joint, :data:`ARMATURE_NOTE`, for the user to carry into a simulator (MuJoCo's joint
 ``armature``, Pinocchio's ``model.armature``); so is a joint's identified torque offset,
@@ -50,6 +51,7 @@ from paramid.robot.model import (
     Robot,
     RobotError,
     coordinate_unit,
+    dynamic_extras,
     joint_kinds,
     link_parameter_slices,
     shown_default_namespaces,
@@ -66,6 +68,10 @@ OFFSET_NOTE = (
     " offset {value} {unit}: a constant torque added to this joint's measured torque (e.g. a "
     "torque sensor's bias), as the fit gives it{determined}; not a URDF field: subtract it from "
     "measurements "
+)
+DROPPED_NOTE = (
+    " <dynamics> {stated} removed: the identified model has no such term (a joint spring, in "
+    "Gazebo), and beside it a simulator would add torque the fit does not have "
 )
 #: a determinacy within this of 1 or 0 is an exact 1 (the data fix the parameter) or 0 (it
 #: never changes the torque): round-off of the SVD, ~1e-15 on the Gen3
@@ -462,6 +468,14 @@ def export_urdf(
             dynamics = ET.SubElement(element, "dynamics")
         for key, value in values.items():
             dynamics.set(key, _number(max(float(value), 0.0)))
+    for joint in robot.joints:  # an identified joint's <dynamics> holds the model's terms only
+        dynamics = joints[joint].find("dynamics")
+        if dynamics is None or not (extra := dynamic_extras(dynamics.attrib)):
+            continue
+        for key in extra:
+            del dynamics.attrib[key]
+        stated = ", ".join(f'{key}="{value}"' for key, value in extra.items())
+        joints[joint].insert(0, _comment(DROPPED_NOTE.format(stated=stated)))
     # a slide's offset in N, its armature in kg
     units = {
         joint: TERM_UNITS[coordinate_unit(kind)]
