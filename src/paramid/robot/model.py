@@ -579,9 +579,9 @@ def unmodelled_dynamics(robot: Robot, urdf: str) -> list[str]:
         extra = dynamic_extras(dynamics.attrib)
         if not any(_nonzero(v) for k, v in extra.items() if k != "spring_reference"):
             continue
-        stated = ", ".join(f'{key}="{value}"' for key, value in extra.items())
         warnings.append(
-            f"URDF {robot.urdf!r}: joint {joint.get('name')!r} has <dynamics {stated}>, a "
+            f"URDF {robot.urdf!r}: joint {joint.get('name')!r} has <dynamics "
+            f"{attributes_text(extra)}>, a "
             "term (a joint spring, in Gazebo) that no model here has: the urdf rows, the prior "
             "and the fits leave it out, and the exported URDF drops it (it would act beside "
             "the identified torque in a simulator)"
@@ -593,6 +593,11 @@ def dynamic_extras(attributes: Mapping[str, str]) -> dict[str, str]:
     """The attributes of a ``<dynamics>`` beyond :data:`URDF_DYNAMICS` (a default namespace
     declaration, as :func:`urdf_tree` reads it, is none)."""
     return {k: v for k, v in attributes.items() if k not in (*URDF_DYNAMICS, HIDDEN_XMLNS)}
+
+
+def attributes_text(attributes: Mapping[str, str]) -> str:
+    """XML attributes as a message writes them: ``key="value"``, comma-separated."""
+    return ", ".join(f'{key}="{value}"' for key, value in attributes.items())
 
 
 def _nonzero(value: str) -> bool:

@@ -50,6 +50,7 @@ from paramid.robot.model import (
     TERM_UNITS,
     Robot,
     RobotError,
+    attributes_text,
     coordinate_unit,
     dynamic_extras,
     joint_kinds,
@@ -474,8 +475,7 @@ def export_urdf(
             continue
         for key in extra:
             del dynamics.attrib[key]
-        stated = ", ".join(f'{key}="{value}"' for key, value in extra.items())
-        joints[joint].insert(0, _comment(DROPPED_NOTE.format(stated=stated)))
+        joints[joint].insert(0, _comment(DROPPED_NOTE.format(stated=attributes_text(extra))))
     # a slide's offset in N, its armature in kg
     units = {
         joint: TERM_UNITS[coordinate_unit(kind)]
